@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+// Backbeat: a terminal workstation for live audio and MIDI on Linux. Layout and rules: DESIGN.md.
+import PackageDescription
+
+let package = Package(
+    name: "Backbeat",
+    products: [
+        .executable(name: "backbeat", targets: ["backbeat"]),
+        // Libraries are products so the Benchmarks/ and Fuzz/ packages can depend on them by path.
+        .library(name: "MIDI", targets: ["MIDI"]),
+        .library(name: "Realtime", targets: ["Realtime"]),
+        .library(name: "DSP", targets: ["DSP"]),
+        .library(name: "Lifecycle", targets: ["Lifecycle"]),
+        .library(name: "Engine", targets: ["Engine"]),
+        .library(name: "TUI", targets: ["TUI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // System libraries: one module map and one shim header each.
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CCurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+
+        // Pure Swift, no C module, no terminal.
+        .target(name: "MIDI"),
+        .target(name: "Realtime"),
+        .target(name: "DSP", dependencies: ["MIDI"]),
+        .target(name: "Lifecycle", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+
+        // What runs the DSP against the world, and the terminal.
+        .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP"]),
+        .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "DSP", "Engine", "Lifecycle",
+                                            .product(name: "TOMLKit", package: "TOMLKit")]),
+
+        .executableTarget(name: "backbeat", dependencies: [
+            "MIDI", "Realtime", "DSP", "Lifecycle", "Engine", "TUI",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
+        .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "MIDI", "DSP", "Realtime", "CJack"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI"]),
+    ]
+)

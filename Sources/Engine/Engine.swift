@@ -1,0 +1,1 @@
+// Engine module: see DESIGN.md.

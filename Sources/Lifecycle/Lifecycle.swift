@@ -1,0 +1,1 @@
+// Lifecycle module: see DESIGN.md.

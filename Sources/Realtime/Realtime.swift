@@ -1,0 +1,1 @@
+// Realtime module: see DESIGN.md.

@@ -1,0 +1,1 @@
+// TUI module: see DESIGN.md.

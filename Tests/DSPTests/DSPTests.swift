@@ -1,0 +1,4 @@
+import Testing
+@testable import DSP
+
+@Test func DSPModuleLinks() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Engine
+
+@Test func EngineModuleLinks() { #expect(Bool(true)) }

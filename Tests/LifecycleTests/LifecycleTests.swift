@@ -1,0 +1,4 @@
+import Testing
+@testable import Lifecycle
+
+@Test func LifecycleModuleLinks() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import MIDI
+
+@Test func MIDIModuleLinks() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Realtime
+
+@Test func RealtimeModuleLinks() { #expect(Bool(true)) }

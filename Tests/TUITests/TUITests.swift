@@ -1,0 +1,4 @@
+import Testing
+@testable import TUI
+
+@Test func TUIModuleLinks() { #expect(Bool(true)) }
