@@ -17,4 +17,26 @@ static inline jack_client_t *backbeat_jack_client_open(const char *client_name, 
 /// JACK_DEFAULT_AUDIO_TYPE / JACK_DEFAULT_MIDI_TYPE are macros.
 static inline const char *backbeat_jack_audio_type(void) { return JACK_DEFAULT_AUDIO_TYPE; }
 static inline const char *backbeat_jack_midi_type(void) { return JACK_DEFAULT_MIDI_TYPE; }
+
+// Functions JACK documents as callable from the process callback, re-exported with @_noLocks so Swift's
+// performance checker accepts them on the real-time path (it cannot look into C). The attribute is our
+// assertion that each is real-time safe: keep this list to what JACK's own docs allow in process().
+#define BACKBEAT_RT_SAFE __attribute__((swift_attr("@_noLocks")))
+
+static inline void *backbeat_rt_port_buffer(jack_port_t *port, jack_nframes_t frames) BACKBEAT_RT_SAFE {
+    return jack_port_get_buffer(port, frames);
+}
+static inline uint32_t backbeat_rt_midi_event_count(void *port_buffer) BACKBEAT_RT_SAFE {
+    return jack_midi_get_event_count(port_buffer);
+}
+static inline int backbeat_rt_midi_event_get(jack_midi_event_t *event, void *port_buffer, uint32_t index) BACKBEAT_RT_SAFE {
+    return jack_midi_event_get(event, port_buffer, index);
+}
+static inline jack_nframes_t backbeat_rt_last_frame_time(const jack_client_t *client) BACKBEAT_RT_SAFE {
+    return jack_last_frame_time(client);
+}
+/// Microseconds on JACK's clock (jack_get_time reads the same monotonic clock as the server).
+static inline jack_time_t backbeat_rt_time(void) BACKBEAT_RT_SAFE {
+    return jack_get_time();
+}
 #endif

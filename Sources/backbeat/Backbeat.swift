@@ -13,4 +13,16 @@ struct Backbeat: ParsableCommand {
         version: "0.1.0",
         subcommands: [Decode.self, Render.self, LifecycleCommand.self]
     )
+
+    @OptionGroup var engine: EngineArguments
+
+    @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
+    var headless = false
+
+    func run() throws {
+        if !headless {
+            Console.info("the terminal workstation is not built yet; running headless")
+        }
+        try Headless.run(engine)
+    }
 }

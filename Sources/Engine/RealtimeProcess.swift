@@ -1,0 +1,222 @@
+// The JACK process callback and everything it calls. Real-time rules (DESIGN.md): no allocation, no
+// locks, no I/O, no Foundation, no existentials, no ARC traffic; every function here is @_noLocks and the
+// release build checks it. Nothing here is created or freed while the callback can run.
+import CJack
+import DSP
+import MIDI
+import Realtime
+import Synchronization
+
+/// The JACK ports a callback reads and writes. Replaced only while no client is active.
+struct JackPorts: BitwiseCopyable {
+    var client: OpaquePointer
+    var midiIn: OpaquePointer
+    var outLeft: OpaquePointer
+    var outRight: OpaquePointer
+}
+
+/// Counters the callback writes and the rest of Backbeat reads (relaxed: they are statistics).
+public struct EngineCounters: ~Copyable, Sendable {
+    public let midiReceived = Atomic<Int>(0)
+    public let midiLost = Atomic<Int>(0)
+    public let uiRingDrops = Atomic<Int>(0)
+    public let sysexBytesDropped = Atomic<Int>(0)
+    public let xruns = Atomic<Int>(0)
+    public let periods = Atomic<Int>(0)
+    /// Duration of the last callback and the longest since the last `takeMaxCallbackNanos`, in ns.
+    public let lastCallbackNanos = Atomic<Int>(0)
+    public let maxCallbackNanos = Atomic<Int>(0)
+    public let activeVoices = Atomic<Int>(0)
+    public init() {}
+}
+
+/// Everything the callback touches, prepared before `jack_activate` and released after the client closes.
+final class RealtimeContext: @unchecked Sendable {
+    let synth: Synth
+    /// One ring per non-JACK producer (single producer each).
+    let keyboardRing: SPSCRing<ControlEvent>
+    let alsaRing: SPSCRing<ControlEvent>
+    let demoRing: SPSCRing<ControlEvent>
+    let uiRing: SPSCRing<EngineEvent>
+    let sysexRing: SPSCRing<UInt8>
+    /// The same objects, for the callback: reached through `_withUnsafeGuaranteedRef`, so no retain/release.
+    /// `self` keeps them alive.
+    private let rtSynth: Unmanaged<Synth>
+    private let rtKeyboard: RingView<ControlEvent>
+    private let rtALSA: RingView<ControlEvent>
+    private let rtDemo: RingView<ControlEvent>
+    private let rtUI: RingView<EngineEvent>
+    private let rtSysex: RingView<UInt8>
+    let counters = EngineCounters()
+    /// Lifecycle gates: open = delivered / playing. Written by the lifecycle simulator's owner.
+    let midiGate: Atomic<Bool>
+    let audioGate: Atomic<Bool>
+    /// Set by JACK's shutdown callback; the supervisor reacts.
+    let serverGone = Atomic<Bool>(false)
+    /// The most frames the synth was prepared for; longer periods render in chunks.
+    @exclusivity(unchecked) var maxFrames = 1024
+    /// Set while no client owns the ports; written only while the callback cannot run.
+    @exclusivity(unchecked) var ports: JackPorts?
+
+    init(synth: Synth, ringCapacity: Int = 4096, uiRingCapacity: Int = 16384, sysexCapacity: Int = 1 << 16) {
+        self.synth = synth
+        keyboardRing = SPSCRing(capacity: ringCapacity)
+        alsaRing = SPSCRing(capacity: ringCapacity)
+        demoRing = SPSCRing(capacity: ringCapacity)
+        uiRing = SPSCRing(capacity: uiRingCapacity)
+        sysexRing = SPSCRing(capacity: sysexCapacity)
+        rtSynth = .passUnretained(synth)
+        rtKeyboard = keyboardRing.view
+        rtALSA = alsaRing.view
+        rtDemo = demoRing.view
+        rtUI = uiRing.view
+        rtSysex = sysexRing.view
+        midiGate = Atomic(true)
+        audioGate = Atomic(true)
+    }
+
+    /// One period. Control rings first (at frame 0), then JACK MIDI at its frame offsets: the synth renders
+    /// up to each event's frame, so an event at offset k changes the sound at frame k.
+    @_noLocks
+    func process(frames: Int) {
+        guard let ports = ports else { return }
+        let start = backbeat_rt_time()
+        let outLeft = backbeat_rt_port_buffer(ports.outLeft, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
+        let outRight = backbeat_rt_port_buffer(ports.outRight, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
+        let midiBuffer = backbeat_rt_port_buffer(ports.midiIn, jack_nframes_t(frames))
+        let periodStart = backbeat_rt_last_frame_time(ports.client)
+        let midiOpen = midiGate.load(ordering: .relaxed)
+        let audioOpen = audioGate.load(ordering: .relaxed)
+
+        drain(rtKeyboard, periodStart: periodStart, midiOpen: midiOpen)
+        drain(rtALSA, periodStart: periodStart, midiOpen: midiOpen)
+        drain(rtDemo, periodStart: periodStart, midiOpen: midiOpen)
+
+        var rendered = 0
+        let count = backbeat_rt_midi_event_count(midiBuffer)
+        var index: UInt32 = 0
+        while index < count {
+            var event = jack_midi_event_t()
+            if backbeat_rt_midi_event_get(&event, midiBuffer, index) == 0, event.size > 0, let bytes = event.buffer {
+                let at = min(Int(event.time), frames)
+                if audioOpen && at > rendered {
+                    render(left: outLeft, right: outRight, from: rendered, to: at)
+                    rendered = at
+                }
+                receive(bytes: bytes, size: event.size, frameTime: periodStart &+ event.time, midiOpen: midiOpen)
+            }
+            index += 1
+        }
+        if audioOpen {
+            if rendered < frames { render(left: outLeft, right: outRight, from: rendered, to: frames) }
+        } else {
+            // A suspended app runs no code: the synth is frozen and the output is silence.
+            outLeft.update(repeating: 0, count: frames)
+            outRight.update(repeating: 0, count: frames)
+        }
+        measure(left: outLeft, right: outRight, frames: frames)
+
+        counters.activeVoices.store(rtSynth._withUnsafeGuaranteedRef { $0.activeVoiceCount }, ordering: .relaxed)
+        counters.periods.wrappingAdd(1, ordering: .relaxed)
+        let elapsed = Int(truncatingIfNeeded: (backbeat_rt_time() &- start) &* 1000)
+        counters.lastCallbackNanos.store(elapsed, ordering: .relaxed)
+        if elapsed > counters.maxCallbackNanos.load(ordering: .relaxed) {
+            counters.maxCallbackNanos.store(elapsed, ordering: .relaxed)
+        }
+    }
+
+    /// Renders frames [from, to) in chunks the synth was prepared for.
+    @_noLocks
+    private func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, from: Int, to: Int) {
+        var position = from
+        while position < to {
+            let count = min(to - position, maxFrames)
+            rtSynth._withUnsafeGuaranteedRef { $0.render(left: left + position, right: right + position, frames: count) }
+            position += count
+        }
+    }
+
+    @_noLocks
+    private func drain(_ ring: RingView<ControlEvent>, periodStart: UInt32, midiOpen: Bool) {
+        while let event = ring.pop() {
+            switch event {
+            case let .midi(message, source):
+                deliver(message, source: source, frameTime: periodStart, midiOpen: midiOpen, sysexLength: 0, queued: 0)
+            case let .parameter(index, value):
+                if let parameter = SynthParameter(rawValue: Int(index)) {
+                    rtSynth._withUnsafeGuaranteedRef { $0.setParameter(parameter, value) }
+                }
+            }
+        }
+    }
+
+    /// One JACK MIDI event: a complete message (JACK MIDI carries no running status).
+    @_noLocks
+    private func receive(bytes: UnsafeMutablePointer<jack_midi_data_t>, size: Int, frameTime: UInt32, midiOpen: Bool) {
+        let status = bytes[0]
+        guard status >= 0x80 else { return }
+        if status == 0xF0 {
+            let queued = midiOpen
+                ? rtSysex.push(contentsOf: UnsafeBufferPointer(start: bytes, count: size)) : 0
+            if queued < size && midiOpen { counters.sysexBytesDropped.wrappingAdd(size - queued, ordering: .relaxed) }
+            deliver(ShortMessage(status: 0xF0), source: .jack, frameTime: frameTime, midiOpen: midiOpen,
+                    sysexLength: UInt32(truncatingIfNeeded: size), queued: UInt32(truncatingIfNeeded: queued))
+            return
+        }
+        let message = ShortMessage(status: status, data1: size > 1 ? bytes[1] & 0x7F : 0, data2: size > 2 ? bytes[2] & 0x7F : 0)
+        deliver(message, source: .jack, frameTime: frameTime, midiOpen: midiOpen, sysexLength: 0, queued: 0)
+    }
+
+    @_noLocks
+    private func deliver(_ message: ShortMessage, source: MIDISource, frameTime: UInt32, midiOpen: Bool,
+                         sysexLength: UInt32, queued: UInt32) {
+        counters.midiReceived.wrappingAdd(1, ordering: .relaxed)
+        if midiOpen {
+            if message.status != 0xF0 { rtSynth._withUnsafeGuaranteedRef { $0.handle(message) } }
+        } else {
+            counters.midiLost.wrappingAdd(1, ordering: .relaxed)
+        }
+        let event = MonitorEvent(frameTime: frameTime, message: message, source: source, lost: !midiOpen,
+                                 sysexLength: sysexLength, sysexBytesQueued: queued)
+        if !rtUI.push(.midi(event)) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
+    }
+
+    @_noLocks
+    private func measure(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
+        var peakLeft: Float = 0, peakRight: Float = 0, sumLeft: Float = 0, sumRight: Float = 0
+        for i in 0..<frames {
+            let l = left[i], r = right[i]
+            peakLeft = max(peakLeft, abs(l))
+            peakRight = max(peakRight, abs(r))
+            sumLeft += l * l
+            sumRight += r * r
+        }
+        let block = MeterBlock(frames: UInt32(truncatingIfNeeded: frames), peakLeft: peakLeft, peakRight: peakRight,
+                               sumSquaresLeft: sumLeft, sumSquaresRight: sumRight)
+        if !rtUI.push(.meter(block)) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
+    }
+}
+
+/// JACK's process callback: a free function, outside any actor, reaching the context without retain/release.
+@_noLocks
+func backbeatProcessCallback(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let argument else { return 0 }
+    Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.process(frames: Int(frames)) }
+    return 0
+}
+
+/// JACK's xrun callback (called on JACK's thread): count only.
+@_noLocks
+func backbeatXrunCallback(_ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let argument else { return 0 }
+    _ = Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef {
+        $0.counters.xruns.wrappingAdd(1, ordering: .relaxed)
+    }
+    return 0
+}
+
+/// JACK's shutdown callback (the server went away): flag it for the supervisor.
+func backbeatShutdownCallback(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ argument: UnsafeMutableRawPointer?) {
+    guard let argument else { return }
+    Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.serverGone.store(true, ordering: .releasing) }
+}

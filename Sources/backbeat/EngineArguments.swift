@@ -1,0 +1,61 @@
+import ArgumentParser
+import Engine
+
+/// The engine's options, shared by the workstation, `--headless` and `monitor`.
+struct EngineArguments: ParsableArguments {
+    @Option(name: .customLong("name"), help: "JACK client name.")
+    var clientName = "backbeat"
+
+    @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server). Started privately when none runs.")
+    var server: String?
+
+    @Option(name: .customLong("connect-midi"), help: ArgumentHelp("Connect this JACK MIDI output port to midi_in (repeatable).", valueName: "port"))
+    var connectMIDI: [String] = []
+
+    @Option(name: .customLong("connect-audio"), help: ArgumentHelp("Connect out_L/out_R to these JACK ports (repeatable; L, R, L...).", valueName: "port"))
+    var connectAudio: [String] = []
+
+    @Flag(name: .customLong("no-autoconnect"), help: "Do not connect the outputs to the physical playback ports.")
+    var noAutoconnect = false
+
+    @Option(help: "Sample rate of a private JACK server.")
+    var rate = 48_000
+
+    @Option(help: "Period (frames) of a private JACK server.")
+    var period = 256
+
+    @Option(help: "Synth polyphony (1...1024).")
+    var voices = 64
+
+    @Option(help: "Listen to one MIDI channel (1...16); default: all (omni).")
+    var channel: Int?
+
+    @Option(help: "Initial patch (program number).")
+    var patch = 0
+
+    func validate() throws {
+        guard (8_000...192_000).contains(rate) else { throw ValidationError("--rate must be between 8000 and 192000 (got \(rate))") }
+        guard (16...8192).contains(period), period & (period - 1) == 0 else {
+            throw ValidationError("--period must be a power of two between 16 and 8192 (got \(period))")
+        }
+        guard (1...1024).contains(voices) else { throw ValidationError("--voices must be between 1 and 1024 (got \(voices))") }
+        if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be between 1 and 16 (got \(channel))") }
+        guard patch >= 0 && patch <= 127 else { throw ValidationError("--patch must be a program number 0...127 (got \(patch))") }
+        guard !clientName.isEmpty else { throw ValidationError("--name must not be empty") }
+    }
+
+    var engineOptions: EngineOptions {
+        var options = EngineOptions()
+        options.clientName = clientName
+        options.serverName = server
+        options.connectMIDI = connectMIDI
+        options.connectAudio = connectAudio
+        options.autoconnect = !noAutoconnect
+        options.rate = rate
+        options.period = period
+        options.voices = voices
+        options.channel = channel.map { UInt8($0 - 1) }
+        options.patch = patch
+        return options
+    }
+}
