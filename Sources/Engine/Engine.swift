@@ -115,9 +115,11 @@ public final class Engine: @unchecked Sendable {
         } else {
             log("using the running JACK server '\(name)'")
         }
-        try state.withLock { state in
+        let ready = try state.withLock { state in
             try open(&state, initial: true)
+            return "ready: client '\(state.session?.actualClientName ?? options.clientName)' on JACK server '\(name)', \(state.sampleRate) Hz, \(state.session?.bufferSize ?? 0) frames"
         }
+        log(ready)
         let thread = Thread { [self] in superviseLoop() }
         thread.name = "backbeat-supervisor"
         supervisor = thread

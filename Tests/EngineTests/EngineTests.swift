@@ -1,4 +1,0 @@
-import Testing
-@testable import Engine
-
-@Test func EngineModuleLinks() { #expect(Bool(true)) }

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+/// End to end with real JACK: a private `jackd -d dummy`, the built `backbeat`, `jack_midiseq` playing
+/// notes, `jack_rec` recording what Backbeat plays, and the recording analysed. Serialized: each test runs
+/// a real-time server and the machine has two cores.
+@Suite(.serialized) struct JackIntegrationTests {
+    let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-tests-\(getpid())")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    }
+
+    /// Starts backbeat headless on `server` and waits for its "ready" line.
+    func startBackbeat(server: String, _ extra: [String] = []) throws -> RunningProgram {
+        let program = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server] + extra, server: server)
+        try program.waitForLine(containing: "ready:")
+        return program
+    }
+
+    /// Starts `jack_midiseq NAME LOOP [start note length]...` and waits until its port exists.
+    func startSequencer(server: JackTestServer, name: String = "seq", loop: Int, notes: [(start: Int, note: Int, length: Int)]) throws -> RunningProgram {
+        let arguments = [name, String(loop)] + notes.flatMap { [String($0.start), String($0.note), String($0.length)] }
+        let sequencer = try RunningProgram("/usr/bin/jack_midiseq", arguments, server: server.name)
+        try waitForPort("\(name):out", server: server)
+        return sequencer
+    }
+
+    func waitForPort(_ port: String, server: JackTestServer, timeout: TimeInterval = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try run("/usr/bin/jack_lsp", [], server: server.name).output.split(separator: "\n").contains(Substring(port)) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw HarnessError("port \(port) did not appear")
+    }
+
+    /// Records Backbeat's two outputs for `seconds` with jack_rec and reads the file back.
+    func record(server: JackTestServer, seconds: Int, file: String) throws -> WAVRecording {
+        let path = temporary.appendingPathComponent(file).path
+        let result = try run("/usr/bin/jack_rec", ["-f", path, "-d", String(seconds), "-b", "32", "backbeat:out_L", "backbeat:out_R"], server: server.name)
+        #expect(result.status == 0, "jack_rec: \(result.output)")
+        let recording = try WAVRecording(path: path)
+        #expect(recording.sampleRate == server.rate)
+        return recording
+    }
+
+    @Test func a4SoundsAt440Hz() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        // Retriggered every second, so notes arrive after Backbeat has connected.
+        let sequencer = try startSequencer(server: server, loop: 48_000, notes: [(0, 69, 44_000)])
+        defer { sequencer.signal(SIGTERM) }
+        let backbeat = try startBackbeat(server: server.name, ["--no-autoconnect", "--connect-midi", "seq:out"])
+        defer { backbeat.signal(SIGTERM) }
+        let recording = try record(server: server, seconds: 3, file: "a4.wav")
+        let left = recording.channels[0]
+        let onsets = AudioAnalysis.onsets(left, threshold: 1e-4, quietFrames: 1000)
+        let onset = try #require(onsets.first { $0 + 30_000 < left.count }, "no note start recorded: \(onsets)")
+        let segment = left[(onset + 2400)..<(onset + 26_400)]
+        let frequency = AudioAnalysis.dominantFrequency(segment, sampleRate: recording.sampleRate, low: 300, high: 600)
+        #expect(abs(frequency - 440) / 440 < 0.005, "A4 measured at \(frequency) Hz")
+        #expect(AudioAnalysis.rmsDecibels(segment) > -40)
+        #expect(try run("/usr/bin/jack_lsp", ["-c"], server: server.name).output.contains("seq:out\n   backbeat:midi_in"))
+    }
+
+    @Test func notesStartExactlyTheirFrameDistanceApart() throws {
+        // 0 and 24011 frames into a 48000-frame loop: not multiples of the 256-frame period.
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let sequencer = try startSequencer(server: server, loop: 48_000, notes: [(0, 69, 2400), (24_011, 69, 2400)])
+        defer { sequencer.signal(SIGTERM) }
+        let backbeat = try startBackbeat(server: server.name, ["--no-autoconnect", "--connect-midi", "seq:out"])
+        defer { backbeat.signal(SIGTERM) }
+        let recording = try record(server: server, seconds: 3, file: "onsets.wav")
+        let onsets = AudioAnalysis.onsets(recording.channels[0], threshold: 1e-6, quietFrames: 4000)
+        let distances = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
+        #expect(distances.count >= 3, "onsets found: \(onsets)")
+        for distance in distances {
+            let expected = abs(distance - 24_011) < abs(distance - 23_989) ? 24_011 : 23_989
+            #expect(abs(distance - expected) <= 1, "onset distances \(distances)")
+        }
+        #expect(distances.contains { abs($0 - 24_011) <= 1 })
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func privateServerIsStartedAndStopped(signal: Int32) throws {
+        let name = "bbprivate-\(getpid())-\(signal)"
+        #expect(!(try jackdRunning(name)))
+        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", name], server: name)
+        let started = try backbeat.waitForLine(containing: "started a private JACK server")
+        #expect(started.contains("'\(name)'") && started.contains("dummy"))
+        try backbeat.waitForLine(containing: "ready:")
+        #expect(try run("/usr/bin/jack_lsp", [], server: name).output.contains("backbeat:out_L"))
+        try backbeat.waitForLine(containing: "| voices ")
+        backbeat.signal(signal)
+        #expect(try backbeat.waitForExit() == 0)
+        #expect(try waitUntil { try !jackdRunning(name) }, "jackd '\(name)' outlived Backbeat")
+    }
+
+    @Test func privateServerDiesWithBackbeat() throws {
+        let name = "bbprivate-kill-\(getpid())"
+        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", name], server: name)
+        try backbeat.waitForLine(containing: "ready:")
+        #expect(try jackdRunning(name))
+        backbeat.signal(SIGKILL)
+        _ = try backbeat.waitForExit()
+        #expect(try waitUntil { try !jackdRunning(name) }, "jackd '\(name)' outlived a killed Backbeat")
+    }
+
+    @Test func reconnectsWhenTheServerComesBack() throws {
+        let server = try JackTestServer()
+        let backbeat = try startBackbeat(server: server.name)
+        defer { backbeat.signal(SIGTERM) }
+        #expect(try server.connections().contains("backbeat:out_L\n   system:playback_1"))
+        server.process.interrupt()  // SIGINT is how a user stops jackd; SIGKILL leaves stale sockets behind
+        server.process.waitUntilExit()
+        try backbeat.waitForLine(containing: "went away")
+        let lines = backbeat.output.count
+        let again = try JackTestServer.startJackd(name: server.name, rate: 48_000, period: 256)
+        defer { again.terminate(); again.waitUntilExit() }
+        try backbeat.waitForLine(containing: "reconnected", after: lines)
+        let restored = try waitUntil { try server.connections().contains("backbeat:out_L\n   system:playback_1") }
+        let connections = try server.connections()
+        #expect(restored, "connections not restored: \(connections)")
+        try backbeat.waitForLine(containing: "| voices ", after: backbeat.output.count)
+    }
+
+    @Test func namedPortThatDoesNotExistIsAClearError() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--connect-midi", "nosuch:port"], server: server.name)
+        #expect(try backbeat.waitForExit() == 2)
+        #expect(backbeat.output.contains { $0.contains("no JACK port named 'nosuch:port'") }, "\(backbeat.output)")
+    }
+
+    func jackdRunning(_ name: String) throws -> Bool {
+        try run("/usr/bin/pgrep", ["-f", "jackd -n \(name) "]).status == 0
+    }
+
+    /// Polls a condition that has no signal of its own (a process vanishing), up to `timeout`.
+    func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try condition()
+    }
+}
