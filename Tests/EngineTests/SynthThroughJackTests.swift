@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// The synth heard through the whole JACK path: an in-process sender plays exact MIDI into Backbeat, an
+/// in-process recorder takes Backbeat's output in the same cycle, and the recording is analysed.
+@Suite(.serialized) struct SynthThroughJackTests {
+    /// Server, sender, recorder and Backbeat wired sender -> backbeat -> recorder.
+    final class Rig {
+        let server: JackTestServer
+        let sender: TestMIDISender
+        let recorder: TestRecorder
+        let backbeat: RunningProgram
+
+        init(seconds: Double, extra: [String] = []) throws {
+            server = try JackTestServer()
+            sender = try TestMIDISender(server: server.name)
+            recorder = try TestRecorder(server: server.name, seconds: seconds)
+            backbeat = try RunningProgram(backbeatExecutable(), [
+                "--headless", "--server", server.name, "--connect-midi", "\(sender.name):out",
+                "--connect-audio", "\(recorder.name):in_L", "--connect-audio", "\(recorder.name):in_R",
+            ] + extra, server: server.name)
+            try backbeat.waitForLine(containing: "ready:")
+        }
+
+        /// Plays `events` and records; returns the recording and where offset 0 of the schedule falls in it.
+        func play(_ events: [TestMIDISender.Event]) throws -> (left: [Float], right: [Float], zero: Int) {
+            recorder.start()
+            sender.play(events)
+            let (left, right) = try recorder.waitUntilFull()
+            let zero = sender.startFrame.load(ordering: .acquiring) - recorder.firstFrame.load(ordering: .acquiring)
+            return (left, right, zero)
+        }
+
+        deinit {
+            backbeat.signal(SIGTERM)
+            _ = try? backbeat.waitForExit()
+            sender.close()
+            recorder.close()
+            server.stop()
+        }
+    }
+
+    static func hz(_ note: Double) -> Double { 440 * pow(2, (note - 69) / 12) }
+
+    @Test func noteOnSoundsInTheSameCycleAtItsFrame() throws {
+        let rig = try Rig(seconds: 1)
+        // 12037: not a multiple of the 256-frame period.
+        let take = try rig.play([.noteOn(12_037, 69, 127), .noteOff(30_000, 69)])
+        let expected = take.zero + 12_037
+        let first = try #require(take.left.indices.first { abs(take.left[$0]) > 0 })
+        #expect(abs(first - expected) <= 1, "note-on at frame \(expected) first sounds at \(first): \(first - expected) frames late")
+        #expect(take.left[(expected - 200)..<expected].allSatisfy { $0 == 0 })
+    }
+
+    @Test func chordGivesFourPeaks() throws {
+        let rig = try Rig(seconds: 1.5)
+        let notes: [UInt8] = [60, 64, 67, 72]
+        let take = try rig.play(notes.map { .noteOn(0, $0, 100) } + notes.map { .noteOff(60_000, $0) })
+        let segment = take.left[(take.zero + 9600)..<(take.zero + 57_600)]
+        let peaks = notes.map { AudioAnalysis.magnitude(segment, at: Self.hz(Double($0)), sampleRate: 48_000) }
+        let between = [61.5, 65.5, 69.5, 70.5].map { AudioAnalysis.magnitude(segment, at: Self.hz($0), sampleRate: 48_000) }
+        for (note, peak) in zip(notes, peaks) {
+            #expect(peak > 10 * (between.max() ?? 0), "note \(note): peak \(peak) vs between-note level \(between)")
+        }
+    }
+
+    @Test func pitchBendAndItsRPNRange() throws {
+        let rig = try Rig(seconds: 2)
+        let take = try rig.play([
+            .noteOn(0, 69, 100), .bend(0, 8191),                       // +2 semitones by default
+            .cc(48_000, 101, 0), .cc(48_000, 100, 0), .cc(48_000, 6, 12), .cc(48_000, 38, 0),  // RPN 0: ±12
+            .bend(48_001, -8192),                                      // -12 semitones
+            .noteOff(90_000, 69),
+        ])
+        let up = AudioAnalysis.dominantFrequency(take.left[(take.zero + 9600)..<(take.zero + 43_200)], sampleRate: 48_000, low: 400, high: 560)
+        #expect(abs(up - Self.hz(71)) / Self.hz(71) < 0.005, "bend +8191 measured \(up) Hz, expected \(Self.hz(71))")
+        let down = AudioAnalysis.dominantFrequency(take.left[(take.zero + 57_600)..<(take.zero + 86_400)], sampleRate: 48_000, low: 180, high: 260)
+        #expect(abs(down - 220) / 220 < 0.005, "bend -8192 with range 12 measured \(down) Hz, expected 220")
+    }
+
+    @Test func sustainPedalHoldsAndAllNotesOffReleases() throws {
+        let rig = try Rig(seconds: 3)
+        let take = try rig.play([
+            .cc(0, 64, 127), .noteOn(0, 69, 100), .noteOff(4800, 69),  // released while the pedal is down
+            .cc(72_000, 123, 0),                                        // all notes off at 1.5 s
+        ])
+        let held = AudioAnalysis.rmsDecibels(take.left[(take.zero + 48_000)..<(take.zero + 57_600)])
+        #expect(held > -40, "sustained note at 1 s: \(held) dBFS")
+        let after = AudioAnalysis.rmsDecibels(take.left[(take.zero + 132_000)..<(take.zero + 144_000)])
+        #expect(after < -90, "after all notes off and release: \(after) dBFS")
+    }
+
+    @Test func allSoundOffSilencesAtOnce() throws {
+        let rig = try Rig(seconds: 1.5)
+        let take = try rig.play([.noteOn(0, 60, 100), .noteOn(0, 67, 100), .cc(24_000, 120, 0)])
+        #expect(AudioAnalysis.rmsDecibels(take.left[(take.zero + 12_000)..<(take.zero + 24_000)]) > -40)
+        // "At once": silent within 20 ms of the message.
+        let silent = AudioAnalysis.rmsDecibels(take.left[(take.zero + 24_960)..<(take.zero + 48_000)])
+        #expect(silent < -90, "after all sound off: \(silent) dBFS")
+    }
+
+    @Test func releasedNoteFallsSilent() throws {
+        let rig = try Rig(seconds: 3)
+        let take = try rig.play([.noteOn(0, 72, 127), .noteOff(12_000, 72)])
+        #expect(AudioAnalysis.rmsDecibels(take.left[(take.zero + 2400)..<(take.zero + 12_000)]) > -40)
+        let tail = AudioAnalysis.rmsDecibels(take.left[(take.zero + 96_000)..<(take.zero + 144_000)])
+        #expect(tail < -90, "2 s after note-off: \(tail) dBFS")
+    }
+}
