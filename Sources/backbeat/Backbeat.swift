@@ -11,7 +11,7 @@ struct Backbeat: ParsableCommand {
             streams would keep an iOS app alive in background, and gates Backbeat's own streams the same way.
             """,
         version: "0.1.0",
-        subcommands: [Decode.self, Render.self, LifecycleCommand.self]
+        subcommands: [Monitor.self, Decode.self, Render.self, LifecycleCommand.self]
     )
 
     @OptionGroup var engine: EngineArguments

@@ -134,6 +134,33 @@ import Testing
         #expect(backbeat.output.contains { $0.contains("no JACK port named 'nosuch:port'") }, "\(backbeat.output)")
     }
 
+    @Test func monitorPrintsWhatArrivesAsJSON() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let sender = try TestMIDISender(server: server.name)
+        defer { sender.close() }
+        let monitor = try RunningProgram(backbeatExecutable(), ["monitor", "--json", "--server", server.name, "--no-autoconnect", "--connect-midi", "\(sender.name):out"], server: server.name)
+        defer { monitor.signal(SIGTERM) }
+        try monitor.waitForLine(containing: "ready:")
+        sender.play([.noteOn(100, 60, 100), .cc(200, 64, 127), .init(frame: 300, bytes: [0xF0, 0x7E, 0x7F, 0x06, 0x01, 0xF7]), .bend(48_000, -8192)])
+        let note = try monitor.waitForLine(containing: "note-on")
+        #expect(note.hasPrefix("{\"type\":\"note-on\",\"channel\":1,\"note\":60,\"velocity\":100,\"frame\":"), "\(note)")
+        #expect(note.contains("\"time\":") && note.contains("\"source\":\"jack\""))
+        let sysex = try monitor.waitForLine(containing: "sysex")
+        #expect(sysex.contains("\"data\":\"7e7f0601\"") || sysex.contains("\"data\":\"7E7F0601\""), "\(sysex)")
+        let bend = try monitor.waitForLine(containing: "pitch-bend")
+        #expect(bend.contains("\"bend\":-8192"))
+        // One second apart on JACK's clock: frame and time agree.
+        func field(_ line: String, _ key: String) -> Double? {
+            guard let range = line.range(of: "\"\(key)\":") else { return nil }
+            return Double(line[range.upperBound...].prefix { "0123456789.-".contains($0) })
+        }
+        let frames = try #require(field(bend, "frame")) - (try #require(field(note, "frame")))
+        #expect(frames == 48_000 - 100)
+        let seconds = try #require(field(bend, "time")) - (try #require(field(note, "time")))
+        #expect(abs(seconds - 47_900.0 / 48_000) < 1e-6)
+    }
+
     func jackdRunning(_ name: String) throws -> Bool {
         try run("/usr/bin/pgrep", ["-f", "jackd -n \(name) "]).status == 0
     }
