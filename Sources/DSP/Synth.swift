@@ -595,6 +595,8 @@ public final class Synth: @unchecked Sendable {
                 if env >= 1 { env = 1; s = decayStage }
             } else if s == decayStage {
                 env = sustain + (env - sustain) * decay
+                // With sustain 0 (a pluck) the voice ends when silent instead of holding its slot.
+                if env < silenceLevel && sustain < silenceLevel { env = 0; s = Stage.free.rawValue }
             } else if s == releaseStage {
                 env *= release
                 if env < silenceLevel { env = 0; s = Stage.free.rawValue }
