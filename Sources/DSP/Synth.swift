@@ -38,9 +38,13 @@ public final class Synth: @unchecked Sendable {
     public let channel: UInt8?
 
     /// Voices sounding (attack to end of release), stolen voices fading out not counted. Any thread.
-    public var activeVoiceCount: Int { published.load(ordering: .relaxed) }
+    public var activeVoiceCount: Int {
+        @_noLocks get { published.load(ordering: .relaxed) }
+    }
     /// The built-in patch last chosen (index into `SynthPatch.builtIn`). Any thread.
-    public var currentPatch: Int { patchIndex.load(ordering: .relaxed) }
+    public var currentPatch: Int {
+        @_noLocks get { patchIndex.load(ordering: .relaxed) }
+    }
     /// Sample rate given to `prepare`, 0 before.
     public private(set) var sampleRate: Double = 0
     /// Largest `frames` that `render` accepts, given to `prepare`.
@@ -260,6 +264,7 @@ public final class Synth: @unchecked Sendable {
     }
 
     /// The value a parameter was last set to (by `setParameter` or a program change). Any thread.
+    @_noLocks
     public func value(of parameter: SynthParameter) -> Float {
         self.parameter(parameter)
     }
