@@ -1,0 +1,395 @@
+/// A corrupt or unsupported Standard MIDI File: where reading stopped and what it expected there.
+public struct SMFError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Byte offset in the file where the problem is (for a truncated file: its length).
+    public var offset: Int
+    /// What was expected at `offset`.
+    public var expected: String
+
+    public init(offset: Int, expected: String) {
+        self.offset = offset
+        self.expected = expected
+    }
+
+    public var description: String { "corrupt MIDI file at byte offset \(offset): expected \(expected)" }
+}
+
+/// A Standard MIDI File (format 0 or 1): its header and tracks of events at absolute ticks.
+///
+/// Read one with ``init(bytes:)``; get its events merged in time order, in seconds, with ``timedEvents()``;
+/// write a format 0 file with ``format0(_:ticksPerQuarterNote:microsecondsPerQuarterNote:)``.
+public struct StandardMIDIFile: Hashable, Sendable {
+    /// How ticks relate to time.
+    public enum Division: Hashable, Sendable {
+        /// Metrical time: ticks per quarter note; the tempo map gives seconds.
+        case ticksPerQuarterNote(UInt16)
+        /// Time code: frames per second (24, 25, 29 for 29.97 drop-frame, 30) and ticks per frame.
+        case smpte(framesPerSecond: UInt8, ticksPerFrame: UInt8)
+    }
+
+    /// A meta event (FF type length data).
+    public struct MetaEvent: Hashable, Sendable {
+        public var type: UInt8
+        public var data: [UInt8]
+        public init(type: UInt8, data: [UInt8]) { self.type = type; self.data = data }
+
+        /// Microseconds per quarter note of a set-tempo event (type 51, 3 bytes).
+        public var tempo: UInt32? {
+            guard type == 0x51, data.count == 3 else { return nil }
+            return UInt32(data[0]) << 16 | UInt32(data[1]) << 8 | UInt32(data[2])
+        }
+        /// The text of a text-like event (types 01...0F: text, copyright, track name, lyric, marker...).
+        public var text: String? {
+            guard (0x01...0x0F).contains(type) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+        /// True for end of track (type 2F).
+        public var isEndOfTrack: Bool { type == 0x2F }
+    }
+
+    /// What a track event is.
+    public enum Event: Hashable, Sendable {
+        /// A channel message.
+        case message(MIDIMessage)
+        /// An F0 sysex event; `isTerminated` is false when its packet does not end in F7 (a divided sysex
+        /// continued by escape events).
+        case sysex(SystemExclusive)
+        /// An F7 escape event: bytes sent as they are (sysex continuation, system common, real-time).
+        case escape([UInt8])
+        case meta(MetaEvent)
+    }
+
+    /// An event of one track at an absolute tick.
+    public struct TrackEvent: Hashable, Sendable {
+        public var tick: UInt64
+        public var event: Event
+        public init(tick: UInt64, event: Event) { self.tick = tick; self.event = event }
+    }
+
+    /// An event of the merged file, in seconds from the start.
+    public struct TimedEvent: Hashable, Sendable {
+        public var seconds: Double
+        public var tick: UInt64
+        /// Index of the track it came from.
+        public var track: Int
+        public var event: Event
+        public init(seconds: Double, tick: UInt64, track: Int, event: Event) {
+            self.seconds = seconds; self.tick = tick; self.track = track; self.event = event
+        }
+    }
+
+    /// 0 (one track) or 1 (simultaneous tracks).
+    public var format: UInt16
+    public var division: Division
+    public var tracks: [[TrackEvent]]
+
+    public init(format: UInt16, division: Division, tracks: [[TrackEvent]]) {
+        self.format = format; self.division = division; self.tracks = tracks
+    }
+
+    /// Default tempo of a file without set-tempo events: 120 BPM.
+    public static let defaultMicrosecondsPerQuarterNote: UInt32 = 500_000
+
+    // MARK: Reading
+
+    /// Reads a format 0 or 1 file. Never traps: every length is checked against the bytes left.
+    /// - Throws: ``SMFError`` with the byte offset of the first problem.
+    public init(bytes: [UInt8]) throws(SMFError) {
+        var r = ByteReader(bytes: bytes, position: 0, end: bytes.count)
+        guard try r.fourCC("header chunk type 'MThd'") == "MThd" else {
+            throw SMFError(offset: 0, expected: "header chunk type 'MThd'")
+        }
+        let lengthOffset = r.position
+        let headerLength = Int(try r.uint32("header chunk length"))
+        guard headerLength >= 6 else { throw SMFError(offset: lengthOffset, expected: "header length of at least 6") }
+        guard headerLength <= r.remaining else {
+            throw SMFError(offset: bytes.count, expected: "\(headerLength) header bytes (file ends after \(r.remaining))")
+        }
+        let headerEnd = r.position + headerLength
+        let formatOffset = r.position
+        format = try r.uint16("format")
+        guard format <= 1 else { throw SMFError(offset: formatOffset, expected: "format 0 or 1 (found \(format))") }
+        let trackCount = Int(try r.uint16("number of tracks"))
+        let divisionOffset = r.position
+        let rawDivision = try r.uint16("division")
+        if rawDivision & 0x8000 != 0 {
+            let fps = UInt8(truncatingIfNeeded: -Int(Int8(bitPattern: UInt8(rawDivision >> 8))))
+            let tpf = UInt8(rawDivision & 0xFF)
+            guard [24, 25, 29, 30].contains(fps), tpf > 0 else {
+                throw SMFError(offset: divisionOffset, expected: "SMPTE division of 24, 25, 29 or 30 fps and nonzero ticks per frame")
+            }
+            division = .smpte(framesPerSecond: fps, ticksPerFrame: tpf)
+        } else {
+            guard rawDivision > 0 else { throw SMFError(offset: divisionOffset, expected: "nonzero ticks per quarter note") }
+            division = .ticksPerQuarterNote(rawDivision)
+        }
+        r.position = headerEnd
+
+        var tracks: [[TrackEvent]] = []
+        while tracks.count < trackCount {
+            guard r.remaining > 0 else {
+                throw SMFError(offset: r.position, expected: "track chunk \(tracks.count + 1) of \(trackCount)")
+            }
+            let chunkType = try r.fourCC("chunk type")
+            let lengthOffset = r.position
+            let length = Int(try r.uint32("chunk length"))
+            guard length <= r.remaining else {
+                throw SMFError(offset: lengthOffset,
+                               expected: "chunk length of at most \(r.remaining) (the bytes left), found \(length)")
+            }
+            let chunkEnd = r.position + length
+            if chunkType == "MTrk" {
+                var track = ByteReader(bytes: bytes, position: r.position, end: chunkEnd)
+                tracks.append(try Self.readTrack(&track))
+            }  // other chunk types are skipped, as the specification asks
+            r.position = chunkEnd
+        }
+        self.tracks = tracks
+    }
+
+    private static func readTrack(_ r: inout ByteReader) throws(SMFError) -> [TrackEvent] {
+        var events: [TrackEvent] = []
+        var tick: UInt64 = 0
+        var runningStatus: UInt8 = 0
+        while r.remaining > 0 {
+            tick &+= UInt64(try r.vlq("delta time"))
+            let statusOffset = r.position
+            var status = try r.byte("status byte")
+            if status < 0x80 {
+                guard runningStatus != 0 else {
+                    throw SMFError(offset: statusOffset, expected: "a status byte (no running status in effect)")
+                }
+                status = runningStatus
+                r.position -= 1  // the byte is the first data byte
+            }
+            switch status {
+            case 0x80...0xEF:
+                runningStatus = status
+                let d1 = try r.dataByte()
+                let d2 = try ShortMessage.dataLength(status: status) == 2 ? r.dataByte() : 0
+                let message = MIDIMessage(ShortMessage(status: status, data1: d1, data2: d2))!
+                events.append(TrackEvent(tick: tick, event: .message(message)))
+            case 0xFF:
+                runningStatus = 0
+                let type = try r.byte("meta event type")
+                let data = try r.lengthPrefixed("meta event")
+                let meta = MetaEvent(type: type, data: data)
+                events.append(TrackEvent(tick: tick, event: .meta(meta)))
+                if meta.isEndOfTrack { return events }
+            case 0xF0:
+                runningStatus = 0
+                var data = try r.lengthPrefixed("sysex event")
+                let terminated = data.last == 0xF7
+                if terminated { data.removeLast() }
+                events.append(TrackEvent(tick: tick, event: .sysex(SystemExclusive(data: data, isTerminated: terminated))))
+            case 0xF7:
+                runningStatus = 0
+                events.append(TrackEvent(tick: tick, event: .escape(try r.lengthPrefixed("escape event"))))
+            default:
+                throw SMFError(offset: statusOffset,
+                               expected: "a channel status, FF (meta), F0 or F7 (sysex) event, found \(hexString([status]))")
+            }
+        }
+        return events
+    }
+
+    // MARK: Time
+
+    /// Every event of every track merged in time order (ties: track order, then file order), with its time in
+    /// seconds. Set-tempo events on any track apply to all. Escape events that hold complete MIDI messages
+    /// (system common, real-time) come out as `.message`.
+    public func timedEvents() -> [TimedEvent] {
+        struct Item { var tick: UInt64; var track: Int; var index: Int; var event: Event }
+        var items: [Item] = []
+        for (t, track) in tracks.enumerated() {
+            for (i, e) in track.enumerated() { items.append(Item(tick: e.tick, track: t, index: i, event: e.event)) }
+        }
+        items.sort { ($0.tick, $0.track, $0.index) < ($1.tick, $1.track, $1.index) }
+
+        var clock = TempoClock(division: division)
+        var result: [TimedEvent] = []
+        result.reserveCapacity(items.count)
+        for item in items {
+            let seconds = clock.seconds(at: item.tick)
+            if case .meta(let meta) = item.event, let tempo = meta.tempo { clock.setTempo(tempo, at: item.tick) }
+            if case .escape(let bytes) = item.event {
+                let decoded = MIDIParser.decode(bytes)
+                if decoded.errors == 0 && !decoded.messages.isEmpty {
+                    for m in decoded.messages {
+                        result.append(TimedEvent(seconds: seconds, tick: item.tick, track: item.track, event: .message(m)))
+                    }
+                    continue
+                }
+            }
+            result.append(TimedEvent(seconds: seconds, tick: item.tick, track: item.track, event: item.event))
+        }
+        return result
+    }
+
+    /// Converts ticks to seconds as the ticks advance, through tempo changes.
+    struct TempoClock {
+        let division: Division
+        var tempo = Double(StandardMIDIFile.defaultMicrosecondsPerQuarterNote)
+        var segmentTick: UInt64 = 0
+        var segmentSeconds = 0.0
+
+        mutating func setTempo(_ microseconds: UInt32, at tick: UInt64) {
+            segmentSeconds = seconds(at: tick)
+            segmentTick = tick
+            tempo = Double(microseconds)
+        }
+
+        func seconds(at tick: UInt64) -> Double {
+            switch division {
+            case .ticksPerQuarterNote(let tpq):
+                return segmentSeconds + Double(tick - segmentTick) * tempo / 1_000_000 / Double(tpq)
+            case .smpte(let fps, let tpf):
+                let framesPerSecond = fps == 29 ? 30_000.0 / 1001 : Double(fps)
+                return Double(tick) / (framesPerSecond * Double(tpf))
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// A format 0 file of `events` (seconds from the start; sorted here, ties keep their order) at a fixed
+    /// tempo. Channel messages use running status; sysex become F0 events, system common and real-time
+    /// messages F7 escape events. Times are rounded to the nearest tick.
+    public static func format0(
+        _ events: [(seconds: Double, message: MIDIMessage)],
+        ticksPerQuarterNote: UInt16 = 480,
+        microsecondsPerQuarterNote: UInt32 = defaultMicrosecondsPerQuarterNote
+    ) -> [UInt8] {
+        let tpq = max(1, min(ticksPerQuarterNote, 0x7FFF))
+        let tempo = max(1, min(microsecondsPerQuarterNote, 0xFF_FFFF))
+        let ticksPerSecond = Double(tpq) * 1_000_000 / Double(tempo)
+        // Non-finite or negative times go to the start, so the order is total and ticks never go back.
+        let sorted = events.enumerated()
+            .map { (offset: $0.offset, seconds: $0.element.seconds.isFinite ? max(0, $0.element.seconds) : 0,
+                    message: $0.element.message) }
+            .sorted { ($0.seconds, $0.offset) < ($1.seconds, $1.offset) }
+
+        var track: [UInt8] = [0x00, 0xFF, 0x51, 0x03, UInt8(tempo >> 16 & 0xFF), UInt8(tempo >> 8 & 0xFF), UInt8(tempo & 0xFF)]
+        var lastTick: UInt64 = 0
+        var runningStatus: UInt8 = 0
+        for item in sorted {
+            let exact = (item.seconds * ticksPerSecond).rounded()
+            let tick = exact.isFinite && exact > 0 ? UInt64(min(exact, 1e15)) : 0
+            let delta = tick >= lastTick ? tick - lastTick : 0
+            lastTick = max(tick, lastTick)
+            appendVLQ(UInt32(min(delta, 0x0FFF_FFFF)), to: &track)
+            switch item.message {
+            case .systemExclusive(let sysex):
+                runningStatus = 0
+                track.append(0xF0)
+                appendVLQ(UInt32(sysex.data.count + (sysex.isTerminated ? 1 : 0)), to: &track)
+                track += sysex.data.map { $0 & 0x7F }
+                if sysex.isTerminated { track.append(0xF7) }
+            case let message where message.channel != nil:
+                var encoder = MIDIEncoder(runningStatus: false)
+                var bytes: [UInt8] = []
+                encoder.encode(message, into: &bytes)
+                if bytes[0] == runningStatus { bytes.removeFirst() } else { runningStatus = bytes[0] }
+                track += bytes
+            case let message:
+                runningStatus = 0
+                let bytes = message.bytes
+                track.append(0xF7)
+                appendVLQ(UInt32(bytes.count), to: &track)
+                track += bytes
+            }
+        }
+        track += [0x00, 0xFF, 0x2F, 0x00]
+
+        var file: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, UInt8(tpq >> 8), UInt8(tpq & 0xFF)]
+        file += Array("MTrk".utf8)
+        let length = UInt32(track.count)
+        file += [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+        return file + track
+    }
+
+    /// Appends a variable-length quantity (at most 0x0FFFFFFF, 4 bytes).
+    static func appendVLQ(_ value: UInt32, to bytes: inout [UInt8]) {
+        let v = min(value, 0x0FFF_FFFF)
+        var shift: UInt32 = 21
+        var started = false
+        while shift > 0 {
+            let part = UInt8(v >> shift & 0x7F)
+            if part != 0 || started {
+                bytes.append(part | 0x80)
+                started = true
+            }
+            shift -= 7
+        }
+        bytes.append(UInt8(v & 0x7F))
+    }
+}
+
+/// A bounds-checked cursor over file bytes; every read throws ``SMFError`` instead of trapping.
+struct ByteReader {
+    let bytes: [UInt8]
+    var position: Int
+    let end: Int
+
+    var remaining: Int { end - position }
+
+    mutating func byte(_ what: String) throws(SMFError) -> UInt8 {
+        guard position < end else { throw SMFError(offset: position, expected: "\(what), found the end of the \(endName)") }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    var endName: String { end == bytes.count ? "file" : "track chunk" }
+
+    mutating func dataByte() throws(SMFError) -> UInt8 {
+        let offset = position
+        let b = try byte("a data byte")
+        guard b < 0x80 else { throw SMFError(offset: offset, expected: "a data byte (00-7F), found \(hexString([b]))") }
+        return b
+    }
+
+    mutating func uint16(_ what: String) throws(SMFError) -> UInt16 {
+        guard remaining >= 2 else { throw SMFError(offset: end, expected: "\(what) (2 bytes), found the end of the \(endName)") }
+        defer { position += 2 }
+        return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
+    }
+
+    mutating func uint32(_ what: String) throws(SMFError) -> UInt32 {
+        guard remaining >= 4 else { throw SMFError(offset: end, expected: "\(what) (4 bytes), found the end of the \(endName)") }
+        defer { position += 4 }
+        return UInt32(bytes[position]) << 24 | UInt32(bytes[position + 1]) << 16
+            | UInt32(bytes[position + 2]) << 8 | UInt32(bytes[position + 3])
+    }
+
+    mutating func fourCC(_ what: String) throws(SMFError) -> String {
+        guard remaining >= 4 else { throw SMFError(offset: end, expected: "\(what) (4 bytes), found the end of the \(endName)") }
+        defer { position += 4 }
+        return String(decoding: bytes[position..<position + 4], as: UTF8.self)
+    }
+
+    /// A variable-length quantity: at most 4 bytes, 7 bits each, high bit set on all but the last.
+    mutating func vlq(_ what: String) throws(SMFError) -> UInt32 {
+        let start = position
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard position < end else {
+                throw SMFError(offset: position, expected: "\(what) (variable-length quantity), found the end of the \(endName)")
+            }
+            let b = bytes[position]
+            position += 1
+            value = value << 7 | UInt32(b & 0x7F)
+            if b < 0x80 { return value }
+        }
+        throw SMFError(offset: start, expected: "\(what) as a variable-length quantity of at most 4 bytes")
+    }
+
+    /// A VLQ length then that many bytes.
+    mutating func lengthPrefixed(_ what: String) throws(SMFError) -> [UInt8] {
+        let lengthOffset = position
+        let length = Int(try vlq("\(what) length"))
+        guard length <= remaining else {
+            throw SMFError(offset: lengthOffset, expected: "\(what) length of at most \(remaining) (the bytes left in the \(endName)), found \(length)")
+        }
+        defer { position += length }
+        return Array(bytes[position..<position + length])
+    }
+}
