@@ -1,0 +1,797 @@
+import MIDI
+import Synchronization
+
+/// A polyphonic subtractive synth driven by MIDI: band-limited wavetable oscillator, amplitude ADSR that also
+/// opens a resonant state-variable low-pass, velocity, pitch bend (RPN 0 range), vibrato (CC1), volume,
+/// expression, equal-power pan, sustain pedal and the channel-mode messages, on all 16 channels (omni) or one.
+///
+/// Threads: `init` and `prepare` allocate (never on the real-time thread). `handle` and `render` belong to one
+/// real-time thread and are `@_noLocks`. `setParameter`, `value(of:)`, `activeVoiceCount` and `currentPatch`
+/// may be used from any thread: they go through atomics.
+///
+/// Voice state is struct-of-arrays in memory owned by this object. There are `2 * voiceCapacity` slots: a
+/// stolen voice fades out over 3 ms in its own slot while the new note starts at once in a free one, so
+/// stealing neither clicks nor delays the new note.
+// Constants as computed globals: a static or global stored `let` is initialized lazily (swift_once),
+// which the real-time path must not touch.
+/// MIDI channels with their own controller state.
+private var channelCount: Int { 16 }
+/// Stolen voices and CC 120 fade out over these times: short, but long enough not to click.
+private var stealFadeSeconds: Double { 0.003 }
+private var soundOffFadeSeconds: Double { 0.002 }
+/// A voice at velocity 127 and full envelope peaks near this level before pan: a single note leaves
+/// about 14 dB of headroom; the soft clipper catches dense chords.
+private var voiceGain: Float { 0.3 }
+/// Above this output level the soft clipper bends the curve; output never reaches 1.
+private var clipKnee: Float { 0.6 }
+/// `WavetableBank.tableSize`, as the real-time path reads it (checked in `init`).
+private var wavetableSize: Float { 2048 }
+/// `WavetableBank.maxHarmonics`.
+private var maxHarmonics: Float { 1023 }
+/// Releases end when the envelope falls below this (-100 dB).
+private var silenceLevel: Float { 1e-5 }
+
+public final class Synth: @unchecked Sendable {
+    /// The number of notes that can sound at once (1...1024).
+    public let voiceCapacity: Int
+    /// The only channel (0...15) this synth answers, or nil for omni.
+    public let channel: UInt8?
+
+    /// Voices sounding (attack to end of release), stolen voices fading out not counted. Any thread.
+    public var activeVoiceCount: Int {
+        @_noLocks get { published.load(ordering: .relaxed) }
+    }
+    /// The built-in patch last chosen (index into `SynthPatch.builtIn`). Any thread.
+    public var currentPatch: Int {
+        @_noLocks get { patchIndex.load(ordering: .relaxed) }
+    }
+    /// Sample rate given to `prepare`, 0 before.
+    public private(set) var sampleRate: Double = 0
+    /// Largest `frames` that `render` accepts, given to `prepare`.
+    public private(set) var maxFrames: Int = 0
+
+    // MARK: Voices (struct of arrays, 2 * voiceCapacity slots)
+
+    private let slotCount: Int
+    private let stage: UnsafeMutablePointer<UInt8>        // Stage.rawValue
+    private let held: UnsafeMutablePointer<UInt8>         // 1: note-off arrived while the pedal was down
+    private let voiceChannel: UnsafeMutablePointer<UInt8>
+    private let voiceNote: UnsafeMutablePointer<UInt8>
+    private let age: UnsafeMutablePointer<UInt64>         // note-on serial: smaller is older
+    private let phase: UnsafeMutablePointer<Float>        // cycles, 0..<1
+    private let increment: UnsafeMutablePointer<Float>    // cycles per sample at the note's own pitch
+    private let envelope: UnsafeMutablePointer<Float>
+    private let amplitude: UnsafeMutablePointer<Float>    // velocity curve times voiceGain
+    private let filterScale: UnsafeMutablePointer<Float>  // velocity's share of the filter envelope
+    private let ic1: UnsafeMutablePointer<Float>          // SVF integrator states
+    private let ic2: UnsafeMutablePointer<Float>
+    private let fade: UnsafeMutablePointer<Float>         // 1, or falling to 0 when stolen / sound off
+    private let fadeStep: UnsafeMutablePointer<Float>     // 0 unless fading
+    private var nextAge: UInt64 = 1
+
+    private enum Stage: UInt8 { case free = 0, attack, decay, release }
+
+    // MARK: Channels (16 each)
+
+    private let bend: UnsafeMutablePointer<Float>           // semitones now
+    private let bendRange: UnsafeMutablePointer<Float>      // semitones at full bend
+    private let bendValue: UnsafeMutablePointer<Int32>      // last 14-bit bend - 8192
+    private let rpn: UnsafeMutablePointer<UInt16>           // selected RPN (MSB << 7 | LSB), 0x3FFF null
+    private let modulation: UnsafeMutablePointer<Float>     // vibrato depth target, semitones
+    private let vibrato: UnsafeMutablePointer<Float>        // smoothed depth
+    private let lfoPhase: UnsafeMutablePointer<Float>
+    private let volume: UnsafeMutablePointer<Float>         // CC7 / 127
+    private let expression: UnsafeMutablePointer<Float>     // CC11 / 127
+    private let pan: UnsafeMutablePointer<Float>            // 0 left ... 1 right
+    private let pedal: UnsafeMutablePointer<UInt8>
+    private let gainLeft: UnsafeMutablePointer<Float>       // smoothed channel gains
+    private let gainRight: UnsafeMutablePointer<Float>
+
+    // MARK: Parameters
+
+    /// Float bit patterns written by any thread, read once per render.
+    private let parameters: InlineArray<9, Atomic<UInt32>>
+    private let patchIndex = Atomic<Int>(0)
+    private let published = Atomic<Int>(0)
+    /// Patch values copied out of `SynthPatch.builtIn` so program change touches no Swift array.
+    private let patchValues: UnsafeMutablePointer<PatchValues>
+    private let patchCount: Int
+    private var velocitySensitivity: Float
+    // Smoothed global values (real-time thread only).
+    private var cutoffOctaves: Float = 0
+    private var resonanceK: Float = 2
+    private var envelopeOctaves: Float = 0
+    private var masterLinear: Float = 1
+
+    private struct PatchValues: BitwiseCopyable {
+        var values: (Float, Float, Float, Float, Float, Float, Float, Float)
+        var velocitySensitivity: Float
+    }
+
+    // MARK: Wavetables (shared, read-only) and per-period scratch (allocated by prepare)
+
+    private let bank: WavetableBank
+    private let tables: UnsafeMutablePointer<UnsafePointer<Float>>
+    private let levelForMaxHarmonics: UnsafeMutablePointer<Int32>
+    private let levelCount: Int
+
+    private var scratch: UnsafeMutablePointer<Float>
+    private var pitchScratch: UnsafeMutablePointer<Float>   // 16 * maxFrames pitch ratios
+    private var leftScratch: UnsafeMutablePointer<Float>    // 16 * maxFrames channel gains
+    private var rightScratch: UnsafeMutablePointer<Float>
+    private var cutoffScratch: UnsafeMutablePointer<Float>  // maxFrames: log2 Hz
+    private var kScratch: UnsafeMutablePointer<Float>
+    private var envelopeScratch: UnsafeMutablePointer<Float>
+    private var masterScratch: UnsafeMutablePointer<Float>
+    private var pitchMax: UnsafeMutablePointer<Float>       // 16: highest pitch ratio this period
+    private var smoothing: Float = 1       // one-pole coefficient, ~5 ms
+    private var inverseRate: Float = 0
+    private var lfoIncrement: Float = 0
+    private var stealFadeStep: Float = 1
+    private var soundOffFadeStep: Float = 1
+
+    /// Creates a synth; call `prepare` before rendering.
+    /// - Parameters:
+    ///   - voices: notes that can sound at once, clamped to 1...1024.
+    ///   - patch: index of the initial built-in patch (modulo the count).
+    ///   - channel: the one MIDI channel (0...15) to answer, or nil for all (omni).
+    public init(voices: Int = 64, patch: Int = 0, channel: UInt8? = nil) {
+        voiceCapacity = min(max(voices, 1), 1024)
+        self.channel = channel.map { $0 & 0x0F }
+        slotCount = 2 * voiceCapacity
+        func buffer<T>(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: count)
+            p.initialize(repeating: value, count: count)
+            return p
+        }
+        stage = buffer(slotCount, 0)
+        held = buffer(slotCount, 0)
+        voiceChannel = buffer(slotCount, 0)
+        voiceNote = buffer(slotCount, 0)
+        age = buffer(slotCount, 0)
+        phase = buffer(slotCount, 0)
+        increment = buffer(slotCount, 0)
+        envelope = buffer(slotCount, 0)
+        amplitude = buffer(slotCount, 0)
+        filterScale = buffer(slotCount, 0)
+        ic1 = buffer(slotCount, 0)
+        ic2 = buffer(slotCount, 0)
+        fade = buffer(slotCount, 1)
+        fadeStep = buffer(slotCount, 0)
+
+        let n = channelCount
+        bend = buffer(n, 0)
+        bendRange = buffer(n, 2)
+        bendValue = buffer(n, 0)
+        rpn = buffer(n, 0x3FFF)
+        modulation = buffer(n, 0)
+        vibrato = buffer(n, 0)
+        lfoPhase = buffer(n, 0)
+        volume = buffer(n, 100.0 / 127)
+        expression = buffer(n, 1)
+        pan = buffer(n, 0.5)
+        pedal = buffer(n, 0)
+        gainLeft = buffer(n, 0)
+        gainRight = buffer(n, 0)
+
+        let patches = SynthPatch.builtIn
+        patchCount = patches.count
+        patchValues = .allocate(capacity: patches.count)
+        for (i, p) in patches.enumerated() {
+            (patchValues + i).initialize(to: PatchValues(
+                values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
+                         p.cutoff, p.resonance, p.filterEnvelopeAmount),
+                velocitySensitivity: p.velocitySensitivity))
+        }
+        parameters = InlineArray { Atomic(SynthParameter(rawValue: $0)!.defaultValue.bitPattern) }
+        velocitySensitivity = patches[0].velocitySensitivity
+
+        bank = WavetableBank.shared
+        precondition(Float(WavetableBank.tableSize) == wavetableSize)
+        tables = bank.tables
+        levelForMaxHarmonics = bank.levelForMaxHarmonics
+        levelCount = bank.levelCount
+
+        scratch = .allocate(capacity: 1)
+        pitchScratch = scratch
+        leftScratch = scratch
+        rightScratch = scratch
+        cutoffScratch = scratch
+        kScratch = scratch
+        envelopeScratch = scratch
+        masterScratch = scratch
+        pitchMax = scratch
+
+        selectPatch(patch)
+        for c in 0..<n { gainLeft[c] = targetLeft(c); gainRight[c] = targetRight(c) }
+    }
+
+    deinit {
+        for p in [stage, held, voiceChannel, voiceNote, pedal] { p.deallocate() }
+        for p in [phase, increment, envelope, amplitude, filterScale, ic1, ic2, fade, fadeStep,
+                  bend, bendRange, modulation, vibrato, lfoPhase, volume, expression, pan, gainLeft, gainRight] {
+            p.deallocate()
+        }
+        age.deallocate()
+        bendValue.deallocate()
+        rpn.deallocate()
+        patchValues.deallocate()
+        scratch.deallocate()
+    }
+
+    /// Allocates the per-period buffers for `maxFrames` and sets the sample rate. Not real-time safe; call it
+    /// before the first `render` (again to change either). Silences every voice.
+    public func prepare(sampleRate: Double, maxFrames: Int) {
+        let frames = max(maxFrames, 1)
+        scratch.deallocate()
+        let channels = channelCount
+        let count = frames * (3 * channels + 4) + channels
+        scratch = .allocate(capacity: count)
+        scratch.initialize(repeating: 0, count: count)
+        pitchScratch = scratch
+        leftScratch = scratch + frames * channels
+        rightScratch = scratch + 2 * frames * channels
+        cutoffScratch = scratch + 3 * frames * channels
+        kScratch = cutoffScratch + frames
+        envelopeScratch = kScratch + frames
+        masterScratch = envelopeScratch + frames
+        pitchMax = masterScratch + frames
+
+        self.sampleRate = sampleRate
+        self.maxFrames = frames
+        inverseRate = Float(1 / sampleRate)
+        // One-pole smoothing with a 5 ms time constant: 1 - e^(-1 / (0.005 fs)).
+        smoothing = Float(1 - FastMath.exp2(-1.442_695_040_888_963 / (0.005 * sampleRate)))
+        lfoIncrement = Float(5.5 / sampleRate)
+        stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
+        soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
+        for v in 0..<slotCount { freeVoice(v) }
+        cutoffOctaves = FastMath.log2(parameter(.cutoff))
+        resonanceK = k(resonance: parameter(.resonance))
+        envelopeOctaves = parameter(.filterEnvelopeAmount)
+        masterLinear = linear(decibels: parameter(.masterGain))
+        published.store(0, ordering: .relaxed)
+    }
+
+    // MARK: Parameters
+
+    /// Sets a sound parameter (clamped to its range) from any thread; continuous ones glide over ~5 ms.
+    @_noLocks
+    public func setParameter(_ parameter: SynthParameter, _ value: Float) {
+        let (lower, upper) = parameter.bounds
+        let clamped = value.isNaN ? lower : min(max(value, lower), upper)
+        parameters[parameter.index].store(clamped.bitPattern, ordering: .relaxed)
+    }
+
+    /// The value a parameter was last set to (by `setParameter` or a program change). Any thread.
+    @_noLocks
+    public func value(of parameter: SynthParameter) -> Float {
+        self.parameter(parameter)
+    }
+
+    @inline(__always)
+    private func parameter(_ parameter: SynthParameter) -> Float {
+        Float(bitPattern: parameters[parameter.index].load(ordering: .relaxed))
+    }
+
+
+    @_noLocks
+    private func selectPatch(_ program: Int) {
+        let index = ((program % patchCount) + patchCount) % patchCount
+        let p = patchValues[index]
+        let v = p.values
+        setParameter(.waveform, v.0)
+        setParameter(.attack, v.1)
+        setParameter(.decay, v.2)
+        setParameter(.sustain, v.3)
+        setParameter(.release, v.4)
+        setParameter(.cutoff, v.5)
+        setParameter(.resonance, v.6)
+        setParameter(.filterEnvelopeAmount, v.7)
+        velocitySensitivity = p.velocitySensitivity
+        patchIndex.store(index, ordering: .relaxed)
+    }
+
+    // MARK: MIDI
+
+    /// Applies one MIDI message now: it affects the sound from the next sample `render` writes.
+    /// Channel messages on other channels than `channel` (when set) are ignored, as are system messages.
+    @_noLocks
+    public func handle(_ message: ShortMessage) {
+        guard message.isChannelMessage else { return }
+        let c = message.channel
+        if let only = channel, only != c { return }
+        let ch = Int(c)
+        let d1 = message.data1 & 0x7F
+        let d2 = message.data2 & 0x7F
+        switch message.kind {
+        case 0x90 where d2 > 0: noteOn(channel: ch, note: d1, velocity: d2)
+        case 0x80, 0x90: noteOff(channel: ch, note: d1)
+        case 0xB0: controlChange(channel: ch, controller: d1, value: d2)
+        case 0xC0: selectPatch(Int(d1))
+        case 0xE0:
+            bendValue[ch] = (Int32(d2) << 7 | Int32(d1)) - 8192
+            updateBend(ch)
+        default: break
+        }
+        publishCount()
+    }
+
+    @_noLocks
+    private func noteOn(channel ch: Int, note: UInt8, velocity: UInt8) {
+        var playing = 0
+        var freeSlot = -1
+        var oldest = -1, oldestAge = UInt64.max
+        var quietestReleased = -1, quietestLevel = Float.infinity
+        var quietestFading = -1, quietestFade = Float.infinity
+        for v in 0..<slotCount {
+            let s = stage[v]
+            if s == Stage.free.rawValue {
+                if freeSlot < 0 { freeSlot = v }
+                continue
+            }
+            if fadeStep[v] > 0 {
+                let level = fade[v] * envelope[v]
+                if level < quietestFade { quietestFade = level; quietestFading = v }
+                continue
+            }
+            if Int(voiceChannel[v]) == ch, voiceNote[v] == note {
+                // The same key again: fade the old voice rather than stack two of the same pitch.
+                fadeStep[v] = stealFadeStep
+                continue
+            }
+            playing += 1
+            if s == Stage.release.rawValue {
+                if envelope[v] < quietestLevel { quietestLevel = envelope[v]; quietestReleased = v }
+            } else if age[v] < oldestAge {
+                oldestAge = age[v]; oldest = v
+            }
+        }
+        if playing >= voiceCapacity {
+            let victim = quietestReleased >= 0 ? quietestReleased : oldest
+            if victim >= 0 { fadeStep[victim] = stealFadeStep }
+        }
+        if freeSlot < 0 { freeSlot = quietestFading } // every slot busy: cut the faintest fading tail
+        guard freeSlot >= 0 else { return }
+
+        let v = freeSlot
+        let ratio = FastMath.exp2((Double(note) - 69) / 12)
+        let normalized = Float(velocity) / 127
+        stage[v] = Stage.attack.rawValue
+        held[v] = 0
+        voiceChannel[v] = UInt8(ch)
+        voiceNote[v] = note
+        age[v] = nextAge
+        nextAge &+= 1
+        phase[v] = 0
+        increment[v] = sampleRate > 0 ? Float(440 * ratio / sampleRate) : 0
+        envelope[v] = 0
+        amplitude[v] = voiceGain * (1 - velocitySensitivity + velocitySensitivity * normalized * normalized)
+        filterScale[v] = 0.5 + 0.5 * normalized
+        ic1[v] = 0
+        ic2[v] = 0
+        fade[v] = 1
+        fadeStep[v] = 0
+    }
+
+    @_noLocks
+    private func noteOff(channel ch: Int, note: UInt8) {
+        for v in 0..<slotCount {
+            guard isHeldNote(v, channel: ch), voiceNote[v] == note else { continue }
+            if pedal[ch] != 0 { held[v] = 1 } else { stage[v] = Stage.release.rawValue }
+        }
+    }
+
+    @_noLocks
+    private func controlChange(channel ch: Int, controller: UInt8, value: UInt8) {
+        let x = Float(value) / 127
+        switch controller {
+        case 1: modulation[ch] = x * 0.5 // full wheel: +-0.5 semitone vibrato
+        case 7: volume[ch] = x
+        case 10: pan[ch] = Float(max(Int(value) - 1, 0)) / 126
+        case 11: expression[ch] = x
+        case 64:
+            pedal[ch] = value >= 64 ? 1 : 0
+            if value < 64 { releaseHeld(ch) }
+        case 101: rpn[ch] = (rpn[ch] & 0x7F) | UInt16(value) << 7
+        case 100: rpn[ch] = (rpn[ch] & 0x3F80) | UInt16(value)
+        case 6 where rpn[ch] == 0:
+            bendRange[ch] = Float(value) + (bendRange[ch] - Float(Int(bendRange[ch])))
+            updateBend(ch)
+        case 38 where rpn[ch] == 0:
+            bendRange[ch] = Float(Int(bendRange[ch])) + Float(min(value, 99)) / 100
+            updateBend(ch)
+        case 120: // all sound off: a tiny fade, then silence
+            for v in 0..<slotCount where stage[v] != Stage.free.rawValue {
+                if Int(voiceChannel[v]) == ch { fadeStep[v] = max(fadeStep[v], soundOffFadeStep) }
+            }
+        case 121: // reset all controllers (RP-015: volume, pan and RPN values stay)
+            bendValue[ch] = 0
+            updateBend(ch)
+            modulation[ch] = 0
+            expression[ch] = 1
+            pedal[ch] = 0
+            releaseHeld(ch)
+            rpn[ch] = 0x3FFF
+        case 123, 124, 125, 126, 127: // all notes off (and the mode changes that imply it)
+            for v in 0..<slotCount where isHeldNote(v, channel: ch) {
+                if pedal[ch] != 0 { held[v] = 1 } else { stage[v] = Stage.release.rawValue }
+            }
+        default: break
+        }
+    }
+
+    /// A voice on `ch` whose key is still down: sounding, not released, not fading, not held by the pedal.
+    @inline(__always)
+    private func isHeldNote(_ v: Int, channel ch: Int) -> Bool {
+        let s = stage[v]
+        guard s == Stage.attack.rawValue || s == Stage.decay.rawValue else { return false }
+        guard fadeStep[v] == 0, held[v] == 0 else { return false }
+        return Int(voiceChannel[v]) == ch
+    }
+
+    @_noLocks
+    private func releaseHeld(_ ch: Int) {
+        for v in 0..<slotCount where held[v] != 0 {
+            guard Int(voiceChannel[v]) == ch else { continue }
+            held[v] = 0
+            if stage[v] != Stage.free.rawValue { stage[v] = Stage.release.rawValue }
+        }
+    }
+
+    @inline(__always)
+    private func updateBend(_ ch: Int) {
+        bend[ch] = Float(bendValue[ch]) / 8192 * bendRange[ch]
+    }
+
+    @inline(__always)
+    private func targetLeft(_ ch: Int) -> Float {
+        volume[ch] * volume[ch] * expression[ch] * expression[ch]
+            * Float(FastMath.cos(Double(pan[ch]) * Double.pi / 2))
+    }
+
+    @inline(__always)
+    private func targetRight(_ ch: Int) -> Float {
+        volume[ch] * volume[ch] * expression[ch] * expression[ch]
+            * Float(FastMath.sin(Double(pan[ch]) * Double.pi / 2))
+    }
+
+    @_noLocks
+    private func publishCount() {
+        var count = 0
+        for v in 0..<slotCount where stage[v] != Stage.free.rawValue {
+            if fadeStep[v] == 0 { count += 1 }
+        }
+        published.store(count, ordering: .relaxed)
+    }
+
+    @inline(__always)
+    private func freeVoice(_ v: Int) {
+        stage[v] = Stage.free.rawValue
+        held[v] = 0
+        envelope[v] = 0
+        fade[v] = 1
+        fadeStep[v] = 0
+    }
+
+    // MARK: Rendering
+
+    /// Writes (does not add) `frames` stereo samples, `frames <= maxFrames`. Events handled between two calls
+    /// take effect at the first sample of the second; nothing is delayed to a control-rate block.
+    @_noLocks
+    public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
+        guard frames > 0 else { return }
+        left.update(repeating: 0, count: frames)
+        right.update(repeating: 0, count: frames)
+        guard maxFrames > 0 else { return }
+        var offset = 0
+        while offset < frames { // tolerate frames > maxFrames by rendering in slices
+            let count = min(frames - offset, maxFrames)
+            renderSlice(left: left + offset, right: right + offset, frames: count)
+            offset += count
+        }
+        publishCount()
+    }
+
+    @_noLocks
+    private func renderSlice(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
+        // Global parameters: targets from the atomics, smoothed per sample.
+        let wave = min(max(Int(parameter(.waveform) + 0.5), 0), 3)
+        let attackStep = inverseRate / parameter(.attack)
+        let sustainLevel = parameter(.sustain)
+        let decayCoefficient = FastMath.exp2(-13.287_712 * inverseRate / parameter(.decay)) // -80 dB
+        let releaseCoefficient = FastMath.exp2(-16.609_64 * inverseRate / parameter(.release)) // -100 dB
+        let cutoffTarget = FastMath.log2(parameter(.cutoff))
+        let kTarget = k(resonance: parameter(.resonance))
+        let envelopeTarget = parameter(.filterEnvelopeAmount)
+        let masterTarget = linear(decibels: parameter(.masterGain))
+        let a = smoothing
+        for n in 0..<frames {
+            cutoffOctaves += a * (cutoffTarget - cutoffOctaves)
+            resonanceK += a * (kTarget - resonanceK)
+            envelopeOctaves += a * (envelopeTarget - envelopeOctaves)
+            masterLinear += a * (masterTarget - masterLinear)
+            cutoffScratch[n] = cutoffOctaves
+            kScratch[n] = resonanceK
+            envelopeScratch[n] = envelopeOctaves
+            masterScratch[n] = masterLinear
+        }
+
+        // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
+        var activeChannels: UInt16 = 0
+        for v in 0..<slotCount where stage[v] != Stage.free.rawValue { activeChannels |= 1 << UInt16(voiceChannel[v]) }
+        let sineTable = tables[0]
+        let tableSize = wavetableSize
+        for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
+            let pitch = pitchScratch + ch * maxFrames
+            let gl = leftScratch + ch * maxFrames
+            let gr = rightScratch + ch * maxFrames
+            let bendSemitones = bend[ch]
+            let depthTarget = modulation[ch]
+            let leftTarget = targetLeft(ch), rightTarget = targetRight(ch)
+            var depth = vibrato[ch], lfo = lfoPhase[ch], l = gainLeft[ch], r = gainRight[ch]
+            var highest: Float = 0
+            for n in 0..<frames {
+                depth += a * (depthTarget - depth)
+                l += a * (leftTarget - l)
+                r += a * (rightTarget - r)
+                lfo += lfoIncrement
+                if lfo >= 1 { lfo -= 1 }
+                let x = lfo * tableSize
+                let i = Int(x)
+                let s = sineTable[i] + (x - Float(i)) * (sineTable[i + 1] - sineTable[i])
+                let ratio = FastMath.exp2((bendSemitones + depth * s) * (1.0 / 12))
+                pitch[n] = ratio
+                highest = max(highest, ratio)
+                gl[n] = l
+                gr[n] = r
+            }
+            vibrato[ch] = depth; lfoPhase[ch] = lfo; gainLeft[ch] = l; gainRight[ch] = r
+            pitchMax[ch] = highest
+        }
+
+        for v in 0..<slotCount where stage[v] != Stage.free.rawValue {
+            let ch = Int(voiceChannel[v])
+            let maxIncrement = min(increment[v] * pitchMax[ch], 0.49)
+            let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
+            let table = tables[wave * levelCount + Int(levelForMaxHarmonics[max(allowed, 1)])]
+            renderVoice(v, table: table, left: left, right: right, frames: frames,
+                        pitch: pitchScratch + ch * maxFrames, gainLeft: leftScratch + ch * maxFrames,
+                        gainRight: rightScratch + ch * maxFrames, attackStep: attackStep,
+                        sustain: sustainLevel, decay: decayCoefficient, release: releaseCoefficient)
+        }
+
+        // Master gain, then a soft knee that keeps the output strictly inside -1...1.
+        let knee = clipKnee
+        for n in 0..<frames {
+            let g = masterScratch[n]
+            left[n] = softClip(left[n] * g, knee: knee)
+            right[n] = softClip(right[n] * g, knee: knee)
+        }
+    }
+
+    @inline(__always)
+    private func softClip(_ x: Float, knee: Float) -> Float {
+        let magnitude = abs(x)
+        guard magnitude > knee else { return x }
+        let u = (magnitude - knee) / (1 - knee)
+        let y = min(knee + (1 - knee) * u / (1 + u), 0.999_99) // slope 1 at the knee, approaches 1
+        return x < 0 ? -y : y
+    }
+
+    @inline(__always)
+    private func renderVoice(_ v: Int, table: UnsafePointer<Float>,
+                             left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int,
+                             pitch: UnsafeMutablePointer<Float>, gainLeft: UnsafeMutablePointer<Float>,
+                             gainRight: UnsafeMutablePointer<Float>, attackStep: Float, sustain: Float,
+                             decay: Float, release: Float) {
+        var s = stage[v]
+        var p = phase[v], env = envelope[v], z1 = ic1[v], z2 = ic2[v], f = fade[v]
+        let step = fadeStep[v]
+        let base = increment[v]
+        let gain = amplitude[v]
+        let envelopeScale = filterScale[v]
+        let size = wavetableSize
+        let rate = inverseRate
+        let attack = Stage.attack.rawValue, decayStage = Stage.decay.rawValue, releaseStage = Stage.release.rawValue
+        for n in 0..<frames {
+            if s == attack {
+                env += attackStep
+                if env >= 1 { env = 1; s = decayStage }
+            } else if s == decayStage {
+                env = sustain + (env - sustain) * decay
+                // With sustain 0 (a pluck) the voice ends when silent instead of holding its slot.
+                if env < silenceLevel && sustain < silenceLevel { env = 0; s = Stage.free.rawValue }
+            } else if s == releaseStage {
+                env *= release
+                if env < silenceLevel { env = 0; s = Stage.free.rawValue }
+            } else {
+                break
+            }
+            f = max(f - step, 0)
+
+            p += min(base * pitch[n], 0.49)
+            if p >= 1 { p -= 1 }
+            let x = p * size
+            let i = Int(x)
+            let sample = table[i] + (x - Float(i)) * (table[i + 1] - table[i])
+
+            // Cytomic (Simper) state-variable low-pass; g = tan(pi fc / fs) as N / D, one division.
+            let octaves = cutoffScratch[n] + envelopeScratch[n] * envelopeScale * env
+            let normalized = min(FastMath.exp2(octaves) * rate, 0.45)
+            let w = Float.pi * normalized
+            let w2 = w * w
+            let num = w * (15 - w2)
+            let den = 15 - 6 * w2
+            let k = kScratch[n]
+            let inv = 1 / (den * den + num * (num + k * den))
+            let a1 = den * den * inv, a2 = num * den * inv, a3 = num * num * inv
+            let v3 = sample - z2
+            let v1 = a1 * z1 + a2 * v3
+            let v2 = z2 + a2 * z1 + a3 * v3
+            z1 = 2 * v1 - z1
+            z2 = 2 * v2 - z2
+
+            let out = v2 * env * gain * f
+            left[n] += out * gainLeft[n]
+            right[n] += out * gainRight[n]
+        }
+        if s == Stage.free.rawValue || f <= 0 {
+            freeVoice(v)
+            return
+        }
+        stage[v] = s
+        phase[v] = p; envelope[v] = env; ic1[v] = z1; ic2[v] = z2; fade[v] = f
+    }
+}
+
+/// SVF damping for a resonance of 0...1: k = 1/Q from 2 (Q 0.5) down to 0.06 (Q about 17).
+@inline(__always)
+private func k(resonance: Float) -> Float { 2 - 1.94 * resonance }
+
+@inline(__always)
+private func linear(decibels: Float) -> Float { FastMath.exp2(decibels * 0.166_096_4) }
+
+// The real-time path's helpers live in this file on purpose: in debug builds (no whole-module
+// optimization) the `@_noLocks` checker cannot see bodies in other files and rejects the calls.
+
+extension SynthParameter {
+    /// `range` as a plain pair (what the real-time path reads).
+    var bounds: (lower: Float, upper: Float) {
+        switch self {
+        case .waveform: (0, 3)
+        case .attack: (0.0005, 10)
+        case .decay: (0.001, 20)
+        case .sustain: (0, 1)
+        case .release: (0.001, 20)
+        case .cutoff: (20, 20_000)
+        case .resonance: (0, 1)
+        case .filterEnvelopeAmount: (0, 8)
+        case .masterGain: (-60, 12)
+        }
+    }
+
+    /// Index into the synth's parameter atomics (the synthesized `rawValue` is not inlinable).
+    var index: Int {
+        switch self {
+        case .waveform: 0
+        case .attack: 1
+        case .decay: 2
+        case .sustain: 3
+        case .release: 4
+        case .cutoff: 5
+        case .resonance: 6
+        case .filterEnvelopeAmount: 7
+        case .masterGain: 8
+        }
+    }
+}
+
+// Small, allocation-free math so DSP needs no C module and the real-time path stays `@_noLocks`.
+
+/// Fast math for the render loop and for table building.
+@usableFromInline
+enum FastMath {
+    /// 2^x to about 1e-7 relative error, for |x| < 126: pitch ratios, cutoffs, envelope coefficients.
+    @inlinable @inline(__always)
+    static func exp2(_ x: Float) -> Float {
+        let clamped = min(max(x, -126), 126)
+        let whole = nearest(clamped)
+        let f = (clamped - whole) * 0.693_147_18 // f * ln 2, |f| <= 0.5
+        // Taylor series of e^f to degree 6 on |f| <= 0.347: error < 1.2e-7.
+        let p = 1 + f * (1 + f * (0.5 + f * (1.0 / 6 + f * (1.0 / 24 + f * (1.0 / 120 + f * (1.0 / 720))))))
+        let scale = Float(bitPattern: UInt32(Int32(whole) + 127) << 23)
+        return p * scale
+    }
+
+    /// 2^x in double precision (|x| < 1000), for note frequencies and coefficients computed once.
+    @inlinable
+    static func exp2(_ x: Double) -> Double {
+        let clamped = min(max(x, -1000), 1000)
+        let whole = nearest(clamped)
+        let f = (clamped - whole) * 0.693_147_180_559_945_3
+        var term = 1.0
+        var sum = 1.0
+        for n in 1...14 {
+            term *= f / Double(n)
+            sum += term
+        }
+        return sum * Double(bitPattern: UInt64(Int64(whole) + 1023) << 52)
+    }
+
+    /// sin(x) in double precision: quadrant reduction, then Taylor series on |r| <= pi/4.
+    @inlinable
+    static func sin(_ x: Double) -> Double {
+        let halfPi = Double.pi / 2
+        let quadrant = nearest(x / halfPi)
+        let r = x - quadrant * halfPi
+        let q = Int(quadrant) & 3
+        switch q {
+        case 0: return sinSeries(r)
+        case 1: return cosSeries(r)
+        case 2: return -sinSeries(r)
+        default: return -cosSeries(r)
+        }
+    }
+
+    @inlinable
+    static func cos(_ x: Double) -> Double { sin(x + Double.pi / 2) }
+
+    @usableFromInline
+    static func sinSeries(_ r: Double) -> Double {
+        let r2 = r * r
+        var term = r
+        var sum = r
+        var n = 1.0
+        for _ in 0..<10 {
+            term *= -r2 / ((n + 1) * (n + 2))
+            sum += term
+            n += 2
+        }
+        return sum
+    }
+
+    @usableFromInline
+    static func cosSeries(_ r: Double) -> Double {
+        let r2 = r * r
+        var term = 1.0
+        var sum = 1.0
+        var n = 0.0
+        for _ in 0..<10 {
+            term *= -r2 / ((n + 1) * (n + 2))
+            sum += term
+            n += 2
+        }
+        return sum
+    }
+}
+
+extension FastMath {
+    /// x rounded to the nearest integer (ties away from zero), without `FloatingPointRoundingRule`,
+    /// whose metadata the `@_noLocks` checker rejects in debug builds.
+    @inline(__always) @usableFromInline
+    static func nearest(_ x: Float) -> Float { Float(Int(x >= 0 ? x + 0.5 : x - 0.5)) }
+
+    @inline(__always) @usableFromInline
+    static func nearest(_ x: Double) -> Double { Double(Int(x >= 0 ? x + 0.5 : x - 0.5)) }
+
+    /// log2(x) for x > 0 to about 1e-6: exponent from the bits, mantissa through the atanh series of ln.
+    @inlinable @inline(__always)
+    static func log2(_ x: Float) -> Float {
+        let bits = max(x, Float.leastNormalMagnitude).bitPattern
+        let exponent = Float(Int32((bits >> 23) & 0xFF) - 127)
+        let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000) // 1 <= m < 2
+        let u = (m - 1) / (m + 1)
+        let u2 = u * u
+        let ln = 2 * u * (1 + u2 * (1.0 / 3 + u2 * (1.0 / 5 + u2 * (1.0 / 7 + u2 * (1.0 / 9 + u2 / 11)))))
+        return exponent + ln * 1.442_695_04
+    }
+
+    /// tan(x) for 0 <= x <= 1.45 (a Padé approximant): monotonic, good to 3 % at the top of the range,
+    /// which is all a filter's cutoff warping needs.
+    @inlinable @inline(__always)
+    static func tan(_ x: Float) -> Float {
+        let x2 = x * x
+        return x * (15 - x2) / (15 - 6 * x2)
+    }
+}

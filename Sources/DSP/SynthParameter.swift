@@ -1,0 +1,115 @@
+/// A sound parameter the user can edit while playing; the synth smooths continuous ones per sample.
+public enum SynthParameter: Int, CaseIterable, Sendable, CustomStringConvertible {
+    /// `Waveform.rawValue` as a float (0 sine, 1 triangle, 2 saw, 3 square).
+    case waveform = 0
+    /// Envelope attack, seconds (linear rise to full level).
+    case attack
+    /// Envelope decay, seconds (from full level to within -80 dB of the sustain level).
+    case decay
+    /// Envelope sustain level, 0...1.
+    case sustain
+    /// Envelope release, seconds (from full level down to -100 dB, where the voice ends).
+    case release
+    /// Low-pass cutoff, Hz (before the envelope's contribution).
+    case cutoff
+    /// Low-pass resonance, 0 (Q 0.5) ... 1 (Q about 17).
+    case resonance
+    /// How far the envelope opens the filter at full level, octaves.
+    case filterEnvelopeAmount
+    /// Master gain, dB.
+    case masterGain
+
+    /// Display name.
+    public var name: String {
+        switch self {
+        case .waveform: "waveform"
+        case .attack: "attack"
+        case .decay: "decay"
+        case .sustain: "sustain"
+        case .release: "release"
+        case .cutoff: "cutoff"
+        case .resonance: "resonance"
+        case .filterEnvelopeAmount: "filter env"
+        case .masterGain: "master gain"
+        }
+    }
+
+    public var description: String { name }
+
+    /// Unit for display ("" when none).
+    public var unit: String {
+        switch self {
+        case .attack, .decay, .release: "s"
+        case .cutoff: "Hz"
+        case .filterEnvelopeAmount: "oct"
+        case .masterGain: "dB"
+        case .waveform, .sustain, .resonance: ""
+        }
+    }
+
+    /// Values outside are clamped by `Synth.setParameter`.
+    public var range: ClosedRange<Float> { bounds.lower...bounds.upper }
+
+    /// The value of patch 0.
+    public var defaultValue: Float { SynthPatch.builtIn[0].value(of: self) }
+}
+
+/// A named sound: the values of every `SynthParameter` but master gain, plus velocity sensitivity.
+public struct SynthPatch: Sendable, Hashable {
+    public var name: String
+    public var waveform: Waveform
+    public var attack: Float
+    public var decay: Float
+    public var sustain: Float
+    public var release: Float
+    public var cutoff: Float
+    public var resonance: Float
+    public var filterEnvelopeAmount: Float
+    /// 0: every velocity plays at full level; 1: level follows (velocity/127)^2.
+    public var velocitySensitivity: Float
+
+    public init(name: String, waveform: Waveform, attack: Float, decay: Float, sustain: Float, release: Float,
+                cutoff: Float, resonance: Float, filterEnvelopeAmount: Float, velocitySensitivity: Float) {
+        self.name = name
+        self.waveform = waveform
+        self.attack = attack
+        self.decay = decay
+        self.sustain = sustain
+        self.release = release
+        self.cutoff = cutoff
+        self.resonance = resonance
+        self.filterEnvelopeAmount = filterEnvelopeAmount
+        self.velocitySensitivity = velocitySensitivity
+    }
+
+    /// The built-in patches, chosen by program change (program n plays patch n modulo the count).
+    public static let builtIn: [SynthPatch] = [
+        SynthPatch(name: "sine keys", waveform: .sine, attack: 0.002, decay: 1.2, sustain: 0.6, release: 0.3,
+                   cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8),
+        SynthPatch(name: "saw lead", waveform: .saw, attack: 0.005, decay: 0.4, sustain: 0.8, release: 0.2,
+                   cutoff: 1_800, resonance: 0.35, filterEnvelopeAmount: 2.5, velocitySensitivity: 0.6),
+        SynthPatch(name: "square bass", waveform: .square, attack: 0.002, decay: 0.25, sustain: 0.7, release: 0.08,
+                   cutoff: 500, resonance: 0.3, filterEnvelopeAmount: 2, velocitySensitivity: 0.7),
+        SynthPatch(name: "soft pad", waveform: .triangle, attack: 0.6, decay: 1.5, sustain: 0.8, release: 1.5,
+                   cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 1, velocitySensitivity: 0.4),
+        SynthPatch(name: "pluck", waveform: .saw, attack: 0.001, decay: 0.35, sustain: 0, release: 0.25,
+                   cutoff: 300, resonance: 0.2, filterEnvelopeAmount: 5, velocitySensitivity: 0.9),
+        SynthPatch(name: "hollow organ", waveform: .square, attack: 0.01, decay: 0.1, sustain: 1, release: 0.05,
+                   cutoff: 4_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.2),
+    ]
+
+    /// This patch's value for `parameter` (master gain is not part of a patch: 0 dB).
+    public func value(of parameter: SynthParameter) -> Float {
+        switch parameter {
+        case .waveform: Float(waveform.rawValue)
+        case .attack: attack
+        case .decay: decay
+        case .sustain: sustain
+        case .release: release
+        case .cutoff: cutoff
+        case .resonance: resonance
+        case .filterEnvelopeAmount: filterEnvelopeAmount
+        case .masterGain: 0
+        }
+    }
+}

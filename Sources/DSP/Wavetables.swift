@@ -1,0 +1,116 @@
+/// The oscillator shapes of the synth.
+public enum Waveform: Int, CaseIterable, Sendable, CustomStringConvertible {
+    case sine = 0, triangle, saw, square
+
+    public var description: String {
+        switch self {
+        case .sine: "sine"
+        case .triangle: "triangle"
+        case .saw: "saw"
+        case .square: "square"
+        }
+    }
+}
+
+/// Band-limited wavetables with mip-maps: for every waveform, one additive table per harmonic count in
+/// a fine ladder (1...12, then steps of a quarter octave up to 1023). A voice reads the richest table
+/// whose top harmonic stays below Nyquist, so nothing aliases; linear interpolation in a 2048-point
+/// table keeps its own images below -80 dB. Tables do not depend on the sample rate, so one bank is
+/// built once per process and shared by every `Synth` (read-only after init).
+final class WavetableBank: @unchecked Sendable {
+    /// Points per table cycle; each table stores `tableSize + 1` points so interpolation never wraps.
+    static let tableSize = 2048
+    static let maxHarmonics = 1023
+
+    /// Built on first use (outside the real-time path: `Synth.init` touches it).
+    static let shared = WavetableBank()
+
+    /// Harmonic count of each mip level, ascending.
+    let harmonicCounts: [Int]
+    /// `tables[wave * levelCount + level]`: first point of that table.
+    let tables: UnsafeMutablePointer<UnsafePointer<Float>>
+    /// For a maximum allowed harmonic count m (1...maxHarmonics), the richest level whose count <= m.
+    let levelForMaxHarmonics: UnsafeMutablePointer<Int32>
+    let levelCount: Int
+    private let storage: UnsafeMutablePointer<Float>
+
+    private init() {
+        var counts = Array(1...12)
+        var h = 12.0
+        while true {
+            h *= 1.189_207_115 // 2^(1/4)
+            let n = Int(h.rounded())
+            if n >= Self.maxHarmonics { break }
+            counts.append(n)
+        }
+        counts.append(Self.maxHarmonics)
+        harmonicCounts = counts
+        levelCount = counts.count
+
+        let size = Self.tableSize
+        let stride = size + 1
+        let waves = Waveform.allCases.count
+        // One sine table plus one table per level for each of the three harmonic-rich waves.
+        let tableCount = 1 + (waves - 1) * levelCount
+        storage = .allocate(capacity: tableCount * stride)
+        storage.initialize(repeating: 0, count: tableCount * stride)
+        tables = .allocate(capacity: waves * levelCount)
+        levelForMaxHarmonics = .allocate(capacity: Self.maxHarmonics + 1)
+
+        var sines = [Double](repeating: 0, count: size)
+        for j in 0..<size { sines[j] = FastMath.sin(2 * Double.pi * Double(j) / Double(size)) }
+
+        // Sine: one table shared by every level.
+        for j in 0...size { storage[j] = Float(sines[j & (size - 1)]) }
+        for level in 0..<levelCount { (tables + level).initialize(to: UnsafePointer(storage)) }
+
+        // Additive synthesis, accumulating harmonics so each level costs only its new harmonics.
+        var next = stride
+        for wave in [Waveform.triangle, .saw, .square] {
+            var sum = [Double](repeating: 0, count: size)
+            var level = 0
+            for k in 1...Self.maxHarmonics {
+                let amplitude = Self.amplitude(of: wave, harmonic: k)
+                if amplitude != 0 {
+                    for j in 0..<size { sum[j] += amplitude * sines[(k * j) & (size - 1)] }
+                }
+                if level < levelCount && counts[level] == k {
+                    let table = storage + next
+                    for j in 0...size { table[j] = Float(sum[j & (size - 1)]) }
+                    (tables + wave.rawValue * levelCount + level).initialize(to: UnsafePointer(table))
+                    next += stride
+                    level += 1
+                }
+            }
+        }
+
+        var level: Int32 = 0
+        levelForMaxHarmonics[0] = 0
+        for m in 1...Self.maxHarmonics {
+            while Int(level) + 1 < levelCount && counts[Int(level) + 1] <= m { level += 1 }
+            levelForMaxHarmonics[m] = level
+        }
+    }
+
+    /// Fourier sine coefficient of harmonic k, scaled so the ideal wave spans -1...1.
+    /// The saw alternates signs so it starts at 0 mid-ramp (no step at a note's first sample).
+    private static func amplitude(of wave: Waveform, harmonic k: Int) -> Double {
+        let d = Double(k)
+        switch wave {
+        case .sine: return k == 1 ? 1 : 0
+        case .saw: return (k % 2 == 1 ? 2 : -2) / (Double.pi * d)
+        case .square: return k % 2 == 1 ? 4 / (Double.pi * d) : 0
+        case .triangle:
+            guard k % 2 == 1 else { return 0 }
+            return ((k / 2) % 2 == 0 ? 8 : -8) / (Double.pi * Double.pi * d * d)
+        }
+    }
+
+    /// The table a voice should read for a phase increment (cycles per sample) no higher than `increment`.
+    @inline(__always)
+    func table(_ wave: Int, maxIncrement increment: Float) -> UnsafePointer<Float> {
+        let allowed = Int(min(0.5 / max(increment, 1e-6), Float(Self.maxHarmonics)))
+        let level = Int(levelForMaxHarmonics[max(allowed, 1)])
+        return tables[wave * levelCount + level]
+    }
+}

@@ -1,0 +1,109 @@
+// Offline rendering: the synth driven exactly as the JACK callback drives it (periods split at each
+// event's frame offset), as fast as the machine can go.
+import DSP
+import MIDI
+
+/// A MIDI message at a frame offset inside one period: what the real-time loop applies.
+public struct PeriodEvent: Sendable, BitwiseCopyable, Equatable {
+    /// Frame within the period, 0..<frames.
+    public var offset: Int
+    public var message: ShortMessage
+
+    public init(offset: Int, message: ShortMessage) {
+        self.offset = offset
+        self.message = message
+    }
+}
+
+/// A MIDI message at an absolute time in seconds, from a file or a test.
+public struct TimedMessage: Sendable, Equatable {
+    public var seconds: Double
+    public var message: ShortMessage
+
+    public init(seconds: Double, message: ShortMessage) {
+        self.seconds = seconds
+        self.message = message
+    }
+}
+
+/// Renders MIDI through a `Synth` offline, period by period, with the same sample-accurate event split
+/// as the real-time engine.
+public enum OfflineRenderer {
+    /// Renders one period: for each event (sorted by offset), render up to its frame, apply it, continue.
+    /// This is the real-time code path (`@_noLocks`, the synth reached without retain/release), so offline
+    /// output matches live output sample for sample. Returns the voices sounding at the end of the period.
+    @_noLocks @discardableResult
+    public static func renderPeriod(_ synth: Unmanaged<Synth>, events: UnsafeBufferPointer<PeriodEvent>,
+                                    left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                                    frames: Int) -> Int {
+        synth._withUnsafeGuaranteedRef { synth in
+            var done = 0
+            for i in 0..<events.count {
+                let event = events[i]
+                let at = min(max(event.offset, done), frames)
+                if at > done {
+                    synth.render(left: left + done, right: right + done, frames: at - done)
+                    done = at
+                }
+                synth.handle(event.message)
+            }
+            if frames > done { synth.render(left: left + done, right: right + done, frames: frames - done) }
+            return synth.activeVoiceCount
+        }
+    }
+
+    /// Renders `messages` (any order; stable for equal times) through a fresh synth and returns the stereo
+    /// output. After the last message it keeps rendering until every voice is silent (at most `maxTail`
+    /// seconds, for notes that never end), then adds `padding` seconds of silence.
+    public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
+                              patch: Int = 0, channel: UInt8? = nil, periodFrames: Int = 512,
+                              maxTail: Double = 30, padding: Double = 0.05) -> (left: [Float], right: [Float]) {
+        let synth = Synth(voices: voices, patch: patch, channel: channel)
+        synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
+        let sorted = messages.enumerated().sorted {
+            ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)
+        }.map { (frame: max(0, Int(($0.element.seconds * sampleRate).rounded())), message: $0.element.message) }
+        let lastFrame = sorted.last?.frame ?? 0
+        let tailLimit = lastFrame + Int(maxTail * sampleRate)
+
+        var left: [Float] = [], right: [Float] = []
+        var periodLeft = [Float](repeating: 0, count: periodFrames)
+        var periodRight = [Float](repeating: 0, count: periodFrames)
+        var periodEvents: [PeriodEvent] = []
+        periodEvents.reserveCapacity(1_024)
+        var next = 0
+        var start = 0
+        let unmanaged = Unmanaged.passUnretained(synth)
+        while true {
+            let finishedEvents = next >= sorted.count
+            if finishedEvents && (synth.activeVoiceCount == 0 && isSilent(periodLeft, periodRight) || start >= tailLimit) {
+                break
+            }
+            periodEvents.removeAll(keepingCapacity: true)
+            while next < sorted.count && sorted[next].frame < start + periodFrames {
+                periodEvents.append(PeriodEvent(offset: sorted[next].frame - start, message: sorted[next].message))
+                next += 1
+            }
+            periodEvents.withUnsafeBufferPointer { events in
+                periodLeft.withUnsafeMutableBufferPointer { l in
+                    periodRight.withUnsafeMutableBufferPointer { r in
+                        renderPeriod(unmanaged, events: events, left: l.baseAddress!, right: r.baseAddress!,
+                                     frames: periodFrames)
+                    }
+                }
+            }
+            left += periodLeft
+            right += periodRight
+            start += periodFrames
+        }
+        let pad = Int(padding * sampleRate)
+        left += [Float](repeating: 0, count: pad)
+        right += [Float](repeating: 0, count: pad)
+        withExtendedLifetime(synth) {}
+        return (left, right)
+    }
+
+    private static func isSilent(_ left: [Float], _ right: [Float]) -> Bool {
+        left.allSatisfy { $0 == 0 } && right.allSatisfy { $0 == 0 }
+    }
+}

@@ -1,0 +1,132 @@
+// Small audio analysis for the DSP tests: spectra, zero-crossing frequency, levels.
+import Foundation
+@testable import DSP
+import MIDI
+
+/// Renders `frames` samples in `block`-sized calls and returns both channels.
+func render(_ synth: Synth, frames: Int, block: Int = 256) -> (left: [Float], right: [Float]) {
+    var left = [Float](repeating: 0, count: frames)
+    var right = [Float](repeating: 0, count: frames)
+    left.withUnsafeMutableBufferPointer { l in
+        right.withUnsafeMutableBufferPointer { r in
+            var offset = 0
+            while offset < frames {
+                let n = min(block, frames - offset)
+                synth.render(left: l.baseAddress! + offset, right: r.baseAddress! + offset, frames: n)
+                offset += n
+            }
+        }
+    }
+    return (left, right)
+}
+
+func noteOn(_ note: UInt8, velocity: UInt8 = 100, channel: UInt8 = 0) -> ShortMessage {
+    ShortMessage(status: 0x90 | channel, data1: note, data2: velocity)
+}
+
+func noteOff(_ note: UInt8, channel: UInt8 = 0) -> ShortMessage {
+    ShortMessage(status: 0x80 | channel, data1: note, data2: 0)
+}
+
+func cc(_ controller: UInt8, _ value: UInt8, channel: UInt8 = 0) -> ShortMessage {
+    ShortMessage(status: 0xB0 | channel, data1: controller, data2: value)
+}
+
+func bend(_ value: Int, channel: UInt8 = 0) -> ShortMessage {
+    let v = value + 8192
+    return ShortMessage(status: 0xE0 | channel, data1: UInt8(v & 0x7F), data2: UInt8(v >> 7))
+}
+
+func rms(_ x: ArraySlice<Float>) -> Double {
+    guard !x.isEmpty else { return 0 }
+    return (x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(x.count)).squareRoot()
+}
+
+func peak(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs($1)) } }
+
+func decibels(_ x: Double) -> Double { 20 * log10(max(x, 1e-30)) }
+
+/// Frequency of a periodic signal from its rising zero crossings, interpolated between samples.
+func zeroCrossingFrequency(_ x: ArraySlice<Float>, sampleRate: Double) -> Double {
+    var crossings: [Double] = []
+    var i = x.startIndex + 1
+    while i < x.endIndex {
+        let a = Double(x[i - 1]), b = Double(x[i])
+        if a < 0 && b >= 0 { crossings.append(Double(i - 1) + a / (a - b)) }
+        i += 1
+    }
+    guard crossings.count > 2 else { return 0 }
+    return Double(crossings.count - 1) / (crossings.last! - crossings.first!) * sampleRate
+}
+
+/// Magnitude spectrum (linear, bins 0...n/2) of the first `n` samples (n a power of two) under a
+/// 4-term Blackman-Harris window (side lobes below -92 dB, main lobe +-4 bins).
+func spectrum(_ x: ArraySlice<Float>, n: Int) -> [Double] {
+    precondition(n & (n - 1) == 0 && x.count >= n)
+    var re = [Double](repeating: 0, count: n)
+    var im = [Double](repeating: 0, count: n)
+    let start = x.startIndex
+    for i in 0..<n {
+        let t = 2 * Double.pi * Double(i) / Double(n)
+        let w = 0.35875 - 0.48829 * cos(t) + 0.14128 * cos(2 * t) - 0.01168 * cos(3 * t)
+        re[i] = Double(x[start + i]) * w
+    }
+    fft(&re, &im)
+    return (0...n / 2).map { (re[$0] * re[$0] + im[$0] * im[$0]).squareRoot() }
+}
+
+/// In-place iterative radix-2 FFT.
+func fft(_ re: inout [Double], _ im: inout [Double]) {
+    let n = re.count
+    var j = 0
+    for i in 1..<n {
+        var bit = n >> 1
+        while j & bit != 0 { j ^= bit; bit >>= 1 }
+        j |= bit
+        if i < j { re.swapAt(i, j); im.swapAt(i, j) }
+    }
+    var length = 2
+    while length <= n {
+        let angle = -2 * Double.pi / Double(length)
+        for start in stride(from: 0, to: n, by: length) {
+            for k in 0..<length / 2 {
+                let wr = cos(angle * Double(k)), wi = sin(angle * Double(k))
+                let a = start + k, b = a + length / 2
+                let tr = re[b] * wr - im[b] * wi
+                let ti = re[b] * wi + im[b] * wr
+                re[b] = re[a] - tr; im[b] = im[a] - ti
+                re[a] += tr; im[a] += ti
+            }
+        }
+        length <<= 1
+    }
+}
+
+/// Local maxima of a spectrum, strongest first, as frequencies (parabolic interpolation).
+func spectralPeaks(_ magnitude: [Double], sampleRate: Double, n: Int, count: Int) -> [Double] {
+    var peaks: [(Double, Double)] = []
+    for i in 2..<(magnitude.count - 2) where magnitude[i] > magnitude[i - 1] && magnitude[i] >= magnitude[i + 1] {
+        let a = log(magnitude[i - 1] + 1e-30), b = log(magnitude[i] + 1e-30), c = log(magnitude[i + 1] + 1e-30)
+        let offset = 0.5 * (a - c) / (a - 2 * b + c)
+        peaks.append(((Double(i) + offset) * sampleRate / Double(n), magnitude[i]))
+    }
+    return peaks.sorted { $0.1 > $1.1 }.prefix(count).map(\.0)
+}
+
+/// A synth prepared at 48 kHz with a plain, steady sound: the chosen waveform, instant attack, full
+/// sustain, filter wide open, so the output is the oscillator itself.
+func steadySynth(_ waveform: Waveform = .sine, voices: Int = 16, channel: UInt8? = nil) -> Synth {
+    let synth = Synth(voices: voices, channel: channel)
+    synth.prepare(sampleRate: 48_000, maxFrames: 256)
+    synth.setParameter(.waveform, Float(waveform.rawValue))
+    synth.setParameter(.attack, 0.001)
+    synth.setParameter(.decay, 0.001)
+    synth.setParameter(.sustain, 1)
+    synth.setParameter(.release, 0.05)
+    synth.setParameter(.cutoff, 20_000)
+    synth.setParameter(.resonance, 0)
+    synth.setParameter(.filterEnvelopeAmount, 0)
+    return synth
+}
+
+func noteFrequency(_ note: Double) -> Double { 440 * pow(2, (note - 69) / 12) }
