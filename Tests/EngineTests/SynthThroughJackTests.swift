@@ -79,15 +79,21 @@ import Testing
     }
 
     @Test func sustainPedalHoldsAndAllNotesOffReleases() throws {
-        let rig = try Rig(seconds: 3)
+        let rig = try Rig(seconds: 4)
         let take = try rig.play([
             .cc(0, 64, 127), .noteOn(0, 69, 100), .noteOff(4800, 69),  // released while the pedal is down
-            .cc(72_000, 123, 0),                                        // all notes off at 1.5 s
+            .cc(72_000, 64, 0),                                         // pedal up at 1.5 s
+            .noteOn(120_000, 72, 100), .noteOn(120_000, 76, 100),       // 2.5 s, no pedal
+            .cc(129_600, 123, 0),                                       // all notes off at 2.7 s
         ])
         let held = AudioAnalysis.rmsDecibels(take.left[(take.zero + 48_000)..<(take.zero + 57_600)])
         #expect(held > -40, "sustained note at 1 s: \(held) dBFS")
-        let after = AudioAnalysis.rmsDecibels(take.left[(take.zero + 132_000)..<(take.zero + 144_000)])
-        #expect(after < -90, "after all notes off and release: \(after) dBFS")
+        let afterPedal = AudioAnalysis.rmsDecibels(take.left[(take.zero + 110_000)..<(take.zero + 119_000)])
+        #expect(afterPedal < -90, "after pedal up and release: \(afterPedal) dBFS")
+        let chord = AudioAnalysis.rmsDecibels(take.left[(take.zero + 122_400)..<(take.zero + 129_600)])
+        #expect(chord > -40, "chord before all notes off: \(chord) dBFS")
+        let afterAllOff = AudioAnalysis.rmsDecibels(take.left[(take.zero + 180_000)..<(take.zero + 190_000)])
+        #expect(afterAllOff < -90, "after all notes off and release: \(afterAllOff) dBFS")
     }
 
     @Test func allSoundOffSilencesAtOnce() throws {
