@@ -1,1 +1,0 @@
-// Realtime module: see DESIGN.md.
