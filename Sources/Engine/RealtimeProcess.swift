@@ -42,11 +42,11 @@ final class RealtimeContext: @unchecked Sendable {
     /// The same objects, for the callback: reached through `_withUnsafeGuaranteedRef`, so no retain/release.
     /// `self` keeps them alive.
     private let rtSynth: Unmanaged<Synth>
-    private let rtKeyboard: RingView<ControlEvent>
-    private let rtALSA: RingView<ControlEvent>
-    private let rtDemo: RingView<ControlEvent>
-    private let rtUI: RingView<EngineEvent>
-    private let rtSysex: RingView<UInt8>
+    private let rtKeyboard: Unmanaged<SPSCRing<ControlEvent>>
+    private let rtALSA: Unmanaged<SPSCRing<ControlEvent>>
+    private let rtDemo: Unmanaged<SPSCRing<ControlEvent>>
+    private let rtUI: Unmanaged<SPSCRing<EngineEvent>>
+    private let rtSysex: Unmanaged<SPSCRing<UInt8>>
     let counters = EngineCounters()
     /// Lifecycle gates: open = delivered / playing. Written by the lifecycle simulator's owner.
     let midiGate: Atomic<Bool>
@@ -66,11 +66,11 @@ final class RealtimeContext: @unchecked Sendable {
         uiRing = SPSCRing(capacity: uiRingCapacity)
         sysexRing = SPSCRing(capacity: sysexCapacity)
         rtSynth = .passUnretained(synth)
-        rtKeyboard = keyboardRing.view
-        rtALSA = alsaRing.view
-        rtDemo = demoRing.view
-        rtUI = uiRing.view
-        rtSysex = sysexRing.view
+        rtKeyboard = .passUnretained(keyboardRing)
+        rtALSA = .passUnretained(alsaRing)
+        rtDemo = .passUnretained(demoRing)
+        rtUI = .passUnretained(uiRing)
+        rtSysex = .passUnretained(sysexRing)
         midiGate = Atomic(true)
         audioGate = Atomic(true)
     }
@@ -137,8 +137,13 @@ final class RealtimeContext: @unchecked Sendable {
     }
 
     @_noLocks
-    private func drain(_ ring: RingView<ControlEvent>, periodStart: UInt32, midiOpen: Bool) {
-        while let event = ring.pop() {
+    private func drain(_ ring: Unmanaged<SPSCRing<ControlEvent>>, periodStart: UInt32, midiOpen: Bool) {
+        while true {
+            // The closure returns Void and captures only `next`: a generic result or a captured self
+            // would cost metadata or retains on this thread.
+            var next: ControlEvent?
+            ring._withUnsafeGuaranteedRef { next = $0.pop() }
+            guard let event = next else { return }
             switch event {
             case let .midi(message, source):
                 deliver(message, source: source, frameTime: periodStart, midiOpen: midiOpen, sysexLength: 0, queued: 0)
@@ -157,7 +162,7 @@ final class RealtimeContext: @unchecked Sendable {
         guard status >= 0x80 else { return }
         if status == 0xF0 {
             let queued = midiOpen
-                ? rtSysex.push(contentsOf: UnsafeBufferPointer(start: bytes, count: size)) : 0
+                ? rtSysex._withUnsafeGuaranteedRef { $0.push(contentsOf: UnsafeBufferPointer(start: bytes, count: size)) } : 0
             if queued < size && midiOpen { counters.sysexBytesDropped.wrappingAdd(size - queued, ordering: .relaxed) }
             deliver(ShortMessage(status: 0xF0), source: .jack, frameTime: frameTime, midiOpen: midiOpen,
                     sysexLength: UInt32(truncatingIfNeeded: size), queued: UInt32(truncatingIfNeeded: queued))
@@ -178,7 +183,7 @@ final class RealtimeContext: @unchecked Sendable {
         }
         let event = MonitorEvent(frameTime: frameTime, message: message, source: source, lost: !midiOpen,
                                  sysexLength: sysexLength, sysexBytesQueued: queued)
-        if !rtUI.push(.midi(event)) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
+        if !rtUI._withUnsafeGuaranteedRef({ $0.push(.midi(event)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
     }
 
     @_noLocks
@@ -193,7 +198,7 @@ final class RealtimeContext: @unchecked Sendable {
         }
         let block = MeterBlock(frames: UInt32(truncatingIfNeeded: frames), peakLeft: peakLeft, peakRight: peakRight,
                                sumSquaresLeft: sumLeft, sumSquaresRight: sumRight)
-        if !rtUI.push(.meter(block)) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
+        if !rtUI._withUnsafeGuaranteedRef({ $0.push(.meter(block)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
     }
 }
 

@@ -19,8 +19,10 @@ final class JackTestServer {
 
     static func startJackd(name: String, rate: Int, period: Int) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        process.arguments = ["-n", name, "-d", "dummy", "-r", String(rate), "-p", String(period)]
+        // Through setpriv --pdeathsig: a crashed test process must not leave servers behind (jack2 allows
+        // only a few at once). The spawning thread runs the (synchronous) test until it stops the server.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--pdeathsig", "KILL", "--", "/usr/bin/jackd", "-n", name, "-d", "dummy", "-r", String(rate), "-p", String(period)]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

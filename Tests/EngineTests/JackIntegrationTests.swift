@@ -4,7 +4,8 @@ import Testing
 /// End to end with real JACK: a private `jackd -d dummy`, the built `backbeat`, `jack_midiseq` playing
 /// notes, `jack_rec` recording what Backbeat plays, and the recording analysed. Serialized: each test runs
 /// a real-time server and the machine has two cores.
-@Suite(.serialized) struct JackIntegrationTests {
+extension JACK {
+@Suite struct JackIntegrationTests {
     let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-tests-\(getpid())")
 
     init() throws {
@@ -174,4 +175,5 @@ import Testing
         }
         return try condition()
     }
+}
 }

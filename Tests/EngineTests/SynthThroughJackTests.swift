@@ -3,7 +3,8 @@ import Testing
 
 /// The synth heard through the whole JACK path: an in-process sender plays exact MIDI into Backbeat, an
 /// in-process recorder takes Backbeat's output in the same cycle, and the recording is analysed.
-@Suite(.serialized) struct SynthThroughJackTests {
+extension JACK {
+@Suite struct SynthThroughJackTests {
     /// Server, sender, recorder and Backbeat wired sender -> backbeat -> recorder.
     final class Rig {
         let server: JackTestServer
@@ -112,4 +113,5 @@ import Testing
         let tail = AudioAnalysis.rmsDecibels(take.left[(take.zero + 96_000)..<(take.zero + 144_000)])
         #expect(tail < -90, "2 s after note-off: \(tail) dBFS")
     }
+}
 }
