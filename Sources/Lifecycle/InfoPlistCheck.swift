@@ -60,18 +60,18 @@ public struct InfoPlistReport: Sendable, Equatable {
         let audio = knownModes.contains(.audio)
         let location = knownModes.contains(.location)
         let bluetooth = knownModes.contains(.bluetoothCentral) || knownModes.contains(.bluetoothPeripheral)
-        let needsAudio = "no: needs the audio background mode, not declared"
+        let needsAudio = "needs the audio background mode, not declared"
         streams = [
             (.audioOutput, audio, audio ? "while playing with category playback, playAndRecord or multiRoute and an active session; must be audible (App Review 2.5.4); start it in background only with mixWithOthers" : needsAudio),
             (.audioInput, audio, audio ? "while recording with category record or playAndRecord and an active session" : needsAudio),
             (.keepalivePlayer, audio, audio ? "only while it really plays: empty content never plays; near-silent plays but is a review risk" : needsAudio),
             (.videoPlayer, audio, audio ? "only detached from its layer (else auto-paused) or in PiP; detaching on didEnterBackground breaks PiP" : needsAudio),
-            (.location, location, location ? "while standard location updates run (significant-change only wakes)" : "no: needs the location background mode, not declared"),
+            (.location, location, location ? "while standard location updates run (significant-change only wakes)" : "needs the location background mode, not declared"),
             (.backgroundTask, true, "until ended or its budget: 30 s from iOS 13 on (observed)"),
             (.midiIn, false, "never by itself: there is no MIDI background mode; MIDI stops when the app is suspended"),
             (.midiOut, false, "never by itself: messages sent while suspended are lost"),
-            (.bluetooth, false, bluetooth ? "no: bluetooth-central/-peripheral wake the app for about 10 s per event" : "no: and without bluetooth-central/-peripheral it is not even woken"),
-            (.voip, false, "no: VoIP sockets no longer keep apps alive; PushKit wakes the app for a call"),
+            (.bluetooth, false, bluetooth ? "bluetooth-central/-peripheral wake the app for about 10 s per event" : "without bluetooth-central/-peripheral it is not even woken"),
+            (.voip, false, "VoIP sockets no longer keep apps alive; PushKit wakes the app for a call"),
         ]
         var warnings: [String] = []
         for m in unknownModes {
