@@ -150,3 +150,10 @@ func malformed(c: Malformed) {
 @Test func unreadableFileIsAnError() {
     #expect(throws: ScenarioError.self) { try Scenario.load(path: "/nonexistent/x.toml") }
 }
+
+@Test func unknownRuleIsReportedInJSONNotGuessed() throws {
+    let text = header + "[[steps]]\nat = 0\nevent = \"launch\"\n[[steps]]\nat = 1\nevent = \"home\"\n[[steps]]\nat = 2\nevent = \"terminate\"\n"
+    let run = try Scenario.parse(text, file: "u.toml").run()
+    let last = TimelineFormat.json(run.lines.last!)
+    #expect(last == #"{"t":2.0,"event":"terminate","callbacks":[],"state":"background","alive_by":[],"warnings":[],"unknown_rule":"unknown rule: terminate under swiftui (LIFECYCLE.md section 1 shows —): state left as is"}"#)
+}
