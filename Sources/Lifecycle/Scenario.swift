@@ -79,11 +79,9 @@ struct SourceMap {
             let line = raw.trimmingCharacters(in: .whitespaces)
             let n = i + 1
             if line.hasPrefix("[") {
-                let isArray = line.hasPrefix("[[")
                 let inner = line.drop(while: { $0 == "[" }).prefix(while: { $0 != "]" })
                 let name = inner.trimmingCharacters(in: .whitespaces)
                 tables[name, default: []].append(Block(line: n))
-                _ = isArray
                 current = (name, tables[name]!.count - 1)
                 continue
             }

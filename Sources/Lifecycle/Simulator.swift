@@ -289,7 +289,17 @@ public struct LifecycleSimulator: Sendable {
             } else {
                 sim.configuration.streams.append(stream)
             }
-            sim.runtime[stream.name] = Runtime(on: stream.playing && sim.state.runsCode, audible: stream.audible)
+            sim.runtime[stream.name] = Runtime(on: false, audible: stream.audible)
+            // Started as the app's code would start it: implicit session activation and its rules apply.
+            if stream.playing && sim.state.runsCode { sim.start(stream.name, in: nil) }
+        }
+    }
+
+    /// Removes a stream (what keeps the app alive is re-evaluated).
+    public mutating func removeStream(_ name: String, at time: Double) -> [TimelineEntry] {
+        reconfigure(at: time, what: "stream \(name) removed") { sim in
+            sim.configuration.streams.removeAll { $0.name == name }
+            sim.runtime[name] = nil
         }
     }
 

@@ -143,7 +143,7 @@ public enum TimelineFormat {
         for line in run.lines {
             switch line {
             case .entry(let e):
-                rows.append([String(format6(e.time)), e.event ?? "·", e.callbacks.isEmpty ? "-" : e.callbacks.joined(separator: ", "),
+                rows.append([number(e.time), e.event ?? "·", e.callbacks.isEmpty ? "-" : e.callbacks.joined(separator: ", "),
                              e.state.rawValue, e.aliveBy.isEmpty ? "-" : e.aliveBy.joined(separator: ", "),
                              e.warnings.isEmpty ? "-" : e.warnings.map(\.code.rawValue).joined(separator: ", "),
                              e.narration ?? ""])
@@ -156,7 +156,7 @@ public enum TimelineFormat {
                 more += e.warnings.map { "\($0.code.rawValue): \($0.message)" }
                 extras.append(more)
             case .expectation(let x):
-                rows.append([format6(x.time), "expect", x.passed ? "PASS" : "FAIL", "", "", "", x.detail])
+                rows.append([number(x.time), "expect", x.passed ? "PASS" : "FAIL", "", "", "", x.detail])
                 states.append(nil)
                 extras.append([])
             }
@@ -179,11 +179,6 @@ public enum TimelineFormat {
         let total = run.scenario.expectations.count
         out += failed == 0 ? "\(total) expectation(s) passed\n" : "\(failed) of \(total) expectation(s) FAILED\n"
         return out
-    }
-
-    static func format6(_ t: Double) -> String {
-        let s = number(t)
-        return s
     }
 }
 

@@ -86,3 +86,15 @@ import Testing
     #expect(e.state == .notRunning)
     #expect(!e.notes.isEmpty)
 }
+
+@Test func addAndRemoveStreamsLive() {
+    var sim = makeSimulator(modes: [.audio], category: .playback, options: [.mixWithOthers])
+    _ = sim.apply(.launch, at: 0)
+    _ = sim.addStream(StreamConfig(name: "synth", kind: .audioOutput, playing: true), at: 1)
+    _ = sim.apply(.home, at: 2)
+    #expect(sim.aliveBy == ["synth"])
+    let removed = sim.removeStream("synth", at: 3)
+    #expect(removed.last?.aliveBy == [])
+    _ = sim.advance(to: 8)
+    #expect(sim.state == .suspended)
+}
