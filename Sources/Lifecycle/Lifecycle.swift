@@ -1,1 +1,8 @@
-// Lifecycle module: see DESIGN.md.
+// Lifecycle module: the iOS lifecycle simulator of LIFECYCLE.md (DESIGN.md, "Lifecycle/").
+//
+// - Model.swift: the vocabulary (states, styles, callbacks, streams, events, actions, warning codes).
+// - Simulator.swift: `LifecycleSimulator`, a value driven by hand (`apply(_:at:)`, `advance(to:)`), returning
+//   `TimelineEntry` values; the live panel and the engine's gates read it.
+// - Scenario.swift: scenario files (section 5), parsed with TOMLKit, errors with file and line.
+// - Timeline.swift: running a scenario; JSON lines (section 6) and the readable table.
+// - InfoPlistCheck.swift: `lifecycle check` on an app's Info.plist.

@@ -1,0 +1,312 @@
+// Scenario files (LIFECYCLE.md section 5). Values are parsed with TOMLKit; TOMLKit does not tell where a
+// key or table is, so a light scan of the text (`SourceMap`) finds the lines errors must name.
+import Foundation
+import TOMLKit
+
+/// A scenario error: names the file, the line and, when relevant, the accepted values.
+public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+    public init(file: String, line: Int, message: String) {
+        self.file = file; self.line = line; self.message = message
+    }
+    /// `file:line: message`, one line.
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// A step: an event at a time, with optional narration.
+public struct ScenarioStep: Sendable, Equatable {
+    public var at: Double
+    public var event: LifecycleEvent
+    public var say: String?
+    public var line: Int
+}
+
+/// An expectation checked at a time.
+public struct ScenarioExpectation: Sendable, Equatable {
+    public var at: Double
+    public var state: AppState?
+    public var aliveBy: [String]?
+    public var warnings: [WarningCode]?
+    public var line: Int
+}
+
+/// A parsed scenario file.
+public struct Scenario: Sendable, Equatable {
+    public var file: String
+    public var title: String
+    public var configuration: LifecycleConfiguration
+    public var steps: [ScenarioStep]
+    public var expectations: [ScenarioExpectation]
+
+    /// Reads and parses `path`; errors name `path` as given.
+    public static func load(path: String) throws(ScenarioError) -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScenarioError(file: path, line: 0, message: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioError(file: path, line: 1, message: "not UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses scenario text; `file` is the name errors use.
+    public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
+        var parser = ScenarioParser(file: file, map: SourceMap(text))
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ScenarioError(file: file, line: error.source.begin.line, message: "TOML syntax: \(error.description)")
+        } catch {
+            throw ScenarioError(file: file, line: 1, message: "TOML syntax: \(error)")
+        }
+        return try parser.parse(root)
+    }
+}
+
+/// Where keys and tables are in the text: top-level keys, and for each table (`[session]`, each
+/// `[[streams]]`…) its header line and its keys' lines.
+struct SourceMap {
+    struct Block { var line: Int; var keys: [String: Int] = [:] }
+    var top = Block(line: 1)
+    var tables: [String: [Block]] = [:]
+
+    init(_ text: String) {
+        var current: (String, Int)?  // table name, index in tables[name]
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            let n = i + 1
+            if line.hasPrefix("[") {
+                let inner = line.drop(while: { $0 == "[" }).prefix(while: { $0 != "]" })
+                let name = inner.trimmingCharacters(in: .whitespaces)
+                tables[name, default: []].append(Block(line: n))
+                current = (name, tables[name]!.count - 1)
+                continue
+            }
+            guard let eq = line.firstIndex(of: "="), let first = line.first, first.isLetter || first.isNumber || first == "_" || first == "\"" else { continue }
+            let key = line[..<eq].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else { continue }
+            if let (name, index) = current {
+                if tables[name]![index].keys[key] == nil { tables[name]![index].keys[key] = n }
+            } else if top.keys[key] == nil {
+                top.keys[key] = n
+            }
+        }
+    }
+
+    func block(_ table: String, _ index: Int) -> Block? {
+        guard let list = tables[table], index < list.count else { return nil }
+        return list[index]
+    }
+}
+
+private struct ScenarioParser {
+    let file: String
+    let map: SourceMap
+
+    init(file: String, map: SourceMap) { self.file = file; self.map = map }
+
+    static let topKeys = ["title", "lifecycle", "background_modes", "ios", "session", "streams", "handlers", "steps", "expect"]
+    static let sessionKeys = ["category", "options", "active"]
+    static let streamKeys = ["name", "kind", "content", "playing", "audible", "pip"]
+    static let handlerKeys = ["on", "do"]
+    static let stepKeys = ["at", "event", "say"]
+    static let expectKeys = ["at", "state", "alive_by", "warnings"]
+
+    func fail(_ line: Int, _ message: String) -> ScenarioError { ScenarioError(file: file, line: line, message: message) }
+    func list(_ values: [String]) -> String { values.joined(separator: ", ") }
+
+    /// A view of one table with the lines of its keys.
+    struct Table {
+        let table: TOMLTable
+        let block: SourceMap.Block
+        let what: String
+    }
+
+    func line(_ t: Table, _ key: String) -> Int { t.block.keys[key] ?? t.block.line }
+
+    func checkKeys(_ t: Table, _ allowed: [String]) throws(ScenarioError) {
+        for key in t.table.keys.sorted(by: { line(t, $0) < line(t, $1) }) where !allowed.contains(key) {
+            throw fail(line(t, key), "unknown key \"\(key)\" in \(t.what); accepted: \(list(allowed))")
+        }
+    }
+
+    func string(_ t: Table, _ key: String, required: Bool = false) throws(ScenarioError) -> String? {
+        guard let v = t.table[key] else {
+            if required { throw fail(t.block.line, "\(t.what) needs \"\(key)\"") }
+            return nil
+        }
+        guard let s = v.string else { throw fail(line(t, key), "\"\(key)\" must be a string") }
+        return s
+    }
+
+    func bool(_ t: Table, _ key: String) throws(ScenarioError) -> Bool? {
+        guard let v = t.table[key] else { return nil }
+        guard let b = v.bool else { throw fail(line(t, key), "\"\(key)\" must be true or false") }
+        return b
+    }
+
+    func number(_ t: Table, _ key: String) throws(ScenarioError) -> Double {
+        guard let v = t.table[key] else { throw fail(t.block.line, "\(t.what) needs \"\(key)\" (seconds)") }
+        if let d = v.double { return d }
+        if let i = v.int { return Double(i) }
+        throw fail(line(t, key), "\"\(key)\" must be a number of seconds")
+    }
+
+    func strings(_ t: Table, _ key: String) throws(ScenarioError) -> [String]? {
+        guard let v = t.table[key] else { return nil }
+        guard let a = v.array else { throw fail(line(t, key), "\"\(key)\" must be an array of strings") }
+        var out: [String] = []
+        for element in a {
+            guard let s = element.string else { throw fail(line(t, key), "\"\(key)\" must be an array of strings") }
+            out.append(s)
+        }
+        return out
+    }
+
+    func enumValue<E: RawRepresentable & CaseIterable>(_ t: Table, _ key: String, _ value: String, _: E.Type) throws(ScenarioError) -> E where E.RawValue == String {
+        guard let e = E(rawValue: value) else {
+            throw fail(line(t, key), "unknown \(key) \"\(value)\"; accepted: \(list(E.allCases.map(\.rawValue)))")
+        }
+        return e
+    }
+
+    func tables(_ root: TOMLTable, _ name: String) throws(ScenarioError) -> [Table] {
+        guard let v = root[name] else { return [] }
+        guard let array = v.array else {
+            throw fail(map.top.keys[name] ?? map.block(name, 0)?.line ?? 1, "\"\(name)\" must be an array of tables: [[\(name)]]")
+        }
+        var out: [Table] = []
+        for (i, element) in array.enumerated() {
+            guard let t = element.table else { throw fail(map.top.keys[name] ?? 1, "\"\(name)\" must be an array of tables: [[\(name)]]") }
+            out.append(Table(table: t, block: map.block(name, i) ?? SourceMap.Block(line: map.top.keys[name] ?? 1),
+                             what: "[[\(name)]]"))
+        }
+        return out
+    }
+
+    mutating func parse(_ root: TOMLTable) throws(ScenarioError) -> Scenario {
+        let top = Table(table: root, block: map.top, what: "the top level")
+        for key in root.keys where !Self.topKeys.contains(key) {
+            throw fail(map.top.keys[key] ?? map.block(key, 0)?.line ?? 1,
+                       "unknown key \"\(key)\" at the top level; accepted: \(list(Self.topKeys))")
+        }
+        let title = try string(top, "title") ?? URL(fileURLWithPath: file).lastPathComponent
+        guard let styleText = try string(top, "lifecycle") else {
+            throw fail(1, "missing \"lifecycle\"; accepted: \(list(LifecycleStyle.allCases.map(\.rawValue)))")
+        }
+        var config = LifecycleConfiguration()
+        config.style = try enumValue(top, "lifecycle", styleText, LifecycleStyle.self)
+        for mode in try strings(top, "background_modes") ?? [] {
+            config.backgroundModes.append(try enumValue(top, "background_modes", mode, BackgroundMode.self))
+        }
+        if let v = root["ios"] {
+            guard let ios = v.int, (1...99).contains(ios) else { throw fail(line(top, "ios"), "\"ios\" must be an iOS major version such as 17") }
+            config.iOSVersion = ios
+        }
+        if let v = root["session"] {
+            guard let t = v.table else { throw fail(line(top, "session"), "\"session\" must be a table: [session]") }
+            let session = Table(table: t, block: map.block("session", 0) ?? map.top, what: "[session]")
+            try checkKeys(session, Self.sessionKeys)
+            if let c = try string(session, "category") {
+                config.category = try enumValue(session, "category", c, SessionCategory.self)
+            }
+            for o in try strings(session, "options") ?? [] {
+                config.options.append(try enumValue(session, "options", o, SessionOption.self))
+            }
+            config.sessionActive = try bool(session, "active")
+        }
+        for t in try tables(root, "streams") {
+            try checkKeys(t, Self.streamKeys)
+            let name = try string(t, "name", required: true)!
+            if config.streams.contains(where: { $0.name == name }) { throw fail(line(t, "name"), "duplicate stream name \"\(name)\"") }
+            let kind = try enumValue(t, "kind", try string(t, "kind", required: true)!, StreamKind.self)
+            var content: PlayerContent?
+            if let c = try string(t, "content") {
+                guard kind == .keepalivePlayer || kind == .videoPlayer else {
+                    throw fail(line(t, "content"), "\"content\" applies to players only; accepted kinds: keepalive-player, video-player")
+                }
+                content = try enumValue(t, "content", c, PlayerContent.self)
+            } else if kind == .keepalivePlayer {
+                throw fail(t.block.line, "a keepalive-player needs \"content\"; accepted: \(list(PlayerContent.allCases.map(\.rawValue)))")
+            }
+            let audible = try bool(t, "audible")
+            if audible != nil && kind != .audioOutput && kind != .videoPlayer {
+                throw fail(line(t, "audible"), "\"audible\" applies to audio-output and video-player only")
+            }
+            let pip = try bool(t, "pip")
+            if pip != nil && kind != .videoPlayer { throw fail(line(t, "pip"), "\"pip\" applies to video-player only") }
+            config.streams.append(StreamConfig(name: name, kind: kind, content: content, playing: try bool(t, "playing") ?? false,
+                                               audible: audible, pictureInPicture: pip ?? true))
+        }
+        func stream(_ name: String, _ t: Table, _ key: String, kinds: [StreamKind]? = nil) throws(ScenarioError) {
+            let names = config.streams.map(\.name)
+            guard let s = config.streams.first(where: { $0.name == name }) else {
+                throw fail(line(t, key), "unknown stream \"\(name)\"; streams: \(names.isEmpty ? "none" : list(names))")
+            }
+            if let kinds, !kinds.contains(s.kind) {
+                let fit = config.streams.filter { kinds.contains($0.kind) }.map(\.name)
+                throw fail(line(t, key), "stream \"\(name)\" is a \(s.kind.rawValue); this needs \(list(kinds.map(\.rawValue))) (\(fit.isEmpty ? "none declared" : list(fit)))")
+            }
+        }
+        for t in try tables(root, "handlers") {
+            try checkKeys(t, Self.handlerKeys)
+            let on = try enumValue(t, "on", try string(t, "on", required: true)!, Callback.self)
+            guard let actionTexts = try strings(t, "do") else { throw fail(t.block.line, "[[handlers]] needs \"do\"; accepted: \(list(HandlerAction.accepted))") }
+            var actions: [HandlerAction] = []
+            for text in actionTexts {
+                guard let a = HandlerAction(parsing: text) else {
+                    throw fail(line(t, "do"), "unknown handler action \"\(text)\"; accepted: \(list(HandlerAction.accepted))")
+                }
+                switch a {
+                case .detachVideo(let s), .attachVideo(let s): try stream(s, t, "do", kinds: [.videoPlayer])
+                case .play(let s), .stop(let s): try stream(s, t, "do")
+                default: break
+                }
+                actions.append(a)
+            }
+            config.handlers.append(Handler(on: on, actions: actions))
+        }
+        config.addImplicitStreams()
+        var steps: [ScenarioStep] = []
+        for t in try tables(root, "steps") {
+            try checkKeys(t, Self.stepKeys)
+            let at = try number(t, "at")
+            let text = try string(t, "event", required: true)!
+            guard let event = LifecycleEvent(parsing: text) else {
+                throw fail(line(t, "event"), "unknown event \"\(text)\"; accepted: \(list(LifecycleEvent.accepted))")
+            }
+            switch event {
+            case .midi(let s): try stream(s, t, "event", kinds: [.midiIn])
+            case .bleEvent(let s): try stream(s, t, "event", kinds: [.bluetooth])
+            case .streamStart(let s), .streamStop(let s): try stream(s, t, "event")
+            default: break
+            }
+            if at < 0 { throw fail(line(t, "at"), "\"at\" must not be negative") }
+            if let previous = steps.last, at < previous.at {
+                throw fail(line(t, "at"), "steps must be in time order: at = \(at) comes after at = \(previous.at) (line \(previous.line))")
+            }
+            steps.append(ScenarioStep(at: at, event: event, say: try string(t, "say"), line: t.block.line))
+        }
+        var expectations: [ScenarioExpectation] = []
+        for t in try tables(root, "expect") {
+            try checkKeys(t, Self.expectKeys)
+            let at = try number(t, "at")
+            var e = ScenarioExpectation(at: at, line: t.block.line)
+            if let s = try string(t, "state") { e.state = try enumValue(t, "state", s, AppState.self) }
+            if let alive = try strings(t, "alive_by") {
+                for n in alive { try stream(n, t, "alive_by") }
+                e.aliveBy = alive
+            }
+            if let codes = try strings(t, "warnings") {
+                var list: [WarningCode] = []
+                for c in codes { list.append(try enumValue(t, "warnings", c, WarningCode.self)) }
+                e.warnings = list
+            }
+            expectations.append(e)
+        }
+        return Scenario(file: file, title: title, configuration: config, steps: steps, expectations: expectations)
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+// Running a scenario, and the two renderings of its timeline: JSON lines (LIFECYCLE.md section 6, a
+// contract) and a readable table for people.
+
+/// The outcome of one expectation.
+public struct ExpectationResult: Sendable, Equatable {
+    public var time: Double
+    public var passed: Bool
+    public var detail: String
+    public var line: Int
+}
+
+/// One line of a run: a change or an expectation.
+public enum TimelineLine: Sendable, Equatable {
+    case entry(TimelineEntry)
+    case expectation(ExpectationResult)
+}
+
+/// A finished run of a scenario.
+public struct ScenarioRun: Sendable {
+    public var scenario: Scenario
+    public var lines: [TimelineLine]
+    /// The simulator at the end, for inspection.
+    public var simulator: LifecycleSimulator
+
+    /// Whether every expectation passed.
+    public var passed: Bool { failures.isEmpty }
+    public var failures: [ExpectationResult] {
+        lines.compactMap { if case .expectation(let e) = $0, !e.passed { e } else { nil } }
+    }
+}
+
+extension Scenario {
+    /// Runs the scenario instantly: steps in order, each expectation after the steps at its time.
+    public func run() -> ScenarioRun {
+        var sim = LifecycleSimulator(configuration: configuration)
+        var lines: [TimelineLine] = []
+        let expectations = self.expectations.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        var s = 0, e = 0
+        while s < steps.count || e < expectations.count {
+            if s < steps.count && (e == expectations.count || steps[s].at <= expectations[e].at) {
+                let step = steps[s]
+                var entries = sim.apply(step.event, at: step.at)
+                if !entries.isEmpty { entries[entries.count - 1].narration = step.say }
+                lines += entries.map(TimelineLine.entry)
+                s += 1
+            } else {
+                let x = expectations[e]
+                lines += sim.advance(to: x.at).map(TimelineLine.entry)
+                lines.append(.expectation(Self.check(x, sim)))
+                e += 1
+            }
+        }
+        return ScenarioRun(scenario: self, lines: lines, simulator: sim)
+    }
+
+    static func check(_ x: ScenarioExpectation, _ sim: LifecycleSimulator) -> ExpectationResult {
+        var parts: [String] = []
+        var passed = true
+        func part(_ ok: Bool, _ text: String, _ got: String) {
+            passed = passed && ok
+            parts.append(ok ? text : "\(text) (got \(got))")
+        }
+        if let state = x.state { part(sim.state == state, "state \(state.rawValue)", sim.state.rawValue) }
+        if let alive = x.aliveBy {
+            part(alive.sorted() == sim.aliveBy, "alive_by [\(alive.sorted().joined(separator: ", "))]",
+                 "[\(sim.aliveBy.joined(separator: ", "))]")
+        }
+        if let codes = x.warnings {
+            let raised = Set(sim.raisedWarnings.map(\.code))
+            let missing = codes.filter { !raised.contains($0) }
+            part(missing.isEmpty, "warnings [\(codes.map(\.rawValue).joined(separator: ", "))]",
+                 "[\(raised.sorted().map(\.rawValue).joined(separator: ", "))]")
+        }
+        if parts.isEmpty { parts = ["nothing to check"] }
+        return ExpectationResult(time: x.at, passed: passed, detail: parts.joined(separator: ", "), line: x.line)
+    }
+}
+
+/// Renderings of a timeline.
+public enum TimelineFormat {
+    /// One JSON object, as LIFECYCLE.md section 6 specifies (keys in this order: t, event, callbacks,
+    /// state, alive_by, reason, warnings, delivered; plus unknown_rule when no rule applied).
+    public static func json(_ line: TimelineLine) -> String {
+        switch line {
+        case .expectation(let x):
+            return "{\"t\":\(number(x.time)),\"expect\":\(x.passed),\"detail\":\(quote(x.detail))}"
+        case .entry(let e):
+            var out = "{\"t\":\(number(e.time)),\"event\":\(e.event.map(quote) ?? "null")"
+            out += ",\"callbacks\":[\(e.callbacks.map(quote).joined(separator: ","))]"
+            out += ",\"state\":\(quote(e.state.rawValue))"
+            out += ",\"alive_by\":[\(e.aliveBy.sorted().map(quote).joined(separator: ","))]"
+            if let r = e.reason { out += ",\"reason\":\(quote(r))" }
+            out += ",\"warnings\":[\(e.warnings.map { quote($0.code.rawValue) }.joined(separator: ","))]"
+            if let d = e.delivered { out += ",\"delivered\":\(d)" }
+            if let u = e.unknownRule { out += ",\"unknown_rule\":\(quote(u))" }
+            return out + "}"
+        }
+    }
+
+    /// Seconds as JSON: always with a fraction (`5.0`), as in section 6.
+    public static func number(_ t: Double) -> String {
+        if t == t.rounded() && abs(t) < 1e15 { return "\(Int(t)).0" }
+        return "\(t)"
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    /// ANSI colour of each state in the strip.
+    static func colour(_ state: AppState) -> String {
+        switch state {
+        case .active: "\u{1B}[42m"
+        case .inactive: "\u{1B}[43m"
+        case .background: "\u{1B}[44m"
+        case .suspended: "\u{1B}[100m"
+        case .terminated: "\u{1B}[41m"
+        case .notRunning: "\u{1B}[47m"
+        }
+    }
+
+    /// A readable table: time, event, callbacks, state, alive by, warnings, narration. With `colour`, each
+    /// line starts with a coloured block for its state and failed expectations are red.
+    public static func table(_ run: ScenarioRun, colour useColour: Bool) -> String {
+        var rows: [[String]] = [["time", "event", "callbacks", "state", "alive by", "warnings", "narration"]]
+        var states: [AppState?] = [nil]
+        var extras: [[String]] = [[]]
+        for line in run.lines {
+            switch line {
+            case .entry(let e):
+                rows.append([number(e.time), e.event ?? "·", e.callbacks.isEmpty ? "-" : e.callbacks.joined(separator: ", "),
+                             e.state.rawValue, e.aliveBy.isEmpty ? "-" : e.aliveBy.joined(separator: ", "),
+                             e.warnings.isEmpty ? "-" : e.warnings.map(\.code.rawValue).joined(separator: ", "),
+                             e.narration ?? ""])
+                states.append(e.state)
+                var more: [String] = []
+                if let r = e.reason { more.append("reason: \(r)") }
+                if let d = e.delivered { more.append(d ? "MIDI delivered" : "MIDI lost") }
+                if let u = e.unknownRule { more.append(u) }
+                more += e.notes.map { "note: \($0)" }
+                more += e.warnings.map { "\($0.code.rawValue): \($0.message)" }
+                extras.append(more)
+            case .expectation(let x):
+                rows.append([number(x.time), "expect", x.passed ? "PASS" : "FAIL", "", "", "", x.detail])
+                states.append(nil)
+                extras.append([])
+            }
+        }
+        let widths = (0..<6).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        var out = "\(run.scenario.title)\n"
+        for (i, row) in rows.enumerated() {
+            var text = ""
+            if useColour {
+                text += states[i].map { colour($0) + "  " + "\u{1B}[0m " } ?? "   "
+            }
+            text += (0..<6).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            text += "  " + row[6]
+            if useColour && row[1] == "expect" && row[2] == "FAIL" { text = "\u{1B}[31m" + text + "\u{1B}[0m" }
+            out += text.trimmingTrailingSpaces() + "\n"
+            let indent = String(repeating: " ", count: (useColour ? 3 : 0) + widths[0] + 2)
+            for extra in extras[i] { out += indent + "  " + extra + "\n" }
+        }
+        let failed = run.failures.count
+        let total = run.scenario.expectations.count
+        out += failed == 0 ? "\(total) expectation(s) passed\n" : "\(failed) of \(total) expectation(s) FAILED\n"
+        return out
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import Lifecycle
-
-@Test func LifecycleModuleLinks() { #expect(Bool(true)) }

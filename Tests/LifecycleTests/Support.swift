@@ -1,0 +1,39 @@
+import Foundation
+@testable import Lifecycle
+
+/// The package root, found from this file (Tests/LifecycleTests/Support.swift).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let scenariosFolder = packageRoot.appendingPathComponent("scenarios")
+/// ../shared/testdata/plists relative to the package root (a symlink in worktrees).
+let plistFolder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata/plists")
+let plistsPresent = FileManager.default.fileExists(atPath: plistFolder.path)
+
+func bundledScenarios() -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: scenariosFolder.path)) ?? [])
+        .filter { $0.hasSuffix(".toml") }.sorted()
+}
+
+func plistFiles() -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: plistFolder.path)) ?? []).filter { $0.hasSuffix(".plist") }.sorted()
+}
+
+/// A simulator with an audible audio-output "synth" stream under the given rules.
+func makeSimulator(_ style: LifecycleStyle = .appDelegate, modes: [BackgroundMode] = [], category: SessionCategory = .soloAmbient,
+                   options: [SessionOption] = [], active: Bool? = nil, streams: [StreamConfig] = [],
+                   handlers: [Handler] = [], ios: Int = 17) -> LifecycleSimulator {
+    LifecycleSimulator(configuration: LifecycleConfiguration(
+        style: style, backgroundModes: modes, iOSVersion: ios, category: category, options: options,
+        sessionActive: active, streams: streams, handlers: handlers))
+}
+
+extension LifecycleSimulator {
+    /// Applies events one second apart starting at `now + 1`; returns the last event's entry.
+    @discardableResult
+    mutating func run(_ events: LifecycleEvent...) -> TimelineEntry {
+        var last: TimelineEntry?
+        for e in events { last = apply(e, at: now + 1).last }
+        return last!
+    }
+
+    var codes: Set<WarningCode> { Set(raisedWarnings.map(\.code)) }
+}

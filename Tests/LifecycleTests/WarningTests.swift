@@ -1,0 +1,113 @@
+// LIFECYCLE.md section 4: every warning code, each raised by the situation it describes.
+import Testing
+@testable import Lifecycle
+
+/// A small situation raising `code`; returns the simulator afterwards.
+func situation(raising code: WarningCode) -> LifecycleSimulator {
+    let playback = (modes: [BackgroundMode.audio], category: SessionCategory.playback, options: [SessionOption.mixWithOthers])
+    switch code {
+    case .silentKeepalive:
+        var sim = makeSimulator(modes: playback.modes, category: playback.category, options: playback.options, active: true,
+                                streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .nearSilent, playing: true)])
+        sim.run(.launch, .home)
+        return sim
+    case .keepaliveNeverPlays:
+        var sim = makeSimulator(.swiftui, modes: playback.modes, category: playback.category, options: playback.options,
+                                streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .empty)],
+                                handlers: [Handler(on: .scenePhaseBackground, actions: [.activateSession, .play("k")])])
+        sim.run(.launch, .home)
+        return sim
+    case .resumeOnBegan:
+        var sim = makeSimulator(modes: playback.modes, category: playback.category, options: playback.options, active: true,
+                                streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .nearSilent, playing: true)],
+                                handlers: [Handler(on: .interruptionBegan, actions: [.play("k")])])
+        sim.run(.launch, .callIncoming)
+        return sim
+    case .notCalledWithScenes:
+        return makeSimulator(.scenes, handlers: [Handler(on: .applicationDidEnterBackground, actions: [.beginBackgroundTask])])
+    case .keepaliveOnResignActive:
+        var sim = makeSimulator(modes: playback.modes, category: playback.category, options: playback.options,
+                                streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .nearSilent)],
+                                handlers: [Handler(on: .applicationWillResignActive, actions: [.play("k")])])
+        sim.run(.launch, .controlCenter)
+        return sim
+    case .cannotInterruptOthers:
+        var sim = makeSimulator(modes: playback.modes, category: .playback,
+                                handlers: [Handler(on: .applicationDidEnterBackground, actions: [.activateSession])])
+        sim.run(.launch, .home)
+        return sim
+    case .categoryCannotBackground:
+        var sim = makeSimulator(modes: [.audio], category: .ambient,
+                                streams: [StreamConfig(name: "s", kind: .audioOutput, playing: true)])
+        sim.run(.launch, .lock)
+        return sim
+    case .missingBackgroundMode:
+        var sim = makeSimulator(modes: [], category: .playback,
+                                streams: [StreamConfig(name: "s", kind: .audioOutput, playing: true)])
+        sim.run(.launch, .home)
+        return sim
+    case .videoAutopaused:
+        var sim = makeSimulator(modes: [.audio], category: .playback,
+                                streams: [StreamConfig(name: "v", kind: .videoPlayer, content: .audible, playing: true)])
+        sim.run(.launch, .home)
+        return sim
+    case .pipDetachConflict:
+        var sim = makeSimulator(.scenes, modes: [.audio], category: .playback,
+                                streams: [StreamConfig(name: "v", kind: .videoPlayer, content: .audible, playing: true)],
+                                handlers: [Handler(on: .sceneDidEnterBackground, actions: [.detachVideo("v")])])
+        sim.run(.launch, .pipStart)
+        return sim
+    case .backgroundTaskExpired:
+        var sim = makeSimulator(handlers: [Handler(on: .applicationDidEnterBackground, actions: [.beginBackgroundTask])])
+        sim.run(.launch, .home)
+        _ = sim.advance(to: 100)
+        return sim
+    }
+}
+
+@Test("each warning code is raised by its situation", arguments: WarningCode.allCases)
+func warningRaised(code: WarningCode) {
+    let sim = situation(raising: code)
+    let warning = sim.raisedWarnings.first { $0.code == code }
+    #expect(warning != nil)
+    #expect(!(warning?.message.isEmpty ?? true))
+    #expect(!(warning?.message.contains("\n") ?? true), "one line")
+}
+
+@Test("codes are the contract's spellings")
+func codeSpellings() {
+    #expect(WarningCode.allCases.map(\.rawValue).sorted() == [
+        "background-task-expired", "cannot-interrupt-others", "category-cannot-background", "keepalive-never-plays",
+        "keepalive-on-resign-active", "missing-background-mode", "not-called-with-scenes", "pip-detach-conflict",
+        "resume-on-began", "silent-keepalive", "video-autopaused",
+    ])
+}
+
+@Test func silentKeepaliveIsSeparateFromAlive() {
+    let sim = situation(raising: .silentKeepalive)
+    #expect(sim.aliveBy == ["k"], "alive")
+    #expect(sim.codes.contains(.silentKeepalive), "and a review risk")
+}
+
+@Test func audibleStreamRaisesNoSilentKeepalive() {
+    var sim = makeSimulator(modes: [.audio], category: .playback, active: true,
+                            streams: [StreamConfig(name: "synth", kind: .audioOutput, playing: true, audible: true)])
+    sim.run(.launch, .home)
+    #expect(!sim.codes.contains(.silentKeepalive))
+}
+
+@Test func resumeOnBeganDoesNotResume() {
+    var sim = situation(raising: .resumeOnBegan)
+    #expect(sim.status(of: "k")?.isOn == false)
+    sim.run(.callDeclined)
+    #expect(sim.status(of: "k")?.isOn == false, "nothing restarts it after ended")
+}
+
+@Test func conditionWarningsAreRaisedOncePerEpisode() {
+    var sim = situation(raising: .silentKeepalive)
+    sim.run(.controlCenter)
+    _ = sim.advance(to: sim.now + 30)
+    #expect(sim.raisedWarnings.filter { $0.code == .silentKeepalive }.count == 1)
+    sim.run(.foreground, .home)
+    #expect(sim.raisedWarnings.filter { $0.code == .silentKeepalive }.count == 2)
+}
