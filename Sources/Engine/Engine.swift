@@ -185,6 +185,20 @@ public final class Engine: @unchecked Sendable {
         return bytes
     }
 
+    /// Starts or stops handing Backbeat's output to the capture ring (see `drainCapture`).
+    public func setAudioCapture(_ on: Bool) { context.captureOn.store(on, ordering: .releasing) }
+
+    /// Moves captured frames into `buffer` (consumer: one disk thread); returns how many.
+    public func drainCapture(into buffer: UnsafeMutableBufferPointer<StereoFrame>) -> Int {
+        context.captureRing.pop(into: buffer)
+    }
+
+    /// Frames lost because the disk thread fell behind, since the engine started.
+    public var captureFramesDropped: Int { context.counters.captureFramesDropped.load(ordering: .relaxed) }
+
+    /// The current sample rate (0 while no server is connected).
+    public var sampleRate: Int { state.withLock { $0.sampleRate } }
+
     /// JACK's current frame time (for monitors that print times relative to their start).
     public func frameTime() -> UInt32? {
         state.withLock { state in state.session.map { jack_frame_time($0.client) } }

@@ -71,3 +71,15 @@ public enum EngineEvent: Sendable, BitwiseCopyable, Equatable {
     case midi(MonitorEvent)
     case meter(MeterBlock)
 }
+
+/// One stereo sample frame, as the audio capture ring carries it to the disk thread.
+public struct StereoFrame: Sendable, BitwiseCopyable, Equatable {
+    public var left: Float
+    public var right: Float
+
+    @_noLocks
+    public init(left: Float, right: Float) {
+        self.left = left
+        self.right = right
+    }
+}

@@ -27,6 +27,8 @@ public struct EngineCounters: ~Copyable, Sendable {
     public let lastCallbackNanos = Atomic<Int>(0)
     public let maxCallbackNanos = Atomic<Int>(0)
     public let activeVoices = Atomic<Int>(0)
+    /// Frames the capture ring had no room for (the disk thread fell behind).
+    public let captureFramesDropped = Atomic<Int>(0)
     public init() {}
 }
 
@@ -39,6 +41,9 @@ final class RealtimeContext: @unchecked Sendable {
     let demoRing: SPSCRing<ControlEvent>
     let uiRing: SPSCRing<EngineEvent>
     let sysexRing: SPSCRing<UInt8>
+    /// Backbeat's output while capture is on, for the disk thread (never written from this thread to disk).
+    let captureRing: SPSCRing<StereoFrame>
+    let captureOn = Atomic<Bool>(false)
     /// The same objects, for the callback: reached through `_withUnsafeGuaranteedRef`, so no retain/release.
     /// `self` keeps them alive.
     private let rtSynth: Unmanaged<Synth>
@@ -47,6 +52,7 @@ final class RealtimeContext: @unchecked Sendable {
     private let rtDemo: Unmanaged<SPSCRing<ControlEvent>>
     private let rtUI: Unmanaged<SPSCRing<EngineEvent>>
     private let rtSysex: Unmanaged<SPSCRing<UInt8>>
+    private let rtCapture: Unmanaged<SPSCRing<StereoFrame>>
     let counters = EngineCounters()
     /// Lifecycle gates: open = delivered / playing. Written by the lifecycle simulator's owner.
     let midiGate: Atomic<Bool>
@@ -58,19 +64,22 @@ final class RealtimeContext: @unchecked Sendable {
     /// Set while no client owns the ports; written only while the callback cannot run.
     @exclusivity(unchecked) var ports: JackPorts?
 
-    init(synth: Synth, ringCapacity: Int = 4096, uiRingCapacity: Int = 16384, sysexCapacity: Int = 1 << 16) {
+    init(synth: Synth, ringCapacity: Int = 4096, uiRingCapacity: Int = 16384, sysexCapacity: Int = 1 << 16,
+         captureCapacity: Int = 1 << 19) {
         self.synth = synth
         keyboardRing = SPSCRing(capacity: ringCapacity)
         alsaRing = SPSCRing(capacity: ringCapacity)
         demoRing = SPSCRing(capacity: ringCapacity)
         uiRing = SPSCRing(capacity: uiRingCapacity)
         sysexRing = SPSCRing(capacity: sysexCapacity)
+        captureRing = SPSCRing(capacity: captureCapacity)
         rtSynth = .passUnretained(synth)
         rtKeyboard = .passUnretained(keyboardRing)
         rtALSA = .passUnretained(alsaRing)
         rtDemo = .passUnretained(demoRing)
         rtUI = .passUnretained(uiRing)
         rtSysex = .passUnretained(sysexRing)
+        rtCapture = .passUnretained(captureRing)
         midiGate = Atomic(true)
         audioGate = Atomic(true)
     }
@@ -115,6 +124,7 @@ final class RealtimeContext: @unchecked Sendable {
             outRight.update(repeating: 0, count: frames)
         }
         measure(left: outLeft, right: outRight, frames: frames)
+        if captureOn.load(ordering: .relaxed) { capture(left: outLeft, right: outRight, frames: frames) }
 
         counters.activeVoices.store(rtSynth._withUnsafeGuaranteedRef { $0.activeVoiceCount }, ordering: .relaxed)
         counters.periods.wrappingAdd(1, ordering: .relaxed)
@@ -123,6 +133,14 @@ final class RealtimeContext: @unchecked Sendable {
         if elapsed > counters.maxCallbackNanos.load(ordering: .relaxed) {
             counters.maxCallbackNanos.store(elapsed, ordering: .relaxed)
         }
+    }
+
+    /// Hands the period's output to the disk thread; what does not fit is counted, never waited for.
+    @_noLocks
+    private func capture(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
+        var pushed = 0
+        rtCapture._withUnsafeGuaranteedRef { pushed = pushFrames($0, left: left, right: right, frames: frames) }
+        if pushed < frames { counters.captureFramesDropped.wrappingAdd(frames - pushed, ordering: .relaxed) }
     }
 
     /// Renders frames [from, to) in chunks the synth was prepared for.
@@ -224,4 +242,16 @@ func backbeatXrunCallback(_ argument: UnsafeMutableRawPointer?) -> Int32 {
 func backbeatShutdownCallback(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ argument: UnsafeMutableRawPointer?) {
     guard let argument else { return }
     Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.serverGone.store(true, ordering: .releasing) }
+}
+
+@_noLocks
+private func pushFrames(_ ring: SPSCRing<StereoFrame>, left: UnsafeMutablePointer<Float>,
+                        right: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+    var pushed = 0
+    // No `&&` here: its right side is an autoclosure, which would retain the ring.
+    while pushed < frames {
+        if !ring.push(StereoFrame(left: left[pushed], right: right[pushed])) { break }
+        pushed += 1
+    }
+    return pushed
 }
