@@ -30,28 +30,70 @@ public struct ScenarioRun: Sendable {
     }
 }
 
+/// Plays a scenario against the clock: steps and expectations are applied as time reaches them. Drives
+/// both the instant run (`Scenario.run`, which advances to the end at once) and the live one (Backbeat
+/// playing a scenario in real time, advancing every few milliseconds).
+public struct ScenarioPlayer: Sendable {
+    public let scenario: Scenario
+    public private(set) var simulator: LifecycleSimulator
+    private let expectations: [ScenarioExpectation]
+    private var nextStep = 0
+    private var nextExpectation = 0
+
+    public init(_ scenario: Scenario) {
+        self.scenario = scenario
+        simulator = LifecycleSimulator(configuration: scenario.configuration)
+        expectations = scenario.expectations.enumerated()
+            .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    }
+
+    /// True once every step and expectation has been applied.
+    public var isFinished: Bool { nextStep == scenario.steps.count && nextExpectation == expectations.count }
+
+    /// Applies everything due at or before `time` (a step before an expectation at the same time), then
+    /// lets the simulator's own timers run up to `time`. Returns the timeline lines in order.
+    public mutating func advance(to time: Double) -> [TimelineLine] {
+        var lines: [TimelineLine] = []
+        let steps = scenario.steps
+        while true {
+            let stepDue = nextStep < steps.count && steps[nextStep].at <= time
+            let expectationDue = nextExpectation < expectations.count && expectations[nextExpectation].at <= time
+            if stepDue && (!expectationDue || steps[nextStep].at <= expectations[nextExpectation].at) {
+                let step = steps[nextStep]
+                var entries = simulator.apply(step.event, at: step.at)
+                if !entries.isEmpty { entries[entries.count - 1].narration = step.say }
+                lines += entries.map(TimelineLine.entry)
+                nextStep += 1
+            } else if expectationDue {
+                let expectation = expectations[nextExpectation]
+                lines += simulator.advance(to: expectation.at).map(TimelineLine.entry)
+                lines.append(.expectation(Scenario.check(expectation, simulator)))
+                nextExpectation += 1
+            } else {
+                break
+            }
+        }
+        if time.isFinite { lines += simulator.advance(to: time).map(TimelineLine.entry) }
+        return lines
+    }
+
+    /// Applies an event that did not come from the file (a key in the live panel) at `time`.
+    public mutating func apply(_ event: LifecycleEvent, at time: Double) -> [TimelineEntry] {
+        simulator.apply(event, at: time)
+    }
+
+    /// Updates whether a stream is audible (the live meter level), at `time`.
+    public mutating func setAudible(_ audible: Bool, stream: String, at time: Double) -> [TimelineEntry] {
+        simulator.setAudible(stream, audible, at: time)
+    }
+}
+
 extension Scenario {
     /// Runs the scenario instantly: steps in order, each expectation after the steps at its time.
     public func run() -> ScenarioRun {
-        var sim = LifecycleSimulator(configuration: configuration)
-        var lines: [TimelineLine] = []
-        let expectations = self.expectations.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
-        var s = 0, e = 0
-        while s < steps.count || e < expectations.count {
-            if s < steps.count && (e == expectations.count || steps[s].at <= expectations[e].at) {
-                let step = steps[s]
-                var entries = sim.apply(step.event, at: step.at)
-                if !entries.isEmpty { entries[entries.count - 1].narration = step.say }
-                lines += entries.map(TimelineLine.entry)
-                s += 1
-            } else {
-                let x = expectations[e]
-                lines += sim.advance(to: x.at).map(TimelineLine.entry)
-                lines.append(.expectation(Self.check(x, sim)))
-                e += 1
-            }
-        }
-        return ScenarioRun(scenario: self, lines: lines, simulator: sim)
+        var player = ScenarioPlayer(self)
+        let lines = player.advance(to: .infinity)
+        return ScenarioRun(scenario: self, lines: lines, simulator: player.simulator)
     }
 
     static func check(_ x: ScenarioExpectation, _ sim: LifecycleSimulator) -> ExpectationResult {

@@ -19,7 +19,14 @@ struct Backbeat: ParsableCommand {
     @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
     var headless = false
 
+    @Option(help: ArgumentHelp("Play a lifecycle scenario live: it gates Backbeat's MIDI and audio as the simulated app's state changes.", valueName: "file"))
+    var scenario: String?
+
     func run() throws {
+        if let scenario, headless {
+            do { try LiveScenario.runHeadless(engine, scenarioPath: scenario) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
+            return
+        }
         if !headless {
             Console.info("the terminal workstation is not built yet; running headless")
         }

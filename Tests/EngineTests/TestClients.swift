@@ -1,5 +1,7 @@
 import CJack
 import Foundation
+import MIDI
+import Realtime
 import Synchronization
 
 /// In-process JACK clients for tests that need what jack_midiseq and jack_rec cannot do: any MIDI message
@@ -17,6 +19,8 @@ final class TestMIDISender: @unchecked Sendable {
     let startFrame = Atomic<Int>(-1)
     private let armed = Atomic<Bool>(false)
     let finished = Atomic<Bool>(false)
+    /// Messages to send at the start of the next period (`send`), from the test thread.
+    private let immediate = SPSCRing<ShortMessage>(capacity: 256)
 
     init(server: String, name: String = "sender") throws {
         var status = jack_status_t(rawValue: 0)
@@ -45,9 +49,18 @@ final class TestMIDISender: @unchecked Sendable {
         armed.store(true, ordering: .releasing)
     }
 
+    /// Sends a three-byte message in the next period (one test thread only).
+    func send(_ message: ShortMessage) {
+        precondition(immediate.push(message), "test sender ring full")
+    }
+
     private func process(frames: jack_nframes_t) {
         let buffer = jack_port_get_buffer(port, frames)
         jack_midi_clear_buffer(buffer)
+        while let message = immediate.pop() {
+            var bytes = [message.status, message.data1, message.data2]
+            _ = jack_midi_event_write(buffer, 0, &bytes, 3)
+        }
         guard armed.load(ordering: .acquiring) else { return }
         let periodStart = Int(jack_last_frame_time(client))
         var start = startFrame.load(ordering: .relaxed)
@@ -112,6 +125,9 @@ final class TestRecorder: @unchecked Sendable {
     }
 
     func start() { armed.store(true, ordering: .releasing) }
+
+    /// Frames recorded so far (a position to analyse from later).
+    var position: Int { recorded.load(ordering: .acquiring) }
 
     private func process(frames: jack_nframes_t) {
         guard armed.load(ordering: .acquiring) else { return }
