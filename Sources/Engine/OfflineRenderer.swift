@@ -107,3 +107,15 @@ public enum OfflineRenderer {
         left.allSatisfy { $0 == 0 } && right.allSatisfy { $0 == 0 }
     }
 }
+
+extension OfflineRenderer {
+    /// The synth's input from a Standard MIDI File: its channel messages at their times through the tempo
+    /// map (sysex, meta and system messages are dropped; the synth ignores them).
+    public static func messages(of file: StandardMIDIFile) -> [TimedMessage] {
+        file.timedEvents().compactMap { timed in
+            guard case .message(let message) = timed.event, let short = message.shortMessage,
+                  short.isChannelMessage else { return nil }
+            return TimedMessage(seconds: timed.seconds, message: short)
+        }
+    }
+}

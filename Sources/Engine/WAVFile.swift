@@ -43,18 +43,24 @@ public enum WAVFile {
         let bytes = encode(left: left, right: right, sampleRate: sampleRate)
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do {
-            try Data(bytes).write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw WAVFileError("cannot write \(path): \(Self.reason(error))")
-        }
-        if rename(temporary.path, url.path) != 0 {
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        func failure(_ call: String) -> WAVFileError {
             let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw WAVFileError("cannot write \(path): \(reason)")
+            unlink(temporary)
+            return WAVFileError("cannot write '\(path)': \(reason) (\(call))")
         }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw WAVFileError("cannot write '\(path)': \(String(cString: strerror(errno))) (open)") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { close(fd); throw failure("write") }
+            written += n
+        }
+        guard fsync(fd) == 0 else { close(fd); throw failure("fsync") }
+        guard close(fd) == 0 else { throw failure("close") }
+        guard rename(temporary, path) == 0 else { throw failure("rename") }
     }
 
     /// Reads a file written by `write` (stereo 32-bit float): for tests and round trips.
@@ -93,13 +99,5 @@ public enum WAVFile {
             at = body + size + (size & 1)
         }
         throw WAVFileError("\(path): no data chunk")
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return error.localizedDescription
     }
 }

@@ -342,3 +342,36 @@ func aFullChordDoesNotClip(_ program: Int) {
     let out = render(synth, frames: 9_600)
     #expect(out.left.allSatisfy { $0.isFinite && abs($0) < 1 })
 }
+
+@Test func stealingTakesReleasedVoicesFirstThenTheOldest() {
+    func peaks(_ synth: Synth) -> [Double] {
+        let out = render(synth, frames: 16_384 + 2_400)
+        let magnitude = spectrum(out.left[2_400...], n: 16_384)
+        let strongest = magnitude.max()!
+        return spectralPeaks(magnitude, sampleRate: rate, n: 16_384, count: 4)
+            .filter { magnitude[Int(($0 * 16_384 / rate).rounded())] > strongest * 0.05 }.sorted()
+    }
+    func near(_ list: [Double], _ note: UInt8) -> Bool {
+        list.contains { abs($0 / noteFrequency(Double(note)) - 1) < 0.01 }
+    }
+    // Two voices: A4 released (long release), C5 held; E5 takes A4's voice.
+    let released = steadySynth(voices: 2)
+    released.setParameter(.release, 10)
+    released.handle(noteOn(69)); released.handle(noteOn(72))
+    _ = render(released, frames: 2_400)
+    released.handle(noteOff(69))
+    _ = render(released, frames: 2_400)
+    released.handle(noteOn(76))
+    let afterRelease = peaks(released)
+    #expect(near(afterRelease, 72) && near(afterRelease, 76) && !near(afterRelease, 69), "\(afterRelease)")
+    // All held: the oldest (A4) goes.
+    let held = steadySynth(voices: 2)
+    held.handle(noteOn(69))
+    _ = render(held, frames: 480)
+    held.handle(noteOn(72))
+    _ = render(held, frames: 480)
+    held.handle(noteOn(76))
+    let afterHeld = peaks(held)
+    #expect(near(afterHeld, 72) && near(afterHeld, 76) && !near(afterHeld, 69), "\(afterHeld)")
+    #expect(held.activeVoiceCount == 2)
+}
