@@ -111,7 +111,7 @@ nonisolated(unsafe) let benchmarks = {
     // measured closure (its init allocates the sysex buffer once).
     final class ParserBox: @unchecked Sendable { var parser = MIDIParser() }
     let box = ParserBox()
-    Benchmark("Parser 16 MiB running status: Backbeat MIDIParser", configuration: configuration) { benchmark in
+    Benchmark("Parser16MiBRunningStatus:Backbeat-MIDIParser", configuration: configuration) { benchmark in
         let (messages, checksum) = backbeatParse(&box.parser, UnsafeBufferPointer(input), output)
         precondition(messages == stream.messages, "Backbeat parsed \(messages) of \(stream.messages) messages")
         blackHole(checksum)
@@ -119,7 +119,7 @@ nonisolated(unsafe) let benchmarks = {
 
     var encoder: OpaquePointer?
     precondition(snd_midi_event_new(256, &encoder) == 0, "snd_midi_event_new failed")
-    Benchmark("Parser 16 MiB running status: ALSA snd_midi_event_encode", configuration: configuration) { benchmark in
+    Benchmark("Parser16MiBRunningStatus:ALSA-snd_midi_event_encode", configuration: configuration) { benchmark in
         snd_midi_event_reset_encode(encoder)
         let (messages, checksum) = alsaParse(encoder!, UnsafeBufferPointer(input))
         precondition(messages == stream.messages, "ALSA parsed \(messages) of \(stream.messages) messages")
@@ -128,8 +128,8 @@ nonisolated(unsafe) let benchmarks = {
 
     // Proves the malloc counter is live (so the zeros above mean something): exactly one allocation
     // per iteration, and scripts/bench-foundation fails if it reads anything else.
-    Benchmark("Malloc counter calibration: one allocation", configuration: .init(
-        metrics: [.mallocCountTotal], maxDuration: .milliseconds(200), maxIterations: 10,
+    Benchmark("MallocCounterCalibration:OneAllocation", configuration: .init(
+        metrics: [.mallocCountTotal, .throughput], maxDuration: .milliseconds(200), maxIterations: 10,
         thresholds: [.mallocCountTotal: .init(absolute: [.p0: 0, .p50: 0, .p100: 0])])) { _ in
         let block = UnsafeMutablePointer<UInt64>.allocate(capacity: 64)
         block.initialize(to: 1)

@@ -192,17 +192,17 @@ nonisolated(unsafe) let benchmarks = {
         maxDuration: .seconds(4), maxIterations: 20, thresholds: zeroAllocations)
 
     let ring = SPSCRing<Message16>(capacity: ringMessages)
-    Benchmark("Ring single-thread push+pop 16 B: Backbeat SPSCRing", configuration: singleThread) { benchmark in
+    Benchmark("RingSingleThread16B:Backbeat-SPSCRing", configuration: singleThread) { benchmark in
         blackHole(backbeatPushPop(ring, benchmark.scaledIterations.count))
     }
 
     let jackRing = jack_ringbuffer_create(ringBytes)!
-    Benchmark("Ring single-thread push+pop 16 B: jack_ringbuffer", configuration: singleThread) { benchmark in
+    Benchmark("RingSingleThread16B:JACK-jack_ringbuffer", configuration: singleThread) { benchmark in
         blackHole(jackPushPop(jackRing, benchmark.scaledIterations.count))
     }
 
     var rigs: [TransferRig] = []
-    Benchmark("Ring two-thread transfer 16 B: Backbeat SPSCRing", configuration: twoThreads) { benchmark in
+    Benchmark("RingTwoThreads16B:Backbeat-SPSCRing", configuration: twoThreads) { benchmark in
         let rig = rigs[0]
         benchmark.startMeasurement()
         blackHole(rig.transfer(count: benchmark.scaledIterations.count))
@@ -213,7 +213,7 @@ nonisolated(unsafe) let benchmarks = {
         rigs = []
     }
 
-    Benchmark("Ring two-thread transfer 16 B: jack_ringbuffer", configuration: twoThreads) { benchmark in
+    Benchmark("RingTwoThreads16B:JACK-jack_ringbuffer", configuration: twoThreads) { benchmark in
         let rig = rigs[0]
         benchmark.startMeasurement()
         blackHole(rig.transfer(count: benchmark.scaledIterations.count))
