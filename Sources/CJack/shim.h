@@ -35,6 +35,13 @@ static inline int backbeat_rt_midi_event_get(jack_midi_event_t *event, void *por
 static inline jack_nframes_t backbeat_rt_last_frame_time(const jack_client_t *client) BACKBEAT_RT_SAFE {
     return jack_last_frame_time(client);
 }
+static inline void backbeat_rt_midi_clear_buffer(void *port_buffer) BACKBEAT_RT_SAFE {
+    jack_midi_clear_buffer(port_buffer);
+}
+static inline int backbeat_rt_midi_event_write(void *port_buffer, jack_nframes_t time, const jack_midi_data_t *data,
+                                               size_t size) BACKBEAT_RT_SAFE {
+    return jack_midi_event_write(port_buffer, time, data, size);
+}
 /// Microseconds on JACK's clock (jack_get_time reads the same monotonic clock as the server).
 static inline jack_time_t backbeat_rt_time(void) BACKBEAT_RT_SAFE {
     return jack_get_time();

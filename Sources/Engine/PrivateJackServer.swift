@@ -113,44 +113,14 @@ public final class PrivateJackServer: @unchecked Sendable {
         return kept.suffix(lines).joined(separator: " | ")
     }
 
-    static func findExecutable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
+    static func findExecutable(_ name: String) -> String? { ChildProcess.find(name) }
 
-    /// posix_spawn with stdout/stderr to a log file, stdin from /dev/null, in a new process group.
     private static func spawn(_ arguments: [String], logPath: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        // Backbeat blocks the quit signals in its threads (a signal thread waits for them); jackd must not inherit that.
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-        guard result == 0 else {
-            throw EngineError.serverStartFailed(server: arguments.last ?? "", reason: "posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
+        do {
+            return try ChildProcess.spawn(arguments, output: logPath, newProcessGroup: true)
+        } catch {
+            throw EngineError.serverStartFailed(server: arguments.last ?? "", reason: "\(error)")
         }
-        return pid
     }
 }
 

@@ -10,7 +10,7 @@ final class JackTestServer {
     let period: Int
 
     init(rate: Int = 48_000, period: Int = 256) throws {
-        name = "bbtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        name = "bbtest-\(checkoutTag)"
         self.rate = rate
         self.period = period
         process = try Self.startJackd(name: name, rate: rate, period: period)
@@ -50,6 +50,15 @@ final class JackTestServer {
     /// Ports of the server and what each connects to (`jack_lsp -c`).
     func connections() throws -> String { try run("/usr/bin/jack_lsp", ["-c"], server: name).output }
 }
+
+/// Names of test servers: the same on every run from this checkout, different between checkouts.
+/// jack2 has 8 server slots and frees the slot of a server that died without unregistering (a SIGKILL test)
+/// only when a server of the same name starts: unique names per run would leak slots until none is left.
+let checkoutTag: String = {
+    var hash: UInt32 = 2_166_136_261
+    for byte in #filePath.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+    return String(hash, radix: 16)
+}()
 
 struct HarnessError: Error, CustomStringConvertible {
     let description: String

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Testing
 
@@ -86,7 +87,7 @@ extension JACK {
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func privateServerIsStartedAndStopped(signal: Int32) throws {
-        let name = "bbprivate-\(getpid())-\(signal)"
+        let name = "bbprivate-\(checkoutTag)-\(signal)"
         #expect(!(try jackdRunning(name)))
         let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", name], server: name)
         let started = try backbeat.waitForLine(containing: "started a private JACK server")
@@ -100,7 +101,7 @@ extension JACK {
     }
 
     @Test func privateServerDiesWithBackbeat() throws {
-        let name = "bbprivate-kill-\(getpid())"
+        let name = "bbprivate-kill-\(checkoutTag)"
         let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", name], server: name)
         try backbeat.waitForLine(containing: "ready:")
         #expect(try jackdRunning(name))
@@ -138,7 +139,7 @@ extension JACK {
     @Test func monitorPrintsWhatArrivesAsJSON() throws {
         let server = try JackTestServer()
         defer { server.stop() }
-        let sender = try TestMIDISender(server: server.name)
+        let sender = try ProbeMIDISender(server: server.name)
         defer { sender.close() }
         let monitor = try RunningProgram(backbeatExecutable(), ["monitor", "--json", "--server", server.name, "--no-autoconnect", "--connect-midi", "\(sender.name):out"], server: server.name)
         defer { monitor.signal(SIGTERM) }

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import MIDI
 import Testing
@@ -43,9 +44,9 @@ extension JACK {
 
             let server = try JackTestServer()
             defer { server.stop() }
-            let sender = try TestMIDISender(server: server.name)
+            let sender = try ProbeMIDISender(server: server.name)
             defer { sender.close() }
-            let recorder = try TestRecorder(server: server.name, seconds: 10)
+            let recorder = try ProbeRecorder(server: server.name, seconds: 10)
             defer { recorder.close() }
             recorder.start()
             let backbeat = try RunningProgram(backbeatExecutable(), [
@@ -57,26 +58,26 @@ extension JACK {
 
             let launched = try backbeat.waitForLine(containing: "\"event\":\"launch\"")
             #expect(launched.contains("\"state\":\"active\""))
-            sender.send(note)
+            _ = sender.send(note)
             let heard = recorder.position
             try backbeat.waitForLine(containing: "\"event\":\"home\"")
-            sender.send(noteOff)
+            _ = sender.send(noteOff)
 
             let suspended = try backbeat.waitForLine(containing: "\"state\":\"suspended\"")
             #expect(suspended.contains("\"reason\":\"nothing keeps the app alive 5 s after didEnterBackground\""))
             let lines = backbeat.output.count
-            sender.send(note)
+            _ = sender.send(note)
             let lost = recorder.position
             let status = try backbeat.waitForLine(containing: "1 lost", after: lines)
             #expect(status.contains("app suspended"))
-            sender.send(noteOff)
+            _ = sender.send(noteOff)
 
             try backbeat.waitForLine(containing: "\"expect\":true")
             try backbeat.waitForLine(containing: "\"event\":\"foreground\"")
-            sender.send(note)
+            _ = sender.send(note)
             let again = recorder.position
             let take = try recorder.waitUntilFull()
-            sender.send(noteOff)
+            _ = sender.send(noteOff)
 
             func level(_ from: Int) -> Double { AudioAnalysis.rmsDecibels(take.left[(from + 2400)..<min(from + 24_000, take.left.count)]) }
             #expect(level(heard) > -40, "note in the foreground: \(level(heard)) dBFS")

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Testing
 
@@ -8,14 +9,14 @@ extension JACK {
     /// Server, sender, recorder and Backbeat wired sender -> backbeat -> recorder.
     final class Rig {
         let server: JackTestServer
-        let sender: TestMIDISender
-        let recorder: TestRecorder
+        let sender: ProbeMIDISender
+        let recorder: ProbeRecorder
         let backbeat: RunningProgram
 
         init(seconds: Double, extra: [String] = []) throws {
             server = try JackTestServer()
-            sender = try TestMIDISender(server: server.name)
-            recorder = try TestRecorder(server: server.name, seconds: seconds)
+            sender = try ProbeMIDISender(server: server.name)
+            recorder = try ProbeRecorder(server: server.name, seconds: seconds)
             backbeat = try RunningProgram(backbeatExecutable(), [
                 "--headless", "--server", server.name, "--connect-midi", "\(sender.name):out",
                 "--connect-audio", "\(recorder.name):in_L", "--connect-audio", "\(recorder.name):in_R",
@@ -24,7 +25,7 @@ extension JACK {
         }
 
         /// Plays `events` and records; returns the recording and where offset 0 of the schedule falls in it.
-        func play(_ events: [TestMIDISender.Event]) throws -> (left: [Float], right: [Float], zero: Int) {
+        func play(_ events: [ProbeEvent]) throws -> (left: [Float], right: [Float], zero: Int) {
             recorder.start()
             sender.play(events)
             let (left, right) = try recorder.waitUntilFull()

@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+
+/// Starting other programs (jackd, reference synths) with posix_spawn: what Foundation's Process cannot
+/// do here (a new process group, default signal handling restored, CPU time of the child from wait4).
+public enum ChildProcess {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Spawns `arguments` (argv[0] a path) with stdin from /dev/null and stdout+stderr to `output`.
+    /// Backbeat blocks its quit signals in every thread; the child gets an empty mask and default handlers.
+    public static func spawn(_ arguments: [String], output: String, newProcessGroup: Bool = false) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+        guard result == 0 else {
+            throw Failure(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
+    /// Runs a program to completion; returns its exit status, the CPU time it used (user + system, from
+    /// wait4) and what it printed.
+    public static func runMeasured(_ arguments: [String]) throws -> (status: Int32, cpuSeconds: Double, output: String) {
+        let log = NSTemporaryDirectory() + "backbeat-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let pid = try spawn(arguments, output: log)
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let exited = status & 0x7F == 0
+        return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), cpu, output)
+    }
+
+    /// The full path of `name` on PATH, if any.
+    public static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
+
+/// A short sleep for polling loops whose condition has no signal of its own.
+func usleepMilliseconds(_ milliseconds: Int) { usleep(useconds_t(milliseconds * 1000)) }

@@ -1,0 +1,222 @@
+// Measurement clients: a MIDI sender that plays messages at exact frames and a recorder whose first sample
+// has a known frame time. Wired sender -> device under test -> recorder, they measure in one JACK cycle
+// what a note-on at frame k does to the output (latency, onset, pitch). Used by `backbeat bench` and the
+// integration tests. Their callbacks follow the same real-time rules as Backbeat's own.
+import CJack
+import MIDI
+import Realtime
+import Synchronization
+
+/// One message of up to 8 bytes at a frame offset from the start of a schedule.
+public struct ProbeEvent: Sendable, BitwiseCopyable {
+    public var frame: Int
+    public var count: Int
+    public var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
+
+    public init(frame: Int, bytes: [UInt8]) {
+        precondition(bytes.count <= 8, "a probe event carries at most 8 bytes")
+        self.frame = frame
+        count = bytes.count
+        var fixed: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &fixed) { raw in for (i, byte) in bytes.enumerated() { raw[i] = byte } }
+        self.bytes = fixed
+    }
+
+    public static func noteOn(_ frame: Int, _ note: UInt8, _ velocity: UInt8 = 100, channel: UInt8 = 0) -> Self { .init(frame: frame, bytes: [0x90 | channel, note, velocity]) }
+    public static func noteOff(_ frame: Int, _ note: UInt8, channel: UInt8 = 0) -> Self { .init(frame: frame, bytes: [0x80 | channel, note, 0]) }
+    public static func cc(_ frame: Int, _ controller: UInt8, _ value: UInt8, channel: UInt8 = 0) -> Self { .init(frame: frame, bytes: [0xB0 | channel, controller, value]) }
+    /// `value` in -8192...8191.
+    public static func bend(_ frame: Int, _ value: Int, channel: UInt8 = 0) -> Self {
+        let raw = UInt16(clamping: value + 8192)
+        return .init(frame: frame, bytes: [0xE0 | channel, UInt8(raw & 0x7F), UInt8(raw >> 7)])
+    }
+}
+
+private func openProbeClient(_ name: String, server: String) throws -> OpaquePointer {
+    var status = jack_status_t(rawValue: 0)
+    guard let client = backbeat_jack_client_open(name, jack_options_t(rawValue: JackNoStartServer.rawValue), &status, server) else {
+        throw EngineError.clientOpenFailed(server: server, status: JackStatus(status))
+    }
+    return client
+}
+
+/// Plays a schedule of MIDI events at exact frames, and single messages "now" (next period).
+public final class ProbeMIDISender: @unchecked Sendable {
+    public let client: OpaquePointer
+    public let port: OpaquePointer
+    /// The client's name as JACK gave it (its port is "NAME:out").
+    public let name: String
+    private let capacity = 4096
+    private let schedule: UnsafeMutablePointer<ProbeEvent>
+    @exclusivity(unchecked) private var scheduled = 0
+    @exclusivity(unchecked) private var next = 0
+    private let immediate = SPSCRing<ShortMessage>(capacity: 256)
+    private let rtImmediate: Unmanaged<SPSCRing<ShortMessage>>
+    private let armed = Atomic<Bool>(false)
+    /// JACK frame time of offset 0 of the schedule; -1 until the first period after `play`.
+    public let startFrame = Atomic<Int>(-1)
+    public let finished = Atomic<Bool>(false)
+
+    public init(server: String, name: String = "probe-out") throws {
+        client = try openProbeClient(name, server: server)
+        self.name = String(cString: jack_get_client_name(client))
+        guard let port = jack_port_register(client, "out", backbeat_jack_midi_type(), UInt(JackPortIsOutput.rawValue), 0) else {
+            jack_client_close(client)
+            throw EngineError.portRegistrationFailed(port: "out")
+        }
+        self.port = port
+        schedule = .allocate(capacity: capacity)
+        rtImmediate = .passUnretained(immediate)
+        jack_set_process_callback(client, probeSenderCallback, Unmanaged.passUnretained(self).toOpaque())
+        guard jack_activate(client) == 0 else {
+            jack_client_close(client)
+            throw EngineError.activateFailed(code: -1)
+        }
+    }
+
+    deinit { schedule.deallocate() }
+
+    /// Schedules `events` (frames relative to the start), starting at the next period. Call once.
+    public func play(_ events: [ProbeEvent]) {
+        precondition(!armed.load(ordering: .acquiring), "a probe sender plays one schedule")
+        let sorted = events.sorted { $0.frame < $1.frame }.prefix(capacity)
+        for (i, event) in sorted.enumerated() { (schedule + i).initialize(to: event) }
+        scheduled = sorted.count
+        armed.store(true, ordering: .releasing)
+    }
+
+    /// Sends a message in the next period (from one thread).
+    public func send(_ message: ShortMessage) -> Bool { immediate.push(message) }
+
+    @_noLocks
+    fileprivate func process(frames: Int) {
+        let buffer = backbeat_rt_port_buffer(port, jack_nframes_t(frames))
+        backbeat_rt_midi_clear_buffer(buffer)
+        while true {
+            var message: ShortMessage?
+            rtImmediate._withUnsafeGuaranteedRef { message = $0.pop() }
+            guard var bytes = message else { break }
+            _ = withUnsafeBytes(of: &bytes) { raw in
+                backbeat_rt_midi_event_write(buffer, 0, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 3)
+            }
+        }
+        guard armed.load(ordering: .acquiring) else { return }
+        let periodStart = Int(backbeat_rt_last_frame_time(client))
+        var start = startFrame.load(ordering: .relaxed)
+        if start < 0 {
+            start = periodStart
+            startFrame.store(start, ordering: .releasing)
+        }
+        while next < scheduled {
+            var event = schedule[next]
+            let at = start + event.frame - periodStart
+            if at >= frames { break }
+            _ = withUnsafeBytes(of: &event.bytes) { raw in
+                backbeat_rt_midi_event_write(buffer, jack_nframes_t(max(at, 0)), raw.baseAddress!.assumingMemoryBound(to: UInt8.self), event.count)
+            }
+            next += 1
+        }
+        if next >= scheduled { finished.store(true, ordering: .releasing) }
+    }
+
+    public func close() {
+        jack_deactivate(client)
+        jack_client_close(client)
+    }
+}
+
+@_noLocks
+private func probeSenderCallback(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let argument else { return 0 }
+    Unmanaged<ProbeMIDISender>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.process(frames: Int(frames)) }
+    return 0
+}
+
+/// Records two audio inputs ("NAME:in_L", "NAME:in_R") into preallocated memory, noting the JACK frame
+/// time of the first sample.
+public final class ProbeRecorder: @unchecked Sendable {
+    public let client: OpaquePointer
+    public let name: String
+    private let inLeft: OpaquePointer
+    private let inRight: OpaquePointer
+    private let left: UnsafeMutablePointer<Float>
+    private let right: UnsafeMutablePointer<Float>
+    public let capacity: Int
+    public let recorded = Atomic<Int>(0)
+    public let firstFrame = Atomic<Int>(-1)
+    private let armed = Atomic<Bool>(false)
+    private let full = Atomic<Bool>(false)
+
+    public init(server: String, name: String = "probe-in", seconds: Double, sampleRate: Int = 48_000) throws {
+        client = try openProbeClient(name, server: server)
+        self.name = String(cString: jack_get_client_name(client))
+        var ports: [OpaquePointer] = []
+        for portName in ["in_L", "in_R"] {
+            guard let port = jack_port_register(client, portName, backbeat_jack_audio_type(), UInt(JackPortIsInput.rawValue), 0) else {
+                jack_client_close(client)
+                throw EngineError.portRegistrationFailed(port: portName)
+            }
+            ports.append(port)
+        }
+        inLeft = ports[0]
+        inRight = ports[1]
+        capacity = Int(seconds * Double(sampleRate))
+        left = .allocate(capacity: capacity)
+        right = .allocate(capacity: capacity)
+        left.initialize(repeating: 0, count: capacity)
+        right.initialize(repeating: 0, count: capacity)
+        jack_set_process_callback(client, probeRecorderCallback, Unmanaged.passUnretained(self).toOpaque())
+        guard jack_activate(client) == 0 else {
+            jack_client_close(client)
+            throw EngineError.activateFailed(code: -1)
+        }
+    }
+
+    deinit {
+        left.deallocate()
+        right.deallocate()
+    }
+
+    public func start() { armed.store(true, ordering: .releasing) }
+
+    /// Frames recorded so far.
+    public var position: Int { recorded.load(ordering: .acquiring) }
+
+    @_noLocks
+    fileprivate func process(frames: Int) {
+        guard armed.load(ordering: .acquiring) else { return }
+        let have = recorded.load(ordering: .relaxed)
+        guard have < capacity else { return }
+        if have == 0 { firstFrame.store(Int(backbeat_rt_last_frame_time(client)), ordering: .releasing) }
+        let count = min(frames, capacity - have)
+        let l = backbeat_rt_port_buffer(inLeft, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
+        let r = backbeat_rt_port_buffer(inRight, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
+        UnsafeMutableRawPointer(left + have).copyMemory(from: l, byteCount: count * 4)
+        UnsafeMutableRawPointer(right + have).copyMemory(from: r, byteCount: count * 4)
+        recorded.store(have + count, ordering: .releasing)
+        if have + count == capacity { full.store(true, ordering: .releasing) }
+    }
+
+    /// Waits until the buffer is full. The callback sets a flag; this polls it every 10 ms, as the
+    /// callback may not signal a semaphore (that could wake a thread from the real-time thread).
+    public func waitUntilFull(timeout: Duration = .seconds(60)) throws -> (left: [Float], right: [Float]) {
+        let deadline = ContinuousClock.now + timeout
+        while !full.load(ordering: .acquiring) {
+            if ContinuousClock.now > deadline { throw EngineError.invalidOption("probe recorder did not fill within \(timeout)") }
+            usleepMilliseconds(10)
+        }
+        return (Array(UnsafeBufferPointer(start: left, count: capacity)), Array(UnsafeBufferPointer(start: right, count: capacity)))
+    }
+
+    public func close() {
+        jack_deactivate(client)
+        jack_client_close(client)
+    }
+}
+
+@_noLocks
+private func probeRecorderCallback(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let argument else { return 0 }
+    Unmanaged<ProbeRecorder>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.process(frames: Int(frames)) }
+    return 0
+}

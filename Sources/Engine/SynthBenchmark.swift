@@ -1,0 +1,87 @@
+import DSP
+import Foundation
+import Glibc
+import MIDI
+
+/// Measurements of the synth against its references, for `backbeat bench`. Figures, not assertions:
+/// timing on a shared machine is noisy, so nothing here is a test.
+public enum SynthBenchmark {
+    /// The held voices the benchmarks play: distinct (channel, note) pairs, 64 notes per channel.
+    static func heldNotes(_ count: Int) -> [(channel: UInt8, note: UInt8)] {
+        (0..<count).map { index -> (channel: UInt8, note: UInt8) in
+            let channel = UInt8(truncatingIfNeeded: (index / 64) % 16)
+            let note = UInt8(truncatingIfNeeded: 36 + index % 64)
+            return (channel, note)
+        }
+    }
+
+    /// CPU time of the calling thread, in seconds.
+    static func threadCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// Render cost in ns per voice-sample (one voice, one output frame) with `voices` notes held on the
+    /// saw-through-filter patch, rendering `seconds` of audio in `period`-frame calls. Measured on the
+    /// thread's CPU clock after a warm-up.
+    public static func nanosecondsPerVoiceSample(voices: Int, seconds: Double = 2, sampleRate: Double = 48_000,
+                                                 period: Int = 256, patch: Int = 1) -> (ns: Double, sounding: Int) {
+        let synth = Synth(voices: voices, patch: patch)
+        synth.prepare(sampleRate: sampleRate, maxFrames: period)
+        for (channel, note) in heldNotes(voices) {
+            synth.handle(ShortMessage(status: 0xC0 | channel, data1: UInt8(patch)))
+            synth.handle(ShortMessage(status: 0x90 | channel, data1: note, data2: 100))
+        }
+        let left = UnsafeMutablePointer<Float>.allocate(capacity: period)
+        let right = UnsafeMutablePointer<Float>.allocate(capacity: period)
+        defer { left.deallocate(); right.deallocate() }
+        for _ in 0..<Int(0.1 * sampleRate) / period { synth.render(left: left, right: right, frames: period) }
+        let sounding = synth.activeVoiceCount
+        let calls = max(1, Int(seconds * sampleRate) / period)
+        let start = threadCPUSeconds()
+        for _ in 0..<calls { synth.render(left: left, right: right, frames: period) }
+        let elapsed = threadCPUSeconds() - start
+        return (elapsed * 1e9 / Double(calls * period * max(sounding, 1)), sounding)
+    }
+
+    /// A Standard MIDI File holding `notes` notes for `seconds`, each channel set to `program` if given.
+    public static func heldChordFile(notes: Int, seconds: Double, program: UInt8?) -> [UInt8] {
+        var events: [(Double, MIDIMessage)] = []
+        let held = heldNotes(notes)
+        for channel in Set(held.map(\.channel)).sorted() {
+            if let program { events.append((0, .programChange(.init(channel: channel, program: program)))) }
+        }
+        for (channel, note) in held { events.append((0, .noteOn(.init(channel: channel, note: note, velocity: 100)))) }
+        for (channel, note) in held { events.append((seconds, .noteOff(.init(channel: channel, note: note, velocity: 0)))) }
+        return StandardMIDIFile.format0(events.map { (seconds: $0.0, message: $0.1) })
+    }
+
+    /// The General MIDI sound font FluidSynth renders with, if installed.
+    public static var soundFont: String? {
+        ["/usr/share/sounds/sf2/FluidR3_GM.sf2", "/usr/share/sounds/sf2/default-GM.sf2"].first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// CPU seconds of `backbeat render` and of `fluidsynth -F` (reverb and chorus off) rendering the same
+    /// held chord of `notes` notes for `seconds` to a WAV file, each as a child process (wait4's rusage).
+    public static func renderAgainstFluidSynth(backbeat: String, notes: Int, seconds: Double) throws
+        -> (backbeat: Double, fluidsynth: Double?) {
+        let directory = NSTemporaryDirectory() + "backbeat-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let ours = directory + "/chord-\(notes).mid", theirs = directory + "/chord-\(notes)-gm.mid"
+        try Data(heldChordFile(notes: notes, seconds: seconds, program: nil)).write(to: URL(fileURLWithPath: ours))
+        // GM program 82 (index 81): Lead 2 (sawtooth), the nearest to Backbeat's saw lead.
+        try Data(heldChordFile(notes: notes, seconds: seconds, program: 81)).write(to: URL(fileURLWithPath: theirs))
+
+        let mine = try ChildProcess.runMeasured([backbeat, "render", ours, "-o", directory + "/ours.wav",
+                                                 "--voices", String(max(notes, 1)), "--patch", "1"])
+        guard mine.status == 0 else { throw ChildProcess.Failure(description: "backbeat render failed: \(mine.output)") }
+        guard let fluidsynth = ChildProcess.find("fluidsynth"), let font = soundFont else { return (mine.cpuSeconds, nil) }
+        let reference = try ChildProcess.runMeasured([fluidsynth, "-ni", "-q", "-R", "0", "-C", "0", "-r", "48000",
+                                                      "-o", "synth.polyphony=4096", "-o", "synth.cpu-cores=1",
+                                                      "-F", directory + "/theirs.wav", font, theirs])
+        guard reference.status == 0 else { throw ChildProcess.Failure(description: "fluidsynth failed: \(reference.output)") }
+        return (mine.cpuSeconds, reference.cpuSeconds)
+    }
+}
