@@ -124,6 +124,8 @@ public final class Synth: @unchecked Sendable {
     private var envelopeScratch: UnsafeMutablePointer<Float>
     private var masterScratch: UnsafeMutablePointer<Float>
     private var pitchMax: UnsafeMutablePointer<Float>       // 16: highest pitch ratio this period
+    private var levelScratch: UnsafeMutablePointer<Float>   // maxFrames: one voice's envelope x gain x fade
+    private var coefficientScratch: UnsafeMutablePointer<Float> // 3 * maxFrames: one voice's SVF a1, a2, a3
     private var smoothing: Float = 1       // one-pole coefficient, ~5 ms
     private var inverseRate: Float = 0
     private var lfoIncrement: Float = 0
@@ -201,6 +203,8 @@ public final class Synth: @unchecked Sendable {
         envelopeScratch = scratch
         masterScratch = scratch
         pitchMax = scratch
+        levelScratch = scratch
+        coefficientScratch = scratch
 
         selectPatch(patch)
         for c in 0..<n { gainLeft[c] = targetLeft(c); gainRight[c] = targetRight(c) }
@@ -225,7 +229,7 @@ public final class Synth: @unchecked Sendable {
         let frames = max(maxFrames, 1)
         scratch.deallocate()
         let channels = channelCount
-        let count = frames * (3 * channels + 4) + channels
+        let count = frames * (3 * channels + 8) + channels
         scratch = .allocate(capacity: count)
         scratch.initialize(repeating: 0, count: count)
         pitchScratch = scratch
@@ -236,6 +240,8 @@ public final class Synth: @unchecked Sendable {
         envelopeScratch = kScratch + frames
         masterScratch = envelopeScratch + frames
         pitchMax = masterScratch + frames
+        levelScratch = pitchMax + channels
+        coefficientScratch = levelScratch + frames
 
         self.sampleRate = sampleRate
         self.maxFrames = frames
@@ -593,7 +599,13 @@ public final class Synth: @unchecked Sendable {
         let envelopeScale = filterScale[v]
         let size = wavetableSize
         let rate = inverseRate
+        // Locals, not properties: stores to the output could alias `self`'s fields and force reloads.
+        let cutoffs = cutoffScratch, envelopeAmounts = envelopeScratch, damping = kScratch
+        let levels = levelScratch, c1 = coefficientScratch, c2 = c1 + maxFrames, c3 = c2 + maxFrames
         let attack = Stage.attack.rawValue, decayStage = Stage.decay.rawValue, releaseStage = Stage.release.rawValue
+        // Pass 1: envelope, fade and filter coefficients. Nothing here depends on the filter state, so
+        // the costly coefficient math of many samples overlaps instead of stalling the filter's recursion.
+        var end = frames
         for n in 0..<frames {
             if s == attack {
                 env += attackStep
@@ -606,33 +618,42 @@ public final class Synth: @unchecked Sendable {
                 env *= release
                 if env < silenceLevel { env = 0; s = Stage.free.rawValue }
             } else {
+                end = n
                 break
             }
             f = max(f - step, 0)
-
-            p += min(base * pitch[n], 0.49)
-            if p >= 1 { p -= 1 }
-            let x = p * size
-            let i = Int(x)
-            let sample = table[i] + (x - Float(i)) * (table[i + 1] - table[i])
-
+            levels[n] = env * gain * f
+            c3[n] = env
+        }
+        // Filter coefficients from the envelope: branch-free, so the compiler vectorizes it.
+        for n in 0..<end {
             // Cytomic (Simper) state-variable low-pass; g = tan(pi fc / fs) as N / D, one division.
-            let octaves = cutoffScratch[n] + envelopeScratch[n] * envelopeScale * env
+            let octaves = cutoffs[n] + envelopeAmounts[n] * envelopeScale * c3[n]
             let normalized = min(FastMath.exp2(octaves) * rate, 0.45)
             let w = Float.pi * normalized
             let w2 = w * w
             let num = w * (15 - w2)
             let den = 15 - 6 * w2
-            let k = kScratch[n]
+            let k = damping[n]
             let inv = 1 / (den * den + num * (num + k * den))
-            let a1 = den * den * inv, a2 = num * den * inv, a3 = num * num * inv
+            c1[n] = den * den * inv
+            c2[n] = num * den * inv
+            c3[n] = num * num * inv
+        }
+        // Pass 2: oscillator and filter.
+        for n in 0..<end {
+            p += min(base * pitch[n], 0.49)
+            if p >= 1 { p -= 1 }
+            let x = p * size
+            let i = Int(x)
+            let sample = table[i] + (x - Float(i)) * (table[i + 1] - table[i])
+            let a1 = c1[n], a2 = c2[n], a3 = c3[n]
             let v3 = sample - z2
             let v1 = a1 * z1 + a2 * v3
             let v2 = z2 + a2 * z1 + a3 * v3
             z1 = 2 * v1 - z1
             z2 = 2 * v2 - z2
-
-            let out = v2 * env * gain * f
+            let out = v2 * levels[n]
             left[n] += out * gainLeft[n]
             right[n] += out * gainRight[n]
         }
@@ -696,11 +717,14 @@ enum FastMath {
     @inlinable @inline(__always)
     static func exp2(_ x: Float) -> Float {
         let clamped = min(max(x, -126), 126)
-        let whole = nearest(clamped)
-        let f = (clamped - whole) * 0.693_147_18 // f * ln 2, |f| <= 0.5
-        // Taylor series of e^f to degree 6 on |f| <= 0.347: error < 1.2e-7.
+        // Adding 1.5 * 2^23 rounds to an integer n held in the low mantissa bits: no conversions, no traps.
+        let shifted = clamped + 12_582_912
+        let whole = shifted - 12_582_912
+        let f = (clamped - whole) * 0.693_147_18 // f * ln 2, |f| <= 0.347
+        // Taylor series of e^f to degree 6: error < 1.2e-7.
         let p = 1 + f * (1 + f * (0.5 + f * (1.0 / 6 + f * (1.0 / 24 + f * (1.0 / 120 + f * (1.0 / 720))))))
-        let scale = Float(bitPattern: UInt32(Int32(whole) + 127) << 23)
+        // The low 9 bits of the pattern are n + 127 (mod 512) after adding 127: shifted up, 2^n's exponent.
+        let scale = Float(bitPattern: (shifted.bitPattern &+ 127) &<< 23)
         return p * scale
     }
 
