@@ -537,20 +537,36 @@ public final class Synth: @unchecked Sendable {
             let leftTarget = targetLeft(ch), rightTarget = targetRight(ch)
             var depth = vibrato[ch], lfo = lfoPhase[ch], l = gainLeft[ch], r = gainRight[ch]
             var highest: Float = 0
-            for n in 0..<frames {
-                depth += a * (depthTarget - depth)
-                l += a * (leftTarget - l)
-                r += a * (rightTarget - r)
-                lfo += lfoIncrement
-                if lfo >= 1 { lfo -= 1 }
-                let x = lfo * tableSize
-                let i = Int(x)
-                let s = sineTable[i] + (x - Float(i)) * (sineTable[i + 1] - sineTable[i])
-                let ratio = FastMath.exp2((bendSemitones + depth * s) * (1.0 / 12))
-                pitch[n] = ratio
-                highest = max(highest, ratio)
-                gl[n] = l
-                gr[n] = r
+            if depthTarget == 0 && depth < 1e-6 {
+                // No vibrato (the usual case): a constant pitch ratio; the LFO keeps its pace.
+                depth = 0
+                let ratio = FastMath.exp2(bendSemitones * (1.0 / 12))
+                highest = ratio
+                lfo += Float(frames) * lfoIncrement
+                lfo -= Float(Int(lfo))
+                for n in 0..<frames {
+                    l += a * (leftTarget - l)
+                    r += a * (rightTarget - r)
+                    pitch[n] = ratio
+                    gl[n] = l
+                    gr[n] = r
+                }
+            } else {
+                for n in 0..<frames {
+                    depth += a * (depthTarget - depth)
+                    l += a * (leftTarget - l)
+                    r += a * (rightTarget - r)
+                    lfo += lfoIncrement
+                    if lfo >= 1 { lfo -= 1 }
+                    let x = lfo * tableSize
+                    let i = Int(x)
+                    let s = sineTable[i] + (x - Float(i)) * (sineTable[i + 1] - sineTable[i])
+                    let ratio = FastMath.exp2((bendSemitones + depth * s) * (1.0 / 12))
+                    pitch[n] = ratio
+                    highest = max(highest, ratio)
+                    gl[n] = l
+                    gr[n] = r
+                }
             }
             vibrato[ch] = depth; lfoPhase[ch] = lfo; gainLeft[ch] = l; gainRight[ch] = r
             pitchMax[ch] = highest
