@@ -1,17 +1,6 @@
 import MIDI
 import Synchronization
 
-/// A polyphonic subtractive synth driven by MIDI: band-limited wavetable oscillator, amplitude ADSR that also
-/// opens a resonant state-variable low-pass, velocity, pitch bend (RPN 0 range), vibrato (CC1), volume,
-/// expression, equal-power pan, sustain pedal and the channel-mode messages, on all 16 channels (omni) or one.
-///
-/// Threads: `init` and `prepare` allocate (never on the real-time thread). `handle` and `render` belong to one
-/// real-time thread and are `@_noLocks`. `setParameter`, `value(of:)`, `activeVoiceCount` and `currentPatch`
-/// may be used from any thread: they go through atomics.
-///
-/// Voice state is struct-of-arrays in memory owned by this object. There are `2 * voiceCapacity` slots: a
-/// stolen voice fades out over 3 ms in its own slot while the new note starts at once in a free one, so
-/// stealing neither clicks nor delays the new note.
 // Constants as computed globals: a static or global stored `let` is initialized lazily (swift_once),
 // which the real-time path must not touch.
 /// MIDI channels with their own controller state.
@@ -31,6 +20,17 @@ private var maxHarmonics: Float { 1023 }
 /// Releases end when the envelope falls below this (-100 dB).
 private var silenceLevel: Float { 1e-5 }
 
+/// A polyphonic subtractive synth driven by MIDI: band-limited wavetable oscillator, amplitude ADSR that also
+/// opens a resonant state-variable low-pass, velocity, pitch bend (RPN 0 range), vibrato (CC1), volume,
+/// expression, equal-power pan, sustain pedal and the channel-mode messages, on all 16 channels (omni) or one.
+///
+/// Threads: `init` and `prepare` allocate (never on the real-time thread). `handle` and `render` belong to one
+/// real-time thread and are `@_noLocks`. `setParameter`, `value(of:)`, `activeVoiceCount` and `currentPatch`
+/// may be used from any thread: they go through atomics.
+///
+/// Voice state is struct-of-arrays in memory owned by this object. There are `2 * voiceCapacity` slots: a
+/// stolen voice fades out over 3 ms in its own slot while the new note starts at once in a free one, so
+/// stealing neither clicks nor delays the new note.
 public final class Synth: @unchecked Sendable {
     /// The number of notes that can sound at once (1...1024).
     public let voiceCapacity: Int
@@ -47,7 +47,7 @@ public final class Synth: @unchecked Sendable {
     }
     /// Sample rate given to `prepare`, 0 before.
     public private(set) var sampleRate: Double = 0
-    /// Largest `frames` that `render` accepts, given to `prepare`.
+    /// Period size given to `prepare`; `render` splits longer requests into slices of this size.
     public private(set) var maxFrames: Int = 0
 
     // MARK: Voices (struct of arrays, 2 * voiceCapacity slots)
@@ -302,6 +302,8 @@ public final class Synth: @unchecked Sendable {
 
     /// Applies one MIDI message now: it affects the sound from the next sample `render` writes.
     /// Channel messages on other channels than `channel` (when set) are ignored, as are system messages.
+    /// Controllers, bend and the pedal are per channel; a program change (any answered channel) selects the
+    /// synth's one patch, loading its values into the parameters.
     @_noLocks
     public func handle(_ message: ShortMessage) {
         guard message.isChannelMessage else { return }
