@@ -1,17 +1,6 @@
 import MIDI
 import Synchronization
 
-/// A polyphonic subtractive synth driven by MIDI: band-limited wavetable oscillator, amplitude ADSR that also
-/// opens a resonant state-variable low-pass, velocity, pitch bend (RPN 0 range), vibrato (CC1), volume,
-/// expression, equal-power pan, sustain pedal and the channel-mode messages, on all 16 channels (omni) or one.
-///
-/// Threads: `init` and `prepare` allocate (never on the real-time thread). `handle` and `render` belong to one
-/// real-time thread and are `@_noLocks`. `setParameter`, `value(of:)`, `activeVoiceCount` and `currentPatch`
-/// may be used from any thread: they go through atomics.
-///
-/// Voice state is struct-of-arrays in memory owned by this object. There are `2 * voiceCapacity` slots: a
-/// stolen voice fades out over 3 ms in its own slot while the new note starts at once in a free one, so
-/// stealing neither clicks nor delays the new note.
 // Constants as computed globals: a static or global stored `let` is initialized lazily (swift_once),
 // which the real-time path must not touch.
 /// MIDI channels with their own controller state.
@@ -31,6 +20,17 @@ private var maxHarmonics: Float { 1023 }
 /// Releases end when the envelope falls below this (-100 dB).
 private var silenceLevel: Float { 1e-5 }
 
+/// A polyphonic subtractive synth driven by MIDI: band-limited wavetable oscillator, amplitude ADSR that also
+/// opens a resonant state-variable low-pass, velocity, pitch bend (RPN 0 range), vibrato (CC1), volume,
+/// expression, equal-power pan, sustain pedal and the channel-mode messages, on all 16 channels (omni) or one.
+///
+/// Threads: `init` and `prepare` allocate (never on the real-time thread). `handle` and `render` belong to one
+/// real-time thread and are `@_noLocks`. `setParameter`, `value(of:)`, `activeVoiceCount` and `currentPatch`
+/// may be used from any thread: they go through atomics.
+///
+/// Voice state is struct-of-arrays in memory owned by this object. There are `2 * voiceCapacity` slots: a
+/// stolen voice fades out over 3 ms in its own slot while the new note starts at once in a free one, so
+/// stealing neither clicks nor delays the new note.
 public final class Synth: @unchecked Sendable {
     /// The number of notes that can sound at once (1...1024).
     public let voiceCapacity: Int
@@ -47,7 +47,7 @@ public final class Synth: @unchecked Sendable {
     }
     /// Sample rate given to `prepare`, 0 before.
     public private(set) var sampleRate: Double = 0
-    /// Largest `frames` that `render` accepts, given to `prepare`.
+    /// Period size given to `prepare`; `render` splits longer requests into slices of this size.
     public private(set) var maxFrames: Int = 0
 
     // MARK: Voices (struct of arrays, 2 * voiceCapacity slots)
@@ -124,6 +124,8 @@ public final class Synth: @unchecked Sendable {
     private var envelopeScratch: UnsafeMutablePointer<Float>
     private var masterScratch: UnsafeMutablePointer<Float>
     private var pitchMax: UnsafeMutablePointer<Float>       // 16: highest pitch ratio this period
+    private var levelScratch: UnsafeMutablePointer<Float>   // maxFrames: one voice's envelope x gain x fade
+    private var coefficientScratch: UnsafeMutablePointer<Float> // 3 * maxFrames: one voice's SVF a1, a2, a3
     private var smoothing: Float = 1       // one-pole coefficient, ~5 ms
     private var inverseRate: Float = 0
     private var lfoIncrement: Float = 0
@@ -201,6 +203,8 @@ public final class Synth: @unchecked Sendable {
         envelopeScratch = scratch
         masterScratch = scratch
         pitchMax = scratch
+        levelScratch = scratch
+        coefficientScratch = scratch
 
         selectPatch(patch)
         for c in 0..<n { gainLeft[c] = targetLeft(c); gainRight[c] = targetRight(c) }
@@ -225,7 +229,7 @@ public final class Synth: @unchecked Sendable {
         let frames = max(maxFrames, 1)
         scratch.deallocate()
         let channels = channelCount
-        let count = frames * (3 * channels + 4) + channels
+        let count = frames * (3 * channels + 8) + channels
         scratch = .allocate(capacity: count)
         scratch.initialize(repeating: 0, count: count)
         pitchScratch = scratch
@@ -236,6 +240,8 @@ public final class Synth: @unchecked Sendable {
         envelopeScratch = kScratch + frames
         masterScratch = envelopeScratch + frames
         pitchMax = masterScratch + frames
+        levelScratch = pitchMax + channels
+        coefficientScratch = levelScratch + frames
 
         self.sampleRate = sampleRate
         self.maxFrames = frames
@@ -296,6 +302,8 @@ public final class Synth: @unchecked Sendable {
 
     /// Applies one MIDI message now: it affects the sound from the next sample `render` writes.
     /// Channel messages on other channels than `channel` (when set) are ignored, as are system messages.
+    /// Controllers, bend and the pedal are per channel; a program change (any answered channel) selects the
+    /// synth's one patch, loading its values into the parameters.
     @_noLocks
     public func handle(_ message: ShortMessage) {
         guard message.isChannelMessage else { return }
@@ -531,20 +539,36 @@ public final class Synth: @unchecked Sendable {
             let leftTarget = targetLeft(ch), rightTarget = targetRight(ch)
             var depth = vibrato[ch], lfo = lfoPhase[ch], l = gainLeft[ch], r = gainRight[ch]
             var highest: Float = 0
-            for n in 0..<frames {
-                depth += a * (depthTarget - depth)
-                l += a * (leftTarget - l)
-                r += a * (rightTarget - r)
-                lfo += lfoIncrement
-                if lfo >= 1 { lfo -= 1 }
-                let x = lfo * tableSize
-                let i = Int(x)
-                let s = sineTable[i] + (x - Float(i)) * (sineTable[i + 1] - sineTable[i])
-                let ratio = FastMath.exp2((bendSemitones + depth * s) * (1.0 / 12))
-                pitch[n] = ratio
-                highest = max(highest, ratio)
-                gl[n] = l
-                gr[n] = r
+            if depthTarget == 0 && depth < 1e-6 {
+                // No vibrato (the usual case): a constant pitch ratio; the LFO keeps its pace.
+                depth = 0
+                let ratio = FastMath.exp2(bendSemitones * (1.0 / 12))
+                highest = ratio
+                lfo += Float(frames) * lfoIncrement
+                lfo -= Float(Int(lfo))
+                for n in 0..<frames {
+                    l += a * (leftTarget - l)
+                    r += a * (rightTarget - r)
+                    pitch[n] = ratio
+                    gl[n] = l
+                    gr[n] = r
+                }
+            } else {
+                for n in 0..<frames {
+                    depth += a * (depthTarget - depth)
+                    l += a * (leftTarget - l)
+                    r += a * (rightTarget - r)
+                    lfo += lfoIncrement
+                    if lfo >= 1 { lfo -= 1 }
+                    let x = lfo * tableSize
+                    let i = Int(x)
+                    let s = sineTable[i] + (x - Float(i)) * (sineTable[i + 1] - sineTable[i])
+                    let ratio = FastMath.exp2((bendSemitones + depth * s) * (1.0 / 12))
+                    pitch[n] = ratio
+                    highest = max(highest, ratio)
+                    gl[n] = l
+                    gr[n] = r
+                }
             }
             vibrato[ch] = depth; lfoPhase[ch] = lfo; gainLeft[ch] = l; gainRight[ch] = r
             pitchMax[ch] = highest
@@ -593,7 +617,13 @@ public final class Synth: @unchecked Sendable {
         let envelopeScale = filterScale[v]
         let size = wavetableSize
         let rate = inverseRate
+        // Locals, not properties: stores to the output could alias `self`'s fields and force reloads.
+        let cutoffs = cutoffScratch, envelopeAmounts = envelopeScratch, damping = kScratch
+        let levels = levelScratch, c1 = coefficientScratch, c2 = c1 + maxFrames, c3 = c2 + maxFrames
         let attack = Stage.attack.rawValue, decayStage = Stage.decay.rawValue, releaseStage = Stage.release.rawValue
+        // Pass 1: envelope, fade and filter coefficients. Nothing here depends on the filter state, so
+        // the costly coefficient math of many samples overlaps instead of stalling the filter's recursion.
+        var end = frames
         for n in 0..<frames {
             if s == attack {
                 env += attackStep
@@ -606,33 +636,42 @@ public final class Synth: @unchecked Sendable {
                 env *= release
                 if env < silenceLevel { env = 0; s = Stage.free.rawValue }
             } else {
+                end = n
                 break
             }
             f = max(f - step, 0)
-
-            p += min(base * pitch[n], 0.49)
-            if p >= 1 { p -= 1 }
-            let x = p * size
-            let i = Int(x)
-            let sample = table[i] + (x - Float(i)) * (table[i + 1] - table[i])
-
+            levels[n] = env * gain * f
+            c3[n] = env
+        }
+        // Filter coefficients from the envelope: branch-free, so the compiler vectorizes it.
+        for n in 0..<end {
             // Cytomic (Simper) state-variable low-pass; g = tan(pi fc / fs) as N / D, one division.
-            let octaves = cutoffScratch[n] + envelopeScratch[n] * envelopeScale * env
+            let octaves = cutoffs[n] + envelopeAmounts[n] * envelopeScale * c3[n]
             let normalized = min(FastMath.exp2(octaves) * rate, 0.45)
             let w = Float.pi * normalized
             let w2 = w * w
             let num = w * (15 - w2)
             let den = 15 - 6 * w2
-            let k = kScratch[n]
+            let k = damping[n]
             let inv = 1 / (den * den + num * (num + k * den))
-            let a1 = den * den * inv, a2 = num * den * inv, a3 = num * num * inv
+            c1[n] = den * den * inv
+            c2[n] = num * den * inv
+            c3[n] = num * num * inv
+        }
+        // Pass 2: oscillator and filter.
+        for n in 0..<end {
+            p += min(base * pitch[n], 0.49)
+            if p >= 1 { p -= 1 }
+            let x = p * size
+            let i = Int(x)
+            let sample = table[i] + (x - Float(i)) * (table[i + 1] - table[i])
+            let a1 = c1[n], a2 = c2[n], a3 = c3[n]
             let v3 = sample - z2
             let v1 = a1 * z1 + a2 * v3
             let v2 = z2 + a2 * z1 + a3 * v3
             z1 = 2 * v1 - z1
             z2 = 2 * v2 - z2
-
-            let out = v2 * env * gain * f
+            let out = v2 * levels[n]
             left[n] += out * gainLeft[n]
             right[n] += out * gainRight[n]
         }
@@ -696,11 +735,14 @@ enum FastMath {
     @inlinable @inline(__always)
     static func exp2(_ x: Float) -> Float {
         let clamped = min(max(x, -126), 126)
-        let whole = nearest(clamped)
-        let f = (clamped - whole) * 0.693_147_18 // f * ln 2, |f| <= 0.5
-        // Taylor series of e^f to degree 6 on |f| <= 0.347: error < 1.2e-7.
+        // Adding 1.5 * 2^23 rounds to an integer n held in the low mantissa bits: no conversions, no traps.
+        let shifted = clamped + 12_582_912
+        let whole = shifted - 12_582_912
+        let f = (clamped - whole) * 0.693_147_18 // f * ln 2, |f| <= 0.347
+        // Taylor series of e^f to degree 6: error < 1.2e-7.
         let p = 1 + f * (1 + f * (0.5 + f * (1.0 / 6 + f * (1.0 / 24 + f * (1.0 / 120 + f * (1.0 / 720))))))
-        let scale = Float(bitPattern: UInt32(Int32(whole) + 127) << 23)
+        // The low 9 bits of the pattern are n + 127 (mod 512) after adding 127: shifted up, 2^n's exponent.
+        let scale = Float(bitPattern: (shifted.bitPattern &+ 127) &<< 23)
         return p * scale
     }
 

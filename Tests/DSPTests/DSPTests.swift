@@ -375,3 +375,18 @@ func aFullChordDoesNotClip(_ program: Int) {
     #expect(near(afterHeld, 72) && near(afterHeld, 76) && !near(afterHeld, 69), "\(afterHeld)")
     #expect(held.activeVoiceCount == 2)
 }
+
+@Test func volumeAndExpressionScaleTheLevelPerChannel() {
+    func level(_ messages: [ShortMessage], channel: UInt8 = 0) -> Double {
+        let synth = steadySynth()
+        for m in messages { synth.handle(m) }
+        synth.handle(noteOn(69, channel: channel))
+        return rms(render(synth, frames: 14_400).left[9_600...])
+    }
+    let full = level([cc(7, 127)])
+    // Both follow a square law: half the controller value is a quarter of the amplitude (-12 dB).
+    #expect(abs(decibels(level([cc(7, 127), cc(11, 64)]) / full) - decibels(pow(64.0 / 127, 2))) < 0.1)
+    #expect(abs(decibels(level([cc(7, 64)]) / full) - decibels(pow(64.0 / 127, 2))) < 0.1)
+    // Controllers of another channel leave this one alone.
+    #expect(abs(decibels(level([cc(7, 127, channel: 1), cc(7, 0)], channel: 1) / full)) < 0.1)
+}
