@@ -182,19 +182,29 @@ public final class ProbeRecorder: @unchecked Sendable {
     /// Frames recorded so far.
     public var position: Int { recorded.load(ordering: .acquiring) }
 
+    /// Each period lands at its own frame time's place, so a cycle lost to an xrun leaves a gap of
+    /// silence instead of shifting everything after it.
     @_noLocks
     fileprivate func process(frames: Int) {
-        guard armed.load(ordering: .acquiring) else { return }
-        let have = recorded.load(ordering: .relaxed)
-        guard have < capacity else { return }
-        if have == 0 { firstFrame.store(Int(backbeat_rt_last_frame_time(client)), ordering: .releasing) }
-        let count = min(frames, capacity - have)
+        guard armed.load(ordering: .acquiring), !full.load(ordering: .relaxed) else { return }
+        let now = Int(backbeat_rt_last_frame_time(client))
+        var first = firstFrame.load(ordering: .relaxed)
+        if first < 0 {
+            first = now
+            firstFrame.store(now, ordering: .releasing)
+        }
+        let at = now &- first
+        guard at >= 0, at < capacity else {
+            full.store(true, ordering: .releasing)
+            return
+        }
+        let count = min(frames, capacity - at)
         let l = backbeat_rt_port_buffer(inLeft, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
         let r = backbeat_rt_port_buffer(inRight, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
-        UnsafeMutableRawPointer(left + have).copyMemory(from: l, byteCount: count * 4)
-        UnsafeMutableRawPointer(right + have).copyMemory(from: r, byteCount: count * 4)
-        recorded.store(have + count, ordering: .releasing)
-        if have + count == capacity { full.store(true, ordering: .releasing) }
+        UnsafeMutableRawPointer(left + at).copyMemory(from: l, byteCount: count * 4)
+        UnsafeMutableRawPointer(right + at).copyMemory(from: r, byteCount: count * 4)
+        recorded.store(at + count, ordering: .releasing)
+        if at + count == capacity { full.store(true, ordering: .releasing) }
     }
 
     /// Waits until the buffer is full. The callback sets a flag; this polls it every 10 ms, as the

@@ -34,6 +34,25 @@ final class JackSession {
         ports = JackPorts(client: client, midiIn: midiIn, outLeft: outLeft, outRight: outRight)
     }
 
+    /// A portless client for one-off graph changes (connecting other clients' ports).
+    static func utility(serverName: String) throws -> OpaquePointer {
+        var status = jack_status_t(rawValue: 0)
+        guard let client = backbeat_jack_client_open("backbeat-util", jack_options_t(rawValue: JackNoStartServer.rawValue), &status, serverName) else {
+            throw EngineError.clientOpenFailed(server: serverName, status: JackStatus(status))
+        }
+        return client
+    }
+
+    /// `jack_connect` by any client; an existing connection counts as success.
+    static func connect(_ client: OpaquePointer, _ source: String, _ destination: String) throws {
+        guard jack_port_by_name(client, source) != nil else { throw EngineError.noSuchPort(source) }
+        guard jack_port_by_name(client, destination) != nil else { throw EngineError.noSuchPort(destination) }
+        let code = jack_connect(client, source, destination)
+        if code != 0 && code != EEXIST {
+            throw EngineError.connectFailed(source: source, destination: destination, reason: "code \(code)")
+        }
+    }
+
     var sampleRate: Int { Int(jack_get_sample_rate(client)) }
     var bufferSize: Int { Int(jack_get_buffer_size(client)) }
     var cpuLoad: Float { jack_cpu_load(client) }
@@ -59,14 +78,7 @@ final class JackSession {
     func portExists(_ name: String) -> Bool { jack_port_by_name(client, name) != nil }
 
     /// `jack_connect`; an existing connection counts as success.
-    func connect(_ source: String, _ destination: String) throws {
-        guard portExists(source) else { throw EngineError.noSuchPort(source) }
-        guard portExists(destination) else { throw EngineError.noSuchPort(destination) }
-        let code = jack_connect(client, source, destination)
-        if code != 0 && code != EEXIST {
-            throw EngineError.connectFailed(source: source, destination: destination, reason: "code \(code)")
-        }
-    }
+    func connect(_ source: String, _ destination: String) throws { try Self.connect(client, source, destination) }
 
     /// Ports matching a type and flags (jack_get_ports), e.g. the physical playback ports.
     func ports(type: UnsafePointer<CChar>, flags: JackPortFlags...) -> [String] {

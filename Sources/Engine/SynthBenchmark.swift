@@ -26,11 +26,10 @@ public enum SynthBenchmark {
     /// saw-through-filter patch, rendering `seconds` of audio in `period`-frame calls. Measured on the
     /// thread's CPU clock after a warm-up.
     public static func nanosecondsPerVoiceSample(voices: Int, seconds: Double = 2, sampleRate: Double = 48_000,
-                                                 period: Int = 256, patch: Int = 1) -> (ns: Double, sounding: Int) {
+                                                 period: Int = 512, patch: Int = 1) -> (ns: Double, sounding: Int) {
         let synth = Synth(voices: voices, patch: patch)
         synth.prepare(sampleRate: sampleRate, maxFrames: period)
         for (channel, note) in heldNotes(voices) {
-            synth.handle(ShortMessage(status: 0xC0 | channel, data1: UInt8(patch)))
             synth.handle(ShortMessage(status: 0x90 | channel, data1: note, data2: 100))
         }
         let left = UnsafeMutablePointer<Float>.allocate(capacity: period)

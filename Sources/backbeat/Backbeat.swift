@@ -1,6 +1,8 @@
 import ArgumentParser
 
-/// Command-line parsing and wiring only: every subcommand lives in a file of its own.
+/// Command-line parsing and wiring only: every subcommand lives in a file of its own. The root takes no
+/// options of its own: a root option would shadow a subcommand's option of the same name (`render
+/// --voices`), so the engine's options belong to `run`, the default subcommand.
 @main
 struct Backbeat: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,28 +10,11 @@ struct Backbeat: ParsableCommand {
         abstract: "A terminal workstation for live audio and MIDI on Linux (JACK, ALSA, ncurses).",
         discussion: """
             Incoming MIDI is synthesized in a JACK real-time callback; a lifecycle simulator shows which \
-            streams would keep an iOS app alive in background, and gates Backbeat's own streams the same way.
+            streams would keep an iOS app alive in background, and gates Backbeat's own streams the same way. \
+            With no subcommand Backbeat runs `run`: `backbeat --headless` is `backbeat run --headless`.
             """,
         version: "0.1.0",
-        subcommands: [Monitor.self, Decode.self, Render.self, LifecycleCommand.self]
+        subcommands: [Run.self, Monitor.self, Decode.self, Render.self, LifecycleCommand.self, Bench.self],
+        defaultSubcommand: Run.self
     )
-
-    @OptionGroup var engine: EngineArguments
-
-    @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
-    var headless = false
-
-    @Option(help: ArgumentHelp("Play a lifecycle scenario live: it gates Backbeat's MIDI and audio as the simulated app's state changes.", valueName: "file"))
-    var scenario: String?
-
-    func run() throws {
-        if let scenario, headless {
-            do { try LiveScenario.runHeadless(engine, scenarioPath: scenario) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
-            return
-        }
-        if !headless {
-            Console.info("the terminal workstation is not built yet; running headless")
-        }
-        try Headless.run(engine)
-    }
 }

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Engine
+import Foundation
+import MIDI
+
+/// `backbeat bench`: Backbeat measured side by side with its references, one table.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure the synth and the engine against FluidSynth and jack_midisine; print one table.",
+        discussion: "Figures vary with the machine's load; run on a quiet machine. FluidSynth rows need the Debian packages fluidsynth and fluid-soundfont-gm (scripts/setup bench)."
+    )
+
+    @Flag(help: "One JSON object per row.")
+    var json = false
+
+    @Option(help: "Seconds of held chord each render comparison plays.")
+    var seconds = 5.0
+
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, render, latency }
+
+    @Option(help: "Run one group only: synth, render or latency.")
+    var only: Group?
+
+    struct Row {
+        var metric: String
+        var backbeat: String
+        var reference: String
+        var ratio: String
+        var target: String
+        var pass: Bool?
+    }
+
+    func run() throws {
+        var rows: [Row] = []
+        func add(_ row: Row) {
+            rows.append(row)
+            if json { Console.out(Self.json(row)) }
+        }
+
+        PrivateJackServer.quietLibjack()
+        for voices in [1, 16, 64, 256, 1024] where only == nil || only == .synth {
+            let result = SynthBenchmark.nanosecondsPerVoiceSample(voices: voices)
+            add(Row(metric: "synth ns/voice-sample, \(voices) held (\(result.sounding) sounding), saw+filter", backbeat: String(format: "%.1f", result.ns),
+                    reference: "-", ratio: "-", target: "-", pass: nil))
+        }
+
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        for notes in [16, 64, 256] where only == nil || only == .render {
+            let cpu = try SynthBenchmark.renderAgainstFluidSynth(backbeat: me, notes: notes, seconds: seconds)
+            let ratio = cpu.fluidsynth.map { $0 / max(cpu.backbeat, 1e-9) }
+            add(Row(metric: "render CPU s, \(notes)-note chord \(seconds) s (vs fluidsynth -F)",
+                    backbeat: String(format: "%.3f", cpu.backbeat), reference: cpu.fluidsynth.map { String(format: "%.3f", $0) } ?? "n/a",
+                    ratio: ratio.map { String(format: "%.1fx", $0) } ?? "n/a", target: notes == 256 ? ">= 2x" : "-",
+                    pass: notes == 256 ? ratio.map { $0 >= 2 } : nil))
+        }
+
+        if only == nil || only == .latency { try latencyRows().forEach(add) }
+
+        if !json { Console.out(Self.table(rows)) }
+    }
+
+    /// Onset latency of Backbeat, jack_midisine and FluidSynth in one private JACK graph.
+    func latencyRows() throws -> [Row] {
+        let server = "backbeat-bench"
+        let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server)
+            ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: 256)
+        defer { jackd?.stop() }
+
+        var options = EngineOptions()
+        options.serverName = server
+        options.autoconnect = false
+        options.patch = 1
+        let engine = Engine(options: options, log: { _ in })
+        try engine.start()
+        let ours = try LatencyBenchmark.measure(server: server, midiIn: "backbeat:midi_in", audioOut: "backbeat:out_L")
+        engine.stop()
+
+        func external(_ arguments: [String], midiIn: String, audioOut: String) throws -> [Int?]? {
+            guard let path = ChildProcess.find(arguments[0]) else { return nil }
+            let log = NSTemporaryDirectory() + "backbeat-bench-\(arguments[0]).log"
+            setenv("JACK_DEFAULT_SERVER", server, 1)
+            // stdin stays open: FluidSynth's shell quits at end of input.
+            let child = try ChildProcess.spawnWithOpenStdin([path] + arguments.dropFirst(), output: log)
+            defer { close(child.stdin); kill(child.pid, SIGTERM); var status: Int32 = 0; waitpid(child.pid, &status, 0) }
+            try waitForPort(midiIn, server: server)
+            // A synth may expose its ports before it can sound (FluidSynth loads its sound font after):
+            // measure again while no note sounded at all.
+            var result: [Int?] = []
+            for _ in 0..<3 {
+                result = try LatencyBenchmark.measure(server: server, midiIn: midiIn, audioOut: audioOut)
+                if result.contains(where: { $0 != nil }) { break }
+            }
+            return result
+        }
+        let midisine = try external(["jack_midisine"], midiIn: "midisine:midi_in", audioOut: "midisine:audio_out")
+        var fluid: [Int?]?
+        if let font = SynthBenchmark.soundFont {
+            fluid = try external(["fluidsynth", "-a", "jack", "-m", "jack", "-R", "0", "-C", "0",
+                                  "-o", "audio.jack.id=fluidbench", "-o", "midi.jack.id=fluidbench",
+                                  "-o", "audio.jack.autoconnect=0", font],
+                                 midiIn: "fluidbench:midi_00", audioOut: "fluidbench:left")
+        }
+        func describe(_ values: [Int?]?) -> String {
+            guard let values else { return "n/a" }
+            return values.map { $0.map(String.init) ?? "none" }.joined(separator: ",")
+        }
+        let exact = ours.allSatisfy { $0 == 0 }
+        return [
+            Row(metric: "onset latency frames (vs jack_midisine)", backbeat: describe(ours), reference: describe(midisine),
+                ratio: "-", target: "0 (match jack_midisine)", pass: exact),
+            Row(metric: "onset latency frames (vs FluidSynth over JACK)", backbeat: describe(ours), reference: describe(fluid),
+                ratio: "-", target: "-", pass: nil),
+        ]
+    }
+
+    func waitForPort(_ port: String, server: String) throws {
+        // The reference synth prints nothing when its ports exist: polling the graph is the only signal.
+        for _ in 0..<200 {
+            if let client = try? JackProbeLookup.portExists(port, server: server), client { return }
+            usleep(50_000)
+        }
+        throw ValidationError("\(port) did not appear on JACK server \(server)")
+    }
+
+    static func table(_ rows: [Row]) -> String {
+        let header = ["metric", "Backbeat", "reference", "ratio", "target", "pass"]
+        let cells = rows.map { [$0.metric, $0.backbeat, $0.reference, $0.ratio, $0.target, $0.pass.map { $0 ? "pass" : "FAIL" } ?? "-"] }
+        let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
+        func line(_ values: [String]) -> String {
+            zip(values, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+        }
+        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + cells.map(line)).joined(separator: "\n")
+    }
+
+    static func json(_ row: Row) -> String {
+        var fields: [(key: String, value: JSONValue)] = [("metric", .string(row.metric)), ("backbeat", .string(row.backbeat)),
+                                                         ("reference", .string(row.reference)), ("ratio", .string(row.ratio)),
+                                                         ("target", .string(row.target))]
+        if let pass = row.pass { fields.append(("pass", .bool(pass))) }
+        return MIDIJSON.object(fields)
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+
+/// `backbeat [run]`: the engine with the workstation, or `--headless` without it.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start the engine (a private JACK server if none runs) and the workstation (the default).")
+
+    @OptionGroup var engine: EngineArguments
+
+    @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
+    var headless = false
+
+    @Option(help: ArgumentHelp("Play a lifecycle scenario live: it gates Backbeat's MIDI and audio as the simulated app's state changes.", valueName: "file"))
+    var scenario: String?
+
+    func run() throws {
+        if let scenario, headless {
+            do { try LiveScenario.runHeadless(engine, scenarioPath: scenario) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
+            return
+        }
+        if !headless {
+            Console.info("the terminal workstation is not built yet; running headless")
+        }
+        try Headless.run(engine)
+    }
+}
