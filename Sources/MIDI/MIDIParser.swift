@@ -10,7 +10,8 @@
 ///   unterminated, counted as one error, and the new status byte is then processed.
 /// - A status byte that arrives before a message is complete discards that message (one error).
 /// - Undefined statuses (F4, F5, F9, FD), an F7 with no sysex open and data bytes with no status are
-///   skipped, one error each; F4 and F5 also cancel running status.
+///   skipped, one error each; F4 and F5 also cancel running status. (A stray F7 that interrupts a message
+///   is a status byte too: the incomplete message is one error, the F7 another; running status survives it.)
 /// - A sysex payload longer than ``sysexLimit`` is delivered truncated (``SysexView/isTruncated``);
 ///   truncation is flagged, not counted as an error.
 /// - ``finish(_:)`` ends the input: an incomplete message (or an open sysex, delivered unterminated)
