@@ -37,8 +37,11 @@ public enum MIDIMessage: Hashable, Sendable {
 
 /// Note-off (8n).
 public struct NoteOff: Hashable, Sendable {
+    /// Zero-based channel, 0...15 (shown as 1...16).
     public var channel: UInt8
+    /// Note number, 0...127 (60 is middle C).
     public var note: UInt8
+    /// Velocity, 0...127.
     public var velocity: UInt8
     public init(channel: UInt8, note: UInt8, velocity: UInt8) {
         self.channel = channel; self.note = note; self.velocity = velocity
@@ -47,8 +50,11 @@ public struct NoteOff: Hashable, Sendable {
 
 /// Note-on (9n). Velocity 0 means note-off by convention but is kept as is.
 public struct NoteOn: Hashable, Sendable {
+    /// Zero-based channel, 0...15 (shown as 1...16).
     public var channel: UInt8
+    /// Note number, 0...127 (60 is middle C).
     public var note: UInt8
+    /// Velocity, 0...127.
     public var velocity: UInt8
     public init(channel: UInt8, note: UInt8, velocity: UInt8) {
         self.channel = channel; self.note = note; self.velocity = velocity
@@ -57,8 +63,11 @@ public struct NoteOn: Hashable, Sendable {
 
 /// Polyphonic key pressure (An).
 public struct PolyPressure: Hashable, Sendable {
+    /// Zero-based channel, 0...15 (shown as 1...16).
     public var channel: UInt8
+    /// Note number, 0...127 (60 is middle C).
     public var note: UInt8
+    /// Pressure (aftertouch), 0...127.
     public var pressure: UInt8
     public init(channel: UInt8, note: UInt8, pressure: UInt8) {
         self.channel = channel; self.note = note; self.pressure = pressure
@@ -67,8 +76,11 @@ public struct PolyPressure: Hashable, Sendable {
 
 /// Control change (Bn). Controllers 120...127 are the channel mode messages: see ``mode``.
 public struct ControlChange: Hashable, Sendable {
+    /// Zero-based channel, 0...15 (shown as 1...16).
     public var channel: UInt8
+    /// Controller number, 0...127 (120...127 are channel mode messages).
     public var controller: UInt8
+    /// Controller value, 0...127.
     public var value: UInt8
     public init(channel: UInt8, controller: UInt8, value: UInt8) {
         self.channel = channel; self.controller = controller; self.value = value
@@ -140,20 +152,25 @@ public enum ChannelMode: Hashable, Sendable {
 
 /// Program change (Cn).
 public struct ProgramChange: Hashable, Sendable {
+    /// Zero-based channel, 0...15 (shown as 1...16).
     public var channel: UInt8
+    /// Program number, 0...127 (General MIDI names: ``GeneralMIDI/programName(_:)``).
     public var program: UInt8
     public init(channel: UInt8, program: UInt8) { self.channel = channel; self.program = program }
 }
 
 /// Channel pressure (Dn).
 public struct ChannelPressure: Hashable, Sendable {
+    /// Zero-based channel, 0...15 (shown as 1...16).
     public var channel: UInt8
+    /// Pressure (aftertouch), 0...127.
     public var pressure: UInt8
     public init(channel: UInt8, pressure: UInt8) { self.channel = channel; self.pressure = pressure }
 }
 
 /// Pitch bend (En), 14-bit.
 public struct PitchBend: Hashable, Sendable {
+    /// Zero-based channel, 0...15 (shown as 1...16).
     public var channel: UInt8
     /// Raw 14-bit value, 0...16383, centre 8192.
     public var value: UInt16
@@ -200,6 +217,7 @@ public struct SongPosition: Hashable, Sendable {
 
 /// Song select (F3).
 public struct SongSelect: Hashable, Sendable {
+    /// Song number, 0...127.
     public var song: UInt8
     public init(song: UInt8) { self.song = song }
 }

@@ -10,7 +10,8 @@
 ///   unterminated, counted as one error, and the new status byte is then processed.
 /// - A status byte that arrives before a message is complete discards that message (one error).
 /// - Undefined statuses (F4, F5, F9, FD), an F7 with no sysex open and data bytes with no status are
-///   skipped, one error each; F4 and F5 also cancel running status.
+///   skipped, one error each; F4 and F5 also cancel running status. (A stray F7 that interrupts a message
+///   is a status byte too: the incomplete message is one error, the F7 another; running status survives it.)
 /// - A sysex payload longer than ``sysexLimit`` is delivered truncated (``SysexView/isTruncated``);
 ///   truncation is flagged, not counted as an error.
 /// - ``finish(_:)`` ends the input: an incomplete message (or an open sysex, delivered unterminated)
@@ -201,22 +202,52 @@ public struct MIDIParser: ~Copyable {
     @inlinable @inline(__always)
     mutating func parseUnchecked(_ bytes: UnsafeBufferPointer<UInt8>, _ handler: (Event) -> Void) {
         guard let base = bytes.baseAddress else { return }
+        _ = run(base, bytes.count, emit: { handler(.message($0)); return true }, onSysex: { handler(.sysex($0)) })
+    }
+
+    /// The shared loop: `emit` returns false to stop (the fixed output buffer is full). Returns the bytes
+    /// consumed.
+    ///
+    /// Fast path: with nothing in progress, a whole channel message (with or without its status byte) is
+    /// taken at once when its data bytes are all there; the choices inside are selects, not branches, so
+    /// random streams do not pay a misprediction per byte. Anything else goes through `step`, byte by byte.
+    @inlinable @inline(__always)
+    mutating func run(
+        _ p: UnsafePointer<UInt8>, _ n: Int, emit: (ShortMessage) -> Bool, onSysex: (SysexView) -> Void
+    ) -> Int {
         var i = 0
-        let n = bytes.count
         while i < n {
-            switch step(base[i]) {
-            case .none: break
-            case .message(let m): handler(.message(m))
-            case .sysex:
-                handler(.sysex(currentSysex()))
-                if pendingStatus != 0 {
-                    let s = pendingStatus
-                    pendingStatus = 0
-                    if case .message(let m) = beginStatus(s) { handler(.message(m)) }
+            let b = p[i]
+            if !partial && !inSysex && b < 0xF0 && i &+ 2 < n {
+                let isStatus = b >= 0x80
+                let s = isStatus ? b : status
+                let j = isStatus ? i &+ 1 : i
+                let d1 = p[j], d2Raw = p[j &+ 1]
+                let oneByte = (s & 0xE0) == 0xC0
+                let d2 = oneByte ? 0 : d2Raw
+                if s != 0 && (d1 | d2) < 0x80 {
+                    status = s
+                    needed = oneByte ? 1 : 2
+                    i = j &+ (oneByte ? 1 : 2)
+                    if !emit(ShortMessage(_unchecked: s, d1, d2)) { return i }
+                    continue
                 }
             }
             i &+= 1
+            switch step(b) {
+            case .none: break
+            case .message(let m):
+                if !emit(m) { return i }
+            case .sysex:
+                onSysex(currentSysex())
+                if pendingStatus != 0 {
+                    let s = pendingStatus
+                    pendingStatus = 0
+                    if case .message(let m) = beginStatus(s), !emit(m) { return i }
+                }
+            }
         }
+        return i
     }
 
     /// Parses `bytes` into a caller's fixed buffer of short messages, stopping when it is full; sysex
@@ -231,30 +262,14 @@ public struct MIDIParser: ~Copyable {
         guard let base = bytes.baseAddress, let out = output.baseAddress, output.count > 0 else {
             return (0, 0)
         }
-        var i = 0, written = 0
-        let n = bytes.count, capacity = output.count
-        while i < n {
-            let step = step(base[i])
-            i &+= 1
-            switch step {
-            case .none: continue
-            case .message(let m):
-                out[written] = m
-                written &+= 1
-            case .sysex:
-                onSysex(currentSysex())
-                if pendingStatus != 0 {
-                    let s = pendingStatus
-                    pendingStatus = 0
-                    if case .message(let m) = beginStatus(s) {
-                        out[written] = m
-                        written &+= 1
-                    }
-                }
-            }
-            if written == capacity { break }
-        }
-        return (i, written)
+        var written = 0
+        let capacity = output.count
+        let consumed = run(base, bytes.count, emit: { m in
+            out[written] = m
+            written &+= 1
+            return written < capacity
+        }, onSysex: onSysex)
+        return (consumed, written)
     }
 
     /// Parses `bytes` into a caller's fixed buffer of short messages, ignoring sysex. Real-time safe.
@@ -354,3 +369,6 @@ extension ShortMessage {
         self.status = status; self.data1 = data1; self.data2 = data2
     }
 }
+
+/// A parser may move to the real-time thread: being noncopyable, it is the only owner of its sysex buffer.
+extension MIDIParser: @unchecked Sendable {}

@@ -210,6 +210,29 @@ private func sysex(_ d: [UInt8], terminated: Bool = true, truncated: Bool = fals
         #expect(messages == whole.messages)
     }
 
+    /// The whole-message fast path and the byte-at-a-time path agree on arbitrary bytes, valid or not.
+    @Test func fastPathMatchesByteByByte() {
+        var g = SeededGenerator(seed: 2024)
+        for round in 0..<300 {
+            let count = Int.random(in: 0...200, using: &g)
+            let bytes: [UInt8] = (0..<count).map { _ in
+                // Mostly data bytes and channel statuses, some system bytes.
+                switch Int.random(in: 0..<10, using: &g) {
+                case 0..<6: UInt8.random(in: 0...0x7F, using: &g)
+                case 6..<9: UInt8.random(in: 0x80...0xEF, using: &g)
+                default: UInt8.random(in: 0xF0...0xFF, using: &g)
+                }
+            }
+            let whole = MIDIParser.decode(bytes, sysexLimit: 16)
+            var parser = MIDIParser(sysexLimit: 16)
+            var messages: [MIDIMessage] = []
+            for byte in bytes { messages += parser.parse([byte]) }
+            messages += parser.finish()
+            #expect(messages == whole.messages, "round \(round)")
+            #expect(parser.errorCount == whole.errors, "round \(round)")
+        }
+    }
+
     @Test func fixedBufferPath() {
         let stream: [UInt8] = [0x90, 60, 100, 61, 100, 0xF0, 1, 0xF7, 62, 100, 0xF8, 63, 100]
         var parser = MIDIParser()

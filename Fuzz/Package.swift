@@ -1,0 +1,13 @@
+// swift-tools-version: 6.1
+// libFuzzer targets for the MIDI module: run them with scripts/fuzz (it passes -sanitize=fuzzer).
+import PackageDescription
+
+let package = Package(
+    name: "BackbeatFuzz",
+    dependencies: [.package(name: "Backbeat", path: "..")],
+    targets: [
+        // No main: libFuzzer provides it and calls LLVMFuzzerTestOneInput (built with -parse-as-library).
+        .executableTarget(name: "FuzzMIDIParser", dependencies: [.product(name: "MIDI", package: "Backbeat")]),
+        .executableTarget(name: "FuzzSMF", dependencies: [.product(name: "MIDI", package: "Backbeat")]),
+    ]
+)
