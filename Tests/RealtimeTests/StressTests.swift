@@ -134,12 +134,7 @@ final class Box<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-// Serialized: the cases spin two threads each (a 2-core machine gains nothing from running them at once),
-// and under the thread sanitizer, concurrent cases reusing a just-freed ring's memory drew reports that
-// pair one case's producer with another case's consumer at the same slot address. With every ring kept
-// alive (no address reuse) the concurrent cases ran clean, and a broken acquire/release pairing is still
-// reported with the cases serialized (checked by swapping .releasing for .relaxed in push/pop).
-@Test(.serialized, arguments: [(capacity: 1024, maxBatch: 1), (capacity: 64, maxBatch: 1),
+@Test(arguments: [(capacity: 1024, maxBatch: 1), (capacity: 64, maxBatch: 1),
                   (capacity: 1024, maxBatch: 37), (capacity: 16, maxBatch: 7)])
 func twoThreadStressKeepsOrderAndIntegrity(capacity: Int, maxBatch: Int) {
     // The first configuration carries the full count; the others a quarter each, to bound run time.
