@@ -7,8 +7,10 @@ import Synchronization
 /// - Capacity is a power of two (the initializer rounds up) and every slot is usable.
 /// - `push` and `pop` never block, never allocate and take no lock. They are `@inlinable` so a caller
 ///   specializes them for its concrete `Element`; a `@_noLocks` caller then has the compiler check the
-///   specialized bodies (see `RealtimeChecks.swift`). The generic methods cannot carry `@_noLocks`
-///   themselves: their unspecialized form moves values through type metadata.
+///   specialized bodies, in debug builds too (Tests/RealtimeTests/NoLocksCrossModule.swift, and the
+///   release-built Benchmarks/). The generic methods cannot carry `@_noLocks` themselves: their
+///   unspecialized form moves values through type metadata. Call them from another module (the engine
+///   does): inside Realtime, a debug (non-whole-module) build cannot specialize across files.
 /// - A push into a full ring drops the value and increments `overruns`.
 /// - Memory ordering: the producer writes a slot, then publishes it with a *release* store of `tail`;
 ///   the consumer *acquire*-loads `tail` before reading the slot. Symmetrically the consumer reads a slot,
