@@ -38,7 +38,9 @@ struct Monitor: ParsableCommand {
                     return
                 }
                 if json {
-                    var fields = message.jsonFields
+                    // `frame` is the JACK frame time here (issue contract); an MTC quarter frame's data byte,
+                    // which decode calls `frame`, is `mtc_frame` in the monitor so no key appears twice.
+                    var fields = message.jsonFields.map { $0.key == "frame" ? (key: "mtc_frame", value: $0.value) : $0 }
                     fields.append(("frame", .int(Int(monitored.frameTime))))
                     fields.append(("time", .double(seconds)))
                     fields.append(("source", .string(monitored.source.description)))
