@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // Backbeat's benchmarks: a package of their own so the main build stays fast (DESIGN.md). Each suite runs
 // Backbeat's real-time code side by side with the C reference it must beat, in the same process:
-// the ring against JACK's jack_ringbuffer, the MIDI parser against ALSA's snd_midi_event encoder.
+// the ring against JACK's jack_ringbuffer, the MIDI parser against ALSA's snd_midi_event encoder; and the
+// synth's render cost with its zero-allocation threshold.
 // Run: swift package --package-path Benchmarks benchmark   (or scripts/bench-foundation for the table)
 import PackageDescription
 
@@ -37,6 +38,16 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ParserBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "SynthBenchmarks",
+            dependencies: [
+                .product(name: "DSP", package: "Backbeat"),
+                .product(name: "MIDI", package: "Backbeat"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SynthBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

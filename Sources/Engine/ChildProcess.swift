@@ -19,7 +19,7 @@ public enum ChildProcess {
     public static func spawnWithOpenStdin(_ arguments: [String], output: String) throws -> (pid: pid_t, stdin: Int32) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
-        fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         defer { close(fds[0]) }
         do {
             return (try spawn(arguments, output: output, newProcessGroup: false, stdin: fds[0]), fds[1])

@@ -84,7 +84,7 @@ public enum OfflineRenderer {
                 periodEvents.append(PeriodEvent(offset: sorted[next].frame - start, message: sorted[next].message))
                 next += 1
             }
-            periodEvents.withUnsafeBufferPointer { events in
+            _ = periodEvents.withUnsafeBufferPointer { events in
                 periodLeft.withUnsafeMutableBufferPointer { l in
                     periodRight.withUnsafeMutableBufferPointer { r in
                         renderPeriod(unmanaged, events: events, left: l.baseAddress!, right: r.baseAddress!,

@@ -47,7 +47,7 @@ public final class QuitSignals: Sendable {
         if let signal { return signal }
         let nanos = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         _ = wake.wait(timeout: .now() + .nanoseconds(Int(nanos)))
-        if let signal { wake.signal() }
+        if signal != nil { wake.signal() }  // pass the wake-up on to any other waiter
         return signal
     }
 
