@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Testing
 
@@ -19,5 +20,36 @@ import Testing
         for name in ["run", "monitor", "decode", "render", "lifecycle", "bench"] {
             #expect(help.output.contains("  \(name)"), "help lacks \(name)")
         }
+    }
+
+    @Test func renderRejectsBadInputWithExitCode2AndWritesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-cli-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out.wav").path
+
+        let missing = try run(backbeatExecutable(), ["render", "/nonexistent/in.mid", "-o", output])
+        #expect(missing.status == 2)
+        #expect(missing.output.contains("/nonexistent/in.mid"), "\(missing.output)")
+
+        let corrupt = directory.appendingPathComponent("corrupt.mid").path
+        try Data([0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, 1, 0xE0, 0x4D, 0x54, 0x72, 0x6B, 0, 0, 0, 99, 0x00]).write(to: URL(fileURLWithPath: corrupt))
+        let bad = try run(backbeatExecutable(), ["render", corrupt, "-o", output])
+        #expect(bad.status == 2)
+        #expect(bad.output.contains("offset"), "a corrupt file names the byte offset: \(bad.output)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        let good = directory.appendingPathComponent("good.mid").path
+        try Data(SynthBenchmark.heldChordFile(notes: 3, seconds: 0.2, program: nil)).write(to: URL(fileURLWithPath: good))
+        let unwritable = try run(backbeatExecutable(), ["render", good, "-o", "/nonexistent/dir/out.wav"])
+        #expect(unwritable.status == 2)
+        #expect(unwritable.output.contains("/nonexistent/dir"), "\(unwritable.output)")
+
+        let rendered = try run(backbeatExecutable(), ["render", good, "-o", output])
+        #expect(rendered.status == 0, "\(rendered.output)")
+        let header = try Data(contentsOf: URL(fileURLWithPath: output)).prefix(4)
+        #expect(header.elementsEqual("RIFF".utf8))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("out.wav") && $0 != "out.wav" }
+        #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
     }
 }

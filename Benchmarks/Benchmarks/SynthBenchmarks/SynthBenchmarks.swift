@@ -25,7 +25,7 @@ nonisolated(unsafe) let benchmarks = {
             metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
             warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(2), maxIterations: 20,
             thresholds: zeroAllocations)
-        Benchmark("SynthRender1s:saw-filter-\(voices)voices", configuration: configuration) { _ in
+        Benchmark("SynthRender1s-\(voices)voices:Backbeat-saw-filter", configuration: configuration) { _ in
             for _ in 0..<(48_000 / period) { synth.render(left: left, right: right, frames: period) }
             precondition(synth.activeVoiceCount == voices, "voices stopped sounding")
             blackHole(left.pointee)
