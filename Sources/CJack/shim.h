@@ -42,8 +42,4 @@ static inline int backbeat_rt_midi_event_write(void *port_buffer, jack_nframes_t
                                                size_t size) BACKBEAT_RT_SAFE {
     return jack_midi_event_write(port_buffer, time, data, size);
 }
-/// Microseconds on JACK's clock (jack_get_time reads the same monotonic clock as the server).
-static inline jack_time_t backbeat_rt_time(void) BACKBEAT_RT_SAFE {
-    return jack_get_time();
-}
 #endif

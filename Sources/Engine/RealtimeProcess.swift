@@ -84,22 +84,16 @@ final class RealtimeContext: @unchecked Sendable {
         audioGate = Atomic(true)
     }
 
-    /// One period. Control rings first (at frame 0), then JACK MIDI at its frame offsets: the synth renders
-    /// up to each event's frame, so an event at offset k changes the sound at frame k.
+    /// One JACK period. Control rings first (at frame 0), then JACK MIDI at its frame offsets: the synth
+    /// renders up to each event's frame, so an event at offset k changes the sound at frame k.
     @_noLocks
     func process(frames: Int) {
         guard let ports = ports else { return }
-        let start = backbeat_rt_time()
         let outLeft = backbeat_rt_port_buffer(ports.outLeft, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
         let outRight = backbeat_rt_port_buffer(ports.outRight, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
         let midiBuffer = backbeat_rt_port_buffer(ports.midiIn, jack_nframes_t(frames))
         let periodStart = backbeat_rt_last_frame_time(ports.client)
-        let midiOpen = midiGate.load(ordering: .relaxed)
-        let audioOpen = audioGate.load(ordering: .relaxed)
-
-        drain(rtKeyboard, periodStart: periodStart, midiOpen: midiOpen)
-        drain(rtALSA, periodStart: periodStart, midiOpen: midiOpen)
-        drain(rtDemo, periodStart: periodStart, midiOpen: midiOpen)
+        let period = beginPeriod(periodStart: periodStart)
 
         var rendered = 0
         let count = backbeat_rt_midi_event_count(midiBuffer)
@@ -108,27 +102,60 @@ final class RealtimeContext: @unchecked Sendable {
             var event = jack_midi_event_t()
             if backbeat_rt_midi_event_get(&event, midiBuffer, index) == 0, event.size > 0, let bytes = event.buffer {
                 let at = min(Int(event.time), frames)
-                if audioOpen && at > rendered {
+                if period.audioOpen && at > rendered {
                     render(left: outLeft, right: outRight, from: rendered, to: at)
                     rendered = at
                 }
-                receive(bytes: bytes, size: event.size, frameTime: periodStart &+ event.time, midiOpen: midiOpen)
+                receive(bytes: bytes, size: event.size, frameTime: periodStart &+ event.time, midiOpen: period.midiOpen)
             }
             index += 1
         }
-        if audioOpen {
-            if rendered < frames { render(left: outLeft, right: outRight, from: rendered, to: frames) }
+        finishPeriod(period, left: outLeft, right: outRight, frames: frames, rendered: rendered)
+    }
+
+    /// One period for a backend without JACK (ALSA PCM): its MIDI arrives through the control rings only.
+    /// `periodStart` is the backend's running frame count, for monitor times.
+    @_noLocks
+    func processWithoutJack(frames: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                            periodStart: UInt32) {
+        let period = beginPeriod(periodStart: periodStart)
+        finishPeriod(period, left: left, right: right, frames: frames, rendered: 0)
+    }
+
+    /// What a period starts with: its start time, the gates as they are now, the control rings applied.
+    struct Period {
+        var started: MonotonicInstant
+        var midiOpen: Bool
+        var audioOpen: Bool
+    }
+
+    @_noLocks
+    private func beginPeriod(periodStart: UInt32) -> Period {
+        let period = Period(started: MonotonicInstant.now(), midiOpen: midiGate.load(ordering: .relaxed),
+                            audioOpen: audioGate.load(ordering: .relaxed))
+        drain(rtKeyboard, periodStart: periodStart, midiOpen: period.midiOpen)
+        drain(rtALSA, periodStart: periodStart, midiOpen: period.midiOpen)
+        drain(rtDemo, periodStart: periodStart, midiOpen: period.midiOpen)
+        return period
+    }
+
+    /// Renders the rest of the period (or silence while the gate is closed), then meters, capture, statistics.
+    @_noLocks
+    private func finishPeriod(_ period: Period, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                              frames: Int, rendered: Int) {
+        if period.audioOpen {
+            if rendered < frames { render(left: left, right: right, from: rendered, to: frames) }
         } else {
             // A suspended app runs no code: the synth is frozen and the output is silence.
-            outLeft.update(repeating: 0, count: frames)
-            outRight.update(repeating: 0, count: frames)
+            left.update(repeating: 0, count: frames)
+            right.update(repeating: 0, count: frames)
         }
-        measure(left: outLeft, right: outRight, frames: frames)
-        if captureOn.load(ordering: .relaxed) { capture(left: outLeft, right: outRight, frames: frames) }
+        measure(left: left, right: right, frames: frames)
+        if captureOn.load(ordering: .relaxed) { capture(left: left, right: right, frames: frames) }
 
         counters.activeVoices.store(rtSynth._withUnsafeGuaranteedRef { $0.activeVoiceCount }, ordering: .relaxed)
         counters.periods.wrappingAdd(1, ordering: .relaxed)
-        let elapsed = Int(truncatingIfNeeded: (backbeat_rt_time() &- start) &* 1000)
+        let elapsed = Int(truncatingIfNeeded: MonotonicInstant.now().nanoseconds(since: period.started))
         counters.lastCallbackNanos.store(elapsed, ordering: .relaxed)
         if elapsed > counters.maxCallbackNanos.load(ordering: .relaxed) {
             counters.maxCallbackNanos.store(elapsed, ordering: .relaxed)
