@@ -21,6 +21,14 @@ public struct EngineOptions: Sendable {
     public var voices = 64
     public var channel: UInt8?
     public var patch = 0
+    // ALSA (ALSAEngine.swift): the audio driver, the MIDI inputs, the PCM device.
+    public var driver: AudioDriver = .jack
+    public var midiInput: MIDIInputSelection = .auto
+    /// ALSA sequencer sources to subscribe ("CLIENT:PORT", names or numbers), again whenever they come back.
+    public var alsaConnect: [String] = []
+    /// ALSA PCM device for `driver == .alsa` (with `rate`, `period` and `alsaPeriods`).
+    public var alsaDevice = "default"
+    public var alsaPeriods = 2
 
     public init() {}
 
@@ -49,6 +57,14 @@ public struct EngineStatus: Sendable {
     public var midiReceived: Int
     public var midiLost: Int
     public var ringDrops: Int
+    // ALSA (ALSAEngine.swift)
+    /// The audio driver running: "jack" or "alsa".
+    public var driver = "jack"
+    /// With the ALSA driver: device, sample format, buffer, scheduling.
+    public var alsaPCM: String?
+    /// The ALSA MIDI line for the header: the sequencer port, or "ALSA MIDI unavailable: <reason>"; nil when
+    /// not asked for.
+    public var alsaMIDI: String?
 }
 
 /// Runs the synth against JACK: finds or starts the server, owns the client, restarts it when the server
@@ -57,7 +73,9 @@ public final class Engine: @unchecked Sendable {
     public let options: EngineOptions
     public let synth: Synth
     let context: RealtimeContext
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
+    /// ALSA sequencer and PCM (ALSAEngine.swift).
+    let alsa = ALSAParts()
 
     private struct State {
         var session: JackSession?
@@ -100,6 +118,11 @@ public final class Engine: @unchecked Sendable {
     /// Finds or starts the server, opens the client, connects, activates. Call from the main thread (a private
     /// server's parent-death signal is tied to the thread that spawns it).
     public func start() throws {
+        // ALSA (ALSAEngine.swift): the sequencer per --midi; with --driver alsa the PCM instead of JACK.
+        try startALSA()
+        if options.driver == .alsa { return }
+        var startedJACK = false
+        defer { if !startedJACK { stopALSA() } }
         PrivateJackServer.quietLibjack()
         let name = options.resolvedServerName
         if !PrivateJackServer.isRunning(name: name) {
@@ -124,10 +147,12 @@ public final class Engine: @unchecked Sendable {
         thread.name = "backbeat-supervisor"
         supervisor = thread
         thread.start()
+        startedJACK = true
     }
 
     /// Deactivates and closes the client, then stops a private server. Idempotent.
     public func stop() {
+        stopALSA()
         supervisorStop.store(true, ordering: .releasing)
         supervisorWake.signal()
         let toStop: PrivateJackServer? = state.withLock { state in
@@ -145,15 +170,16 @@ public final class Engine: @unchecked Sendable {
     public func status() -> EngineStatus {
         let context = self.context
         return state.withLock { state in
-            let rate = state.session?.sampleRate ?? state.sampleRate
-            let period = state.session?.bufferSize ?? 0
+            let pcm = alsa.pcm  // ALSA driver
+            let rate = state.session?.sampleRate ?? pcm?.rate ?? state.sampleRate
+            let period = state.session?.bufferSize ?? pcm?.periodFrames ?? 0
             let periodNanos = rate > 0 && period > 0 ? Double(period) / Double(rate) * 1e9 : 0
             let last = Double(context.counters.lastCallbackNanos.load(ordering: .relaxed))
             let longest = Double(context.counters.maxCallbackNanos.exchange(0, ordering: .relaxed))
             return EngineStatus(
                 server: state.server,
                 clientName: state.session?.actualClientName ?? options.clientName,
-                connected: state.session != nil,
+                connected: state.session != nil || pcm != nil,
                 sampleRate: rate,
                 periodFrames: period,
                 jackLoad: state.session?.cpuLoad ?? 0,
@@ -164,7 +190,8 @@ public final class Engine: @unchecked Sendable {
                 voiceCapacity: options.voices,
                 midiReceived: context.counters.midiReceived.load(ordering: .relaxed),
                 midiLost: context.counters.midiLost.load(ordering: .relaxed),
-                ringDrops: context.counters.uiRingDrops.load(ordering: .relaxed) + keyboardRing.overruns + alsaRing.overruns + demoRing.overruns
+                ringDrops: context.counters.uiRingDrops.load(ordering: .relaxed) + keyboardRing.overruns + alsaRing.overruns + demoRing.overruns,
+                driver: options.driver.rawValue, alsaPCM: alsa.pcmStatus, alsaMIDI: alsa.midiStatus
             )
         }
     }
@@ -197,11 +224,12 @@ public final class Engine: @unchecked Sendable {
     public var captureFramesDropped: Int { context.counters.captureFramesDropped.load(ordering: .relaxed) }
 
     /// The current sample rate (0 while no server is connected).
-    public var sampleRate: Int { state.withLock { $0.sampleRate } }
+    public var sampleRate: Int { alsa.pcm?.rate ?? state.withLock { $0.sampleRate } }
 
     /// JACK's current frame time (for monitors that print times relative to their start).
     public func frameTime() -> UInt32? {
-        state.withLock { state in state.session.map { jack_frame_time($0.client) } }
+        if let pcm = alsa.pcm { return UInt32(truncatingIfNeeded: pcm.framesWritten.load(ordering: .relaxed)) }  // ALSA driver
+        return state.withLock { state in state.session.map { jack_frame_time($0.client) } }
     }
 
     // MARK: - Opening, connecting, reconnecting

@@ -63,6 +63,10 @@ final class RealtimeContext: @unchecked Sendable {
     @exclusivity(unchecked) var maxFrames = 1024
     /// Set while no client owns the ports; written only while the callback cannot run.
     @exclusivity(unchecked) var ports: JackPorts?
+    /// ALSA sequencer sysex bytes (producer: the ALSA reader thread), moved to `sysexRing` when their
+    /// header arrives through `alsaRing` (see `ALSASequencer`).
+    let alsaSysexRing: SPSCRing<UInt8>
+    private let rtALSASysex: Unmanaged<SPSCRing<UInt8>>
 
     init(synth: Synth, ringCapacity: Int = 4096, uiRingCapacity: Int = 16384, sysexCapacity: Int = 1 << 16,
          captureCapacity: Int = 1 << 19) {
@@ -82,6 +86,8 @@ final class RealtimeContext: @unchecked Sendable {
         rtCapture = .passUnretained(captureRing)
         midiGate = Atomic(true)
         audioGate = Atomic(true)
+        alsaSysexRing = SPSCRing(capacity: sysexCapacity)
+        rtALSASysex = .passUnretained(alsaSysexRing)
     }
 
     /// One JACK period. Control rings first (at frame 0), then JACK MIDI at its frame offsets: the synth
@@ -190,6 +196,8 @@ final class RealtimeContext: @unchecked Sendable {
             ring._withUnsafeGuaranteedRef { next = $0.pop() }
             guard let event = next else { return }
             switch event {
+            case let .midi(header, .alsa) where header.status == 0xF0:
+                deliverALSASysex(length: Int(header.data1) | Int(header.data2) << 8, frameTime: periodStart, midiOpen: midiOpen)
             case let .midi(message, source):
                 deliver(message, source: source, frameTime: periodStart, midiOpen: midiOpen, sysexLength: 0, queued: 0)
             case let .parameter(index, value):
@@ -198,6 +206,24 @@ final class RealtimeContext: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// An ALSA sysex: its `length` bytes wait in the ALSA sysex ring (pushed before its header); they move to
+    /// the monitor's sysex ring, or are consumed and counted when it is full or the gate is closed.
+    @_noLocks
+    private func deliverALSASysex(length: Int, frameTime: UInt32, midiOpen: Bool) {
+        var queued = 0
+        for _ in 0..<length {
+            var next: UInt8?
+            rtALSASysex._withUnsafeGuaranteedRef { next = $0.pop() }
+            guard let byte = next else { break }
+            var pushed = false
+            if midiOpen { rtSysex._withUnsafeGuaranteedRef { pushed = $0.push(byte) } }
+            if pushed { queued += 1 }
+        }
+        if midiOpen && queued < length { counters.sysexBytesDropped.wrappingAdd(length - queued, ordering: .relaxed) }
+        deliver(ShortMessage(status: 0xF0), source: .alsa, frameTime: frameTime, midiOpen: midiOpen,
+                sysexLength: UInt32(truncatingIfNeeded: length), queued: UInt32(truncatingIfNeeded: queued))
     }
 
     /// One JACK MIDI event: a complete message (JACK MIDI carries no running status).

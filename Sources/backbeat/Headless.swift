@@ -3,9 +3,9 @@ import Foundation
 
 /// `backbeat --headless`: the engine without the terminal UI, one status line a second until a quit signal.
 enum Headless {
-    static func run(_ arguments: EngineArguments) throws {
+    static func run(_ arguments: EngineArguments, alsa: ALSAArguments) throws {
         let signals = QuitSignals.install()
-        let engine = Engine(options: arguments.engineOptions, log: { Console.info($0) })
+        let engine = Engine(options: alsa.apply(to: arguments.engineOptions), log: { Console.info($0) })
         do {
             try engine.start()
         } catch {
@@ -24,10 +24,12 @@ enum Headless {
     static func statusLine(_ status: EngineStatus) -> String {
         let server = "\(status.server.name) (\(status.server.isPrivate ? "private, \(status.server.driver ?? "?")" : "external"))"
         guard status.connected else { return "server \(server): disconnected, waiting for it | xruns \(status.xruns)" }
-        return "server \(server) | \(status.sampleRate) Hz | \(status.periodFrames) frames"
+        // ALSA: the PCM instead of the server with --driver alsa; the sequencer's line when asked for.
+        let alsaMIDI = status.alsaMIDI.map { " | \($0)" } ?? ""
+        return "\(status.alsaPCM ?? "server \(server)") | \(status.sampleRate) Hz | \(status.periodFrames) frames"
             + " | DSP \(String(format: "%.1f", status.jackLoad))% (callback \(String(format: "%.1f", status.callbackLoad * 100))%, max \(String(format: "%.1f", status.maxCallbackLoad * 100))%)"
             + " | xruns \(status.xruns) | voices \(status.voicesInUse)/\(status.voiceCapacity)"
-            + " | MIDI \(status.midiReceived) received, \(status.midiLost) lost | drops \(status.ringDrops)"
+            + " | MIDI \(status.midiReceived) received, \(status.midiLost) lost | drops \(status.ringDrops)" + alsaMIDI
     }
 }
 

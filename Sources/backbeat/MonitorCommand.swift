@@ -16,10 +16,11 @@ struct Monitor: ParsableCommand {
     var middleC3 = false
 
     @OptionGroup var engine: EngineArguments
+    @OptionGroup(title: "ALSA") var alsa: ALSAArguments
 
     func run() throws {
         let signals = QuitSignals.install()
-        let engine = Engine(options: engine.engineOptions, log: { Console.info($0) })
+        let engine = Engine(options: alsa.apply(to: engine.engineOptions), log: { Console.info($0) })
         do { try engine.start() } catch { Console.fail("\(error)") }
         defer { engine.stop() }
         let formatter = MonitorFormatter(middleC: middleC3 ? .c3 : .c4)

@@ -6,12 +6,17 @@ struct Run: ParsableCommand {
         abstract: "Start the engine (a private JACK server if none runs) and the workstation (the default).")
 
     @OptionGroup var engine: EngineArguments
+    @OptionGroup(title: "ALSA") var alsa: ALSAArguments
 
     @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
     var headless = false
 
     @Option(help: ArgumentHelp("Play a lifecycle scenario live: it gates Backbeat's MIDI and audio as the simulated app's state changes.", valueName: "file"))
     var scenario: String?
+
+    func validate() throws {
+        if scenario != nil && alsa.driver == .alsa { throw ValidationError("--scenario runs with --driver jack only") }
+    }
 
     func run() throws {
         if let scenario, headless {
@@ -21,6 +26,6 @@ struct Run: ParsableCommand {
         if !headless {
             Console.info("the terminal workstation is not built yet; running headless")
         }
-        try Headless.run(engine)
+        try Headless.run(engine, alsa: alsa)
     }
 }

@@ -1,0 +1,232 @@
+import CALSA
+import Foundation
+import MIDI
+import Realtime
+import Synchronization
+
+/// An ALSA call that failed: what Backbeat tried, on which device, and ALSA's reason (`snd_strerror`).
+public struct ALSAError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    init(_ what: String, code: Int32) {
+        description = "\(what): \(String(cString: snd_strerror(code)))"
+    }
+
+    init(message: String) { description = message }
+}
+
+/// Backbeat's ALSA sequencer client: a client named like the JACK client with one writable, subscribable
+/// port `midi_in`, subscribed to System:Announce, and a reader thread that polls the sequencer's
+/// descriptors (and a pipe, to stop it) and pushes what arrives into the engine's ALSA ring.
+///
+/// Sysex travels in two parts: its bytes into `sysexRing` (this thread is its only producer), then a
+/// header `.midi(ShortMessage(status: 0xF0, data1: length & 0xFF, data2: length >> 8), .alsa)` into
+/// `ring`; the real-time callback moves that many bytes to the monitor's sysex ring. A sysex is sent only
+/// when its bytes and its header both fit (else it is dropped and counted), so the two stay in step.
+final class ALSASequencer: @unchecked Sendable {
+    /// The device alsa-lib's "default" sequencer opens (named in errors).
+    static let device = "/dev/snd/seq"
+
+    let handle: OpaquePointer
+    let clientID: Int32
+    let port: Int32
+    let clientName: String
+    private let ring: SPSCRing<ControlEvent>
+    private let sysexRing: SPSCRing<UInt8>
+    private let log: @Sendable (String) -> Void
+    /// `--alsa-connect` sources, subscribed at start and again whenever a port appears.
+    private let wanted: [String]
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let finished = DispatchSemaphore(value: 0)
+    private var running = false
+    /// Reader thread only.
+    private var decoder = ALSAEventDecoder()
+    private var clientNames: [UInt8: String] = [:]
+    private let sysexDrops = Atomic<Int>(0)
+    private let eventsReceived = Atomic<Int>(0)
+
+    /// Opens the sequencer and creates the port; throws an `ALSAError` naming `/dev/snd/seq` when it cannot.
+    init(clientName: String, connect: [String], ring: SPSCRing<ControlEvent>, sysexRing: SPSCRing<UInt8>,
+         log: @escaping @Sendable (String) -> Void) throws {
+        var handle: OpaquePointer?
+        // Backbeat says it in one line (or one status line with `--midi auto`): alsa-lib need not as well.
+        backbeat_alsa_silence_errors(1)
+        let opened = snd_seq_open(&handle, "default", SND_SEQ_OPEN_INPUT, SND_SEQ_NONBLOCK)
+        backbeat_alsa_silence_errors(0)
+        guard opened >= 0, let handle else {
+            throw ALSAError("cannot open the ALSA sequencer \(Self.device)", code: opened)
+        }
+        func fail(_ what: String, _ code: Int32) -> ALSAError {
+            let error = ALSAError(what, code: code)
+            snd_seq_close(handle)
+            return error
+        }
+        snd_seq_set_client_name(handle, clientName)
+        let port = snd_seq_create_simple_port(handle, "midi_in", backbeat_seq_port_caps_midi_in(), backbeat_seq_port_type_app())
+        guard port >= 0 else { throw fail("cannot create the ALSA sequencer port midi_in", port) }
+        let announce = snd_seq_connect_from(handle, port, backbeat_seq_client_system(), backbeat_seq_port_system_announce())
+        guard announce >= 0 else { throw fail("cannot subscribe to the ALSA sequencer's System:Announce port", announce) }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw fail("cannot create the ALSA reader's wake-up pipe", -errno) }
+        self.handle = handle
+        self.port = port
+        self.clientID = snd_seq_client_id(handle)
+        self.clientName = clientName
+        self.ring = ring
+        self.sysexRing = sysexRing
+        self.log = log
+        self.wanted = connect
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        connectWanted(initial: true)
+    }
+
+    deinit {
+        stop()
+        snd_seq_close(handle)
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// "backbeat:midi_in (client 128, port 0)".
+    var address: String { "\(clientName):midi_in (\(clientID):\(port))" }
+    var sysexDropped: Int { sysexDrops.load(ordering: .relaxed) }
+    var received: Int { eventsReceived.load(ordering: .relaxed) }
+
+    func start() {
+        guard !running else { return }
+        running = true
+        let thread = Thread { [self] in readLoop() }
+        thread.name = "backbeat-alsa-seq"
+        thread.start()
+    }
+
+    /// Wakes the reader through its pipe and waits until it has ended. Idempotent.
+    func stop() {
+        guard running else { return }
+        running = false
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        finished.wait()
+    }
+
+    // MARK: - Reader thread
+
+    private func readLoop() {
+        defer { finished.signal() }
+        let count = Int(snd_seq_poll_descriptors_count(handle, Int16(POLLIN)))
+        var fds = [pollfd](repeating: pollfd(), count: count + 1)
+        _ = fds.withUnsafeMutableBufferPointer { snd_seq_poll_descriptors(handle, $0.baseAddress, UInt32(count), Int16(POLLIN)) }
+        fds[count] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&fds, nfds_t(fds.count), -1)
+            if ready < 0 && errno != EINTR { log("ALSA sequencer: poll failed: \(String(cString: strerror(errno)))"); return }
+            if fds[count].revents != 0 { return }
+            drainEvents()
+        }
+    }
+
+    private func drainEvents() {
+        while true {
+            var event: UnsafeMutablePointer<snd_seq_event_t>?
+            let result = snd_seq_event_input(handle, &event)
+            if result == -EAGAIN { return }
+            if result == -ENOSPC {
+                log("ALSA sequencer: input overrun, events were lost")
+                continue
+            }
+            if result < 0 { return }
+            guard let event else { continue }
+            eventsReceived.wrappingAdd(1, ordering: .relaxed)
+            decoder.decode(event.pointee) { handle($0) }
+        }
+    }
+
+    private func handle(_ input: ALSAInput) {
+        switch input {
+        case .message(let message):
+            _ = ring.push(.midi(message, .alsa))  // a full ring counts the drop itself
+        case .sysex(let bytes, _):
+            pushSysex(bytes)
+        case .announcement(let announcement):
+            announce(announcement)
+        }
+    }
+
+    private func pushSysex(_ bytes: [UInt8]) {
+        // Producer side: `count` can only shrink under us, so these free-space figures are safe lower bounds.
+        guard bytes.count <= 0xFFFF, sysexRing.capacity - sysexRing.count >= bytes.count, ring.capacity - ring.count >= 1 else {
+            sysexDrops.wrappingAdd(1, ordering: .relaxed)
+            return
+        }
+        _ = bytes.withUnsafeBufferPointer { sysexRing.push(contentsOf: $0) }
+        let length = bytes.count
+        _ = ring.push(.midi(ShortMessage(status: 0xF0, data1: UInt8(length & 0xFF), data2: UInt8(length >> 8)), .alsa))
+    }
+
+    private func announce(_ announcement: ALSAAnnouncement) {
+        let client = announcement.client
+        if client == UInt8(truncatingIfNeeded: clientID) && announcement.kind != .subscribed && announcement.kind != .unsubscribed { return }
+        switch announcement.kind {
+        case .clientStart:
+            log("ALSA: client \(client) appeared")
+        case .clientExit:
+            log("ALSA: client \(client) '\(clientNames[client] ?? "?")' went away")
+            clientNames[client] = nil
+        case .clientChange:
+            clientNames[client] = name(of: client)
+        case .portStart:
+            let label = name(of: client)
+            clientNames[client] = label
+            log("ALSA: port \(client):\(announcement.port) of '\(label)' appeared")
+            connectWanted(initial: false)
+        case .portExit:
+            log("ALSA: port \(client):\(announcement.port) of '\(clientNames[client] ?? "?")' went away")
+        case .portChange:
+            break
+        case .subscribed, .unsubscribed:
+            guard announcement.destinationClient == UInt8(truncatingIfNeeded: clientID),
+                  announcement.destinationPort == UInt8(truncatingIfNeeded: port) else { return }
+            let verb = announcement.kind == .subscribed ? "connected to" : "disconnected from"
+            log("ALSA: \(clientNames[client] ?? name(of: client)) (\(client):\(announcement.port)) \(verb) \(clientName):midi_in")
+        }
+    }
+
+    private func name(of client: UInt8) -> String {
+        var info: OpaquePointer?
+        guard snd_seq_client_info_malloc(&info) == 0, let info else { return "?" }
+        defer { snd_seq_client_info_free(info) }
+        guard snd_seq_get_any_client_info(handle, Int32(client), info) == 0 else { return "?" }
+        return String(cString: snd_seq_client_info_get_name(info))
+    }
+
+    /// Subscribes every `--alsa-connect` source that exists and is not subscribed yet.
+    private func connectWanted(initial: Bool) {
+        for spec in wanted {
+            var address = snd_seq_addr_t()
+            guard snd_seq_parse_address(handle, &address, spec) >= 0 else {
+                if initial { log("ALSA source '\(spec)' is not there; Backbeat subscribes it when it appears") }
+                continue
+            }
+            if isSubscribed(address) { continue }
+            let result = snd_seq_connect_from(handle, port, Int32(address.client), Int32(address.port))
+            if result >= 0 {
+                log("ALSA: subscribed \(spec) (\(address.client):\(address.port)) to \(clientName):midi_in")
+            } else {
+                log("\(ALSAError("ALSA: cannot subscribe \(spec) (\(address.client):\(address.port))", code: result))")
+            }
+        }
+    }
+
+    private func isSubscribed(_ source: snd_seq_addr_t) -> Bool {
+        var subscription: OpaquePointer?
+        guard snd_seq_port_subscribe_malloc(&subscription) == 0, let subscription else { return false }
+        defer { snd_seq_port_subscribe_free(subscription) }
+        var sender = source
+        var destination = snd_seq_addr_t(client: UInt8(truncatingIfNeeded: clientID), port: UInt8(truncatingIfNeeded: port))
+        snd_seq_port_subscribe_set_sender(subscription, &sender)
+        snd_seq_port_subscribe_set_dest(subscription, &destination)
+        return snd_seq_get_port_subscription(handle, subscription) == 0
+    }
+}
