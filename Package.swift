@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "MIDI", "DSP", "Realtime", "CJack"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "MIDI", "DSP", "Realtime", "CJack", "CALSA"]),
         .testTarget(name: "TUITests", dependencies: ["TUI"]),
     ]
 )
