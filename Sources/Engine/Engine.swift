@@ -152,9 +152,9 @@ public final class Engine: @unchecked Sendable {
 
     /// Deactivates and closes the client, then stops a private server. Idempotent.
     public func stop() {
-        stopALSA()
         supervisorStop.store(true, ordering: .releasing)
         supervisorWake.signal()
+        stopALSA()  // ALSA (ALSAEngine.swift): PCM thread and sequencer reader
         let toStop: PrivateJackServer? = state.withLock { state in
             guard !state.stopped else { return nil }
             state.stopped = true
@@ -276,7 +276,7 @@ public final class Engine: @unchecked Sendable {
             for (index, out) in outs.enumerated() where !playback.isEmpty {
                 try session.connect(out, playback[min(index, playback.count - 1)])
             }
-            if options.connectMIDI.isEmpty {
+            if options.connectMIDI.isEmpty && options.midiInput != .alsa {  // --midi alsa: no JACK MIDI sources
                 for source in session.ports(type: backbeat_jack_midi_type(), flags: JackPortIsPhysical, JackPortIsOutput) {
                     try? session.connect(source, midiIn)
                 }

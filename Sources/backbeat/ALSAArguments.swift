@@ -10,7 +10,7 @@ struct ALSAArguments: ParsableArguments {
     @Option(help: "Audio driver: jack (a JACK client; a private server when none runs) or alsa (an ALSA PCM device, no JACK).")
     var driver: AudioDriver = .jack
 
-    @Option(help: "MIDI inputs: jack, alsa (the ALSA sequencer), both, or auto (JACK, and the ALSA sequencer when /dev/snd/seq can be opened).")
+    @Option(help: "MIDI inputs: jack, alsa (the ALSA sequencer, required; JACK MIDI sources are not connected), both, or auto (JACK, and the ALSA sequencer when /dev/snd/seq can be opened).")
     var midi: MIDIInputSelection = .auto
 
     @Option(name: .customLong("alsa-connect"), help: ArgumentHelp("Subscribe this ALSA sequencer source to Backbeat's midi_in, now and whenever it comes back (names or numbers; repeatable).", valueName: "client:port"))

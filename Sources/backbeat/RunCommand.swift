@@ -16,6 +16,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if scenario != nil && alsa.driver == .alsa { throw ValidationError("--scenario runs with --driver jack only") }
+        if alsa.midi == .alsa && !engine.connectMIDI.isEmpty { throw ValidationError("--connect-midi needs JACK MIDI (--midi jack, both or auto)") }
     }
 
     func run() throws {
