@@ -89,7 +89,7 @@ final class ALSASequencer: @unchecked Sendable {
         close(wakeWrite)
     }
 
-    /// "backbeat:midi_in (client 128, port 0)".
+    /// "backbeat:midi_in (128:0)": client name, port, client and port numbers.
     var address: String { "\(clientName):midi_in (\(clientID):\(port))" }
     var sysexDropped: Int { sysexDrops.load(ordering: .relaxed) }
     var received: Int { eventsReceived.load(ordering: .relaxed) }
