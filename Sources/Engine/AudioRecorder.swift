@@ -125,7 +125,12 @@ final class AudioRecorder: @unchecked Sendable {
         // The callback may be in the middle of a period that still pushes frames: give it two periods.
         Thread.sleep(forTimeInterval: 0.03)
         stopping.store(true, ordering: .releasing)
-        if thread != nil { finished.wait() }
+        if thread != nil {
+            finished.wait()
+        } else {
+            // Never started (the engine failed to start): close the empty file properly.
+            do { try writer.close() } catch { fail(error) }
+        }
         thread = nil
         return failure
     }

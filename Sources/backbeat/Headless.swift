@@ -1,24 +1,76 @@
 import Engine
 import Foundation
+import MIDI
 
 /// `backbeat --headless`: the engine without the terminal UI, one status line a second until a quit signal.
 enum Headless {
     static func run(_ arguments: EngineArguments) throws {
         let signals = QuitSignals.install()
+        // Recording targets are checked before anything starts: a clear error and exit 2, not a lost take.
+        for path in [arguments.recordMIDI, arguments.recordAudio].compactMap({ $0 }) {
+            do { try CaptureController.checkWritable(path) } catch { Console.fail("\(error)") }
+        }
         let engine = Engine(options: arguments.engineOptions, log: { Console.info($0) })
+        let capture = CaptureController(engine: engine)
+        if let path = arguments.recordAudio {
+            do { try capture.prepareAudioRecording(to: path, expectedSampleRate: arguments.rate) } catch { Console.fail("\(error)") }
+        }
         do {
             try engine.start()
         } catch {
+            _ = capture.stopAll()
             Console.fail("\(error)")
         }
         defer { engine.stop() }
+        if let path = arguments.recordMIDI {
+            do {
+                try capture.startMIDIRecording(to: path)
+            } catch {
+                engine.stop()
+                Console.fail("\(error)")
+            }
+            Console.info("recording MIDI to \(path)")
+        }
+        if let path = arguments.recordAudio {
+            capture.beginAudioRecording()
+            Console.info("recording audio to \(path)")
+        }
+        if arguments.demo {
+            engine.demo.start()
+            Console.info("playing the demo loop (\(Int(engine.demo.bpm)) BPM, MIDI clock on)")
+        }
+
+        var tempo = ClockTempo()
+        var reportedFailure = false
+        func drain() {
+            let rate = Double(max(engine.sampleRate, 1))
+            engine.drainEvents { event in
+                capture.record(event)
+                if case .midi(let midi) = event, !midi.lost { tempo.receive(midi.message, at: Double(midi.frameTime) / rate) }
+            }
+        }
         var tick = 0
         while signals.wait(timeout: .milliseconds(100)) == nil {
-            engine.drainEvents { _ in }
+            drain()
             tick += 1
-            if tick % 10 == 0 { Console.out(statusLine(engine.status())) }
+            if tick % 10 == 0 {
+                if let frameTime = engine.frameTime() { tempo.expire(now: Double(frameTime) / Double(max(engine.sampleRate, 1))) }
+                let recording = capture.status()
+                Console.out(statusLine(engine.status()) + extras(recording, tempo: tempo))
+                if let failure = recording.audio?.failure, !reportedFailure {
+                    Console.info("audio recording stopped: \(failure)")
+                    reportedFailure = true
+                }
+            }
         }
         Console.info("quitting (signal \(signals.signal ?? 0))")
+        // The demo's note-offs reach the synth and the monitor before the recorders close.
+        if engine.demo.isPlaying {
+            engine.demo.stop()
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        drain()
+        for line in capture.stopAll() { Console.info(line) }
     }
 
     static func statusLine(_ status: EngineStatus) -> String {
@@ -28,6 +80,21 @@ enum Headless {
             + " | DSP \(String(format: "%.1f", status.jackLoad))% (callback \(String(format: "%.1f", status.callbackLoad * 100))%, max \(String(format: "%.1f", status.maxCallbackLoad * 100))%)"
             + " | xruns \(status.xruns) | voices \(status.voicesInUse)/\(status.voiceCapacity)"
             + " | MIDI \(status.midiReceived) received, \(status.midiLost) lost | drops \(status.ringDrops)"
+    }
+
+    /// MIDI clock tempo and recordings, when there are any.
+    static func extras(_ capture: CaptureStatus, tempo: ClockTempo) -> String {
+        var line = ""
+        if let bpm = tempo.bpm {
+            line += " | clock \(String(format: "%.1f", bpm)) BPM"
+            if let jitter = tempo.jitterMilliseconds { line += " (jitter \(String(format: "%.1f", jitter)) ms)" }
+        }
+        if let midi = capture.midi { line += " | rec MIDI \(midi.count) events" }
+        if let audio = capture.audio {
+            line += " | rec audio \(String(format: "%.1f", audio.seconds)) s, \(audio.framesDropped) dropped"
+            if audio.failure != nil { line += " (stopped: write error)" }
+        }
+        return line
     }
 }
 
