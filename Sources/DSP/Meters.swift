@@ -2,39 +2,41 @@
 // figures the real-time callback measured (`PeriodMeasure`). Pure values: the UI feeds blocks and advances
 // time by hand, tests do the same with synthetic blocks.
 
-/// What a meter panel shows. Levels in dBFS (dBTP for true peak, LUFS for loudness); `-infinity` for silence.
-public struct MeterReadout: Sendable, Equatable {
-    public struct Channel: Sendable, Equatable {
-        /// Peak with instant attack, falling 20 dB in 1.5 s.
-        public var peakDB: Double
-        /// RMS over the last 300 ms of audio (a full-scale sine reads -3 dB).
-        public var rmsDB: Double
-        /// The highest peak of the last 2 s.
-        public var holdDB: Double
-        /// A sample reached 0 dBFS since the last `resetClip`.
-        public var clipped: Bool
-        /// The highest 4x oversampled peak since the last `resetLoudness`.
-        public var truePeakDB: Double
-    }
-    public var left: Channel
-    public var right: Channel
-    /// BS.1770 / EBU R128 loudness of the last 400 ms and 3 s.
-    public var momentaryLUFS: Double
-    public var shortTermLUFS: Double
-    /// Gated loudness since the last `resetLoudness` (absolute gate -70 LUFS, relative gate -10 LU).
-    public var integratedLUFS: Double
-    /// The higher of the channels' true peaks.
-    public var truePeakDB: Double
-    /// Seconds of audio measured since the last `resetLoudness`.
-    public var measuredSeconds: Double
-}
-
 /// Stereo level and loudness meters for one stream of `PeriodMeasure`s.
 ///
 /// Feed every block with `consume(_:sampleRate:)` (attack, windows, gating: audio time comes from the
 /// blocks' frame counts), call `advance(seconds:)` with the wall-clock time between UI frames (peak fall
 /// and hold), read `readout`.
 public struct MeterState: Sendable {
+    /// What a meter panel shows. Levels in dBFS (dBTP for true peak, LUFS for loudness); `-infinity` for silence.
+    public struct Readout: Sendable, Equatable {
+        public struct Channel: Sendable, Equatable {
+            /// Peak with instant attack, falling 20 dB in 1.5 s.
+            public var peakDB: Double
+            /// RMS over the last 300 ms of audio (a full-scale sine reads -3 dB).
+            public var rmsDB: Double
+            /// The highest peak of the last 2 s.
+            public var holdDB: Double
+            /// A sample reached 0 dBFS since the last `resetClip`.
+            public var clipped: Bool
+            /// The highest 4x oversampled peak since the last `resetLoudness`.
+            public var truePeakDB: Double
+        }
+        public var left: Channel
+        public var right: Channel
+        /// BS.1770 / EBU R128 loudness of the last 400 ms and 3 s.
+        public var momentaryLUFS: Double
+        public var shortTermLUFS: Double
+        /// Gated loudness since the last `resetLoudness` (absolute gate -70 LUFS, relative gate -10 LU).
+        public var integratedLUFS: Double
+        /// The higher of the channels' true peaks.
+        public var truePeakDB: Double
+        /// Seconds of audio measured since the last `resetLoudness`.
+        public var measuredSeconds: Double
+        /// Left, right.
+        public var channels: [Channel] { [left, right] }
+    }
+
     public static let peakFallDecibelsPerSecond = 20.0 / 1.5
     public static let peakHoldSeconds = 2.0
     public static let rmsWindowSeconds = 0.3
@@ -66,6 +68,13 @@ public struct MeterState: Sendable {
         right.advance(seconds)
     }
 
+    /// The same with a monotonic clock reading in seconds: the first call only sets the origin.
+    public mutating func advance(to now: Double) {
+        if let last = lastAdvance { advance(seconds: now - last) }
+        lastAdvance = now
+    }
+    private var lastAdvance: Double?
+
     /// Switches the clip lamps off.
     public mutating func resetClip() {
         left.clipped = false
@@ -88,9 +97,9 @@ public struct MeterState: Sendable {
         loudness = LoudnessMeter(sampleRate: sampleRate)
     }
 
-    public var readout: MeterReadout {
+    public var readout: Readout {
         let power = rms.meanSquares(lastSlots: 30)
-        return MeterReadout(
+        return Readout(
             left: left.readout(rmsDB: MeterMath.decibels(power: power.x)),
             right: right.readout(rmsDB: MeterMath.decibels(power: power.y)),
             momentaryLUFS: loudness.momentaryLUFS,
@@ -125,8 +134,8 @@ struct PeakBallistics: Sendable {
         if holdAge >= MeterState.peakHoldSeconds { holdDB = peakDB }
     }
 
-    func readout(rmsDB: Double) -> MeterReadout.Channel {
-        MeterReadout.Channel(peakDB: peakDB, rmsDB: rmsDB, holdDB: holdDB, clipped: clipped,
+    func readout(rmsDB: Double) -> MeterState.Readout.Channel {
+        MeterState.Readout.Channel(peakDB: peakDB, rmsDB: rmsDB, holdDB: holdDB, clipped: clipped,
                              truePeakDB: MeterMath.decibels(amplitude: Double(truePeak)))
     }
 }

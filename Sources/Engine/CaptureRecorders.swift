@@ -59,10 +59,12 @@ public final class CaptureController: @unchecked Sendable {
     // MARK: MIDI
 
     /// Starts keeping what the monitor receives from now on. Throws when the file could not be written.
+    /// Throws when already recording MIDI (stop that first: its file is written then).
     public func startMIDIRecording(to path: String) throws(CaptureError) {
+        if let current = midi.withLock({ $0?.path }) { throw CaptureError("already recording MIDI to \(current)") }
         try CaptureFiles.checkWritable(path)
         let rate = Double(engine.sampleRate)
-        let start = engine.frameTime() ?? 0
+        let start = engine.frameTime()
         midi.withLock { $0 = MIDIState(path: path, recording: MIDIRecording(sampleRate: rate, startFrame: start), started: .now) }
     }
 
@@ -112,8 +114,9 @@ public final class CaptureController: @unchecked Sendable {
 
     /// The two halves of `startAudioRecording`, for a command line that opens the file before the engine
     /// starts and records once it runs.
+    /// Both throw when already recording audio (stop that first).
     public func prepareAudioRecording(to path: String, expectedSampleRate: Int = 48_000) throws(CaptureError) {
-        if audio.withLock({ $0 != nil }) { _ = stopAudioRecording() }
+        if let current = audio.withLock({ $0?.path }) { throw CaptureError("already recording audio to \(current)") }
         try CaptureFiles.checkWritable(path)
         let rate = engine.sampleRate > 0 ? engine.sampleRate : expectedSampleRate
         let recorder = try AudioRecorder(path: path, engine: engine, expectedSampleRate: rate)

@@ -14,12 +14,13 @@ public struct MIDIRecording: Sendable {
     public let sampleRate: Double
     /// Seconds from the start of the recording, and the message.
     public private(set) var events: [(seconds: Double, message: ShortMessage)] = []
-    private var lastFrame: UInt32
+    private var lastFrame: UInt32?
     /// Frames from the start to `lastFrame`, unwrapped (JACK frame times wrap at 2^32).
     private var position: UInt64 = 0
 
-    /// `startFrame`: the JACK frame time when recording began; earlier events are not recorded.
-    public init(sampleRate: Double, startFrame: UInt32) {
+    /// `startFrame`: the JACK frame time when recording began (earlier events are not recorded); nil when
+    /// unknown (no server yet): the first event is the start.
+    public init(sampleRate: Double, startFrame: UInt32?) {
         self.sampleRate = sampleRate > 0 ? sampleRate : 48_000
         lastFrame = startFrame
     }
@@ -28,13 +29,14 @@ public struct MIDIRecording: Sendable {
     /// as are sysex (their payload travels separately).
     public mutating func add(_ event: MonitorEvent) {
         guard !event.lost, event.message.status != 0xF0 else { return }
+        let lastFrame = self.lastFrame ?? event.frameTime
         let step = Int32(bitPattern: event.frameTime &- lastFrame)
         if step < 0 {
             // Before the start, or a hair out of order between sources.
             guard !events.isEmpty else { return }
         } else {
             position += UInt64(step)
-            lastFrame = event.frameTime
+            self.lastFrame = event.frameTime
         }
         events.append((Double(position) / sampleRate, event.message))
     }

@@ -75,6 +75,12 @@ func silence(seconds: Double, sampleRate: Double = 48_000) -> [Float] {
         for _ in 0..<45 { bench.meter.advance(seconds: 1.0 / 30) }  // 1.5 s at 30 fps
         let fallen = bench.meter.readout.left.peakDB
         #expect(abs((start - fallen) - 20) <= 0.5, "fell \(start - fallen) dB")
+        // The same with clock readings.
+        var clocked = MeterBench()
+        clocked.play(sine(frequency: 1000, decibels: -6, seconds: 0.1))
+        clocked.meter.advance(to: 100)
+        clocked.meter.advance(to: 101.5)
+        #expect(abs(clocked.meter.readout.channels[0].peakDB - fallen) < 0.01)
         // Silence coming in does not stop the fall; a louder block attacks at once.
         bench.play(silence(seconds: 0.5))
         bench.play(sine(frequency: 1000, decibels: -3, seconds: 0.05))

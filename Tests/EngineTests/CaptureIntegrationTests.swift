@@ -44,6 +44,7 @@ extension JACK {
         #expect(last.contains("rec MIDI") && last.contains("rec audio"))
 
         backbeat.signal(SIGTERM)
+        try backbeat.waitForLine(containing: "of audio to \(wav)", timeout: 15)
         #expect(try backbeat.waitForExit(timeout: 15) == 0, "\(backbeat.output.joined(separator: "\n"))")
         let output = backbeat.output.joined(separator: "\n")
         #expect(output.contains("MIDI events"), "\(output)")
@@ -98,9 +99,10 @@ extension JACK {
         for path in ["/proc/x.wav", temporary.appendingPathComponent("missing/dir/take").path] {
             let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--no-autoconnect", option, path],
                                               server: server.name)
+            // Wait for the line itself: the process may exit before its last line is read from the pipe.
+            try backbeat.waitForLine(containing: "cannot write \(path)", timeout: 10)
             #expect(try backbeat.waitForExit(timeout: 10) == 2)
             let output = backbeat.output.joined(separator: "\n")
-            #expect(output.contains("cannot write \(path)"), "\(output)")
             #expect(!output.contains("ready:"), "started anyway: \(output)")
         }
     }

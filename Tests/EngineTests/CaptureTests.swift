@@ -27,6 +27,11 @@ import MIDI
         recording.add(note(start &+ 48_000, 0x80, 60))           // 1 s
         recording.add(MonitorEvent(frameTime: start &+ 48_000, message: ShortMessage(status: 0xF8), source: .demo, lost: false))
         #expect(recording.events.map(\.seconds) == [0.5, 1, 1])
+        // Without a start frame the first event is the start.
+        var unanchored = MIDIRecording(sampleRate: 48_000, startFrame: nil)
+        unanchored.add(note(5000, 0x90, 60))
+        unanchored.add(note(5000 + 4800, 0x80, 60))
+        #expect(unanchored.events.map(\.seconds) == [0, 0.1])
         let file = try StandardMIDIFile(bytes: recording.fileBytes())
         #expect(file.format == 0)
         let timed = file.timedEvents().compactMap { event -> (Double, MIDIMessage)? in
@@ -78,6 +83,7 @@ import MIDI
         let path = subdirectory.appendingPathComponent("take.mid").path
         try capture.startMIDIRecording(to: path)
         #expect(capture.status().midi?.path == path)
+        #expect(throws: CaptureError.self) { try capture.startMIDIRecording(to: path) }
         capture.record(.midi(note(100, 0x90, 64)))
         capture.record(.midi(note(4900, 0x80, 64)))
         capture.record(.meter(MeterBlock(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)))
