@@ -56,6 +56,15 @@ public final class CaptureController: @unchecked Sendable {
     /// directory, no permission, read-only file system...). Use it before starting anything.
     public static func checkWritable(_ path: String) throws(CaptureError) { try CaptureFiles.checkWritable(path) }
 
+    /// A new file name for a recording started by a key: `backbeat-YYYYMMDD-HHMMSS.<ext>` in `directory`.
+    public static func timestampedPath(extension ext: String, directory: String = FileManager.default.currentDirectoryPath,
+                                       date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return URL(fileURLWithPath: directory).appendingPathComponent("backbeat-\(formatter.string(from: date)).\(ext)").path
+    }
+
     // MARK: MIDI
 
     /// Starts keeping what the monitor receives from now on. Throws when the file could not be written.

@@ -6,15 +6,9 @@ import MIDI
 enum Headless {
     static func run(_ arguments: EngineArguments) throws {
         let signals = QuitSignals.install()
-        // Recording targets are checked before anything starts: a clear error and exit 2, not a lost take.
-        for path in [arguments.recordMIDI, arguments.recordAudio].compactMap({ $0 }) {
-            do { try CaptureController.checkWritable(path) } catch { Console.fail("\(error)") }
-        }
         let engine = Engine(options: arguments.engineOptions, log: { Console.info($0) })
         let capture = CaptureController(engine: engine)
-        if let path = arguments.recordAudio {
-            do { try capture.prepareAudioRecording(to: path, expectedSampleRate: arguments.rate) } catch { Console.fail("\(error)") }
-        }
+        SessionSetup.preflight(arguments, capture: capture)
         do {
             try engine.start()
         } catch {
@@ -22,23 +16,7 @@ enum Headless {
             Console.fail("\(error)")
         }
         defer { engine.stop() }
-        if let path = arguments.recordMIDI {
-            do {
-                try capture.startMIDIRecording(to: path)
-            } catch {
-                engine.stop()
-                Console.fail("\(error)")
-            }
-            Console.info("recording MIDI to \(path)")
-        }
-        if let path = arguments.recordAudio {
-            capture.beginAudioRecording()
-            Console.info("recording audio to \(path)")
-        }
-        if arguments.demo {
-            engine.demo.start()
-            Console.info("playing the demo loop (\(Int(engine.demo.bpm)) BPM, MIDI clock on)")
-        }
+        SessionSetup.begin(arguments, engine: engine, capture: capture)
 
         var tempo = ClockTempo()
         var reportedFailure = false
@@ -64,13 +42,7 @@ enum Headless {
             }
         }
         Console.info("quitting (signal \(signals.signal ?? 0))")
-        // The demo's note-offs reach the synth and the monitor before the recorders close.
-        if engine.demo.isPlaying {
-            engine.demo.stop()
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        drain()
-        for line in capture.stopAll() { Console.info(line) }
+        SessionSetup.finish(engine: engine, capture: capture, drain: drain)
     }
 
     static func statusLine(_ status: EngineStatus) -> String {
@@ -95,6 +67,53 @@ enum Headless {
             if audio.failure != nil { line += " (stopped: write error)" }
         }
         return line
+    }
+}
+
+/// `--demo`, `--record-midi` and `--record-audio`, the same for the headless engine and the workstation.
+enum SessionSetup {
+    /// Before the engine starts: recording targets that cannot be written end Backbeat with a message naming
+    /// the file and the reason (exit 2), before anything plays. The audio file is opened here.
+    static func preflight(_ arguments: EngineArguments, capture: CaptureController) {
+        for path in [arguments.recordMIDI, arguments.recordAudio].compactMap({ $0 }) {
+            do { try CaptureController.checkWritable(path) } catch { Console.fail("\(error)") }
+        }
+        if let path = arguments.recordAudio {
+            do { try capture.prepareAudioRecording(to: path, expectedSampleRate: arguments.rate) } catch { Console.fail("\(error)") }
+        }
+    }
+
+    /// Once the engine runs: recorders first, so the demo's first notes are in the takes.
+    static func begin(_ arguments: EngineArguments, engine: Engine, capture: CaptureController) {
+        if let path = arguments.recordMIDI {
+            do {
+                try capture.startMIDIRecording(to: path)
+            } catch {
+                _ = capture.stopAll()
+                engine.stop()
+                Console.fail("\(error)")
+            }
+            Console.info("recording MIDI to \(path)")
+        }
+        if let path = arguments.recordAudio {
+            capture.beginAudioRecording()
+            Console.info("recording audio to \(path)")
+        }
+        if arguments.demo {
+            engine.demo.start()
+            Console.info("playing the demo loop (\(Int(engine.demo.bpm)) BPM, MIDI clock on)")
+        }
+    }
+
+    /// On quit: the demo's note-offs reach the synth and the monitor, `drain` hands the last events to the
+    /// recorders, then every file is written completely.
+    static func finish(engine: Engine, capture: CaptureController, drain: () -> Void) {
+        if engine.demo.isPlaying {
+            engine.demo.stop()
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        drain()
+        for line in capture.stopAll() { Console.info(line) }
     }
 }
 
