@@ -53,6 +53,9 @@ final class RealtimeContext: @unchecked Sendable {
     private let rtUI: Unmanaged<SPSCRing<EngineEvent>>
     private let rtSysex: Unmanaged<SPSCRing<UInt8>>
     private let rtCapture: Unmanaged<SPSCRing<StereoFrame>>
+    /// K-weighting and true-peak state for `measure` (prepared with the synth, before activation).
+    let loudness: LoudnessProcessor
+    private let rtLoudness: Unmanaged<LoudnessProcessor>
     let counters = EngineCounters()
     /// Lifecycle gates: open = delivered / playing. Written by the lifecycle simulator's owner.
     let midiGate: Atomic<Bool>
@@ -80,6 +83,8 @@ final class RealtimeContext: @unchecked Sendable {
         rtUI = .passUnretained(uiRing)
         rtSysex = .passUnretained(sysexRing)
         rtCapture = .passUnretained(captureRing)
+        loudness = LoudnessProcessor()
+        rtLoudness = .passUnretained(loudness)
         midiGate = Atomic(true)
         audioGate = Atomic(true)
     }
@@ -231,18 +236,13 @@ final class RealtimeContext: @unchecked Sendable {
         if !rtUI._withUnsafeGuaranteedRef({ $0.push(.midi(event)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
     }
 
+    /// Per-period peak, sum of squares, K-weighted sum of squares and true peak, for the UI's meters.
     @_noLocks
     private func measure(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
-        var peakLeft: Float = 0, peakRight: Float = 0, sumLeft: Float = 0, sumRight: Float = 0
-        for i in 0..<frames {
-            let l = left[i], r = right[i]
-            peakLeft = max(peakLeft, abs(l))
-            peakRight = max(peakRight, abs(r))
-            sumLeft += l * l
-            sumRight += r * r
+        var block = MeterBlock(frames: 0, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)
+        rtLoudness._withUnsafeGuaranteedRef {
+            block = MeterBlock($0.process(left: UnsafePointer(left), right: UnsafePointer(right), frames: frames))
         }
-        let block = MeterBlock(frames: UInt32(truncatingIfNeeded: frames), peakLeft: peakLeft, peakRight: peakRight,
-                               sumSquaresLeft: sumLeft, sumSquaresRight: sumRight)
         if !rtUI._withUnsafeGuaranteedRef({ $0.push(.meter(block)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
     }
 }
