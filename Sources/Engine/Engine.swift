@@ -200,6 +200,9 @@ public final class Engine: @unchecked Sendable {
     /// Frames lost because the disk thread fell behind, since the engine started.
     public var captureFramesDropped: Int { context.counters.captureFramesDropped.load(ordering: .relaxed) }
 
+    /// Durations of every callback since the start (or the last `resetCallbackDurations`), in ns buckets.
+    public var callbackDurations: LatencyHistogram { context.callbackDurations }
+
     /// The current sample rate (0 while no server is connected).
     public var sampleRate: Int { state.withLock { $0.sampleRate } }
 
