@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "MIDI"),
         .target(name: "Realtime"),
         .target(name: "DSP", dependencies: ["MIDI"]),
-        .target(name: "Lifecycle", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "Lifecycle", dependencies: ["MIDI", .product(name: "TOMLKit", package: "TOMLKit")]),
 
         // What runs the DSP against the world, and the terminal.
         .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP"]),

@@ -88,6 +88,7 @@ extension Engine {
                 let pcm = try ALSAPCMBackend(device: options.alsaDevice, rate: options.rate, period: options.period,
                                              periods: options.alsaPeriods)
                 synth.prepare(sampleRate: Double(pcm.rate), maxFrames: 1024)
+                context.loudness.prepare(sampleRate: Double(pcm.rate))  // as `open` does for JACK
                 context.maxFrames = 1024
                 try pcm.start(context: context)
                 alsa.set(pcm: pcm)

@@ -99,6 +99,7 @@ public final class Engine: @unchecked Sendable {
         self.log = log
         synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel)
         context = RealtimeContext(synth: synth)
+        demo = DemoPlayer(ring: context.demoRing)
         state = Mutex(State(server: ServerDescription(name: options.resolvedServerName, isPrivate: false, driver: nil)))
     }
 
@@ -108,6 +109,8 @@ public final class Engine: @unchecked Sendable {
     public var keyboardRing: SPSCRing<ControlEvent> { context.keyboardRing }
     public var alsaRing: SPSCRing<ControlEvent> { context.alsaRing }
     public var demoRing: SPSCRing<ControlEvent> { context.demoRing }
+    /// The built-in demo, playing into `demoRing` (its only producer): `demo.start()`, `demo.stop()`.
+    public let demo: DemoPlayer
 
     /// Lifecycle gates, read by the callback: closed MIDI is dropped (and counted lost), closed audio is silence.
     public func setGates(midiDelivered: Bool, audioPlaying: Bool) {
@@ -152,6 +155,7 @@ public final class Engine: @unchecked Sendable {
 
     /// Deactivates and closes the client, then stops a private server. Idempotent.
     public func stop() {
+        demo.stop()
         supervisorStop.store(true, ordering: .releasing)
         supervisorWake.signal()
         stopALSA()  // ALSA (ALSAEngine.swift): PCM thread and sequencer reader
@@ -223,6 +227,9 @@ public final class Engine: @unchecked Sendable {
     /// Frames lost because the disk thread fell behind, since the engine started.
     public var captureFramesDropped: Int { context.counters.captureFramesDropped.load(ordering: .relaxed) }
 
+    /// Durations of every callback since the start (or the last `resetCallbackDurations`), in ns buckets.
+    public var callbackDurations: LatencyHistogram { context.callbackDurations }
+
     /// The current sample rate (0 while no server is connected).
     public var sampleRate: Int { alsa.pcm?.rate ?? state.withLock { $0.sampleRate } }
 
@@ -239,6 +246,7 @@ public final class Engine: @unchecked Sendable {
         let rate = session.sampleRate
         if rate != state.preparedRate {
             synth.prepare(sampleRate: Double(rate), maxFrames: 1024)
+            context.loudness.prepare(sampleRate: Double(rate))
             context.maxFrames = 1024
             state.preparedRate = rate
         }

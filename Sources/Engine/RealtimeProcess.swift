@@ -44,6 +44,9 @@ final class RealtimeContext: @unchecked Sendable {
     /// Backbeat's output while capture is on, for the disk thread (never written from this thread to disk).
     let captureRing: SPSCRing<StereoFrame>
     let captureOn = Atomic<Bool>(false)
+    /// Every period's callback duration, filled on the RT thread without allocating (p99.9 for the soak).
+    let callbackDurations = LatencyHistogram()
+    private let rtDurations: Unmanaged<LatencyHistogram>
     /// The same objects, for the callback: reached through `_withUnsafeGuaranteedRef`, so no retain/release.
     /// `self` keeps them alive.
     private let rtSynth: Unmanaged<Synth>
@@ -53,6 +56,9 @@ final class RealtimeContext: @unchecked Sendable {
     private let rtUI: Unmanaged<SPSCRing<EngineEvent>>
     private let rtSysex: Unmanaged<SPSCRing<UInt8>>
     private let rtCapture: Unmanaged<SPSCRing<StereoFrame>>
+    /// K-weighting and true-peak state for `measure` (prepared with the synth, before activation).
+    let loudness: LoudnessProcessor
+    private let rtLoudness: Unmanaged<LoudnessProcessor>
     let counters = EngineCounters()
     /// Lifecycle gates: open = delivered / playing. Written by the lifecycle simulator's owner.
     let midiGate: Atomic<Bool>
@@ -84,6 +90,9 @@ final class RealtimeContext: @unchecked Sendable {
         rtUI = .passUnretained(uiRing)
         rtSysex = .passUnretained(sysexRing)
         rtCapture = .passUnretained(captureRing)
+        rtDurations = .passUnretained(callbackDurations)
+        loudness = LoudnessProcessor()
+        rtLoudness = .passUnretained(loudness)
         midiGate = Atomic(true)
         audioGate = Atomic(true)
         alsaSysexRing = SPSCRing(capacity: sysexCapacity)
@@ -161,7 +170,9 @@ final class RealtimeContext: @unchecked Sendable {
 
         counters.activeVoices.store(rtSynth._withUnsafeGuaranteedRef { $0.activeVoiceCount }, ordering: .relaxed)
         counters.periods.wrappingAdd(1, ordering: .relaxed)
-        let elapsed = Int(truncatingIfNeeded: MonotonicInstant.now().nanoseconds(since: period.started))
+        let nanoseconds = MonotonicInstant.now().nanoseconds(since: period.started)
+        rtDurations._withUnsafeGuaranteedRef { $0.record(nanoseconds: nanoseconds) }
+        let elapsed = Int(truncatingIfNeeded: nanoseconds)
         counters.lastCallbackNanos.store(elapsed, ordering: .relaxed)
         if elapsed > counters.maxCallbackNanos.load(ordering: .relaxed) {
             counters.maxCallbackNanos.store(elapsed, ordering: .relaxed)
@@ -257,18 +268,13 @@ final class RealtimeContext: @unchecked Sendable {
         if !rtUI._withUnsafeGuaranteedRef({ $0.push(.midi(event)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
     }
 
+    /// Per-period peak, sum of squares, K-weighted sum of squares and true peak, for the UI's meters.
     @_noLocks
     private func measure(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
-        var peakLeft: Float = 0, peakRight: Float = 0, sumLeft: Float = 0, sumRight: Float = 0
-        for i in 0..<frames {
-            let l = left[i], r = right[i]
-            peakLeft = max(peakLeft, abs(l))
-            peakRight = max(peakRight, abs(r))
-            sumLeft += l * l
-            sumRight += r * r
+        var block = MeterBlock(frames: 0, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)
+        rtLoudness._withUnsafeGuaranteedRef {
+            block = MeterBlock($0.process(left: UnsafePointer(left), right: UnsafePointer(right), frames: frames))
         }
-        let block = MeterBlock(frames: UInt32(truncatingIfNeeded: frames), peakLeft: peakLeft, peakRight: peakRight,
-                               sumSquaresLeft: sumLeft, sumSquaresRight: sumRight)
         if !rtUI._withUnsafeGuaranteedRef({ $0.push(.meter(block)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
     }
 }

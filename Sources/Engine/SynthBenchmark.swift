@@ -7,12 +7,11 @@ import MIDI
 /// timing on a shared machine is noisy, so nothing here is a test.
 public enum SynthBenchmark {
     /// The held voices the benchmarks play: distinct (channel, note) pairs, 64 notes per channel.
-    static func heldNotes(_ count: Int) -> [(channel: UInt8, note: UInt8)] {
-        (0..<count).map { index -> (channel: UInt8, note: UInt8) in
-            let channel = UInt8(truncatingIfNeeded: (index / 64) % 16)
-            let note = UInt8(truncatingIfNeeded: 36 + index % 64)
-            return (channel, note)
-        }
+    static func heldNotes(_ count: Int) -> [(channel: UInt8, note: UInt8)] { (0..<count).map(heldNote) }
+
+    /// The `index`th held voice: 64 notes (36...99) per channel, then the next channel.
+    static func heldNote(_ index: Int) -> (channel: UInt8, note: UInt8) {
+        (UInt8(truncatingIfNeeded: (index / 64) % 16), UInt8(truncatingIfNeeded: 36 + index % 64))
     }
 
     /// CPU time of the calling thread, in seconds.

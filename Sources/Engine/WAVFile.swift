@@ -14,13 +14,30 @@ public enum WAVFile {
     public static func encode(left: [Float], right: [Float], sampleRate: Int) -> [UInt8] {
         precondition(left.count == right.count)
         let frames = left.count
+        var bytes = header(frames: frames, sampleRate: sampleRate)
+        bytes.reserveCapacity(headerSize + frames * 8)
+        func append32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+        for i in 0..<frames {
+            append32(left[i].bitPattern)
+            append32(right[i].bitPattern)
+        }
+        return bytes
+    }
+
+    /// Bytes before the samples; the data of `frames` interleaved frames follows at this offset.
+    public static let headerSize = 58
+    /// Offsets of the sizes a streaming writer patches when it closes (RIFF size, fact frames, data size).
+    public static let riffSizeOffset = 4, factFramesOffset = 46, dataSizeOffset = 54
+
+    /// The header of a file of `frames` stereo float frames (`headerSize` bytes).
+    public static func header(frames: Int, sampleRate: Int) -> [UInt8] {
         let dataBytes = frames * 8
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(58 + dataBytes)
+        bytes.reserveCapacity(headerSize)
         func append32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
         func append16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
         func tag(_ s: String) { bytes += Array(s.utf8) }
-        tag("RIFF"); append32(UInt32(4 + 26 + 12 + 8 + dataBytes)); tag("WAVE")
+        tag("RIFF"); append32(UInt32(truncatingIfNeeded: 4 + 26 + 12 + 8 + dataBytes)); tag("WAVE")
         tag("fmt "); append32(18)
         append16(3)                          // WAVE_FORMAT_IEEE_FLOAT
         append16(2)                          // channels
@@ -29,12 +46,9 @@ public enum WAVFile {
         append16(8)                          // block align
         append16(32)                         // bits per sample
         append16(0)                          // cbSize
-        tag("fact"); append32(4); append32(UInt32(frames)) // required for non-PCM formats
-        tag("data"); append32(UInt32(dataBytes))
-        for i in 0..<frames {
-            append32(left[i].bitPattern)
-            append32(right[i].bitPattern)
-        }
+        tag("fact"); append32(4); append32(UInt32(truncatingIfNeeded: frames)) // required for non-PCM formats
+        tag("data"); append32(UInt32(truncatingIfNeeded: dataBytes))
+        assert(bytes.count == headerSize)
         return bytes
     }
 
@@ -99,5 +113,13 @@ public enum WAVFile {
             at = body + size + (size & 1)
         }
         throw WAVFileError("\(path): no data chunk")
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
     }
 }

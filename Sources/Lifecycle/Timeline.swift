@@ -1,4 +1,5 @@
 import Foundation
+import MIDI
 // Running a scenario, and the two renderings of its timeline: JSON lines (LIFECYCLE.md section 6, a
 // contract) and a readable table for people.
 
@@ -146,23 +147,8 @@ public enum TimelineFormat {
         return "\(t)"
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (also a valid TOML basic string): MIDI's JSON writer, one escaper for all output.
+    static func quote(_ s: String) -> String { MIDIJSON.quote(s) }
 
     /// ANSI colour of each state in the strip.
     static func colour(_ state: AppState) -> String {

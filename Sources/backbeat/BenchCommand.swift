@@ -16,9 +16,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of held chord each render comparison plays.")
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, render, latency }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, render, latency, polyphony, process }
 
-    @Option(help: "Run one group only: synth, render or latency.")
+    @Option(help: "Run one group only: synth, render, latency, polyphony or process.")
     var only: Group?
 
     struct Row {
@@ -55,6 +55,8 @@ struct Bench: ParsableCommand {
         }
 
         if only == nil || only == .latency { try latencyRows().forEach(add) }
+        if only == nil || only == .polyphony { try polyphonyRows().forEach(add) }
+        if only == nil || only == .process { try processRows(backbeat: me).forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
     }
@@ -110,6 +112,37 @@ struct Bench: ParsableCommand {
                 ratio: "-", target: "0 (match jack_midisine)", pass: exact),
             Row(metric: "onset latency frames (vs FluidSynth over JACK)", backbeat: describe(ours), reference: describe(fluid),
                 ratio: "-", target: "-", pass: nil),
+        ]
+    }
+
+    /// Voices held before JACK's DSP load reaches 80 % or the first xrun, at 64 and 256 frames.
+    func polyphonyRows() throws -> [Row] {
+        var rows: [Row] = []
+        for period in [64, 256] {
+            let server = "backbeat-bench-\(period)"
+            let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server)
+                ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: period)
+            defer { jackd?.stop() }
+            let ours = try PolyphonyBenchmark.backbeat(server: server)
+            let theirs = try PolyphonyBenchmark.fluidsynth(server: server)
+            let reference = theirs.map { "\($0.notes) notes = \($0.notes * 2) voices (\($0.reason))" } ?? "n/a"
+            rows.append(Row(metric: "real-time polyphony at \(period) frames (vs FluidSynth over JACK)",
+                            backbeat: "\(ours.notes) voices (\(ours.reason))", reference: reference,
+                            ratio: theirs.map { String(format: "%.1fx", Double(ours.notes) / Double(max($0.notes * 2, 1))) } ?? "n/a",
+                            target: period == 256 ? ">= 2048 voices" : "-", pass: period == 256 ? ours.notes >= 2048 : nil))
+        }
+        return rows
+    }
+
+    func processRows(backbeat: String) throws -> [Row] {
+        let resident = try ProcessBenchmark.residentKiB(backbeat: backbeat, arguments: ["--voices", "1024", "--server", "backbeat-bench-rss"])
+        let help = try ProcessBenchmark.medianMilliseconds([backbeat, "--help"])
+        return [
+            Row(metric: "resident memory, --headless --voices 1024, without JACK's shared segments",
+                backbeat: String(format: "%.1f MiB (%.1f with them)", Double(resident.own) / 1024, Double(resident.total) / 1024),
+                reference: "-", ratio: "-", target: "< 40 MiB", pass: resident.own < 40 * 1024),
+            Row(metric: "backbeat --help, median of 21 runs", backbeat: String(format: "%.1f ms", help),
+                reference: "-", ratio: "-", target: "< 50 ms", pass: help < 50),
         ]
     }
 

@@ -33,6 +33,15 @@ struct EngineArguments: ParsableArguments {
     @Option(help: "Initial patch (program number).")
     var patch = 0
 
+    @Flag(help: "Play the built-in demo loop (120 BPM: melody, chords, bass, MIDI clock) through the synth.")
+    var demo = false
+
+    @Option(name: .customLong("record-midi"), help: ArgumentHelp("Record the MIDI Backbeat receives to a Standard MIDI File (format 0), written when Backbeat quits.", valueName: "file.mid"))
+    var recordMIDI: String?
+
+    @Option(name: .customLong("record-audio"), help: ArgumentHelp("Record Backbeat's output to a stereo 32-bit float WAV file, written as it plays.", valueName: "file.wav"))
+    var recordAudio: String?
+
     func validate() throws {
         guard (8_000...192_000).contains(rate) else { throw ValidationError("--rate must be between 8000 and 192000 (got \(rate))") }
         guard (16...8192).contains(period), period & (period - 1) == 0 else {
@@ -42,6 +51,11 @@ struct EngineArguments: ParsableArguments {
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be between 1 and 16 (got \(channel))") }
         guard patch >= 0 && patch <= 127 else { throw ValidationError("--patch must be a program number 0...127 (got \(patch))") }
         guard !clientName.isEmpty else { throw ValidationError("--name must not be empty") }
+        if let recordMIDI, recordMIDI.isEmpty { throw ValidationError("--record-midi needs a file name") }
+        if let recordAudio, recordAudio.isEmpty { throw ValidationError("--record-audio needs a file name") }
+        if let recordMIDI, let recordAudio, recordMIDI == recordAudio {
+            throw ValidationError("--record-midi and --record-audio must name different files")
+        }
     }
 
     var engineOptions: EngineOptions {

@@ -96,6 +96,8 @@ final class RunningProgram: @unchecked Sendable {
     let process = Process()
     private let lock = NSLock()
     private var lines: [String] = []
+    /// Pipes (stdout, stderr) that reached end of file: every line of theirs is in `lines`.
+    private var closedPipes = 0
     private let newLine = NSCondition()
 
     init(_ executable: String, _ arguments: [String], server: String?, environment extra: [String: String] = [:]) throws {
@@ -113,7 +115,14 @@ final class RunningProgram: @unchecked Sendable {
             pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
                 guard let self else { return }
-                if data.isEmpty { handle.readabilityHandler = nil; return }
+                if data.isEmpty {
+                    handle.readabilityHandler = nil
+                    self.newLine.lock()
+                    self.closedPipes += 1
+                    self.newLine.broadcast()
+                    self.newLine.unlock()
+                    return
+                }
                 pending.data.append(data)
                 while let newline = pending.data.firstIndex(of: 0x0A) {
                     let line = String(decoding: pending.data[pending.data.startIndex..<newline], as: UTF8.self)
@@ -163,6 +172,11 @@ final class RunningProgram: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             throw HarnessError("process did not exit within \(timeout) s")
         }
+        // The pipes close after the process ends; wait for their last lines before anyone reads `output`.
+        newLine.lock()
+        let deadline = Date().addingTimeInterval(5)
+        while closedPipes < 2 && newLine.wait(until: deadline) {}
+        newLine.unlock()
         return process.terminationStatus
     }
 

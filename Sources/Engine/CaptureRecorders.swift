@@ -1,0 +1,189 @@
+import Foundation
+import MIDI
+import Synchronization
+
+/// One recording in progress, for a status line.
+public struct RecordingStatus: Sendable, Equatable {
+    public var path: String
+    /// Seconds recorded (audio: frames written; MIDI: since the start).
+    public var seconds: Double
+    /// MIDI: events kept; audio: frames written.
+    public var count: Int
+    /// Audio frames lost because the disk thread fell behind (0 for MIDI).
+    public var framesDropped: Int
+    /// Why the recording stopped early (audio write error), if it did.
+    public var failure: String?
+}
+
+/// What is being recorded now.
+public struct CaptureStatus: Sendable, Equatable {
+    public var midi: RecordingStatus?
+    public var audio: RecordingStatus?
+    public var isRecording: Bool { midi != nil || audio != nil }
+}
+
+/// The result of stopping a recording: where it went and a line to show the user.
+public struct CaptureSummary: Sendable, Equatable {
+    /// The file written (the fallback in the temporary directory when the requested one failed).
+    public var path: String
+    public var requestedPath: String
+    public var seconds: Double
+    public var count: Int
+    public var framesDropped: Int
+    /// A problem that did not lose the recording (fallback used, write error that ended it early).
+    public var problem: String?
+    public var message: String
+}
+
+/// MIDI and audio recording for the UI's keys and `--record-midi` / `--record-audio`.
+///
+/// The UI thread is the only consumer of `Engine.drainEvents`: it hands every event to `record(_:)`
+/// (cheap when not recording). Audio goes from the engine's capture ring to a disk thread. Methods may be
+/// called from any thread.
+public final class CaptureController: @unchecked Sendable {
+    private let engine: Engine
+    private struct MIDIState {
+        var path: String
+        var recording: MIDIRecording
+        var started: ContinuousClock.Instant
+    }
+    private let midi = Mutex<MIDIState?>(nil)
+    private let audio = Mutex<AudioRecorder?>(nil)
+
+    public init(engine: Engine) { self.engine = engine }
+
+    /// Throws a `CaptureError` naming the file and the reason when `path` cannot be written (missing
+    /// directory, no permission, read-only file system...). Use it before starting anything.
+    public static func checkWritable(_ path: String) throws(CaptureError) { try CaptureFiles.checkWritable(path) }
+
+    /// A new file name for a recording started by a key: `backbeat-YYYYMMDD-HHMMSS.<ext>` in `directory`.
+    public static func timestampedPath(extension ext: String, directory: String = FileManager.default.currentDirectoryPath,
+                                       date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return URL(fileURLWithPath: directory).appendingPathComponent("backbeat-\(formatter.string(from: date)).\(ext)").path
+    }
+
+    // MARK: MIDI
+
+    /// Starts keeping what the monitor receives from now on. Throws when the file could not be written.
+    /// Throws when already recording MIDI (stop that first: its file is written then).
+    public func startMIDIRecording(to path: String) throws(CaptureError) {
+        if let current = midi.withLock({ $0?.path }) { throw CaptureError("already recording MIDI to \(current)") }
+        try CaptureFiles.checkWritable(path)
+        let rate = Double(engine.sampleRate)
+        let start = engine.frameTime()
+        midi.withLock { $0 = MIDIState(path: path, recording: MIDIRecording(sampleRate: rate, startFrame: start), started: .now) }
+    }
+
+    /// Hands an event the UI drained to the MIDI recorder (ignored when not recording MIDI).
+    public func record(_ event: EngineEvent) {
+        guard case .midi(let monitorEvent) = event else { return }
+        midi.withLock { state in
+            guard state != nil else { return }
+            state!.recording.add(monitorEvent)
+        }
+    }
+
+    public var isRecordingMIDI: Bool { midi.withLock { $0 != nil } }
+
+    /// Stops and writes the file; when it cannot be written, writes to the temporary directory instead
+    /// and says so. Returns nil when not recording; throws only when neither file could be written.
+    @discardableResult
+    public func stopMIDIRecording() throws(CaptureError) -> CaptureSummary? {
+        guard let state = midi.withLock({ state -> MIDIState? in defer { state = nil }; return state }) else { return nil }
+        let bytes = state.recording.fileBytes()
+        let seconds = Self.seconds(since: state.started)
+        let count = state.recording.events.count
+        do {
+            try CaptureFiles.writeAtomically(bytes, to: state.path)
+            return CaptureSummary(path: state.path, requestedPath: state.path, seconds: seconds, count: count, framesDropped: 0,
+                                  problem: nil, message: "saved \(count) MIDI events (\(Self.format(seconds)) s) to \(state.path)")
+        } catch {
+            let fallback = CaptureFiles.fallbackPath(for: state.path)
+            do {
+                try CaptureFiles.writeAtomically(bytes, to: fallback)
+            } catch let second {
+                throw CaptureError("\(error.description); the MIDI recording is lost: \(second.description)")
+            }
+            return CaptureSummary(path: fallback, requestedPath: state.path, seconds: seconds, count: count, framesDropped: 0,
+                                  problem: error.description,
+                                  message: "\(error.description); saved the \(count) MIDI events to \(fallback) instead")
+        }
+    }
+
+    // MARK: Audio
+
+    /// Opens the file now (a path that cannot be written fails here) and records Backbeat's output.
+    public func startAudioRecording(to path: String) throws(CaptureError) {
+        try prepareAudioRecording(to: path)
+        beginAudioRecording()
+    }
+
+    /// The two halves of `startAudioRecording`, for a command line that opens the file before the engine
+    /// starts and records once it runs.
+    /// Both throw when already recording audio (stop that first).
+    public func prepareAudioRecording(to path: String, expectedSampleRate: Int = 48_000) throws(CaptureError) {
+        if let current = audio.withLock({ $0?.path }) { throw CaptureError("already recording audio to \(current)") }
+        try CaptureFiles.checkWritable(path)
+        let rate = engine.sampleRate > 0 ? engine.sampleRate : expectedSampleRate
+        let recorder = try AudioRecorder(path: path, engine: engine, expectedSampleRate: rate)
+        audio.withLock { $0 = recorder }
+    }
+
+    public func beginAudioRecording() {
+        audio.withLock { $0 }?.start()
+    }
+
+    public var isRecordingAudio: Bool { audio.withLock { $0 != nil } }
+
+    /// Stops, writes what is left and closes the file. The file is complete up to the last frame written
+    /// (also after a write error, which `problem` reports). Nil when not recording.
+    @discardableResult
+    public func stopAudioRecording() -> CaptureSummary? {
+        guard let recorder = audio.withLock({ recorder -> AudioRecorder? in defer { recorder = nil }; return recorder }) else { return nil }
+        let failure = recorder.stop()
+        let seconds = recorder.seconds
+        let dropped = recorder.framesDropped
+        var message = "saved \(Self.format(seconds)) s of audio to \(recorder.path)"
+        if dropped > 0 { message += " (\(dropped) frames dropped: the disk fell behind)" }
+        if let failure { message = "audio recording stopped early: \(failure)" }
+        return CaptureSummary(path: recorder.path, requestedPath: recorder.path, seconds: seconds, count: recorder.frames,
+                              framesDropped: dropped, problem: failure, message: message)
+    }
+
+    // MARK: Both
+
+    /// Stops everything; returns a line per recording for the user (errors included).
+    public func stopAll() -> [String] {
+        var lines: [String] = []
+        do {
+            if let summary = try stopMIDIRecording() { lines.append(summary.message) }
+        } catch {
+            lines.append(error.description)
+        }
+        if let summary = stopAudioRecording() { lines.append(summary.message) }
+        return lines
+    }
+
+    public func status() -> CaptureStatus {
+        let midiStatus = midi.withLock { state in
+            state.map {
+                RecordingStatus(path: $0.path, seconds: Self.seconds(since: $0.started), count: $0.recording.events.count,
+                                framesDropped: 0, failure: nil)
+            }
+        }
+        let audioStatus = audio.withLock { $0 }.map {
+            RecordingStatus(path: $0.path, seconds: $0.seconds, count: $0.frames, framesDropped: $0.framesDropped, failure: $0.failure)
+        }
+        return CaptureStatus(midi: midiStatus, audio: audioStatus)
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+
+    static func format(_ seconds: Double) -> String { String(format: "%.1f", seconds) }
+}

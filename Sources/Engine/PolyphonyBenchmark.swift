@@ -1,0 +1,159 @@
+import CJack
+import Foundation
+import MIDI
+import Synchronization
+
+/// How many held voices a synth sustains in a real JACK graph before JACK's DSP load reaches 80 % or the
+/// first xrun: notes are added in steps, and each step is watched for a while. The same watcher (a
+/// portless client reading jack_cpu_load and counting xruns) judges Backbeat and FluidSynth.
+public enum PolyphonyBenchmark {
+    public struct Result: Sendable {
+        /// Notes held at the last step that stayed under the limits.
+        public var notes: Int
+        /// Why the sweep stopped ("80 % DSP load at N", "xrun at N", "reached the maximum").
+        public var reason: String
+    }
+
+    /// Backbeat in this process, its voices allocated for `maxNotes`.
+    public static func backbeat(server: String, maxNotes: Int = 1024, step: Int = 64) throws -> Result {
+        var options = EngineOptions()
+        options.serverName = server
+        options.autoconnect = false
+        options.voices = maxNotes
+        options.patch = 1
+        let engine = Engine(options: options, log: { _ in })
+        try engine.start()
+        defer { engine.stop() }
+        return try sweep(server: server, maxNotes: maxNotes, step: step) { notes in
+            for index in notes {
+                let (channel, note) = SynthBenchmark.heldNote(index)
+                _ = engine.keyboardRing.push(.midi(ShortMessage(status: 0x90 | channel, data1: note, data2: 100), .keyboard))
+            }
+        }
+    }
+
+    /// FluidSynth over JACK (reverb and chorus off, GM program 82 saw lead) fed by a probe sender.
+    public static func fluidsynth(server: String, maxNotes: Int = 1024, step: Int = 64) throws -> Result? {
+        guard let path = ChildProcess.find("fluidsynth"), let font = SynthBenchmark.soundFont else { return nil }
+        setenv("JACK_DEFAULT_SERVER", server, 1)
+        let child = try ChildProcess.spawnWithOpenStdin([path, "-a", "jack", "-m", "jack", "-R", "0", "-C", "0",
+            "-o", "synth.polyphony=4096", "-o", "audio.jack.id=fluidpoly", "-o", "midi.jack.id=fluidpoly",
+            "-o", "audio.jack.autoconnect=1", font], output: NSTemporaryDirectory() + "backbeat-fluidpoly.log")
+        defer { close(child.stdin); kill(child.pid, SIGTERM); var status: Int32 = 0; waitpid(child.pid, &status, 0) }
+        let sender = try ProbeMIDISender(server: server, name: "poly-out")
+        defer { sender.close() }
+        var connected = false
+        for _ in 0..<200 where !connected {
+            connected = (try? LatencyBenchmark.connect(server: server, "\(sender.name):out", "fluidpoly:midi_00")) != nil
+            if !connected { usleepMilliseconds(50) }
+        }
+        guard connected else { throw EngineError.noSuchPort("fluidpoly:midi_00") }
+        usleepMilliseconds(2_000)  // the sound font loads after the ports appear
+        func send(_ message: ShortMessage) { while !sender.send(message) { usleepMilliseconds(1) } }
+        for channel in 0..<UInt8(16) { send(ShortMessage(status: 0xC0 | channel, data1: 81)) }
+        return try sweep(server: server, maxNotes: maxNotes, step: step) { notes in
+            for index in notes {
+                let (channel, note) = SynthBenchmark.heldNote(index)
+                send(ShortMessage(status: 0x90 | channel, data1: note, data2: 100))
+            }
+        }
+    }
+
+    static func sweep(server: String, maxNotes: Int, step: Int, addNotes: (Range<Int>) -> Void) throws -> Result {
+        let watcher = try LoadWatcher(server: server)
+        defer { watcher.close() }
+        var held = 0
+        while held < maxNotes {
+            let next = min(held + step, maxNotes)
+            addNotes(held..<next)
+            let xrunsBefore = watcher.xruns.load(ordering: .relaxed)
+            var peakLoad: Float = 0
+            for _ in 0..<8 {  // JACK's load is a running average: watch it settle for 0.8 s
+                usleepMilliseconds(100)
+                peakLoad = max(peakLoad, jack_cpu_load(watcher.client))
+            }
+            if watcher.xruns.load(ordering: .relaxed) > xrunsBefore { return Result(notes: held, reason: "xrun at \(next)") }
+            if peakLoad >= 80 { return Result(notes: held, reason: String(format: "%.0f %% DSP load at %d", peakLoad, next)) }
+            held = next
+        }
+        return Result(notes: held, reason: "reached the maximum (\(maxNotes))")
+    }
+}
+
+/// A portless client that counts the server's xruns; jack_cpu_load on it reads the server's DSP load.
+final class LoadWatcher: @unchecked Sendable {
+    let client: OpaquePointer
+    let xruns = Atomic<Int>(0)
+
+    init(server: String) throws {
+        client = try JackSession.utility(serverName: server)
+        jack_set_xrun_callback(client, loadWatcherXrun, Unmanaged.passUnretained(self).toOpaque())
+        guard jack_activate(client) == 0 else {
+            jack_client_close(client)
+            throw EngineError.activateFailed(code: -1)
+        }
+    }
+
+    func close() {
+        jack_deactivate(client)
+        jack_client_close(client)
+    }
+}
+
+private func loadWatcherXrun(_ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let argument else { return 0 }
+    Unmanaged<LoadWatcher>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.xruns.wrappingAdd(1, ordering: .relaxed) }
+    return 0
+}
+
+/// Process-level figures: resident memory of a running Backbeat and the time `backbeat --help` takes.
+public enum ProcessBenchmark {
+    /// Resident memory (KiB) of `backbeat --headless ARGS` once it is ready (it prints "ready:"; nothing else
+    /// signals): in all, and without JACK's shared segments (/dev/shm/jack-*: the server's port buffers, which
+    /// every JACK client maps and jackd owns).
+    public static func residentKiB(backbeat: String, arguments: [String], settle: Duration = .seconds(2)) throws -> (total: Int, own: Int) {
+        let log = NSTemporaryDirectory() + "backbeat-rss-\(getpid()).log"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let pid = try ChildProcess.spawn([backbeat, "--headless"] + arguments, output: log)
+        defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready:") ?? false) {
+            guard ContinuousClock.now < deadline else { throw EngineError.invalidOption("backbeat did not become ready: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
+            usleepMilliseconds(20)
+        }
+        let settleEnd = ContinuousClock.now + settle
+        while ContinuousClock.now < settleEnd { usleepMilliseconds(50) }
+        // /proc files report size 0: read to end of file, not by size.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps") else {
+            throw EngineError.invalidOption("cannot read /proc/\(pid)/smaps")
+        }
+        defer { try? handle.close() }
+        let smaps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        var total = 0, jackShared = 0
+        var inJackSegment = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                inJackSegment = fields.count >= 6 && fields[5].hasPrefix("/dev/shm/jack")
+            } else if fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
+                total += kib
+                if inJackSegment { jackShared += kib }
+            }
+        }
+        guard total > 0 else { throw EngineError.invalidOption("no Rss lines in /proc/\(pid)/smaps") }
+        return (total, total - jackShared)
+    }
+
+    /// Median wall time of `runs` runs of a command, in milliseconds.
+    public static func medianMilliseconds(_ arguments: [String], runs: Int = 21) throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            let result = try ChildProcess.runMeasured(arguments)
+            let elapsed = ContinuousClock.now - start
+            guard result.status == 0 else { throw EngineError.invalidOption("\(arguments.joined(separator: " ")) failed") }
+            times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
+        }
+        return times.sorted()[times.count / 2]
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import MIDI
+import Realtime
+
+/// The long run of the performance issue: Backbeat at a small period with many voices held and random MIDI
+/// arriving at a steady rate through real JACK MIDI, for minutes. Reports what must stay at zero (xruns,
+/// ring drops), the callback duration's p99.9 against the period (the RT histogram), and memory growth.
+public enum SoakBenchmark {
+    public struct Report: Sendable {
+        public var seconds: Double
+        public var period: Int
+        public var xruns: Int
+        public var ringDrops: Int
+        public var eventsSent: Int
+        public var eventsReceived: Int
+        public var p999Nanoseconds: UInt64
+        public var maxNanoseconds: UInt64
+        public var periodNanoseconds: Double
+        public var residentStartKiB: Int
+        public var residentEndKiB: Int
+    }
+
+    /// Runs `engine` (already started on `server`) for `seconds`, holding `voices` notes and sending random
+    /// channel messages at `eventsPerSecond` into its midi_in. `drain` is called ~30 times a second on this
+    /// thread (a UI's frame: the consumer of the engine's events).
+    public static func run(engine: Engine, server: String, seconds: Double, voices: Int, eventsPerSecond: Int,
+                           drain: () -> Void) throws -> Report {
+        let sender = try ProbeMIDISender(server: server, name: "soak-out")
+        defer { sender.close() }
+        try LatencyBenchmark.connect(server: server, "\(sender.name):out", "\(engine.status().clientName):midi_in")
+        func send(_ message: ShortMessage) { while !sender.send(message) { usleepMilliseconds(1) } }
+        for index in 0..<voices {
+            let (channel, note) = SynthBenchmark.heldNote(index)
+            send(ShortMessage(status: 0x90 | channel, data1: note, data2: 90))
+        }
+        usleepMilliseconds(500)
+        engine.callbackDurations.reset()
+        let before = engine.status()
+        let residentStart = residentKiBOfThisProcess()
+        var random = SystemRandomNumberGenerator()
+        var sent = 0
+        let start = ContinuousClock.now
+        var nextFrame = start
+        while true {
+            let elapsed = ContinuousClock.now - start
+            let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            if t >= seconds { break }
+            // Events due by now at the steady rate: notes above the held range, CCs and bends on held channels.
+            while Double(sent) < t * Double(eventsPerSecond) {
+                let channel = UInt8.random(in: 0..<16, using: &random)
+                switch sent % 4 {
+                case 0: send(ShortMessage(status: 0x90 | channel, data1: UInt8.random(in: 100...127, using: &random), data2: 80))
+                case 1: send(ShortMessage(status: 0x80 | channel, data1: UInt8.random(in: 100...127, using: &random), data2: 0))
+                case 2: send(ShortMessage(status: 0xB0 | channel, data1: 1, data2: UInt8.random(in: 0...127, using: &random)))
+                default: send(ShortMessage(status: 0xE0 | channel, data1: 0, data2: UInt8.random(in: 48...80, using: &random)))
+                }
+                sent += 1
+            }
+            if ContinuousClock.now >= nextFrame {
+                drain()
+                nextFrame = nextFrame + .milliseconds(33)
+            }
+            usleepMilliseconds(1)
+        }
+        drain()
+        let after = engine.status()
+        let periodNanoseconds = after.sampleRate > 0 ? Double(after.periodFrames) / Double(after.sampleRate) * 1e9 : 0
+        return Report(seconds: seconds, period: after.periodFrames, xruns: after.xruns - before.xruns,
+                      ringDrops: after.ringDrops - before.ringDrops, eventsSent: sent,
+                      eventsReceived: after.midiReceived - before.midiReceived,
+                      p999Nanoseconds: engine.callbackDurations.percentile(0.999) ?? 0,
+                      maxNanoseconds: engine.callbackDurations.max, periodNanoseconds: periodNanoseconds,
+                      residentStartKiB: residentStart, residentEndKiB: residentKiBOfThisProcess())
+    }
+
+    /// VmRSS of this process (KiB), read to end of file (/proc files report size 0).
+    static func residentKiBOfThisProcess() -> Int {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return 0 }
+        defer { try? handle.close() }
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+    }
+}

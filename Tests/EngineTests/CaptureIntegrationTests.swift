@@ -1,0 +1,110 @@
+import Engine
+import Foundation
+import MIDI
+import Testing
+
+/// `backbeat --headless --demo --record-audio --record-midi` end to end on a private `jackd -d dummy`.
+extension JACK {
+@Suite struct CaptureIntegrationTests {
+    let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-capture-it-\(getpid())")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    }
+
+    /// The number after `label` in a status line ("voices 3/64" -> 3).
+    func number(after label: String, in line: String) -> Int? {
+        guard let range = line.range(of: label) else { return nil }
+        return Int(line[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    @Test func demoIsRecordedToWAVAndMIDIUntilSIGTERM() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let wav = temporary.appendingPathComponent("demo.wav").path
+        let mid = temporary.appendingPathComponent("demo.mid").path
+        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--no-autoconnect",
+                                                                 "--demo", "--record-audio", wav, "--record-midi", mid],
+                                          server: server.name)
+        try backbeat.waitForLine(containing: "ready:")
+        try backbeat.waitForLine(containing: "playing the demo loop")
+        // Status lines once a second; by the third the demo has played for over two seconds.
+        var statusLines: [String] = []
+        for _ in 0..<3 {
+            statusLines.append(try backbeat.waitForLine(containing: "voices", after: backbeat.output.count))
+        }
+        let last = statusLines.last!
+        #expect((number(after: "voices ", in: last) ?? 0) > 0, "\(last)")
+        let received = statusLines.compactMap { number(after: "MIDI ", in: $0) }
+        #expect(received.count == 3 && received[0] > 0 && received[2] > received[0], "MIDI received grows: \(received)")
+        #expect(last.contains("clock 1"), "clock tempo shown: \(last)")
+        if let range = last.range(of: "clock "), let bpm = Double(last[range.upperBound...].prefix { $0 != " " }) {
+            #expect(abs(bpm - 120) < 2, "demo clock measured at \(bpm) BPM")
+        }
+        #expect(last.contains("rec MIDI") && last.contains("rec audio"))
+
+        backbeat.signal(SIGTERM)
+        try backbeat.waitForLine(containing: "of audio to \(wav)", timeout: 15)
+        #expect(try backbeat.waitForExit(timeout: 15) == 0, "\(backbeat.output.joined(separator: "\n"))")
+        let output = backbeat.output.joined(separator: "\n")
+        #expect(output.contains("MIDI events"), "\(output)")
+        #expect(output.contains("of audio to \(wav)"), "\(output)")
+
+        // The WAV has the demo: sound from the first notes on, a plausible first chord, no clipping.
+        let audio = try WAVFile.read(wav)
+        #expect(audio.sampleRate == server.rate)
+        #expect(audio.left.count > 2 * server.rate, "\(audio.left.count) frames")
+        let onset = try #require(audio.left.firstIndex { abs($0) > 1e-4 }, "no sound recorded")
+        let heard = audio.left[onset...]
+        #expect(AudioAnalysis.rmsDecibels(heard) > -40)
+        #expect(heard.map(abs).max()! < 1)
+        let firstChord = audio.left[onset..<min(onset + server.rate * 4 / 10, audio.left.count)]
+        let dominant = AudioAnalysis.dominantFrequency(firstChord, sampleRate: server.rate, low: 90, high: 1000)
+        // A2 bass, the A minor chord A3 C4 E4, melody E5.
+        let candidates = [110.0, 220, 261.63, 329.63, 659.26]
+        #expect(candidates.contains { abs(dominant - $0) / $0 < 0.01 }, "dominant \(dominant) Hz in the first 400 ms")
+
+        // The SMF reads back with the demo's notes at their times (120 BPM: a quarter note is 0.5 s).
+        let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: mid))))
+        var ons: [(seconds: Double, channel: UInt8, note: UInt8)] = []
+        var sounding = Set<[UInt8]>()
+        for event in file.timedEvents() {
+            guard case .message(let message) = event.event else { continue }
+            switch message {
+            case .noteOn(let on) where on.velocity > 0:
+                ons.append((event.seconds, on.channel, on.note))
+                sounding.insert([on.channel, on.note])
+            case .noteOff(let off):
+                sounding.remove([off.channel, off.note])
+            default: break
+            }
+        }
+        #expect(ons.count > 20, "\(ons.count) note-ons")
+        let start = try #require(ons.first).seconds
+        let firstGroup = Set(ons.filter { $0.seconds - start < 0.01 }.map(\.note))
+        #expect(firstGroup == [76, 57, 60, 64, 45], "first notes \(firstGroup)")
+        let melody = ons.filter { $0.channel == 0 }.prefix(5)
+        let expected: [(Double, UInt8)] = [(0, 76), (0.5, 72), (0.75, 74), (1.0, 76), (1.5, 79)]
+        for (on, (time, note)) in zip(melody, expected) {
+            #expect(on.note == note)
+            #expect(abs(on.seconds - start - time) < 0.03, "note \(on.note) at \(on.seconds - start) s, expected \(time)")
+        }
+        #expect(sounding.isEmpty, "notes left hanging in the recording: \(sounding)")
+    }
+
+    @Test(arguments: ["--record-audio", "--record-midi"])
+    func unwritableRecordingPathFailsBeforeStarting(option: String) throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        for path in ["/proc/x.wav", temporary.appendingPathComponent("missing/dir/take").path] {
+            let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--no-autoconnect", option, path],
+                                              server: server.name)
+            // Wait for the line itself: the process may exit before its last line is read from the pipe.
+            try backbeat.waitForLine(containing: "cannot write \(path)", timeout: 10)
+            #expect(try backbeat.waitForExit(timeout: 10) == 2)
+            let output = backbeat.output.joined(separator: "\n")
+            #expect(!output.contains("ready:"), "started anyway: \(output)")
+        }
+    }
+}
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import Engine
+import DSP
+import MIDI
+
+@Suite struct CaptureTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-capture-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func note(_ frame: UInt32, _ status: UInt8, _ note: UInt8, lost: Bool = false) -> MonitorEvent {
+        MonitorEvent(frameTime: frame, message: ShortMessage(status: status, data1: note, data2: status >= 0x90 ? 100 : 0),
+                     source: .demo, lost: lost)
+    }
+
+    @Test func midiRecordingTimesComeFromFrameTimes() throws {
+        // Starts 1000 frames before the 32-bit frame counter wraps.
+        let start = UInt32.max - 999
+        var recording = MIDIRecording(sampleRate: 48_000, startFrame: start)
+        recording.add(note(start &- 10, 0x90, 50))               // before the start: not recorded
+        recording.add(note(start &+ 24_000, 0x90, 60))           // 0.5 s, after the wrap
+        recording.add(note(start &+ 30_000, 0x90, 61, lost: true))  // dropped by the lifecycle gate
+        recording.add(note(start &+ 48_000, 0x80, 60))           // 1 s
+        recording.add(MonitorEvent(frameTime: start &+ 48_000, message: ShortMessage(status: 0xF8), source: .demo, lost: false))
+        #expect(recording.events.map(\.seconds) == [0.5, 1, 1])
+        // Without a start frame the first event is the start.
+        var unanchored = MIDIRecording(sampleRate: 48_000, startFrame: nil)
+        unanchored.add(note(5000, 0x90, 60))
+        unanchored.add(note(5000 + 4800, 0x80, 60))
+        #expect(unanchored.events.map(\.seconds) == [0, 0.1])
+        let file = try StandardMIDIFile(bytes: recording.fileBytes())
+        #expect(file.format == 0)
+        let timed = file.timedEvents().compactMap { event -> (Double, MIDIMessage)? in
+            if case .message(let m) = event.event { return (event.seconds, m) } else { return nil }
+        }
+        #expect(timed.count == 3)
+        #expect(abs(timed[0].0 - 0.5) < 0.001 && abs(timed[1].0 - 1) < 0.001)
+        #expect(timed[0].1 == .noteOn(NoteOn(channel: 0, note: 60, velocity: 100)))
+    }
+
+    @Test func wavStreamIsValidWhileWritingAndAfterClose() throws {
+        let path = directory.appendingPathComponent("stream.wav").path
+        let writer = try WAVStreamWriter(path: path, sampleRate: 44_100)
+        let frames = (0..<1000).map { StereoFrame(left: Float($0) / 1000, right: -Float($0) / 1000) }
+        try frames.withUnsafeBufferPointer { try writer.append($0) }
+        try writer.patchHeader()
+        let partial = try WAVFile.read(path)
+        #expect(partial.left.count == 1000 && partial.sampleRate == 44_100)
+        try frames.withUnsafeBufferPointer { try writer.append($0) }
+        try writer.close()
+        let whole = try WAVFile.read(path)
+        #expect(whole.left.count == 2000)
+        #expect(whole.left[999] == 0.999 && whole.right[1999] == -0.999)
+        // The header a stopped write leaves is the one `WAVFile.encode` writes.
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(WAVFile.headerSize))
+                == Array(WAVFile.encode(left: whole.left, right: whole.right, sampleRate: 44_100).prefix(WAVFile.headerSize)))
+    }
+
+    @Test func unwritableTargetsAreNamedWithTheReason() throws {
+        let missing = directory.appendingPathComponent("no/such/dir/take.wav").path
+        #expect(throws: CaptureError.self) { try CaptureController.checkWritable(missing) }
+        do {
+            try CaptureController.checkWritable(missing)
+        } catch {
+            #expect(error.description.contains(missing) && error.description.contains("does not exist"), "\(error)")
+        }
+        #expect(throws: CaptureError.self) { try CaptureController.checkWritable("/proc/x.wav") }
+        #expect(throws: CaptureError.self) { try CaptureController.checkWritable(directory.path) }
+        #expect(throws: Never.self) { try CaptureController.checkWritable(directory.appendingPathComponent("ok.mid").path) }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("ok.mid").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no probe left behind")
+    }
+
+    @Test func midiRecordingFallsBackToTheTemporaryDirectory() throws {
+        let engine = Engine(options: EngineOptions(), log: { _ in })
+        let capture = CaptureController(engine: engine)
+        let subdirectory = directory.appendingPathComponent("vanishing")
+        try FileManager.default.createDirectory(at: subdirectory, withIntermediateDirectories: true)
+        let path = subdirectory.appendingPathComponent("take.mid").path
+        try capture.startMIDIRecording(to: path)
+        #expect(capture.status().midi?.path == path)
+        #expect(throws: CaptureError.self) { try capture.startMIDIRecording(to: path) }
+        capture.record(.midi(note(100, 0x90, 64)))
+        capture.record(.midi(note(4900, 0x80, 64)))
+        capture.record(.meter(MeterBlock(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)))
+        #expect(capture.status().midi?.count == 2)
+        try FileManager.default.removeItem(at: subdirectory)
+        let summary = try #require(try capture.stopMIDIRecording())
+        #expect(summary.path != path && summary.requestedPath == path)
+        #expect(summary.problem?.contains(path) == true)
+        #expect(summary.message.contains(summary.path))
+        let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: summary.path))))
+        #expect(file.timedEvents().filter { if case .message = $0.event { true } else { false } }.count == 2)
+        try? FileManager.default.removeItem(atPath: summary.path)
+        #expect(!capture.isRecordingMIDI)
+        #expect(try capture.stopMIDIRecording() == nil)
+    }
+
+    @Test func keyRecordingsGetTimestampedNames() {
+        let path = CaptureController.timestampedPath(extension: "mid", directory: "/tmp", date: Date(timeIntervalSince1970: 0))
+        #expect(path.hasPrefix("/tmp/backbeat-19") && path.count == "/tmp/backbeat-19700101-000000.mid".count, "\(path)")
+        #expect(path.hasSuffix(".mid"))
+    }
+
+    @Test func meterBlockCarriesThePeriodMeasure() {
+        let measure = PeriodMeasure(frames: 256, peakLeft: 0.5, peakRight: 0.25, sumSquaresLeft: 3, sumSquaresRight: 4,
+                                    kSumSquaresLeft: 5, kSumSquaresRight: 6, truePeakLeft: 0.6, truePeakRight: 0.3)
+        #expect(MeterBlock(measure).measure == measure)
+    }
+}
