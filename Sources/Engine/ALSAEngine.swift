@@ -34,7 +34,14 @@ final class ALSAParts: @unchecked Sendable {
     private let state = Mutex(State())
 
     var pcm: ALSAPCMBackend? { state.withLock { $0.pcm } }
-    var midiStatus: String? { state.withLock { $0.midiStatus } }
+    /// "ALSA MIDI backbeat:midi_in (128:0)" (with sysex dropped for want of ring room, if any), or why not.
+    var midiStatus: String? {
+        state.withLock { state in
+            guard let sequencer = state.sequencer else { return state.midiStatus }
+            let dropped = sequencer.sysexDropped
+            return "ALSA MIDI \(sequencer.address)" + (dropped > 0 ? ", \(dropped) sysex dropped" : "")
+        }
+    }
 
     /// "ALSA PCM 'null': float32, 2 x 256 frames, SCHED_FIFO priority 70 (no device clock: paced by the system clock)".
     var pcmStatus: String? {
@@ -74,7 +81,7 @@ extension Engine {
             do {
                 sequencer = try ALSASequencer(clientName: options.clientName, connect: options.alsaConnect,
                                               ring: context.alsaRing, sysexRing: context.alsaSysexRing, log: log)
-                alsa.set(sequencer: sequencer, midiStatus: "ALSA MIDI \(sequencer!.address)")
+                alsa.set(sequencer: sequencer, midiStatus: nil)
                 log("ALSA sequencer: \(sequencer!.address) ready")
             } catch let error as ALSAError {
                 if options.midiInput.requiresALSA { throw error }

@@ -44,7 +44,6 @@ final class ALSASequencer: @unchecked Sendable {
     private var decoder = ALSAEventDecoder()
     private var clientNames: [UInt8: String] = [:]
     private let sysexDrops = Atomic<Int>(0)
-    private let eventsReceived = Atomic<Int>(0)
 
     /// Opens the sequencer and creates the port; throws an `ALSAError` naming `/dev/snd/seq` when it cannot.
     init(clientName: String, connect: [String], ring: SPSCRing<ControlEvent>, sysexRing: SPSCRing<UInt8>,
@@ -92,7 +91,6 @@ final class ALSASequencer: @unchecked Sendable {
     /// "backbeat:midi_in (128:0)": client name, port, client and port numbers.
     var address: String { "\(clientName):midi_in (\(clientID):\(port))" }
     var sysexDropped: Int { sysexDrops.load(ordering: .relaxed) }
-    var received: Int { eventsReceived.load(ordering: .relaxed) }
 
     func start() {
         guard !running else { return }
@@ -138,7 +136,6 @@ final class ALSASequencer: @unchecked Sendable {
             }
             if result < 0 { return }
             guard let event else { continue }
-            eventsReceived.wrappingAdd(1, ordering: .relaxed)
             decoder.decode(event.pointee) { handle($0) }
         }
     }
