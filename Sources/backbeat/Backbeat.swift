@@ -16,13 +16,16 @@ struct Backbeat: ParsableCommand {
 
     @OptionGroup var engine: EngineArguments
 
+    @OptionGroup(title: "Workstation") var ui: UIArguments
+
     @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
     var headless = false
 
     func run() throws {
-        if !headless {
-            Console.info("the terminal workstation is not built yet; running headless")
+        if headless {
+            try Headless.run(engine)
+        } else {
+            try WorkstationCommand.run(engine: engine, ui: ui)
         }
-        try Headless.run(engine)
     }
 }
