@@ -4,13 +4,31 @@ import Foundation
 /// then the loudness line.
 public enum MetersPanel {
     public static let floorDB: Float = -60
-    public static let marks: [Int] = [0, -6, -12, -20, -40, -60]
+    /// In drawing priority: a label that would touch one already drawn is left out on narrow bars.
+    public static let marks: [Int] = [0, -60, -6, -20, -12, -40]
 
-    /// Cells lit for `db` on a bar of `width` cells (linear in dB from -60 to 0).
+    /// Where `db` sits on the bar, 0...1: piecewise linear in dB, with more room near the top where levels
+    /// matter (-60...-40 takes 15 %, -40...-20 25 %, -20...0 60 %), as on IEC-style peak meters.
+    public static func fraction(for db: Float) -> Float {
+        guard db.isFinite else { return 0 }
+        let d = min(max(db, floorDB), 0)
+        if d < -40 { return (d + 60) / 20 * 0.15 }
+        if d < -20 { return 0.15 + (d + 40) / 20 * 0.25 }
+        return 0.4 + (d + 20) / 20 * 0.6
+    }
+
+    /// Cells lit for `db` on a bar of `width` cells.
     public static func cells(for db: Float, width: Int) -> Int {
         guard db.isFinite, width > 0 else { return 0 }
-        let fraction = (min(max(db, floorDB), 0) - floorDB) / -floorDB
-        return Int((fraction * Float(width)).rounded())
+        return Int((fraction(for: db) * Float(width)).rounded())
+    }
+
+    /// The level at the right edge of bar cell `c`.
+    static func level(atCell c: Int, width: Int) -> Float {
+        let f = Float(c + 1) / Float(width)
+        if f < 0.15 { return -60 + f / 0.15 * 20 }
+        if f < 0.4 { return -40 + (f - 0.15) / 0.25 * 20 }
+        return -20 + (f - 0.4) / 0.6 * 20
     }
 
     /// Column (0-based in the bar) of a scale mark.
@@ -29,7 +47,9 @@ public enum MetersPanel {
         context.frame(&grid, rect, PanelID.meters.title)
         let inner = rect.inset(1)
         guard inner.height >= 1, inner.width >= 20 else { return }
-        let labelWidth = 2, readoutWidth = 24
+        // Narrow panels show the peak figure and the lamp only.
+        let compact = inner.width < 56
+        let labelWidth = 2, readoutWidth = compact ? 8 : 24
         let barX = inner.x + labelWidth
         let barWidth = inner.width - labelWidth - readoutWidth - 1
         let names = channels.count == 2 ? ["L", "R"] : channels.indices.map { String($0 + 1) }
@@ -39,7 +59,7 @@ public enum MetersPanel {
             let rms = cells(for: m.rmsDB, width: barWidth)
             let peak = cells(for: m.peakDB, width: barWidth)
             for c in 0..<barWidth {
-                let db = floorDB + Float(c + 1) / Float(barWidth) * -floorDB
+                let db = level(atCell: c, width: barWidth)
                 if c < rms { grid.put(barX + c, y, String(context.glyphs.barFull), zone(db)) }
                 else if c < peak { grid.put(barX + c, y, String(context.glyphs.barPeak), zone(db)) }
                 else { grid.put(barX + c, y, String(context.glyphs.barEmpty), .meterTrack) }
@@ -48,9 +68,10 @@ public enum MetersPanel {
                 let hold = max(0, cells(for: m.holdDB, width: barWidth) - 1)
                 grid.put(barX + hold, y, String(context.glyphs.hold), .meterHold)
             }
-            let readout = "\(format(m.peakDB).rightAligned(5)) pk \(format(m.rmsDB).rightAligned(5)) rms "
+            let readout = compact ? "\(format(m.peakDB).rightAligned(5)) " : "\(format(m.peakDB).rightAligned(5)) pk \(format(m.rmsDB).rightAligned(5)) rms "
             let rx = grid.put(barX + barWidth + 1, y, readout, .normal)
-            grid.put(rx, y, m.clip ? String(context.glyphs.lamp) + "CLIP" : String(context.glyphs.lamp) + "clip", m.clip ? .clip : .clipOff)
+            let lamp = String(context.glyphs.lamp) + (compact ? "" : m.clip ? "CLIP" : "clip")
+            grid.put(rx, y, lamp, m.clip ? .clip : .clipOff)
             y += 1
         }
         if y < inner.maxY {

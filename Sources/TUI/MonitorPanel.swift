@@ -35,7 +35,7 @@ public struct MonitorPanel {
         let hexWidth = min(hex.count, max(0, width - fixed - 12))
         let detailsWidth = max(0, width - fixed - hexWidth - 1)
         return [(time + " ", .monitorTime), (source + " ", .monitorSource), (channel + " ", .dim),
-                (type + " ", role), (TerminalText.sanitized(details).fitted(detailsWidth) + " ", role),
+                (type + " ", role), (details.fitted(detailsWidth) + " ", role),
                 (String(hex.prefix(hexWidth)), .monitorHex)]
     }
 

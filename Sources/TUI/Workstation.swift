@@ -38,6 +38,8 @@ public final class Workstation {
     // Frame times: monitor time 0 is the first event's period start, in seconds.
     private var sampleRate = 48_000.0
     private var firstFrame: UInt32?
+    /// Monitor time (JACK frames since the first event) minus UI time, for the tempo's staleness check.
+    private var monitorOffset = 0.0
     private var header = HeaderInfo()
     private var lastStatusAt = -1.0
     private var midiCountAt: (time: Double, count: Int)?
@@ -81,7 +83,7 @@ public final class Workstation {
         var sawMeter = false
         engine.drainEvents { event in
             switch event {
-            case .midi(let m): record(m, rate: rate)
+            case .midi(let m): record(m, rate: rate, now: now)
             case .meter(let block):
                 meters.consume(block, sampleRate: Int(rate))
                 sawMeter = true
@@ -95,7 +97,7 @@ public final class Workstation {
                 dirty = true
             }
         }
-        let tempoNow = tempo.readout(now: now)
+        let tempoNow = tempo.readout(now: now + monitorOffset)
         if tempoNow != lastTempo { lastTempo = tempoNow; dirty = true }
         if now - lastStatusAt >= 0.5 {
             lastStatusAt = now
@@ -116,8 +118,8 @@ public final class Workstation {
         return dirty
     }
 
-    private func record(_ m: MonitorEvent, rate: Double) {
-        if firstFrame == nil { firstFrame = m.frameTime }
+    private func record(_ m: MonitorEvent, rate: Double, now: Double) {
+        if firstFrame == nil { firstFrame = m.frameTime; monitorOffset = -now }
         let time = Double(m.frameTime &- (firstFrame ?? 0)) / max(rate, 1)
         var message: MIDIMessage?
         if m.message.status == 0xF0 {
@@ -137,9 +139,7 @@ public final class Workstation {
         if let message, !log.isVisible(MonitorEntry(sequence: 0, time: 0, source: m.source, lost: m.lost, message: message, status: 0)) {
             return  // hidden clock and sensing do not redraw
         }
-        if log.anchor == nil || message.map({ if case .noteOn = $0 { true } else if case .noteOff = $0 { true } else { false } }) == true {
-            dirty = true
-        }
+        dirty = true
     }
 
     private func send(_ event: ControlEvent) {
