@@ -46,6 +46,13 @@ public struct Grid: Equatable, Sendable {
         }
     }
 
+    /// Sets one cell (clipped): the fast path for bars and keys.
+    @inline(__always)
+    public mutating func set(_ x: Int, _ y: Int, _ scalar: Unicode.Scalar, _ role: Role) {
+        guard x >= 0, x < width, y >= 0, y < height else { return }
+        cells[y * width + x] = Cell(scalar, role)
+    }
+
     /// Writes `text` from (x, y), clipped to `limit` columns and to the grid; returns the column after it.
     /// Text is assumed safe (ours): outside text goes through `TerminalText.sanitized` first.
     @discardableResult
@@ -75,17 +82,17 @@ public struct Grid: Equatable, Sendable {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let right = rect.maxX - 1, bottom = rect.maxY - 1
         for x in rect.x + 1..<right {
-            put(x, rect.y, String(glyphs.horizontal), role)
-            put(x, bottom, String(glyphs.horizontal), role)
+            set(x, rect.y, glyphs.horizontal, role)
+            set(x, bottom, glyphs.horizontal, role)
         }
         for y in rect.y + 1..<bottom {
-            put(rect.x, y, String(glyphs.vertical), role)
-            put(right, y, String(glyphs.vertical), role)
+            set(rect.x, y, glyphs.vertical, role)
+            set(right, y, glyphs.vertical, role)
         }
-        put(rect.x, rect.y, String(glyphs.topLeft), role)
-        put(right, rect.y, String(glyphs.topRight), role)
-        put(rect.x, bottom, String(glyphs.bottomLeft), role)
-        put(right, bottom, String(glyphs.bottomRight), role)
+        set(rect.x, rect.y, glyphs.topLeft, role)
+        set(right, rect.y, glyphs.topRight, role)
+        set(rect.x, bottom, glyphs.bottomLeft, role)
+        set(right, bottom, glyphs.bottomRight, role)
         if !title.isEmpty, rect.width > 4 {
             put(rect.x + 2, rect.y, " \(title) ", titleRole, limit: rect.width - 4)
         }

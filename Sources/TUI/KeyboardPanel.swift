@@ -39,7 +39,7 @@ public enum KeyboardPanel {
     }
 
     static func heldRole(_ velocity: UInt8) -> Role { velocity >= 96 ? .noteOnLoud : velocity >= 48 ? .noteOnMedium : .noteOnSoft }
-    static func heldGlyph(_ velocity: UInt8, _ glyphs: Glyphs) -> String {
+    static func heldGlyph(_ velocity: UInt8, _ glyphs: Glyphs) -> Unicode.Scalar {
         if glyphs.isASCII { return velocity >= 96 ? "#" : velocity >= 48 ? ":" : "." }
         return velocity >= 96 ? "█" : velocity >= 48 ? "▓" : "▒"
     }
@@ -62,12 +62,12 @@ public enum KeyboardPanel {
             for row in 0..<3 {
                 for c in 0..<whiteKeyWidth {
                     let y = inner.y + row
-                    if v > 0 { grid.put(x + c, y, heldGlyph(v, context.glyphs), heldRole(v)) }
-                    else { grid.put(x + c, y, c == whiteKeyWidth - 1 && row < 2 ? " " : " ", .whiteKey) }
+                    if v > 0 { grid.set(x + c, y, heldGlyph(v, context.glyphs), heldRole(v)) }
+                    else { grid.set(x + c, y, " ", .whiteKey) }
                 }
             }
             // Separator between white keys on the bottom row.
-            if v == 0 { grid.put(x + whiteKeyWidth - 1, inner.y + 2, String(context.glyphs.vertical), .whiteKey) }
+            if v == 0 { grid.set(x + whiteKeyWidth - 1, inner.y + 2, context.glyphs.vertical, .whiteKey) }
             let label: String? = letters[note].map { String($0) } ?? (note % 12 == 0 ? "C\(note / 12 - 1)" : nil)
             if let label { grid.put(x, inner.y + 2, label, v > 0 ? heldRole(v) : .whiteKey, limit: whiteKeyWidth - 1) }
         }
@@ -80,7 +80,7 @@ public enum KeyboardPanel {
             let v = held.velocity(of: note + 1)
             for row in 0..<2 {
                 for c in 0..<2 where x + c < inner.x + count * whiteKeyWidth {
-                    if v > 0 { grid.put(x + c, inner.y + row, heldGlyph(v, context.glyphs), heldRole(v)) }
+                    if v > 0 { grid.set(x + c, inner.y + row, heldGlyph(v, context.glyphs), heldRole(v)) }
                     else { grid.put(x + c, inner.y + row, row == 1 && c == 0 ? (letters[note + 1].map { String($0) } ?? " ") : " ", .blackKey) }
                 }
             }

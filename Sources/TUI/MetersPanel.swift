@@ -60,13 +60,13 @@ public enum MetersPanel {
             let peak = cells(for: m.peakDB, width: barWidth)
             for c in 0..<barWidth {
                 let db = level(atCell: c, width: barWidth)
-                if c < rms { grid.put(barX + c, y, String(context.glyphs.barFull), zone(db)) }
-                else if c < peak { grid.put(barX + c, y, String(context.glyphs.barPeak), zone(db)) }
-                else { grid.put(barX + c, y, String(context.glyphs.barEmpty), .meterTrack) }
+                if c < rms { grid.set(barX + c, y, context.glyphs.barFull, zone(db)) }
+                else if c < peak { grid.set(barX + c, y, context.glyphs.barPeak, zone(db)) }
+                else { grid.set(barX + c, y, context.glyphs.barEmpty, .meterTrack) }
             }
             if m.holdDB.isFinite, m.holdDB > floorDB {
                 let hold = max(0, cells(for: m.holdDB, width: barWidth) - 1)
-                grid.put(barX + hold, y, String(context.glyphs.hold), .meterHold)
+                grid.set(barX + hold, y, context.glyphs.hold, .meterHold)
             }
             let readout = compact ? "\(format(m.peakDB).rightAligned(5)) " : "\(format(m.peakDB).rightAligned(5)) pk \(format(m.rmsDB).rightAligned(5)) rms "
             let rx = grid.put(barX + barWidth + 1, y, readout, .normal)

@@ -103,7 +103,7 @@ public enum SynthPanel {
             if let fraction, barWidth > 0 {
                 let lit = Int((min(max(fraction, 0), 1) * Float(barWidth)).rounded())
                 for c in 0..<barWidth {
-                    grid.put(x + 1 + c, y, String(c < lit ? context.glyphs.barFull : context.glyphs.barEmpty), c < lit ? .meterLow : .meterTrack)
+                    grid.set(x + 1 + c, y, c < lit ? context.glyphs.barFull : context.glyphs.barEmpty, c < lit ? .meterLow : .meterTrack)
                 }
             }
         }
