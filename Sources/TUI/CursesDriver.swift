@@ -6,6 +6,9 @@ import Foundation
 public final class CursesDriver {
     public private(set) var depth: ColorDepth = .none
     public let utf8: Bool
+    /// Only ASCII reaches the terminal (locale not UTF-8, or --ascii): panels' few typographic characters
+    /// are transliterated, anything else becomes "?".
+    public let asciiOnly: Bool
     private var attributes: [attr_t] = []
     private var previous: Grid?
     private var open = false
@@ -18,8 +21,9 @@ public final class CursesDriver {
     }
 
     /// Takes the screen. `noColor`: `NO_COLOR` is set or the theme asked for none.
-    public init(theme: Theme, noColor: Bool, utf8: Bool) {
+    public init(theme: Theme, noColor: Bool, utf8: Bool, asciiOnly: Bool) {
         self.utf8 = utf8
+        self.asciiOnly = asciiOnly || !utf8
         backbeat_install_crash_restore()
         set_escdelay(25)
         initscr()
@@ -113,7 +117,8 @@ public final class CursesDriver {
                 let start = x
                 while x < grid.width, grid.cells[rowStart + x].role == role,
                       old == nil || old!.cells[rowStart + x] != grid.cells[rowStart + x] {
-                    buffer.append(wchar_t(bitPattern: grid.cells[rowStart + x].scalar))
+                    let scalar = grid.cells[rowStart + x].scalar
+                    buffer.append(wchar_t(bitPattern: asciiOnly && scalar > 0x7E ? CursesDriver.ascii(scalar) : scalar))
                     x += 1
                 }
                 _ = backbeat_attr_set(attributes[role.index], depth == .none ? 0 : Int32(role.pair))
@@ -124,6 +129,22 @@ public final class CursesDriver {
         previous = grid
         _ = backbeat_wnoutrefresh()
         doupdate()
+    }
+
+    /// The ASCII stand-in for a character the panels use.
+    static func ascii(_ scalar: UInt32) -> UInt32 {
+        switch scalar {
+        case 0xB7, 0x2502: return 0x7C        // · │  -> |
+        case 0x2014, 0x2500: return 0x2D      // — ─  -> -
+        case 0xB1: return 0x2B                // ±    -> +
+        case 0x25B6: return 0x3E              // ▶    -> >
+        case 0x2026: return 0x7E              // …    -> ~
+        case 0x2588, 0x2593: return 0x23      // █ ▓  -> #
+        case 0x2592: return 0x3A              // ▒    -> :
+        case 0x25CF: return 0x2A              // ●    -> *
+        case 0x250C, 0x2510, 0x2514, 0x2518, 0x2534: return 0x2B  // corners, ┴ -> +
+        default: return 0x3F
+        }
     }
 
     /// Forces a full repaint on the next `present` (after a resize or Ctrl-L).

@@ -32,9 +32,10 @@ enum WorkstationCommand {
         do { try engine.start() } catch { Console.fail("\(error)") }
         defer { engine.stop() }
 
-        let workstation = Workstation(engine: engine, settings: ui.settings(config, utf8: utf8))
+        let settings = ui.settings(config, utf8: utf8)
+        let workstation = Workstation(engine: engine, settings: settings)
         let noColor = ui.noColor || !(environment["NO_COLOR"] ?? "").isEmpty
-        let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8)
+        let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8, asciiOnly: settings.ascii)
         defer { driver.close() }
 
         let clock = ContinuousClock()
