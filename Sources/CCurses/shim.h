@@ -46,6 +46,10 @@ static inline bool backbeat_locale_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);
     return codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
 }
+/// setupterm lives in term.h, whose macros (lines, columns...) would clash: declare just it.
+extern int setupterm(const char *term, int filedes, int *errret);
+/// 1 when $TERM has a usable terminfo entry; `error` gets setupterm's reason otherwise.
+static inline int backbeat_terminal_usable(int *error) { return setupterm(0, 1, error) == OK; }
 /// On a crash, put the terminal back before dying (ncurses does the same for SIGINT/SIGTERM).
 static void backbeat_crash_restore(int sig) {
     endwin();

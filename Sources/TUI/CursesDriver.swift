@@ -20,6 +20,15 @@ public final class CursesDriver {
         return backbeat_locale_is_utf8()
     }
 
+    /// Why the terminal cannot be used (no terminfo entry for $TERM...), checked before anything starts:
+    /// initscr would print its own message and exit.
+    public static func terminalProblem() -> String? {
+        var error: Int32 = 0
+        if backbeat_terminal_usable(&error) != 0 { return nil }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        return "cannot use the terminal TERM=\"\(TerminalText.sanitized(term))\" (\(error == 0 ? "no terminfo entry" : "generic or unusable")); try TERM=xterm-256color, or --headless"
+    }
+
     /// Takes the screen. `noColor`: `NO_COLOR` is set or the theme asked for none.
     public init(theme: Theme, noColor: Bool, utf8: Bool, asciiOnly: Bool) {
         self.utf8 = utf8

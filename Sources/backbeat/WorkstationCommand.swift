@@ -11,6 +11,7 @@ enum WorkstationCommand {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             Console.fail("the workstation needs a terminal; use --headless to run without one")
         }
+        if let problem = CursesDriver.terminalProblem() { Console.fail(problem) }
         let environment = ProcessInfo.processInfo.environment
         let config: Config
         let theme: Theme

@@ -155,3 +155,13 @@ import Testing
         #expect(g.allPrintable)
     }
 }
+
+@Suite struct DriverTextTests {
+    @Test func asciiStandInsCoverThePanelsCharacters() {
+        for scalar in ["·", "│", "─", "—", "±", "▶", "…", "█", "▓", "▒", "●", "┌", "┐", "└", "┘", "┴", "é"] {
+            let mapped = CursesDriver.ascii(Unicode.Scalar(scalar)!.value)
+            #expect(mapped >= 0x20 && mapped < 0x7F, "\(scalar)")
+        }
+        #expect(CursesDriver.ascii(0xB7) == 0x7C)
+    }
+}
