@@ -33,7 +33,8 @@ public struct MonitorPanel {
         let type = formatter.typeName(message).fitted(14)
         let fixed = 10 + 5 + 6 + 15
         let hexWidth = min(hex.count, max(0, width - fixed - 12))
-        let detailsWidth = max(0, width - fixed - hexWidth - 1)
+        // Hex follows the details closely on wide screens rather than at the far edge.
+        let detailsWidth = min(46, max(0, width - fixed - hexWidth - 1))
         return [(time + " ", .monitorTime), (source + " ", .monitorSource), (channel + " ", .dim),
                 (type + " ", role), (details.fitted(detailsWidth) + " ", role),
                 (String(hex.prefix(hexWidth)), .monitorHex)]
