@@ -7,6 +7,8 @@ struct Run: ParsableCommand {
 
     @OptionGroup var engine: EngineArguments
 
+    @OptionGroup(title: "Workstation") var ui: UIArguments
+
     @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
     var headless = false
 
@@ -18,9 +20,13 @@ struct Run: ParsableCommand {
             do { try LiveScenario.runHeadless(engine, scenarioPath: scenario) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
             return
         }
-        if !headless {
-            Console.info("the terminal workstation is not built yet; running headless")
+        if headless {
+            try Headless.run(engine)
+        } else {
+            if scenario != nil {
+                throw ValidationError("--scenario plays in the workstation once its lifecycle panel exists; use it with --headless for now")
+            }
+            try WorkstationCommand.run(engine: engine, ui: ui)
         }
-        try Headless.run(engine)
     }
 }
