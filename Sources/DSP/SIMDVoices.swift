@@ -62,7 +62,7 @@ func exp2Lanes(_ x: Lanes) -> Lanes {
 /// The state-variable low-pass coefficients for cutoffs `octaves` (log2 Hz), damping `k`, in the form
 /// `oscillateAndFilter` uses: b1 = 2 a1 - 1, b2 = 2 a2, b3 = 2 a3 of the Cytomic (Simper) SVF, with
 /// g = tan(pi fc / fs) as the Padé quotient N / D and one division.
-@_noLocks @inline(__always)
+@_noLocks @_transparent
 func filterCoefficients(octaves: Lanes, k: Float, inverseRate: Float) -> (b1: Lanes, b2: Lanes, b3: Lanes) {
     let normalized = minLanes(exp2Lanes(octaves) * inverseRate, Lanes(repeating: 0.45))
     let w = Float.pi * normalized
@@ -75,46 +75,62 @@ func filterCoefficients(octaves: Lanes, k: Float, inverseRate: Float) -> (b1: La
     return (den2 * twice - 1, num * den * twice, num * num * twice)
 }
 
-/// Oscillator and filter of eight voices for `frames` samples, adding each lane's output times its
-/// left and right levels into `left[n]` and `right[n]` (summed across lanes later).
+/// One sample of eight voices' oscillator and filter: advances the phases and filter states and returns
+/// twice the filter's v2 (the 1/2 is folded into the levels).
 ///
 /// The SVF step is Simper's rearranged to 9 operations: with v3 = x - z2,
-///   z1' = b1 z1 + b2 v3,  u = b2 z1 + b3 v3,  z2' = z2 + u,  output v2 = (z2 + z2') / 2
-/// (the 1/2 is folded into the levels). Coefficients and levels are constant (`vary` false) or read per
-/// sample from `perSample` (b1, b2, b3, left level, right level; `stride` apart); so are the increments.
+///   z1' = b1 z1 + b2 v3,  u = b2 z1 + b3 v3,  z2' = z2 + u,  output 2 v2 = z2 + z2'.
+@_noLocks @_transparent
+func voiceStep(pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits, phase p: inout LaneBits,
+               increment: LaneBits, z1 s1: inout Lanes, z2 s2: inout Lanes, b1: Lanes, b2: Lanes, b3: Lanes) -> Lanes {
+    p &+= increment
+    let (values, deltas) = lookUp(pairs, (p &>> phaseFractionBits) &+ tableOffsets)
+    let fraction = Lanes(SIMD8<Int32>(truncatingIfNeeded: p & ((1 << phaseFractionBits) - 1))) * phaseFractionScale
+    let x = values + fraction * deltas
+    let v3 = x - s2
+    let next1 = b1 * s1 + b2 * v3
+    let u = b2 * s1 + b3 * v3
+    let next2 = s2 + u
+    let out = s2 + next2
+    s1 = next1
+    s2 = next2
+    return out
+}
+
+/// Oscillator and filter of eight voices with coefficients, levels and phase steps constant over the
+/// slice, adding each lane's output times its levels into `left[n]`, `right[n]` (lanes summed later).
+@_noLocks @inline(__always)
+func oscillateAndFilter(frames: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits,
+                        phase: inout LaneBits, increment: LaneBits, z1: inout Lanes, z2: inout Lanes,
+                        b1: Lanes, b2: Lanes, b3: Lanes, levelLeft: Lanes, levelRight: Lanes,
+                        left: UnsafeMutablePointer<Lanes>, right: UnsafeMutablePointer<Lanes>) {
+    var p = phase, s1 = z1, s2 = z2
+    for n in 0..<frames {
+        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p, increment: increment,
+                            z1: &s1, z2: &s2, b1: b1, b2: b2, b3: b3)
+        left[n] += out * levelLeft
+        right[n] += out * levelRight
+    }
+    phase = p
+    z1 = s1
+    z2 = s2
+}
+
+/// As `oscillateAndFilter`, with coefficients and levels per sample from `perSample` (b1, b2, b3, left
+/// level, right level, `stride` apart) and phase steps per sample from `increments` if `incrementsVary`.
 @_noLocks @inline(__always)
 func oscillateAndFilter(frames: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits,
                         phase: inout LaneBits, increment: LaneBits, increments: UnsafePointer<LaneBits>,
                         incrementsVary: Bool, z1: inout Lanes, z2: inout Lanes,
-                        b1: Lanes, b2: Lanes, b3: Lanes, levelLeft: Lanes, levelRight: Lanes,
-                        perSample: UnsafePointer<Lanes>, stride: Int, vary: Bool,
+                        perSample: UnsafePointer<Lanes>, stride: Int,
                         left: UnsafeMutablePointer<Lanes>, right: UnsafeMutablePointer<Lanes>) {
     var p = phase, s1 = z1, s2 = z2
-    let mask = LaneBits(repeating: (1 << phaseFractionBits) - 1)
-    let shift = LaneBits(repeating: phaseFractionBits)
-    let scale = phaseFractionScale
     for n in 0..<frames {
-        var c1 = b1, c2 = b2, c3 = b3, gl = levelLeft, gr = levelRight
-        if vary {
-            c1 = perSample[n]
-            c2 = perSample[stride + n]
-            c3 = perSample[2 * stride + n]
-            gl = perSample[3 * stride + n]
-            gr = perSample[4 * stride + n]
-        }
-        p &+= incrementsVary ? increments[n] : increment
-        let (values, deltas) = lookUp(pairs, (p &>> shift) &+ tableOffsets)
-        let fraction = Lanes(SIMD8<Int32>(truncatingIfNeeded: p & mask)) * scale
-        let x = values + fraction * deltas
-        let v3 = x - s2
-        let next1 = c1 * s1 + c2 * v3
-        let u = c2 * s1 + c3 * v3
-        let next2 = s2 + u
-        let out = s2 + next2
-        s1 = next1
-        s2 = next2
-        left[n] += out * gl
-        right[n] += out * gr
+        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p,
+                            increment: incrementsVary ? increments[n] : increment, z1: &s1, z2: &s2,
+                            b1: perSample[n], b2: perSample[stride + n], b3: perSample[2 * stride + n])
+        left[n] += out * perSample[3 * stride + n]
+        right[n] += out * perSample[4 * stride + n]
     }
     phase = p
     z1 = s1

@@ -782,10 +782,15 @@ public final class Synth: @unchecked Sendable {
             }
         }
 
-        oscillateAndFilter(frames: frames, pairs: pairs, tableOffsets: offsets, phase: &phases, increment: steps,
-                           increments: incrementScratch, incrementsVary: pitchVaries, z1: &z1, z2: &z2,
-                           b1: b1, b2: b2, b3: b3, levelLeft: levelLeft, levelRight: levelRight,
-                           perSample: perSample, stride: stride, vary: !steady, left: sumLeft, right: sumRight)
+        if steady {
+            oscillateAndFilter(frames: frames, pairs: pairs, tableOffsets: offsets, phase: &phases, increment: steps,
+                               z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3, levelLeft: levelLeft,
+                               levelRight: levelRight, left: sumLeft, right: sumRight)
+        } else {
+            oscillateAndFilter(frames: frames, pairs: pairs, tableOffsets: offsets, phase: &phases, increment: steps,
+                               increments: incrementScratch, incrementsVary: pitchVaries, z1: &z1, z2: &z2,
+                               perSample: perSample, stride: stride, left: sumLeft, right: sumRight)
+        }
 
         for l in 0..<count {
             let v = Int(slots[l])
