@@ -617,9 +617,8 @@ public final class Synth: @unchecked Sendable {
         var steadyCount = 0, otherStart = slotCount
         let moving = pitchMoves | gainsMove
         let sustainHolds = filterSteady && sustainLevel >= silenceLevel
-        let stages = stage, levels = envelope, fadeSteps = fadeStep, channels = voiceChannel
+        let stages = stage, levels = envelope, fadeSteps = fadeStep, channels = voiceChannel // `&&` must not capture self
         for v in 0..<slotCount where stages[v] != Stage.free.rawValue {
-            // Locals: `&&` must not capture `self`.
             // The decay's float arithmetic settles a few ulps off the sustain level, at a fixed point.
             let level = levels[v]
             let settled = sustainLevel + (level - sustainLevel) * decayCoefficient == level
