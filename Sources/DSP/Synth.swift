@@ -34,7 +34,10 @@ private var silenceLevel: Float { 1e-5 }
 ///
 /// Voice state is struct-of-arrays in memory owned by this object. There are `2 * voiceCapacity` slots: a
 /// stolen voice fades out over 3 ms in its own slot while the new note starts at once in a free one, so
-/// stealing neither clicks nor delays the new note.
+/// stealing neither clicks nor delays the new note. `render` processes the sounding voices eight at a time,
+/// one per lane of SIMD8 vectors (SIMDVoices.swift); voices whose envelope has settled get their filter
+/// coefficients once per period, moving ones every 8 samples with linear steps between (exact per sample
+/// where the cutoff moves fast).
 public final class Synth: @unchecked Sendable {
     /// The number of notes that can sound at once (1...1024).
     public let voiceCapacity: Int
