@@ -5,6 +5,10 @@
 typealias Lanes = SIMD8<Float>
 /// Eight voices' fixed-point phases (cycles times 2^32, wrapping) or table indices.
 typealias LaneBits = SIMD8<UInt32>
+/// Four voices (half a group): the settled-voice loop runs half a group at a time, which fits its state
+/// in the 16 SSE registers (eight lanes spill) and skips empty halves.
+typealias HalfLanes = SIMD4<Float>
+typealias HalfLaneBits = SIMD4<UInt32>
 
 /// Phase bits below the table index: 32 bits of phase, 11 of them (2048 points) index the table.
 var phaseFractionBits: UInt32 { @_noLocks get { 21 } }
@@ -23,6 +27,14 @@ func lookUp(_ pairs: UnsafePointer<SIMD2<Float>>, _ index: LaneBits) -> (values:
     let d = SIMD4(lowHalf: pairs[Int(index[6])], highHalf: pairs[Int(index[7])])
     return (Lanes(a[0], a[2], b[0], b[2], c[0], c[2], d[0], d[2]),
             Lanes(a[1], a[3], b[1], b[3], c[1], c[3], d[1], d[3]))
+}
+
+/// `lookUp` for four lanes.
+@_noLocks @inline(__always)
+func lookUpHalf(_ pairs: UnsafePointer<SIMD2<Float>>, _ index: HalfLaneBits) -> (values: HalfLanes, deltas: HalfLanes) {
+    let a = SIMD4(lowHalf: pairs[Int(index[0])], highHalf: pairs[Int(index[1])])
+    let b = SIMD4(lowHalf: pairs[Int(index[2])], highHalf: pairs[Int(index[3])])
+    return (HalfLanes(a[0], a[2], b[0], b[2]), HalfLanes(a[1], a[3], b[1], b[3]))
 }
 
 /// `min` lane by lane (the stdlib's `pointwiseMin` is not inlined).
@@ -97,19 +109,31 @@ func voiceStep(pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits, phase
     return out
 }
 
-/// Oscillator and filter of eight voices with coefficients, levels and phase steps constant over the
-/// slice, adding each lane's output times its levels into `left[n]`, `right[n]` (lanes summed later).
+/// Oscillator and filter of four voices (`half` 0 or 1 of a group) with coefficients, levels and phase
+/// steps constant over the slice, adding each lane's output times its levels into the lane sums: four
+/// lanes per half, `left[2 n + half]` (lanes summed later). `voiceStep` on four lanes.
 @_noLocks @inline(__always)
-func oscillateAndFilter(frames: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits,
-                        phase: inout LaneBits, increment: LaneBits, z1: inout Lanes, z2: inout Lanes,
-                        b1: Lanes, b2: Lanes, b3: Lanes, levelLeft: Lanes, levelRight: Lanes,
-                        left: UnsafeMutablePointer<Lanes>, right: UnsafeMutablePointer<Lanes>) {
+func oscillateAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits,
+                        phase: inout HalfLaneBits, increment: HalfLaneBits, z1: inout HalfLanes, z2: inout HalfLanes,
+                        b1: HalfLanes, b2: HalfLanes, b3: HalfLanes, levelLeft: HalfLanes, levelRight: HalfLanes,
+                        left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
     var p = phase, s1 = z1, s2 = z2
+    let sumLeft = left + half, sumRight = right + half
     for n in 0..<frames {
-        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p, increment: increment,
-                            z1: &s1, z2: &s2, b1: b1, b2: b2, b3: b3)
-        left[n] += out * levelLeft
-        right[n] += out * levelRight
+        p &+= increment
+        let (values, deltas) = lookUpHalf(pairs, (p &>> phaseFractionBits) &+ tableOffsets)
+        let fraction = HalfLanes(SIMD4<Int32>(truncatingIfNeeded: p & ((1 << phaseFractionBits) - 1)))
+            * phaseFractionScale
+        let x = values + fraction * deltas
+        let v3 = x - s2
+        let next1 = b1 * s1 + b2 * v3
+        let u = b2 * s1 + b3 * v3
+        let next2 = s2 + u
+        let out = s2 + next2
+        s1 = next1
+        s2 = next2
+        sumLeft[2 &* n] += out * levelLeft
+        sumRight[2 &* n] += out * levelRight
     }
     phase = p
     z1 = s1
@@ -123,14 +147,17 @@ func oscillateAndFilter(frames: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOf
                         phase: inout LaneBits, increment: LaneBits, increments: UnsafePointer<LaneBits>,
                         incrementsVary: Bool, z1: inout Lanes, z2: inout Lanes,
                         perSample: UnsafePointer<Lanes>, stride: Int,
-                        left: UnsafeMutablePointer<Lanes>, right: UnsafeMutablePointer<Lanes>) {
+                        left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
     var p = phase, s1 = z1, s2 = z2
     for n in 0..<frames {
         let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p,
                             increment: incrementsVary ? increments[n] : increment, z1: &s1, z2: &s2,
                             b1: perSample[n], b2: perSample[stride + n], b3: perSample[2 * stride + n])
-        left[n] += out * perSample[3 * stride + n]
-        right[n] += out * perSample[4 * stride + n]
+        let outLeft = out * perSample[3 * stride + n], outRight = out * perSample[4 * stride + n]
+        left[2 &* n] += outLeft.lowHalf
+        left[2 &* n &+ 1] += outLeft.highHalf
+        right[2 &* n] += outRight.lowHalf
+        right[2 &* n &+ 1] += outRight.highHalf
     }
     phase = p
     z1 = s1

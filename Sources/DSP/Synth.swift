@@ -135,8 +135,8 @@ public final class Synth: @unchecked Sendable {
     // Eight voices at a time (SIMDVoices.swift), maxFrames vectors each:
     private var laneScratch: UnsafeMutablePointer<Lanes>      // 5 * maxFrames: b1, b2, b3, left, right level
     private var incrementScratch: UnsafeMutablePointer<LaneBits> // phase steps when pitch moves
-    private var sumLeft: UnsafeMutablePointer<Lanes>          // outputs summed per lane over all groups
-    private var sumRight: UnsafeMutablePointer<Lanes>
+    private var sumLeft: UnsafeMutablePointer<HalfLanes>      // 2 * maxFrames: lanes 0-3, 4-7 summed over groups
+    private var sumRight: UnsafeMutablePointer<HalfLanes>
     private let pairs: UnsafePointer<SIMD2<Float>>
     private let pairOffsets: UnsafeMutablePointer<UInt32>
     private var smoothing: Float = 1       // one-pole coefficient, ~5 ms
@@ -264,16 +264,18 @@ public final class Synth: @unchecked Sendable {
         envelopeScratch = kScratch + frames
         masterScratch = envelopeScratch + frames
         pitchMax = masterScratch + frames
-        for p in [laneScratch, sumLeft, sumRight] { p.deallocate() }
+        laneScratch.deallocate()
         incrementScratch.deallocate()
+        sumLeft.deallocate()
+        sumRight.deallocate()
         laneScratch = .allocate(capacity: 5 * frames)
         laneScratch.initialize(repeating: .zero, count: 5 * frames)
         incrementScratch = .allocate(capacity: frames)
         incrementScratch.initialize(repeating: .zero, count: frames)
-        sumLeft = .allocate(capacity: frames)
-        sumLeft.initialize(repeating: .zero, count: frames)
-        sumRight = .allocate(capacity: frames)
-        sumRight.initialize(repeating: .zero, count: frames)
+        sumLeft = .allocate(capacity: 2 * frames)
+        sumLeft.initialize(repeating: .zero, count: 2 * frames)
+        sumRight = .allocate(capacity: 2 * frames)
+        sumRight.initialize(repeating: .zero, count: 2 * frames)
 
         self.sampleRate = sampleRate
         self.maxFrames = frames
@@ -635,8 +637,8 @@ public final class Synth: @unchecked Sendable {
                 activeSlots[otherStart] = Int32(v)
             }
         }
-        sumLeft.update(repeating: .zero, count: frames)
-        sumRight.update(repeating: .zero, count: frames)
+        sumLeft.update(repeating: .zero, count: 2 * frames)
+        sumRight.update(repeating: .zero, count: 2 * frames)
         let envelopeShape = (attackStep, sustainLevel, decayCoefficient, releaseCoefficient)
         var start = 0
         while start < steadyCount {
@@ -657,8 +659,8 @@ public final class Synth: @unchecked Sendable {
         let knee = clipKnee
         let sl = sumLeft, sr = sumRight
         for n in 0..<frames {
-            let l4 = sl[n].lowHalf + sl[n].highHalf
-            let r4 = sr[n].lowHalf + sr[n].highHalf
+            let l4 = sl[2 &* n] + sl[2 &* n &+ 1]
+            let r4 = sr[2 &* n] + sr[2 &* n &+ 1]
             let g = masterScratch[n]
             left[n] = softClip((left[n] + ((l4[0] + l4[1]) + (l4[2] + l4[3]))) * g, knee: knee)
             right[n] = softClip((right[n] + ((r4[0] + r4[1]) + (r4[2] + r4[3]))) * g, knee: knee)
@@ -829,9 +831,21 @@ public final class Synth: @unchecked Sendable {
         }
 
         if steady {
-            oscillateAndFilter(frames: frames, pairs: pairs, tableOffsets: offsets, phase: &phases, increment: steps,
-                               z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3, levelLeft: levelLeft,
-                               levelRight: levelRight, left: sumLeft, right: sumRight)
+            var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
+            oscillateAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: offsets.lowHalf,
+                               phase: &halfPhase, increment: steps.lowHalf, z1: &halfZ1, z2: &halfZ2,
+                               b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
+                               levelRight: levelRight.lowHalf, left: sumLeft, right: sumRight)
+            phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
+            if count > 4 {
+                halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
+                oscillateAndFilter(frames: frames, half: 1, pairs: pairs, tableOffsets: offsets.highHalf,
+                                   phase: &halfPhase, increment: steps.highHalf, z1: &halfZ1, z2: &halfZ2,
+                                   b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
+                                   levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
+                                   left: sumLeft, right: sumRight)
+                phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
+            }
         } else {
             oscillateAndFilter(frames: frames, pairs: pairs, tableOffsets: offsets, phase: &phases, increment: steps,
                                increments: incrementScratch, incrementsVary: pitchVaries, z1: &z1, z2: &z2,
