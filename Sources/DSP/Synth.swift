@@ -17,6 +17,10 @@ private var clipKnee: Float { 0.6 }
 private var wavetableSize: Float { 2048 }
 /// `WavetableBank.maxHarmonics`.
 private var maxHarmonics: Float { 1023 }
+/// Moving voices get exact filter coefficients every this many samples, interpolated linearly between.
+private var coefficientInterval: Int { 8 }
+/// ... where the cutoff moves by at most this many octaves over the interval (else exact per sample).
+private var interpolationLimit: Float { 1.0 / 32 }
 /// Releases end when the envelope falls below this (-100 dB).
 private var silenceLevel: Float { 1e-5 }
 
@@ -30,7 +34,10 @@ private var silenceLevel: Float { 1e-5 }
 ///
 /// Voice state is struct-of-arrays in memory owned by this object. There are `2 * voiceCapacity` slots: a
 /// stolen voice fades out over 3 ms in its own slot while the new note starts at once in a free one, so
-/// stealing neither clicks nor delays the new note.
+/// stealing neither clicks nor delays the new note. `render` processes the sounding voices eight at a time,
+/// one per lane of SIMD8 vectors (SIMDVoices.swift); voices whose envelope has settled get their filter
+/// coefficients once per period, moving ones every 8 samples with linear steps between (exact per sample
+/// where the cutoff moves fast).
 public final class Synth: @unchecked Sendable {
     /// The number of notes that can sound at once (1...1024).
     public let voiceCapacity: Int
@@ -58,7 +65,7 @@ public final class Synth: @unchecked Sendable {
     private let voiceChannel: UnsafeMutablePointer<UInt8>
     private let voiceNote: UnsafeMutablePointer<UInt8>
     private let age: UnsafeMutablePointer<UInt64>         // note-on serial: smaller is older
-    private let phase: UnsafeMutablePointer<Float>        // cycles, 0..<1
+    private let phase: UnsafeMutablePointer<UInt32>       // cycles times 2^32 (fixed point, wraps)
     private let increment: UnsafeMutablePointer<Float>    // cycles per sample at the note's own pitch
     private let envelope: UnsafeMutablePointer<Float>
     private let amplitude: UnsafeMutablePointer<Float>    // velocity curve times voiceGain
@@ -68,6 +75,7 @@ public final class Synth: @unchecked Sendable {
     private let fade: UnsafeMutablePointer<Float>         // 1, or falling to 0 when stolen / sound off
     private let fadeStep: UnsafeMutablePointer<Float>     // 0 unless fading
     private var nextAge: UInt64 = 1
+    private let activeSlots: UnsafeMutablePointer<Int32>  // per slice: steady voices first, the rest last
 
     private enum Stage: UInt8 { case free = 0, attack, decay, release }
 
@@ -124,8 +132,13 @@ public final class Synth: @unchecked Sendable {
     private var envelopeScratch: UnsafeMutablePointer<Float>
     private var masterScratch: UnsafeMutablePointer<Float>
     private var pitchMax: UnsafeMutablePointer<Float>       // 16: highest pitch ratio this period
-    private var levelScratch: UnsafeMutablePointer<Float>   // maxFrames: one voice's envelope x gain x fade
-    private var coefficientScratch: UnsafeMutablePointer<Float> // 3 * maxFrames: one voice's SVF a1, a2, a3
+    // Eight voices at a time (SIMDVoices.swift), maxFrames vectors each:
+    private var laneScratch: UnsafeMutablePointer<Lanes>      // 5 * maxFrames: b1, b2, b3, left, right level
+    private var incrementScratch: UnsafeMutablePointer<LaneBits> // phase steps when pitch moves
+    private var sumLeft: UnsafeMutablePointer<HalfLanes>      // 2 * maxFrames: lanes 0-3, 4-7 summed over groups
+    private var sumRight: UnsafeMutablePointer<HalfLanes>
+    private let pairs: UnsafePointer<SIMD2<Float>>
+    private let pairOffsets: UnsafeMutablePointer<UInt32>
     private var smoothing: Float = 1       // one-pole coefficient, ~5 ms
     private var inverseRate: Float = 0
     private var lfoIncrement: Float = 0
@@ -151,7 +164,8 @@ public final class Synth: @unchecked Sendable {
         voiceChannel = buffer(slotCount, 0)
         voiceNote = buffer(slotCount, 0)
         age = buffer(slotCount, 0)
-        phase = buffer(slotCount, 0)
+        phase = buffer(slotCount, UInt32(0))
+        activeSlots = buffer(slotCount, Int32(0))
         increment = buffer(slotCount, 0)
         envelope = buffer(slotCount, 0)
         amplitude = buffer(slotCount, 0)
@@ -193,6 +207,8 @@ public final class Synth: @unchecked Sendable {
         tables = bank.tables
         levelForMaxHarmonics = bank.levelForMaxHarmonics
         levelCount = bank.levelCount
+        pairs = UnsafePointer(bank.pairs)
+        pairOffsets = bank.pairOffsets
 
         scratch = .allocate(capacity: 1)
         pitchScratch = scratch
@@ -203,8 +219,10 @@ public final class Synth: @unchecked Sendable {
         envelopeScratch = scratch
         masterScratch = scratch
         pitchMax = scratch
-        levelScratch = scratch
-        coefficientScratch = scratch
+        laneScratch = .allocate(capacity: 1)
+        incrementScratch = .allocate(capacity: 1)
+        sumLeft = .allocate(capacity: 1)
+        sumRight = .allocate(capacity: 1)
 
         selectPatch(patch)
         for c in 0..<n { gainLeft[c] = targetLeft(c); gainRight[c] = targetRight(c) }
@@ -212,7 +230,9 @@ public final class Synth: @unchecked Sendable {
 
     deinit {
         for p in [stage, held, voiceChannel, voiceNote, pedal] { p.deallocate() }
-        for p in [phase, increment, envelope, amplitude, filterScale, ic1, ic2, fade, fadeStep,
+        phase.deallocate()
+        activeSlots.deallocate()
+        for p in [increment, envelope, amplitude, filterScale, ic1, ic2, fade, fadeStep,
                   bend, bendRange, modulation, vibrato, lfoPhase, volume, expression, pan, gainLeft, gainRight] {
             p.deallocate()
         }
@@ -221,6 +241,10 @@ public final class Synth: @unchecked Sendable {
         rpn.deallocate()
         patchValues.deallocate()
         scratch.deallocate()
+        laneScratch.deallocate()
+        incrementScratch.deallocate()
+        sumLeft.deallocate()
+        sumRight.deallocate()
     }
 
     /// Allocates the per-period buffers for `maxFrames` and sets the sample rate. Not real-time safe; call it
@@ -229,7 +253,7 @@ public final class Synth: @unchecked Sendable {
         let frames = max(maxFrames, 1)
         scratch.deallocate()
         let channels = channelCount
-        let count = frames * (3 * channels + 8) + channels
+        let count = frames * (3 * channels + 4) + channels
         scratch = .allocate(capacity: count)
         scratch.initialize(repeating: 0, count: count)
         pitchScratch = scratch
@@ -240,8 +264,18 @@ public final class Synth: @unchecked Sendable {
         envelopeScratch = kScratch + frames
         masterScratch = envelopeScratch + frames
         pitchMax = masterScratch + frames
-        levelScratch = pitchMax + channels
-        coefficientScratch = levelScratch + frames
+        laneScratch.deallocate()
+        incrementScratch.deallocate()
+        sumLeft.deallocate()
+        sumRight.deallocate()
+        laneScratch = .allocate(capacity: 5 * frames)
+        laneScratch.initialize(repeating: .zero, count: 5 * frames)
+        incrementScratch = .allocate(capacity: frames)
+        incrementScratch.initialize(repeating: .zero, count: frames)
+        sumLeft = .allocate(capacity: 2 * frames)
+        sumLeft.initialize(repeating: .zero, count: 2 * frames)
+        sumRight = .allocate(capacity: 2 * frames)
+        sumRight.initialize(repeating: .zero, count: 2 * frames)
 
         self.sampleRate = sampleRate
         self.maxFrames = frames
@@ -514,6 +548,8 @@ public final class Synth: @unchecked Sendable {
         let envelopeTarget = parameter(.filterEnvelopeAmount)
         let masterTarget = linear(decibels: parameter(.masterGain))
         let a = smoothing
+        // Smoothing moves monotonically toward its target: equal ends mean constant all through the slice.
+        let filterBefore = (cutoffOctaves, resonanceK, envelopeOctaves)
         for n in 0..<frames {
             cutoffOctaves += a * (cutoffTarget - cutoffOctaves)
             resonanceK += a * (kTarget - resonanceK)
@@ -524,10 +560,13 @@ public final class Synth: @unchecked Sendable {
             envelopeScratch[n] = envelopeOctaves
             masterScratch[n] = masterLinear
         }
+        let filterAfter = (cutoffOctaves, resonanceK, envelopeOctaves)
+        let filterSteady = filterBefore == filterAfter
 
         // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
         var activeChannels: UInt16 = 0
         for v in 0..<slotCount where stage[v] != Stage.free.rawValue { activeChannels |= 1 << UInt16(voiceChannel[v]) }
+        var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
         let sineTable = tables[0]
         let tableSize = wavetableSize
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
@@ -538,6 +577,7 @@ public final class Synth: @unchecked Sendable {
             let depthTarget = modulation[ch]
             let leftTarget = targetLeft(ch), rightTarget = targetRight(ch)
             var depth = vibrato[ch], lfo = lfoPhase[ch], l = gainLeft[ch], r = gainRight[ch]
+            let gainsBefore = (l, r)
             var highest: Float = 0
             if depthTarget == 0 && depth < 1e-6 {
                 // No vibrato (the usual case): a constant pitch ratio; the LFO keeps its pace.
@@ -554,6 +594,7 @@ public final class Synth: @unchecked Sendable {
                     gr[n] = r
                 }
             } else {
+                pitchMoves |= 1 << UInt16(ch)
                 for n in 0..<frames {
                     depth += a * (depthTarget - depth)
                     l += a * (leftTarget - l)
@@ -570,27 +611,59 @@ public final class Synth: @unchecked Sendable {
                     gr[n] = r
                 }
             }
+            if gainsBefore.0 != l || gainsBefore.1 != r { gainsMove |= 1 << UInt16(ch) }
             vibrato[ch] = depth; lfoPhase[ch] = lfo; gainLeft[ch] = l; gainRight[ch] = r
             pitchMax[ch] = highest
         }
 
-        for v in 0..<slotCount where stage[v] != Stage.free.rawValue {
-            let ch = Int(voiceChannel[v])
-            let maxIncrement = min(increment[v] * pitchMax[ch], 0.49)
-            let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
-            let table = tables[wave * levelCount + Int(levelForMaxHarmonics[max(allowed, 1)])]
-            renderVoice(v, table: table, left: left, right: right, frames: frames,
-                        pitch: pitchScratch + ch * maxFrames, gainLeft: leftScratch + ch * maxFrames,
-                        gainRight: rightScratch + ch * maxFrames, attackStep: attackStep,
-                        sustain: sustainLevel, decay: decayCoefficient, release: releaseCoefficient)
+        // Voices in groups of eight. Steady voices (sustaining at a constant level, filter and channel
+        // controls at rest) have the same coefficients and levels at every sample of the slice: they are
+        // computed once for them; the others get them per sample. Steady ones first, the rest from the end.
+        var steadyCount = 0, otherStart = slotCount
+        let moving = pitchMoves | gainsMove
+        let sustainHolds = filterSteady && sustainLevel >= silenceLevel
+        let stages = stage, levels = envelope, fadeSteps = fadeStep, channels = voiceChannel // `&&` must not capture self
+        for v in 0..<slotCount where stages[v] != Stage.free.rawValue {
+            // The decay's float arithmetic settles a few ulps off the sustain level, at a fixed point.
+            let level = levels[v]
+            let settled = sustainLevel + (level - sustainLevel) * decayCoefficient == level
+            let steady = sustainHolds && stages[v] == Stage.decay.rawValue && settled
+                && fadeSteps[v] == 0 && moving & (1 << UInt16(channels[v])) == 0
+            if steady {
+                activeSlots[steadyCount] = Int32(v)
+                steadyCount += 1
+            } else {
+                otherStart -= 1
+                activeSlots[otherStart] = Int32(v)
+            }
+        }
+        sumLeft.update(repeating: .zero, count: 2 * frames)
+        sumRight.update(repeating: .zero, count: 2 * frames)
+        let envelopeShape = (attackStep, sustainLevel, decayCoefficient, releaseCoefficient)
+        var start = 0
+        while start < steadyCount {
+            let count = min(8, steadyCount - start)
+            renderGroup(activeSlots + start, count: count, steady: true, wave: wave, frames: frames,
+                        pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
+            start += count
+        }
+        start = otherStart
+        while start < slotCount {
+            let count = min(8, slotCount - start)
+            renderGroup(activeSlots + start, count: count, steady: false, wave: wave, frames: frames,
+                        pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
+            start += count
         }
 
-        // Master gain, then a soft knee that keeps the output strictly inside -1...1.
+        // Sum the lanes, then master gain and a soft knee that keeps the output strictly inside -1...1.
         let knee = clipKnee
+        let sl = sumLeft, sr = sumRight
         for n in 0..<frames {
+            let l4 = sl[2 &* n] + sl[2 &* n &+ 1]
+            let r4 = sr[2 &* n] + sr[2 &* n &+ 1]
             let g = masterScratch[n]
-            left[n] = softClip(left[n] * g, knee: knee)
-            right[n] = softClip(right[n] * g, knee: knee)
+            left[n] = softClip((left[n] + ((l4[0] + l4[1]) + (l4[2] + l4[3]))) * g, knee: knee)
+            right[n] = softClip((right[n] + ((r4[0] + r4[1]) + (r4[2] + r4[3]))) * g, knee: knee)
         }
     }
 
@@ -603,84 +676,196 @@ public final class Synth: @unchecked Sendable {
         return x < 0 ? -y : y
     }
 
+    /// One envelope stage as the affine step env' = (env - a) m + b, exactly the scalar stage's
+    /// arithmetic, and the bounds whose crossing ends it (env' >= upper, env' < lower).
     @inline(__always)
-    private func renderVoice(_ v: Int, table: UnsafePointer<Float>,
-                             left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int,
-                             pitch: UnsafeMutablePointer<Float>, gainLeft: UnsafeMutablePointer<Float>,
-                             gainRight: UnsafeMutablePointer<Float>, attackStep: Float, sustain: Float,
-                             decay: Float, release: Float) {
-        var s = stage[v]
-        var p = phase[v], env = envelope[v], z1 = ic1[v], z2 = ic2[v], f = fade[v]
-        let step = fadeStep[v]
-        let base = increment[v]
-        let gain = amplitude[v]
-        let envelopeScale = filterScale[v]
-        let size = wavetableSize
-        let rate = inverseRate
-        // Locals, not properties: stores to the output could alias `self`'s fields and force reloads.
-        let cutoffs = cutoffScratch, envelopeAmounts = envelopeScratch, damping = kScratch
-        let levels = levelScratch, c1 = coefficientScratch, c2 = c1 + maxFrames, c3 = c2 + maxFrames
-        let attack = Stage.attack.rawValue, decayStage = Stage.decay.rawValue, releaseStage = Stage.release.rawValue
-        // Pass 1: envelope, fade and filter coefficients. Nothing here depends on the filter state, so
-        // the costly coefficient math of many samples overlaps instead of stalling the filter's recursion.
-        var end = frames
-        for n in 0..<frames {
-            if s == attack {
-                env += attackStep
-                if env >= 1 { env = 1; s = decayStage }
-            } else if s == decayStage {
-                env = sustain + (env - sustain) * decay
-                // With sustain 0 (a pluck) the voice ends when silent instead of holding its slot.
-                if env < silenceLevel && sustain < silenceLevel { env = 0; s = Stage.free.rawValue }
-            } else if s == releaseStage {
-                env *= release
-                if env < silenceLevel { env = 0; s = Stage.free.rawValue }
-            } else {
-                end = n
-                break
+    private func segment(_ s: UInt8, sustain: Float, decay: Float, release: Float, attackStep: Float)
+        -> (a: Float, m: Float, b: Float, upper: Float, lower: Float) {
+        switch s {
+        case Stage.attack.rawValue: (0, 1, attackStep, 1, -1)
+        // With sustain 0 (a pluck) the voice ends when silent instead of holding its slot.
+        case Stage.decay.rawValue: (sustain, decay, sustain, .infinity, sustain < silenceLevel ? silenceLevel : -1)
+        case Stage.release.rawValue: (0, release, 0, .infinity, silenceLevel)
+        default: (0, 0, 0, .infinity, -1) // free (or an empty lane): silent
+        }
+    }
+
+    /// Renders up to eight voices (`slots[0..<count]`) in the lanes of SIMD8 vectors, adding into the lane sums.
+    @inline(__always)
+    private func renderGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, steady: Bool, wave: Int, frames: Int,
+                             pitchMoves: UInt16, gainsMove: UInt16,
+                             envelopeShape: (attackStep: Float, sustain: Float, decay: Float, release: Float)) {
+        let (attackStep, sustain, decay, release) = envelopeShape
+        var phases = LaneBits(), steps = LaneBits(), offsets = LaneBits()
+        var z1 = Lanes(), z2 = Lanes(), env = Lanes(), fades = Lanes(), fadeSteps = Lanes()
+        var gains = Lanes(), scales = Lanes(), bases = Lanes(), halfLeft = Lanes(), halfRight = Lanes()
+        var segA = Lanes(), segM = Lanes(), segB = Lanes()
+        var upper = Lanes(repeating: .infinity), lower = Lanes(repeating: -1)
+        var stages = SIMD8<UInt8>()
+        var channelOffsets = SIMD8<Int32>()
+        var pitchVaries = false, gainsVary = false
+        let frameCount = maxFrames
+        for l in 0..<count {
+            let v = Int(slots[l])
+            let ch = Int(voiceChannel[v])
+            let chBit: UInt16 = 1 << UInt16(ch)
+            let base = increment[v]
+            let s = stage[v]
+            stages[l] = s
+            phases[l] = phase[v]
+            z1[l] = ic1[v]; z2[l] = ic2[v]
+            env[l] = envelope[v]
+            fades[l] = fade[v]; fadeSteps[l] = fadeStep[v]
+            gains[l] = amplitude[v]; scales[l] = filterScale[v]; bases[l] = base
+            channelOffsets[l] = Int32(ch * frameCount)
+            // The richest table whose harmonics stay below Nyquist at this slice's highest pitch.
+            let maxIncrement = min(base * pitchMax[ch], 0.49)
+            let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
+            offsets[l] = pairOffsets[wave * levelCount + Int(levelForMaxHarmonics[max(allowed, 1)])]
+            if pitchMoves & chBit != 0 { pitchVaries = true } else {
+                steps[l] = UInt32(min(base * pitchScratch[ch * frameCount], 0.49) * phaseStepsPerCycle)
             }
-            f = max(f - step, 0)
-            levels[n] = env * gain * f
-            c3[n] = env
+            if gainsMove & chBit != 0 { gainsVary = true }
+            // Both gains are halved: the filter's output form yields twice its v2.
+            halfLeft[l] = 0.5 * leftScratch[ch * frameCount]
+            halfRight[l] = 0.5 * rightScratch[ch * frameCount]
+            let shape = segment(s, sustain: sustain, decay: decay, release: release, attackStep: attackStep)
+            segA[l] = shape.a; segM[l] = shape.m; segB[l] = shape.b; upper[l] = shape.upper; lower[l] = shape.lower
         }
-        // Filter coefficients from the envelope: branch-free, so the compiler vectorizes it.
-        for n in 0..<end {
-            // Cytomic (Simper) state-variable low-pass; g = tan(pi fc / fs) as N / D, one division.
-            let octaves = cutoffs[n] + envelopeAmounts[n] * envelopeScale * c3[n]
-            let normalized = min(FastMath.exp2(octaves) * rate, 0.45)
-            let w = Float.pi * normalized
-            let w2 = w * w
-            let num = w * (15 - w2)
-            let den = 15 - 6 * w2
-            let k = damping[n]
-            let inv = 1 / (den * den + num * (num + k * den))
-            c1[n] = den * den * inv
-            c2[n] = num * den * inv
-            c3[n] = num * num * inv
+
+        let perSample = laneScratch, stride = frameCount
+        var b1 = Lanes(), b2 = Lanes(), b3 = Lanes(), levelLeft = Lanes(), levelRight = Lanes()
+        if steady {
+            // Settled in the decay stage: each step returns env unchanged, as does the fade (step 0).
+            (b1, b2, b3) = filterCoefficients(octaves: cutoffScratch[0] + (envelopeScratch[0] * scales) * env,
+                                              k: kScratch[0], inverseRate: inverseRate)
+            let level = env * gains * fades
+            levelLeft = level * halfLeft
+            levelRight = level * halfRight
+        } else {
+            let cutoffs = cutoffScratch, amounts = envelopeScratch, damping = kScratch, rate = inverseRate
+            let gl = leftScratch, gr = rightScratch, pitch = pitchScratch, stepScratch = incrementScratch
+            let zero = Lanes.zero
+            for n in 0..<frames {
+                env = (env - segA) * segM + segB
+                let ended = (env .>= upper) .| (env .< lower)
+                if any(ended) {
+                    for l in 0..<count where ended[l] {
+                        if stages[l] == Stage.attack.rawValue {
+                            env[l] = 1
+                            stages[l] = Stage.decay.rawValue
+                        } else {
+                            env[l] = 0
+                            stages[l] = Stage.free.rawValue
+                        }
+                        let shape = segment(stages[l], sustain: sustain, decay: decay, release: release,
+                                            attackStep: attackStep)
+                        segA[l] = shape.a; segM[l] = shape.m; segB[l] = shape.b
+                        upper[l] = shape.upper; lower[l] = shape.lower
+                    }
+                }
+                fades = maxLanes(fades - fadeSteps, zero)
+                let level = env * gains * fades
+                if gainsVary {
+                    for l in 0..<count {
+                        halfLeft[l] = 0.5 * gl[Int(channelOffsets[l]) + n]
+                        halfRight[l] = 0.5 * gr[Int(channelOffsets[l]) + n]
+                    }
+                }
+                if pitchVaries {
+                    var laneSteps = LaneBits()
+                    for l in 0..<count {
+                        let ratio = pitch[Int(channelOffsets[l]) + n]
+                        laneSteps[l] = UInt32(min(bases[l] * ratio, 0.49) * phaseStepsPerCycle)
+                    }
+                    stepScratch[n] = laneSteps
+                }
+                perSample[2 * stride + n] = env // read back by the coefficient pass below
+                perSample[3 * stride + n] = level * halfLeft
+                perSample[4 * stride + n] = level * halfRight
+            }
+            // Filter coefficients exactly at every `coefficientInterval`-th sample and at the last one, and
+            // linear in between where the cutoff moves less than `interpolationLimit` octaves from one to
+            // the next (decays, releases, glides: error below 1e-4 of the cutoff); exact per sample where
+            // it moves faster (attacks). Levels stay exact per sample (onsets, fades).
+            let interval = coefficientInterval
+            let limit = Lanes(repeating: interpolationLimit)
+            let envelopes = perSample + 2 * stride
+            var o0 = cutoffs[0] + (amounts[0] * scales) * envelopes[0]
+            var (p1, p2, p3) = filterCoefficients(octaves: o0, k: damping[0], inverseRate: rate)
+            var n0 = 0
+            while n0 < frames - 1 {
+                let n1 = min(n0 + interval, frames - 1)
+                let o1 = cutoffs[n1] + (amounts[n1] * scales) * envelopes[n1]
+                let (q1, q2, q3) = filterCoefficients(octaves: o1, k: damping[n1], inverseRate: rate)
+                let jump = o1 - o0
+                if any((jump .> limit) .| (jump .< -limit)) {
+                    perSample[n0] = p1
+                    perSample[stride &+ n0] = p2
+                    perSample[2 &* stride &+ n0] = p3
+                    for n in (n0 + 1)..<n1 {
+                        let (c1, c2, c3) = filterCoefficients(octaves: cutoffs[n] + (amounts[n] * scales) * envelopes[n],
+                                                              k: damping[n], inverseRate: rate)
+                        perSample[n] = c1
+                        perSample[stride &+ n] = c2
+                        perSample[2 &* stride &+ n] = c3
+                    }
+                } else {
+                    let step = 1 / Float(n1 - n0)
+                    let d1 = (q1 - p1) * step, d2 = (q2 - p2) * step, d3 = (q3 - p3) * step
+                    var c1 = p1, c2 = p2, c3 = p3
+                    for n in n0..<n1 {
+                        perSample[n] = c1
+                        perSample[stride &+ n] = c2
+                        perSample[2 &* stride &+ n] = c3
+                        c1 += d1; c2 += d2; c3 += d3
+                    }
+                }
+                (p1, p2, p3) = (q1, q2, q3)
+                o0 = o1
+                n0 = n1
+            }
+            perSample[frames - 1] = p1
+            perSample[stride &+ frames - 1] = p2
+            perSample[2 &* stride &+ frames - 1] = p3
         }
-        // Pass 2: oscillator and filter.
-        for n in 0..<end {
-            p += min(base * pitch[n], 0.49)
-            if p >= 1 { p -= 1 }
-            let x = p * size
-            let i = Int(x)
-            let sample = table[i] + (x - Float(i)) * (table[i + 1] - table[i])
-            let a1 = c1[n], a2 = c2[n], a3 = c3[n]
-            let v3 = sample - z2
-            let v1 = a1 * z1 + a2 * v3
-            let v2 = z2 + a2 * z1 + a3 * v3
-            z1 = 2 * v1 - z1
-            z2 = 2 * v2 - z2
-            let out = v2 * levels[n]
-            left[n] += out * gainLeft[n]
-            right[n] += out * gainRight[n]
+
+        if steady {
+            var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
+            oscillateAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: offsets.lowHalf,
+                               phase: &halfPhase, increment: steps.lowHalf, z1: &halfZ1, z2: &halfZ2,
+                               b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
+                               levelRight: levelRight.lowHalf, left: sumLeft, right: sumRight)
+            phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
+            if count > 4 {
+                halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
+                oscillateAndFilter(frames: frames, half: 1, pairs: pairs, tableOffsets: offsets.highHalf,
+                                   phase: &halfPhase, increment: steps.highHalf, z1: &halfZ1, z2: &halfZ2,
+                                   b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
+                                   levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
+                                   left: sumLeft, right: sumRight)
+                phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
+            }
+        } else {
+            oscillateAndFilter(frames: frames, pairs: pairs, tableOffsets: offsets, phase: &phases, increment: steps,
+                               increments: incrementScratch, incrementsVary: pitchVaries, z1: &z1, z2: &z2,
+                               perSample: perSample, stride: stride, left: sumLeft, right: sumRight)
         }
-        if s == Stage.free.rawValue || f <= 0 {
-            freeVoice(v)
-            return
+
+        for l in 0..<count {
+            let v = Int(slots[l])
+            if stages[l] == Stage.free.rawValue || fades[l] <= 0 {
+                freeVoice(v)
+                continue
+            }
+            stage[v] = stages[l]
+            phase[v] = phases[l]
+            envelope[v] = env[l]
+            fade[v] = fades[l]
+            // Flush states too small to matter: denormal arithmetic is slow.
+            ic1[v] = abs(z1[l]) < 1e-30 ? 0 : z1[l]
+            ic2[v] = abs(z2[l]) < 1e-30 ? 0 : z2[l]
         }
-        stage[v] = s
-        phase[v] = p; envelope[v] = env; ic1[v] = z1; ic2[v] = z2; fade[v] = f
     }
 }
 

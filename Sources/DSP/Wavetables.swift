@@ -32,6 +32,11 @@ final class WavetableBank: @unchecked Sendable {
     /// For a maximum allowed harmonic count m (1...maxHarmonics), the richest level whose count <= m.
     let levelForMaxHarmonics: UnsafeMutablePointer<Int32>
     let levelCount: Int
+    /// The same tables as (value, next value - value) pairs, `tableSize` per table, so one 8-byte load
+    /// per voice fetches both interpolation terms (the SIMD voice loop gathers lane by lane).
+    let pairs: UnsafeMutablePointer<SIMD2<Float>>
+    /// `pairOffsets[wave * levelCount + level]`: index of that table's first pair in `pairs`.
+    let pairOffsets: UnsafeMutablePointer<UInt32>
     private let storage: UnsafeMutablePointer<Float>
 
     private init() {
@@ -82,6 +87,18 @@ final class WavetableBank: @unchecked Sendable {
                     level += 1
                 }
             }
+        }
+
+        // The deltas are the very subtraction the scalar interpolation did, so lookups are unchanged.
+        pairs = .allocate(capacity: tableCount * size)
+        for t in 0..<tableCount {
+            let table = storage + t * stride
+            for j in 0..<size { (pairs + t * size + j).initialize(to: SIMD2(table[j], table[j + 1] - table[j])) }
+        }
+        pairOffsets = .allocate(capacity: waves * levelCount)
+        for entry in 0..<waves * levelCount {
+            let t = (UnsafePointer(storage).distance(to: tables[entry])) / stride
+            (pairOffsets + entry).initialize(to: UInt32(t * size))
         }
 
         var level: Int32 = 0

@@ -8,6 +8,8 @@ struct Run: ParsableCommand {
     @OptionGroup var engine: EngineArguments
     @OptionGroup(title: "ALSA") var alsa: ALSAArguments
 
+    @OptionGroup(title: "Workstation") var ui: UIArguments
+
     @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
     var headless = false
 
@@ -24,9 +26,13 @@ struct Run: ParsableCommand {
             do { try LiveScenario.runHeadless(engine, scenarioPath: scenario) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
             return
         }
-        if !headless {
-            Console.info("the terminal workstation is not built yet; running headless")
+        if headless {
+            try Headless.run(engine, alsa: alsa)
+        } else {
+            if scenario != nil {
+                throw ValidationError("--scenario plays in the workstation once its lifecycle panel exists; use it with --headless for now")
+            }
+            try WorkstationCommand.run(engine: engine, ui: ui, alsa: alsa)
         }
-        try Headless.run(engine, alsa: alsa)
     }
 }

@@ -1,0 +1,137 @@
+import Foundation
+import MIDI
+import TOMLKit
+
+/// `$XDG_CONFIG_HOME/backbeat/config.toml` (default `~/.config/backbeat/config.toml`). Every key is optional;
+/// command-line flags win over it; an unknown key or a wrong type stops Backbeat with file and line.
+///
+///     theme = "dark"            # name in themes/ or a path
+///     ascii = false             # ASCII glyphs instead of UTF-8 blocks and boxes
+///     gate = 0.3                # seconds a computer-keyboard note lasts (terminals report no key release)
+///     hold = false              # notes toggle on and off instead of ending after the gate
+///     octave = 4                # octave of the lower row (z = C4)
+///     velocity = 100            # 1...127
+///     middle_c = "C4"           # or "C3"
+///     [engine]
+///     server = "default"   name = "backbeat"   rate = 48000   period = 256   voices = 64
+///     channel = 1   patch = 0   autoconnect = true   connect_midi = []   connect_audio = []
+public struct Config: Equatable, Sendable {
+    public var theme: String?
+    public var ascii: Bool?
+    public var gate: Double?
+    public var hold: Bool?
+    public var octave: Int?
+    public var velocity: Int?
+    public var middleC: MiddleC?
+    public var engine = EngineDefaults()
+
+    /// Engine settings; the executable maps them onto its engine options.
+    public struct EngineDefaults: Equatable, Sendable {
+        public var server: String?
+        public var name: String?
+        public var rate: Int?
+        public var period: Int?
+        public var voices: Int?
+        public var channel: Int?
+        public var patch: Int?
+        public var autoconnect: Bool?
+        public var connectMIDI: [String]?
+        public var connectAudio: [String]?
+        public init() {}
+    }
+
+    public init() {}
+
+    public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio"]
+
+    public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/backbeat"
+    }
+
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        configDirectory(environment: environment) + "/config.toml"
+    }
+
+    /// Reads the file at `path`; a missing file is an empty config.
+    public static func load(path: String) throws(ConfigFileError) -> Config {
+        guard FileManager.default.fileExists(atPath: path) else { return Config() }
+        return try parse(try TOMLFile.read(path: path), file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> Config {
+        let lines = KeyLines(text)
+        let root = try TOMLFile.parse(text, file: file)
+        var config = Config()
+        func fail(_ key: String, _ table: String?, _ message: String) -> ConfigFileError {
+            ConfigFileError(file: file, line: lines.line(key, in: table), message: message)
+        }
+        func check(_ table: TOMLTable, _ allowed: [String], _ name: String?) throws(ConfigFileError) {
+            for key in table.keys.sorted(by: { lines.line($0, in: name) < lines.line($1, in: name) }) where !allowed.contains(key) {
+                throw fail(key, name, "unknown key \"\(key)\"\(name.map { " in [\($0)]" } ?? ""); accepted: \(allowed.joined(separator: ", "))")
+            }
+        }
+        func string(_ t: TOMLTable, _ key: String, _ table: String?) throws(ConfigFileError) -> String? {
+            guard let v = t[key] else { return nil }
+            guard let s = v.string else { throw fail(key, table, "\"\(key)\" must be a string") }
+            return s
+        }
+        func bool(_ t: TOMLTable, _ key: String, _ table: String?) throws(ConfigFileError) -> Bool? {
+            guard let v = t[key] else { return nil }
+            guard let b = v.bool else { throw fail(key, table, "\"\(key)\" must be true or false") }
+            return b
+        }
+        func int(_ t: TOMLTable, _ key: String, _ table: String?, _ range: ClosedRange<Int>) throws(ConfigFileError) -> Int? {
+            guard let v = t[key] else { return nil }
+            guard let n = v.int, range.contains(n) else { throw fail(key, table, "\"\(key)\" must be an integer in \(range.lowerBound)...\(range.upperBound)") }
+            return n
+        }
+        func strings(_ t: TOMLTable, _ key: String, _ table: String?) throws(ConfigFileError) -> [String]? {
+            guard let v = t[key] else { return nil }
+            guard let a = v.array else { throw fail(key, table, "\"\(key)\" must be an array of strings") }
+            var out: [String] = []
+            for element in a {
+                guard let s = element.string else { throw fail(key, table, "\"\(key)\" must be an array of strings") }
+                out.append(s)
+            }
+            return out
+        }
+        try check(root, topKeys, nil)
+        config.theme = try string(root, "theme", nil)
+        config.ascii = try bool(root, "ascii", nil)
+        config.hold = try bool(root, "hold", nil)
+        if let v = root["gate"] {
+            guard let seconds = v.double ?? v.int.map(Double.init), seconds >= 0.02, seconds <= 10 else {
+                throw fail("gate", nil, "\"gate\" must be a number of seconds in 0.02...10")
+            }
+            config.gate = seconds
+        }
+        config.octave = try int(root, "octave", nil, 0...8)
+        config.velocity = try int(root, "velocity", nil, 1...127)
+        if let s = try string(root, "middle_c", nil) {
+            switch s.uppercased() {
+            case "C4": config.middleC = .c4
+            case "C3": config.middleC = .c3
+            default: throw fail("middle_c", nil, "\"middle_c\" must be \"C4\" or \"C3\"")
+            }
+        }
+        if let v = root["engine"] {
+            guard let t = v.table else { throw fail("engine", nil, "\"engine\" must be a table: [engine]") }
+            try check(t, engineKeys, "engine")
+            var e = EngineDefaults()
+            e.server = try string(t, "server", "engine")
+            e.name = try string(t, "name", "engine")
+            e.rate = try int(t, "rate", "engine", 8_000...192_000)
+            e.period = try int(t, "period", "engine", 16...8192)
+            e.voices = try int(t, "voices", "engine", 1...1024)
+            e.channel = try int(t, "channel", "engine", 1...16)
+            e.patch = try int(t, "patch", "engine", 0...127)
+            e.autoconnect = try bool(t, "autoconnect", "engine")
+            e.connectMIDI = try strings(t, "connect_midi", "engine")
+            e.connectAudio = try strings(t, "connect_audio", "engine")
+            config.engine = e
+        }
+        return config
+    }
+}

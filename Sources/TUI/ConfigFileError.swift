@@ -1,0 +1,70 @@
+import Foundation
+import TOMLKit
+
+/// An error in a theme or config file: names the file, the line, the key and what was expected.
+public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+    public init(file: String, line: Int, message: String) { self.file = file; self.line = line; self.message = message }
+    /// `file:line: message`, one line.
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// Where keys are in a TOML text: TOMLKit gives values without lines, so a light scan finds the line of each
+/// top-level key and of each `[table]` and its keys. (Mirrors Lifecycle's scenario `SourceMap`; the two
+/// could share one helper in a small module.)
+struct KeyLines {
+    private(set) var top: [String: Int] = [:]
+    private(set) var tables: [String: (line: Int, keys: [String: Int])] = [:]
+
+    init(_ text: String) {
+        var current: String?
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                let name = line.drop(while: { $0 == "[" }).prefix(while: { $0 != "]" }).trimmingCharacters(in: .whitespaces)
+                if tables[name] == nil { tables[name] = (i + 1, [:]) }
+                current = name
+                continue
+            }
+            guard let eq = line.firstIndex(of: "="), let first = line.first, first != "#" else { continue }
+            let key = line[..<eq].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else { continue }
+            if let current {
+                if tables[current]?.keys[key] == nil { tables[current]?.keys[key] = i + 1 }
+            } else if top[key] == nil {
+                top[key] = i + 1
+            }
+        }
+    }
+
+    /// The line of `key` in `table` (nil: top level); the table's header line, else 1, when not found.
+    func line(_ key: String, in table: String? = nil) -> Int {
+        if let table { return tables[table]?.keys[key] ?? tables[table]?.line ?? 1 }
+        return top[key] ?? tables[key]?.line ?? 1
+    }
+}
+
+/// Reads a TOML file into a table, turning every failure into a `ConfigFileError`.
+enum TOMLFile {
+    static func read(path: String) throws(ConfigFileError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigFileError(file: path, line: 0, message: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigFileError(file: path, line: 1, message: "not UTF-8 text")
+        }
+        return text
+    }
+
+    static func parse(_ text: String, file: String) throws(ConfigFileError) -> TOMLTable {
+        do {
+            return try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigFileError(file: file, line: error.source.begin.line, message: "TOML syntax: \(error.description)")
+        } catch {
+            throw ConfigFileError(file: file, line: 1, message: "TOML syntax: \(error)")
+        }
+    }
+}

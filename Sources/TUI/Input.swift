@@ -1,0 +1,138 @@
+/// A key or mouse event as the driver reports it.
+public enum Key: Equatable, Sendable {
+    case char(Character)
+    case up, down, left, right, shiftLeft, shiftRight
+    case pageUp, pageDown, home, end
+    case tab, backTab, escape, enter, backspace
+    case function(Int)
+    case mouse(x: Int, y: Int)
+    case resize
+}
+
+/// What a key does. Whether letters are notes or commands depends on the mode: in play mode (the keyboard
+/// panel focused) note keys play; everywhere else letters are commands.
+public enum Command: Equatable, Sendable {
+    case quit, help, closeOverlay, focusNext, focusPrevious, enterPlay, leavePlay
+    case note(Character), octave(Int), velocity(Int), gate(Int), toggleHold, allNotesOff
+    case pause, clear, channelFilter(Int), typeFilter, toggleClock, scroll(Int), scrollPage(Int), scrollOldest, scrollNewest
+    case select(Int), change(Int), patch(Int)
+    case resetClip, demo, recordMIDI, recordAudio
+    case click(x: Int, y: Int)
+}
+
+/// The key map, and the help overlay's text from the same table.
+public enum InputMap {
+    public static func command(for key: Key, focus: PanelID, playMode: Bool) -> Command? {
+        if case .mouse(let x, let y) = key { return .click(x: x, y: y) }
+        if playMode {
+            switch key {
+            case .char(let c) where ComputerKeyboard.lowerRow.contains(c) || ComputerKeyboard.upperRow.contains(c): return .note(c)
+            case .escape: return .leavePlay
+            case .tab: return .focusNext
+            case .backTab: return .focusPrevious
+            case .left, .char("-"): return .octave(-1)
+            case .right, .char("="), .char("+"): return .octave(1)
+            case .down, .char("["): return .velocity(-10)
+            case .up, .char("]"): return .velocity(10)
+            case .char(","): return .gate(-1)
+            case .char("."): return .gate(1)
+            case .char(" "): return .toggleHold
+            case .backspace: return .allNotesOff
+            case .char("?"): return .help
+            case .function(10): return .quit
+            default: return nil
+            }
+        }
+        switch key {
+        case .char("q"), .function(10): return .quit
+        case .char("?"), .function(1): return .help
+        case .escape: return .closeOverlay
+        case .tab: return .focusNext
+        case .backTab: return .focusPrevious
+        case .char("i"): return .enterPlay
+        case .char("x"): return .resetClip
+        case .char("D"): return .demo
+        case .char("M"): return .recordMIDI
+        case .char("A"): return .recordAudio
+        case .char("!"): return .allNotesOff
+        default: break
+        }
+        switch focus {
+        case .monitor:
+            switch key {
+            case .char(" "), .char("p"): return .pause
+            case .char("c"): return .clear
+            case .char("f"), .right, .char("l"): return .channelFilter(1)
+            case .char("F"), .left, .char("h"): return .channelFilter(-1)
+            case .char("t"): return .typeFilter
+            case .char("s"): return .toggleClock
+            case .up, .char("k"): return .scroll(1)
+            case .down, .char("j"): return .scroll(-1)
+            case .pageUp: return .scrollPage(1)
+            case .pageDown: return .scrollPage(-1)
+            case .home, .char("g"): return .scrollOldest
+            case .end, .char("G"): return .scrollNewest
+            default: return nil
+            }
+        case .synth:
+            switch key {
+            case .up, .char("k"): return .select(-1)
+            case .down, .char("j"): return .select(1)
+            case .left, .char("h"): return .change(-1)
+            case .right, .char("l"): return .change(1)
+            case .shiftLeft, .char("H"): return .change(-4)
+            case .shiftRight, .char("L"): return .change(4)
+            case .char("<"), .pageUp: return .patch(-1)
+            case .char(">"), .pageDown: return .patch(1)
+            default: return nil
+            }
+        case .keyboard:
+            switch key {
+            case .enter, .char(" "): return .enterPlay
+            case .left, .char("h"): return .octave(-1)
+            case .right, .char("l"): return .octave(1)
+            case .up, .char("k"): return .velocity(10)
+            case .down, .char("j"): return .velocity(-10)
+            default: return nil
+            }
+        case .meters, .lifecycle:
+            return nil
+        }
+    }
+
+    /// The help overlay: (keys, what they do) by section.
+    public static let help: [(section: String, keys: [(String, String)])] = [
+        ("Everywhere", [
+            ("?  F1", "this help (Esc closes)"), ("q  F10", "quit (F10 also in play mode; Ctrl-C quits too)"),
+            ("Tab  Shift-Tab", "next / previous panel"), ("i", "play mode: letters play notes (Esc leaves)"),
+            ("x", "reset clip lamps and peak holds"), ("!", "all notes off"),
+            ("D", "demo sequencer on/off"), ("M  A", "record MIDI / audio on/off"), ("mouse", "click the piano to play"),
+        ]),
+        ("Play mode (Keyboard panel, after i or Enter)", [
+            ("z s x d c v g b h n j m", "lower octave C ... B"), ("q 2 w 3 e r 5 t 6 y 7 u", "upper octave C ... B"),
+            ("Left Right  - =", "octave down / up"), ("Up Down  [ ]", "velocity up / down"),
+            (",  .", "gate time shorter / longer"), ("Space", "hold mode: a second press ends the note"),
+            ("Backspace", "all notes off"), ("Esc", "leave play mode (letters are commands again)"),
+        ]),
+        ("MIDI monitor", [
+            ("Space  p", "pause / resume (scroll back while paused)"), ("c", "clear"),
+            ("f F  l h  Left Right", "channel filter next / previous (all, 1...16)"), ("t", "type filter (all, notes, CC, ...)"),
+            ("s", "show / hide clock and active sensing"), ("Up Down  k j", "scroll one line"),
+            ("PgUp PgDn", "scroll a page"), ("Home g  End G", "oldest / newest"),
+        ]),
+        ("Synth", [
+            ("Up Down  k j", "select a row"), ("Left Right  h l", "change the value"),
+            ("H L  Shift-arrows", "change by 4 steps"), ("< >  PgUp PgDn", "previous / next patch"),
+        ]),
+    ]
+
+    public static var helpLines: [String] {
+        var lines: [String] = []
+        for (section, keys) in help {
+            if !lines.isEmpty { lines.append("") }
+            lines.append(section)
+            for (k, what) in keys { lines.append("  " + k.fitted(24) + " " + what) }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,94 @@
+/// The panels, in Tab order.
+public enum PanelID: Int, CaseIterable, Sendable {
+    case monitor, keyboard, synth, meters, lifecycle
+    public var title: String {
+        switch self {
+        case .monitor: "MIDI monitor"
+        case .keyboard: "Keyboard"
+        case .synth: "Synth"
+        case .meters: "Meters"
+        case .lifecycle: "Lifecycle"
+        }
+    }
+}
+
+/// Where each panel goes for a terminal size: header on top, status line at the bottom, the piano strip
+/// above it, the monitor on the left, meters, synth and the lifecycle slot on the right.
+public struct Layout: Equatable, Sendable {
+    public static let minWidth = 80
+    public static let minHeight = 24
+
+    public var header: Rect
+    public var status: Rect
+    public var monitor: Rect
+    public var meters: Rect
+    public var synth: Rect
+    /// The lifecycle panel's place (it comes later); empty when there is no room.
+    public var lifecycle: Rect
+    public var keyboard: Rect
+
+    public func rect(_ panel: PanelID) -> Rect {
+        switch panel {
+        case .monitor: monitor
+        case .keyboard: keyboard
+        case .synth: synth
+        case .meters: meters
+        case .lifecycle: lifecycle
+        }
+    }
+
+    /// nil below the minimum size.
+    public static func compute(width: Int, height: Int) -> Layout? {
+        guard width >= minWidth, height >= minHeight else { return nil }
+        let header = Rect(x: 0, y: 0, width: width, height: 1)
+        let status = Rect(x: 0, y: height - 1, width: width, height: 1)
+        let keyboard = Rect(x: 0, y: height - 7, width: width, height: 6)
+        let middleTop = 1, middleHeight = height - 1 - 1 - 6
+        let rightWidth = min(64, max(38, width * 2 / 5))
+        let monitor = Rect(x: 0, y: middleTop, width: width - rightWidth, height: middleHeight)
+        let rightX = width - rightWidth
+        let meters = Rect(x: rightX, y: middleTop, width: rightWidth, height: 6)
+        let synthHeight = min(14, middleHeight - meters.height)
+        let synth = Rect(x: rightX, y: meters.maxY, width: rightWidth, height: synthHeight)
+        let rest = middleTop + middleHeight - synth.maxY
+        let lifecycle = rest >= 3 ? Rect(x: rightX, y: synth.maxY, width: rightWidth, height: rest) : Rect(x: rightX, y: synth.maxY, width: 0, height: 0)
+        return Layout(header: header, status: status, monitor: monitor, meters: meters, synth: synth, lifecycle: lifecycle, keyboard: keyboard)
+    }
+
+    /// The "terminal too small" screen: the message centred.
+    public static func drawTooSmall(into grid: inout Grid) {
+        let lines = ["terminal too small", "(need \(minWidth)x\(minHeight))"]
+        let oneLine = "terminal too small (need \(minWidth)x\(minHeight))"
+        grid.fill(Rect(x: 0, y: 0, width: grid.width, height: grid.height))
+        if oneLine.count <= grid.width {
+            grid.put((grid.width - oneLine.count) / 2, grid.height / 2, oneLine, .error)
+        } else {
+            for (i, line) in lines.enumerated() {
+                grid.put(max(0, (grid.width - line.count) / 2), max(0, grid.height / 2 - 1 + i), line, .error)
+            }
+        }
+    }
+}
+
+/// What every panel needs to draw itself.
+public struct DrawContext: Sendable {
+    public var glyphs: Glyphs
+    public var focused: Bool
+    public init(glyphs: Glyphs, focused: Bool) { self.glyphs = glyphs; self.focused = focused }
+
+    func frame(_ grid: inout Grid, _ rect: Rect, _ title: String) {
+        grid.fill(rect)
+        grid.box(rect, title: title, glyphs: glyphs, role: focused ? .borderFocused : .border, titleRole: focused ? .borderFocused : .title)
+    }
+}
+
+extension String {
+    func fitted(_ width: Int) -> String {
+        if width <= 0 { return "" }
+        if count <= width { return self + String(repeating: " ", count: width - count) }
+        return String(prefix(width))
+    }
+    func rightAligned(_ width: Int) -> String {
+        count >= width ? String(suffix(width)) : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,111 @@
+import DSP
+import Foundation
+
+/// What the synth panel shows: read from the synth's atomics each frame.
+public struct SynthView: Equatable, Sendable {
+    public var patch: Int
+    public var values: [Float]  // by SynthParameter.rawValue
+    public var voicesInUse: Int
+    public var voiceCapacity: Int
+    public init(patch: Int, values: [Float], voicesInUse: Int, voiceCapacity: Int) {
+        self.patch = patch; self.values = values; self.voicesInUse = voicesInUse; self.voiceCapacity = voiceCapacity
+    }
+    public func value(_ p: SynthParameter) -> Float { p.rawValue < values.count ? values[p.rawValue] : p.defaultValue }
+}
+
+/// The rows of the synth panel: the patch, then every parameter, then polyphony (read only).
+public enum SynthRow: Equatable, Sendable {
+    case patch
+    case parameter(SynthParameter)
+    case polyphony
+
+    public static let all: [SynthRow] = [.patch] + SynthParameter.allCases.map { .parameter($0) } + [.polyphony]
+    public var isEditable: Bool { self != .polyphony }
+}
+
+/// Patch, waveform, envelope, filter, gain and polyphony; one row selected for editing.
+public enum SynthPanel {
+    public static func format(_ p: SynthParameter, _ v: Float) -> String {
+        switch p {
+        case .waveform: return Waveform(rawValue: Int(v.rounded()))?.description ?? "?"
+        case .attack, .decay, .release: return v < 1 ? String(format: "%.0f ms", v * 1000) : String(format: "%.2f s", v)
+        case .cutoff: return v < 1000 ? String(format: "%.0f Hz", v) : String(format: "%.2f kHz", v / 1000)
+        case .sustain, .resonance: return String(format: "%.2f", v)
+        case .filterEnvelopeAmount: return String(format: "%.2f oct", v)
+        case .masterGain: return String(format: "%+.1f dB", v)
+        }
+    }
+
+    /// Position of `v` in the parameter's range, 0...1 (logarithmic for times and cutoff).
+    public static func position(_ p: SynthParameter, _ v: Float) -> Float {
+        let r = p.range
+        switch p {
+        case .attack, .decay, .release, .cutoff:
+            let lo = max(r.lowerBound, p == .cutoff ? 20 : 0.001)
+            return (log(max(v, lo)) - log(lo)) / max(1e-6, log(r.upperBound) - log(lo))
+        default:
+            return (v - r.lowerBound) / max(1e-6, r.upperBound - r.lowerBound)
+        }
+    }
+
+    /// The value one step from `v` (`steps` may be negative; big steps are several).
+    public static func step(_ p: SynthParameter, _ v: Float, by steps: Int) -> Float {
+        let r = p.range
+        var x = v
+        for _ in 0..<abs(steps) {
+            let up = steps > 0
+            switch p {
+            case .waveform:
+                let n = Float(Waveform.allCases.count)
+                x = (x + (up ? 1 : -1) + n).truncatingRemainder(dividingBy: n)
+            case .attack, .decay, .release:
+                x = up ? max(x * 1.25, 0.001) : (x / 1.25 < 0.001 ? r.lowerBound : x / 1.25)
+            case .cutoff: x = up ? x * pow(2, 1.0 / 6) : x / pow(2, 1.0 / 6)
+            case .sustain, .resonance: x += up ? 0.05 : -0.05
+            case .filterEnvelopeAmount: x += up ? 0.25 : -0.25
+            case .masterGain: x += up ? 1 : -1
+            }
+            x = min(max(x, r.lowerBound), r.upperBound)
+        }
+        return x
+    }
+
+    public static func draw(_ view: SynthView, selected: Int, into grid: inout Grid, rect: Rect, context: DrawContext) {
+        context.frame(&grid, rect, PanelID.synth.title)
+        let inner = rect.inset(1)
+        guard inner.height >= 1, inner.width >= 20 else { return }
+        let rows = SynthRow.all
+        // Scroll so the selected row stays visible in short panels.
+        let first = max(0, min(selected - inner.height + 1, rows.count - inner.height))
+        let barWidth = max(0, min(16, inner.width - 32))
+        for (i, row) in rows.enumerated().dropFirst(first).prefix(inner.height) {
+            let y = inner.y + i - first
+            let isSelected = i == selected && context.focused
+            let marker = i == selected ? String(context.glyphs.selection) : " "
+            let name: String, value: String
+            var fraction: Float?
+            switch row {
+            case .patch:
+                name = "patch"
+                let patches = SynthPatch.builtIn
+                value = "\(view.patch) \(patches[max(0, min(view.patch, patches.count - 1))].name)"
+            case .parameter(let p):
+                name = p.name
+                value = format(p, view.value(p))
+                fraction = p == .waveform ? nil : position(p, view.value(p))
+            case .polyphony:
+                name = "polyphony"
+                value = "\(view.voicesInUse)/\(view.voiceCapacity) voices"
+                fraction = view.voiceCapacity > 0 ? Float(view.voicesInUse) / Float(view.voiceCapacity) : 0
+            }
+            var x = grid.put(inner.x, y, marker + " " + name.fitted(12), isSelected ? .selected : (row.isEditable ? .normal : .dim))
+            x = grid.put(x, y, value.fitted(16), isSelected ? .selected : .title)
+            if let fraction, barWidth > 0 {
+                let lit = Int((min(max(fraction, 0), 1) * Float(barWidth)).rounded())
+                for c in 0..<barWidth {
+                    grid.set(x + 1 + c, y, c < lit ? context.glyphs.barFull : context.glyphs.barEmpty, c < lit ? .meterLow : .meterTrack)
+                }
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// TUI module: see DESIGN.md.

@@ -1,0 +1,43 @@
+/// Text that came from outside (port and client names, sysex, MIDI) never reaches the terminal raw:
+/// control characters become visible escapes, so nothing can write an escape sequence to the screen.
+public enum TerminalText {
+    /// True for scalars the terminal draws as one visible column: not C0, DEL, C1, nor line/paragraph
+    /// separators or bidirectional overrides (which reorder what follows).
+    public static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v < 0x20 || (0x7F...0x9F).contains(v) { return false }
+        if (0x200B...0x200F).contains(v) || (0x2028...0x202E).contains(v) || (0x2066...0x2069).contains(v) { return false }
+        if v == 0xFEFF { return false }
+        return true
+    }
+
+    /// `text` with every non-printable scalar written as `\xNN` (or `\u{NNNN}`), and backslashes doubled.
+    public static func sanitized(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" { out += "\\\\"; continue }
+            if isPrintable(scalar) { out.unicodeScalars.append(scalar); continue }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            if scalar.value <= 0xFF {
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                out += "\\u{\(hex)}"
+            }
+        }
+        return out
+    }
+
+    /// Bytes (sysex, raw MIDI) as text: printable ASCII kept, everything else `\xNN`.
+    public static func sanitized(bytes: some Sequence<UInt8>) -> String {
+        var out = ""
+        for byte in bytes {
+            if byte >= 0x20 && byte < 0x7F && byte != 0x5C {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,282 @@
+import DSP
+import Engine
+import Foundation
+import MIDI
+
+/// Settings the workstation starts with (config file, then command line).
+public struct WorkstationSettings: Sendable {
+    public var ascii = false
+    public var gate = 0.3
+    public var hold = false
+    public var octave = 4
+    public var velocity = 100
+    public var middleC: MiddleC = .c4
+    public init() {}
+}
+
+/// The workstation's state and behaviour, without a terminal: it drains the engine, handles keys, and
+/// draws every panel into a `Grid`. `CursesDriver` puts the grid on screen; tests read it.
+public final class Workstation {
+    public let engine: any WorkstationEngine
+    public var actions: any WorkstationActions
+    public var meters: any MeterProcessor
+    public var tempo: any TempoEstimating
+    public private(set) var glyphs: Glyphs
+
+    public private(set) var log = MonitorLog()
+    public private(set) var held = HeldNotes()
+    public private(set) var keyboard: ComputerKeyboard
+    public private(set) var focus: PanelID = .monitor
+    public private(set) var playMode = false
+    public private(set) var showHelp = false
+    public private(set) var helpScroll = 0
+    public private(set) var synthSelection = 0
+    public private(set) var statusMessage = ""
+    public private(set) var quitRequested = false
+    private var monitorPanel: MonitorPanel
+
+    // Frame times: monitor time 0 is the first event's period start, in seconds.
+    private var sampleRate = 48_000.0
+    private var firstFrame: UInt32?
+    /// Monitor time (JACK frames since the first event) minus UI time, for the tempo's staleness check.
+    private var monitorOffset = 0.0
+    private var header = HeaderInfo()
+    private var lastStatusAt = -1.0
+    private var midiCountAt: (time: Double, count: Int)?
+    private var midiPerSecond = 0
+    private var engineLost = 0
+    private var ringDrops = 0
+    private var synthView: SynthView?
+    private var dirty = true
+    private var lastTempo: TempoReadout?
+    private var lastMeters: [MeterReadout] = []
+    private var lastLoudness = LoudnessReadout()
+
+    public init(engine: any WorkstationEngine, settings: WorkstationSettings, actions: any WorkstationActions = UnavailableActions(),
+                meters: any MeterProcessor = PlaceholderMeters(), tempo: any TempoEstimating = SimpleClockTempo()) {
+        self.engine = engine
+        self.actions = actions
+        self.meters = meters
+        self.tempo = tempo
+        glyphs = settings.ascii ? .ascii : .unicode
+        keyboard = ComputerKeyboard(octave: settings.octave, velocity: settings.velocity, gate: settings.gate,
+                                    hold: settings.hold, channel: engine.synthChannel ?? 0)
+        monitorPanel = MonitorPanel(middleC: settings.middleC)
+        statusMessage = "? help · Tab panels · i play notes · q quit"
+    }
+
+    public func setGlyphs(_ glyphs: Glyphs) { self.glyphs = glyphs; dirty = true }
+
+    /// Shows a one-line message (engine log lines land here, sanitized).
+    public func say(_ message: String) {
+        statusMessage = TerminalText.sanitized(message)
+        dirty = true
+    }
+
+    // MARK: - Time passing
+
+    /// Drains the engine, ends gated notes, refreshes the slow figures; returns true when the screen changed.
+    @discardableResult
+    public func tick(now: Double) -> Bool {
+        for message in keyboard.expire(now: now) { send(.midi(message, .keyboard)) }
+        let rate = sampleRate
+        var sawMeter = false
+        engine.drainEvents { event in
+            switch event {
+            case .midi(let m): record(m, rate: rate, now: now)
+            case .meter(let block):
+                meters.consume(block, sampleRate: Int(rate))
+                sawMeter = true
+            }
+        }
+        if sawMeter || lastMeters.contains(where: { $0.peakDB.isFinite || $0.holdDB.isFinite }) {
+            meters.advance(to: now)
+            if meters.channels != lastMeters || meters.loudness != lastLoudness {
+                lastMeters = meters.channels
+                lastLoudness = meters.loudness
+                dirty = true
+            }
+        }
+        let tempoNow = tempo.readout(now: now + monitorOffset)
+        if tempoNow != lastTempo { lastTempo = tempoNow; dirty = true }
+        if now - lastStatusAt >= 0.5 {
+            lastStatusAt = now
+            let status = engine.status()
+            if status.sampleRate > 0 { sampleRate = Double(status.sampleRate) }
+            if let (t, count) = midiCountAt, now > t {
+                midiPerSecond = Int((Double(status.midiReceived - count) / (now - t)).rounded())
+            }
+            midiCountAt = (now, status.midiReceived)
+            engineLost = status.midiLost
+            ringDrops = status.ringDrops
+            let info = HeaderInfo(status, midiPerSecond: midiPerSecond)
+            if info != header { header = info; dirty = true }
+            let view = engine.synthView()
+            if view != synthView { synthView = view; dirty = true }
+        }
+        defer { dirty = false }
+        return dirty
+    }
+
+    private func record(_ m: MonitorEvent, rate: Double, now: Double) {
+        if firstFrame == nil { firstFrame = m.frameTime; monitorOffset = -now }
+        let time = Double(m.frameTime &- (firstFrame ?? 0)) / max(rate, 1)
+        var message: MIDIMessage?
+        if m.message.status == 0xF0 {
+            var bytes = engine.takeSysex(count: Int(m.sysexBytesQueued))
+            let terminated = bytes.last == 0xF7
+            if bytes.first == 0xF0 { bytes.removeFirst() }
+            if terminated { bytes.removeLast() }
+            message = .systemExclusive(SystemExclusive(data: bytes, isTerminated: terminated, isTruncated: m.sysexBytesQueued < m.sysexLength))
+        } else {
+            message = MIDIMessage(m.message)
+        }
+        if let message {
+            if message == .timingClock { tempo.clock(atSeconds: time) }
+            if !m.lost { held.apply(message) }
+        }
+        log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status)
+        if let message, !log.isVisible(MonitorEntry(sequence: 0, time: 0, source: m.source, lost: m.lost, message: message, status: 0)) {
+            return  // hidden clock and sensing do not redraw
+        }
+        dirty = true
+    }
+
+    private func send(_ event: ControlEvent) {
+        if !engine.send(event) { say("keyboard ring full: event dropped (counted in drops)") }
+    }
+
+    // MARK: - Keys
+
+    /// Handles one key; `layout` is the current layout (for mouse hits).
+    public func handle(_ key: Key, layout: Layout?, now: Double) {
+        dirty = true
+        if key == .resize { return }
+        if showHelp {
+            switch key {
+            case .escape, .char("?"), .char("q"), .function(1): showHelp = false
+            case .down, .char("j"): helpScroll += 1
+            case .up, .char("k"): helpScroll = max(0, helpScroll - 1)
+            case .pageDown: helpScroll += 10
+            case .pageUp: helpScroll = max(0, helpScroll - 10)
+            case .function(10): quitRequested = true
+            default: break
+            }
+            helpScroll = min(helpScroll, max(0, InputMap.helpLines.count - 1))
+            return
+        }
+        guard let command = InputMap.command(for: key, focus: focus, playMode: playMode) else { return }
+        perform(command, layout: layout, now: now)
+    }
+
+    func perform(_ command: Command, layout: Layout?, now: Double) {
+        switch command {
+        case .quit: quitRequested = true
+        case .help: showHelp = true; helpScroll = 0
+        case .closeOverlay: showHelp = false
+        case .focusNext, .focusPrevious:
+            let all = PanelID.allCases.filter { $0 != .lifecycle || !(layout?.lifecycle.isEmpty ?? true) }
+            let i = all.firstIndex(of: focus) ?? 0
+            focus = all[(i + (command == .focusNext ? 1 : all.count - 1)) % all.count]
+            playMode = false
+        case .enterPlay:
+            focus = .keyboard; playMode = true
+            say("play mode: z s x d c v g b h n j m / q 2 w 3 e r 5 t 6 y 7 u play; Esc leaves; F10 quits")
+        case .leavePlay:
+            playMode = false
+            say("letters are commands again (i: play mode)")
+        case .note(let c):
+            if let note = keyboard.note(for: c) { play(note, now: now) }
+        case .octave(let d): keyboard.octave = min(8, max(0, keyboard.octave + d))
+        case .velocity(let d): keyboard.velocity = min(127, max(1, keyboard.velocity + d))
+        case .gate(let d): keyboard.gate = min(5, max(0.05, d > 0 ? keyboard.gate * 1.25 : keyboard.gate / 1.25))
+        case .toggleHold:
+            keyboard.hold.toggle()
+            if !keyboard.hold { for m in keyboard.releaseAll() { send(.midi(m, .keyboard)) } }
+        case .allNotesOff:
+            for m in keyboard.releaseAll() { send(.midi(m, .keyboard)) }
+            send(.midi(ShortMessage(status: 0xB0 | keyboard.channel, data1: 123, data2: 0), .keyboard))
+        case .pause: log.togglePause()
+        case .clear: log.clear()
+        case .channelFilter(let d): log.cycleChannel(d)
+        case .typeFilter: log.cycleType()
+        case .toggleClock: log.showClockAndSensing.toggle()
+        case .scroll(let n): log.scroll(by: n)
+        case .scrollPage(let n): log.scroll(by: n * max(1, (layout?.monitor.height ?? 20) - 4))
+        case .scrollOldest: log.scrollToOldest()
+        case .scrollNewest: log.scrollToNewest()
+        case .select(let d): synthSelection = min(SynthRow.all.count - 1, max(0, synthSelection + d))
+        case .change(let steps): change(SynthRow.all[synthSelection], steps: steps)
+        case .patch(let d): changePatch(by: d)
+        case .resetClip: meters.resetClip(); lastMeters = []; say("clip lamps and holds reset")
+        case .demo: say(actions.toggleDemo())
+        case .recordMIDI: say(actions.toggleMIDIRecording())
+        case .recordAudio: say(actions.toggleAudioRecording())
+        case .click(let x, let y):
+            guard let layout else { return }
+            if let note = KeyboardPanel.note(atX: x, y: y, rect: layout.keyboard, octave: keyboard.octave) {
+                play(note, now: now)
+            } else if let panel = PanelID.allCases.first(where: { layout.rect($0).contains(x: x, y: y) }) {
+                focus = panel
+                if panel != .keyboard { playMode = false }
+            }
+        }
+    }
+
+    private func play(_ note: UInt8, now: Double) {
+        for m in keyboard.press(note: note, now: now) { send(.midi(m, .keyboard)) }
+    }
+
+    private func change(_ row: SynthRow, steps: Int) {
+        switch row {
+        case .patch: changePatch(by: steps > 0 ? 1 : -1)
+        case .parameter(let p):
+            let current = synthView?.value(p) ?? engine.synthView().value(p)
+            let value = SynthPanel.step(p, current, by: steps)
+            send(.parameter(index: UInt8(p.rawValue), value: value))
+            synthView?.values[p.rawValue] = value  // shown at once; the next status read confirms it
+        case .polyphony: say("polyphony is set at start: --voices N")
+        }
+    }
+
+    private func changePatch(by d: Int) {
+        let count = SynthPatch.builtIn.count
+        let current = synthView?.patch ?? engine.synthView().patch
+        let next = ((current + d) % count + count) % count
+        send(.midi(ShortMessage(status: 0xC0 | keyboard.channel, data1: UInt8(next)), .keyboard))
+        synthView?.patch = next
+        for p in SynthParameter.allCases where p != .masterGain { synthView?.values[p.rawValue] = SynthPatch.builtIn[next].value(of: p) }
+        say("patch \(next): \(SynthPatch.builtIn[next].name)")
+    }
+
+    /// The earliest time something must be redrawn or a gate must end, for the loop's sleep.
+    public var nextDeadline: Double? { keyboard.nextExpiry }
+
+    // MARK: - Drawing
+
+    /// Draws everything into `grid` (sized to the terminal).
+    public func draw(into grid: inout Grid) {
+        guard let layout = Layout.compute(width: grid.width, height: grid.height) else {
+            Layout.drawTooSmall(into: &grid)
+            return
+        }
+        let view = synthView ?? engine.synthView()
+        HeaderPanel.draw(header, into: &grid, rect: layout.header, glyphs: glyphs)
+        monitorPanel.draw(log, tempo: lastTempo, ringDrops: ringDrops, engineLost: engineLost, into: &grid,
+                          rect: layout.monitor, context: context(.monitor))
+        MetersPanel.draw(meters.channels, loudness: meters.loudness, into: &grid, rect: layout.meters, context: context(.meters))
+        SynthPanel.draw(view, selected: synthSelection, into: &grid, rect: layout.synth, context: context(.synth))
+        LifecycleSlot.draw(badge: header.lifecycleBadge, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
+        KeyboardPanel.draw(held: held, keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
+        grid.fill(layout.status, " ", .statusLine)
+        let mode = playMode ? " PLAY " : " \(focus.title) "
+        let x = grid.put(0, layout.status.y, mode, playMode ? .badgeWarning : .badgeActive)
+        grid.put(x + 1, layout.status.y, statusMessage, .statusLine, limit: grid.width - x - 1)
+        if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
+    }
+
+    private func context(_ panel: PanelID) -> DrawContext { DrawContext(glyphs: glyphs, focused: focus == panel) }
+
+    /// Marks the screen for a redraw (after a resize).
+    public func invalidate() { dirty = true }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Engine
+import Foundation
+import MIDI
+import TUI
+
+/// The workstation's own options. Each one left out falls back to the config file, then the default.
+struct UIArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("Theme: a name in themes/ (dark, light, high-contrast, monochrome) or a .toml path.", valueName: "name|path"))
+    var theme: String?
+
+    @Flag(help: "ASCII glyphs instead of UTF-8 blocks and boxes (automatic when the locale is not UTF-8).")
+    var ascii = false
+
+    @Flag(name: .customLong("no-color"), help: "No colour (as when NO_COLOR is set).")
+    var noColor = false
+
+    @Option(help: ArgumentHelp("Seconds a computer-keyboard note lasts (terminals report no key release).", valueName: "seconds"))
+    var gate: Double?
+
+    @Flag(help: "Hold mode: a second press of a note key ends the note.")
+    var hold = false
+
+    @Option(help: "Octave of the lower note row (z = C of this octave, C4 = note 60), 0...8.")
+    var octave: Int?
+
+    @Option(help: "Velocity of computer-keyboard notes, 1...127.")
+    var velocity: Int?
+
+    @Option(name: .customLong("middle-c"), help: ArgumentHelp("Name of note 60: C4 or C3.", valueName: "C4|C3"))
+    var middleC: String?
+
+    @Option(help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/backbeat/config.toml).", valueName: "path"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Append engine messages and timings to this file (the screen is the UI's).", valueName: "file"))
+    var log: String?
+
+    func validate() throws {
+        if let gate, !(0.02...10).contains(gate) { throw ValidationError("--gate must be between 0.02 and 10 seconds (got \(gate))") }
+        if let octave, !(0...8).contains(octave) { throw ValidationError("--octave must be 0...8 (got \(octave))") }
+        if let velocity, !(1...127).contains(velocity) { throw ValidationError("--velocity must be 1...127 (got \(velocity))") }
+        if let middleC, !["C4", "C3"].contains(middleC.uppercased()) { throw ValidationError("--middle-c must be C4 or C3 (got \(middleC))") }
+    }
+
+    /// Command line over config file over defaults.
+    func settings(_ file: Config, utf8: Bool) -> WorkstationSettings {
+        var s = WorkstationSettings()
+        s.ascii = ascii || (file.ascii ?? false) || !utf8
+        s.gate = gate ?? file.gate ?? s.gate
+        s.hold = hold || (file.hold ?? false)
+        s.octave = octave ?? file.octave ?? s.octave
+        s.velocity = velocity ?? file.velocity ?? s.velocity
+        if let middleC { s.middleC = middleC.uppercased() == "C3" ? .c3 : .c4 } else if let m = file.middleC { s.middleC = m }
+        return s
+    }
+}
+
+extension EngineArguments {
+    /// The engine options with the config file's `[engine]` values for every flag not given on the command line.
+    func options(with file: Config.EngineDefaults, commandLine: [String] = CommandLine.arguments) -> EngineOptions {
+        func given(_ flag: String) -> Bool { commandLine.contains { $0 == flag || $0.hasPrefix(flag + "=") } }
+        var o = engineOptions
+        if !given("--server"), let v = file.server { o.serverName = v }
+        if !given("--name"), let v = file.name { o.clientName = v }
+        if !given("--rate"), let v = file.rate { o.rate = v }
+        if !given("--period"), let v = file.period { o.period = v }
+        if !given("--voices"), let v = file.voices { o.voices = v }
+        if !given("--channel"), let v = file.channel { o.channel = UInt8(v - 1) }
+        if !given("--patch"), let v = file.patch { o.patch = v }
+        if !given("--no-autoconnect"), let v = file.autoconnect { o.autoconnect = v }
+        if !given("--connect-midi"), let v = file.connectMIDI { o.connectMIDI = v }
+        if !given("--connect-audio"), let v = file.connectAudio { o.connectAudio = v }
+        return o
+    }
+}

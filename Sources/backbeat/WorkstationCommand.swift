@@ -1,0 +1,111 @@
+import Engine
+import Foundation
+import Synchronization
+import TUI
+
+/// `backbeat` with no subcommand: the engine and the terminal workstation. Errors in the config or theme
+/// stop it before the screen is taken; every way out gives the terminal back.
+enum WorkstationCommand {
+    static func run(engine arguments: EngineArguments, ui: UIArguments, alsa: ALSAArguments) throws {
+        let utf8 = CursesDriver.prepareLocale()
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            Console.fail("the workstation needs a terminal; use --headless to run without one")
+        }
+        if let problem = CursesDriver.terminalProblem() { Console.fail(problem) }
+        let environment = ProcessInfo.processInfo.environment
+        let config: Config
+        let theme: Theme
+        do {
+            config = try Config.load(path: ui.config ?? Config.defaultPath(environment: environment))
+            theme = try Theme.resolve(ui.theme ?? config.theme ?? "dark", environment: environment)
+        } catch {
+            Console.fail("\(error)")
+        }
+        let options = alsa.apply(to: arguments.options(with: config.engine))
+        let logFile = try ui.log.map { try LogFile(path: $0) }
+        let messages = Mutex<[String]>([])
+
+        let signals = QuitSignals.install()
+        let engine = Engine(options: options, log: { line in
+            logFile?.write(line)
+            messages.withLock { $0.append(line) }
+        })
+        do { try engine.start() } catch { Console.fail("\(error)") }
+        defer { engine.stop() }
+
+        let settings = ui.settings(config, utf8: utf8)
+        let workstation = Workstation(engine: engine, settings: settings)
+        let noColor = ui.noColor || !(environment["NO_COLOR"] ?? "").isEmpty
+        let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8, asciiOnly: settings.ascii)
+        defer { driver.close() }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        func now() -> Double {
+            let d = clock.now - start
+            return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+        }
+        var grid = Grid(width: 0, height: 0)
+        var needsDraw = true
+        var lastDraw = -1.0
+        var firstFrame = true
+        var receivedAtDraw = 0
+        while !workstation.quitRequested, signals.signal == nil {
+            if let key = driver.readKey(timeoutMilliseconds: needsDraw ? 5 : 33) {
+                let size = driver.size
+                let layout = Layout.compute(width: size.width, height: size.height)
+                workstation.handle(key, layout: layout, now: now())
+                var more = 0
+                while more < 64, let next = driver.readKey(timeoutMilliseconds: 0) {
+                    workstation.handle(next, layout: layout, now: now())
+                    more += 1
+                }
+                needsDraw = true
+            }
+            for line in messages.withLock({ lines in defer { lines.removeAll() }; return lines }) { workstation.say(line) }
+            if workstation.tick(now: now()) { needsDraw = true }
+            let t = now()
+            // Up to 30 frames a second; when messages stream in (a scrolling log nobody can read line by line)
+            // 20 are enough and cost a third less terminal output.
+            let streaming = workstation.log.received - receivedAtDraw > 20
+            guard needsDraw, t - lastDraw >= (streaming ? 1.0 / 20 : 1.0 / 30) else { continue }
+            receivedAtDraw = workstation.log.received
+            let size = driver.size
+            if grid.width != size.width || grid.height != size.height { grid = Grid(width: size.width, height: size.height) }
+            grid.fill(Rect(x: 0, y: 0, width: grid.width, height: grid.height))
+            workstation.draw(into: &grid)
+            driver.present(grid)
+            lastDraw = t
+            needsDraw = false
+            if firstFrame {
+                firstFrame = false
+                logFile?.write("first frame")
+            }
+        }
+        let reason = signals.signal.map { "signal \($0)" } ?? "q"
+        driver.close()
+        logFile?.write("quitting (\(reason))")
+    }
+}
+
+/// Engine messages with a monotonic time stamp, so ui-bench can measure "ready:" to "first frame".
+final class LogFile: Sendable {
+    private let handle: FileHandle
+    private let start = ContinuousClock.now
+
+    init(path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            Console.fail("cannot write the log file \(path)")
+        }
+        handle.seekToEndOfFile()
+        self.handle = handle
+    }
+
+    func write(_ line: String) {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let stamp = String(format: "%.3f", Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9)
+        handle.write(Data("[\(stamp)] \(line)\n".utf8))
+    }
+}

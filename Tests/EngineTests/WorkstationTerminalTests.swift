@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// The workstation in a real terminal: tmux runs `backbeat` on a private server, keys go in with
+/// send-keys, and capture-pane shows what the user would see (polled: a terminal sends no other signal).
+final class TmuxSession {
+    let socket: String
+    init(width: Int, height: Int) throws {
+        socket = "bbtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // The tmux server outlives this call and must not inherit a pipe the caller reads to its end; spawned
+        // and reaped by hand (Foundation's Process left the daemonizing client unreaped here).
+        let arguments = ["/usr/bin/tmux", "-L", socket, "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", "sh"]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in Int32(0)...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { throw HarnessError("cannot start tmux") }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        guard status == 0 else { throw HarnessError("tmux new-session failed (\(status))") }
+        try tmux(["set-option", "-g", "status", "off"])
+    }
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let result = try run("/usr/bin/tmux", ["-L", socket] + arguments)
+        guard result.status == 0 else { throw HarnessError("tmux \(arguments.joined(separator: " ")): \(result.output)") }
+        return result.output
+    }
+
+    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
+    func type(_ text: String) throws { try tmux(["send-keys", "-t", "main", "-l", text]) }
+    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "main"]) }
+
+    /// Polls the pane until `predicate` holds for its text; the last screen is in the error.
+    @discardableResult
+    func waitFor(_ what: String, timeout: TimeInterval = 15, _ predicate: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if predicate(last) { return last }
+            usleep(30_000)
+        }
+        throw HarnessError("timed out waiting for \(what); screen:\n\(last)")
+    }
+    func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String { try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) } }
+
+    /// Waits for the shell's `EXIT=<status>` line (not the typed command, which shows `EXIT=$?`).
+    func waitForExit(timeout: TimeInterval = 15) throws -> (status: Int?, screen: String) {
+        let screen = try waitFor("the program to exit", timeout: timeout) { exitStatus($0) != nil }
+        return (exitStatus(screen), screen)
+    }
+}
+
+func exitStatus(_ screen: String) -> Int? {
+    for line in screen.split(separator: "\n") where line.hasPrefix("EXIT=") { if let n = Int(line.dropFirst(5)) { return n } }
+    return nil
+}
+
+/// The loudest peak readout on the meters ("-17.6 pk"), if any.
+func meterPeak(_ screen: String) -> Double? {
+    var best: Double?
+    for line in screen.split(separator: "\n") where line.contains(" pk ") {
+        let words = line.split(separator: " ")
+        for (i, word) in words.enumerated() where word == "pk" && i > 0 {
+            if let v = Double(words[i - 1]) { best = max(best ?? -.infinity, v) }
+        }
+    }
+    return best
+}
+
+extension JACK {
+@Suite struct WorkstationTerminalTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func playsShowsHelpResizesAndRestoresTheTerminal() throws {
+        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let log = NSTemporaryDirectory() + "\(server).log"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let term = try TmuxSession(width: 200, height: 60)
+        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect --log \(log); echo \"EXIT=$?\"")
+        try term.keys("Enter")
+        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.waitFor("Keyboard")
+
+        // A key plays a note: its name appears in the monitor.
+        try term.type("i")
+        try term.waitFor("PLAY")
+        try term.type("z")
+        try term.waitFor("C4 (60) velocity 100")
+        // Hold mode keeps a note sounding, so the meter can be read: above -60 dBFS.
+        try term.type(" ")
+        try term.type("x")
+        try term.waitFor("D4 (62)")
+        try term.waitFor("a meter above -60 dBFS", timeout: 5) { (meterPeak($0) ?? -.infinity) > -60 }
+        try term.keys("BSpace")
+
+        // Help overlay, closed by Esc.
+        try term.type("?")
+        try term.waitFor("Help")
+        let help = try term.screen()
+        #expect(help.contains("quit") && help.contains("z s x d c v g b h n j m"))
+        try term.keys("Escape")
+        try term.waitFor("help closed") { !$0.contains("Esc closes") }
+        try term.keys("Escape")  // leave play mode
+        try term.waitFor("letters are commands again")
+
+        // Too small, then the full layout again.
+        try term.tmux(["resize-window", "-t", "main", "-x", "20", "-y", "6"])
+        try term.waitFor("terminal too small")
+        try term.tmux(["resize-window", "-t", "main", "-x", "200", "-y", "60"])
+        try term.waitFor("full layout") { $0.contains("MIDI monitor") && $0.contains("Meters") && $0.contains("Synth") && $0.contains("Keyboard") }
+
+        // q quits: the shell is back, exit status 0, nothing left running.
+        try term.type("q")
+        let (status, after) = try term.waitForExit()
+        #expect(status == 0)
+        #expect(!after.contains("MIDI monitor"), "the screen was not restored:\n\(after)")
+        usleep(300_000)
+        let left = try run("/usr/bin/pgrep", ["-f", server])
+        #expect(left.output.isEmpty, "left running: \(left.output)")
+        let logText = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(logText.contains("ready:") && logText.contains("first frame"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func sigtermRestoresTheTerminal() throws {
+        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let term = try TmuxSession(width: 100, height: 30)
+        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
+        try term.keys("Enter")
+        try term.waitFor("MIDI monitor", timeout: 20)
+        let pids = try run("/usr/bin/pgrep", ["-f", "backbeat.*--server \(server)"]).output.split(separator: "\n").compactMap { Int32($0) }
+        try #require(!pids.isEmpty)
+        for pid in pids { kill(pid, SIGTERM) }
+        let (status, after) = try term.waitForExit()
+        #expect(status == 0)
+        #expect(!after.contains("MIDI monitor"))
+        usleep(300_000)
+        #expect(try run("/usr/bin/pgrep", ["-f", server]).output.isEmpty)
+    }
+
+    @Test func badThemeStopsBeforeTheScreenIsTaken() throws {
+        let path = NSTemporaryDirectory() + "bad-theme-\(getpid()).toml"
+        try "name = \"bad\"\n[styles]\nnormal = { fg = \"#12345\" }\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let term = try TmuxSession(width: 160, height: 20)
+        try term.type("'\(backbeatExecutable())' --server nosuch\(getpid()) --theme \(path); echo \"EXIT=$?\"")
+        try term.keys("Enter")
+        let (status, screen) = try term.waitForExit()
+        #expect(screen.contains("\(path):3: \"normal.fg\": expected a colour"))
+        #expect(status == 2)
+    }
+}
+}

@@ -1,0 +1,51 @@
+import DSP
+@testable import Engine
+import Foundation
+import MIDI
+@testable import TUI
+
+/// An engine without JACK: events the test queues, control events the workstation sends.
+final class FakeEngine: WorkstationEngine {
+    var pending: [EngineEvent] = []
+    var sent: [ControlEvent] = []
+    var sysex: [UInt8] = []
+    var serverName = "test"
+    var values = SynthParameter.allCases.map { SynthPatch.builtIn[0].value(of: $0) }
+    var patch = 0
+
+    func status() -> EngineStatus {
+        EngineStatus(server: ServerDescription(name: serverName, isPrivate: true, driver: "dummy"), clientName: "backbeat",
+                     connected: true, sampleRate: 48_000, periodFrames: 256, jackLoad: 1.5, callbackLoad: 0.01,
+                     maxCallbackLoad: 0.02, xruns: 0, voicesInUse: 1, voiceCapacity: 64, midiReceived: 0, midiLost: 0, ringDrops: 0)
+    }
+    func drainEvents(_ body: (EngineEvent) -> Void) {
+        let events = pending
+        pending.removeAll()
+        events.forEach(body)
+    }
+    func takeSysex(count: Int) -> [UInt8] {
+        let out = Array(sysex.prefix(count)); sysex.removeFirst(min(count, sysex.count)); return out
+    }
+    func send(_ event: ControlEvent) -> Bool { sent.append(event); return true }
+    func synthView() -> SynthView { SynthView(patch: patch, values: values, voicesInUse: 1, voiceCapacity: 64) }
+    var synthChannel: UInt8? { nil }
+
+    func midi(_ status: UInt8, _ d1: UInt8 = 0, _ d2: UInt8 = 0, frame: UInt32 = 0, source: MIDISource = .jack, lost: Bool = false) {
+        pending.append(.midi(MonitorEvent(frameTime: frame, message: ShortMessage(status: status, data1: d1, data2: d2), source: source, lost: lost)))
+    }
+}
+
+extension Grid {
+    func contains(_ text: String) -> Bool { (0..<height).contains { row($0).contains(text) } }
+    /// Every scalar on screen is printable: nothing can be an escape sequence.
+    var allPrintable: Bool { cells.allSatisfy { TerminalText.isPrintable(Unicode.Scalar($0.scalar)!) } }
+}
+
+func render(_ w: Workstation, _ width: Int = 120, _ height: Int = 40) -> Grid {
+    var grid = Grid(width: width, height: height)
+    w.draw(into: &grid)
+    return grid
+}
+
+/// The repository root (themes/ lives there).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

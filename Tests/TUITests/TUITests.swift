@@ -1,4 +1,0 @@
-import Testing
-@testable import TUI
-
-@Test func TUIModuleLinks() { #expect(Bool(true)) }
