@@ -62,8 +62,10 @@ public enum SynthBenchmark {
 
     /// CPU seconds of `backbeat render` and of `fluidsynth -F` (reverb and chorus off) rendering the same
     /// held chord of `notes` notes for `seconds` to a WAV file, each as a child process (wait4's rusage).
+    /// FluidSynth may play several voices per note (its saw preset: two); `fluidsynthVoices` is how many it
+    /// had sounding, read from its verbose note-on log (each line ends with the active voice count).
     public static func renderAgainstFluidSynth(backbeat: String, notes: Int, seconds: Double) throws
-        -> (backbeat: Double, fluidsynth: Double?) {
+        -> (backbeat: Double, fluidsynth: Double?, fluidsynthVoices: Int?) {
         let directory = NSTemporaryDirectory() + "backbeat-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -75,11 +77,14 @@ public enum SynthBenchmark {
         let mine = try ChildProcess.runMeasured([backbeat, "render", ours, "-o", directory + "/ours.wav",
                                                  "--voices", String(max(notes, 1)), "--patch", "1"])
         guard mine.status == 0 else { throw ChildProcess.Failure(description: "backbeat render failed: \(mine.output)") }
-        guard let fluidsynth = ChildProcess.find("fluidsynth"), let font = soundFont else { return (mine.cpuSeconds, nil) }
-        let reference = try ChildProcess.runMeasured([fluidsynth, "-ni", "-q", "-R", "0", "-C", "0", "-r", "48000",
+        guard let fluidsynth = ChildProcess.find("fluidsynth"), let font = soundFont else { return (mine.cpuSeconds, nil, nil) }
+        let reference = try ChildProcess.runMeasured([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000",
+                                                      "-o", "synth.verbose=1",
                                                       "-o", "synth.polyphony=4096", "-o", "synth.cpu-cores=1",
                                                       "-F", directory + "/theirs.wav", font, theirs])
         guard reference.status == 0 else { throw ChildProcess.Failure(description: "fluidsynth failed: \(reference.output)") }
-        return (mine.cpuSeconds, reference.cpuSeconds)
+        let counts = reference.output.split(separator: "\n").filter { $0.contains("noteon") }
+            .compactMap { $0.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+        return (mine.cpuSeconds, reference.cpuSeconds, counts.max().map { $0 + 1 })
     }
 }

@@ -110,18 +110,20 @@ extension JACK {
         #expect(try waitUntil { try !jackdRunning(name) }, "jackd '\(name)' outlived a killed Backbeat")
     }
 
-    @Test func reconnectsWhenTheServerComesBack() throws {
+    /// Stopped (SIGINT) or killed (SIGKILL): Backbeat notices, keeps running, and reconnects to the new server.
+    @Test(arguments: [SIGINT, SIGKILL])
+    func reconnectsWhenTheServerComesBack(stoppedWith signal: Int32) throws {
         let server = try JackTestServer()
         let backbeat = try startBackbeat(server: server.name)
         defer { backbeat.signal(SIGTERM) }
         #expect(try server.connections().contains("backbeat:out_L\n   system:playback_1"))
-        server.process.interrupt()  // SIGINT is how a user stops jackd; SIGKILL leaves stale sockets behind
+        kill(server.process.processIdentifier, signal)
         server.process.waitUntilExit()
         try backbeat.waitForLine(containing: "went away")
         let lines = backbeat.output.count
         let again = try JackTestServer.startJackd(name: server.name, rate: 48_000, period: 256)
         defer { again.terminate(); again.waitUntilExit() }
-        try backbeat.waitForLine(containing: "reconnected", after: lines)
+        try backbeat.waitForLine(containing: "reconnected", after: lines, timeout: 30)
         let restored = try waitUntil { try server.connections().contains("backbeat:out_L\n   system:playback_1") }
         let connections = try server.connections()
         #expect(restored, "connections not restored: \(connections)")
