@@ -102,7 +102,7 @@ final class LoadWatcher: @unchecked Sendable {
 
 private func loadWatcherXrun(_ argument: UnsafeMutableRawPointer?) -> Int32 {
     guard let argument else { return 0 }
-    Unmanaged<LoadWatcher>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.xruns.wrappingAdd(1, ordering: .relaxed) }
+    Unmanaged<LoadWatcher>.fromOpaque(argument)._withUnsafeGuaranteedRef { _ = $0.xruns.wrappingAdd(1, ordering: .relaxed) }
     return 0
 }
 
