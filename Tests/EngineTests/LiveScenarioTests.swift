@@ -79,7 +79,10 @@ extension JACK {
             let take = try recorder.waitUntilFull()
             _ = sender.send(noteOff)
 
-            func level(_ from: Int) -> Double { AudioAnalysis.rmsDecibels(take.left[(from + 2400)..<min(from + 24_000, take.left.count)]) }
+            func level(_ from: Int) -> Double {
+                let end = min(from + 24_000, take.left.count)
+                return AudioAnalysis.rmsDecibels(take.left[min(from + 2400, end)..<end])
+            }
             #expect(level(heard) > -40, "note in the foreground: \(level(heard)) dBFS")
             #expect(level(lost) < -90, "note while suspended: \(level(lost)) dBFS")
             #expect(again + 24_000 <= take.left.count, "recording too short after foreground")

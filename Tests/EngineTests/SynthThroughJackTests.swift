@@ -29,7 +29,13 @@ extension JACK {
             recorder.start()
             sender.play(events)
             let (left, right) = try recorder.waitUntilFull()
-            let zero = sender.startFrame.load(ordering: .acquiring) - recorder.firstFrame.load(ordering: .acquiring)
+            let start = sender.startFrame.load(ordering: .acquiring), first = recorder.firstFrame.load(ordering: .acquiring)
+            // Both are set by their clients' first armed periods; on a starved machine one may be missing or
+            // late. Fail the test with the figures rather than slice out of range (a crash ends the run).
+            let zero = start - first
+            guard start >= 0, first >= 0, (0..<24_000).contains(zero) else {
+                throw HarnessError("no frame reference: sender started at \(start), recorder at \(first)")
+            }
             return (left, right, zero)
         }
 
