@@ -19,8 +19,8 @@ public struct WorkstationSettings: Sendable {
 public final class Workstation {
     public let engine: any WorkstationEngine
     public var actions: any WorkstationActions
-    public var meters: any MeterProcessor
-    public var tempo: any TempoEstimating
+    public private(set) var meters = LiveMeters()
+    public private(set) var tempo = ClockTempo()
     public private(set) var glyphs: Glyphs
 
     public private(set) var log = MonitorLog()
@@ -51,13 +51,11 @@ public final class Workstation {
     private var lastTempo: TempoReadout?
     private var lastMeters: [MeterReadout] = []
     private var lastLoudness = LoudnessReadout()
+    private var reportedFailures: Set<String> = []
 
-    public init(engine: any WorkstationEngine, settings: WorkstationSettings, actions: any WorkstationActions = UnavailableActions(),
-                meters: any MeterProcessor = PlaceholderMeters(), tempo: any TempoEstimating = SimpleClockTempo()) {
+    public init(engine: any WorkstationEngine, settings: WorkstationSettings, actions: any WorkstationActions = UnavailableActions()) {
         self.engine = engine
         self.actions = actions
-        self.meters = meters
-        self.tempo = tempo
         glyphs = settings.ascii ? .ascii : .unicode
         keyboard = ComputerKeyboard(octave: settings.octave, velocity: settings.velocity, gate: settings.gate,
                                     hold: settings.hold, channel: engine.synthChannel ?? 0)
@@ -81,7 +79,9 @@ public final class Workstation {
         for message in keyboard.expire(now: now) { send(.midi(message, .keyboard)) }
         let rate = sampleRate
         var sawMeter = false
+        let actions = actions
         engine.drainEvents { event in
+            actions.record(event)
             switch event {
             case .midi(let m): record(m, rate: rate, now: now)
             case .meter(let block):
@@ -97,7 +97,8 @@ public final class Workstation {
                 dirty = true
             }
         }
-        let tempoNow = tempo.readout(now: now + monitorOffset)
+        if firstFrame != nil { tempo.expire(now: now + monitorOffset) }
+        let tempoNow = TempoReadout(tempo)
         if tempoNow != lastTempo { lastTempo = tempoNow; dirty = true }
         if now - lastStatusAt >= 0.5 {
             lastStatusAt = now
@@ -109,7 +110,12 @@ public final class Workstation {
             midiCountAt = (now, status.midiReceived)
             engineLost = status.midiLost
             ringDrops = status.ringDrops
-            let info = HeaderInfo(status, midiPerSecond: midiPerSecond)
+            var info = HeaderInfo(status, midiPerSecond: midiPerSecond)
+            info.recordings = actions.recordings()
+            for r in info.recordings where r.failure != nil && !reportedFailures.contains(r.path) {
+                reportedFailures.insert(r.path)
+                say("\(r.kind) recording stopped: \(r.failure ?? "") (what was captured so far is kept)")
+            }
             if info != header { header = info; dirty = true }
             let view = engine.synthView()
             if view != synthView { synthView = view; dirty = true }
@@ -132,8 +138,7 @@ public final class Workstation {
             message = MIDIMessage(m.message)
         }
         if let message {
-            if message == .timingClock { tempo.clock(atSeconds: time) }
-            if !m.lost { held.apply(message) }
+            if !m.lost { held.apply(message); tempo.receive(m.message, at: time) }
         }
         log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status)
         if let message, !log.isVisible(MonitorEntry(sequence: 0, time: 0, source: m.source, lost: m.lost, message: message, status: 0)) {

@@ -30,11 +30,19 @@ enum WorkstationCommand {
             logFile?.write(line)
             messages.withLock { $0.append(line) }
         })
-        do { try engine.start() } catch { Console.fail("\(error)") }
+        let capture = CaptureController(engine: engine)
+        SessionSetup.preflight(arguments, capture: capture)
+        do {
+            try engine.start()
+        } catch {
+            _ = capture.stopAll()
+            Console.fail("\(error)")
+        }
         defer { engine.stop() }
+        SessionSetup.begin(arguments, engine: engine, capture: capture)
 
         let settings = ui.settings(config, utf8: utf8)
-        let workstation = Workstation(engine: engine, settings: settings)
+        let workstation = Workstation(engine: engine, settings: settings, actions: SessionActions(engine: engine, capture: capture))
         let noColor = ui.noColor || !(environment["NO_COLOR"] ?? "").isEmpty
         let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8, asciiOnly: settings.ascii)
         defer { driver.close() }
@@ -85,6 +93,8 @@ enum WorkstationCommand {
         let reason = signals.signal.map { "signal \($0)" } ?? "q"
         driver.close()
         logFile?.write("quitting (\(reason))")
+        // The workstation hands the last drained events to the recorders, then every file is written.
+        SessionSetup.finish(engine: engine, capture: capture) { workstation.tick(now: now()) }
     }
 }
 
