@@ -1,6 +1,7 @@
 import DSP
 import Engine
 import Foundation
+import Lifecycle
 import MIDI
 
 /// Settings the workstation starts with (config file, then command line).
@@ -21,6 +22,10 @@ public final class Workstation {
     public var actions: any WorkstationActions
     public private(set) var meters = LiveMeters()
     public private(set) var tempo = ClockTempo()
+    /// The iOS lifecycle simulator, live: its state gates the engine's MIDI in and audio out.
+    public let lifecycle: LiveLifecycle
+    private var lifecycleVersion = -1
+    private var lifecycleSecond = -1
     public private(set) var glyphs: Glyphs
 
     public private(set) var log = MonitorLog()
@@ -53,9 +58,11 @@ public final class Workstation {
     private var lastLoudness = LoudnessReadout()
     private var reportedFailures: Set<String> = []
 
-    public init(engine: any WorkstationEngine, settings: WorkstationSettings, actions: any WorkstationActions = UnavailableActions()) {
+    public init(engine: any WorkstationEngine, settings: WorkstationSettings, actions: any WorkstationActions = UnavailableActions(),
+                lifecycle: LiveLifecycle? = nil) {
         self.engine = engine
         self.actions = actions
+        self.lifecycle = lifecycle ?? LiveLifecycle(configuration: LiveLifecycle.defaultConfiguration(demoPlaying: actions.demoPlaying))
         glyphs = settings.ascii ? .ascii : .unicode
         keyboard = ComputerKeyboard(octave: settings.octave, velocity: settings.velocity, gate: settings.gate,
                                     hold: settings.hold, channel: engine.synthChannel ?? 0)
@@ -98,6 +105,7 @@ public final class Workstation {
             }
         }
         if firstFrame != nil { tempo.expire(now: now + monitorOffset) }
+        updateLifecycle(now: now)
         let tempoNow = TempoReadout(tempo)
         if tempoNow != lastTempo { lastTempo = tempoNow; dirty = true }
         if now - lastStatusAt >= 0.5 {
@@ -110,7 +118,7 @@ public final class Workstation {
             midiCountAt = (now, status.midiReceived)
             engineLost = status.midiLost
             ringDrops = status.ringDrops
-            var info = HeaderInfo(status, midiPerSecond: midiPerSecond)
+            var info = HeaderInfo(status, midiPerSecond: midiPerSecond, lifecycleBadge: lifecycle.state.rawValue)
             info.recordings = actions.recordings()
             for r in info.recordings where r.failure != nil && !reportedFailures.contains(r.path) {
                 reportedFailures.insert(r.path)
@@ -122,6 +130,21 @@ public final class Workstation {
         }
         defer { dirty = false }
         return dirty
+    }
+
+    /// Backbeat's real streams into the simulator, time forward, then the gates: every UI frame.
+    private func updateLifecycle(now: Double) {
+        lifecycle.setDemo(actions.demoPlaying, at: now)
+        lifecycle.setSynthLevel(meters.loudestPeakDB, at: now)
+        lifecycle.advance(to: now)
+        let sim = lifecycle.simulator
+        engine.setGates(midiDelivered: sim.midiInputDelivered, audioPlaying: sim.audioOutputPlays)
+        if lifecycle.version != lifecycleVersion || Int(now * 5) != lifecycleSecond {
+            lifecycleVersion = lifecycle.version
+            lifecycleSecond = Int(now * 5)
+            header.lifecycleBadge = sim.state.rawValue
+            dirty = true
+        }
     }
 
     private func record(_ m: MonitorEvent, rate: Double, now: Double) {
@@ -217,6 +240,9 @@ public final class Workstation {
         case .demo: say(actions.toggleDemo())
         case .recordMIDI: say(actions.toggleMIDIRecording())
         case .recordAudio: say(actions.toggleAudioRecording())
+        case .lifecycle(let key):
+            say(lifecycle.perform(key, at: now))
+            updateLifecycle(now: now)
         case .click(let x, let y):
             guard let layout else { return }
             if let note = KeyboardPanel.note(atX: x, y: y, rect: layout.keyboard, octave: keyboard.octave) {
@@ -271,7 +297,7 @@ public final class Workstation {
                           rect: layout.monitor, context: context(.monitor))
         MetersPanel.draw(meters.channels, loudness: meters.loudness, into: &grid, rect: layout.meters, context: context(.meters))
         SynthPanel.draw(view, selected: synthSelection, into: &grid, rect: layout.synth, context: context(.synth))
-        LifecycleSlot.draw(badge: header.lifecycleBadge, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
+        LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
         KeyboardPanel.draw(held: held, keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
         grid.fill(layout.status, " ", .statusLine)
         let mode = playMode ? " PLAY " : " \(focus.title) "

@@ -23,10 +23,7 @@ struct Run: ParsableCommand {
         if headless {
             try Headless.run(engine)
         } else {
-            if scenario != nil {
-                throw ValidationError("--scenario plays in the workstation once its lifecycle panel exists; use it with --headless for now")
-            }
-            try WorkstationCommand.run(engine: engine, ui: ui)
+            try WorkstationCommand.run(engine: engine, ui: ui, scenarioPath: scenario)
         }
     }
 }
