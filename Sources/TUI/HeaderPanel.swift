@@ -15,7 +15,7 @@ public struct HeaderInfo: Equatable, Sendable {
     public var voiceCapacity = 0
     public var midiPerSecond = 0
     public var ringDrops = 0
-    /// The lifecycle state's badge (the lifecycle panel fills it later).
+    /// The simulated app's lifecycle state (the lifecycle panel's simulator).
     public var lifecycleBadge = "active"
     /// What is being recorded (file, seconds), shown before the badge.
     public var recordings: [Recording] = []

@@ -49,7 +49,7 @@ public enum LifecyclePanel {
         let stateText = sim.state.rawValue
         let x = grid.put(inner.x, y, "state ", .title)
         let after = grid.put(x, y, " \(stateText) ", sim.state == .active ? .badgeActive : .badgeWarning)
-        var tail = String(format: " for %.1f s", live.timeInState)
+        var tail = " for \(Int(live.timeInState)) s"
         if !sim.aliveBy.isEmpty { tail += " · alive by " + sim.aliveBy.joined(separator: ", ") }
         if live.isScenario {
             tail += " · expect \(live.expectationsPassed) ok" + (live.expectationsFailed > 0 ? ", \(live.expectationsFailed) FAILED" : "")
@@ -80,19 +80,54 @@ public enum LifecyclePanel {
         if groups.isEmpty { line("  none yet", .dim) }
         for g in groups { line(String(format: "%7.1f ", g.time) + g.names.joined(separator: ", ")) }
 
-        // Streams: running, keeps the app alive, why.
-        line("stream     kind              run  alive  why", .title)
-        for s in sim.streamStatuses {
-            let text = s.name.fitted(10) + " " + s.kind.rawValue.fitted(17) + " " + (s.isRunning ? "yes" : "no ").fitted(4) + " "
-                + (s.keepsAlive ? "yes" : "no").fitted(6) + " " + s.why
-            line(text, s.keepsAlive ? .normal : .dim)
+        // Streams: running, keeps the app alive, why. On a narrow panel with rows to spare, the why and
+        // the warnings' explanations get lines of their own.
+        let streams = sim.streamStatuses
+        var seen: [WarningCode] = []
+        for w in sim.raisedWarnings where !seen.contains(w.code) { seen.append(w.code) }
+        let row = "stream     kind              run  alive  "
+        let needed = 3 + streams.reduce(0) { $0 + 1 + wrapped($1.why, width: inner.width - 4).count }
+            + seen.reduce(0) { $0 + 1 + wrapped($1.explanation, width: inner.width - 4).count }
+        let roomy = inner.width - row.count < 40 && inner.maxY - y >= needed
+        line(row + (roomy ? "" : "why"), .title)
+        for s in streams {
+            let role: Role = s.keepsAlive ? .normal : .dim
+            let head = s.name.fitted(10) + " " + s.kind.rawValue.fitted(17) + " " + (s.isRunning ? "yes" : "no").fitted(4) + " "
+                + (s.keepsAlive ? "yes" : "no").fitted(6) + " "
+            if roomy {
+                line(head, role)
+                for part in wrapped(s.why, width: inner.width - 4) { line("    " + part, .dim) }
+            } else {
+                line(head + s.why, role)
+            }
         }
 
         // Warnings: each code once, with its explanation.
-        var seen: [WarningCode] = []
-        for w in sim.raisedWarnings where !seen.contains(w.code) { seen.append(w.code) }
         line(seen.isEmpty ? "warnings: none" : "warnings", .title)
-        for code in seen { line("\(code.rawValue): \(code.explanation)", .error) }
+        for code in seen {
+            if roomy {
+                line(code.rawValue, .error)
+                for part in wrapped(code.explanation, width: inner.width - 4) { line("    " + part, .dim) }
+            } else {
+                line("\(code.rawValue): \(code.explanation)", .error)
+            }
+        }
         if let remark = live.remark { line(TerminalText.sanitized(remark), .dim) }
+    }
+
+    /// Words to lines of at most `width` characters.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        guard width > 8 else { return [text] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty && current.count + 1 + word.count > width {
+                lines.append(current)
+                current = ""
+            }
+            current += (current.isEmpty ? "" : " ") + word
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
     }
 }

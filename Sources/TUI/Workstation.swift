@@ -139,9 +139,10 @@ public final class Workstation {
         lifecycle.advance(to: now)
         let sim = lifecycle.simulator
         engine.setGates(midiDelivered: sim.midiInputDelivered, audioPlaying: sim.audioOutputPlays)
-        if lifecycle.version != lifecycleVersion || Int(now * 5) != lifecycleSecond {
+        // The panel counts whole seconds: redraw on a change or once a second, not every frame.
+        if lifecycle.version != lifecycleVersion || Int(now) != lifecycleSecond {
             lifecycleVersion = lifecycle.version
-            lifecycleSecond = Int(now * 5)
+            lifecycleSecond = Int(now)
             header.lifecycleBadge = sim.state.rawValue
             dirty = true
         }

@@ -20,7 +20,7 @@ import Testing
         #expect(narrow.contains(" active ") && narrow.contains(" now"), "\(text(narrow))")
         let g = panel(live)
         #expect(g.contains(" active "))
-        #expect(g.contains("for 2.0 s"))
+        #expect(g.contains("for 2 s"))
         #expect(g.contains("swiftui · modes [audio] · playback · mixWithOthers off"), "\(text(g))")
         #expect(g.contains("scenePhase.active"))
         for name in ["synth", "jack", "alsa", "keys", "demo"] { #expect(row(g, containing: name + " ") != nil, "\(name)") }
@@ -29,6 +29,9 @@ import Testing
         let jack = try #require(row(g, containing: "jack       midi-in"))
         #expect(jack.contains("no MIDI background mode"))
         #expect(g.contains("warnings: none"))
+        // A narrow, tall panel: each why on lines of its own, whole.
+        let tall = panel(live, width: 64, height: 40)
+        #expect(tall.contains("    there is no MIDI background mode: MIDI stops when the"), "\(text(tall))")
     }
 
     @Test func homeBackgroundsThenSuspendsWithoutAKeepAlive() throws {
@@ -40,7 +43,7 @@ import Testing
         live.advance(to: 4)
         var g = panel(live)
         #expect(g.contains(" background "))
-        #expect(g.contains("for 2.0 s"))
+        #expect(g.contains("for 2 s"))
         let synth = try #require(row(g, containing: "synth      audio-output"))
         #expect(synth.contains("category record cannot play in background"), "\(synth)")
         live.advance(to: 7.5)
@@ -71,6 +74,28 @@ import Testing
         #expect(g.contains("silent-keepalive:"), "\(text(g))")
         let row = try #require(self.row(g, containing: "keepalive  keepalive-player"))
         #expect(row.contains("yes  yes"), "\(row)")
+    }
+
+    @Test func videoAttachedIsAutopausedDetachedKeepsAlive() throws {
+        let live = LiveLifecycle()
+        _ = live.perform(.cycleCategory, at: 0.5)  // record: the synth cannot keep the app alive
+        _ = live.perform(.cycleCategory, at: 0.6)  // playAndRecord: it can again
+        _ = live.perform(.video, at: 1)  // attached
+        _ = live.perform(.event(.home), at: 2)
+        var g = panel(live)
+        #expect(g.contains("video-autopaused:"), "\(text(g))")
+        _ = live.perform(.event(.foreground), at: 3)
+        _ = live.perform(.video, at: 4)  // playing again, attached
+        #expect(live.perform(.video, at: 5) == "video player detached from its layer")
+        _ = live.perform(.event(.home), at: 6)
+        g = panel(live)
+        let row = try #require(self.row(g, containing: "video      video-player"))
+        #expect(row.contains("detached from its layer"), "\(row)")
+        #expect(live.simulator.aliveBy.contains("video"))
+        // Location and a background task, switched on by keys.
+        #expect(live.perform(.location, at: 7).hasPrefix("location updates on"))
+        #expect(live.perform(.backgroundTask, at: 8).hasPrefix("background task on"))
+        #expect(live.simulator.aliveBy.contains("task"))
     }
 
     @Test func synthAudibilityFollowsTheMeterLevel() {
