@@ -146,6 +146,35 @@ import Testing
         #expect(w.statusMessage.contains("reset"))
     }
 
+    final class FakeActions: WorkstationActions {
+        var demo = false
+        var recorded: [EngineEvent] = []
+        var current: [Recording] = []
+        func toggleDemo() -> String { demo.toggle(); return demo ? "demo on" : "demo off" }
+        func toggleMIDIRecording() -> String { "midi" }
+        func toggleAudioRecording() -> String { "audio" }
+        var demoPlaying: Bool { demo }
+        func record(_ event: EngineEvent) { recorded.append(event) }
+        func recordings() -> [Recording] { current }
+    }
+
+    @Test func everyDrainedEventReachesTheCaptureAndAWriteFailureIsReported() {
+        let engine = FakeEngine()
+        let actions = FakeActions()
+        let w = Workstation(engine: engine, settings: WorkstationSettings(), actions: actions)
+        engine.midi(0x90, 60, 100)
+        engine.pending.append(.meter(MeterBlock(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)))
+        actions.current = [Recording(kind: "audio", path: "/full/take.wav", seconds: 2, failure: "No space left on device")]
+        w.tick(now: 0)
+        #expect(actions.recorded.count == 2)
+        #expect(w.statusMessage.contains("audio recording stopped: No space left on device (what was captured so far is kept)"))
+        #expect(render(w, 200, 60).row(0).contains("REC audio take.wav 2.0 s, write failed"))
+        // D toggles the demo, and the lifecycle panel's demo stream follows.
+        w.handle(.char("D"), layout: nil, now: 0.1)
+        w.tick(now: 0.2)
+        #expect(w.lifecycle.simulator.status(of: "demo")?.isOn == true)
+    }
+
     @Test func headerShowsWhatIsRecording() {
         var info = HeaderInfo()
         info.connected = true
