@@ -295,6 +295,14 @@ public struct LifecycleSimulator: Sendable {
         }
     }
 
+    /// Attaches a video player to its layer or detaches it, as `attach-video:S` / `detach-video:S` do
+    /// outside any handler (the live panel's key).
+    public mutating func setVideoAttached(_ name: String, _ attached: Bool, at time: Double) -> [TimelineEntry] {
+        reconfigure(at: time, what: "\(name) \(attached ? "attached to its layer" : "detached from its layer")") { sim in
+            sim.run(attached ? .attachVideo(name) : .detachVideo(name), in: nil)
+        }
+    }
+
     /// Removes a stream (what keeps the app alive is re-evaluated).
     public mutating func removeStream(_ name: String, at time: Double) -> [TimelineEntry] {
         reconfigure(at: time, what: "stream \(name) removed") { sim in

@@ -15,12 +15,23 @@ public struct HeaderInfo: Equatable, Sendable {
     public var voiceCapacity = 0
     public var midiPerSecond = 0
     public var ringDrops = 0
-    /// The lifecycle state's badge (the lifecycle panel fills it later).
+    /// The simulated app's lifecycle state (the lifecycle panel's simulator).
     public var lifecycleBadge = "active"
     /// ALSA (EngineStatus): the PCM line when the ALSA driver runs instead of JACK; the sequencer's line.
     public var alsaPCM: String?
     public var alsaMIDI: String?
+    /// What is being recorded (file, seconds), shown before the badge.
+    public var recordings: [Recording] = []
     public init() {}
+
+    /// The recording field: "REC MIDI take.mid 3.2 s · audio take.wav 3.1 s", empty when nothing records.
+    public var recordingText: String {
+        guard !recordings.isEmpty else { return "" }
+        return "REC " + recordings.map { r in
+            let name = TerminalText.sanitized((r.path as NSString).lastPathComponent)
+            return "\(r.kind) \(name) " + (r.failure == nil ? String(format: "%.1f s", r.seconds) : String(format: "%.1f s, write failed", r.seconds))
+        }.joined(separator: " · ")
+    }
 
     public init(_ status: EngineStatus, midiPerSecond: Int, lifecycleBadge: String = "active") {
         serverName = status.server.name
@@ -60,7 +71,13 @@ public enum HeaderPanel {
         }
         if let alsaMIDI = info.alsaMIDI { fields.append(("", TerminalText.sanitized(alsaMIDI))) }
         let badge = " \(info.lifecycleBadge) "
-        let limit = rect.maxX - badge.count - 1
+        var limit = rect.maxX - badge.count - 1
+        let rec = info.recordingText
+        if !rec.isEmpty {
+            let text = " " + String(rec.prefix(max(0, rect.width / 2))) + " "
+            limit -= text.count + 1
+            grid.put(limit + 1, rect.y, text, .badgeWarning)
+        }
         var x = grid.put(rect.x, rect.y, " Backbeat", .headerValue, limit: limit - rect.x)
         for (label, value) in fields {
             guard x < limit else { break }

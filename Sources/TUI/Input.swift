@@ -17,6 +17,7 @@ public enum Command: Equatable, Sendable {
     case pause, clear, channelFilter(Int), typeFilter, toggleClock, scroll(Int), scrollPage(Int), scrollOldest, scrollNewest
     case select(Int), change(Int), patch(Int)
     case resetClip, demo, recordMIDI, recordAudio
+    case lifecycle(LifecycleKey)
     case click(x: Int, y: Int)
 }
 
@@ -95,7 +96,33 @@ public enum InputMap {
             case .down, .char("j"): return .velocity(-10)
             default: return nil
             }
-        case .meters, .lifecycle:
+        case .lifecycle:
+            switch key {
+            case .char("h"): return .lifecycle(.event(.home))
+            case .char("l"): return .lifecycle(.event(.lock))
+            case .char("w"): return .lifecycle(.event(.appSwitcher))
+            case .char("c"): return .lifecycle(.event(.controlCenter))
+            case .char("d"): return .lifecycle(.event(.dismissOverlay))
+            case .char("n"): return .lifecycle(.event(.callIncoming))
+            case .char("r"): return .lifecycle(.event(.callDeclined))
+            case .char("y"): return .lifecycle(.event(.callAnswered))
+            case .char("e"): return .lifecycle(.event(.callEnded))
+            case .char("p"): return .lifecycle(.event(.pipStart))
+            case .char("o"): return .lifecycle(.otherAppAudio)
+            case .char("f"): return .lifecycle(.event(.foreground))
+            case .char("t"): return .lifecycle(.event(.terminate))
+            case .char("L"): return .lifecycle(.event(.launch))
+            case .char("s"): return .lifecycle(.cycleStyle)
+            case .char("b"): return .lifecycle(.cycleModes)
+            case .char("g"): return .lifecycle(.cycleCategory)
+            case .char("m"): return .lifecycle(.toggleMix)
+            case .char("1"): return .lifecycle(.keepAlive)
+            case .char("2"): return .lifecycle(.video)
+            case .char("3"): return .lifecycle(.location)
+            case .char("4"): return .lifecycle(.backgroundTask)
+            default: return nil
+            }
+        case .meters:
             return nil
         }
     }
@@ -123,6 +150,16 @@ public enum InputMap {
         ("Synth", [
             ("Up Down  k j", "select a row"), ("Left Right  h l", "change the value"),
             ("H L  Shift-arrows", "change by 4 steps"), ("< >  PgUp PgDn", "previous / next patch"),
+        ]),
+        ("Lifecycle (Tab to the panel; iOS events for the simulated app)", [
+            ("h  l", "home / lock (background)"), ("w  c  d", "app switcher / control center / dismiss them"),
+            ("n  r  y  e", "call incoming / declined / answered / ended"), ("p", "Picture in Picture starts (leaves the app)"),
+            ("o", "other app's audio (no rule in the simulator: says so)"), ("f", "foreground (back to the app)"),
+            ("t  L", "terminate / launch again"), ("s", "lifecycle style: app-delegate, scenes, swiftui"),
+            ("b", "background modes: [audio], [audio, location], [location], []"),
+            ("g  m", "session category next / mixWithOthers on/off"),
+            ("1", "keep-alive player: empty, near-silent, off"), ("2", "video player: attached, detached, off"),
+            ("3  4", "location updates / background task on/off"),
         ]),
     ]
 

@@ -13,7 +13,7 @@ public enum PanelID: Int, CaseIterable, Sendable {
 }
 
 /// Where each panel goes for a terminal size: header on top, status line at the bottom, the piano strip
-/// above it, the monitor on the left, meters, synth and the lifecycle slot on the right.
+/// above it, the monitor on the left, meters, synth and the lifecycle panel on the right.
 public struct Layout: Equatable, Sendable {
     public static let minWidth = 80
     public static let minHeight = 24
@@ -23,7 +23,7 @@ public struct Layout: Equatable, Sendable {
     public var monitor: Rect
     public var meters: Rect
     public var synth: Rect
-    /// The lifecycle panel's place (it comes later); empty when there is no room.
+    /// The lifecycle panel's place; empty when there is no room (the simulator still runs and gates).
     public var lifecycle: Rect
     public var keyboard: Rect
 

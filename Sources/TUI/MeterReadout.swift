@@ -1,3 +1,4 @@
+import DSP
 import Engine
 import Foundation
 
@@ -25,67 +26,37 @@ public struct LoudnessReadout: Equatable, Sendable {
     }
 }
 
-/// Turns the engine's per-period meter blocks into what the meters panel shows. The DSP meters (ballistics,
-/// LUFS, true peak) plug in here; `PlaceholderMeters` is a plain peak/RMS stand-in.
-public protocol MeterProcessor {
-    /// One period's figures, in order, on the UI thread.
-    mutating func consume(_ block: MeterBlock, sampleRate: Int)
-    /// Advances time-based behaviour (hold, fall) to `now` (seconds, monotonic).
-    mutating func advance(to now: Double)
-    var channels: [MeterReadout] { get }
-    var loudness: LoudnessReadout { get }
-    mutating func resetClip()
-}
-
-/// Peak of the last UI frame with a 20 dB/s fall, RMS over the last ~300 ms, a 2 s peak hold, clip at 0 dBFS.
-public struct PlaceholderMeters: MeterProcessor {
-    public private(set) var channels = [MeterReadout(), MeterReadout()]
-    public var loudness = LoudnessReadout()
-    private var framePeak: [Float] = [0, 0]
-    private var squares: [Double] = [0, 0]
-    private var frames: Double = 0
-    private var rmsWindow: [(squares: [Double], frames: Double)] = []
-    private var holdSince: [Double] = [0, 0]
-    private var lastAdvance: Double?
-
+/// The meters panel's figures from the DSP meters (`MeterState`: ballistics, hold, clip latch, LUFS,
+/// true peak), fed with the engine's per-period blocks on the UI thread.
+public struct LiveMeters {
+    public private(set) var state = MeterState()
     public init() {}
 
-    public static func decibels(_ linear: Float) -> Float { linear > 0 ? 20 * log10(linear) : -.infinity }
+    /// One period's figures, in order.
+    public mutating func consume(_ block: MeterBlock, sampleRate: Int) { state.consume(block, sampleRate: sampleRate) }
+    /// Lets wall-clock time pass (peak fall, hold expiry): `now` in monotonic seconds.
+    public mutating func advance(to now: Double) { state.advance(to: now) }
+    /// Switches the clip lamps off (the real latch).
+    public mutating func resetClip() { state.resetClip() }
 
-    public mutating func consume(_ block: MeterBlock, sampleRate: Int) {
-        framePeak[0] = max(framePeak[0], block.peakLeft)
-        framePeak[1] = max(framePeak[1], block.peakRight)
-        squares[0] += Double(block.sumSquaresLeft)
-        squares[1] += Double(block.sumSquaresRight)
-        frames += Double(block.frames)
-    }
-
-    public mutating func advance(to now: Double) {
-        let elapsed = lastAdvance.map { max(0, now - $0) } ?? 0
-        lastAdvance = now
-        rmsWindow.append((squares, frames))
-        if rmsWindow.count > 10 { rmsWindow.removeFirst(rmsWindow.count - 10) }
-        let windowFrames = rmsWindow.reduce(0) { $0 + $1.frames }
-        for c in 0..<2 {
-            var readout = channels[c]
-            let peak = Self.decibels(framePeak[c])
-            let fallen = readout.peakDB - Float(elapsed) * 20
-            readout.peakDB = max(peak, fallen < -100 ? -.infinity : fallen)
-            let sum = rmsWindow.reduce(0) { $0 + $1.squares[c] }
-            readout.rmsDB = windowFrames > 0 ? Self.decibels(Float((sum / windowFrames).squareRoot())) : -.infinity
-            if peak >= readout.holdDB || now - holdSince[c] > 2 {
-                readout.holdDB = peak
-                holdSince[c] = now
-            }
-            if framePeak[c] >= 1 { readout.clip = true }
-            channels[c] = readout
+    public var channels: [MeterReadout] {
+        state.readout.channels.map {
+            MeterReadout(peakDB: Float(Self.shown($0.peakDB)), rmsDB: Float(Self.shown($0.rmsDB)),
+                         holdDB: Float(Self.shown($0.holdDB)), clip: $0.clipped)
         }
-        framePeak = [0, 0]
-        squares = [0, 0]
-        frames = 0
     }
 
-    public mutating func resetClip() {
-        for c in channels.indices { channels[c].clip = false; channels[c].holdDB = -.infinity }
+    public var loudness: LoudnessReadout {
+        let r = state.readout
+        guard r.measuredSeconds > 0 else { return LoudnessReadout() }
+        func lufs(_ v: Double) -> Float? { v.isFinite ? Float(v) : nil }
+        return LoudnessReadout(momentaryLUFS: lufs(r.momentaryLUFS), shortTermLUFS: lufs(r.shortTermLUFS),
+                               integratedLUFS: lufs(r.integratedLUFS), truePeakDB: Float(Self.shown(r.truePeakDB)))
     }
+
+    /// The highest level of the two channels' peaks (dBFS), for the lifecycle panel's "audible" test.
+    public var loudestPeakDB: Float { channels.map(\.peakDB).max() ?? -.infinity }
+
+    /// Below the meters' floor reads as silence.
+    static func shown(_ db: Double) -> Double { db < MeterState.floorDB + 1 ? -.infinity : db }
 }

@@ -1,6 +1,7 @@
 import DSP
 import Engine
 import Foundation
+import Lifecycle
 import MIDI
 
 /// Settings the workstation starts with (config file, then command line).
@@ -19,8 +20,12 @@ public struct WorkstationSettings: Sendable {
 public final class Workstation {
     public let engine: any WorkstationEngine
     public var actions: any WorkstationActions
-    public var meters: any MeterProcessor
-    public var tempo: any TempoEstimating
+    public private(set) var meters = LiveMeters()
+    public private(set) var tempo = ClockTempo()
+    /// The iOS lifecycle simulator, live: its state gates the engine's MIDI in and audio out.
+    public let lifecycle: LiveLifecycle
+    private var lifecycleVersion = -1
+    private var lifecycleSecond = -1
     public private(set) var glyphs: Glyphs
 
     public private(set) var log = MonitorLog()
@@ -51,13 +56,13 @@ public final class Workstation {
     private var lastTempo: TempoReadout?
     private var lastMeters: [MeterReadout] = []
     private var lastLoudness = LoudnessReadout()
+    private var reportedFailures: Set<String> = []
 
     public init(engine: any WorkstationEngine, settings: WorkstationSettings, actions: any WorkstationActions = UnavailableActions(),
-                meters: any MeterProcessor = PlaceholderMeters(), tempo: any TempoEstimating = SimpleClockTempo()) {
+                lifecycle: LiveLifecycle? = nil) {
         self.engine = engine
         self.actions = actions
-        self.meters = meters
-        self.tempo = tempo
+        self.lifecycle = lifecycle ?? LiveLifecycle(configuration: LiveLifecycle.defaultConfiguration(demoPlaying: actions.demoPlaying))
         glyphs = settings.ascii ? .ascii : .unicode
         keyboard = ComputerKeyboard(octave: settings.octave, velocity: settings.velocity, gate: settings.gate,
                                     hold: settings.hold, channel: engine.synthChannel ?? 0)
@@ -81,7 +86,9 @@ public final class Workstation {
         for message in keyboard.expire(now: now) { send(.midi(message, .keyboard)) }
         let rate = sampleRate
         var sawMeter = false
+        let actions = actions
         engine.drainEvents { event in
+            actions.record(event)
             switch event {
             case .midi(let m): record(m, rate: rate, now: now)
             case .meter(let block):
@@ -97,7 +104,9 @@ public final class Workstation {
                 dirty = true
             }
         }
-        let tempoNow = tempo.readout(now: now + monitorOffset)
+        if firstFrame != nil { tempo.expire(now: now + monitorOffset) }
+        updateLifecycle(now: now)
+        let tempoNow = TempoReadout(tempo)
         if tempoNow != lastTempo { lastTempo = tempoNow; dirty = true }
         if now - lastStatusAt >= 0.5 {
             lastStatusAt = now
@@ -109,13 +118,34 @@ public final class Workstation {
             midiCountAt = (now, status.midiReceived)
             engineLost = status.midiLost
             ringDrops = status.ringDrops
-            let info = HeaderInfo(status, midiPerSecond: midiPerSecond)
+            var info = HeaderInfo(status, midiPerSecond: midiPerSecond, lifecycleBadge: lifecycle.state.rawValue)
+            info.recordings = actions.recordings()
+            for r in info.recordings where r.failure != nil && !reportedFailures.contains(r.path) {
+                reportedFailures.insert(r.path)
+                say("\(r.kind) recording stopped: \(r.failure ?? "") (what was captured so far is kept)")
+            }
             if info != header { header = info; dirty = true }
             let view = engine.synthView()
             if view != synthView { synthView = view; dirty = true }
         }
         defer { dirty = false }
         return dirty
+    }
+
+    /// Backbeat's real streams into the simulator, time forward, then the gates: every UI frame.
+    private func updateLifecycle(now: Double) {
+        lifecycle.setDemo(actions.demoPlaying, at: now)
+        lifecycle.setSynthLevel(meters.loudestPeakDB, at: now)
+        lifecycle.advance(to: now)
+        let sim = lifecycle.simulator
+        engine.setGates(midiDelivered: sim.midiInputDelivered, audioPlaying: sim.audioOutputPlays)
+        // The panel counts whole seconds: redraw on a change or once a second, not every frame.
+        if lifecycle.version != lifecycleVersion || Int(now) != lifecycleSecond {
+            lifecycleVersion = lifecycle.version
+            lifecycleSecond = Int(now)
+            header.lifecycleBadge = sim.state.rawValue
+            dirty = true
+        }
     }
 
     private func record(_ m: MonitorEvent, rate: Double, now: Double) {
@@ -132,8 +162,7 @@ public final class Workstation {
             message = MIDIMessage(m.message)
         }
         if let message {
-            if message == .timingClock { tempo.clock(atSeconds: time) }
-            if !m.lost { held.apply(message) }
+            if !m.lost { held.apply(message); tempo.receive(m.message, at: time) }
         }
         log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status)
         if let message, !log.isVisible(MonitorEntry(sequence: 0, time: 0, source: m.source, lost: m.lost, message: message, status: 0)) {
@@ -212,6 +241,9 @@ public final class Workstation {
         case .demo: say(actions.toggleDemo())
         case .recordMIDI: say(actions.toggleMIDIRecording())
         case .recordAudio: say(actions.toggleAudioRecording())
+        case .lifecycle(let key):
+            say(lifecycle.perform(key, at: now))
+            updateLifecycle(now: now)
         case .click(let x, let y):
             guard let layout else { return }
             if let note = KeyboardPanel.note(atX: x, y: y, rect: layout.keyboard, octave: keyboard.octave) {
@@ -266,7 +298,7 @@ public final class Workstation {
                           rect: layout.monitor, context: context(.monitor))
         MetersPanel.draw(meters.channels, loudness: meters.loudness, into: &grid, rect: layout.meters, context: context(.meters))
         SynthPanel.draw(view, selected: synthSelection, into: &grid, rect: layout.synth, context: context(.synth))
-        LifecycleSlot.draw(badge: header.lifecycleBadge, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
+        LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
         KeyboardPanel.draw(held: held, keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
         grid.fill(layout.status, " ", .statusLine)
         let mode = playMode ? " PLAY " : " \(focus.title) "

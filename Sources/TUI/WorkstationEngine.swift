@@ -1,5 +1,6 @@
 import DSP
 import Engine
+import Foundation
 
 /// What the workstation needs from the engine: a protocol so the panels and key handling run in tests
 /// without JACK.
@@ -12,6 +13,8 @@ public protocol WorkstationEngine: AnyObject {
     func synthView() -> SynthView
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
+    /// The lifecycle simulator's gates, read by the real-time thread.
+    func setGates(midiDelivered: Bool, audioPlaying: Bool)
 }
 
 extension Engine: WorkstationEngine {
@@ -23,21 +26,88 @@ extension Engine: WorkstationEngine {
     public var synthChannel: UInt8? { synth.channel }
 }
 
-/// The keys that start and stop what other parts of Backbeat own (demo sequencer, MIDI and audio capture).
-/// Each returns the status line's message.
-public protocol WorkstationActions {
-    mutating func toggleDemo() -> String
-    mutating func toggleMIDIRecording() -> String
-    mutating func toggleAudioRecording() -> String
+/// The keys that start and stop what other parts of Backbeat own (demo sequencer, MIDI and audio capture),
+/// and the capture's side of the event stream. Each toggle returns the status line's message.
+public protocol WorkstationActions: AnyObject {
+    func toggleDemo() -> String
+    func toggleMIDIRecording() -> String
+    func toggleAudioRecording() -> String
+    /// Whether the demo sequencer plays now.
+    var demoPlaying: Bool { get }
+    /// Every event the workstation drained from the engine (it is the only consumer).
+    func record(_ event: EngineEvent)
+    /// What is being recorded, for the header.
+    func recordings() -> [Recording]
 }
 
-extension WorkstationActions {
-    public mutating func toggleDemo() -> String { "demo sequencer: not available yet" }
-    public mutating func toggleMIDIRecording() -> String { "MIDI recording: not available yet" }
-    public mutating func toggleAudioRecording() -> String { "audio recording: not available yet" }
+/// One recording in progress, as the header shows it.
+public struct Recording: Equatable, Sendable {
+    /// "MIDI" or "audio".
+    public var kind: String
+    public var path: String
+    public var seconds: Double
+    /// Set when writing failed: what was captured so far is kept, the recording has stopped growing.
+    public var failure: String?
+    public init(kind: String, path: String, seconds: Double, failure: String? = nil) {
+        self.kind = kind; self.path = path; self.seconds = seconds; self.failure = failure
+    }
 }
 
-/// Until the demo and capture arrive: every action says so.
-public struct UnavailableActions: WorkstationActions {
+/// Without an engine to act on (tests): every action says so.
+public final class UnavailableActions: WorkstationActions {
     public init() {}
+    public func toggleDemo() -> String { "demo sequencer: not available" }
+    public func toggleMIDIRecording() -> String { "MIDI recording: not available" }
+    public func toggleAudioRecording() -> String { "audio recording: not available" }
+    public var demoPlaying: Bool { false }
+    public func record(_ event: EngineEvent) {}
+    public func recordings() -> [Recording] { [] }
+}
+
+/// The real actions: `Engine.demo` and a `CaptureController`; keys record to time-stamped files in the
+/// current directory.
+public final class SessionActions: WorkstationActions {
+    public let engine: Engine
+    public let capture: CaptureController
+    private let directory: String
+
+    public init(engine: Engine, capture: CaptureController, directory: String = FileManager.default.currentDirectoryPath) {
+        self.engine = engine
+        self.capture = capture
+        self.directory = directory
+    }
+
+    public var demoPlaying: Bool { engine.demo.isPlaying }
+
+    public func toggleDemo() -> String {
+        if engine.demo.isPlaying {
+            engine.demo.stop()
+            return "demo sequencer stopped"
+        }
+        engine.demo.start()
+        return "demo sequencer playing (\(Int(engine.demo.bpm)) BPM, MIDI clock on)"
+    }
+
+    public func toggleMIDIRecording() -> String {
+        if capture.isRecordingMIDI {
+            do { return try capture.stopMIDIRecording()?.message ?? "not recording MIDI" } catch { return error.description }
+        }
+        let path = CaptureController.timestampedPath(extension: "mid", directory: directory)
+        do { try capture.startMIDIRecording(to: path) } catch { return "cannot record MIDI: \(error.description)" }
+        return "recording MIDI to \(path) (M stops and saves)"
+    }
+
+    public func toggleAudioRecording() -> String {
+        if capture.isRecordingAudio { return capture.stopAudioRecording()?.message ?? "not recording audio" }
+        let path = CaptureController.timestampedPath(extension: "wav", directory: directory)
+        do { try capture.startAudioRecording(to: path) } catch { return "cannot record audio: \(error.description)" }
+        return "recording audio to \(path) (A stops and saves)"
+    }
+
+    public func record(_ event: EngineEvent) { capture.record(event) }
+    public func recordings() -> [Recording] {
+        let status = capture.status()
+        return [status.midi.map { Recording(kind: "MIDI", path: $0.path, seconds: $0.seconds, failure: $0.failure) },
+                status.audio.map { Recording(kind: "audio", path: $0.path, seconds: $0.seconds, failure: $0.failure) }].compactMap { $0 }
+    }
 }

@@ -29,10 +29,7 @@ struct Run: ParsableCommand {
         if headless {
             try Headless.run(engine, alsa: alsa)
         } else {
-            if scenario != nil {
-                throw ValidationError("--scenario plays in the workstation once its lifecycle panel exists; use it with --headless for now")
-            }
-            try WorkstationCommand.run(engine: engine, ui: ui, alsa: alsa)
+            try WorkstationCommand.run(engine: engine, ui: ui, alsa: alsa, scenarioPath: scenario)
         }
     }
 }

@@ -1,12 +1,13 @@
 import Engine
 import Foundation
+import Lifecycle
 import Synchronization
 import TUI
 
 /// `backbeat` with no subcommand: the engine and the terminal workstation. Errors in the config or theme
 /// stop it before the screen is taken; every way out gives the terminal back.
 enum WorkstationCommand {
-    static func run(engine arguments: EngineArguments, ui: UIArguments, alsa: ALSAArguments) throws {
+    static func run(engine arguments: EngineArguments, ui: UIArguments, alsa: ALSAArguments, scenarioPath: String? = nil) throws {
         let utf8 = CursesDriver.prepareLocale()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             Console.fail("the workstation needs a terminal; use --headless to run without one")
@@ -22,6 +23,8 @@ enum WorkstationCommand {
             Console.fail("\(error)")
         }
         let options = alsa.apply(to: arguments.options(with: config.engine))
+        let scenario: Scenario?
+        do { scenario = try scenarioPath.map { path throws(ScenarioError) in try Scenario.load(path: path) } } catch { Console.fail("\(error)") }
         let logFile = try ui.log.map { try LogFile(path: $0) }
         let messages = Mutex<[String]>([])
 
@@ -30,11 +33,23 @@ enum WorkstationCommand {
             logFile?.write(line)
             messages.withLock { $0.append(line) }
         })
-        do { try engine.start() } catch { Console.fail("\(error)") }
+        // A scenario's app is not running until its `launch` step: nothing gets through before.
+        if scenario != nil { engine.setGates(midiDelivered: false, audioPlaying: false) }
+        let capture = CaptureController(engine: engine)
+        SessionSetup.preflight(arguments, capture: capture)
+        do {
+            try engine.start()
+        } catch {
+            _ = capture.stopAll()
+            Console.fail("\(error)")
+        }
         defer { engine.stop() }
+        SessionSetup.begin(arguments, engine: engine, capture: capture)
 
         let settings = ui.settings(config, utf8: utf8)
-        let workstation = Workstation(engine: engine, settings: settings)
+        let actions = SessionActions(engine: engine, capture: capture)
+        let workstation = Workstation(engine: engine, settings: settings, actions: actions,
+                                      lifecycle: scenario.map { LiveLifecycle(scenario: $0) })
         let noColor = ui.noColor || !(environment["NO_COLOR"] ?? "").isEmpty
         let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8, asciiOnly: settings.ascii)
         defer { driver.close() }
@@ -85,6 +100,8 @@ enum WorkstationCommand {
         let reason = signals.signal.map { "signal \($0)" } ?? "q"
         driver.close()
         logFile?.write("quitting (\(reason))")
+        // The workstation hands the last drained events to the recorders, then every file is written.
+        SessionSetup.finish(engine: engine, capture: capture) { workstation.tick(now: now()) }
     }
 }
 

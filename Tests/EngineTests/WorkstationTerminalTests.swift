@@ -155,5 +155,40 @@ extension JACK {
         #expect(screen.contains("\(path):3: \"normal.fg\": expected a colour"))
         #expect(status == 2)
     }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func demoKeyPlaysAndAudioKeyRecordsAWav() throws {
+        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let directory = NSTemporaryDirectory() + "bbrec-\(getpid())-\(Int.random(in: 1000...9999))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let term = try TmuxSession(width: 200, height: 60)
+        try term.type("cd '\(directory)' && '\(backbeatExecutable())' --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
+        try term.keys("Enter")
+        try term.waitFor("MIDI monitor", timeout: 20)
+
+        // D: the demo sequencer plays; the monitor shows its notes with source "demo", and they move.
+        try term.type("D")
+        try term.waitFor("demo sequencer playing")
+        let first = try term.waitFor("demo notes") { $0.contains("demo ") && $0.contains("velocity") }
+        try term.waitFor("the monitor to move", timeout: 5) { $0 != first && $0.contains("demo ") }
+        try term.waitFor("a meter above -60 dBFS", timeout: 5) { (meterPeak($0) ?? -.infinity) > -60 }
+
+        // A: audio recording; the header shows the file and its seconds; A again stops and saves.
+        try term.type("A")
+        try term.waitFor("REC audio backbeat-")
+        usleep(1_200_000)
+        try term.type("A")
+        try term.waitFor("saved")
+        try term.type("q")
+        let (status, _) = try term.waitForExit()
+        #expect(status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }
+        #expect(files.count == 1, "\(files)")
+        if let file = files.first {
+            let size = (try FileManager.default.attributesOfItem(atPath: directory + "/" + file)[.size] as? Int) ?? 0
+            #expect(size > 48_000, "about a second of audio: \(size) bytes")
+        }
+    }
 }
 }

@@ -147,7 +147,7 @@ import Testing
     @Test func unavailableActionsSaySo() {
         let w = Workstation(engine: FakeEngine(), settings: WorkstationSettings())
         w.handle(.char("D"), layout: nil, now: 0)
-        #expect(w.statusMessage.contains("not available yet"))
+        #expect(w.statusMessage.contains("not available"))
         w.handle(.char("M"), layout: nil, now: 0)
         #expect(w.statusMessage.contains("MIDI recording"))
     }

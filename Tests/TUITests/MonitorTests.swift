@@ -90,14 +90,16 @@ import Testing
         #expect(render(w).contains("LOST"))
     }
 
-    @Test func clockTempoFrom24PerQuarter() throws {
-        var tempo = SimpleClockTempo()
+    @Test func tempoReadoutFromTheMIDIClockTempo() throws {
+        var tempo = ClockTempo()
         let interval = 60.0 / 120 / 24
-        for i in 0..<60 { tempo.clock(atSeconds: Double(i) * interval + (i % 2 == 0 ? 0.0005 : 0)) }
-        let r = try #require(tempo.readout(now: 60 * interval))
+        #expect(TempoReadout(tempo) == nil)
+        for i in 0..<60 { tempo.tick(at: Double(i) * interval + (i % 2 == 0 ? 0.0005 : 0)) }
+        let r = try #require(TempoReadout(tempo))
         #expect(abs(r.bpm - 120) < 0.5)
         #expect(r.jitterMilliseconds > 0.3 && r.jitterMilliseconds < 1)
-        #expect(tempo.readout(now: 10) == nil)
+        tempo.expire(now: 10)
+        #expect(TempoReadout(tempo) == nil)
     }
 
     @Test func workstationShowsBPMFromClock() {

@@ -101,24 +101,93 @@ import Testing
         #expect(MetersPanel.column(ofMark: -60, width: 40) == 0)
     }
 
-    @Test func placeholderComputesPeakRMSHoldAndClip() {
-        var m = PlaceholderMeters()
-        // A full-scale square wave: peak 0 dBFS, RMS 0 dBFS, clip lit.
-        m.consume(MeterBlock(frames: 256, peakLeft: 1, peakRight: 0.5, sumSquaresLeft: 256, sumSquaresRight: 64), sampleRate: 48_000)
-        m.advance(to: 0.1)
+    @Test func liveMetersComputePeakRMSHoldClipAndLoudness() throws {
+        var m = LiveMeters()
+        #expect(m.loudness == LoudnessReadout())  // nothing measured: "--"
+        // A full-scale square wave left, half scale right, for a second: peak, RMS, clip, LUFS, true peak.
+        for _ in 0..<188 {
+            m.consume(MeterBlock(frames: 256, peakLeft: 1, peakRight: 0.5, sumSquaresLeft: 256, sumSquaresRight: 64,
+                                 kSumSquaresLeft: 256, kSumSquaresRight: 64, truePeakLeft: 1, truePeakRight: 0.5), sampleRate: 48_000)
+        }
+        m.advance(to: 0)
         #expect(abs(m.channels[0].peakDB) < 0.01)
         #expect(abs(m.channels[0].rmsDB) < 0.01)
         #expect(m.channels[0].clip)
         #expect(abs(m.channels[1].peakDB - -6.02) < 0.05)
-        #expect(abs(m.channels[1].rmsDB - -6.02) < 0.05)
         #expect(!m.channels[1].clip)
-        // Silence: the clip lamp stays until reset; the hold stays for 2 s.
+        let momentary = try #require(m.loudness.momentaryLUFS)
+        #expect(momentary > -1 && momentary < 1, "\(momentary)")  // -0.691 + 10 log10(1 + 0.25) ≈ +0.3 LUFS
+        #expect(m.loudness.shortTermLUFS != nil)
+        #expect(abs((m.loudness.truePeakDB ?? -99)) < 0.01)
+        // Silence: the clip latch stays until reset; the hold stays for 2 s.
         m.consume(MeterBlock(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0), sampleRate: 48_000)
         m.advance(to: 0.5)
         #expect(m.channels[0].clip)
         #expect(abs(m.channels[0].holdDB) < 0.01)
         m.resetClip()
         #expect(!m.channels[0].clip)
+    }
+
+    @Test func loudnessLineShowsMomentaryShortTermAndTruePeak() {
+        let engine = FakeEngine()
+        let w = Workstation(engine: engine, settings: WorkstationSettings())
+        #expect(render(w).contains("M -- · S -- · I -- LUFS · TP -- dBTP"))
+        for _ in 0..<200 {
+            engine.pending.append(.meter(MeterBlock(frames: 256, peakLeft: 0.5, peakRight: 0.5, sumSquaresLeft: 32, sumSquaresRight: 32,
+                                                    kSumSquaresLeft: 32, kSumSquaresRight: 32, truePeakLeft: 0.5, truePeakRight: 0.5)))
+        }
+        w.tick(now: 0)
+        w.tick(now: 0.05)
+        let g = render(w)
+        // Half-scale square on both channels: mean square 0.125 each, -0.691 + 10 log10(0.25) = -6.7 LUFS.
+        #expect(g.contains("M -6.7 · S -6.7"), "\((0..<g.height).map(g.row).joined(separator: "\n"))")
+        #expect(g.contains("TP -6.0 dBTP"))
+        w.handle(.char("x"), layout: nil, now: 0.1)
+        #expect(w.statusMessage.contains("reset"))
+    }
+
+    final class FakeActions: WorkstationActions {
+        var demo = false
+        var recorded: [EngineEvent] = []
+        var current: [Recording] = []
+        func toggleDemo() -> String { demo.toggle(); return demo ? "demo on" : "demo off" }
+        func toggleMIDIRecording() -> String { "midi" }
+        func toggleAudioRecording() -> String { "audio" }
+        var demoPlaying: Bool { demo }
+        func record(_ event: EngineEvent) { recorded.append(event) }
+        func recordings() -> [Recording] { current }
+    }
+
+    @Test func everyDrainedEventReachesTheCaptureAndAWriteFailureIsReported() {
+        let engine = FakeEngine()
+        let actions = FakeActions()
+        let w = Workstation(engine: engine, settings: WorkstationSettings(), actions: actions)
+        engine.midi(0x90, 60, 100)
+        engine.pending.append(.meter(MeterBlock(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)))
+        actions.current = [Recording(kind: "audio", path: "/full/take.wav", seconds: 2, failure: "No space left on device")]
+        w.tick(now: 0)
+        #expect(actions.recorded.count == 2)
+        #expect(w.statusMessage.contains("audio recording stopped: No space left on device (what was captured so far is kept)"))
+        #expect(render(w, 200, 60).row(0).contains("REC audio take.wav 2.0 s, write failed"))
+        // D toggles the demo, and the lifecycle panel's demo stream follows.
+        w.handle(.char("D"), layout: nil, now: 0.1)
+        w.tick(now: 0.2)
+        #expect(w.lifecycle.simulator.status(of: "demo")?.isOn == true)
+    }
+
+    @Test func headerShowsWhatIsRecording() {
+        var info = HeaderInfo()
+        info.connected = true
+        info.recordings = [Recording(kind: "MIDI", path: "/tmp/take.mid", seconds: 3.25),
+                           Recording(kind: "audio", path: "/tmp/take.wav", seconds: 3.2, failure: "disk full")]
+        var g = Grid(width: 160, height: 1)
+        HeaderPanel.draw(info, into: &g, rect: Rect(x: 0, y: 0, width: 160, height: 1), glyphs: .ascii)
+        #expect(g.row(0).contains("REC MIDI take.mid 3.2 s · audio take.wav 3.2 s, write failed"), "\(g.row(0))")
+        #expect(g.row(0).hasSuffix(" active "))
+        var quiet = Grid(width: 160, height: 1)
+        info.recordings = []
+        HeaderPanel.draw(info, into: &quiet, rect: Rect(x: 0, y: 0, width: 160, height: 1), glyphs: .ascii)
+        #expect(!quiet.row(0).contains("REC"))
     }
 
     @Test func panelShowsBarsScaleClipAndLoudness() {

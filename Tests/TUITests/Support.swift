@@ -29,6 +29,8 @@ final class FakeEngine: WorkstationEngine {
     func send(_ event: ControlEvent) -> Bool { sent.append(event); return true }
     func synthView() -> SynthView { SynthView(patch: patch, values: values, voicesInUse: 1, voiceCapacity: 64) }
     var synthChannel: UInt8? { nil }
+    var gates: (midi: Bool, audio: Bool) = (true, true)
+    func setGates(midiDelivered: Bool, audioPlaying: Bool) { gates = (midiDelivered, audioPlaying) }
 
     func midi(_ status: UInt8, _ d1: UInt8 = 0, _ d2: UInt8 = 0, frame: UInt32 = 0, source: MIDISource = .jack, lost: Bool = false) {
         pending.append(.midi(MonitorEvent(frameTime: frame, message: ShortMessage(status: status, data1: d1, data2: d2), source: source, lost: lost)))
