@@ -20,7 +20,7 @@ public struct PeriodMeasure: Sendable, BitwiseCopyable, Equatable {
 
     @_noLocks
     public init(frames: Int, peakLeft: Float, peakRight: Float, sumSquaresLeft: Float, sumSquaresRight: Float,
-                kSumSquaresLeft: Float, kSumSquaresRight: Float, truePeakLeft: Float, truePeakRight: Float) {
+                kSumSquaresLeft: Float = 0, kSumSquaresRight: Float = 0, truePeakLeft: Float = 0, truePeakRight: Float = 0) {
         self.frames = frames
         self.peakLeft = peakLeft
         self.peakRight = peakRight

@@ -49,55 +49,14 @@ public struct MonitorEvent: Sendable, BitwiseCopyable, Equatable {
     }
 }
 
-/// Per-period level figures: the engine computes what needs every sample, the UI does the ballistics
-/// (`DSP.MeterState.consume(_:sampleRate:)`).
-public struct MeterBlock: Sendable, BitwiseCopyable, Equatable {
-    public var frames: UInt32
-    public var peakLeft: Float
-    public var peakRight: Float
-    public var sumSquaresLeft: Float
-    public var sumSquaresRight: Float
-    /// Sums of the squared K-weighted samples (BS.1770), for loudness.
-    public var kSumSquaresLeft: Float
-    public var kSumSquaresRight: Float
-    /// 4x oversampled peaks (BS.1770-4 Annex 2), never below the sample peaks.
-    public var truePeakLeft: Float
-    public var truePeakRight: Float
-
-    @_noLocks
-    public init(frames: UInt32, peakLeft: Float, peakRight: Float, sumSquaresLeft: Float, sumSquaresRight: Float,
-                kSumSquaresLeft: Float = 0, kSumSquaresRight: Float = 0, truePeakLeft: Float = 0, truePeakRight: Float = 0) {
-        self.frames = frames
-        self.peakLeft = peakLeft
-        self.peakRight = peakRight
-        self.sumSquaresLeft = sumSquaresLeft
-        self.sumSquaresRight = sumSquaresRight
-        self.kSumSquaresLeft = kSumSquaresLeft
-        self.kSumSquaresRight = kSumSquaresRight
-        self.truePeakLeft = truePeakLeft
-        self.truePeakRight = truePeakRight
-    }
-
-    @_noLocks
-    public init(_ measure: PeriodMeasure) {
-        self.init(frames: UInt32(truncatingIfNeeded: measure.frames), peakLeft: measure.peakLeft, peakRight: measure.peakRight,
-                  sumSquaresLeft: measure.sumSquaresLeft, sumSquaresRight: measure.sumSquaresRight,
-                  kSumSquaresLeft: measure.kSumSquaresLeft, kSumSquaresRight: measure.kSumSquaresRight,
-                  truePeakLeft: measure.truePeakLeft, truePeakRight: measure.truePeakRight)
-    }
-
-    /// The same figures as DSP's meters take them.
-    public var measure: PeriodMeasure {
-        PeriodMeasure(frames: Int(frames), peakLeft: peakLeft, peakRight: peakRight, sumSquaresLeft: sumSquaresLeft,
-                      sumSquaresRight: sumSquaresRight, kSumSquaresLeft: kSumSquaresLeft, kSumSquaresRight: kSumSquaresRight,
-                      truePeakLeft: truePeakLeft, truePeakRight: truePeakRight)
-    }
-}
+/// Per-period level figures, as the callback computes them where every sample is seen (peaks, sums of
+/// squares, K-weighted sums, true peaks); the UI does the ballistics (`DSP.MeterState`).
+public typealias MeterBlock = PeriodMeasure
 
 extension MeterState {
     /// Takes one of the engine's meter blocks (`sampleRate`: `Engine.sampleRate`).
     public mutating func consume(_ block: MeterBlock, sampleRate: Int) {
-        consume(block.measure, sampleRate: Double(sampleRate))
+        consume(block, sampleRate: Double(sampleRate))
     }
 }
 

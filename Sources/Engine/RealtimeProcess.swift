@@ -273,7 +273,7 @@ final class RealtimeContext: @unchecked Sendable {
     private func measure(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
         var block = MeterBlock(frames: 0, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)
         rtLoudness._withUnsafeGuaranteedRef {
-            block = MeterBlock($0.process(left: UnsafePointer(left), right: UnsafePointer(right), frames: frames))
+            block = $0.process(left: UnsafePointer(left), right: UnsafePointer(right), frames: frames)
         }
         if !rtUI._withUnsafeGuaranteedRef({ $0.push(.meter(block)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
     }

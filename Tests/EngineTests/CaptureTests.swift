@@ -105,10 +105,4 @@ import MIDI
         #expect(path.hasPrefix("/tmp/backbeat-19") && path.count == "/tmp/backbeat-19700101-000000.mid".count, "\(path)")
         #expect(path.hasSuffix(".mid"))
     }
-
-    @Test func meterBlockCarriesThePeriodMeasure() {
-        let measure = PeriodMeasure(frames: 256, peakLeft: 0.5, peakRight: 0.25, sumSquaresLeft: 3, sumSquaresRight: 4,
-                                    kSumSquaresLeft: 5, kSumSquaresRight: 6, truePeakLeft: 0.6, truePeakRight: 0.3)
-        #expect(MeterBlock(measure).measure == measure)
-    }
 }
