@@ -7,7 +7,8 @@ import Synchronization
 /// (`RealtimeContext.processWithoutJack`) on a thread of its own and writes interleaved samples to an ALSA
 /// PCM device.
 ///
-/// Real-time safety: the render path (`processWithoutJack` and the sample conversion) is `@_noLocks`:
+/// Real-time safety: the render path (`processWithoutJack`, and the sample conversion in ALSASampleConversion.swift)
+/// is checked by the compiler as real-time safe:
 /// no locks, no allocation, no ARC. The loop around it is deliberately not: it does the device I/O —
 /// `poll` on the PCM's descriptors, `snd_pcm_writei`, `snd_pcm_recover` — which are system calls that block
 /// by design, because waiting for the device *is* how a PCM thread keeps time. Nothing else runs in it:
@@ -168,7 +169,7 @@ final class ALSAPCMBackend: @unchecked Sendable {
                   fds: fds, descriptorCount: descriptorCount)
     }
 
-    /// The thin I/O loop (not `@_noLocks`: it waits for the device). Per period: wait until a period of the
+    /// The thin I/O loop (not compiler-checked as real-time: it waits for the device). Per period: wait until a period of the
     /// device's buffer is free, render it with the shared real-time path, convert, write; recover underruns.
     private func writeLoop(context: Unmanaged<RealtimeContext>, left: UnsafeMutablePointer<Float>,
                            right: UnsafeMutablePointer<Float>, interleaved: UnsafeMutableRawPointer, bytesPerFrame: Int,
@@ -262,36 +263,6 @@ final class ALSAPCMBackend: @unchecked Sendable {
         return true
     }
 
-    private func monotonicNanos() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
-}
-
-/// Float planes to interleaved float32 frames (the render path: checked lock- and allocation-free).
-@_noLocks
-func interleaveFloat32(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int,
-                       into output: UnsafeMutablePointer<Float>) {
-    for i in 0..<frames {
-        output[2 * i] = left[i]
-        output[2 * i + 1] = right[i]
-    }
-}
-
-/// Float planes to interleaved signed 16-bit frames, clipped to full scale and rounded.
-@_noLocks
-func interleaveS16(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int,
-                   into output: UnsafeMutablePointer<Int16>) {
-    for i in 0..<frames {
-        output[2 * i] = s16Sample(left[i])
-        output[2 * i + 1] = s16Sample(right[i])
-    }
-}
-
-@_noLocks @inline(__always)
-func s16Sample(_ x: Float) -> Int16 {
-    let clipped = x.isNaN ? 0 : min(max(x, -1), 1)
-    // Rounded half away from zero (Float.rounded() takes a rounding-rule type: not allowed here).
-    return Int16(clipped * 32767 + (clipped < 0 ? -0.5 : 0.5))
+    /// Nanoseconds on the monotonic clock (Realtime's, shared with the JACK callback's timing).
+    private func monotonicNanos() -> Int64 { Int64(truncatingIfNeeded: MonotonicInstant.now().nanoseconds) }
 }

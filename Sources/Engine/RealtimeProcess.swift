@@ -1,5 +1,5 @@
 // The JACK process callback and everything it calls. Real-time rules (DESIGN.md): no allocation, no
-// locks, no I/O, no Foundation, no existentials, no ARC traffic; every function here is @_noLocks and the
+// locks, no I/O, no framework calls, no existentials, no ARC traffic; every function here is @_noLocks and the
 // release build checks it. Nothing here is created or freed while the callback can run.
 import CJack
 import DSP
