@@ -8,15 +8,8 @@ enum Headless {
         let signals = QuitSignals.install()
         let engine = Engine(options: alsa.apply(to: arguments.engineOptions), log: { Console.info($0) })
         let capture = CaptureController(engine: engine)
-        SessionSetup.preflight(arguments, capture: capture)
-        do {
-            try engine.start()
-        } catch {
-            _ = capture.stopAll()
-            Console.fail("\(error)")
-        }
+        SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }
-        SessionSetup.begin(arguments, engine: engine, capture: capture)
 
         var tempo = ClockTempo()
         var reportedFailure = false
@@ -76,6 +69,19 @@ enum Headless {
 enum SessionSetup {
     /// Before the engine starts: recording targets that cannot be written end Backbeat with a message naming
     /// the file and the reason (exit 2), before anything plays. The audio file is opened here.
+    /// Checks the recording targets, starts the engine (a clear error and exit 2 if it cannot, recorders
+    /// stopped first), then starts the demo and the recorders: the same for headless and the workstation.
+    static func start(_ arguments: EngineArguments, engine: Engine, capture: CaptureController) {
+        preflight(arguments, capture: capture)
+        do {
+            try engine.start()
+        } catch {
+            _ = capture.stopAll()
+            Console.fail("\(error)")
+        }
+        begin(arguments, engine: engine, capture: capture)
+    }
+
     static func preflight(_ arguments: EngineArguments, capture: CaptureController) {
         for path in [arguments.recordMIDI, arguments.recordAudio].compactMap({ $0 }) {
             do { try CaptureController.checkWritable(path) } catch { Console.fail("\(error)") }

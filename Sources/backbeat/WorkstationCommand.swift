@@ -36,15 +36,8 @@ enum WorkstationCommand {
         // A scenario's app is not running until its `launch` step: nothing gets through before.
         if scenario != nil { engine.setGates(midiDelivered: false, audioPlaying: false) }
         let capture = CaptureController(engine: engine)
-        SessionSetup.preflight(arguments, capture: capture)
-        do {
-            try engine.start()
-        } catch {
-            _ = capture.stopAll()
-            Console.fail("\(error)")
-        }
+        SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }
-        SessionSetup.begin(arguments, engine: engine, capture: capture)
 
         let settings = ui.settings(config, utf8: utf8)
         let actions = SessionActions(engine: engine, capture: capture)
