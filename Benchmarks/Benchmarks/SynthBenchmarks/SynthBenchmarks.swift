@@ -22,7 +22,7 @@ nonisolated(unsafe) let benchmarks = {
             synth.handle(ShortMessage(status: 0x90 | UInt8((index / 64) % 16), data1: UInt8(36 + index % 64), data2: 100))
         }
         let configuration = Benchmark.Configuration(
-            metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
+            metrics: [.wallClock, .throughput, .mallocCountTotal], timeUnits: .milliseconds,
             warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(2), maxIterations: 20,
             thresholds: zeroAllocations)
         Benchmark("SynthRender1s-\(voices)voices:Backbeat-saw-filter", configuration: configuration) { _ in
