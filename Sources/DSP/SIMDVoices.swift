@@ -140,6 +140,35 @@ func oscillateAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float
     z2 = s2
 }
 
+/// `oscillateAndFilter` of four voices with phase steps per sample: `increments[2 n + half]`.
+@_noLocks @inline(never)
+func glideAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits,
+                    phase: inout HalfLaneBits, increments: UnsafePointer<HalfLaneBits>, z1: inout HalfLanes,
+                    z2: inout HalfLanes, b1: HalfLanes, b2: HalfLanes, b3: HalfLanes, levelLeft: HalfLanes,
+                    levelRight: HalfLanes, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
+    var p = phase, s1 = z1, s2 = z2
+    let sumLeft = left + half, sumRight = right + half, steps = increments + half
+    for n in 0..<frames {
+        p &+= steps[2 &* n]
+        let (values, deltas) = lookUpHalf(pairs, (p &>> phaseFractionBits) &+ tableOffsets)
+        let fraction = HalfLanes(SIMD4<Int32>(truncatingIfNeeded: p & ((1 << phaseFractionBits) - 1)))
+            * phaseFractionScale
+        let x = values + fraction * deltas
+        let v3 = x - s2
+        let next1 = b1 * s1 + b2 * v3
+        let u = b2 * s1 + b3 * v3
+        let next2 = s2 + u
+        let out = s2 + next2
+        s1 = next1
+        s2 = next2
+        sumLeft[2 &* n] += out * levelLeft
+        sumRight[2 &* n] += out * levelRight
+    }
+    phase = p
+    z1 = s1
+    z2 = s2
+}
+
 /// As `oscillateAndFilter`, with coefficients and levels per sample from `perSample` (b1, b2, b3, left
 /// level, right level, `stride` apart) and phase steps per sample from `increments` if `incrementsVary`.
 @_noLocks @inline(__always)

@@ -39,7 +39,9 @@ private var silenceLevel: Float { 1e-5 }
 /// coefficients once per period, moving ones every 8 samples with linear steps between (exact per sample
 /// where the cutoff moves fast).
 public final class Synth: @unchecked Sendable {
-    /// The number of notes that can sound at once (1...1024).
+    /// The largest `voiceCapacity`: every key of all 16 channels twice over (release tails included).
+    public static var maximumVoices: Int { 4096 }
+    /// The number of notes that can sound at once (1...`maximumVoices`).
     public let voiceCapacity: Int
     /// The only channel (0...15) this synth answers, or nil for omni.
     public let channel: UInt8?
@@ -60,6 +62,11 @@ public final class Synth: @unchecked Sendable {
     // MARK: Voices (struct of arrays, 2 * voiceCapacity slots)
 
     private let slotCount: Int
+    /// Slots at and above this index are free: the loops over voices stop here (notes take the lowest
+    /// free slot, so a large capacity costs nothing while few voices sound).
+    private var slotLimit = 0
+    /// Voices sounding (not free, not fading): kept up to date as voices start, fade and end.
+    private var sounding = 0
     private let stage: UnsafeMutablePointer<UInt8>        // Stage.rawValue
     private let held: UnsafeMutablePointer<UInt8>         // 1: note-off arrived while the pedal was down
     private let voiceChannel: UnsafeMutablePointer<UInt8>
@@ -76,8 +83,13 @@ public final class Synth: @unchecked Sendable {
     private let fadeStep: UnsafeMutablePointer<Float>     // 0 unless fading
     private var nextAge: UInt64 = 1
     private let activeSlots: UnsafeMutablePointer<Int32>  // per slice: steady voices first, the rest last
+    private let glidingSlots: UnsafeMutablePointer<Int32> // per slice: settled voices whose pitch moves
 
     private enum Stage: UInt8 { case free = 0, attack, decay, release }
+
+    /// How a group of eight voices is rendered: `steady` (coefficients, levels and pitch constant over the
+    /// slice), `gliding` (the same, but the channel's pitch moves: vibrato), `moving` (all per sample).
+    private enum GroupKind { case steady, gliding, moving }
 
     // MARK: Channels (16 each)
 
@@ -147,11 +159,11 @@ public final class Synth: @unchecked Sendable {
 
     /// Creates a synth; call `prepare` before rendering.
     /// - Parameters:
-    ///   - voices: notes that can sound at once, clamped to 1...1024.
+    ///   - voices: notes that can sound at once, clamped to 1...`maximumVoices`.
     ///   - patch: index of the initial built-in patch (modulo the count).
     ///   - channel: the one MIDI channel (0...15) to answer, or nil for all (omni).
     public init(voices: Int = 64, patch: Int = 0, channel: UInt8? = nil) {
-        voiceCapacity = min(max(voices, 1), 1024)
+        voiceCapacity = min(max(voices, 1), Synth.maximumVoices)
         self.channel = channel.map { $0 & 0x0F }
         slotCount = 2 * voiceCapacity
         func buffer<T>(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
@@ -166,6 +178,7 @@ public final class Synth: @unchecked Sendable {
         age = buffer(slotCount, 0)
         phase = buffer(slotCount, UInt32(0))
         activeSlots = buffer(slotCount, Int32(0))
+        glidingSlots = buffer(slotCount, Int32(0))
         increment = buffer(slotCount, 0)
         envelope = buffer(slotCount, 0)
         amplitude = buffer(slotCount, 0)
@@ -232,6 +245,7 @@ public final class Synth: @unchecked Sendable {
         for p in [stage, held, voiceChannel, voiceNote, pedal] { p.deallocate() }
         phase.deallocate()
         activeSlots.deallocate()
+        glidingSlots.deallocate()
         for p in [increment, envelope, amplitude, filterScale, ic1, ic2, fade, fadeStep,
                   bend, bendRange, modulation, vibrato, lfoPhase, volume, expression, pan, gainLeft, gainRight] {
             p.deallocate()
@@ -286,6 +300,8 @@ public final class Synth: @unchecked Sendable {
         stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
         soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
         for v in 0..<slotCount { freeVoice(v) }
+        slotLimit = 0
+        sounding = 0
         cutoffOctaves = FastMath.log2(parameter(.cutoff))
         resonanceK = k(resonance: parameter(.resonance))
         envelopeOctaves = parameter(.filterEnvelopeAmount)
@@ -366,7 +382,7 @@ public final class Synth: @unchecked Sendable {
         var oldest = -1, oldestAge = UInt64.max
         var quietestReleased = -1, quietestLevel = Float.infinity
         var quietestFading = -1, quietestFade = Float.infinity
-        for v in 0..<slotCount {
+        for v in 0..<slotLimit {
             let s = stage[v]
             if s == Stage.free.rawValue {
                 if freeSlot < 0 { freeSlot = v }
@@ -379,7 +395,7 @@ public final class Synth: @unchecked Sendable {
             }
             if Int(voiceChannel[v]) == ch, voiceNote[v] == note {
                 // The same key again: fade the old voice rather than stack two of the same pitch.
-                fadeStep[v] = stealFadeStep
+                startFade(v, step: stealFadeStep)
                 continue
             }
             playing += 1
@@ -391,15 +407,19 @@ public final class Synth: @unchecked Sendable {
         }
         if playing >= voiceCapacity {
             let victim = quietestReleased >= 0 ? quietestReleased : oldest
-            if victim >= 0 { fadeStep[victim] = stealFadeStep }
+            if victim >= 0 { startFade(victim, step: stealFadeStep) }
         }
+        let limit = slotLimit, slots = slotCount // `&&` must not capture self
+        if freeSlot < 0 && limit < slots { freeSlot = limit }
         if freeSlot < 0 { freeSlot = quietestFading } // every slot busy: cut the faintest fading tail
         guard freeSlot >= 0 else { return }
 
         let v = freeSlot
+        slotLimit = max(slotLimit, v + 1)
         let ratio = FastMath.exp2((Double(note) - 69) / 12)
         let normalized = Float(velocity) / 127
         stage[v] = Stage.attack.rawValue
+        sounding += 1
         held[v] = 0
         voiceChannel[v] = UInt8(ch)
         voiceNote[v] = note
@@ -418,7 +438,7 @@ public final class Synth: @unchecked Sendable {
 
     @_noLocks
     private func noteOff(channel ch: Int, note: UInt8) {
-        for v in 0..<slotCount {
+        for v in 0..<slotLimit {
             guard isHeldNote(v, channel: ch), voiceNote[v] == note else { continue }
             if pedal[ch] != 0 { held[v] = 1 } else { stage[v] = Stage.release.rawValue }
         }
@@ -444,8 +464,8 @@ public final class Synth: @unchecked Sendable {
             bendRange[ch] = Float(Int(bendRange[ch])) + Float(min(value, 99)) / 100
             updateBend(ch)
         case 120: // all sound off: a tiny fade, then silence
-            for v in 0..<slotCount where stage[v] != Stage.free.rawValue {
-                if Int(voiceChannel[v]) == ch { fadeStep[v] = max(fadeStep[v], soundOffFadeStep) }
+            for v in 0..<slotLimit where stage[v] != Stage.free.rawValue {
+                if Int(voiceChannel[v]) == ch { startFade(v, step: soundOffFadeStep) }
             }
         case 121: // reset all controllers (RP-015: volume, pan and RPN values stay)
             bendValue[ch] = 0
@@ -456,7 +476,7 @@ public final class Synth: @unchecked Sendable {
             releaseHeld(ch)
             rpn[ch] = 0x3FFF
         case 123, 124, 125, 126, 127: // all notes off (and the mode changes that imply it)
-            for v in 0..<slotCount where isHeldNote(v, channel: ch) {
+            for v in 0..<slotLimit where isHeldNote(v, channel: ch) {
                 if pedal[ch] != 0 { held[v] = 1 } else { stage[v] = Stage.release.rawValue }
             }
         default: break
@@ -474,7 +494,7 @@ public final class Synth: @unchecked Sendable {
 
     @_noLocks
     private func releaseHeld(_ ch: Int) {
-        for v in 0..<slotCount where held[v] != 0 {
+        for v in 0..<slotLimit where held[v] != 0 {
             guard Int(voiceChannel[v]) == ch else { continue }
             held[v] = 0
             if stage[v] != Stage.free.rawValue { stage[v] = Stage.release.rawValue }
@@ -500,15 +520,19 @@ public final class Synth: @unchecked Sendable {
 
     @_noLocks
     private func publishCount() {
-        var count = 0
-        for v in 0..<slotCount where stage[v] != Stage.free.rawValue {
-            if fadeStep[v] == 0 { count += 1 }
-        }
-        published.store(count, ordering: .relaxed)
+        published.store(sounding, ordering: .relaxed)
+    }
+
+    /// Starts (or speeds up) a voice's fade-out: from now on it no longer counts as sounding.
+    @inline(__always)
+    private func startFade(_ v: Int, step: Float) {
+        if fadeStep[v] == 0 { if stage[v] != Stage.free.rawValue { sounding -= 1 } }
+        fadeStep[v] = max(fadeStep[v], step)
     }
 
     @inline(__always)
     private func freeVoice(_ v: Int) {
+        if fadeStep[v] == 0 { if stage[v] != Stage.free.rawValue { sounding -= 1 } }
         stage[v] = Stage.free.rawValue
         held[v] = 0
         envelope[v] = 0
@@ -532,6 +556,10 @@ public final class Synth: @unchecked Sendable {
             renderSlice(left: left + offset, right: right + offset, frames: count)
             offset += count
         }
+        var limit = slotLimit
+        let stages = stage // `&&` must not capture self
+        while limit > 0 && stages[limit - 1] == Stage.free.rawValue { limit -= 1 }
+        slotLimit = limit
         publishCount()
     }
 
@@ -565,7 +593,7 @@ public final class Synth: @unchecked Sendable {
 
         // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
         var activeChannels: UInt16 = 0
-        for v in 0..<slotCount where stage[v] != Stage.free.rawValue { activeChannels |= 1 << UInt16(voiceChannel[v]) }
+        for v in 0..<slotLimit where stage[v] != Stage.free.rawValue { activeChannels |= 1 << UInt16(voiceChannel[v]) }
         var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
         let sineTable = tables[0]
         let tableSize = wavetableSize
@@ -619,19 +647,24 @@ public final class Synth: @unchecked Sendable {
         // Voices in groups of eight. Steady voices (sustaining at a constant level, filter and channel
         // controls at rest) have the same coefficients and levels at every sample of the slice: they are
         // computed once for them; the others get them per sample. Steady ones first, the rest from the end.
-        var steadyCount = 0, otherStart = slotCount
-        let moving = pitchMoves | gainsMove
+        // Settled voices on a channel whose pitch moves (vibrato) differ from steady ones only in their phase
+        // steps: they are gathered apart.
+        var steadyCount = 0, otherStart = slotCount, glidingCount = 0
         let sustainHolds = filterSteady && sustainLevel >= silenceLevel
         let stages = stage, levels = envelope, fadeSteps = fadeStep, channels = voiceChannel // `&&` must not capture self
-        for v in 0..<slotCount where stages[v] != Stage.free.rawValue {
+        for v in 0..<slotLimit where stages[v] != Stage.free.rawValue {
             // The decay's float arithmetic settles a few ulps off the sustain level, at a fixed point.
             let level = levels[v]
             let settled = sustainLevel + (level - sustainLevel) * decayCoefficient == level
-            let steady = sustainHolds && stages[v] == Stage.decay.rawValue && settled
-                && fadeSteps[v] == 0 && moving & (1 << UInt16(channels[v])) == 0
-            if steady {
+            let chBit: UInt16 = 1 << UInt16(channels[v])
+            let constantLevel = sustainHolds && stages[v] == Stage.decay.rawValue && settled
+                && fadeSteps[v] == 0 && gainsMove & chBit == 0
+            if constantLevel && pitchMoves & chBit == 0 {
                 activeSlots[steadyCount] = Int32(v)
                 steadyCount += 1
+            } else if constantLevel {
+                glidingSlots[glidingCount] = Int32(v)
+                glidingCount += 1
             } else {
                 otherStart -= 1
                 activeSlots[otherStart] = Int32(v)
@@ -643,14 +676,21 @@ public final class Synth: @unchecked Sendable {
         var start = 0
         while start < steadyCount {
             let count = min(8, steadyCount - start)
-            renderGroup(activeSlots + start, count: count, steady: true, wave: wave, frames: frames,
+            renderGroup(activeSlots + start, count: count, kind: .steady, wave: wave, frames: frames,
+                        pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
+            start += count
+        }
+        start = 0
+        while start < glidingCount {
+            let count = min(8, glidingCount - start)
+            renderGroup(glidingSlots + start, count: count, kind: .gliding, wave: wave, frames: frames,
                         pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
             start += count
         }
         start = otherStart
         while start < slotCount {
             let count = min(8, slotCount - start)
-            renderGroup(activeSlots + start, count: count, steady: false, wave: wave, frames: frames,
+            renderGroup(activeSlots + start, count: count, kind: .moving, wave: wave, frames: frames,
                         pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
             start += count
         }
@@ -690,9 +730,43 @@ public final class Synth: @unchecked Sendable {
         }
     }
 
+    /// Phase steps per sample for lanes whose channel's pitch moves, into `incrementScratch`: exact at every
+    /// `coefficientInterval`-th sample and the last, linear in between (in fixed point). Vibrato moves the
+    /// pitch by at most 0.5 semitone at 5.5 Hz: a straight line over 8 samples is off by under 1e-7 of it.
+    @inline(never)
+    private func fillIncrements(frames: Int, bases: Lanes, channelOffsets: SIMD8<Int32>, count: Int) {
+        let pitch = pitchScratch, out = incrementScratch
+        @inline(__always) func steps(at n: Int) -> LaneBits {
+            var ratios = Lanes(repeating: 1)
+            for l in 0..<count { ratios[l] = pitch[Int(channelOffsets[l]) &+ n] }
+            let cycles = minLanes(bases * ratios, Lanes(repeating: 0.49)) * phaseStepsPerCycle
+            var result = LaneBits()
+            for l in 0..<8 { result[l] = UInt32(cycles[l]) }
+            return result
+        }
+        let interval = coefficientInterval
+        var n0 = 0
+        var s0 = steps(at: 0)
+        while n0 < frames - 1 {
+            let n1 = min(n0 + interval, frames - 1)
+            let s1 = steps(at: n1)
+            // Steps stay below 2^31 (0.49 cycle): differences fit in Int32.
+            let difference = SIMD8<Int32>(truncatingIfNeeded: s1) &- SIMD8<Int32>(truncatingIfNeeded: s0)
+            let slope = n1 - n0 == 8 ? difference &>> 3 : difference / Int32(n1 - n0)
+            var current = SIMD8<Int32>(truncatingIfNeeded: s0)
+            for n in n0..<n1 {
+                out[n] = LaneBits(truncatingIfNeeded: current)
+                current &+= slope
+            }
+            s0 = s1
+            n0 = n1
+        }
+        out[frames - 1] = s0
+    }
+
     /// Renders up to eight voices (`slots[0..<count]`) in the lanes of SIMD8 vectors, adding into the lane sums.
     @inline(__always)
-    private func renderGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, steady: Bool, wave: Int, frames: Int,
+    private func renderGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, kind: GroupKind, wave: Int, frames: Int,
                              pitchMoves: UInt16, gainsMove: UInt16,
                              envelopeShape: (attackStep: Float, sustain: Float, decay: Float, release: Float)) {
         let (attackStep, sustain, decay, release) = envelopeShape
@@ -735,7 +809,8 @@ public final class Synth: @unchecked Sendable {
 
         let perSample = laneScratch, stride = frameCount
         var b1 = Lanes(), b2 = Lanes(), b3 = Lanes(), levelLeft = Lanes(), levelRight = Lanes()
-        if steady {
+        if kind == .gliding { fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count) }
+        if kind != .moving {
             // Settled in the decay stage: each step returns env unchanged, as does the fade (step 0).
             (b1, b2, b3) = filterCoefficients(octaves: cutoffScratch[0] + (envelopeScratch[0] * scales) * env,
                                               k: kScratch[0], inverseRate: inverseRate)
@@ -744,7 +819,8 @@ public final class Synth: @unchecked Sendable {
             levelRight = level * halfRight
         } else {
             let cutoffs = cutoffScratch, amounts = envelopeScratch, damping = kScratch, rate = inverseRate
-            let gl = leftScratch, gr = rightScratch, pitch = pitchScratch, stepScratch = incrementScratch
+            let gl = leftScratch, gr = rightScratch
+            if pitchVaries { fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count) }
             let zero = Lanes.zero
             for n in 0..<frames {
                 env = (env - segA) * segM + segB
@@ -771,14 +847,6 @@ public final class Synth: @unchecked Sendable {
                         halfLeft[l] = 0.5 * gl[Int(channelOffsets[l]) + n]
                         halfRight[l] = 0.5 * gr[Int(channelOffsets[l]) + n]
                     }
-                }
-                if pitchVaries {
-                    var laneSteps = LaneBits()
-                    for l in 0..<count {
-                        let ratio = pitch[Int(channelOffsets[l]) + n]
-                        laneSteps[l] = UInt32(min(bases[l] * ratio, 0.49) * phaseStepsPerCycle)
-                    }
-                    stepScratch[n] = laneSteps
                 }
                 perSample[2 * stride + n] = env // read back by the coefficient pass below
                 perSample[3 * stride + n] = level * halfLeft
@@ -830,7 +898,7 @@ public final class Synth: @unchecked Sendable {
             perSample[2 &* stride &+ frames - 1] = p3
         }
 
-        if steady {
+        if kind == .steady {
             var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
             oscillateAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: offsets.lowHalf,
                                phase: &halfPhase, increment: steps.lowHalf, z1: &halfZ1, z2: &halfZ2,
@@ -844,6 +912,23 @@ public final class Synth: @unchecked Sendable {
                                    b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
                                    levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
                                    left: sumLeft, right: sumRight)
+                phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
+            }
+        } else if kind == .gliding {
+            let halfSteps = UnsafeRawPointer(incrementScratch).assumingMemoryBound(to: HalfLaneBits.self)
+            var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
+            glideAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: offsets.lowHalf,
+                           phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
+                           b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
+                           levelRight: levelRight.lowHalf, left: sumLeft, right: sumRight)
+            phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
+            if count > 4 {
+                halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
+                glideAndFilter(frames: frames, half: 1, pairs: pairs, tableOffsets: offsets.highHalf,
+                               phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
+                               b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
+                               levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
+                               left: sumLeft, right: sumRight)
                 phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
             }
         } else {

@@ -124,7 +124,7 @@ public struct Config: Equatable, Sendable {
             e.name = try string(t, "name", "engine")
             e.rate = try int(t, "rate", "engine", 8_000...192_000)
             e.period = try int(t, "period", "engine", 16...8192)
-            e.voices = try int(t, "voices", "engine", 1...1024)
+            e.voices = try int(t, "voices", "engine", 1...4096)
             e.channel = try int(t, "channel", "engine", 1...16)
             e.patch = try int(t, "patch", "engine", 0...127)
             e.autoconnect = try bool(t, "autoconnect", "engine")

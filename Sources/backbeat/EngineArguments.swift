@@ -24,7 +24,7 @@ struct EngineArguments: ParsableArguments {
     @Option(help: "Period (frames) of a private JACK server.")
     var period = 256
 
-    @Option(help: "Synth polyphony (1...1024).")
+    @Option(help: "Synth polyphony (1...4096).")
     var voices = 64
 
     @Option(help: "Listen to one MIDI channel (1...16); default: all (omni).")
@@ -47,7 +47,7 @@ struct EngineArguments: ParsableArguments {
         guard (16...8192).contains(period), period & (period - 1) == 0 else {
             throw ValidationError("--period must be a power of two between 16 and 8192 (got \(period))")
         }
-        guard (1...1024).contains(voices) else { throw ValidationError("--voices must be between 1 and 1024 (got \(voices))") }
+        guard (1...4096).contains(voices) else { throw ValidationError("--voices must be between 1 and 4096 (got \(voices))") }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be between 1 and 16 (got \(channel))") }
         guard patch >= 0 && patch <= 127 else { throw ValidationError("--patch must be a program number 0...127 (got \(patch))") }
         guard !clientName.isEmpty else { throw ValidationError("--name must not be empty") }

@@ -27,7 +27,7 @@ struct Render: ParsableCommand {
     @Option(help: "Sample rate in Hz (8000...384000).")
     var rate: Int = 48_000
 
-    @Option(help: "Voices that can sound at once (1...1024).")
+    @Option(help: "Voices that can sound at once (1...4096).")
     var voices: Int = 64
 
     @Option(help: "Initial built-in patch (program number; taken modulo the number of patches).")
@@ -38,7 +38,7 @@ struct Render: ParsableCommand {
 
     func validate() throws {
         guard (8_000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000...384000") }
-        guard (1...1_024).contains(voices) else { throw ValidationError("--voices must be 1...1024") }
+        guard (1...4_096).contains(voices) else { throw ValidationError("--voices must be 1...4096 (got \(voices))") }
         guard patch >= 0 else { throw ValidationError("--patch must not be negative") }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be 1...16") }
     }

@@ -17,7 +17,7 @@ struct Soak: ParsableCommand {
     func validate() throws {
         guard minutes > 0 else { throw ValidationError("--minutes must be positive") }
         guard (16...4096).contains(period), period & (period - 1) == 0 else { throw ValidationError("--period must be a power of two 16...4096") }
-        guard (1...1024).contains(voices) else { throw ValidationError("--voices must be 1...1024") }
+        guard (1...2048).contains(voices) else { throw ValidationError("--voices must be 1...2048, the distinct keys of 16 channels (got \(voices))") }
         guard (1...20_000).contains(eventsPerSecond) else { throw ValidationError("--events-per-second must be 1...20000") }
     }
 

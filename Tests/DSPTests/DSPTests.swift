@@ -322,7 +322,7 @@ func aFullChordDoesNotClip(_ program: Int) {
 }
 
 @Test func voiceCountIsClampedAndRenderWritesRatherThanAdds() {
-    #expect(Synth(voices: 5_000).voiceCapacity == 1_024)
+    #expect(Synth(voices: 5_000).voiceCapacity == 4_096)
     #expect(Synth(voices: 0).voiceCapacity == 1)
     #expect(Synth().voiceCapacity == 64)
     let synth = Synth()
@@ -389,4 +389,72 @@ func aFullChordDoesNotClip(_ program: Int) {
     #expect(abs(decibels(level([cc(7, 64)]) / full) - decibels(pow(64.0 / 127, 2))) < 0.1)
     // Controllers of another channel leave this one alone.
     #expect(abs(decibels(level([cc(7, 127, channel: 1), cc(7, 0)], channel: 1) / full)) < 0.1)
+}
+
+/// Instantaneous frequencies: one per period between successive rising zero crossings (interpolated).
+func periodFrequencies(_ x: ArraySlice<Float>, sampleRate: Double) -> [Double] {
+    var crossings: [Double] = []
+    var i = x.startIndex + 1
+    while i < x.endIndex {
+        let a = Double(x[i - 1]), b = Double(x[i])
+        if a < 0 && b >= 0 { crossings.append(Double(i - 1) + a / (a - b)) }
+        i += 1
+    }
+    return zip(crossings, crossings.dropFirst()).map { sampleRate / ($1 - $0) }
+}
+
+/// The mod wheel's vibrato: +-0.5 semitone at full wheel, a 5.5 Hz sine, per channel. Two channels with
+/// different depths share one group of voices (settled voices whose pitch moves are rendered apart from
+/// steady ones); each is panned to its own side so the two can be measured apart.
+@Test func vibratoSwingsThePitchByTheWheelsDepthAt5Hz() {
+    let synth = steadySynth()
+    synth.handle(cc(10, 0, channel: 0))
+    synth.handle(cc(10, 127, channel: 1))
+    synth.handle(noteOn(69, channel: 0))
+    synth.handle(noteOn(76, channel: 1))
+    _ = render(synth, frames: 4_800) // settled before the wheel moves
+    synth.handle(cc(1, 127, channel: 0))
+    synth.handle(cc(1, 64, channel: 1))
+    let out = render(synth, frames: 96_000)
+    for (signal, note, semitones) in [(out.left, 69.0, 0.5), (out.right, 76.0, 0.5 * 64 / 127)] {
+        let f = noteFrequency(note)
+        let frequencies = periodFrequencies(signal[9_600...], sampleRate: rate)
+        let high = frequencies.max() ?? 0, low = frequencies.min() ?? 0
+        // One period's frequency averages the swing over the period: a hair under the peak.
+        #expect(abs(high / (f * pow(2, semitones / 12)) - 1) < 0.002, "note \(note): highest \(high) Hz")
+        #expect(abs(low / (f * pow(2, -semitones / 12)) - 1) < 0.002, "note \(note): lowest \(low) Hz")
+        // Upward passes through the note's own pitch: 5.5 a second over the 1.8 s measured.
+        var passes = 0
+        for (a, b) in zip(frequencies, frequencies.dropFirst()) where a < f && b >= f { passes += 1 }
+        #expect((9...11).contains(passes), "note \(note): \(passes) upward passes in 1.8 s")
+    }
+    // The wheel back to zero: the pitch settles on the note again.
+    synth.handle(cc(1, 0, channel: 0))
+    synth.handle(cc(1, 0, channel: 1))
+    let after = render(synth, frames: 24_000)
+    let steady = zeroCrossingFrequency(after.left[12_000...], sampleRate: rate)
+    #expect(abs(steady / 440 - 1) < 0.001, "\(steady) Hz after the wheel returned")
+}
+
+/// Every key of all 16 channels at once (2048 notes) on a 4096-voice synth, then silence, then one note:
+/// the voice loops only visit slots in use, so this checks they grow and shrink with the notes.
+@Test func everyKeyOfEveryChannelSoundsAtOnce() {
+    let synth = steadySynth(voices: Synth.maximumVoices)
+    #expect(synth.voiceCapacity == 4_096)
+    for channel in 0..<UInt8(16) {
+        for note in 0..<UInt8(128) { synth.handle(noteOn(note, velocity: 10, channel: channel)) }
+    }
+    #expect(synth.activeVoiceCount == 2_048)
+    let chord = render(synth, frames: 256)
+    #expect(synth.activeVoiceCount == 2_048)
+    #expect(peak(chord.left[...]) > 0.1)
+    for channel in 0..<UInt8(16) { synth.handle(cc(120, 0, channel: channel)) } // all sound off: 2 ms fades
+    #expect(synth.activeVoiceCount == 0)
+    _ = render(synth, frames: 256)
+    #expect(synth.activeVoiceCount == 0)
+    synth.handle(noteOn(69))
+    #expect(synth.activeVoiceCount == 1)
+    let out = render(synth, frames: 24_000)
+    let f = zeroCrossingFrequency(out.left[4_800...], sampleRate: rate)
+    #expect(abs(f / 440 - 1) < 0.002, "measured \(f) Hz")
 }

@@ -11,7 +11,7 @@ import Testing
         #expect(render.output.contains("backbeat render"), "\(render.output)")
         let runOptions = try run(backbeatExecutable(), ["--headless", "--voices", "5000"])
         #expect(runOptions.status == 64)
-        #expect(runOptions.output.contains("--voices must be between 1 and 1024"), "\(runOptions.output)")
+        #expect(runOptions.output.contains("--voices must be between 1 and 4096"), "\(runOptions.output)")
     }
 
     @Test func helpListsEverySubcommand() throws {
