@@ -12,10 +12,12 @@ public enum PolyphonyBenchmark {
         public var notes: Int
         /// Why the sweep stopped ("80 % DSP load at N", "xrun at N", "reached the maximum").
         public var reason: String
+        /// JACK's peak DSP load (percent) while `notes` were held: the headroom left.
+        public var load: Float
     }
 
     /// Backbeat in this process, its voices allocated for `maxNotes`.
-    public static func backbeat(server: String, maxNotes: Int = 1024, step: Int = 64) throws -> Result {
+    public static func backbeat(server: String, maxNotes: Int = SynthBenchmark.distinctNotes, step: Int = 64) throws -> Result {
         var options = EngineOptions()
         options.serverName = server
         options.autoconnect = false
@@ -33,7 +35,7 @@ public enum PolyphonyBenchmark {
     }
 
     /// FluidSynth over JACK (reverb and chorus off, GM program 82 saw lead) fed by a probe sender.
-    public static func fluidsynth(server: String, maxNotes: Int = 1024, step: Int = 64) throws -> Result? {
+    public static func fluidsynth(server: String, maxNotes: Int = SynthBenchmark.distinctNotes, step: Int = 64) throws -> Result? {
         guard let path = ChildProcess.find("fluidsynth"), let font = SynthBenchmark.soundFont else { return nil }
         setenv("JACK_DEFAULT_SERVER", server, 1)
         let child = try ChildProcess.spawnWithOpenStdin([path, "-a", "jack", "-m", "jack", "-R", "0", "-C", "0",
@@ -63,6 +65,7 @@ public enum PolyphonyBenchmark {
         let watcher = try LoadWatcher(server: server)
         defer { watcher.close() }
         var held = 0
+        var heldLoad: Float = 0
         while held < maxNotes {
             let next = min(held + step, maxNotes)
             addNotes(held..<next)
@@ -72,11 +75,16 @@ public enum PolyphonyBenchmark {
                 usleepMilliseconds(100)
                 peakLoad = max(peakLoad, jack_cpu_load(watcher.client))
             }
-            if watcher.xruns.load(ordering: .relaxed) > xrunsBefore { return Result(notes: held, reason: "xrun at \(next)") }
-            if peakLoad >= 80 { return Result(notes: held, reason: String(format: "%.0f %% DSP load at %d", peakLoad, next)) }
+            if watcher.xruns.load(ordering: .relaxed) > xrunsBefore {
+                return Result(notes: held, reason: "xrun at \(next)", load: heldLoad)
+            }
+            if peakLoad >= 80 {
+                return Result(notes: held, reason: String(format: "%.0f %% DSP load at %d", peakLoad, next), load: heldLoad)
+            }
             held = next
+            heldLoad = peakLoad
         }
-        return Result(notes: held, reason: "reached the maximum (\(maxNotes))")
+        return Result(notes: held, reason: "reached the maximum (\(maxNotes))", load: heldLoad)
     }
 }
 

@@ -9,9 +9,17 @@ public enum SynthBenchmark {
     /// The held voices the benchmarks play: distinct (channel, note) pairs, 64 notes per channel.
     static func heldNotes(_ count: Int) -> [(channel: UInt8, note: UInt8)] { (0..<count).map(heldNote) }
 
-    /// The `index`th held voice: 64 notes (36...99) per channel, then the next channel.
+    /// Distinct (channel, note) pairs there are: every key of 16 channels.
+    public static var distinctNotes: Int { 2048 }
+
+    /// The `index`th held voice: the first 1024 are 64 notes (36...99) per channel, then the next channel;
+    /// the next 1024 the remaining 64 keys (0...35, 100...127) of each channel. Repeats after 2048.
     static func heldNote(_ index: Int) -> (channel: UInt8, note: UInt8) {
-        (UInt8(truncatingIfNeeded: (index / 64) % 16), UInt8(truncatingIfNeeded: 36 + index % 64))
+        let i = index % distinctNotes
+        let k = i % 64
+        let channel = UInt8(truncatingIfNeeded: (i / 64) % 16)
+        guard i >= 1024 else { return (channel, UInt8(truncatingIfNeeded: 36 + k)) }
+        return (channel, UInt8(truncatingIfNeeded: k < 36 ? k : 64 + k))
     }
 
     /// CPU time of the calling thread, in seconds.
@@ -22,12 +30,15 @@ public enum SynthBenchmark {
     }
 
     /// Render cost in ns per voice-sample (one voice, one output frame) with `voices` notes held on the
-    /// saw-through-filter patch, rendering `seconds` of audio in `period`-frame calls. Measured on the
+    /// saw-through-filter patch (with the mod wheel at half on every channel if `vibrato`), rendering `seconds` of audio in `period`-frame calls. Measured on the
     /// thread's CPU clock after a warm-up.
     public static func nanosecondsPerVoiceSample(voices: Int, seconds: Double = 2, sampleRate: Double = 48_000,
-                                                 period: Int = 512, patch: Int = 1) -> (ns: Double, sounding: Int) {
+                                                 period: Int = 512, patch: Int = 1, vibrato: Bool = false) -> (ns: Double, sounding: Int) {
         let synth = Synth(voices: voices, patch: patch)
         synth.prepare(sampleRate: sampleRate, maxFrames: period)
+        if vibrato {
+            for channel in 0..<UInt8(16) { synth.handle(ShortMessage(status: 0xB0 | channel, data1: 1, data2: 64)) }
+        }
         for (channel, note) in heldNotes(voices) {
             synth.handle(ShortMessage(status: 0x90 | channel, data1: note, data2: 100))
         }
