@@ -14,6 +14,8 @@ public enum PolyphonyBenchmark {
         public var reason: String
         /// JACK's peak DSP load (percent) while `notes` were held: the headroom left.
         public var load: Float
+        /// Xruns that did not happen again while the same notes stayed held (the machine's, not the load's).
+        public var isolatedXruns: Int
     }
 
     /// Backbeat in this process, its voices allocated for `maxNotes`.
@@ -66,25 +68,39 @@ public enum PolyphonyBenchmark {
         defer { watcher.close() }
         var held = 0
         var heldLoad: Float = 0
-        while held < maxNotes {
-            let next = min(held + step, maxNotes)
-            addNotes(held..<next)
+        var isolated = 0
+        /// Watches for `tenths` of a second: JACK's load is a running average that needs ~0.8 s to settle.
+        func watch(tenths: Int) -> (xruns: Int, peakLoad: Float) {
             let xrunsBefore = watcher.xruns.load(ordering: .relaxed)
             var peakLoad: Float = 0
-            for _ in 0..<8 {  // JACK's load is a running average: watch it settle for 0.8 s
+            for _ in 0..<tenths {
                 usleepMilliseconds(100)
                 peakLoad = max(peakLoad, jack_cpu_load(watcher.client))
             }
-            if watcher.xruns.load(ordering: .relaxed) > xrunsBefore {
-                return Result(notes: held, reason: "xrun at \(next)", load: heldLoad)
+            return (watcher.xruns.load(ordering: .relaxed) - xrunsBefore, peakLoad)
+        }
+        while held < maxNotes {
+            let next = min(held + step, maxNotes)
+            addNotes(held..<next)
+            var (xruns, peakLoad) = watch(tenths: 8)
+            // A virtual machine's timer wakes the dummy driver late now and then, with no client at all: an
+            // xrun counts when it happens again while the same notes are held for another 2 s.
+            if xruns > 0 {
+                let again = watch(tenths: 20)
+                if again.xruns == 0 { isolated += xruns } else { xruns += again.xruns }
+                peakLoad = max(peakLoad, again.peakLoad)
+                if again.xruns > 0 {
+                    return Result(notes: held, reason: "xruns at \(next)", load: heldLoad, isolatedXruns: isolated)
+                }
             }
             if peakLoad >= 80 {
-                return Result(notes: held, reason: String(format: "%.0f %% DSP load at %d", peakLoad, next), load: heldLoad)
+                return Result(notes: held, reason: String(format: "%.0f %% DSP load at %d", peakLoad, next), load: heldLoad,
+                              isolatedXruns: isolated)
             }
             held = next
             heldLoad = peakLoad
         }
-        return Result(notes: held, reason: "reached the maximum (\(maxNotes))", load: heldLoad)
+        return Result(notes: held, reason: "reached the maximum (\(maxNotes))", load: heldLoad, isolatedXruns: isolated)
     }
 }
 

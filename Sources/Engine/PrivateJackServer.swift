@@ -52,7 +52,7 @@ public final class PrivateJackServer: @unchecked Sendable {
         guard let jackd = findExecutable("jackd") else {
             throw EngineError.serverStartFailed(server: name, reason: "jackd not found on PATH (Debian package jackd2)")
         }
-        var arguments = [jackd, "-n", name, "-d", driver, "-r", String(rate), "-p", String(period)]
+        var arguments = [jackd, "-R", "-n", name, "-d", driver, "-r", String(rate), "-p", String(period)]
         if driver == "alsa" { arguments += ["-n", "2"] }
         if let setpriv = findExecutable("setpriv") {
             arguments = [setpriv, "--pdeathsig", "KILL", "--"] + arguments

@@ -133,11 +133,14 @@ struct Bench: ParsableCommand {
             defer { jackd?.stop() }
             let ours = try PolyphonyBenchmark.backbeat(server: server)
             let theirs = try PolyphonyBenchmark.fluidsynth(server: server)
-            func load(_ result: PolyphonyBenchmark.Result) -> String { String(format: "%.0f %% load", result.load) }
-            let reference = theirs.map { "\($0.notes) notes = \($0.notes * 2) voices (\($0.reason); \(load($0)) held)" } ?? "n/a"
+            func load(_ result: PolyphonyBenchmark.Result) -> String {
+                String(format: "%.0f %% load held", result.load)
+                    + (result.isolatedXruns > 0 ? ", \(result.isolatedXruns) isolated xruns" : "")
+            }
+            let reference = theirs.map { "\($0.notes) notes = \($0.notes * 2) voices (\($0.reason); \(load($0)))" } ?? "n/a"
             rows.append(Row(metric: "real-time polyphony at \(period) frames (vs FluidSynth over JACK)",
-                            backbeat: "\(ours.notes) voices (\(ours.reason); \(load(ours)) held)", reference: reference,
-                            ratio: theirs.map { String(format: "%.1fx", Double(ours.notes) / Double(max($0.notes * 2, 1))) } ?? "n/a",
+                            backbeat: "\(ours.notes) voices (\(ours.reason); \(load(ours)))", reference: reference,
+                            ratio: theirs.map { $0.notes == 0 ? "n/a (0)" : String(format: "%.1fx", Double(ours.notes) / Double($0.notes * 2)) } ?? "n/a",
                             target: period == 256 ? ">= 2048 voices" : "-", pass: period == 256 ? ours.notes >= 2048 : nil))
         }
         return rows
