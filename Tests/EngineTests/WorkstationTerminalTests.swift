@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Testing
 
@@ -7,17 +8,11 @@ final class TmuxSession {
     let socket: String
     init(width: Int, height: Int) throws {
         socket = "bbtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        // The tmux server outlives this call and must not inherit a pipe the caller reads to its end; spawned
-        // and reaped by hand (Foundation's Process left the daemonizing client unreaped here).
+        // The tmux server outlives this call and must not inherit a pipe the caller reads to its end, nor this
+        // process's blocked signals (kill-server makes the server SIGTERM itself): ChildProcess gives the
+        // child /dev/null and an empty signal mask (Foundation's Process gave neither).
         let arguments = ["/usr/bin/tmux", "-L", socket, "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", "sh"]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd in Int32(0)...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { throw HarnessError("cannot start tmux") }
+        let pid = try ChildProcess.spawn(arguments, output: "/dev/null")
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         guard status == 0 else { throw HarnessError("tmux new-session failed (\(status))") }
