@@ -73,6 +73,16 @@ public enum SoakBenchmark {
                       residentStartKiB: residentStart, residentEndKiB: residentKiBOfThisProcess())
     }
 
+    /// Xruns the server `server` has over `seconds` with no client but a portless watcher: what the machine
+    /// itself costs (a virtual machine's timer wakes the dummy driver late now and then).
+    public static func idleXruns(server: String, seconds: Double) throws -> Int {
+        let watcher = try LoadWatcher(server: server)
+        defer { watcher.close() }
+        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < end { usleepMilliseconds(100) }
+        return watcher.xruns.load(ordering: .relaxed)
+    }
+
     /// VmRSS of this process (KiB), read to end of file (/proc files report size 0).
     static func residentKiBOfThisProcess() -> Int {
         guard let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return 0 }

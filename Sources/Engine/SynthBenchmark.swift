@@ -23,7 +23,7 @@ public enum SynthBenchmark {
     }
 
     /// CPU time of the calling thread, in seconds.
-    static func threadCPUSeconds() -> Double {
+    public static func threadCPUSeconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
