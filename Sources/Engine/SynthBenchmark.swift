@@ -30,7 +30,7 @@ public enum SynthBenchmark {
     }
 
     /// Render cost in ns per voice-sample (one voice, one output frame) with `voices` notes held on the
-    /// saw-through-filter patch (with the mod wheel at half on every channel if `vibrato`), rendering `seconds` of audio in `period`-frame calls. Measured on the
+    /// saw-through-filter patch (with the mod wheel at half on every channel if `vibrato`), rendering `seconds` of audio in `period`-frame calls, three times (the smallest counts). Measured on the
     /// thread's CPU clock after a warm-up.
     public static func nanosecondsPerVoiceSample(voices: Int, seconds: Double = 2, sampleRate: Double = 48_000,
                                                  period: Int = 512, patch: Int = 1, vibrato: Bool = false) -> (ns: Double, sounding: Int) {
@@ -48,9 +48,12 @@ public enum SynthBenchmark {
         for _ in 0..<Int(0.1 * sampleRate) / period { synth.render(left: left, right: right, frames: period) }
         let sounding = synth.activeVoiceCount
         let calls = max(1, Int(seconds * sampleRate) / period)
-        let start = threadCPUSeconds()
-        for _ in 0..<calls { synth.render(left: left, right: right, frames: period) }
-        let elapsed = threadCPUSeconds() - start
+        var elapsed = Double.infinity
+        for _ in 0..<3 { // the least disturbed of three
+            let start = threadCPUSeconds()
+            for _ in 0..<calls { synth.render(left: left, right: right, frames: period) }
+            elapsed = min(elapsed, threadCPUSeconds() - start)
+        }
         return (elapsed * 1e9 / Double(calls * period * max(sounding, 1)), sounding)
     }
 
@@ -74,8 +77,9 @@ public enum SynthBenchmark {
     /// CPU seconds of `backbeat render` and of `fluidsynth -F` (reverb and chorus off) rendering the same
     /// held chord of `notes` notes for `seconds` to a WAV file, each as a child process (wait4's rusage).
     /// FluidSynth may play several voices per note (its saw preset: two); `fluidsynthVoices` is how many it
-    /// had sounding, read from its verbose note-on log (each line ends with the active voice count).
-    public static func renderAgainstFluidSynth(backbeat: String, notes: Int, seconds: Double) throws
+    /// had sounding, read from its verbose note-on log (each line ends with the active voice count). Each
+    /// side's figure is the smallest of `runs` runs.
+    public static func renderAgainstFluidSynth(backbeat: String, notes: Int, seconds: Double, runs: Int = 3) throws
         -> (backbeat: Double, fluidsynth: Double?, fluidsynthVoices: Int?) {
         let directory = NSTemporaryDirectory() + "backbeat-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -85,11 +89,21 @@ public enum SynthBenchmark {
         // GM program 82 (index 81): Lead 2 (sawtooth), the nearest to Backbeat's saw lead.
         try Data(heldChordFile(notes: notes, seconds: seconds, program: 81)).write(to: URL(fileURLWithPath: theirs))
 
-        let mine = try ChildProcess.runMeasured([backbeat, "render", ours, "-o", directory + "/ours.wav",
+        // Each side runs `runs` times and keeps its least disturbed (smallest) CPU time: one run on a shared
+        // virtual machine varies by a third.
+        func leastCPU(_ arguments: [String]) throws -> (status: Int32, cpuSeconds: Double, output: String) {
+            var best = try ChildProcess.runMeasured(arguments)
+            for _ in 1..<max(runs, 1) where best.status == 0 {
+                let next = try ChildProcess.runMeasured(arguments)
+                if next.status != 0 || next.cpuSeconds < best.cpuSeconds { best = next }
+            }
+            return best
+        }
+        let mine = try leastCPU([backbeat, "render", ours, "-o", directory + "/ours.wav",
                                                  "--voices", String(max(notes, 1)), "--patch", "1"])
         guard mine.status == 0 else { throw ChildProcess.Failure(description: "backbeat render failed: \(mine.output)") }
         guard let fluidsynth = ChildProcess.find("fluidsynth"), let font = soundFont else { return (mine.cpuSeconds, nil, nil) }
-        let reference = try ChildProcess.runMeasured([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000",
+        let reference = try leastCPU([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000",
                                                       "-o", "synth.verbose=1",
                                                       "-o", "synth.polyphony=4096", "-o", "synth.cpu-cores=1",
                                                       "-F", directory + "/theirs.wav", font, theirs])

@@ -76,7 +76,7 @@ struct Soak: ParsableCommand {
                   reference: "-", ratio: "-", target: "< 70 %", pass: p999 < 0.7),
             .init(metric: "ring drops (events sent \(figures.eventsSent), received \(figures.eventsReceived))", backbeat: "\(figures.ringDrops)",
                   reference: "-", ratio: "-", target: "0", pass: figures.ringDrops == 0),
-            .init(metric: "resident memory start -> end (this process)", backbeat: String(format: "%.1f -> %.1f MiB", Double(figures.residentStartKiB) / 1024, Double(figures.residentEndKiB) / 1024),
+            .init(metric: String(format: "resident memory at %.0f s -> end (this process, JACK's shared segments included)", figures.warmUpSeconds), backbeat: String(format: "%.1f -> %.1f MiB", Double(figures.residentStartKiB) / 1024, Double(figures.residentEndKiB) / 1024),
                   reference: "-", ratio: "-", target: "no growth", pass: figures.residentEndKiB <= figures.residentStartKiB + 1024),
         ]
         if let screen {

@@ -15,17 +15,25 @@ nonisolated(unsafe) let benchmarks = {
     let left = UnsafeMutablePointer<Float>.allocate(capacity: period)
     let right = UnsafeMutablePointer<Float>.allocate(capacity: period)
 
-    for voices in [1, 16, 64, 256, 1024] {
+    // The plain held chords, then 256 with the mod wheel at half on every channel (vibrato: the voices
+    // whose phase steps move every sample).
+    for (voices, vibrato) in [(1, false), (16, false), (64, false), (256, false), (1024, false), (2048, false), (256, true)] {
         let synth = Synth(voices: voices, patch: 1)
         synth.prepare(sampleRate: 48_000, maxFrames: period)
         for index in 0..<voices {
-            synth.handle(ShortMessage(status: 0x90 | UInt8((index / 64) % 16), data1: UInt8(36 + index % 64), data2: 100))
+            // 64 keys per channel (36...99), then the other 64 (0...35, 100...127) past 1024.
+            let i = index % 1024, k = UInt8(i % 64)
+            let note = index < 1024 ? 36 + k : (k < 36 ? k : 64 + k)
+            synth.handle(ShortMessage(status: 0x90 | UInt8((i / 64) % 16), data1: note, data2: 100))
+        }
+        if vibrato {
+            for channel in 0..<UInt8(16) { synth.handle(ShortMessage(status: 0xB0 | channel, data1: 1, data2: 64)) }
         }
         let configuration = Benchmark.Configuration(
             metrics: [.wallClock, .throughput, .mallocCountTotal], timeUnits: .milliseconds,
             warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(2), maxIterations: 20,
             thresholds: zeroAllocations)
-        Benchmark("SynthRender1s-\(voices)voices:Backbeat-saw-filter", configuration: configuration) { _ in
+        Benchmark("SynthRender1s-\(voices)voices\(vibrato ? "-vibrato" : ""):Backbeat-saw-filter", configuration: configuration) { _ in
             for _ in 0..<(48_000 / period) { synth.render(left: left, right: right, frames: period) }
             precondition(synth.activeVoiceCount == voices, "voices stopped sounding")
             blackHole(left.pointee)
