@@ -44,7 +44,7 @@ public final class PrivateJackServer: @unchecked Sendable {
         return cards.contains("no soundcards") || cards.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "dummy" : "alsa"
     }
 
-    /// Starts `jackd -n NAME -d DRIVER -r RATE -p PERIOD` and waits until it accepts clients.
+    /// Starts `jackd -R -n NAME -d DRIVER -r RATE -p PERIOD` and waits until it accepts clients.
     /// Must be called from the main thread: the parent-death signal is tied to the thread that spawns.
     public static func start(name: String, rate: Int, period: Int, driver: String? = nil,
                              timeout: Duration = .seconds(10)) throws -> PrivateJackServer {

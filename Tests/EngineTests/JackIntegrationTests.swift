@@ -166,7 +166,7 @@ extension JACK {
     }
 
     func jackdRunning(_ name: String) throws -> Bool {
-        try run("/usr/bin/pgrep", ["-f", "jackd -n \(name) "]).status == 0
+        try run("/usr/bin/pgrep", ["-f", "jackd (-R )?-n \(name) "]).status == 0
     }
 
     /// Polls a condition that has no signal of its own (a process vanishing), up to `timeout`.
