@@ -27,20 +27,66 @@ public enum SoakBenchmark {
     /// thread (a UI's frame: the consumer of the engine's events).
     public static func run(engine: Engine, server: String, seconds: Double, voices: Int, eventsPerSecond: Int,
                            drain: () -> Void) throws -> Report {
+        var before = engine.status()
+        var residentStart: Int?
+        let traffic = try drive(server: server, midiIn: "\(engine.status().clientName):midi_in", seconds: seconds,
+                                voices: voices, eventsPerSecond: eventsPerSecond, drain: drain,
+                                started: { engine.callbackDurations.reset(); before = engine.status() },
+                                warmedUp: { residentStart = residentKiBOfThisProcess() })
+        drain()
+        let after = engine.status()
+        let periodNanoseconds = after.sampleRate > 0 ? Double(after.periodFrames) / Double(after.sampleRate) * 1e9 : 0
+        return Report(seconds: seconds, period: after.periodFrames, xruns: after.xruns - before.xruns,
+                      ringDrops: after.ringDrops - before.ringDrops, eventsSent: traffic.sent,
+                      eventsReceived: after.midiReceived - before.midiReceived,
+                      p999Nanoseconds: engine.callbackDurations.percentile(0.999) ?? 0,
+                      maxNanoseconds: engine.callbackDurations.max, periodNanoseconds: periodNanoseconds,
+                      residentStartKiB: residentStart ?? residentKiBOfThisProcess(), residentEndKiB: residentKiBOfThisProcess(),
+                      warmUpSeconds: traffic.warmUp)
+    }
+
+    /// The same traffic into JACK's example synth `jack_midisine` (a client that does next to nothing per
+    /// period) on the same server: its xruns are what the machine and JACK cost at this period. Nil when
+    /// jack_midisine is not installed.
+    public static func referenceXruns(server: String, seconds: Double, voices: Int, eventsPerSecond: Int) throws -> Int? {
+        guard let path = ChildProcess.find("jack_midisine") else { return nil }
+        setenv("JACK_DEFAULT_SERVER", server, 1)
+        let child = try ChildProcess.spawnWithOpenStdin([path], output: NSTemporaryDirectory() + "backbeat-soak-midisine.log")
+        defer { close(child.stdin); kill(child.pid, SIGTERM); var status: Int32 = 0; waitpid(child.pid, &status, 0) }
+        var present = false
+        for _ in 0..<200 where !present {
+            present = (try? JackProbeLookup.portExists("midisine:midi_in", server: server)) ?? false
+            if !present { usleepMilliseconds(50) }
+        }
+        guard present else { throw EngineError.noSuchPort("midisine:midi_in") }
+        try? LatencyBenchmark.connect(server: server, "midisine:audio_out", "system:playback_1")
+        let watcher = try LoadWatcher(server: server)
+        defer { watcher.close() }
+        var xrunsBefore = 0
+        _ = try drive(server: server, midiIn: "midisine:midi_in", seconds: seconds, voices: voices,
+                      eventsPerSecond: eventsPerSecond, drain: {},
+                      started: { xrunsBefore = watcher.xruns.load(ordering: .relaxed) }, warmedUp: {})
+        return watcher.xruns.load(ordering: .relaxed) - xrunsBefore
+    }
+
+    /// Holds `voices` notes on `midiIn`, calls `started`, then sends random channel messages at
+    /// `eventsPerSecond` for `seconds` (notes above the held range, mod wheel and bends on any channel),
+    /// calling `drain` every 33 ms and `warmedUp` once after a warm-up (min(30 s, seconds / 4)).
+    static func drive(server: String, midiIn: String, seconds: Double, voices: Int, eventsPerSecond: Int,
+                      drain: () -> Void, started: () -> Void, warmedUp: () -> Void) throws -> (sent: Int, warmUp: Double) {
         let sender = try ProbeMIDISender(server: server, name: "soak-out")
         defer { sender.close() }
-        try LatencyBenchmark.connect(server: server, "\(sender.name):out", "\(engine.status().clientName):midi_in")
+        try LatencyBenchmark.connect(server: server, "\(sender.name):out", midiIn)
         func send(_ message: ShortMessage) { while !sender.send(message) { usleepMilliseconds(1) } }
         for index in 0..<voices {
             let (channel, note) = SynthBenchmark.heldNote(index)
             send(ShortMessage(status: 0x90 | channel, data1: note, data2: 90))
         }
         usleepMilliseconds(500)
-        engine.callbackDurations.reset()
-        let before = engine.status()
+        started()
         // Memory is compared from the end of a warm-up (a UI's bounded logs fill in the first seconds).
         let warmUp = min(30, seconds / 4)
-        var residentStart: Int?
+        var warm = false
         var random = SystemRandomNumberGenerator()
         var sent = 0
         let start = ContinuousClock.now
@@ -49,7 +95,7 @@ public enum SoakBenchmark {
             let elapsed = ContinuousClock.now - start
             let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             if t >= seconds { break }
-            if residentStart == nil && t >= warmUp { residentStart = residentKiBOfThisProcess() }
+            if !warm && t >= warmUp { warm = true; warmedUp() }
             // Events due by now at the steady rate: notes above the held range, CCs and bends on held channels.
             while Double(sent) < t * Double(eventsPerSecond) {
                 let channel = UInt8.random(in: 0..<16, using: &random)
@@ -67,16 +113,7 @@ public enum SoakBenchmark {
             }
             usleepMilliseconds(1)
         }
-        drain()
-        let after = engine.status()
-        let periodNanoseconds = after.sampleRate > 0 ? Double(after.periodFrames) / Double(after.sampleRate) * 1e9 : 0
-        return Report(seconds: seconds, period: after.periodFrames, xruns: after.xruns - before.xruns,
-                      ringDrops: after.ringDrops - before.ringDrops, eventsSent: sent,
-                      eventsReceived: after.midiReceived - before.midiReceived,
-                      p999Nanoseconds: engine.callbackDurations.percentile(0.999) ?? 0,
-                      maxNanoseconds: engine.callbackDurations.max, periodNanoseconds: periodNanoseconds,
-                      residentStartKiB: residentStart ?? residentKiBOfThisProcess(), residentEndKiB: residentKiBOfThisProcess(),
-                      warmUpSeconds: warmUp)
+        return (sent, warmUp)
     }
 
     /// Xruns the server `server` has over `seconds` with no client but a portless watcher: what the machine

@@ -11,8 +11,9 @@ struct Soak: ParsableCommand {
         discussion: """
             Runs a private JACK server (dummy driver) of its own. Defaults: 10 minutes, 64 frames, 512 voices, \
             1000 MIDI events per second. With --ui the workstation is on screen and redraws every frame (30 a \
-            second) while the soak runs; scripts/soak runs that in a tmux terminal. The reference for xruns is \
-            the same server idle (no client) for as long again, afterwards (--no-baseline skips it).
+            second) while the soak runs; scripts/soak runs that in a tmux terminal. The references for xruns \
+            come afterwards on the same server, each for --reference-minutes (default: as long as the soak): \
+            jack_midisine receiving the same MIDI traffic, then the server idle (--no-baseline skips both).
             """)
 
     @Option(help: "Minutes to run.") var minutes = 10.0
@@ -20,13 +21,16 @@ struct Soak: ParsableCommand {
     @Option(help: "Voices held.") var voices = 512
     @Option(name: .customLong("events-per-second"), help: "Random MIDI events per second.") var eventsPerSecond = 1000
     @Flag(help: "Show the workstation, redrawn 30 times a second, while soaking (needs a terminal).") var ui = false
-    @Flag(inversion: .prefixedNo, help: "Afterwards, count the idle server's xruns over as long again (the reference).")
+    @Flag(inversion: .prefixedNo, help: "Afterwards, count the xruns of jack_midisine under the same traffic and of the idle server (the references).")
     var baseline = true
+    @Option(name: .customLong("reference-minutes"), help: "Minutes each reference runs (default: --minutes).")
+    var referenceMinutes: Double?
     @Option(help: ArgumentHelp("Also write the table to this file.", valueName: "path")) var report: String?
     @Flag(help: "One JSON object per row.") var json = false
 
     func validate() throws {
         guard minutes > 0 else { throw ValidationError("--minutes must be positive") }
+        if let referenceMinutes, referenceMinutes <= 0 { throw ValidationError("--reference-minutes must be positive") }
         guard (16...4096).contains(period), period & (period - 1) == 0 else { throw ValidationError("--period must be a power of two 16...4096") }
         guard (1...2048).contains(voices) else { throw ValidationError("--voices must be 1...2048, the distinct keys of 16 channels (got \(voices))") }
         guard (1...20_000).contains(eventsPerSecond) else { throw ValidationError("--events-per-second must be 1...20000") }
@@ -62,16 +66,23 @@ struct Soak: ParsableCommand {
         let figures = try result.get()
         engine.stop()
         engineRunning = false
-        var idle: Int?
+        var idle: Int?, midisine: Int?
+        let referenceSeconds = (referenceMinutes ?? minutes) * 60
         if baseline {
-            Console.info("soak: the same server idle for \(minutes) min (the xrun reference)")
-            idle = try SoakBenchmark.idleXruns(server: server, seconds: minutes * 60)
+            Console.info("soak: jack_midisine with the same traffic for \(referenceSeconds / 60) min, then the server idle as long (the xrun references)")
+            midisine = try SoakBenchmark.referenceXruns(server: server, seconds: referenceSeconds, voices: voices, eventsPerSecond: eventsPerSecond)
+            idle = try SoakBenchmark.idleXruns(server: server, seconds: referenceSeconds)
         }
+        func perMinute(_ count: Int, _ seconds: Double) -> String { String(format: "%d (%.1f/min)", count, Double(count) / seconds * 60) }
+        var references: [String] = []
+        if let midisine { references.append("jack_midisine, same MIDI: " + perMinute(midisine, referenceSeconds)) }
+        if let idle { references.append("idle server: " + perMinute(idle, referenceSeconds)) }
 
         let p999 = Double(figures.p999Nanoseconds) / figures.periodNanoseconds
         var rows: [Bench.Row] = [
-            .init(metric: "xruns in \(minutes) min at \(period) frames, \(voices) voices, \(eventsPerSecond) ev/s (vs the idle server)",
-                  backbeat: "\(figures.xruns)", reference: idle.map { "\($0)" } ?? "-", ratio: "-", target: "0", pass: figures.xruns == 0),
+            .init(metric: "xruns in \(minutes) min at \(period) frames, \(voices) voices, \(eventsPerSecond) ev/s",
+                  backbeat: perMinute(figures.xruns, figures.seconds), reference: references.isEmpty ? "-" : references.joined(separator: "; "),
+                  ratio: "-", target: "0", pass: figures.xruns == 0),
             .init(metric: "callback p99.9 / period (max)", backbeat: String(format: "%.1f %% (max %.1f %%)", p999 * 100, Double(figures.maxNanoseconds) / figures.periodNanoseconds * 100),
                   reference: "-", ratio: "-", target: "< 70 %", pass: p999 < 0.7),
             .init(metric: "ring drops (events sent \(figures.eventsSent), received \(figures.eventsReceived))", backbeat: "\(figures.ringDrops)",
