@@ -40,8 +40,9 @@ extension JACK {
     /// Records Backbeat's two outputs for `seconds` with jack_rec and reads the file back.
     func record(server: JackTestServer, seconds: Int, file: String) throws -> WAVRecording {
         let path = temporary.appendingPathComponent(file).path
-        let result = try run("/usr/bin/jack_rec", ["-f", path, "-d", String(seconds), "-b", "32", "backbeat:out_L", "backbeat:out_R"], server: server.name)
-        #expect(result.status == 0, "jack_rec: \(result.output)")
+        let result = try run("/usr/bin/jack_rec", ["-f", path, "-d", String(seconds), "-b", "32", "-B", "262144", "backbeat:out_L", "backbeat:out_R"], server: server.name)
+        // A recorder whose disk thread fell behind drops frames, and says so: that is not Backbeat's doing.
+        #expect(result.status == 0 && !result.output.contains("overrun"), "jack_rec: \(result.output)")
         let recording = try WAVRecording(path: path)
         #expect(recording.sampleRate == server.rate)
         return recording
@@ -74,14 +75,23 @@ extension JACK {
         defer { sequencer.signal(SIGTERM) }
         let backbeat = try startBackbeat(server: server.name, ["--no-autoconnect", "--connect-midi", "seq:out"])
         defer { backbeat.signal(SIGTERM) }
+        let xrunsBefore = try xrunCount(backbeat)
         let recording = try record(server: server, seconds: 3, file: "onsets.wav")
+        let xruns = try xrunCount(backbeat) - xrunsBefore
         let onsets = AudioAnalysis.onsets(recording.channels[0], threshold: 1e-6, quietFrames: 4000)
         let distances = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
         #expect(distances.count >= 3, "onsets found: \(onsets)")
+        var exact = 0
         for distance in distances {
             let expected = abs(distance - 24_011) < abs(distance - 23_989) ? 24_011 : 23_989
-            #expect(abs(distance - expected) <= 1, "onset distances \(distances)")
+            let off = expected - distance
+            if abs(off) <= 1 { exact += 1; continue }
+            // An xrun during the recording skips whole periods of the server's timeline that the recorder
+            // never sees: only then, and only by whole periods, may a distance come out short.
+            let wholePeriods = off > 0 && min(off % server.period, server.period - off % server.period) <= 1
+            #expect(xruns > 0 && wholePeriods, "onset distances \(distances), \(xruns) xruns while recording")
         }
+        #expect(exact >= 2, "onset distances \(distances), \(xruns) xruns while recording")
         #expect(distances.contains { abs($0 - 24_011) <= 1 })
     }
 
@@ -163,6 +173,13 @@ extension JACK {
         #expect(frames == 48_000 - 100)
         let seconds = try #require(field(bend, "time")) - (try #require(field(note, "time")))
         #expect(abs(seconds - 47_900.0 / 48_000) < 1e-6)
+    }
+
+    /// The xrun count of Backbeat's next one-second status line (`| xruns N |`).
+    func xrunCount(_ backbeat: RunningProgram) throws -> Int {
+        let line = try backbeat.waitForLine(containing: "| voices ", after: backbeat.output.count)
+        let field = try #require(line.components(separatedBy: "| xruns ").dropFirst().first, "no xruns in '\(line)'")
+        return try #require(Int(field.prefix { $0.isNumber }), "no xrun count in '\(line)'")
     }
 
     func jackdRunning(_ name: String) throws -> Bool {
