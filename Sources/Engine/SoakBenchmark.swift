@@ -33,6 +33,9 @@ public enum SoakBenchmark {
                                 voices: voices, eventsPerSecond: eventsPerSecond, drain: drain,
                                 started: { engine.callbackDurations.reset(); before = engine.status() },
                                 warmedUp: { residentStart = residentKiBOfThisProcess() })
+        // Events still on their way (the sender's ring, the next periods) are waited for, up to a second.
+        let expected = before.midiReceived + traffic.sent
+        for _ in 0..<100 where engine.status().midiReceived < expected { drain(); usleepMilliseconds(10) }
         drain()
         let after = engine.status()
         let periodNanoseconds = after.sampleRate > 0 ? Double(after.periodFrames) / Double(after.sampleRate) * 1e9 : 0
