@@ -38,20 +38,15 @@ public enum PolyphonyBenchmark {
 
     /// FluidSynth over JACK (reverb and chorus off, GM program 82 saw lead) fed by a probe sender.
     public static func fluidsynth(server: String, maxNotes: Int = SynthBenchmark.distinctNotes, step: Int = 64) throws -> Result? {
-        guard let path = ChildProcess.find("fluidsynth"), let font = SynthBenchmark.soundFont else { return nil }
-        setenv("JACK_DEFAULT_SERVER", server, 1)
-        let child = try ChildProcess.spawnWithOpenStdin([path, "-a", "jack", "-m", "jack", "-R", "0", "-C", "0",
-            "-o", "synth.polyphony=4096", "-o", "audio.jack.id=fluidpoly", "-o", "midi.jack.id=fluidpoly",
-            "-o", "audio.jack.autoconnect=1", font], output: NSTemporaryDirectory() + "backbeat-fluidpoly.log")
-        defer { close(child.stdin); kill(child.pid, SIGTERM); var status: Int32 = 0; waitpid(child.pid, &status, 0) }
+        guard let font = SynthBenchmark.soundFont,
+              let fluidsynth = try ReferenceClient.start(["fluidsynth", "-a", "jack", "-m", "jack", "-R", "0", "-C", "0",
+                  "-o", "synth.polyphony=4096", "-o", "audio.jack.id=fluidpoly", "-o", "midi.jack.id=fluidpoly",
+                  "-o", "audio.jack.autoconnect=1", font], server: server, waitingFor: "fluidpoly:midi_00")
+        else { return nil }
+        defer { fluidsynth.stop() }
         let sender = try ProbeMIDISender(server: server, name: "poly-out")
         defer { sender.close() }
-        var connected = false
-        for _ in 0..<200 where !connected {
-            connected = (try? LatencyBenchmark.connect(server: server, "\(sender.name):out", "fluidpoly:midi_00")) != nil
-            if !connected { usleepMilliseconds(50) }
-        }
-        guard connected else { throw EngineError.noSuchPort("fluidpoly:midi_00") }
+        try LatencyBenchmark.connect(server: server, "\(sender.name):out", "fluidpoly:midi_00")
         usleepMilliseconds(2_000)  // the sound font loads after the ports appear
         func send(_ message: ShortMessage) { while !sender.send(message) { usleepMilliseconds(1) } }
         for channel in 0..<UInt8(16) { send(ShortMessage(status: 0xC0 | channel, data1: 81)) }

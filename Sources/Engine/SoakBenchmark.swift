@@ -52,16 +52,8 @@ public enum SoakBenchmark {
     /// period) on the same server: its xruns are what the machine and JACK cost at this period. Nil when
     /// jack_midisine is not installed.
     public static func referenceXruns(server: String, seconds: Double, voices: Int, eventsPerSecond: Int) throws -> Int? {
-        guard let path = ChildProcess.find("jack_midisine") else { return nil }
-        setenv("JACK_DEFAULT_SERVER", server, 1)
-        let child = try ChildProcess.spawnWithOpenStdin([path], output: NSTemporaryDirectory() + "backbeat-soak-midisine.log")
-        defer { close(child.stdin); kill(child.pid, SIGTERM); var status: Int32 = 0; waitpid(child.pid, &status, 0) }
-        var present = false
-        for _ in 0..<200 where !present {
-            present = (try? JackProbeLookup.portExists("midisine:midi_in", server: server)) ?? false
-            if !present { usleepMilliseconds(50) }
-        }
-        guard present else { throw EngineError.noSuchPort("midisine:midi_in") }
+        guard let midisine = try ReferenceClient.start(["jack_midisine"], server: server, waitingFor: "midisine:midi_in") else { return nil }
+        defer { midisine.stop() }
         try? LatencyBenchmark.connect(server: server, "midisine:audio_out", "system:playback_1")
         let watcher = try LoadWatcher(server: server)
         defer { watcher.close() }

@@ -98,13 +98,8 @@ struct Bench: ParsableCommand {
         engine.stop()
 
         func external(_ arguments: [String], midiIn: String, audioOut: String) throws -> [Int?]? {
-            guard let path = ChildProcess.find(arguments[0]) else { return nil }
-            let log = NSTemporaryDirectory() + "backbeat-bench-\(arguments[0]).log"
-            setenv("JACK_DEFAULT_SERVER", server, 1)
-            // stdin stays open: FluidSynth's shell quits at end of input.
-            let child = try ChildProcess.spawnWithOpenStdin([path] + arguments.dropFirst(), output: log)
-            defer { close(child.stdin); kill(child.pid, SIGTERM); var status: Int32 = 0; waitpid(child.pid, &status, 0) }
-            try waitForPort(midiIn, server: server)
+            guard let child = try ReferenceClient.start(arguments, server: server, waitingFor: midiIn) else { return nil }
+            defer { child.stop() }
             // A synth may expose its ports before it can sound (FluidSynth loads its sound font after):
             // measure again while no note sounded at all.
             var result: [Int?] = []
@@ -168,15 +163,6 @@ struct Bench: ParsableCommand {
             Row(metric: "backbeat --help, median of 21 runs", backbeat: String(format: "%.1f ms", help),
                 reference: "-", ratio: "-", target: "< 50 ms", pass: help < 50),
         ]
-    }
-
-    func waitForPort(_ port: String, server: String) throws {
-        // The reference synth prints nothing when its ports exist: polling the graph is the only signal.
-        for _ in 0..<200 {
-            if let client = try? JackProbeLookup.portExists(port, server: server), client { return }
-            usleep(50_000)
-        }
-        throw ValidationError("\(port) did not appear on JACK server \(server)")
     }
 
     static func table(_ rows: [Row]) -> String {

@@ -1,0 +1,46 @@
+import Foundation
+import Glibc
+
+/// A reference program that joins a JACK server as a client (jack_midisine, FluidSynth), run as a child for
+/// a comparison and stopped after it. Its stdin stays open: FluidSynth's shell quits at end of input.
+public final class ReferenceClient {
+    private let pid: pid_t
+    private let stdin: Int32
+    private var running = true
+
+    private init(pid: pid_t, stdin: Int32) {
+        self.pid = pid
+        self.stdin = stdin
+    }
+
+    /// Starts `arguments` (argv[0] a program name looked up on PATH) on `server` and waits until `port`
+    /// exists. Such programs print nothing when their ports are up: polling the graph is the only signal.
+    /// Nil when the program is not installed.
+    public static func start(_ arguments: [String], server: String, waitingFor port: String,
+                             timeout: Duration = .seconds(10)) throws -> ReferenceClient? {
+        guard let name = arguments.first, let path = ChildProcess.find(name) else { return nil }
+        let log = NSTemporaryDirectory() + "backbeat-\(name)-\(server).log"
+        setenv("JACK_DEFAULT_SERVER", server, 1)
+        let child = try ChildProcess.spawnWithOpenStdin([path] + arguments.dropFirst(), output: log)
+        let client = ReferenceClient(pid: child.pid, stdin: child.stdin)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if (try? JackProbeLookup.portExists(port, server: server)) == true { return client }
+            usleepMilliseconds(50)
+        }
+        client.stop()
+        throw ChildProcess.Failure(description: "\(name) started, but its port \(port) did not appear on JACK server '\(server)' within \(timeout) (its output: \(log))")
+    }
+
+    /// Ends the program (stdin closed, SIGTERM) and reaps it.
+    public func stop() {
+        guard running else { return }
+        running = false
+        close(stdin)
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    deinit { stop() }
+}
