@@ -65,6 +65,11 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Whether a jackd named `name` runs (Backbeat's private server runs `jackd -R -n NAME`, tests' `jackd -n NAME`).
+func jackdRunning(_ name: String) throws -> Bool {
+    try run("/usr/bin/pgrep", ["-f", "jackd (-R )?-n \(name) "]).status == 0
+}
+
 /// Runs a command to completion with JACK_DEFAULT_SERVER set; returns its status and stdout+stderr.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], server: String? = nil) throws -> (status: Int32, output: String) {

@@ -182,10 +182,6 @@ extension JACK {
         return try #require(Int(field.prefix { $0.isNumber }), "no xrun count in '\(line)'")
     }
 
-    func jackdRunning(_ name: String) throws -> Bool {
-        try run("/usr/bin/pgrep", ["-f", "jackd (-R )?-n \(name) "]).status == 0
-    }
-
     /// Polls a condition that has no signal of its own (a process vanishing), up to `timeout`.
     func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
