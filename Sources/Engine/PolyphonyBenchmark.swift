@@ -142,6 +142,11 @@ public enum ProcessBenchmark {
         }
         let settleEnd = ContinuousClock.now + settle
         while ContinuousClock.now < settleEnd { usleepMilliseconds(50) }
+        return try residentKiB(pid: pid)
+    }
+
+    /// Resident memory (KiB) of process `pid`, in all and without JACK's shared segments.
+    public static func residentKiB(pid: pid_t) throws -> (total: Int, own: Int) {
         // /proc files report size 0: read to end of file, not by size.
         guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps") else {
             throw EngineError.invalidOption("cannot read /proc/\(pid)/smaps")
@@ -161,6 +166,42 @@ public enum ProcessBenchmark {
         }
         guard total > 0 else { throw EngineError.invalidOption("no Rss lines in /proc/\(pid)/smaps") }
         return (total, total - jackShared)
+    }
+
+    /// Milliseconds from the engine's "ready:" to the workstation's first frame, `backbeat` running in a
+    /// tmux terminal of 200x60 on a private server `server` (its --log stamps both). Nil without tmux.
+    public static func firstFrameMilliseconds(backbeat: String, server: String) throws -> Double? {
+        guard let tmux = ChildProcess.find("tmux") else { return nil }
+        let socket = "backbeat-bench-\(getpid())"
+        let log = NSTemporaryDirectory() + "backbeat-first-frame-\(getpid()).log"
+        try? FileManager.default.removeItem(atPath: log)
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let command = "LANG=C.UTF-8 TERM=tmux-256color '\(backbeat)' --server \(server) --no-autoconnect --log '\(log)'"
+        let started = try ChildProcess.runMeasured([tmux, "-L", socket, "new-session", "-d", "-s", "bench", "-x", "200", "-y", "60", command])
+        guard started.status == 0 else { throw EngineError.invalidOption("tmux new-session failed: \(started.output)") }
+        defer { _ = try? ChildProcess.runMeasured([tmux, "-L", socket, "kill-server"]) }
+        func stamp(_ text: String) -> Double? {
+            let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            guard let line = lines.first(where: { $0.contains(text) }), line.hasPrefix("["),
+                  let close = line.firstIndex(of: "]") else { return nil }
+            return Double(line[line.index(after: line.startIndex)..<close])
+        }
+        // The log file is the only signal the workstation gives from inside its terminal.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while stamp("first frame") == nil {
+            guard ContinuousClock.now < deadline else {
+                throw EngineError.invalidOption("the workstation drew no first frame in 20 s; its log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            }
+            usleepMilliseconds(20)
+        }
+        guard let ready = stamp("ready:"), let frame = stamp("first frame") else {
+            throw EngineError.invalidOption("no 'ready:' line in the workstation's log")
+        }
+        // q quits; the private server dies with Backbeat. Then the terminal goes.
+        _ = try? ChildProcess.runMeasured([tmux, "-L", socket, "send-keys", "-t", "bench", "q"])
+        let quitBy = ContinuousClock.now + .seconds(10)
+        while stamp("quitting") == nil && ContinuousClock.now < quitBy { usleepMilliseconds(20) }
+        return (frame - ready) * 1000
     }
 
     /// Median wall time of `runs` runs of a command, in milliseconds.

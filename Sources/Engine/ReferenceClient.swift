@@ -4,7 +4,7 @@ import Glibc
 /// A reference program that joins a JACK server as a client (jack_midisine, FluidSynth), run as a child for
 /// a comparison and stopped after it. Its stdin stays open: FluidSynth's shell quits at end of input.
 public final class ReferenceClient {
-    private let pid: pid_t
+    public let pid: pid_t
     private let stdin: Int32
     private var running = true
 
