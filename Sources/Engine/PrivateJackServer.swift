@@ -184,11 +184,12 @@ public final class PrivateJackServer: @unchecked Sendable {
     /// The watchdog: `sh` blocked reading a pipe whose other end only Backbeat holds (close-on-exec, so no
     /// other child inherits it). The read returns when Backbeat is gone, however it went. Then it waits up
     /// to `watchdogGrace` seconds for jackd (the same process: pid and start time) to exit after its
-    /// SIGTERM, and kills it if it has not; when jackd exited by itself it removes its log and record.
+    /// SIGTERM, and kills it if it has not; when jackd exited by itself it removes its log and record, and
+    /// the semaphores of its clients (Backbeat's own, when jackd stopped before it noticed Backbeat gone).
     private static func startWatchdog(record: PrivateServerFiles.Record) -> (pid: pid_t, pipe: Int32)? {
         guard let shell = findExecutable("sh") else { return nil }
         let script = #"""
-            P=$1 START=$2 GRACE=$3 LOG=$4 RECORD=$5 DIR=$6
+            P=$1 START=$2 GRACE=$3 LOG=$4 RECORD=$5 DIR=$6 SEMAPHORES=$7
             alive() { s=$(cat /proc/$P/stat 2>/dev/null) || return 1; s=${s##*) }; set -- $s; [ "$1" != Z ] && [ "${20}" = "$START" ]; }
             read -r line
             i=0
@@ -196,11 +197,12 @@ public final class PrivateJackServer: @unchecked Sendable {
                 if [ $i -ge $((GRACE * 10)) ]; then kill -KILL $P; exit 0; fi
                 sleep 0.1; i=$((i + 1))
             done
-            rm -f "$LOG" "$RECORD"; [ -n "$DIR" ] && rmdir "$DIR" 2>/dev/null
+            rm -f "$LOG" "$RECORD" "$SEMAPHORES"*; [ -n "$DIR" ] && rmdir "$DIR" 2>/dev/null
             exit 0
             """#
         let arguments = [shell, "-c", script, "backbeat-jackd-watchdog", String(record.jackdPID), record.startTime,
-                         String(watchdogGrace), record.logPath, record.recordPath, record.temporaryDirectory ?? ""]
+                         String(watchdogGrace), record.logPath, record.recordPath, record.temporaryDirectory ?? "",
+                         "/dev/shm/jack_sem.\(getuid())_\(record.name)_"]
         guard let child = try? ChildProcess.spawnWithOpenStdin(arguments, output: "/dev/null", newProcessGroup: true) else { return nil }
         return (child.pid, child.stdin)
     }
