@@ -73,10 +73,12 @@ extension JACK {
         #expect(!after.servers.contains { $0.pid == pid }, "its registry slot is still taken")
         #expect(!after.segments.contains { $0.allocator == pid })
         for id in segments { #expect(!FileManager.default.fileExists(atPath: "/dev/shm" + id), "\(id) left") }
-        #expect(PrivateServerFiles.leftoverFiles(name: name).isEmpty, "\(PrivateServerFiles.leftoverFiles(name: name))")
-        // The watchdog removes the log and the record once jackd has exited.
-        #expect(try waitUntil(timeout: 5) { !FileManager.default.fileExists(atPath: log) && !FileManager.default.fileExists(atPath: record) },
-                "\(log) or its record left")
+        // jackd removes its socket and semaphores; the watchdog, once jackd has exited, the log, the record and
+        // Backbeat's client semaphore (jackd may stop before it notices the client gone).
+        #expect(try waitUntil(timeout: 5) {
+            !FileManager.default.fileExists(atPath: log) && !FileManager.default.fileExists(atPath: record)
+                && PrivateServerFiles.leftoverFiles(name: name).isEmpty
+        }, "left: \(log)?, its record?, \(PrivateServerFiles.leftoverFiles(name: name))")
     }
 
     /// Polls a condition that has no signal of its own (a process vanishing), up to `timeout`.
