@@ -42,12 +42,7 @@ public struct CaptureSummary: Sendable, Equatable {
 /// called from any thread.
 public final class CaptureController: @unchecked Sendable {
     private let engine: Engine
-    private struct MIDIState {
-        var path: String
-        var recording: MIDIRecording
-        var started: ContinuousClock.Instant
-    }
-    private let midi = Mutex<MIDIState?>(nil)
+    private let midi = Mutex<MIDIRecorder?>(nil)
     private let audio = Mutex<AudioRecorder?>(nil)
 
     public init(engine: Engine) { self.engine = engine }
@@ -67,50 +62,31 @@ public final class CaptureController: @unchecked Sendable {
 
     // MARK: MIDI
 
-    /// Starts keeping what the monitor receives from now on. Throws when the file could not be written.
-    /// Throws when already recording MIDI (stop that first: its file is written then).
+    /// Starts recording what the monitor receives from now on to a Standard MIDI File, written as it
+    /// goes (a crash keeps all but the last half second). Throws when the file could not be created, or
+    /// when already recording MIDI (stop that first).
     public func startMIDIRecording(to path: String) throws(CaptureError) {
         if let current = midi.withLock({ $0?.path }) { throw CaptureError("already recording MIDI to \(current)") }
         try CaptureFiles.checkWritable(path)
-        let rate = Double(engine.sampleRate)
-        let start = engine.frameTime()
-        midi.withLock { $0 = MIDIState(path: path, recording: MIDIRecording(sampleRate: rate, startFrame: start), started: .now) }
+        let recorder = try MIDIRecorder(path: path, sampleRate: Double(engine.sampleRate), startFrame: engine.frameTime())
+        midi.withLock { $0 = recorder }
     }
 
     /// Hands an event the UI drained to the MIDI recorder (ignored when not recording MIDI).
     public func record(_ event: EngineEvent) {
         guard case .midi(let monitorEvent) = event else { return }
-        midi.withLock { state in
-            guard state != nil else { return }
-            state!.recording.add(monitorEvent)
-        }
+        midi.withLock { $0 }?.add(monitorEvent)
     }
 
     public var isRecordingMIDI: Bool { midi.withLock { $0 != nil } }
 
-    /// Stops and writes the file; when it cannot be written, writes to the temporary directory instead
-    /// and says so. Returns nil when not recording; throws only when neither file could be written.
+    /// Stops, writes what is left and closes the file; when the file failed or was removed meanwhile,
+    /// writes the whole recording to the temporary directory instead and says so. Returns nil when not
+    /// recording; throws only when neither file could be written.
     @discardableResult
     public func stopMIDIRecording() throws(CaptureError) -> CaptureSummary? {
-        guard let state = midi.withLock({ state -> MIDIState? in defer { state = nil }; return state }) else { return nil }
-        let bytes = state.recording.fileBytes()
-        let seconds = Self.seconds(since: state.started)
-        let count = state.recording.events.count
-        do {
-            try CaptureFiles.writeAtomically(bytes, to: state.path)
-            return CaptureSummary(path: state.path, requestedPath: state.path, seconds: seconds, count: count, framesDropped: 0,
-                                  problem: nil, message: "saved \(count) MIDI events (\(Self.format(seconds)) s) to \(state.path)")
-        } catch {
-            let fallback = CaptureFiles.fallbackPath(for: state.path)
-            do {
-                try CaptureFiles.writeAtomically(bytes, to: fallback)
-            } catch let second {
-                throw CaptureError("\(error.description); the MIDI recording is lost: \(second.description)")
-            }
-            return CaptureSummary(path: fallback, requestedPath: state.path, seconds: seconds, count: count, framesDropped: 0,
-                                  problem: error.description,
-                                  message: "\(error.description); saved the \(count) MIDI events to \(fallback) instead")
-        }
+        guard let recorder = midi.withLock({ recorder -> MIDIRecorder? in defer { recorder = nil }; return recorder }) else { return nil }
+        return try recorder.stop()
     }
 
     // MARK: Audio
@@ -168,21 +144,13 @@ public final class CaptureController: @unchecked Sendable {
     }
 
     public func status() -> CaptureStatus {
-        let midiStatus = midi.withLock { state in
-            state.map {
-                RecordingStatus(path: $0.path, seconds: Self.seconds(since: $0.started), count: $0.recording.events.count,
-                                framesDropped: 0, failure: nil)
-            }
+        let midiStatus = midi.withLock { $0 }.map {
+            RecordingStatus(path: $0.path, seconds: $0.seconds, count: $0.count, framesDropped: 0, failure: nil)
         }
         let audioStatus = audio.withLock { $0 }.map {
             RecordingStatus(path: $0.path, seconds: $0.seconds, count: $0.frames, framesDropped: $0.framesDropped, failure: $0.failure)
         }
         return CaptureStatus(midi: midiStatus, audio: audioStatus)
-    }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let d = ContinuousClock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
     static func format(_ seconds: Double) -> String { String(format: "%.1f", seconds) }

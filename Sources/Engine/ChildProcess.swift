@@ -11,25 +11,39 @@ public enum ChildProcess {
     /// Spawns `arguments` (argv[0] a path) with stdin from /dev/null and stdout+stderr to `output`.
     /// Backbeat blocks its quit signals in every thread; the child gets an empty mask and default handlers.
     public static func spawn(_ arguments: [String], output: String, newProcessGroup: Bool = false) throws -> pid_t {
-        try spawn(arguments, output: output, newProcessGroup: newProcessGroup, stdin: nil)
+        try spawn(arguments, output: .path(output), newProcessGroup: newProcessGroup, stdin: nil)
+    }
+
+    /// Spawns with stdout+stderr to `outputDescriptor`, a file the caller opened (and closes).
+    public static func spawn(_ arguments: [String], outputDescriptor: Int32, newProcessGroup: Bool = false) throws -> pid_t {
+        try spawn(arguments, output: .descriptor(outputDescriptor), newProcessGroup: newProcessGroup, stdin: nil)
+    }
+
+    private enum Output {
+        case path(String)
+        case descriptor(Int32)
     }
 
     /// Spawns with stdin from a pipe the caller keeps open (a program that quits at end of input, such as
     /// FluidSynth's shell, runs until the returned descriptor is closed).
-    public static func spawnWithOpenStdin(_ arguments: [String], output: String) throws -> (pid: pid_t, stdin: Int32) {
+    /// Both ends are made close-on-exec in Backbeat, so other children do not inherit the pipe: it closes
+    /// when the caller closes it or Backbeat ends, however it ends.
+    public static func spawnWithOpenStdin(_ arguments: [String], output: String,
+                                          newProcessGroup: Bool = false) throws -> (pid: pid_t, stdin: Int32) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         defer { close(fds[0]) }
         do {
-            return (try spawn(arguments, output: output, newProcessGroup: false, stdin: fds[0]), fds[1])
+            return (try spawn(arguments, output: .path(output), newProcessGroup: newProcessGroup, stdin: fds[0]), fds[1])
         } catch {
             close(fds[1])
             throw error
         }
     }
 
-    private static func spawn(_ arguments: [String], output: String, newProcessGroup: Bool, stdin: Int32?) throws -> pid_t {
+    private static func spawn(_ arguments: [String], output: Output, newProcessGroup: Bool, stdin: Int32?) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -38,7 +52,10 @@ public enum ChildProcess {
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        switch output {
+        case .path(let path): posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 1)
+        }
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

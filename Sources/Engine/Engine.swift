@@ -128,16 +128,23 @@ public final class Engine: @unchecked Sendable {
         defer { if !startedJACK { stopALSA() } }
         PrivateJackServer.quietLibjack()
         let name = options.resolvedServerName
+        if let problem = JackServerNameRule.problem(name) {
+            let source = options.serverName?.isEmpty == false ? "--server" : "JACK_DEFAULT_SERVER"
+            throw EngineError.invalidOption("\(source) \(String(reflecting: name)) is not a JACK server name: \(problem)")
+        }
         if !PrivateJackServer.isRunning(name: name) {
             guard options.startServer else {
                 throw EngineError.clientOpenFailed(server: name, status: .serverFailed)
             }
+            // What earlier private servers that died left behind (registry slots, shared memory) would
+            // keep this one from starting.
+            for line in PrivateJackServer.cleanUpAfterDeadServers() { log(line) }
             let server = try PrivateJackServer.start(name: name, rate: options.rate, period: options.period)
             state.withLock {
                 $0.privateServer = server
                 $0.server = ServerDescription(name: name, isPrivate: true, driver: server.driver)
             }
-            log("started a private JACK server '\(name)' (\(server.driver) driver, \(options.rate) Hz, \(options.period) frames): none was running")
+            log("started a private JACK server '\(name)' (\(server.driver) driver, \(options.rate) Hz, \(options.period) frames, pid \(server.pid), log \(server.logPath)): none was running")
         } else {
             log("using the running JACK server '\(name)'")
         }
@@ -325,6 +332,7 @@ public final class Engine: @unchecked Sendable {
         }
         // No client: restart a private server that died, then try to reconnect.
         if let server = state.privateServer, server.exitStatusIfExited() != nil {
+            server.stop()  // its watchdog, and what it left if it was killed
             if !PrivateJackServer.isRunning(name: state.server.name),
                let restarted = try? PrivateJackServer.start(name: state.server.name, rate: options.rate, period: options.period) {
                 state.privateServer = restarted

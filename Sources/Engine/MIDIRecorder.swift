@@ -1,5 +1,6 @@
 import Foundation
 import MIDI
+import Synchronization
 
 /// A capture problem, naming the file and the reason.
 public struct CaptureError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -7,13 +8,16 @@ public struct CaptureError: Error, CustomStringConvertible, Sendable, Equatable 
     public init(_ description: String) { self.description = description }
 }
 
-/// What the monitor received while recording, kept in memory with its timing and written as a format 0
-/// Standard MIDI File at the end. Times come from the events' JACK frame times, so they are as exact as
-/// the engine saw them (demo and keyboard events take effect at the start of a period).
+/// What the monitor received while recording, with its timing: the events not yet handed on (`takeEvents`,
+/// which `MIDIRecorder` calls to write them as it goes), or all of them for `fileBytes`. Times come from the
+/// events' JACK frame times, so they are as exact as the engine saw them (demo and keyboard events take
+/// effect at the start of a period).
 public struct MIDIRecording: Sendable {
     public let sampleRate: Double
-    /// Seconds from the start of the recording, and the message.
+    /// Seconds from the start of the recording, and the message (since the last `takeEvents`).
     public private(set) var events: [(seconds: Double, message: ShortMessage)] = []
+    /// Events recorded since the start, taken or not.
+    public private(set) var count = 0
     private var lastFrame: UInt32?
     /// Frames from the start to `lastFrame`, unwrapped (JACK frame times wrap at 2^32).
     private var position: UInt64 = 0
@@ -33,22 +37,128 @@ public struct MIDIRecording: Sendable {
         let step = Int32(bitPattern: event.frameTime &- lastFrame)
         if step < 0 {
             // Before the start, or a hair out of order between sources.
-            guard !events.isEmpty else { return }
+            guard count > 0 else { return }
         } else {
             position += UInt64(step)
             self.lastFrame = event.frameTime
         }
         events.append((Double(position) / sampleRate, event.message))
+        count += 1
     }
 
-    public var duration: Double { events.last?.seconds ?? 0 }
+    /// Seconds from the start to the last event.
+    public var duration: Double { Double(position) / sampleRate }
+
+    /// Hands over the events added since the last call and forgets them.
+    public mutating func takeEvents() -> [(seconds: Double, message: ShortMessage)] {
+        defer { events = [] }
+        return events
+    }
 
     /// The file: format 0, 960 ticks per quarter note at 120 BPM (about half a millisecond per tick).
     public func fileBytes() -> [UInt8] {
         let messages: [(seconds: Double, message: MIDIMessage)] = events.compactMap { item in
-            MIDIMessage(item.message).map { (item.seconds, $0) }
+            MIDIMessage(item.message).map { (seconds: item.seconds, message: $0) }
         }
         return StandardMIDIFile.format0(messages, ticksPerQuarterNote: 960)
+    }
+}
+
+/// Records MIDI to a file as it arrives: events go to memory from the UI thread (`add`), and a thread of
+/// its own appends them to an `SMFStreamWriter` every half second, so memory stays bounded on long takes
+/// and a crash or SIGKILL leaves a valid file with all but the last half second or so.
+final class MIDIRecorder: @unchecked Sendable {
+    let path: String
+    let started = ContinuousClock.now
+    static let flushInterval = 0.5
+    /// Events kept in memory after the file failed, for the fallback file (beyond: counted, not kept).
+    static let maximumHeldEvents = 1_000_000
+
+    private let recording: Mutex<MIDIRecording>
+    private let writer: SMFStreamWriter
+    private let failure = Mutex<String?>(nil)
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    // The flush thread's own, then `stop`'s once it has finished.
+    private var held: [(seconds: Double, message: MIDIMessage)] = []
+    private var heldDropped = 0
+
+    /// Creates the file (a path that cannot be written fails here) and starts the flush thread.
+    init(path: String, sampleRate: Double, startFrame: UInt32?) throws(CaptureError) {
+        self.path = path
+        writer = try SMFStreamWriter(path: path)
+        recording = Mutex(MIDIRecording(sampleRate: sampleRate, startFrame: startFrame))
+        let thread = Thread { [self] in run() }
+        thread.name = "backbeat-midi-recorder"
+        thread.start()
+    }
+
+    func add(_ event: MonitorEvent) { recording.withLock { $0.add(event) } }
+
+    /// Events recorded so far.
+    var count: Int { recording.withLock { $0.count } }
+    var seconds: Double {
+        let d = ContinuousClock.now - started
+        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+
+    /// Writes what is left and closes the file. When the file failed or was removed while recording, writes
+    /// everything to the temporary directory instead and says so. Throws only when that fails too.
+    func stop() throws(CaptureError) -> CaptureSummary {
+        if !stopping.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
+        finished.wait()
+        finished.signal()  // a second stop returns at once
+        let count = self.count
+        let seconds = self.seconds
+        var problem = failure.withLock { $0 }
+        if problem == nil && writer.isRemoved { problem = "cannot write \(path): it was removed while recording" }
+        if problem == nil {
+            do {
+                try writer.close()
+                return CaptureSummary(path: path, requestedPath: path, seconds: seconds, count: count, framesDropped: 0, problem: nil,
+                                      message: "saved \(count) MIDI events (\(CaptureController.format(seconds)) s) to \(path)")
+            } catch {
+                problem = error.description
+            }
+        }
+        let reason = problem ?? ""
+        let fallback = CaptureFiles.fallbackPath(for: path)
+        do {
+            let bytes = try writer.contents(appending: held)
+            try? writer.close()
+            try CaptureFiles.writeAtomically(bytes, to: fallback)
+        } catch {
+            throw CaptureError("\(reason); the MIDI recording is lost: \(error.description)")
+        }
+        let lost = heldDropped > 0 ? " (\(heldDropped) after the first \(Self.maximumHeldEvents) held in memory were lost)" : ""
+        return CaptureSummary(path: fallback, requestedPath: path, seconds: seconds, count: count - heldDropped, framesDropped: 0,
+                              problem: reason, message: "\(reason); saved the \(count - heldDropped) MIDI events to \(fallback) instead\(lost)")
+    }
+
+    private func run() {
+        while !stopping.load(ordering: .acquiring) {
+            _ = wake.wait(timeout: .now() + Self.flushInterval)
+            flush()
+        }
+        flush()
+        finished.signal()
+    }
+
+    private func flush() {
+        let batch = recording.withLock { $0.takeEvents() }.compactMap { item in MIDIMessage(item.message).map { (seconds: item.seconds, message: $0) } }
+        guard !batch.isEmpty else { return }
+        if failure.withLock({ $0 }) == nil {
+            do {
+                try writer.append(batch)
+                return
+            } catch {
+                failure.withLock { $0 = error.description }
+            }
+        }
+        let room = max(0, Self.maximumHeldEvents - held.count)
+        held += batch.prefix(room)
+        heldDropped += batch.count - min(room, batch.count)
     }
 }
 

@@ -11,15 +11,25 @@ public struct ServerDescription: Sendable, Equatable {
 }
 
 /// A `jackd` that Backbeat started because none ran under that name. It dies with Backbeat: stopped on
-/// every orderly way out, and started through `setpriv --pdeathsig KILL` so the kernel kills it if Backbeat
-/// itself dies (crash, SIGKILL). It runs in a process group of its own, so a Ctrl-C in the terminal reaches
-/// Backbeat, which stops its client before the server.
+/// every orderly way out, and started through `setpriv --pdeathsig TERM` so that if Backbeat itself dies
+/// (crash, SIGKILL) the kernel asks it to stop, and it stops cleanly: it frees its slot in jack2's server
+/// registry and removes its shared memory, semaphores and socket. A watchdog (a small shell process
+/// reading a pipe only Backbeat holds) sees Backbeat die; if jackd has not exited `watchdogGrace` later
+/// it kills it, and when jackd exits by itself it removes its log and record. Whatever a killed server
+/// leaves, the next start cleans up (`PrivateServerFiles.cleanUpAfterDeadServers`). jackd runs in a
+/// process group of its own, so a Ctrl-C in the terminal reaches Backbeat, which stops its client before
+/// the server.
 public final class PrivateJackServer: @unchecked Sendable {
     public let name: String
     public let driver: String
     public let pid: pid_t
+    /// jackd's output, in Backbeat's private directory (see `PrivateServerFiles`).
     public let logPath: String
+    private let record: PrivateServerFiles.Record
+    private let watchdog: (pid: pid_t, pipe: Int32)?
     private var stopped = false
+    /// Seconds the watchdog gives jackd to stop after Backbeat died, before SIGKILL.
+    public static let watchdogGrace = 5
 
     /// libjack prints every failed connection attempt to stderr; Backbeat reports failures in its own words
     /// instead. `BACKBEAT_JACK_VERBOSE=1` keeps libjack's messages.
@@ -52,58 +62,89 @@ public final class PrivateJackServer: @unchecked Sendable {
         guard let jackd = findExecutable("jackd") else {
             throw EngineError.serverStartFailed(server: name, reason: "jackd not found on PATH (Debian package jackd2)")
         }
+        if let problem = JackServerNameRule.problem(name) {
+            throw EngineError.serverStartFailed(server: name, reason: "not a JACK server name: \(problem)")
+        }
         var arguments = [jackd, "-R", "-n", name, "-d", driver, "-r", String(rate), "-p", String(period)]
         if driver == "alsa" { arguments += ["-n", "2"] }
         if let setpriv = findExecutable("setpriv") {
-            arguments = [setpriv, "--pdeathsig", "KILL", "--"] + arguments
+            arguments = [setpriv, "--pdeathsig", "TERM", "--"] + arguments
         }
-        let logPath = NSTemporaryDirectory() + "backbeat-jackd-\(name)-\(getpid()).log"
-        let pid = try spawn(arguments, logPath: logPath)
-        let server = PrivateJackServer(name: name, driver: driver, pid: pid, logPath: logPath)
+        let (pid, record) = try spawnWithRecord(arguments, name: name)
+        let server = PrivateJackServer(name: name, driver: driver, pid: pid, record: record,
+                                       watchdog: startWatchdog(record: record))
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let code = server.exitStatusIfExited() {
-                server.stopped = true
-                throw EngineError.serverStartFailed(server: name, reason: "jackd exited (\(code)): \(server.logTail())")
+                let tail = server.logTail()
+                server.stop()
+                throw EngineError.serverStartFailed(server: name, reason: "jackd exited (\(code)): \(tail)" + explanation(name))
             }
             if isRunning(name: name) { return server }
             // jackd has no readiness signal; a client that can connect is the signal, polled.
             usleep(20_000)
         }
+        let tail = server.logTail()
         server.stop()
-        throw EngineError.serverStartFailed(server: name, reason: "jackd did not accept clients within \(timeout): \(server.logTail())")
+        throw EngineError.serverStartFailed(server: name, reason: "jackd did not accept clients within \(timeout): \(tail)" + explanation(name))
     }
 
-    private init(name: String, driver: String, pid: pid_t, logPath: String) {
+    /// What jack2 left on the machine that explains a failed start, as a sentence to append.
+    private static func explanation(_ name: String) -> String {
+        PrivateServerFiles.diagnosis(name: name).map { ". \($0)" } ?? ""
+    }
+
+    /// Removes what earlier private servers of Backbeat's that died left behind; returns a line for each.
+    public static func cleanUpAfterDeadServers() -> [String] { PrivateServerFiles.cleanUpAfterDeadServers() }
+
+    private init(name: String, driver: String, pid: pid_t, record: PrivateServerFiles.Record, watchdog: (pid: pid_t, pipe: Int32)?) {
         self.name = name
         self.driver = driver
         self.pid = pid
-        self.logPath = logPath
+        self.record = record
+        self.logPath = record.logPath
+        self.watchdog = watchdog
     }
 
     deinit { stop() }
 
     /// Non-nil once the server process has exited (reaps it).
     public func exitStatusIfExited() -> Int32? {
+        if let exitStatus { return exitStatus }
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
-        if result == pid || (result < 0 && errno == ECHILD) { return status }
+        if result == pid || (result < 0 && errno == ECHILD) { exitStatus = status; return status }
         return nil
     }
+    /// Set once reaped: the pid may belong to another process from then on, so it gets no more signals.
+    private var exitStatus: Int32?
 
-    /// SIGTERM, then SIGKILL after two seconds; reaps the process. Idempotent.
+    /// Stops the watchdog, then jackd: SIGTERM, then SIGKILL after two seconds; reaps both and removes the
+    /// log and record (a server that had to be killed keeps its record, for the next start to clean up
+    /// after it). Idempotent.
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        if let watchdog {
+            kill(watchdog.pid, SIGTERM)
+            var status: Int32 = 0
+            while waitpid(watchdog.pid, &status, 0) < 0 && errno == EINTR {}
+            close(watchdog.pipe)
+        }
+        if exitStatus != nil {
+            // It exited by itself (crashed, or was killed): clean up after it as after any dead server.
+            _ = PrivateServerFiles.cleanUpAfterDeadServers(records: [record])
+            return
+        }
         kill(pid, SIGTERM)
         for _ in 0..<200 {
-            if exitStatusIfExited() != nil { try? FileManager.default.removeItem(atPath: logPath); return }
+            if exitStatusIfExited() != nil { PrivateServerFiles.remove(record); return }
             usleep(10_000)
         }
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        try? FileManager.default.removeItem(atPath: logPath)
+        _ = PrivateServerFiles.cleanUpAfterDeadServers(records: [record])
     }
 
     /// The last lines jackd printed, for error messages.
@@ -115,12 +156,55 @@ public final class PrivateJackServer: @unchecked Sendable {
 
     static func findExecutable(_ name: String) -> String? { ChildProcess.find(name) }
 
-    private static func spawn(_ arguments: [String], logPath: String) throws -> pid_t {
+    /// Spawns jackd with its output in a new log in Backbeat's private directory, and writes its record.
+    private static func spawnWithRecord(_ arguments: [String], name: String) throws -> (pid_t, PrivateServerFiles.Record) {
         do {
-            return try ChildProcess.spawn(arguments, output: logPath, newProcessGroup: true)
+            let directory = try PrivateServerFiles.directory()
+            let base = directory.path + "/jackd-\(name)-\(getpid())"
+            let log = try PrivateServerFiles.createExclusive(base + ".log")
+            defer { close(log) }
+            let pid: pid_t
+            do {
+                pid = try ChildProcess.spawn(arguments, outputDescriptor: log, newProcessGroup: true)
+            } catch {
+                unlink(base + ".log")
+                if directory.isTemporary { rmdir(directory.path) }
+                throw error
+            }
+            let record = PrivateServerFiles.Record(jackdPID: pid, startTime: PrivateServerFiles.startTime(of: pid) ?? "?", name: name,
+                                                   logPath: base + ".log", recordPath: base + ".pid",
+                                                   temporaryDirectory: directory.isTemporary ? directory.path : nil)
+            try? PrivateServerFiles.writeRecord(record)
+            return (pid, record)
         } catch {
-            throw EngineError.serverStartFailed(server: arguments.last ?? "", reason: "\(error)")
+            throw EngineError.serverStartFailed(server: name, reason: "\(error)")
         }
+    }
+
+    /// The watchdog: `sh` blocked reading a pipe whose other end only Backbeat holds (close-on-exec, so no
+    /// other child inherits it). The read returns when Backbeat is gone, however it went. Then it waits up
+    /// to `watchdogGrace` seconds for jackd (the same process: pid and start time) to exit after its
+    /// SIGTERM, and kills it if it has not; when jackd exited by itself it removes its log and record, and
+    /// the semaphores of its clients (Backbeat's own, when jackd stopped before it noticed Backbeat gone).
+    private static func startWatchdog(record: PrivateServerFiles.Record) -> (pid: pid_t, pipe: Int32)? {
+        guard let shell = findExecutable("sh") else { return nil }
+        let script = #"""
+            P=$1 START=$2 GRACE=$3 LOG=$4 RECORD=$5 DIR=$6 SEMAPHORES=$7
+            alive() { s=$(cat /proc/$P/stat 2>/dev/null) || return 1; s=${s##*) }; set -- $s; [ "$1" != Z ] && [ "${20}" = "$START" ]; }
+            read -r line
+            i=0
+            while alive; do
+                if [ $i -ge $((GRACE * 10)) ]; then kill -KILL $P; exit 0; fi
+                sleep 0.1; i=$((i + 1))
+            done
+            rm -f "$LOG" "$RECORD" "$SEMAPHORES"*; [ -n "$DIR" ] && rmdir "$DIR" 2>/dev/null
+            exit 0
+            """#
+        let arguments = [shell, "-c", script, "backbeat-jackd-watchdog", String(record.jackdPID), record.startTime,
+                         String(watchdogGrace), record.logPath, record.recordPath, record.temporaryDirectory ?? "",
+                         "/dev/shm/jack_sem.\(getuid())_\(record.name)_"]
+        guard let child = try? ChildProcess.spawnWithOpenStdin(arguments, output: "/dev/null", newProcessGroup: true) else { return nil }
+        return (child.pid, child.stdin)
     }
 }
 

@@ -6,7 +6,7 @@ struct EngineArguments: ParsableArguments {
     @Option(name: .customLong("name"), help: "JACK client name.")
     var clientName = "backbeat"
 
-    @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server). Started privately when none runs.")
+    @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server): letters, digits, '-', '_', '.'. Started privately when none runs.")
     var server: String?
 
     @Option(name: .customLong("connect-midi"), help: ArgumentHelp("Connect this JACK MIDI output port to midi_in (repeatable).", valueName: "port"))
@@ -36,13 +36,18 @@ struct EngineArguments: ParsableArguments {
     @Flag(help: "Play the built-in demo loop (120 BPM: melody, chords, bass, MIDI clock) through the synth.")
     var demo = false
 
-    @Option(name: .customLong("record-midi"), help: ArgumentHelp("Record the MIDI Backbeat receives to a Standard MIDI File (format 0), written when Backbeat quits.", valueName: "file.mid"))
+    @Option(name: .customLong("record-midi"), help: ArgumentHelp("Record the MIDI Backbeat receives to a Standard MIDI File (format 0), written as it arrives.", valueName: "file.mid"))
     var recordMIDI: String?
 
     @Option(name: .customLong("record-audio"), help: ArgumentHelp("Record Backbeat's output to a stereo 32-bit float WAV file, written as it plays.", valueName: "file.wav"))
     var recordAudio: String?
 
     func validate() throws {
+        // A bad server name is bad input, not a usage error: one line naming option and value, exit 2.
+        if let server, let problem = JackServerNameRule.problem(server) {
+            Console.info("--server \(String(reflecting: server)) is not a JACK server name: \(problem)")
+            throw ExitCode(2)
+        }
         guard (8_000...192_000).contains(rate) else { throw ValidationError("--rate must be between 8000 and 192000 (got \(rate))") }
         guard (16...8192).contains(period), period & (period - 1) == 0 else {
             throw ValidationError("--period must be a power of two between 16 and 8192 (got \(period))")
