@@ -51,6 +51,19 @@ public struct ScenarioPlayer: Sendable {
     /// True once every step and expectation has been applied.
     public var isFinished: Bool { nextStep == scenario.steps.count && nextExpectation == expectations.count }
 
+    /// Where the run ends, once known: the scenario's `until`, or, after the last step and expectation,
+    /// the time of the last change still scheduled (now when nothing is). nil while steps remain and no
+    /// `until` is set.
+    public var endTime: Double? {
+        if let until = scenario.until { return until }
+        guard isFinished else { return nil }
+        return simulator.nextDeadline ?? simulator.now
+    }
+
+    /// Safety bound on timed changes played after the last step; every chain of them ends (suspension,
+    /// termination), so this is never reached by the rules as they are.
+    static let maxTrailingChanges = 1_000
+
     /// Applies everything due at or before `time` (a step before an expectation at the same time), then
     /// lets the simulator's own timers run up to `time`. Returns the timeline lines in order.
     public mutating func advance(to time: Double) -> [TimelineLine] {
@@ -74,7 +87,17 @@ public struct ScenarioPlayer: Sendable {
                 break
             }
         }
-        if time.isFinite { lines += simulator.advance(to: time).map(TimelineLine.entry) }
+        if time.isFinite {
+            lines += simulator.advance(to: time).map(TimelineLine.entry)
+        } else if isFinished {
+            // Play on: every change the steps set in motion (a suspension, a task expiry, the end of a wake,
+            // a termination after applicationWillTerminate) becomes a line, until nothing is scheduled.
+            var count = 0
+            while let deadline = simulator.nextDeadline, count < Self.maxTrailingChanges {
+                lines += simulator.advance(to: deadline).map(TimelineLine.entry)
+                count += 1
+            }
+        }
         return lines
     }
 
@@ -91,9 +114,10 @@ public struct ScenarioPlayer: Sendable {
 
 extension Scenario {
     /// Runs the scenario instantly: steps in order, each expectation after the steps at its time.
+    /// Without `until` it plays on until nothing more is scheduled; with it, it stops there.
     public func run() -> ScenarioRun {
         var player = ScenarioPlayer(self)
-        let lines = player.advance(to: .infinity)
+        let lines = player.advance(to: until ?? .infinity)
         return ScenarioRun(scenario: self, lines: lines, simulator: player.simulator)
     }
 
