@@ -1,7 +1,7 @@
 // `backbeat lifecycle check`: what an app's Info.plist says about keeping it alive in background.
 import Foundation
 
-/// What an Info.plist declares, and what follows from it (LIFECYCLE.md sections 1 and 3).
+/// What an Info.plist declares, and what follows from it (docs/lifecycle-rules.md: callbacks, what keeps an app running).
 public struct InfoPlistReport: Sendable, Equatable {
     /// The UIBackgroundModes values, as written.
     public var declaredModes: [String]

@@ -1,7 +1,7 @@
-// The vocabulary of LIFECYCLE.md: states, styles, callbacks, streams, events, handler actions, warnings.
+// The vocabulary of the lifecycle rules (docs/lifecycle-rules.md): states, styles, callbacks, streams, events, handler actions, warnings.
 // Raw values are the spellings of the scenario format (section 5) and of the timeline (section 6).
 
-/// The process states of LIFECYCLE.md section 1.
+/// The process states (docs/lifecycle-rules.md, "States and callbacks").
 public enum AppState: String, Sendable, CaseIterable, Equatable {
     case notRunning = "not-running"
     /// Foreground, receiving no events.
@@ -104,7 +104,7 @@ public enum BackgroundMode: String, Sendable, CaseIterable, Equatable {
     case nearbyInteraction = "nearby-interaction"
 }
 
-/// The stream kinds of LIFECYCLE.md section 3.
+/// The stream kinds (docs/lifecycle-rules.md, "What keeps an app running").
 public enum StreamKind: String, Sendable, CaseIterable, Equatable {
     case audioOutput = "audio-output"
     case audioInput = "audio-input"
@@ -275,7 +275,7 @@ public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The warning codes of LIFECYCLE.md section 4 (part of the contract).
+/// The warning codes (docs/lifecycle-rules.md, "Warnings"; part of the contract).
 public enum WarningCode: String, Sendable, CaseIterable, Equatable, Comparable {
     case silentKeepalive = "silent-keepalive"
     case keepaliveNeverPlays = "keepalive-never-plays"

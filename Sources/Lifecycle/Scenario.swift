@@ -1,4 +1,4 @@
-// Scenario files (LIFECYCLE.md section 5). Values are parsed with TOMLKit; TOMLKit does not tell where a
+// Scenario files (format: docs/scenarios.md). Values are parsed with TOMLKit; TOMLKit does not tell where a
 // key or table is, so a light scan of the text (`SourceMap`) finds the lines errors must name.
 import Foundation
 import TOMLKit

@@ -1,5 +1,5 @@
 // The simulator: a value you drive by hand. Time only moves when `advance(to:)` or `apply(_:at:)` is called,
-// and every effect comes back as data (`TimelineEntry`), never as I/O (DESIGN.md, swift-nio style).
+// and every effect comes back as data (`TimelineEntry`), never as I/O (the swift-nio state-machine style).
 
 /// The app as configured: style, declared background modes, audio session, streams and handlers.
 public struct LifecycleConfiguration: Sendable, Equatable {
@@ -75,7 +75,7 @@ public struct TimelineEntry: Sendable, Equatable {
     public var warnings: [LifecycleWarning]
     /// For `midi:S` events: whether the message reached the app.
     public var delivered: Bool?
-    /// Set when LIFECYCLE.md has no rule for what happened ("—" in a table): nothing was guessed.
+    /// Set when the simulator has no rule for what happened: nothing was guessed.
     public var unknownRule: String?
     /// Remarks for the readable table (events without effect, failed actions).
     public var notes: [String]
@@ -959,7 +959,7 @@ public struct LifecycleSimulator: Sendable {
             pause(s.name, because: "interruption began (\(what)): the session is inactive, its players are paused")
         }
         if state.runsCode {
-            note("interruption began (\(what)): the session is inactive, players are paused")
+            note("interruption began (\(what)): the session is inactive")
             fire([.interruptionBegan])
         } else {
             note("the app is \(state.rawValue): it gets interruption began when it next runs, or never (none simulated)")

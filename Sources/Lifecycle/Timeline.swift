@@ -1,7 +1,7 @@
 import Foundation
 import MIDI
-// Running a scenario, and the two renderings of its timeline: JSON lines (LIFECYCLE.md section 6, a
-// contract) and a readable table for people.
+// Running a scenario, and the two renderings of its timeline: JSON lines (docs/scenarios.md, "Timeline
+// output": a contract) and a readable table for people.
 
 /// The outcome of one expectation.
 public struct ExpectationResult: Sendable, Equatable {
@@ -146,7 +146,7 @@ extension Scenario {
 
 /// Renderings of a timeline.
 public enum TimelineFormat {
-    /// One JSON object, as LIFECYCLE.md section 6 specifies (keys in this order: t, event, callbacks,
+    /// One JSON object, as docs/scenarios.md ("Timeline output") specifies (keys in this order: t, event, callbacks,
     /// state, alive_by, reason, warnings, delivered; plus unknown_rule when no rule applied).
     public static func json(_ line: TimelineLine) -> String {
         switch line {
@@ -202,7 +202,10 @@ public enum TimelineFormat {
                 states.append(e.state)
                 var more: [String] = []
                 if let r = e.reason { more.append("reason: \(r)") }
-                if let d = e.delivered { more.append(d ? "MIDI delivered" : "MIDI lost") }
+                if let d = e.delivered {
+                    let midi = e.event?.hasPrefix("midi:") ?? false
+                    more.append(midi ? (d ? "MIDI delivered" : "MIDI lost") : (d ? "delivered" : "not delivered"))
+                }
                 if let u = e.unknownRule { more.append(u) }
                 more += e.notes.map { "note: \($0)" }
                 more += e.warnings.map { "\($0.code.rawValue): \($0.message)" }

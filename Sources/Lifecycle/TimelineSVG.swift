@@ -287,15 +287,26 @@ private struct Drawing {
             text(S.clip(name, 15), x: 30, y: y + 24, size: 24, bold: true)
             if let kind { text(kind.rawValue, x: 30, y: y + 45, size: 16, colour: S.faint) }
             rect(x: plotLeft, y: y, w: plotRight - plotLeft, h: S.laneHeight, fill: "#f3f3f3")
-            for seg in segments() {
-                guard let e = seg.entry, let s = e.streams.first(where: { $0.name == name }) else { continue }
-                let x0 = x(seg.from), w = x(seg.to) - x0
-                if e.aliveBy.contains(name) {
+            // What the lane shows over each segment, runs of the same look merged.
+            enum Look: Equatable { case none, runs, alive, paused }
+            var runs: [(from: Double, to: Double, look: Look)] = []
+            for seg in segments() where seg.to > seg.from {
+                var look = Look.none
+                if let e = seg.entry, let s = e.streams.first(where: { $0.name == name }) {
+                    if e.aliveBy.contains(name) { look = .alive } else if s.isRunning { look = .runs } else if s.pausedBy != nil && e.state != .terminated { look = .paused }
+                }
+                if let last = runs.last, last.look == look, last.to == seg.from { runs[runs.count - 1].to = seg.to } else { runs.append((seg.from, seg.to, look)) }
+            }
+            for run in runs {
+                let x0 = x(run.from), w = x(run.to) - x0
+                switch run.look {
+                case .none: break
+                case .alive:
                     rect(x: x0, y: y + 2, w: w, h: S.laneHeight - 4, fill: S.aliveColour)
                     if w > 170 { text("keeps alive", x: x0 + 10, y: y + 30, size: 19, bold: true, colour: "#ffffff") }
-                } else if s.isRunning {
+                case .runs:
                     rect(x: x0, y: y + 10, w: w, h: S.laneHeight - 20, fill: S.runsColour)
-                } else if s.pausedBy != nil {
+                case .paused:
                     rect(x: x0, y: y + 10, w: w, h: S.laneHeight - 20, fill: "url(#paused)")
                     if w > 120 { text("paused", x: x0 + 8, y: y + 30, size: 18, bold: true, colour: S.pausedColour, halo: true) }
                 }
@@ -359,6 +370,7 @@ private struct Drawing {
     /// the end of a wake) or what ended the process, with the simulator's reason.
     mutating func captions() {
         var number = 0
+        var previous: TimelineEntry?
         for e in entries {
             var lead: String?
             var lines: [(String, String)] = []
@@ -368,9 +380,16 @@ private struct Drawing {
                 lines += S.wrap(say, 92).map { ($0, S.ink) }
             }
             if let reason = e.reason, e.event == nil || e.state == .terminated {
-                if lead == nil { lead = "   \(TimelineFormat.number(e.time)) s" }
                 lines += S.wrap("→ \(e.state.rawValue): \(reason)", 92).map { ($0, S.faint) }
             }
+            // Streams the system paused at this moment, and why.
+            let before = previous?.streams ?? []
+            for s in e.streams where e.state != .terminated {
+                guard let why = s.pausedBy, before.first(where: { $0.name == s.name })?.pausedBy != why else { continue }
+                lines += S.wrap("→ \(s.name) paused: \(why)", 92).map { ($0, S.warningColour) }
+            }
+            previous = e
+            if lead == nil && !lines.isEmpty { lead = "\(TimelineFormat.number(e.time)) s" }
             guard let lead else { continue }
             for (i, line) in lines.enumerated() {
                 if i == 0 { text(lead, x: 30, y: y + 24, size: 22, bold: true, colour: line.1) }

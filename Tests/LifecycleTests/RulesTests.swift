@@ -1,4 +1,4 @@
-// LIFECYCLE.md sections 2 (time limits) and 3 (what keeps the process running).
+// docs/lifecycle-rules.md: time limits, and what keeps the process running.
 import Testing
 @testable import Lifecycle
 

@@ -1,4 +1,4 @@
-// LIFECYCLE.md section 1: every row of the table, for each style.
+// docs/lifecycle-rules.md, "States and callbacks": every row of the table, for each style.
 import Testing
 @testable import Lifecycle
 

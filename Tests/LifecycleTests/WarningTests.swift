@@ -1,4 +1,4 @@
-// LIFECYCLE.md section 4: every warning code, each raised by the situation it describes.
+// docs/lifecycle-rules.md, "Warnings": every warning code, each raised by the situation it describes.
 import Testing
 @testable import Lifecycle
 
