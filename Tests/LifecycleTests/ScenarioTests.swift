@@ -177,3 +177,22 @@ func malformed(c: Malformed) {
     let last = TimelineFormat.json(run.lines.last!)
     #expect(last == #"{"t":2.0,"event":"terminate","callbacks":[],"state":"terminated","alive_by":[],"reason":"terminated while running in background: a SwiftUI app gets no scenePhase callback for it","warnings":[]}"#)
 }
+
+@Test func bundledScenariosCoverIssue11sEventsAndAreDrawn() throws {
+    let scenarios = try bundledScenarios().map { try Scenario.load(path: scenariosFolder.appendingPathComponent($0).path) }
+    let events = scenarios.flatMap { s in s.steps.map { (s.configuration.style, $0.event) } }
+    #expect(events.contains { $0.1 == .otherAudioStart } && events.contains { $0.1 == .otherAudioStop })
+    #expect(events.contains { $0 == (.swiftui, .terminate) })
+    #expect(events.contains { $0.1 == .silentPush } && events.contains { if case .bleEvent = $0.1 { true } else { false } })
+    #expect(scenarios.contains { $0.until != nil })
+    #expect(scenarios.contains { s in s.configuration.options.contains(.mixWithOthers) && s.steps.contains { $0.event == .otherAudioStart } })
+    let runs = scenarios.map { $0.run() }
+    #expect(runs.contains { run in run.simulator.codes.contains(.handlerNeverCalled) })
+    #expect(runs.contains { run in run.simulator.codes.contains(.pipDetachConflict) && run.lines.contains {
+        if case .entry(let e) = $0 { e.state == .terminated && e.reason?.contains("crashed") == true } else { false } } })
+    // scripts/scenario-svgs has drawn each one into docs/scenarios/.
+    for name in bundledScenarios() {
+        let svg = packageRoot.appendingPathComponent("docs/scenarios/" + name.replacingOccurrences(of: ".toml", with: ".svg"))
+        #expect(FileManager.default.fileExists(atPath: svg.path), "docs/scenarios has no drawing of \(name): run scripts/scenario-svgs")
+    }
+}
