@@ -1,7 +1,7 @@
-// The vocabulary of LIFECYCLE.md: states, styles, callbacks, streams, events, handler actions, warnings.
+// The vocabulary of the lifecycle rules (docs/lifecycle-rules.md): states, styles, callbacks, streams, events, handler actions, warnings.
 // Raw values are the spellings of the scenario format (section 5) and of the timeline (section 6).
 
-/// The process states of LIFECYCLE.md section 1.
+/// The process states (docs/lifecycle-rules.md, "States and callbacks").
 public enum AppState: String, Sendable, CaseIterable, Equatable {
     case notRunning = "not-running"
     /// Foreground, receiving no events.
@@ -53,6 +53,22 @@ public enum Callback: String, Sendable, CaseIterable, Equatable {
         default: return false
         }
     }
+    /// UISceneDelegate callbacks: fired only when the app uses UIKit scenes.
+    public var isSceneCallback: Bool {
+        switch self {
+        case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive,
+             .sceneDidEnterBackground: return true
+        default: return false
+        }
+    }
+    /// SwiftUI `scenePhase` values: seen only by a SwiftUI app.
+    public var isScenePhase: Bool {
+        self == .scenePhaseActive || self == .scenePhaseInactive || self == .scenePhaseBackground
+    }
+    /// UIApplicationDelegate callbacks a SwiftUI app receives only through a `UIApplicationDelegateAdaptor`.
+    public var needsDelegateAdaptorInSwiftUI: Bool {
+        self == .willFinishLaunching || self == .didFinishLaunching || self == .applicationWillTerminate
+    }
     var isWillResignActive: Bool {
         self == .applicationWillResignActive || self == .sceneWillResignActive || self == .scenePhaseInactive
     }
@@ -88,7 +104,7 @@ public enum BackgroundMode: String, Sendable, CaseIterable, Equatable {
     case nearbyInteraction = "nearby-interaction"
 }
 
-/// The stream kinds of LIFECYCLE.md section 3.
+/// The stream kinds (docs/lifecycle-rules.md, "What keeps an app running").
 public enum StreamKind: String, Sendable, CaseIterable, Equatable {
     case audioOutput = "audio-output"
     case audioInput = "audio-input"
@@ -127,15 +143,19 @@ public struct StreamConfig: Sendable, Equatable {
     /// `video-player` only: Picture in Picture allowed (AVPlayerViewController's default is true).
     public var pictureInPicture: Bool
 
-    public init(name: String, kind: StreamKind, content: PlayerContent? = nil, playing: Bool = false,
+    /// `playing` defaults to false, except for `midi-in` and `midi-out`: a MIDI port exists from launch.
+    public init(name: String, kind: StreamKind, content: PlayerContent? = nil, playing: Bool? = nil,
                 audible: Bool? = nil, pictureInPicture: Bool = true) {
         self.name = name
         self.kind = kind
         self.content = content
-        self.playing = playing
+        self.playing = playing ?? Self.playsByDefault(kind)
         self.audible = audible ?? (content.map { $0 == .audible } ?? (kind != .keepalivePlayer))
         self.pictureInPicture = kind == .videoPlayer && pictureInPicture
     }
+
+    /// The initial `playing` when a scenario does not say: true for MIDI ports, false otherwise.
+    public static func playsByDefault(_ kind: StreamKind) -> Bool { kind == .midiIn || kind == .midiOut }
 }
 
 /// What a handler does (`do` in a scenario).
@@ -200,12 +220,17 @@ public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {
     case callIncoming, callDeclined, callAnswered, callEnded
     case pipStart, foreground, terminate
     case streamStart(String), streamStop(String)
-    /// A MIDI message arrives on a `midi-in` stream.
+    /// A MIDI message arrives on a `midi-in` stream, or the app sends one on a `midi-out` stream.
     case midi(String)
     /// A Bluetooth LE event wakes the app (section 2: about 10 s).
     case bleEvent(String)
     /// A silent push wakes the app (section 2: about 10 s).
     case silentPush
+    /// Another app starts non-mixable playback while this app is in background (an interruption for a
+    /// session without `mixWithOthers`).
+    case otherAudioStart
+    /// That other app stops: the interruption ends with `shouldResume`.
+    case otherAudioStop
 
     static let simple: [(String, LifecycleEvent)] = [
         ("launch", .launch), ("home", .home), ("switch-app", .switchApp), ("lock", .lock),
@@ -214,6 +239,7 @@ public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {
         ("dismiss-overlay", .dismissOverlay), ("call-incoming", .callIncoming), ("call-declined", .callDeclined),
         ("call-answered", .callAnswered), ("call-ended", .callEnded), ("pip-start", .pipStart),
         ("foreground", .foreground), ("terminate", .terminate), ("silent-push", .silentPush),
+        ("other-audio-start", .otherAudioStart), ("other-audio-stop", .otherAudioStop),
     ]
     /// Every accepted spelling, for error messages.
     public static let accepted = simple.map(\.0) + ["stream-start:S", "stream-stop:S", "midi:S", "ble-event:S"]
@@ -249,7 +275,7 @@ public enum LifecycleEvent: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The warning codes of LIFECYCLE.md section 4 (part of the contract).
+/// The warning codes (docs/lifecycle-rules.md, "Warnings"; part of the contract).
 public enum WarningCode: String, Sendable, CaseIterable, Equatable, Comparable {
     case silentKeepalive = "silent-keepalive"
     case keepaliveNeverPlays = "keepalive-never-plays"
@@ -261,6 +287,7 @@ public enum WarningCode: String, Sendable, CaseIterable, Equatable, Comparable {
     case missingBackgroundMode = "missing-background-mode"
     case videoAutopaused = "video-autopaused"
     case pipDetachConflict = "pip-detach-conflict"
+    case handlerNeverCalled = "handler-never-called"
     case backgroundTaskExpired = "background-task-expired"
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
@@ -280,7 +307,9 @@ public enum WarningCode: String, Sendable, CaseIterable, Equatable, Comparable {
         case .categoryCannotBackground: "audio plays in background with a category that cannot (ambient, soloAmbient)"
         case .missingBackgroundMode: "a stream needs a background mode the app does not declare"
         case .videoAutopaused: "a video player attached to its layer is paused on background"
-        case .pipDetachConflict: "the video is detached on didEnterBackground while PiP is possible: PiP breaks (Mux)"
+        case .pipDetachConflict:
+            "the video is detached on didEnterBackground while PiP is possible: the handler cannot tell Home or Lock from PiP, and during PiP the detach crashes the app (Mux)"
+        case .handlerNeverCalled: "a handler is bound to a callback this app's lifecycle style never fires: it never runs"
         case .backgroundTaskExpired: "a background task reached its budget without being ended: terminated (0x8badf00d)"
         }
     }

@@ -1,4 +1,4 @@
-// Scenario files (LIFECYCLE.md section 5). Values are parsed with TOMLKit; TOMLKit does not tell where a
+// Scenario files (format: docs/scenarios.md). Values are parsed with TOMLKit; TOMLKit does not tell where a
 // key or table is, so a light scan of the text (`SourceMap`) finds the lines errors must name.
 import Foundation
 import TOMLKit
@@ -39,6 +39,8 @@ public struct Scenario: Sendable, Equatable {
     public var configuration: LifecycleConfiguration
     public var steps: [ScenarioStep]
     public var expectations: [ScenarioExpectation]
+    /// Top-level `until`: where a run stops. nil: it plays on until nothing more is scheduled.
+    public var until: Double? = nil
 
     /// Reads and parses `path`; errors name `path` as given.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
@@ -108,7 +110,8 @@ private struct ScenarioParser {
 
     init(file: String, map: SourceMap) { self.file = file; self.map = map }
 
-    static let topKeys = ["title", "lifecycle", "background_modes", "ios", "session", "streams", "handlers", "steps", "expect"]
+    static let topKeys = ["title", "until", "lifecycle", "app_delegate_adaptor", "background_modes", "ios", "session", "streams",
+                          "handlers", "steps", "expect"]
     static let sessionKeys = ["category", "options", "active"]
     static let streamKeys = ["name", "kind", "content", "playing", "audible", "pip"]
     static let handlerKeys = ["on", "do"]
@@ -148,11 +151,17 @@ private struct ScenarioParser {
         return b
     }
 
+    /// Seconds: a finite number, not negative (TOML also spells nan and inf, which are no times).
     func number(_ t: Table, _ key: String) throws(ScenarioError) -> Double {
         guard let v = t.table[key] else { throw fail(t.block.line, "\(t.what) needs \"\(key)\" (seconds)") }
-        if let d = v.double { return d }
-        if let i = v.int { return Double(i) }
-        throw fail(line(t, key), "\"\(key)\" must be a number of seconds")
+        let seconds: Double
+        if let d = v.double { seconds = d } else if let i = v.int { seconds = Double(i) } else {
+            throw fail(line(t, key), "\"\(key)\" must be a number of seconds")
+        }
+        guard seconds.isFinite && seconds >= 0 else {
+            throw fail(line(t, key), "\"\(key)\" must be a finite number of seconds, not negative (got \(seconds))")
+        }
+        return seconds
     }
 
     func strings(_ t: Table, _ key: String) throws(ScenarioError) -> [String]? {
@@ -199,6 +208,14 @@ private struct ScenarioParser {
         }
         var config = LifecycleConfiguration()
         config.style = try enumValue(top, "lifecycle", styleText, LifecycleStyle.self)
+        var until: Double?
+        if root["until"] != nil { until = try number(top, "until") }
+        if let adaptor = try bool(top, "app_delegate_adaptor") {
+            guard config.style == .swiftui else {
+                throw fail(line(top, "app_delegate_adaptor"), "\"app_delegate_adaptor\" applies to lifecycle = \"swiftui\" only")
+            }
+            config.appDelegateAdaptor = adaptor
+        }
         for mode in try strings(top, "background_modes") ?? [] {
             config.backgroundModes.append(try enumValue(top, "background_modes", mode, BackgroundMode.self))
         }
@@ -238,7 +255,7 @@ private struct ScenarioParser {
             }
             let pip = try bool(t, "pip")
             if pip != nil && kind != .videoPlayer { throw fail(line(t, "pip"), "\"pip\" applies to video-player only") }
-            config.streams.append(StreamConfig(name: name, kind: kind, content: content, playing: try bool(t, "playing") ?? false,
+            config.streams.append(StreamConfig(name: name, kind: kind, content: content, playing: try bool(t, "playing"),
                                                audible: audible, pictureInPicture: pip ?? true))
         }
         func stream(_ name: String, _ t: Table, _ key: String, kinds: [StreamKind]? = nil) throws(ScenarioError) {
@@ -279,12 +296,14 @@ private struct ScenarioParser {
                 throw fail(line(t, "event"), "unknown event \"\(text)\"; accepted: \(list(LifecycleEvent.accepted))")
             }
             switch event {
-            case .midi(let s): try stream(s, t, "event", kinds: [.midiIn])
+            case .midi(let s): try stream(s, t, "event", kinds: [.midiIn, .midiOut])
             case .bleEvent(let s): try stream(s, t, "event", kinds: [.bluetooth])
             case .streamStart(let s), .streamStop(let s): try stream(s, t, "event")
             default: break
             }
-            if at < 0 { throw fail(line(t, "at"), "\"at\" must not be negative") }
+            if let until, at > until {
+                throw fail(line(t, "at"), "step at = \(at) comes after until = \(until) (line \(line(top, "until"))): it would never run")
+            }
             if let previous = steps.last, at < previous.at {
                 throw fail(line(t, "at"), "steps must be in time order: at = \(at) comes after at = \(previous.at) (line \(previous.line))")
             }
@@ -294,6 +313,9 @@ private struct ScenarioParser {
         for t in try tables(root, "expect") {
             try checkKeys(t, Self.expectKeys)
             let at = try number(t, "at")
+            if let until, at > until {
+                throw fail(line(t, "at"), "expectation at = \(at) comes after until = \(until) (line \(line(top, "until"))): it would never be checked")
+            }
             var e = ScenarioExpectation(at: at, line: t.block.line)
             if let s = try string(t, "state") { e.state = try enumValue(t, "state", s, AppState.self) }
             if let alive = try strings(t, "alive_by") {
@@ -307,6 +329,6 @@ private struct ScenarioParser {
             }
             expectations.append(e)
         }
-        return Scenario(file: file, title: title, configuration: config, steps: steps, expectations: expectations)
+        return Scenario(file: file, title: title, configuration: config, steps: steps, expectations: expectations, until: until)
     }
 }

@@ -1,98 +1,5 @@
 // The simulator: a value you drive by hand. Time only moves when `advance(to:)` or `apply(_:at:)` is called,
-// and every effect comes back as data (`TimelineEntry`), never as I/O (DESIGN.md, swift-nio style).
-
-/// The app as configured: style, declared background modes, audio session, streams and handlers.
-public struct LifecycleConfiguration: Sendable, Equatable {
-    public var style: LifecycleStyle
-    /// UIBackgroundModes.
-    public var backgroundModes: [BackgroundMode]
-    /// iOS major version: decides the background task budget (section 2).
-    public var iOSVersion: Int
-    public var category: SessionCategory
-    public var options: [SessionOption]
-    /// Whether the session starts active; nil: active when a stream using the session starts playing
-    /// (AVPlayer and AVAudioPlayer activate the session implicitly).
-    public var sessionActive: Bool?
-    public var streams: [StreamConfig]
-    public var handlers: [Handler]
-
-    public init(style: LifecycleStyle = .appDelegate, backgroundModes: [BackgroundMode] = [], iOSVersion: Int = 17,
-                category: SessionCategory = .soloAmbient, options: [SessionOption] = [], sessionActive: Bool? = nil,
-                streams: [StreamConfig] = [], handlers: [Handler] = []) {
-        self.style = style
-        self.backgroundModes = backgroundModes
-        self.iOSVersion = iOSVersion
-        self.category = category
-        self.options = options
-        self.sessionActive = sessionActive
-        self.streams = streams
-        self.handlers = handlers
-    }
-
-    /// Whether the session mixes with other apps' audio (ambient always does; `duckOthers` and
-    /// `interruptSpokenAudioAndMixWithOthers` imply `mixWithOthers`).
-    public var mixesWithOthers: Bool {
-        category == .ambient || options.contains(.mixWithOthers) || options.contains(.duckOthers)
-            || options.contains(.interruptSpokenAudioAndMixWithOthers)
-    }
-
-    /// Background task budget in seconds (section 2; Apple documents no number: these are observed).
-    public var backgroundTaskBudget: Double {
-        iOSVersion >= 13 ? 30 : (iOSVersion >= 7 ? 180 : 600)
-    }
-
-    /// The name `begin-background-task` uses: the first `background-task` stream, else "background-task".
-    public var backgroundTaskStreamName: String {
-        streams.first(where: { $0.kind == .backgroundTask })?.name ?? "background-task"
-    }
-
-    /// Adds the implicit background-task stream when a handler begins a task and none is declared.
-    mutating func addImplicitStreams() {
-        let usesTask = handlers.contains { $0.actions.contains(.beginBackgroundTask) }
-        if usesTask && !streams.contains(where: { $0.kind == .backgroundTask }) {
-            streams.append(StreamConfig(name: "background-task", kind: .backgroundTask))
-        }
-    }
-}
-
-/// One line of the timeline: what happened at `time` and the situation afterwards.
-public struct TimelineEntry: Sendable, Equatable {
-    public var time: Double
-    /// The event spelled as in a scenario, or nil when time alone caused the change.
-    public var event: String?
-    /// Callbacks fired, in order, with the style's names.
-    public var callbacks: [String]
-    public var state: AppState
-    /// Streams keeping the process alive (sorted; empty unless in background).
-    public var aliveBy: [String]
-    /// Why the state changed (present only when it did).
-    public var reason: String?
-    /// Warnings raised at this moment.
-    public var warnings: [LifecycleWarning]
-    /// For `midi:S` events: whether the message reached the app.
-    public var delivered: Bool?
-    /// Set when LIFECYCLE.md has no rule for what happened ("—" in a table): nothing was guessed.
-    public var unknownRule: String?
-    /// Remarks for the readable table (events without effect, failed actions).
-    public var notes: [String]
-    /// The scenario's `say`, for demos.
-    public var narration: String?
-}
-
-/// The status of one stream, for the live panel.
-public struct StreamStatus: Sendable, Equatable {
-    public var name: String
-    public var kind: StreamKind
-    /// Switched on by the app (playing, recording, updating, task begun).
-    public var isOn: Bool
-    /// Really running now: on, the process runs code and, for audio, the session lets it play.
-    public var isRunning: Bool
-    /// Whether it keeps (or, in foreground, would keep) the process running in background.
-    public var keepsAlive: Bool
-    public var isAudible: Bool
-    /// Why it keeps alive or not, in words.
-    public var why: String
-}
+// and every effect comes back as data (`TimelineEntry`), never as I/O (the swift-nio state-machine style).
 
 /// The simulated iOS app. Drive it with `apply(_:at:)` and `advance(to:)`; read `state`, `aliveBy`,
 /// `streamStatuses`, and the two gates `midiInputDelivered` and `audioOutputPlays`.
@@ -123,13 +30,16 @@ public struct LifecycleSimulator: Sendable {
     }
 
     private enum Call { case none, ringing, answered }
-    private enum Timer { case suspend(String), expire(String) }
+    private enum Timer { case suspend(String), expire(String), terminate }
+    /// What interrupts the audio session: a phone call, or another app's non-mixable audio.
+    private enum Interruption: Hashable { case call, otherAudio }
 
     private struct Runtime: Sendable {
         var on: Bool
         var attached = true
         var audible: Bool
         var taskBeganAt: Double?
+        var pausedBy: String?
     }
 
     private struct Draft {
@@ -147,7 +57,15 @@ public struct LifecycleSimulator: Sendable {
     private var phase: Phase = .notRunning
     private var runtime: [String: Runtime] = [:]
     private var sessionActive = false
-    private var interrupted = false
+    /// The interruptions going on: `interruption.began` came with the first, `ended` comes with the last.
+    private var interruptions: Set<Interruption> = []
+    private var interrupted: Bool { !interruptions.isEmpty }
+    /// Another app plays non-mixable audio (`other-audio-start` until `other-audio-stop`).
+    private var otherAudioPlaying = false
+    /// When the process ends after applicationWillTerminate (section 2: about 5 s).
+    private var terminateAt: Double?
+    /// The event of the wake window the app is in (BLE event, silent push), if any.
+    private var wakeEvent: String?
     private var pipActive = false
     private var call: Call = .none
     private var lossReason = "nothing keeps the app alive 5 s after didEnterBackground"
@@ -161,6 +79,8 @@ public struct LifecycleSimulator: Sendable {
     public static let gracePeriod = 5.0
     /// How long a Bluetooth LE event or a silent push keeps a suspended app running (section 2: about 10 s).
     public static let wakeDuration = 10.0
+    /// How long applicationWillTerminate has before the process ends (section 2: about 5 s).
+    public static let willTerminateDuration = 5.0
 
     /// Creates the app, not running yet, at time 0.
     public init(configuration: LifecycleConfiguration) {
@@ -193,8 +113,16 @@ public struct LifecycleSimulator: Sendable {
         state.runsCode && (runtime[name]?.on ?? false)
     }
 
-    /// When the next timed change (suspension, background task expiry) happens, if one is scheduled.
+    /// When the next timed change (suspension, background task expiry, end of a wake, termination after
+    /// applicationWillTerminate) happens, if one is scheduled. nil: nothing more happens without an event.
     public var nextDeadline: Double? { nextTimer()?.0 }
+
+    /// Whether the audio session is interrupted now (a call, or another app's non-mixable audio): its
+    /// players are paused until the interruption ends and the app resumes them.
+    public var isInterrupted: Bool { interrupted }
+
+    /// Whether applicationWillTerminate has run and the process is about to end.
+    public var isTerminating: Bool { terminateAt != nil }
 
     /// Each stream's status, in configuration order.
     public var streamStatuses: [StreamStatus] { configuration.streams.map(status) }
@@ -339,25 +267,37 @@ public struct LifecycleSimulator: Sendable {
             || !d.warnings.isEmpty || d.unknownRule != nil
         guard force || changed else { return nil }
         return TimelineEntry(time: now, event: d.event, callbacks: d.callbacks, state: state, aliveBy: alive,
-                             reason: d.stateBefore != state ? d.reason : nil, warnings: d.warnings,
-                             delivered: d.delivered, unknownRule: d.unknownRule, notes: d.notes, narration: nil)
+                             reason: d.stateBefore != state ? d.reason : nil,
+                             warnings: d.warnings.sorted { $0.code < $1.code },
+                             delivered: d.delivered, unknownRule: d.unknownRule, notes: d.notes, narration: nil,
+                             streams: streamStatuses)
     }
 
+    /// Raises a warning. A code appears at most once per timeline line: a second cause of the same code at
+    /// the same moment joins the first one's message (and the warning then names no single stream).
     private mutating func warn(_ code: WarningCode, _ stream: String? = nil, _ detail: String? = nil) {
         let w = LifecycleWarning(code: code, stream: stream, message: detail ?? code.explanation)
-        if draft != nil {
-            if draft!.warnings.contains(where: { $0.code == code && $0.stream == stream }) { return }
-            draft!.warnings.append(w)
-        } else {
-            pendingWarnings.append(w)
+        func merge(_ list: inout [LifecycleWarning]) -> LifecycleWarning? {
+            guard let i = list.firstIndex(where: { $0.code == code }) else { list.append(w); return nil }
+            if list[i].stream == stream || list[i].message.contains(w.message) { return list[i] }
+            list[i].message += "; " + w.message
+            if list[i].stream != stream { list[i].stream = nil }
+            return list[i]
         }
-        raisedWarnings.append(w)
+        let merged: LifecycleWarning?
+        if draft != nil { merged = merge(&draft!.warnings) } else { merged = merge(&pendingWarnings) }
+        if let merged {
+            if let i = raisedWarnings.lastIndex(where: { $0.code == code }) { raisedWarnings[i] = merged }
+        } else {
+            raisedWarnings.append(w)
+        }
     }
 
     private mutating func note(_ text: String) { draft?.notes.append(text) }
 
     private mutating func setPhase(_ p: Phase, _ reason: String) {
         phase = p
+        if p.state != .background { wakeEvent = nil }
         draft?.reason = reason
     }
 
@@ -370,21 +310,46 @@ public struct LifecycleSimulator: Sendable {
         }
         sessionActive = configuration.sessionActive
             ?? configuration.streams.contains { $0.playing && $0.kind.usesSession }
-        interrupted = false
+        interruptions = []
         pipActive = false
         call = .none
+        terminateAt = nil
+        wakeEvent = nil
         activeConditions = []
     }
 
+    /// Why a handler bound to `cb` never runs in an app configured as `c`, with the code to raise; nil when
+    /// the style fires it. The four app-delegate transition callbacks keep their own code,
+    /// `not-called-with-scenes`; every other unreachable callback is `handler-never-called`: one code per cause.
+    static func unreachable(_ cb: Callback, in c: LifecycleConfiguration) -> (WarningCode, String)? {
+        let style = c.style.rawValue
+        if cb.isAppDelegateTransition && c.style != .appDelegate {
+            return (.notCalledWithScenes, "\(cb.rawValue) is never called with \(style): its handler never runs")
+        }
+        if cb.isSceneCallback && c.style != .scenes {
+            return (.handlerNeverCalled, "\(cb.rawValue) is a UISceneDelegate callback, never fired in a \(style) app: its handler never runs")
+        }
+        if cb.isScenePhase && c.style != .swiftui {
+            return (.handlerNeverCalled, "\(cb.rawValue) is a SwiftUI scenePhase value, never seen by a UIKit \(style) app: its handler never runs")
+        }
+        if cb.needsDelegateAdaptorInSwiftUI && c.style == .swiftui && !c.appDelegateAdaptor {
+            return (.handlerNeverCalled, "\(cb.rawValue) reaches a SwiftUI app only through a UIApplicationDelegateAdaptor, which this app does not declare (app_delegate_adaptor): its handler never runs")
+        }
+        return nil
+    }
+
     private mutating func checkConfigurationWarnings(previous: LifecycleConfiguration?) {
-        func unreachable(_ c: LifecycleConfiguration) -> [Callback] {
-            guard c.style != .appDelegate else { return [] }
-            return c.handlers.map(\.on).filter(\.isAppDelegateTransition)
+        func unreachable(_ c: LifecycleConfiguration) -> [(Callback, WarningCode, String)] {
+            var seen: [Callback] = []
+            return c.handlers.map(\.on).compactMap { cb in
+                guard !seen.contains(cb), let (code, text) = Self.unreachable(cb, in: c) else { return nil }
+                seen.append(cb)
+                return (cb, code, text)
+            }
         }
         let before = previous.map(unreachable) ?? []
-        for cb in unreachable(configuration) where !before.contains(cb) {
-            warn(.notCalledWithScenes, nil,
-                 "\(cb.rawValue) is never called with \(configuration.style.rawValue): its handler never runs")
+        for (cb, code, text) in unreachable(configuration) where !before.contains(where: { $0.0 == cb && $0.1 == code }) {
+            warn(code, nil, text)
         }
         if previous == nil {
             for s in configuration.streams where s.playing && s.content == .empty {
@@ -397,6 +362,8 @@ public struct LifecycleSimulator: Sendable {
 
     private func nextTimer() -> (Double, Timer)? {
         guard case .background(let since, let suspendAt, let why) = phase else { return nil }
+        // After applicationWillTerminate nothing but the end of the process is scheduled.
+        if let terminateAt { return (terminateAt, .terminate) }
         var best: (Double, Timer)? = suspendAt.map { ($0, .suspend(why)) }
         for s in configuration.streams where s.kind == .backgroundTask {
             guard let r = runtime[s.name], r.on, let began = r.taskBeganAt else { continue }
@@ -414,6 +381,8 @@ public struct LifecycleSimulator: Sendable {
             switch timer {
             case .suspend(let why): setPhase(.suspended, why)
             case .expire(let name): expire(name)
+            case .terminate:
+                terminate("terminated \(Int(Self.willTerminateDuration)) s after applicationWillTerminate (about 5 s to finish)")
             }
             settle()
             if let e = finish(force: false) { out.append(e) }
@@ -433,9 +402,23 @@ public struct LifecycleSimulator: Sendable {
 
     private mutating func terminate(_ reason: String) {
         setPhase(.terminated, reason)
-        for k in runtime.keys { runtime[k]?.on = false; runtime[k]?.taskBeganAt = nil }
+        for k in runtime.keys where runtime[k]!.on {
+            runtime[k]!.on = false
+            runtime[k]!.taskBeganAt = nil
+            runtime[k]!.pausedBy = "the app was terminated"
+        }
         sessionActive = false
+        interruptions = []
         pipActive = false
+        terminateAt = nil
+    }
+
+    /// Pauses a stream the system stops (not the app): it stays off until the app starts it again.
+    private mutating func pause(_ name: String, because why: String) {
+        guard runtime[name]?.on == true else { return }
+        runtime[name]!.on = false
+        runtime[name]!.pausedBy = why
+        note("\(name) paused: \(why)")
     }
 
     // MARK: - Internals: keeping alive
@@ -446,7 +429,8 @@ public struct LifecycleSimulator: Sendable {
         let running = r.on && state.runsCode && (!s.kind.usesSession || sessionActive) && s.content != .empty
         return StreamStatus(name: s.name, kind: s.kind, isOn: r.on, isRunning: running,
                             keepsAlive: keeps && state.runsCode, isAudible: r.audible && s.kind.plays,
-                            why: state.runsCode || !keeps ? why : "the app is \(state.rawValue): it runs no code")
+                            why: state.runsCode || !keeps ? why : "the app is \(state.rawValue): it runs no code",
+                            pausedBy: r.on ? nil : r.pausedBy)
     }
 
     private func has(_ mode: BackgroundMode) -> Bool { configuration.backgroundModes.contains(mode) }
@@ -475,7 +459,7 @@ public struct LifecycleSimulator: Sendable {
             return (true, "recording with the audio mode and category \(category.rawValue)")
         case .audioOutput, .keepalivePlayer, .videoPlayer:
             if s.content == .empty { return (false, "content empty: never plays, keeps nothing alive") }
-            if !r.on { return (false, interrupted ? "paused by an interruption" : "not playing") }
+            if !r.on { return (false, r.pausedBy.map { "paused: \($0)" } ?? "not playing") }
             if s.kind == .videoPlayer && r.attached && !(pipActive && s.pictureInPicture) {
                 return (false, "attached to its layer: auto-paused on background")
             }
@@ -552,10 +536,13 @@ public struct LifecycleSimulator: Sendable {
         case (.scenes, .enterBackground): [.sceneDidEnterBackground]
         case (.scenes, .becomeActive): [.sceneDidBecomeActive]
         case (.scenes, .willEnterForeground): [.sceneWillEnterForeground]
-        case (.swiftui, .launch), (.swiftui, .becomeActive): [.scenePhaseActive]
+        case (.swiftui, .launch):
+            (configuration.appDelegateAdaptor ? [.willFinishLaunching, .didFinishLaunching] : []) + [.scenePhaseActive]
+        case (.swiftui, .becomeActive): [.scenePhaseActive]
         case (.swiftui, .resign), (.swiftui, .willEnterForeground): [.scenePhaseInactive]
         case (.swiftui, .enterBackground): [.scenePhaseBackground]
-        case (.swiftui, .terminate): nil
+        // No scenePhase callback; the adaptor's delegate still gets applicationWillTerminate.
+        case (.swiftui, .terminate): configuration.appDelegateAdaptor ? [.applicationWillTerminate] : []
         }
     }
 
@@ -563,10 +550,11 @@ public struct LifecycleSimulator: Sendable {
 
     private mutating func fire(_ list: [Callback]) {
         for cb in list {
+            guard state != .terminated else { return }  // a handler crashed the app
             draft?.callbacks.append(cb.rawValue)
             for h in configuration.handlers where h.on == cb {
                 var resignWarned = false
-                for action in h.actions {
+                for action in h.actions where state != .terminated {
                     if cb.isWillResignActive && !resignWarned && startsKeepAlive(action) {
                         warn(.keepaliveOnResignActive, action.stream,
                              "\(action) on \(cb.rawValue): it also fires for Control Center, alerts and the app switcher")
@@ -590,7 +578,7 @@ public struct LifecycleSimulator: Sendable {
         switch action {
         case .play(let s): start(s, in: cb)
         case .stop(let s): stop(s)
-        case .activateSession: _ = activateSession(for: nil)
+        case .activateSession: _ = activateSession(for: nil, in: cb)
         case .deactivateSession:
             sessionActive = false
         case .beginBackgroundTask: start(configuration.backgroundTaskStreamName, in: cb)
@@ -601,7 +589,12 @@ public struct LifecycleSimulator: Sendable {
             }
             runtime[s]?.attached = false
             if let cb, cb.isDidEnterBackground, cfg.pictureInPicture {
-                warn(.pipDetachConflict, s, "\(s) detached on \(cb.rawValue) while PiP is possible: PiP breaks (Mux)")
+                if currentEvent == .pipStart && pipActive {
+                    warn(.pipDetachConflict, s, "\(s) detached on \(cb.rawValue) while Picture in Picture starts: the app crashes (Mux)")
+                    terminate("crashed: \(s) was detached from its view on \(cb.rawValue) while Picture in Picture started (Mux: \"if we detach the player from the view then our app will crash\")")
+                    return
+                }
+                warn(.pipDetachConflict, s, "\(s) detached on \(cb.rawValue) while PiP is possible: the handler cannot tell Home or Lock from PiP (Mux)")
             }
             if pipActive {
                 pipActive = false
@@ -612,13 +605,15 @@ public struct LifecycleSimulator: Sendable {
         }
     }
 
-    private mutating func activateSession(for stream: String?) -> Bool {
+    /// Activates the session. In background a non-mixable session cannot (cannotInterruptOthers), except in
+    /// an interruption.ended handler: `shouldResume` is the system handing the session back.
+    private mutating func activateSession(for stream: String?, in cb: Callback?) -> Bool {
         if sessionActive { return true }
         if interrupted {
             note("the session cannot be activated during an interruption")
             return false
         }
-        if !state.isForeground && !configuration.mixesWithOthers {
+        if !state.isForeground && !configuration.mixesWithOthers && cb != .interruptionEnded {
             warn(.cannotInterruptOthers, stream,
                  "a non-mixable \(configuration.category.rawValue) session cannot be activated in background (cannotInterruptOthers): add mixWithOthers")
             return false
@@ -640,16 +635,23 @@ public struct LifecycleSimulator: Sendable {
                 note("\(name) cannot play: the session is interrupted")
                 return
             }
-            guard activateSession(for: name) else { note("\(name) does not play: the session is inactive"); return }
+            guard activateSession(for: name, in: cb) else { note("\(name) does not play: the session is inactive"); return }
         }
         if runtime[name]!.on { return }
         if cfg.content == .empty { warn(.keepaliveNeverPlays, name) }
+        if cfg.kind.usesSession && cfg.content != .empty && state == .background && !has(.audio) {
+            warn(.missingBackgroundMode, name, "\(name) cannot start in background: the app does not declare the audio background mode")
+            note("\(name) does not play: no audio background mode")
+            return
+        }
         runtime[name]!.on = true
+        runtime[name]!.pausedBy = nil
         if cfg.kind == .backgroundTask { runtime[name]!.taskBeganAt = now }
     }
 
     private mutating func stop(_ name: String) {
         runtime[name]?.on = false
+        runtime[name]?.pausedBy = nil
         runtime[name]?.taskBeganAt = nil
     }
 
@@ -659,11 +661,21 @@ public struct LifecycleSimulator: Sendable {
 
     private mutating func handle(_ event: LifecycleEvent) {
         let name = event.description
+        if terminateAt != nil {
+            switch event {
+            case .midi, .streamStart, .streamStop: break
+            default:
+                note("\(name): applicationWillTerminate has run, the process is ending")
+                if case .bleEvent = event { draft?.delivered = false }
+                if case .silentPush = event { draft?.delivered = false }
+                return
+            }
+        }
         switch event {
         case .launch:
             guard state == .notRunning || state == .terminated else { note("launch: the app is already running"); return }
             resetRuntime()
-            setPhase(.active, "launched in the foreground")
+            setPhase(.active, state == .terminated ? "relaunched in the foreground" : "launched in the foreground")
             fire(callbacks(.launch)!)
         case .home, .switchApp, .lock:
             enterBackground(name, from: [.active, .inactive])
@@ -695,7 +707,7 @@ public struct LifecycleSimulator: Sendable {
                 setPhase(.inactive, "an incoming call covers the app")
                 fire(callbacks(.resign)!)
             }
-            beginInterruption()
+            beginInterruption(.call, "a phone call")
         case .callDeclined:
             guard call == .ringing else { note("call-declined: no call is ringing"); return }
             call = .none
@@ -703,36 +715,49 @@ public struct LifecycleSimulator: Sendable {
                 setPhase(.active, "the call was declined")
                 fire(callbacks(.becomeActive)!)
             }
-            endInterruption()
+            endInterruption(.call)
         case .callAnswered:
             guard call == .ringing else { note("call-answered: no call is ringing"); return }
             call = .answered
             if state == .inactive {
                 enterBackground(name, from: [.inactive])
-            } else {
-                note("call-answered: no interruption ended until the call ends")
             }
+            note("call-answered: no interruption ended until the call ends")
         case .callEnded:
             guard call == .answered else { note("call-ended: no call was answered"); return }
             call = .none
-            if configuration.style == .swiftui {
-                unknownRule("call-ended under swiftui (LIFECYCLE.md section 1 shows —): no callback or interruption simulated")
-                return
-            }
-            endInterruption()
+            endInterruption(.call)
+        case .otherAudioStart:
+            guard !otherAudioPlaying else { note("other-audio-start: the other app already plays"); return }
+            otherAudioPlaying = true
+            if state.isForeground { note("other-audio-start: the foreground app has priority, its session is not interrupted"); return }
+            guard state == .background || state == .suspended else { note("other-audio-start: the app is not running"); return }
+            if configuration.mixesWithOthers { note("other-audio-start: the session mixes with others (mixWithOthers): not interrupted"); return }
+            guard sessionActive else { note("other-audio-start: the session is inactive, nothing to interrupt"); return }
+            beginInterruption(.otherAudio, "another app's non-mixable audio")
+        case .otherAudioStop:
+            guard otherAudioPlaying else { note("other-audio-stop: no other app was playing"); return }
+            otherAudioPlaying = false
+            if !interruptions.contains(.otherAudio) { note("other-audio-stop: the session was not interrupted by it") }
+            endInterruption(.otherAudio)
         case .terminate:
-            if configuration.style == .swiftui {
-                unknownRule("terminate under swiftui (LIFECYCLE.md section 1 shows —): state left as is")
-                return
-            }
+            let list = callbacks(.terminate)!
             switch state {
             case .background:
-                fire(callbacks(.terminate)!)
-                terminate("terminated while running in background: applicationWillTerminate had about 5 s")
+                if list.isEmpty {
+                    terminate("terminated while running in background: a SwiftUI app gets no scenePhase callback for it")
+                    return
+                }
+                fire(list)
+                guard state == .background else { return }
+                terminateAt = now + Self.willTerminateDuration
+                note("applicationWillTerminate: the process ends about \(Int(Self.willTerminateDuration)) s later")
             case .suspended:
                 terminate("force quit while suspended: no callback")
             case .active, .inactive:
-                unknownRule("terminate while in the foreground (LIFECYCLE.md section 1 has no row): state left as is")
+                fire(list)
+                terminate(list.isEmpty ? "force quit from the app switcher: a SwiftUI app gets no scenePhase callback for it"
+                                       : "force quit from the app switcher: applicationWillTerminate, then terminated")
             case .notRunning, .terminated:
                 note("terminate: the app is not running")
             }
@@ -744,19 +769,48 @@ public struct LifecycleSimulator: Sendable {
         case .midi(let s):
             let delivered = delivers(midiOn: s)
             draft?.delivered = delivered
+            let sent = configuration.streams.first { $0.name == s }?.kind == .midiOut
             if !delivered {
                 note(state.runsCode ? "\(s) is off: message lost" : "the app is \(state.rawValue): message lost")
+            } else if sent {
+                note("message sent on \(s)")
             }
         case .bleEvent, .silentPush:
-            let mode: [BackgroundMode] = if case .bleEvent = event { [.bluetoothCentral, .bluetoothPeripheral] } else { [.remoteNotification] }
-            guard mode.contains(where: has) else {
-                note("\(name): no \(mode.map(\.rawValue).joined(separator: " or ")) background mode: the app is not woken")
-                return
-            }
-            guard state == .suspended else { note("\(name): delivered to the running app"); return }
-            setPhase(.background(since: now, suspendAt: now + Self.wakeDuration,
-                                 why: "the \(Int(Self.wakeDuration)) s wake for \(name) ended (about 10 s, up to 30 s)"),
+            wake(by: event)
+        }
+    }
+
+    /// A Bluetooth LE event or a silent push (section 2): wakes a suspended app for about 10 s; a further one
+    /// during the wake restarts the window; a terminated app is not woken (only `launch` relaunches it).
+    private mutating func wake(by event: LifecycleEvent) {
+        let name = event.description
+        let mode: [BackgroundMode] = if case .bleEvent = event { [.bluetoothCentral, .bluetoothPeripheral] } else { [.remoteNotification] }
+        guard state != .terminated && state != .notRunning else {
+            draft?.delivered = false
+            note(state == .terminated
+                 ? "\(name) not delivered: the app was terminated (force quit or watchdog); only launch relaunches it"
+                 : "\(name) not delivered: the app is not running")
+            return
+        }
+        guard mode.contains(where: has) else {
+            draft?.delivered = false
+            note("\(name) not delivered: no \(mode.map(\.rawValue).joined(separator: " or ")) background mode, the app is not woken")
+            return
+        }
+        draft?.delivered = true
+        let why = "the \(Int(Self.wakeDuration)) s wake for \(name) ended (about 10 s, up to 30 s)"
+        switch phase {
+        case .suspended:
+            setPhase(.background(since: now, suspendAt: now + Self.wakeDuration, why: why),
                      "woken in background by \(name) for about \(Int(Self.wakeDuration)) s")
+            wakeEvent = name
+        case .background(let since, let suspendAt, _) where wakeEvent != nil:
+            wakeEvent = name
+            lossReason = why
+            if suspendAt != nil { phase = .background(since: since, suspendAt: now + Self.wakeDuration, why: why) }
+            note("\(name) during the wake: the \(Int(Self.wakeDuration)) s window restarts")
+        default:
+            note("\(name): delivered to the running app")
         }
     }
 
@@ -768,30 +822,50 @@ public struct LifecycleSimulator: Sendable {
         }
         lossReason = "nothing keeps the app alive \(Int(Self.gracePeriod)) s after didEnterBackground"
         setPhase(.background(since: now, suspendAt: nil, why: lossReason), "the app entered background (\(name))")
+        wakeEvent = nil
         fire(callbacks(.enterBackground)!)
+        guard state == .background else { return }  // a handler crashed the app
         for s in configuration.streams where s.kind == .videoPlayer {
             guard let r = runtime[s.name], r.on, r.attached, !(pipActive && s.pictureInPicture) else { continue }
-            runtime[s.name]!.on = false
+            pause(s.name, because: "attached to its layer: auto-paused on background")
             warn(.videoAutopaused, s.name, "\(s.name) is attached to its layer: paused on background")
         }
+        guard !has(.audio) else { return }
+        for s in configuration.streams where s.kind.usesSession && s.content != .empty && runtime[s.name]?.on == true {
+            pause(s.name, because: "the app entered background without the audio background mode: its audio stops")
+            warn(.missingBackgroundMode, s.name,
+                 "\(s.name) stopped at didEnterBackground: the app does not declare the audio background mode")
+            if s.kind.plays && !configuration.category.canPlayInBackground {
+                warn(.categoryCannotBackground, s.name,
+                     "\(s.name) played into background with category \(configuration.category.rawValue), which cannot background")
+            }
+        }
     }
 
-    private mutating func beginInterruption() {
+    private mutating func beginInterruption(_ source: Interruption, _ what: String) {
+        guard !interruptions.contains(source) else { return }
+        if interrupted {
+            interruptions.insert(source)
+            note("\(what) while the session is already interrupted: no second began")
+            return
+        }
         guard sessionActive else { return }
         sessionActive = false
-        interrupted = true
-        for s in configuration.streams where s.kind.usesSession && runtime[s.name]?.on == true {
-            runtime[s.name]!.on = false
+        interruptions.insert(source)
+        for s in configuration.streams where s.kind.usesSession {
+            pause(s.name, because: "interruption began (\(what)): the session is inactive, its players are paused")
         }
         if state.runsCode {
-            note("interruption began: the session is inactive, players are paused")
+            note("interruption began (\(what)): the session is inactive")
             fire([.interruptionBegan])
+        } else {
+            note("the app is \(state.rawValue): it gets interruption began when it next runs, or never (none simulated)")
         }
     }
 
-    private mutating func endInterruption() {
-        guard interrupted else { return }
-        interrupted = false
+    private mutating func endInterruption(_ source: Interruption) {
+        guard interruptions.remove(source) != nil else { return }
+        guard interruptions.isEmpty else { note("another interruption goes on: no ended yet"); return }
         if state.runsCode {
             note("interruption ended with shouldResume")
             fire([.interruptionEnded])

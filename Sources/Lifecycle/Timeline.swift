@@ -1,7 +1,7 @@
 import Foundation
 import MIDI
-// Running a scenario, and the two renderings of its timeline: JSON lines (LIFECYCLE.md section 6, a
-// contract) and a readable table for people.
+// Running a scenario, and the two renderings of its timeline: JSON lines (docs/scenarios.md, "Timeline
+// output": a contract) and a readable table for people.
 
 /// The outcome of one expectation.
 public struct ExpectationResult: Sendable, Equatable {
@@ -51,6 +51,19 @@ public struct ScenarioPlayer: Sendable {
     /// True once every step and expectation has been applied.
     public var isFinished: Bool { nextStep == scenario.steps.count && nextExpectation == expectations.count }
 
+    /// Where the run ends, once known: the scenario's `until`, or, after the last step and expectation,
+    /// the time of the last change still scheduled (now when nothing is). nil while steps remain and no
+    /// `until` is set.
+    public var endTime: Double? {
+        if let until = scenario.until { return until }
+        guard isFinished else { return nil }
+        return simulator.nextDeadline ?? simulator.now
+    }
+
+    /// Safety bound on timed changes played after the last step; every chain of them ends (suspension,
+    /// termination), so this is never reached by the rules as they are.
+    static let maxTrailingChanges = 1_000
+
     /// Applies everything due at or before `time` (a step before an expectation at the same time), then
     /// lets the simulator's own timers run up to `time`. Returns the timeline lines in order.
     public mutating func advance(to time: Double) -> [TimelineLine] {
@@ -74,7 +87,17 @@ public struct ScenarioPlayer: Sendable {
                 break
             }
         }
-        if time.isFinite { lines += simulator.advance(to: time).map(TimelineLine.entry) }
+        if time.isFinite {
+            lines += simulator.advance(to: time).map(TimelineLine.entry)
+        } else if isFinished {
+            // Play on: every change the steps set in motion (a suspension, a task expiry, the end of a wake,
+            // a termination after applicationWillTerminate) becomes a line, until nothing is scheduled.
+            var count = 0
+            while let deadline = simulator.nextDeadline, count < Self.maxTrailingChanges {
+                lines += simulator.advance(to: deadline).map(TimelineLine.entry)
+                count += 1
+            }
+        }
         return lines
     }
 
@@ -91,9 +114,10 @@ public struct ScenarioPlayer: Sendable {
 
 extension Scenario {
     /// Runs the scenario instantly: steps in order, each expectation after the steps at its time.
+    /// Without `until` it plays on until nothing more is scheduled; with it, it stops there.
     public func run() -> ScenarioRun {
         var player = ScenarioPlayer(self)
-        let lines = player.advance(to: .infinity)
+        let lines = player.advance(to: until ?? .infinity)
         return ScenarioRun(scenario: self, lines: lines, simulator: player.simulator)
     }
 
@@ -122,7 +146,7 @@ extension Scenario {
 
 /// Renderings of a timeline.
 public enum TimelineFormat {
-    /// One JSON object, as LIFECYCLE.md section 6 specifies (keys in this order: t, event, callbacks,
+    /// One JSON object, as docs/scenarios.md ("Timeline output") specifies (keys in this order: t, event, callbacks,
     /// state, alive_by, reason, warnings, delivered; plus unknown_rule when no rule applied).
     public static func json(_ line: TimelineLine) -> String {
         switch line {
@@ -178,7 +202,10 @@ public enum TimelineFormat {
                 states.append(e.state)
                 var more: [String] = []
                 if let r = e.reason { more.append("reason: \(r)") }
-                if let d = e.delivered { more.append(d ? "MIDI delivered" : "MIDI lost") }
+                if let d = e.delivered {
+                    let midi = e.event?.hasPrefix("midi:") ?? false
+                    more.append(midi ? (d ? "MIDI delivered" : "MIDI lost") : (d ? "delivered" : "not delivered"))
+                }
                 if let u = e.unknownRule { more.append(u) }
                 more += e.notes.map { "note: \($0)" }
                 more += e.warnings.map { "\($0.code.rawValue): \($0.message)" }

@@ -27,8 +27,11 @@ struct LifecycleRun: ParsableCommand {
     @Argument(help: "The scenario file (TOML, see docs/scenarios.md).")
     var file: String
 
-    @Flag(help: "Print the timeline as JSON lines (LIFECYCLE.md section 6).")
+    @Flag(help: "Print the timeline as JSON lines (see docs/scenarios.md).")
     var json = false
+
+    @Option(name: .customLong("svg"), help: ArgumentHelp("Also draw the timeline as SVG into this file; - writes it to stdout instead of the table.", valueName: "OUT.svg"))
+    var svg: String?
 
     func run() throws {
         let scenario: Scenario
@@ -38,6 +41,19 @@ struct LifecycleRun: ParsableCommand {
             throw lifecycleFail(error.description)
         }
         let result = scenario.run()
+        if let svg {
+            let drawing = TimelineSVG.render(result)
+            if svg == "-" {
+                print(drawing, terminator: "")
+                if !result.passed { throw ExitCode(1) }
+                return
+            }
+            do {
+                try drawing.write(toFile: svg, atomically: true, encoding: .utf8)
+            } catch {
+                throw lifecycleFail("\(svg): cannot write the SVG: \(error.localizedDescription)")
+            }
+        }
         if json {
             print(result.lines.map(TimelineFormat.json).joined(separator: "\n"))
         } else {
@@ -52,7 +68,11 @@ struct LifecycleCheck: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Say what could keep an app alive in background, from its Info.plist (XML or binary).",
-        discussion: "With --emit-scenario, also write a starter scenario to FILE (or to stdout without FILE)."
+        discussion: """
+            With --emit-scenario, also write a starter scenario to FILE (or to stdout without FILE). An Info.plist \
+            cannot tell the lifecycle style (a scene manifest serves UIKit scenes and SwiftUI alike, and SwiftUI \
+            may generate it at build time), so --emit-scenario needs --lifecycle app-delegate|scenes|swiftui.
+            """
     )
 
     @Argument(help: "The app's Info.plist.")
@@ -61,8 +81,11 @@ struct LifecycleCheck: ParsableCommand {
     @Argument(help: "Where --emit-scenario writes the starter scenario (default: stdout).")
     var scenarioFile: String?
 
-    @Flag(help: "Write a starter scenario for this app.")
+    @Flag(help: "Write a starter scenario for this app (needs --lifecycle).")
     var emitScenario = false
+
+    @Option(help: "The app's lifecycle style for --emit-scenario: app-delegate, scenes or swiftui.")
+    var lifecycle: String?
 
     func validate() throws {
         if scenarioFile != nil && !emitScenario {
@@ -77,11 +100,23 @@ struct LifecycleCheck: ParsableCommand {
         } catch {
             throw lifecycleFail(error.description)
         }
+        let accepted = LifecycleStyle.allCases.map(\.rawValue).joined(separator: ", ")
+        var style: LifecycleStyle?
+        if let lifecycle {
+            guard let s = LifecycleStyle(rawValue: lifecycle) else {
+                throw lifecycleFail("--lifecycle \"\(lifecycle)\": unknown lifecycle style; accepted: \(accepted)")
+            }
+            guard emitScenario else { throw lifecycleFail("--lifecycle applies only with --emit-scenario") }
+            style = s
+        }
         guard emitScenario else {
             print(report.render(file: plist), terminator: "")
             return
         }
-        let text = report.starterScenario(title: URL(fileURLWithPath: plist).lastPathComponent)
+        guard let style else {
+            throw lifecycleFail("\(plist): \(report.styleEvidence); pass --lifecycle (\(accepted)) to emit the starter scenario")
+        }
+        let text = report.starterScenario(title: URL(fileURLWithPath: plist).lastPathComponent, style: style)
         if let scenarioFile {
             print(report.render(file: plist), terminator: "")
             do {

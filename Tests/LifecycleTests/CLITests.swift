@@ -86,16 +86,109 @@ struct CLITests {
         #expect(r.stdout.contains("keepalive-player"))
     }
 
+    // Issue 11: --emit-scenario needs --lifecycle (the Info.plist cannot tell the style).
     @Test(.enabled(if: plistsPresent, "testdata plists absent"))
     func emitScenarioRunsAndPasses() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-starter.toml").path
         defer { try? FileManager.default.removeItem(atPath: out) }
         let plist = plistFolder.appendingPathComponent("AudioKitSynthOne-Info.binary.plist").path
-        let r = try backbeat(["lifecycle", "check", plist, "--emit-scenario", out])
+        let r = try backbeat(["lifecycle", "check", plist, "--emit-scenario", out, "--lifecycle", "app-delegate"])
         #expect(r.status == 0)
         #expect(try backbeat(["lifecycle", "run", out]).status == 0)
-        let stdout = try backbeat(["lifecycle", "check", plist, "--emit-scenario"])
+        let stdout = try backbeat(["lifecycle", "check", plist, "--emit-scenario", "--lifecycle", "scenes"])
         #expect(stdout.stdout.contains("[[steps]]"))
+        #expect(stdout.stdout.contains("lifecycle = \"scenes\""))
+    }
+
+    @Test("--emit-scenario without --lifecycle says what the plist shows and refuses",
+          .enabled(if: plistsPresent, "testdata plists absent"),
+          arguments: [("MIDIKit-VirtualOutput-Info.plist", "has a UIApplicationSceneManifest"),
+                      ("MIDIKit-BluetoothMIDI-Info.plist", "has no UIApplicationSceneManifest")])
+    func emitScenarioNeedsLifecycle(name: String, shows: String) throws {
+        let plist = plistFolder.appendingPathComponent(name).path
+        let r = try backbeat(["lifecycle", "check", plist, "--emit-scenario"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("error: \(plist): the Info.plist \(shows)"))
+        #expect(r.stderr.contains("not determinable"))
+        #expect(r.stderr.contains("--lifecycle (app-delegate, scenes, swiftui)"))
+        let report = try backbeat(["lifecycle", "check", plist])
+        #expect(report.status == 0)
+        #expect(report.stdout.contains("Lifecycle style: not determinable"))
+    }
+
+    @Test("the style given with --lifecycle is the one emitted; the emitted scenario passes",
+          .enabled(if: plistsPresent, "testdata plists absent"), arguments: LifecycleStyle.allCases)
+    func emitWithEachStyle(style: LifecycleStyle) throws {
+        let plist = plistFolder.appendingPathComponent("MIDIKit-BluetoothMIDI-Info.plist").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-\(style.rawValue).toml").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(try backbeat(["lifecycle", "check", plist, "--emit-scenario", out, "--lifecycle", style.rawValue]).status == 0)
+        let scenario = try Scenario.load(path: out)
+        #expect(scenario.configuration.style == style)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("not determinable"), "the file says the style was chosen")
+        #expect(try backbeat(["lifecycle", "run", out]).status == 0)
+    }
+
+    @Test func badLifecycleOptionExitsTwo() throws {
+        let plist = plistFolder.appendingPathComponent("Mux-ios-live-streaming-Info.plist").path
+        let r = try backbeat(["lifecycle", "check", plist, "--emit-scenario", "--lifecycle", "uikit"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: --lifecycle \"uikit\": unknown lifecycle style; accepted: app-delegate, scenes, swiftui\n")
+    }
+
+    @Test("bad times exit 2 with file:line", arguments: [("at = nan", 4), ("at = -inf", 4), ("at = -2", 4)])
+    func badTimesExitTwo(at: String, line: Int) throws {
+        let tag = String(at.unicodeScalars.filter(CharacterSet.alphanumerics.contains).map(Character.init))
+        let path = try temporaryFile("time-\(tag).toml", "title = \"x\"\nlifecycle = \"swiftui\"\n[[steps]]\n\(at)\nevent = \"home\"\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try backbeat(["lifecycle", "run", path])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("error: \(path):\(line): \"at\" must be a finite number of seconds, not negative"))
+        let until = try temporaryFile("until-\(tag).toml", "title = \"x\"\nuntil = nan\nlifecycle = \"swiftui\"\n")
+        defer { try? FileManager.default.removeItem(atPath: until) }
+        let u = try backbeat(["lifecycle", "run", until])
+        #expect(u.status == 2)
+        #expect(u.stderr.hasPrefix("error: \(until):2: \"until\" must be a finite number"))
+    }
+
+    @Test func svgToStdoutAndToAFile() throws {
+        let scenario = scenariosFolder.appendingPathComponent("midikit-swiftui.toml").path
+        let r = try backbeat(["lifecycle", "run", scenario, "--svg", "-"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("<?xml"))
+        #expect(r.stdout.hasSuffix("</svg>\n"))
+        #expect(!r.stdout.contains("expectation(s) passed"), "only the SVG on stdout")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-t.svg").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let f = try backbeat(["lifecycle", "run", scenario, "--svg", out, "--json"])
+        #expect(f.status == 0)
+        #expect(f.stdout.hasPrefix("{\"t\":0.0"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == r.stdout)
+        let bad = try backbeat(["lifecycle", "run", scenario, "--svg", "/nonexistent/dir/t.svg"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("error: /nonexistent/dir/t.svg: cannot write the SVG"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 absent"))
+    func svgParsesAsXMLInPython() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-py.svg").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let scenario = scenariosFolder.appendingPathComponent("mux-pip-conflict.toml").path
+        #expect(try backbeat(["lifecycle", "run", scenario, "--svg", out]).status == 0)
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); "
+                            + "print(' '.join(t.text or '' for t in r.iter('{http://www.w3.org/2000/svg}text')))", out]
+        let pipe = Pipe()
+        python.standardOutput = pipe
+        try python.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        for name in ["terminated", "background", "active", "video", "pip-detach-conflict", "sceneDidEnterBackground"] {
+            #expect(text.contains(name), "\(name) in the SVG text")
+        }
     }
 
     @Test func checkOnANonPlistExitsTwo() throws {

@@ -1,4 +1,4 @@
-// LIFECYCLE.md sections 2 (time limits) and 3 (what keeps the process running).
+// docs/lifecycle-rules.md: time limits, and what keeps the process running.
 import Testing
 @testable import Lifecycle
 
@@ -54,11 +54,18 @@ func backgroundTaskBudget(ios: Int, budget: Double) {
     #expect(sim.state == .terminated)
 }
 
+// Issue 11: the termination comes about 5 s after applicationWillTerminate, not with it.
 @Test func applicationWillTerminateInBackground() {
     var sim = makeSimulator(.appDelegate)
     let e = sim.run(.launch, .home, .terminate)
     #expect(e.callbacks == ["applicationWillTerminate"])
-    #expect(e.reason?.contains("about 5 s") == true)
+    #expect(e.state == .background)
+    #expect(e.notes.contains { $0.contains("about 5 s") })
+    _ = sim.advance(to: sim.now + 4.9)
+    #expect(sim.state == .background, "no suspension during applicationWillTerminate's time")
+    let end = sim.advance(to: sim.now + 0.1)
+    #expect(end.last?.state == .terminated)
+    #expect(end.last?.reason?.contains("about 5 s") == true)
 }
 
 @Test("BLE event and silent push wake a suspended app for about 10 s",

@@ -129,6 +129,24 @@ let malformedCases: [Malformed] = [
               mentions: ["unknown background_modes \"audi\"", "audio"]),
     Malformed(label: "midi on a non-midi stream", text: header + "[[streams]]\nname = \"s\"\nkind = \"audio-output\"\n[[steps]]\nat = 0\nevent = \"midi:s\"\n", line: 8,
               mentions: ["midi-in"]),
+    Malformed(label: "nan step time", text: header + "[[steps]]\nat = nan\nevent = \"launch\"\n", line: 4,
+              mentions: ["\"at\" must be a finite number of seconds, not negative", "nan"]),
+    Malformed(label: "infinite step time", text: header + "[[steps]]\nat = inf\nevent = \"launch\"\n", line: 4,
+              mentions: ["finite", "inf"]),
+    Malformed(label: "negative step time", text: header + "[[steps]]\nat = -1.5\nevent = \"launch\"\n", line: 4,
+              mentions: ["not negative", "-1.5"]),
+    Malformed(label: "nan expectation time", text: header + "[[expect]]\nat = nan\nstate = \"active\"\n", line: 4,
+              mentions: ["finite"]),
+    Malformed(label: "negative expectation time", text: header + "[[expect]]\nat = -3\nstate = \"active\"\n", line: 4,
+              mentions: ["not negative"]),
+    Malformed(label: "infinite until", text: header + "until = inf\n", line: 3, mentions: ["\"until\" must be a finite number"]),
+    Malformed(label: "negative until", text: header + "until = -1\n", line: 3, mentions: ["\"until\"", "not negative"]),
+    Malformed(label: "step after until", text: header + "until = 4.0\n[[steps]]\nat = 5\nevent = \"launch\"\n", line: 5,
+              mentions: ["comes after until = 4.0 (line 3)"]),
+    Malformed(label: "expectation after until", text: header + "until = 4.0\n[[expect]]\nat = 5\nstate = \"active\"\n", line: 5,
+              mentions: ["comes after until"]),
+    Malformed(label: "adaptor outside swiftui", text: "lifecycle = \"scenes\"\napp_delegate_adaptor = true\n", line: 2,
+              mentions: ["swiftui"]),
     Malformed(label: "unknown expect key", text: header + "[[expect]]\nat = 1\nstat = \"active\"\n", line: 5,
               mentions: ["at, state, alive_by, warnings"]),
 ]
@@ -151,9 +169,30 @@ func malformed(c: Malformed) {
     #expect(throws: ScenarioError.self) { try Scenario.load(path: "/nonexistent/x.toml") }
 }
 
-@Test func unknownRuleIsReportedInJSONNotGuessed() throws {
+// Issue 11 made `terminate` under SwiftUI a rule (it was the example of an unknown rule): no scenePhase
+// callback, terminated at once.
+@Test func swiftUITerminateInJSON() throws {
     let text = header + "[[steps]]\nat = 0\nevent = \"launch\"\n[[steps]]\nat = 1\nevent = \"home\"\n[[steps]]\nat = 2\nevent = \"terminate\"\n"
     let run = try Scenario.parse(text, file: "u.toml").run()
     let last = TimelineFormat.json(run.lines.last!)
-    #expect(last == #"{"t":2.0,"event":"terminate","callbacks":[],"state":"background","alive_by":[],"warnings":[],"unknown_rule":"unknown rule: terminate under swiftui (LIFECYCLE.md section 1 shows —): state left as is"}"#)
+    #expect(last == #"{"t":2.0,"event":"terminate","callbacks":[],"state":"terminated","alive_by":[],"reason":"terminated while running in background: a SwiftUI app gets no scenePhase callback for it","warnings":[]}"#)
+}
+
+@Test func bundledScenariosCoverIssue11sEventsAndAreDrawn() throws {
+    let scenarios = try bundledScenarios().map { try Scenario.load(path: scenariosFolder.appendingPathComponent($0).path) }
+    let events = scenarios.flatMap { s in s.steps.map { (s.configuration.style, $0.event) } }
+    #expect(events.contains { $0.1 == .otherAudioStart } && events.contains { $0.1 == .otherAudioStop })
+    #expect(events.contains { $0 == (.swiftui, .terminate) })
+    #expect(events.contains { $0.1 == .silentPush } && events.contains { if case .bleEvent = $0.1 { true } else { false } })
+    #expect(scenarios.contains { $0.until != nil })
+    #expect(scenarios.contains { s in s.configuration.options.contains(.mixWithOthers) && s.steps.contains { $0.event == .otherAudioStart } })
+    let runs = scenarios.map { $0.run() }
+    #expect(runs.contains { run in run.simulator.codes.contains(.handlerNeverCalled) })
+    #expect(runs.contains { run in run.simulator.codes.contains(.pipDetachConflict) && run.lines.contains {
+        if case .entry(let e) = $0 { e.state == .terminated && e.reason?.contains("crashed") == true } else { false } } })
+    // scripts/scenario-svgs has drawn each one into docs/scenarios/.
+    for name in bundledScenarios() {
+        let svg = packageRoot.appendingPathComponent("docs/scenarios/" + name.replacingOccurrences(of: ".toml", with: ".svg"))
+        #expect(FileManager.default.fileExists(atPath: svg.path), "docs/scenarios has no drawing of \(name): run scripts/scenario-svgs")
+    }
 }

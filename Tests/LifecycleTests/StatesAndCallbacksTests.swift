@@ -1,8 +1,11 @@
-// LIFECYCLE.md section 1: every row of the table, for each style.
+// docs/lifecycle-rules.md, "States and callbacks": every row of the table, for each style.
 import Testing
 @testable import Lifecycle
 
 struct CallbackRow: Sendable, CustomTestStringConvertible {
+    func callbacks(_ style: LifecycleStyle) -> [String]? {
+        switch style { case .appDelegate: appDelegate; case .scenes: scenes; case .swiftui: swiftui }
+    }
     var event: LifecycleEvent
     var before: [LifecycleEvent]
     /// Expected callbacks per style; nil: the table shows "—" (unknown rule).
@@ -38,8 +41,8 @@ let callbackRows: [CallbackRow] = {
                             appDelegate: ["applicationWillEnterForeground", "applicationDidBecomeActive"],
                             scenes: ["sceneWillEnterForeground", "sceneDidBecomeActive"],
                             swiftui: ["scenePhase.inactive", "scenePhase.active"], state: .active))
-    rows.append(CallbackRow(event: .terminate, before: [.launch, .home],
-                            appDelegate: ["applicationWillTerminate"], scenes: ["applicationWillTerminate"], swiftui: nil, state: .terminated))
+    // `terminate` has its own tests below: its state depends on the style (a 5 s applicationWillTerminate
+    // window for UIKit in background, at once for SwiftUI).
     return rows
 }()
 
@@ -61,44 +64,91 @@ func callbackTable(row: CallbackRow, style: LifecycleStyle) {
     }
 }
 
-@Test("call-ended: interruption ended with shouldResume; swiftui shows —", arguments: LifecycleStyle.allCases)
+// Issue 11 changed these: interruptions are AVAudioSession notifications for every style (SwiftUI too, where
+// call-ended used to be an unknown rule), and `terminate` is a rule in every state and style.
+@Test("call-ended: interruption ended with shouldResume, for every style", arguments: LifecycleStyle.allCases)
 func callEnded(style: LifecycleStyle) {
     var sim = makeSimulator(style, modes: [.audio], category: .playback,
                             streams: [StreamConfig(name: "synth", kind: .audioOutput, playing: true)])
     sim.run(.launch, .callIncoming)
     let answered = sim.run(.callAnswered)
     #expect(!answered.callbacks.contains("interruption.ended"), "no ended until the call ends")
+    _ = sim.advance(to: sim.now + 3)
+    #expect(sim.state == .background, "still inside the grace period")
     let ended = sim.run(.callEnded)
-    if style == .swiftui {
-        #expect(ended.unknownRule?.contains("call-ended under swiftui") == true)
-    } else {
-        #expect(ended.callbacks == ["interruption.ended"])
-        #expect(ended.state == .background)
-    }
+    #expect(ended.callbacks == ["interruption.ended"])
+    #expect(ended.unknownRule == nil)
+    #expect(ended.state == .background)
 }
 
-@Test("terminate while suspended: no callback (force quit); swiftui shows —", arguments: LifecycleStyle.allCases)
+@Test("terminate while suspended: force quit, no callback, for every style", arguments: LifecycleStyle.allCases)
 func terminateSuspended(style: LifecycleStyle) {
     var sim = makeSimulator(style)
     sim.run(.launch, .home)
     _ = sim.advance(to: sim.now + 10)
     #expect(sim.state == .suspended)
     let entry = sim.run(.terminate)
+    #expect(entry.callbacks.isEmpty)
+    #expect(entry.unknownRule == nil)
+    #expect(sim.state == .terminated)
+    #expect(entry.reason?.contains("no callback") == true)
+}
+
+@Test("terminate in background: applicationWillTerminate, terminated about 5 s later (UIKit); SwiftUI at once, no callback",
+      arguments: LifecycleStyle.allCases)
+func terminateInBackground(style: LifecycleStyle) {
+    var sim = makeSimulator(style)
+    sim.run(.launch, .home)
+    let entry = sim.run(.terminate)
+    #expect(entry.unknownRule == nil)
     if style == .swiftui {
-        #expect(entry.unknownRule != nil)
-        #expect(sim.state == .suspended)
-    } else {
         #expect(entry.callbacks.isEmpty)
-        #expect(sim.state == .terminated)
-        #expect(entry.reason?.contains("no callback") == true)
+        #expect(entry.state == .terminated)
+        #expect(entry.reason?.contains("no scenePhase callback") == true)
+        #expect(sim.nextDeadline == nil)
+    } else {
+        #expect(entry.callbacks == ["applicationWillTerminate"])
+        #expect(entry.state == .background, "applicationWillTerminate runs")
+        #expect(sim.isTerminating)
+        #expect(sim.nextDeadline == sim.now + 5)
+        let later = sim.advance(to: sim.now + 5)
+        #expect(later.last?.state == .terminated)
+        #expect(later.last?.reason?.contains("after applicationWillTerminate") == true)
     }
 }
 
-@Test func terminateInForegroundIsAnUnknownRule() {
-    var sim = makeSimulator(.scenes)
+@Test("terminate in the foreground: applicationWillTerminate for UIKit, none for SwiftUI; terminated",
+      arguments: LifecycleStyle.allCases)
+func terminateInForeground(style: LifecycleStyle) {
+    var sim = makeSimulator(style)
     let entry = sim.run(.launch, .terminate)
-    #expect(entry.unknownRule?.hasPrefix("unknown rule: terminate while in the foreground") == true)
-    #expect(sim.state == .active)
+    #expect(entry.unknownRule == nil)
+    #expect(entry.callbacks == (style == .swiftui ? [] : ["applicationWillTerminate"]))
+    #expect(sim.state == .terminated)
+    #expect(entry.reason?.contains("force quit") == true)
+}
+
+@Test("relaunch after termination", arguments: LifecycleStyle.allCases)
+func relaunchAfterTerminate(style: LifecycleStyle) {
+    var sim = makeSimulator(style, streams: [StreamConfig(name: "keys", kind: .midiIn)])
+    sim.run(.launch, .terminate)
+    #expect(sim.state == .terminated)
+    #expect(sim.apply(.midi("keys"), at: sim.now + 1).last?.delivered == false)
+    let relaunch = sim.run(.launch)
+    #expect(relaunch.state == .active)
+    #expect(relaunch.reason == "relaunched in the foreground")
+    #expect(relaunch.callbacks == callbackRows[0].callbacks(style))
+    #expect(sim.apply(.midi("keys"), at: sim.now + 1).last?.delivered == true, "the MIDI port exists again from launch")
+}
+
+@Test func swiftUIAdaptorGetsLaunchAndTerminateDelegateCallbacks() {
+    var sim = LifecycleSimulator(configuration: LifecycleConfiguration(style: .swiftui, appDelegateAdaptor: true))
+    #expect(sim.run(.launch).callbacks == ["willFinishLaunching", "didFinishLaunching", "scenePhase.active"])
+    #expect(sim.run(.home).callbacks == ["scenePhase.inactive", "scenePhase.background"])
+    #expect(sim.run(.terminate).callbacks == ["applicationWillTerminate"])
+    #expect(sim.state == .background)
+    _ = sim.advance(to: sim.now + 5)
+    #expect(sim.state == .terminated)
 }
 
 @Test("call-incoming: interruption began for a playing session", arguments: LifecycleStyle.allCases)

@@ -4,8 +4,8 @@ import Foundation
 /// The package root, found from this file (Tests/LifecycleTests/Support.swift).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let scenariosFolder = packageRoot.appendingPathComponent("scenarios")
-/// ../shared/testdata/plists relative to the package root (a symlink in worktrees).
-let plistFolder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata/plists")
+/// Real Info.plists from public iOS projects, kept in the repository (Tests/Fixtures/plists/README.md).
+let plistFolder = packageRoot.appendingPathComponent("Tests/Fixtures/plists")
 let plistsPresent = FileManager.default.fileExists(atPath: plistFolder.path)
 
 func bundledScenarios() -> [String] {

@@ -1,4 +1,4 @@
-// LIFECYCLE.md section 4: every warning code, each raised by the situation it describes.
+// docs/lifecycle-rules.md, "Warnings": every warning code, each raised by the situation it describes.
 import Testing
 @testable import Lifecycle
 
@@ -57,6 +57,8 @@ func situation(raising code: WarningCode) -> LifecycleSimulator {
                                 handlers: [Handler(on: .sceneDidEnterBackground, actions: [.detachVideo("v")])])
         sim.run(.launch, .pipStart)
         return sim
+    case .handlerNeverCalled:
+        return makeSimulator(.appDelegate, handlers: [Handler(on: .sceneDidEnterBackground, actions: [.beginBackgroundTask])])
     case .backgroundTaskExpired:
         var sim = makeSimulator(handlers: [Handler(on: .applicationDidEnterBackground, actions: [.beginBackgroundTask])])
         sim.run(.launch, .home)
@@ -74,11 +76,12 @@ func warningRaised(code: WarningCode) {
     #expect(!(warning?.message.contains("\n") ?? true), "one line")
 }
 
+// Issue 11 added handler-never-called to the contract's codes.
 @Test("codes are the contract's spellings")
 func codeSpellings() {
     #expect(WarningCode.allCases.map(\.rawValue).sorted() == [
-        "background-task-expired", "cannot-interrupt-others", "category-cannot-background", "keepalive-never-plays",
-        "keepalive-on-resign-active", "missing-background-mode", "not-called-with-scenes", "pip-detach-conflict",
+        "background-task-expired", "cannot-interrupt-others", "category-cannot-background", "handler-never-called",
+        "keepalive-never-plays", "keepalive-on-resign-active", "missing-background-mode", "not-called-with-scenes", "pip-detach-conflict",
         "resume-on-began", "silent-keepalive", "video-autopaused",
     ])
 }
