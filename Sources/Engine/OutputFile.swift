@@ -49,24 +49,35 @@ public final class OutputFile {
         self.path = path
         guard !path.isEmpty else { throw OutputFileError("cannot write to an empty file name") }
         try Self.refuseInputs(inputs, output: path)
-        let target = try Self.resolveLinks(path)
-        self.target = target
-        func failure(_ call: String, _ file: String? = nil) -> OutputFileError {
-            let reason = String(cString: strerror(errno))
-            let shown = target == path ? "'\(path)'" : "'\(path)' (a link to '\(target)')"
-            return OutputFileError("cannot write \(shown): \(reason) (\(call)\(file.map { " \($0)" } ?? ""))")
-        }
-
+        // The kernel follows the links to see what is there (also /proc's magic links, as /dev/stdout is).
         var status = stat()
-        let exists = stat(target, &status) == 0
+        let exists = stat(path, &status) == 0
         let type = status.st_mode & S_IFMT
         if exists && type == S_IFDIR { throw OutputFileError("cannot write '\(path)': it is a directory") }
         if exists && type == S_IFSOCK { throw OutputFileError("cannot write '\(path)': it is a socket") }
         isRegular = !exists || type == S_IFREG
+        // Where a regular file goes: the file the links lead to (created there when the last link dangles).
+        var linkStatus = stat()
+        let isLink = lstat(path, &linkStatus) == 0 && linkStatus.st_mode & S_IFMT == S_IFLNK
+        let target: String
+        if !isRegular || !isLink {
+            target = path
+        } else if exists, let real = realpath(path, nil) {
+            target = String(cString: real)
+            free(real)
+        } else {
+            target = try Self.resolveLinks(path)
+        }
+        self.target = target
+        func failure(_ call: String) -> OutputFileError {
+            let reason = String(cString: strerror(errno))
+            let shown = target == path ? "'\(path)'" : "'\(path)' (a link to '\(target)')"
+            return OutputFileError("cannot write \(shown): \(reason) (\(call))")
+        }
 
         if !isRegular {
             // A device, FIFO or terminal: write into it. Opening a FIFO waits for its reader, like `cat > fifo`.
-            fd = open(target, O_WRONLY | O_CLOEXEC)
+            fd = open(path, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw failure("open") }
             temporaryPath = nil
         } else if mode == .inPlace {

@@ -32,15 +32,17 @@ public enum WAVFile {
     /// The largest RIFF size (file size - 8) a plain WAV header holds; above it the file is RF64. 0xFFFFFFFF
     /// itself means "see ds64" in RF64, so plain WAV stops one short of it.
     public static let plainWAVLimit = Int(UInt32.max) - 1
+    /// The data size of a stream whose length is not known when the header is written (sox's convention).
+    public static let unspecifiedDataSize = 0x7FFF_F000
 
     /// The header of a file of `frames` stereo float frames (`headerSize` bytes): a plain WAV (RIFF) while
     /// its RIFF size is at most `rf64Above` bytes, RF64 (EBU Tech 3306) above, with the same layout so a
     /// streaming writer can switch when it patches the header at the end. The chunk after the RIFF header
     /// is a JUNK chunk holding ds64's place in a plain WAV, the ds64 chunk (64-bit sizes) in RF64.
-    /// `frames` nil: the length is unknown (the output cannot seek, a pipe): every size is 0xFFFFFFFF and
-    /// readers read to the end of the stream.
+    /// `frames` nil: the length is unknown (the output cannot seek, a pipe): the sizes are sox's "unspecified"
+    /// ones (data 0x7FFFF000 bytes), which sox reads to the end of the stream without a warning.
     public static func header(frames: Int?, sampleRate: Int, rf64Above: Int = plainWAVLimit) -> [UInt8] {
-        let dataBytes = (frames ?? 0) * 8
+        let dataBytes = frames.map { $0 * 8 } ?? unspecifiedDataSize
         let riffSize = headerSize - 8 + dataBytes
         let rf64 = frames != nil && riffSize > rf64Above
         let unknown: UInt32 = 0xFFFF_FFFF
@@ -50,7 +52,7 @@ public enum WAVFile {
         func append32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
         func append16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
         func tag(_ s: String) { bytes += Array(s.utf8) }
-        func size32(_ value: Int) -> UInt32 { frames == nil || rf64 ? unknown : UInt32(value) }
+        func size32(_ value: Int) -> UInt32 { rf64 ? unknown : UInt32(value) }
         tag(rf64 ? "RF64" : "RIFF"); append32(size32(riffSize)); tag("WAVE")
         tag(rf64 ? "ds64" : "JUNK"); append32(28)
         if rf64 {
@@ -67,7 +69,7 @@ public enum WAVFile {
         append16(8)                          // block align
         append16(32)                         // bits per sample
         append16(0)                          // cbSize
-        tag("fact"); append32(4); append32(size32(frames ?? 0)) // required for non-PCM formats
+        tag("fact"); append32(4); append32(size32(dataBytes / 8)) // required for non-PCM formats
         tag("data"); append32(size32(dataBytes))
         assert(bytes.count == headerSize)
         return bytes
@@ -103,9 +105,10 @@ public enum WAVFile {
             var size = Int(u32(at + 4))
             let body = at + 8
             let isData = bytes[at..<at + 4].elementsEqual("data".utf8)
-            if isData && size == 0xFFFF_FFFF {
-                // RF64: the size is in ds64; a stream of unknown length: the rest of the file.
-                size = min(dataSize64 ?? bytes.count - body, bytes.count - body)
+            if isData && size == 0xFFFF_FFFF, let dataSize64 {
+                size = min(dataSize64, bytes.count - body)  // RF64: the size is in ds64
+            } else if isData && (size == unspecifiedDataSize || size == 0xFFFF_FFFF) {
+                size = min(size, bytes.count - body)  // a stream of unknown length: to its end
             }
             guard body + size <= bytes.count else { throw WAVFileError("\(path): truncated chunk") }
             if rf64 && bytes[at..<at + 4].elementsEqual("ds64".utf8) && size >= 24 {

@@ -183,11 +183,15 @@ private struct MeasuredRun {
         let data = try #require(received.wait())
         var status = stat()
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
-        // A stream of unknown length: sizes 0xFFFFFFFF, the samples to the end.
+        // A stream of unknown length: sox's "unspecified" data size, the samples to the end.
         try data.write(to: URL(fileURLWithPath: path("received.wav")))
         let audio = try WAVFile.read(path("received.wav"))
         #expect(audio.sampleRate == 8_000 && audio.left.count == (data.count - WAVFile.headerSize) / 8 && audio.left.count > 4_000)
-        #expect(data[4..<8].allSatisfy { $0 == 0xFF })
+        #expect(Array(data[90..<94]) == [0x00, 0xF0, 0xFF, 0x7F])
+        let sox = try run("/usr/bin/sox", [path("received.wav"), "-n", "stat"])
+        #expect(sox.status == 0 && !sox.output.contains("WARN") && sox.output.contains("Samples read:"), "\(sox.output)")
+        let samplesLine = sox.output.split(separator: "\n").first { $0.hasPrefix("Samples read:") } ?? ""
+        #expect(Int(samplesLine.split(separator: " ").last ?? "") == audio.left.count * 2, "sox read \(samplesLine)")
 
         try FileManager.default.createSymbolicLink(atPath: path("link.wav"), withDestinationPath: "real.wav")
         let linked = try run(backbeatExecutable(), ["render", input, "-o", path("link.wav"), "--rate", "8000"])
