@@ -1,83 +1,6 @@
 import Foundation
 import Synchronization
 
-/// A stereo 32-bit float WAV file written as the audio arrives. The header is written first and patched
-/// with the real sizes every second and on close, so the file is valid at any moment up to what was
-/// written, also after a write error (disk full) stops the recording.
-final class WAVStreamWriter {
-    let path: String
-    private(set) var sampleRate: Int
-    private(set) var frames = 0
-    private let fd: Int32
-    private var closed = false
-
-    /// Creates (or truncates) the file and writes a header for no frames.
-    init(path: String, sampleRate: Int) throws(CaptureError) {
-        self.path = path
-        self.sampleRate = sampleRate
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        do {
-            try writeAll(WAVFile.header(frames: 0, sampleRate: sampleRate), at: 0)
-        } catch {
-            Glibc.close(fd)
-            closed = true
-            throw error
-        }
-    }
-
-    deinit { if !closed { Glibc.close(fd) } }
-
-    /// The sample rate becomes known when the engine runs; set it before `append`.
-    func setSampleRate(_ rate: Int) { sampleRate = rate }
-
-    /// Appends interleaved frames. On an error the file keeps the complete frames written before it.
-    func append(_ buffer: UnsafeBufferPointer<StereoFrame>) throws(CaptureError) {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(base), count: buffer.count * 8)
-        var done = 0
-        while done < bytes.count {
-            let offset = off_t(WAVFile.headerSize + frames * 8 + done)
-            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                frames += done / 8
-                _ = ftruncate(fd, off_t(WAVFile.headerSize + frames * 8))  // drop a torn frame
-                throw CaptureError("cannot write \(path): \(reason)")
-            }
-            done += n
-        }
-        frames += buffer.count
-    }
-
-    /// Writes the header for the frames written so far.
-    func patchHeader() throws(CaptureError) {
-        try writeAll(WAVFile.header(frames: frames, sampleRate: sampleRate), at: 0)
-    }
-
-    /// Patches the header and closes the file.
-    func close() throws(CaptureError) {
-        guard !closed else { return }
-        closed = true
-        defer { Glibc.close(fd) }
-        try patchHeader()
-        if fsync(fd) != 0 && errno != EINVAL { throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    }
-
-    private func writeAll(_ bytes: [UInt8], at offset: Int) throws(CaptureError) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-            done += n
-        }
-    }
-}
-
 /// Records Backbeat's output: the real-time callback copies each period into the engine's capture ring, this
 /// recorder's disk thread moves it to a `WAVStreamWriter`. Nothing is written from the real-time thread.
 final class AudioRecorder: @unchecked Sendable {
@@ -96,7 +19,11 @@ final class AudioRecorder: @unchecked Sendable {
     init(path: String, engine: Engine, expectedSampleRate: Int) throws(CaptureError) {
         self.path = path
         self.engine = engine
-        writer = try WAVStreamWriter(path: path, sampleRate: expectedSampleRate)
+        do {
+            writer = try WAVStreamWriter(path: path, sampleRate: expectedSampleRate)
+        } catch {
+            throw CaptureError(error.description)
+        }
         droppedAtStart = engine.captureFramesDropped
     }
 
@@ -129,7 +56,7 @@ final class AudioRecorder: @unchecked Sendable {
             finished.wait()
         } else {
             // Never started (the engine failed to start): close the empty file properly.
-            do { try writer.close() } catch { fail(error) }
+            do { try writer.close() } catch { fail(CaptureError(error.description)) }
         }
         thread = nil
         return failure
@@ -153,7 +80,7 @@ final class AudioRecorder: @unchecked Sendable {
                     }
                 } catch {
                     framesWritten.store(writer.frames, ordering: .relaxed)
-                    fail(error)
+                    fail(CaptureError(error.description))
                     failed = true
                     engine.setAudioCapture(false)
                 }
@@ -163,7 +90,7 @@ final class AudioRecorder: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.01)
             }
         }
-        do { try writer.close() } catch { if !failed { fail(error) } }
+        do { try writer.close() } catch { if !failed { fail(CaptureError(error.description)) } }
         framesWritten.store(writer.frames, ordering: .relaxed)
         finished.signal()
     }

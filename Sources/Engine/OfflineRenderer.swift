@@ -54,21 +54,40 @@ public enum OfflineRenderer {
 
     /// Renders `messages` (any order; stable for equal times) through a fresh synth and returns the stereo
     /// output. After the last message it keeps rendering until every voice is silent (at most `maxTail`
-    /// seconds, for notes that never end), then adds `padding` seconds of silence.
+    /// seconds, for notes that never end), then adds `padding` seconds of silence. Holds the whole output in
+    /// memory: for short renders and tests (`render(_:into:)` streams).
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
                               patch: Int = 0, channel: UInt8? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05) -> (left: [Float], right: [Float]) {
+        var left: [Float] = [], right: [Float] = []
+        render(messages, sampleRate: sampleRate, voices: voices, patch: patch, channel: channel, periodFrames: periodFrames,
+               maxTail: maxTail, padding: padding) { l, r in
+            left += l
+            right += r
+        }
+        return (left, right)
+    }
+
+    /// Renders as `render(_:sampleRate:...)` does, handing each period (`periodFrames` frames, the padding
+    /// included) to `sink` as it is made, so memory stays bounded whatever the length. An error thrown by
+    /// `sink` (a full disk, a quit signal) stops the render.
+    public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
+                              patch: Int = 0, channel: UInt8? = nil, periodFrames: Int = 512,
+                              maxTail: Double = 30, padding: Double = 0.05,
+                              into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
         let synth = Synth(voices: voices, patch: patch, channel: channel)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
         let sorted = messages.enumerated().sorted {
             ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)
-        }.map { (frame: max(0, Int(($0.element.seconds * sampleRate).rounded())), message: $0.element.message) }
+        }.map { (frame: frame(at: $0.element.seconds, sampleRate: sampleRate), message: $0.element.message) }
         let lastFrame = sorted.last?.frame ?? 0
-        let tailLimit = lastFrame + Int(maxTail * sampleRate)
+        let tailLimit = lastFrame + frames(in: maxTail, sampleRate: sampleRate)
 
-        var left: [Float] = [], right: [Float] = []
-        var periodLeft = [Float](repeating: 0, count: periodFrames)
-        var periodRight = [Float](repeating: 0, count: periodFrames)
+        let periodLeft = UnsafeMutableBufferPointer<Float>.allocate(capacity: periodFrames)
+        let periodRight = UnsafeMutableBufferPointer<Float>.allocate(capacity: periodFrames)
+        periodLeft.initialize(repeating: 0)
+        periodRight.initialize(repeating: 0)
+        defer { periodLeft.deallocate(); periodRight.deallocate() }
         var periodEvents: [PeriodEvent] = []
         periodEvents.reserveCapacity(1_024)
         var next = 0
@@ -85,25 +104,41 @@ public enum OfflineRenderer {
                 next += 1
             }
             _ = periodEvents.withUnsafeBufferPointer { events in
-                periodLeft.withUnsafeMutableBufferPointer { l in
-                    periodRight.withUnsafeMutableBufferPointer { r in
-                        renderPeriod(unmanaged, events: events, left: l.baseAddress!, right: r.baseAddress!,
-                                     frames: periodFrames)
-                    }
-                }
+                renderPeriod(unmanaged, events: events, left: periodLeft.baseAddress!, right: periodRight.baseAddress!,
+                             frames: periodFrames)
             }
-            left += periodLeft
-            right += periodRight
+            try sink(UnsafeBufferPointer(periodLeft), UnsafeBufferPointer(periodRight))
             start += periodFrames
         }
-        let pad = Int(padding * sampleRate)
-        left += [Float](repeating: 0, count: pad)
-        right += [Float](repeating: 0, count: pad)
+        var pad = frames(in: padding, sampleRate: sampleRate)
+        periodLeft.update(repeating: 0)
+        periodRight.update(repeating: 0)
+        while pad > 0 {
+            let n = min(pad, periodFrames)
+            try sink(UnsafeBufferPointer(rebasing: periodLeft[0..<n]), UnsafeBufferPointer(rebasing: periodRight[0..<n]))
+            pad -= n
+        }
         withExtendedLifetime(synth) {}
-        return (left, right)
     }
 
-    private static func isSilent(_ left: [Float], _ right: [Float]) -> Bool {
+    /// The frame at `seconds` (rounded), 0 for negative or non-finite times, capped far beyond any render.
+    static func frame(at seconds: Double, sampleRate: Double) -> Int {
+        let frame = (seconds * sampleRate).rounded()
+        return frame.isFinite && frame > 0 ? Int(min(frame, 1e17)) : 0
+    }
+
+    /// Whole frames in `seconds` (truncated), 0 for negative or non-finite lengths.
+    static func frames(in seconds: Double, sampleRate: Double) -> Int {
+        let frames = seconds * sampleRate
+        return frames.isFinite && frames > 0 ? Int(min(frames, 1e17)) : 0
+    }
+
+    /// Seconds of audio `render` makes from `messages` before its tail: the time of the last message.
+    public static func duration(of messages: [TimedMessage]) -> Double {
+        messages.reduce(0) { max($0, $1.seconds.isFinite ? $1.seconds : .infinity) }
+    }
+
+    private static func isSilent(_ left: UnsafeMutableBufferPointer<Float>, _ right: UnsafeMutableBufferPointer<Float>) -> Bool {
         left.allSatisfy { $0 == 0 } && right.allSatisfy { $0 == 0 }
     }
 }

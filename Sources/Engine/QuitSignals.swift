@@ -26,7 +26,8 @@ public final class QuitSignals: Sendable {
                 if signals.received.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged {
                     signals.wake.signal()
                 } else {
-                    // A second signal while quitting: the user insists.
+                    // A second signal while quitting: the user insists. Half-written outputs go too.
+                    OutputFile.removeTemporaries()
                     _exit(128 + number)
                 }
             }

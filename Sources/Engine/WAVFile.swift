@@ -1,5 +1,6 @@
 // WAV files: 32-bit IEEE float stereo, written atomically (temporary file in the same directory, then
-// rename), so a failed render never leaves a partial file behind.
+// rename), so a failed render never leaves a partial file behind. Files whose data passes 4 GiB are RF64
+// (EBU Tech 3306), the 64-bit form of WAV that sox, ffmpeg and most audio editors read.
 import Foundation
 
 /// Errors of `WAVFile`, each naming the file and what went wrong.
@@ -25,19 +26,41 @@ public enum WAVFile {
     }
 
     /// Bytes before the samples; the data of `frames` interleaved frames follows at this offset.
-    public static let headerSize = 58
+    public static let headerSize = 94
     /// Offsets of the sizes a streaming writer patches when it closes (RIFF size, fact frames, data size).
-    public static let riffSizeOffset = 4, factFramesOffset = 46, dataSizeOffset = 54
+    public static let riffSizeOffset = 4, factFramesOffset = 82, dataSizeOffset = 90
+    /// The largest RIFF size (file size - 8) a plain WAV header holds; above it the file is RF64. 0xFFFFFFFF
+    /// itself means "see ds64" in RF64, so plain WAV stops one short of it.
+    public static let plainWAVLimit = Int(UInt32.max) - 1
+    /// The data size of a stream whose length is not known when the header is written (sox's convention).
+    public static let unspecifiedDataSize = 0x7FFF_F000
 
-    /// The header of a file of `frames` stereo float frames (`headerSize` bytes).
-    public static func header(frames: Int, sampleRate: Int) -> [UInt8] {
-        let dataBytes = frames * 8
+    /// The header of a file of `frames` stereo float frames (`headerSize` bytes): a plain WAV (RIFF) while
+    /// its RIFF size is at most `rf64Above` bytes, RF64 (EBU Tech 3306) above, with the same layout so a
+    /// streaming writer can switch when it patches the header at the end. The chunk after the RIFF header
+    /// is a JUNK chunk holding ds64's place in a plain WAV, the ds64 chunk (64-bit sizes) in RF64.
+    /// `frames` nil: the length is unknown (the output cannot seek, a pipe): the sizes are sox's "unspecified"
+    /// ones (data 0x7FFFF000 bytes), which sox reads to the end of the stream without a warning.
+    public static func header(frames: Int?, sampleRate: Int, rf64Above: Int = plainWAVLimit) -> [UInt8] {
+        let dataBytes = frames.map { $0 * 8 } ?? unspecifiedDataSize
+        let riffSize = headerSize - 8 + dataBytes
+        let rf64 = frames != nil && riffSize > rf64Above
+        let unknown: UInt32 = 0xFFFF_FFFF
         var bytes: [UInt8] = []
         bytes.reserveCapacity(headerSize)
+        func append64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
         func append32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
         func append16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
         func tag(_ s: String) { bytes += Array(s.utf8) }
-        tag("RIFF"); append32(UInt32(truncatingIfNeeded: 4 + 26 + 12 + 8 + dataBytes)); tag("WAVE")
+        func size32(_ value: Int) -> UInt32 { rf64 ? unknown : UInt32(value) }
+        tag(rf64 ? "RF64" : "RIFF"); append32(size32(riffSize)); tag("WAVE")
+        tag(rf64 ? "ds64" : "JUNK"); append32(28)
+        if rf64 {
+            append64(UInt64(riffSize)); append64(UInt64(dataBytes)); append64(UInt64(frames!))
+            append32(0)                      // no table of other 64-bit chunk sizes
+        } else {
+            bytes += [UInt8](repeating: 0, count: 28)
+        }
         tag("fmt "); append32(18)
         append16(3)                          // WAVE_FORMAT_IEEE_FLOAT
         append16(2)                          // channels
@@ -46,35 +69,20 @@ public enum WAVFile {
         append16(8)                          // block align
         append16(32)                         // bits per sample
         append16(0)                          // cbSize
-        tag("fact"); append32(4); append32(UInt32(truncatingIfNeeded: frames)) // required for non-PCM formats
-        tag("data"); append32(UInt32(truncatingIfNeeded: dataBytes))
+        tag("fact"); append32(4); append32(size32(dataBytes / 8)) // required for non-PCM formats
+        tag("data"); append32(size32(dataBytes))
         assert(bytes.count == headerSize)
         return bytes
     }
 
-    /// Writes the file completely or not at all: a temporary file next to `path`, then `rename(2)`.
+    /// Writes the file completely or not at all: a temporary file next to `path`, then `rename(2)` (a device
+    /// or FIFO is written directly; see `OutputFile`).
     public static func write(left: [Float], right: [Float], sampleRate: Int, to path: String) throws(WAVFileError) {
-        let bytes = encode(left: left, right: right, sampleRate: sampleRate)
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        func failure(_ call: String) -> WAVFileError {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            return WAVFileError("cannot write '\(path)': \(reason) (\(call))")
+        do {
+            try OutputFile.write(encode(left: left, right: right, sampleRate: sampleRate), to: path)
+        } catch {
+            throw WAVFileError(error.description)
         }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw WAVFileError("cannot write '\(path)': \(String(cString: strerror(errno))) (open)") }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { close(fd); throw failure("write") }
-            written += n
-        }
-        guard fsync(fd) == 0 else { close(fd); throw failure("fsync") }
-        guard close(fd) == 0 else { throw failure("close") }
-        guard rename(temporary, path) == 0 else { throw failure("rename") }
     }
 
     /// Reads a file written by `write` (stereo 32-bit float): for tests and round trips.
@@ -85,16 +93,27 @@ public enum WAVFile {
             UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
         }
         func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
-        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
+        func u64(_ at: Int) -> Int { Int(u32(at)) | Int(u32(at + 4)) << 32 }
+        let rf64 = bytes.count >= 4 && bytes[0..<4].elementsEqual("RF64".utf8)
+        guard bytes.count >= 12, rf64 || bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
             throw WAVFileError("\(path) is not a WAV file")
         }
         var at = 12
         var rate = 0, format: UInt16 = 0, channels: UInt16 = 0, bits: UInt16 = 0
+        var dataSize64: Int?
         while at + 8 <= bytes.count {
-            let size = Int(u32(at + 4))
+            var size = Int(u32(at + 4))
             let body = at + 8
+            let isData = bytes[at..<at + 4].elementsEqual("data".utf8)
+            if isData && size == 0xFFFF_FFFF, let dataSize64 {
+                size = min(dataSize64, bytes.count - body)  // RF64: the size is in ds64
+            } else if isData && (size == unspecifiedDataSize || size == 0xFFFF_FFFF) {
+                size = min(size, bytes.count - body)  // a stream of unknown length: to its end
+            }
             guard body + size <= bytes.count else { throw WAVFileError("\(path): truncated chunk") }
-            if bytes[at..<at + 4].elementsEqual("fmt ".utf8) {
+            if rf64 && bytes[at..<at + 4].elementsEqual("ds64".utf8) && size >= 24 {
+                dataSize64 = u64(body + 8)
+            } else if bytes[at..<at + 4].elementsEqual("fmt ".utf8) {
                 format = u16(body); channels = u16(body + 2); rate = Int(u32(body + 4)); bits = u16(body + 14)
             } else if bytes[at..<at + 4].elementsEqual("data".utf8) {
                 guard format == 3, channels == 2, bits == 32 else {

@@ -139,14 +139,15 @@ public struct StandardMIDIFile: Hashable, Sendable {
             let chunkEnd = r.position + length
             if chunkType == "MTrk" {
                 var track = ByteReader(bytes: bytes, position: r.position, end: chunkEnd)
-                tracks.append(try Self.readTrack(&track))
+                tracks.append(try Self.readTrack(&track, number: tracks.count + 1))
             }  // other chunk types are skipped, as the specification asks
             r.position = chunkEnd
         }
         self.tracks = tracks
     }
 
-    private static func readTrack(_ r: inout ByteReader) throws(SMFError) -> [TrackEvent] {
+    /// Reads the events of track chunk `number` (1-based, for messages).
+    private static func readTrack(_ r: inout ByteReader, number: Int) throws(SMFError) -> [TrackEvent] {
         var events: [TrackEvent] = []
         var tick: UInt64 = 0
         var runningStatus: UInt8 = 0
@@ -173,6 +174,10 @@ public struct StandardMIDIFile: Hashable, Sendable {
                 let type = try r.byte("meta event type")
                 let data = try r.lengthPrefixed("meta event")
                 let meta = MetaEvent(type: type, data: data)
+                if meta.tempo == 0 {
+                    // Zero microseconds per quarter note would put every later event at the same instant.
+                    throw SMFError(offset: statusOffset, expected: "a tempo above 0 microseconds per quarter note (track \(number) sets 0)")
+                }
                 events.append(TrackEvent(tick: tick, event: .meta(meta)))
                 if meta.isEndOfTrack { return events }
             case 0xF0:

@@ -1,5 +1,6 @@
 // `backbeat lifecycle run|check`: wiring only; the simulator, scenarios and plist import live in Lifecycle.
 import ArgumentParser
+import Engine
 import Foundation
 import Lifecycle
 
@@ -120,9 +121,10 @@ struct LifecycleCheck: ParsableCommand {
         if let scenarioFile {
             print(report.render(file: plist), terminator: "")
             do {
-                try text.write(toFile: scenarioFile, atomically: true, encoding: .utf8)
+                // Refuses the plist itself as the output; writes devices and FIFOs in place, regular files all or nothing.
+                try OutputFile.write(Array(text.utf8), to: scenarioFile, inputs: [plist])
             } catch {
-                throw lifecycleFail("\(scenarioFile): cannot write the scenario: \(error.localizedDescription)")
+                throw lifecycleFail("cannot write the scenario: \(error.description)")
             }
             print("starter scenario written to \(scenarioFile)")
         } else {

@@ -11,10 +11,13 @@ struct Render: ParsableCommand {
         discussion: """
             Plays IN (format 0 or 1, tempo map respected) through the same synth and the same sample-accurate \
             event split as the live engine, as fast as the machine can, until every voice has fallen silent. \
-            Writes a stereo WAV of 32-bit float samples; the file is written completely or not at all. \
+            Writes a stereo WAV of 32-bit float samples, streamed to disk in bounded memory; RF64 (64-bit \
+            WAV) when the data passes 4 GiB. A regular file is written completely or not at all (Ctrl-C, \
+            SIGTERM or SIGHUP leave neither it nor a temporary file); a device or FIFO is written into, and a \
+            symbolic link's target is written, the link kept. The output may not be the input. \
             Patches: \(SynthPatch.builtIn.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")); \
             program changes in the file switch patches. Exit code 2 for a missing, unreadable or corrupt \
-            input or an unwritable output.
+            input, one longer than --max-duration, or an unwritable output; 128 + the signal when interrupted.
             """
     )
 
@@ -36,6 +39,17 @@ struct Render: ParsableCommand {
     @Option(help: "Play only this MIDI channel (1...16); all channels by default.")
     var channel: Int?
 
+    @Option(name: .customLong("max-duration"),
+            help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
+                               valueName: "duration"),
+            transform: { text in
+                guard let seconds = HumanDuration.parse(text) else {
+                    throw ValidationError("'\(text)' is not a duration: use e.g. 3h, 90m, 45s, 1h30m or plain seconds (above 0, at most 100000h)")
+                }
+                return seconds
+            })
+    var maxDuration: Double = 3_600
+
     func validate() throws {
         guard (8_000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000...384000") }
         guard (1...4_096).contains(voices) else { throw ValidationError("--voices must be 1...4096 (got \(voices))") }
@@ -44,6 +58,8 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        // Signals become a flag the render loop polls, so an interrupted render removes its temporary file.
+        let signals = QuitSignals.install()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
             throw failure("cannot read '\(input)': no such file")
@@ -59,27 +75,70 @@ struct Render: ParsableCommand {
             throw failure("'\(input)': \(error.description)")
         }
         let messages = OfflineRenderer.messages(of: file)
-        let start = ContinuousClock.now
-        let audio = OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
-                                           channel: channel.map { UInt8($0 - 1) })
-        let elapsed = ContinuousClock.now - start
-        do {
-            try WAVFile.write(left: audio.left, right: audio.right, sampleRate: rate, to: output)
-        } catch {
-            throw failure(error.description)
+        // Before anything is written: a few bytes of MIDI can ask for years of audio.
+        let duration = OfflineRenderer.duration(of: messages)
+        guard duration <= maxDuration else {
+            throw failure("'\(input)' lasts \(HumanDuration.format(duration)) (\(String(format: "%.0f", duration)) s to its last event), "
+                          + "longer than --max-duration \(HumanDuration.format(maxDuration)); raise --max-duration to render it")
         }
-        let seconds = Double(audio.left.count) / Double(rate)
+
+        let writer: WAVStreamWriter
+        do {
+            writer = try WAVStreamWriter(output: try OutputFile(path: output, inputs: [input]), sampleRate: rate)
+        } catch let error as OutputFileError {
+            throw failure(error.description)
+        } catch {
+            throw failure("\(error)")
+        }
+        // A summary on stdout would land inside the audio when the output is stdout itself.
+        let toStdout = Self.sameFile(writer.output.fd, STDOUT_FILENO)
+
+        // On stderr, so stdout keeps its one summary line: the output is open and Ctrl-C is handled from here.
+        FileHandle.standardError.write(Data("backbeat render: rendering '\(input)' (\(HumanDuration.format(duration)) to its last event) to '\(output)'\n".utf8))
+
+        struct Interrupted: Error { let signal: Int32 }
+        let start = ContinuousClock.now
+        var peak: Float = 0
+        do {
+            try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
+                                       channel: channel.map { UInt8($0 - 1) }) { left, right in
+                if let signal = signals.signal { throw Interrupted(signal: signal) }
+                try writer.append(left: left.baseAddress!, right: right.baseAddress!, count: left.count)
+                for i in 0..<left.count { peak = max(peak, abs(left[i]), abs(right[i])) }
+            }
+            try writer.close()
+        } catch let interrupted as Interrupted {
+            writer.discard()
+            let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][interrupted.signal] ?? "signal \(interrupted.signal)"
+            let kept = writer.output.isRegular ? "nothing was written to '\(output)'" : "'\(output)' got the first part only"
+            throw failure("interrupted by \(name); \(kept)", code: 128 + interrupted.signal)
+        } catch {
+            writer.discard()
+            throw failure(String(describing: error))
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(writer.frames) / Double(rate)
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let notes = messages.count { $0.message.kind == 0x90 && $0.message.data2 > 0 }
-        let peak = zip(audio.left, audio.right).reduce(Float(0)) { max($0, abs($1.0), abs($1.1)) }
         let speed = wall > 0 ? String(format: "%.0fx real time", seconds / wall) : "instant"
-        print(String(format: "%@: %d notes, %.2f s of stereo 32-bit float at %d Hz, peak %.1f dBFS (%@)",
-                     output, notes, seconds, rate, 20 * log10(max(Double(peak), 1e-10)), speed))
+        let summary = String(format: "%@: %d notes, %.2f s of stereo 32-bit float at %d Hz, peak %.1f dBFS (%@)",
+                             output, notes, seconds, rate, 20 * log10(max(Double(peak), 1e-10)), speed)
+        if toStdout {
+            FileHandle.standardError.write(Data((summary + "\n").utf8))
+        } else {
+            print(summary)
+        }
+    }
+
+    /// Whether two descriptors are the same file.
+    private static func sameFile(_ a: Int32, _ b: Int32) -> Bool {
+        var x = stat(), y = stat()
+        return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     /// Prints one clear line on stderr; the caller throws the returned exit code 2 (no stack trace).
-    private func failure(_ message: String) -> ExitCode {
+    private func failure(_ message: String, code: Int32 = 2) -> ExitCode {
         FileHandle.standardError.write(Data("backbeat render: \(message)\n".utf8))
-        return ExitCode(2)
+        return ExitCode(code)
     }
 }

@@ -98,8 +98,10 @@ struct Soak: ParsableCommand {
         let text = json ? rows.map(Bench.json).joined(separator: "\n") : Bench.table(rows)
         Console.out(text)
         if let path = report {
-            guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8)) else {
-                throw ValidationError("cannot write the report to \(path)")
+            do {
+                try OutputFile.write(Array((text + "\n").utf8), to: path)
+            } catch {
+                throw ValidationError("cannot write the report: \(error.description)")
             }
         }
     }
