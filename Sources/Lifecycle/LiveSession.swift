@@ -206,10 +206,13 @@ public final class LiveSession {
 
     private func checkFinished() {
         guard finishedAt == nil, case .scenario(let p) = driver, p.isFinished, simulator.nextDeadline == nil else { return }
-        finishedAt = now
+        // When the last thing happened, not when a frame noticed it.
+        let last = [p.scenario.steps.map(\.at).max(), p.scenario.expectations.map(\.at).max(), history.last?.time]
+        finishedAt = min(now, last.compactMap { $0 }.max() ?? now)
         let failed = expectationsFailed > 0 ? ", \(expectationsFailed) FAILED" : ""
-        say("The scenario has finished (\(expectationsPassed) of \(expectationsChecked) expectations passed\(failed)); Backbeat keeps running and the event keys still act.",
-            scenario: false)
+        let end = "The scenario has finished (\(expectationsPassed) of \(expectationsChecked) expectations passed\(failed)); Backbeat keeps running and the event keys still act."
+        // A step's words said at this very moment stay, with the end after them.
+        if let n = narration, n.fromScenario, n.time == finishedAt { say("“\(n.text)” " + end, scenario: false) } else { say(end, scenario: false) }
     }
 
     // MARK: - Backbeat's real streams

@@ -156,7 +156,7 @@ import Testing
         #expect(g.contains("expect 1 ok"))
         #expect(live.scenarioFinished)
         #expect(g.contains("The scenario has finished (1 of 1 expectations passed)"), "\(text(g))")
-        #expect(g.contains("scenario finished at 7 s: 1 of 1 expectations passed"), "\(text(g))")
+        #expect(g.contains("scenario finished at 7.0 s: 1 of 1 expectations passed"), "\(text(g))")
     }
 
     @Test func workstationGatesTheEngineAndTheBadgeFollows() {
