@@ -72,7 +72,10 @@ public final class LiveSession {
     public private(set) var history: [(time: Double, state: AppState)] = []
     /// Callbacks fired, oldest first (the last 64).
     public private(set) var callbacks: [(time: Double, names: [String])] = []
-    public private(set) var narration: Narration?
+    public private(set) var narration: Narration? {
+        didSet { if keepsTimeline, let narration { narrations.append(narration) } }
+    }
+    private var narrations: [Narration] = []
     /// The latest reason, unknown rule or remark, in words.
     public internal(set) var remark: String?
     public private(set) var expectationsPassed = 0
@@ -86,7 +89,8 @@ public final class LiveSession {
     /// When the scenario finished (every step and expectation done, nothing more scheduled).
     public private(set) var finishedAt: Double?
     private var lastWall: Double?
-    /// Keep every timeline line for `takeTimeline()` (headless prints them; the workstation does not ask).
+    /// Keep every timeline line and narration for `takeTimeline()` and `takeNarrations()` (headless prints
+    /// them; the workstation does not ask).
     public var keepsTimeline = false
     private var timeline: [TimelineLine] = []
     private var pendingActions: [LiveAction] = []
@@ -165,6 +169,12 @@ public final class LiveSession {
         return timeline
     }
 
+    /// Every narration since the last call, in order (only with `keepsTimeline`).
+    public func takeNarrations() -> [Narration] {
+        defer { narrations = [] }
+        return narrations
+    }
+
     /// The actions due (each returned once).
     public func takeActions() -> [LiveAction] {
         defer { pendingActions = [] }
@@ -211,8 +221,12 @@ public final class LiveSession {
         finishedAt = min(now, last.compactMap { $0 }.max() ?? now)
         let failed = expectationsFailed > 0 ? ", \(expectationsFailed) FAILED" : ""
         let end = "The scenario has finished (\(expectationsPassed) of \(expectationsChecked) expectations passed\(failed)); Backbeat keeps running and the event keys still act."
-        // A step's words said at this very moment stay, with the end after them.
-        if let n = narration, n.fromScenario, n.time == finishedAt { say("“\(n.text)” " + end, scenario: false) } else { say(end, scenario: false) }
+        // Words said at this very moment (a step's, the release on resume) stay, with the end after them.
+        if let n = narration, n.time == finishedAt {
+            say((n.fromScenario ? "“\(n.text)”" : n.text) + " " + end, scenario: false)
+        } else {
+            say(end, scenario: false)
+        }
     }
 
     // MARK: - Backbeat's real streams

@@ -6,7 +6,8 @@ import Lifecycle
 /// engine through `LiveSession`, the same live gating as the workstation's panel. The simulator's state
 /// really gates Backbeat (suspended: MIDI in is dropped and counted lost, audio out is silence; an
 /// interrupted or stopped `synth` stream is silence too); the timeline lines of the scenario format go to
-/// stdout as they happen, status lines to stderr. `--demo` and the recordings work as without a scenario.
+/// stdout as they happen; status lines and the narration (the scenario's words, or Backbeat's when the
+/// state changed after them) go to stderr. `--demo` and the recordings work as without a scenario.
 enum LiveScenario {
     static func runHeadless(_ arguments: EngineArguments, scenarioPath: String) throws {
         let scenario: Scenario
@@ -28,9 +29,10 @@ enum LiveScenario {
         }
         // The steps at 0 before anything plays: a launch at 0 opens the gates for the demo's first notes.
         apply(session.update(wall: 0), to: engine)
-        emit(session.takeTimeline())
         Console.info("playing scenario '\(scenario.title)' (\(scenarioPath)) in real time")
         SessionSetup.start(arguments, engine: engine, capture: capture)
+        for n in session.takeNarrations() { Console.info("narration: " + n.text) }
+        emit(session.takeTimeline())  // once the engine runs, so a reader can play as soon as it sees launch
         defer { engine.stop() }
 
         var recentPeak: Float = 0
@@ -49,6 +51,7 @@ enum LiveScenario {
             drain()
             apply(session.update(wall: t, synthLevelDB: LiveSession.decibels(recentPeak), demoPlaying: engine.demo.isPlaying), to: engine)
             emit(session.takeTimeline())
+            for n in session.takeNarrations() { Console.info("narration: " + n.text) }
             if session.scenarioFinished && !announcedEnd {
                 announcedEnd = true
                 Console.info("scenario finished: \(checked - failed) of \(checked) expectations passed; the engine keeps running until you quit")
