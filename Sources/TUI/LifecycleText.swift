@@ -20,6 +20,11 @@ enum LifecycleText {
         var priority: Int
         var full: [Line]
         var compact: [Line]
+        /// A form between the two, tried when the full one does not fit.
+        var medium: [Line]? = nil
+
+        /// Forms from the most detailed to the compact one.
+        var forms: [[Line]] { [full] + (medium.map { [$0] } ?? []) + [compact] }
     }
 
     /// Words to lines of at most `width` characters (`first` for the first line); no word is lost: one
@@ -56,16 +61,21 @@ enum LifecycleText {
     /// then full forms in order of importance while they fit. Returns the lines in display order.
     static func fit(_ blocks: [Block], height: Int) -> [Line] {
         var kept = Array(blocks.indices)
-        var full = Set<Int>()
-        func total() -> Int { kept.reduce(0) { $0 + (full.contains($1) ? blocks[$1].full.count : blocks[$1].compact.count) } }
+        // The form each block shows: an index into its `forms`, the compact one to start with.
+        var form = blocks.map { $0.forms.count - 1 }
+        func total() -> Int { kept.reduce(0) { $0 + blocks[$1].forms[form[$1]].count } }
         while total() > height, let worst = kept.max(by: { blocks[$0].priority < blocks[$1].priority }) {
             kept.removeAll { $0 == worst }
         }
         for i in kept.sorted(by: { blocks[$0].priority < blocks[$1].priority }) {
-            full.insert(i)
-            if total() > height { full.remove(i) }
+            let compact = form[i]
+            for candidate in 0..<compact {
+                form[i] = candidate
+                if total() <= height { break }
+                form[i] = compact
+            }
         }
-        return kept.sorted().flatMap { full.contains($0) ? blocks[$0].full : blocks[$0].compact }
+        return kept.sorted().flatMap { blocks[$0].forms[form[$0]] }
     }
 
     // MARK: - The blocks both views show
@@ -145,7 +155,13 @@ enum LifecycleText {
         }
         let names = streams.map { $0.name + ($0.keepsAlive ? "*" : "") + ($0.isOn ? "" : "(off)") }.joined(separator: " ")
         let compact = paragraph("streams: " + names + (streams.contains(where: \.keepsAlive) ? "  (* keeps alive)" : ""), .normal, width: width)
-        return Block(priority: 2, full: full, compact: compact)
+        // Medium: each stream with its why, no table.
+        var medium: [Line] = [.text("streams (* keeps the app alive)", .title, indent: 0)]
+        for s in streams {
+            let text = s.name + (s.keepsAlive ? "*" : "") + (s.isOn ? "" : " (off)") + ": " + s.why
+            medium += paragraph(text, s.keepsAlive ? .normal : .dim, width: width, hang: 4)
+        }
+        return Block(priority: 2, full: full, compact: compact, medium: medium)
     }
 
     /// Warnings, each code once: with its explanation (full) or the codes alone (compact).

@@ -102,7 +102,8 @@ import Testing
         #expect(g.contains("PAUSED · speed 2x"), "\(g.text)")
         all = words(g, Rect(x: 1, y: 2, width: 78, height: 20))
         #expect(containsRun(all, try #require(w.lifecycle.narration?.text)), "\(g.text)")
-        #expect(containsRun(all, "stream kind run alive"), "\(g.text)")
+        for s in w.lifecycle.simulator.streamStatuses { #expect(containsRun(all, s.why), "\(s.name)\n\(g.text)") }
+        #expect(containsRun(all, "warnings: silent-keepalive"), "\(g.text)")
         w.handle(.escape, layout: nil, now: 2)
         #expect(!w.presenter)
         #expect(render(w, 120, 36).contains("MIDI monitor"))
