@@ -375,6 +375,29 @@ public final class Synth: @unchecked Sendable {
         publishCount()
     }
 
+    /// Every voice released on all 16 channels, the sustain pedal up first: all notes off, whatever the
+    /// pedal held. What an app does when it runs again after its note-offs were lost; notes end with their
+    /// release.
+    @_noLocks
+    public func releaseAllVoices() {
+        for ch in 0..<channelCount {
+            controlChange(channel: ch, controller: 64, value: 0)
+            controlChange(channel: ch, controller: 123, value: 0)
+        }
+        publishCount()
+    }
+
+    /// Panic: every voice on all 16 channels, sustained or releasing, fades out within CC 120's 2 ms, and
+    /// the pedals are up, so nothing sounds on after it.
+    @_noLocks
+    public func silenceAllVoices() {
+        for ch in 0..<channelCount {
+            controlChange(channel: ch, controller: 64, value: 0)
+            controlChange(channel: ch, controller: 120, value: 0)
+        }
+        publishCount()
+    }
+
     @_noLocks
     private func noteOn(channel ch: Int, note: UInt8, velocity: UInt8) {
         var playing = 0

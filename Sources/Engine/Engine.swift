@@ -113,9 +113,11 @@ public final class Engine: @unchecked Sendable {
     public let demo: DemoPlayer
 
     /// Lifecycle gates, read by the callback: closed MIDI is dropped (and counted lost), closed audio is silence.
+    /// Releasing stores pair with the callback's acquiring loads: an event pushed on a control ring before the
+    /// gates open (the lifecycle's release of every voice) is applied no later than the first open period.
     public func setGates(midiDelivered: Bool, audioPlaying: Bool) {
-        context.midiGate.store(midiDelivered, ordering: .relaxed)
-        context.audioGate.store(audioPlaying, ordering: .relaxed)
+        context.midiGate.store(midiDelivered, ordering: .releasing)
+        context.audioGate.store(audioPlaying, ordering: .releasing)
     }
 
     /// Finds or starts the server, opens the client, connects, activates. Call from the main thread (a private

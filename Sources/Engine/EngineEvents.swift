@@ -22,6 +22,11 @@ public enum ControlEvent: Sendable, BitwiseCopyable, Equatable {
     case midi(ShortMessage, MIDISource)
     /// A synth parameter edit (raw value of `DSP.SynthParameter`).
     case parameter(index: UInt8, value: Float)
+    /// Release every voice (all notes off, pedal up, all channels): the lifecycle's resume. Applied even
+    /// while the lifecycle gate drops MIDI, like a parameter edit: it is Backbeat's own, not the app's input.
+    case releaseAllVoices
+    /// Panic: every voice silenced within a few milliseconds, sustained ones included, at any time.
+    case silenceAllVoices
 }
 
 /// One MIDI message as the callback saw it, for the monitor.

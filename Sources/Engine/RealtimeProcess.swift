@@ -146,8 +146,8 @@ final class RealtimeContext: @unchecked Sendable {
 
     @_noLocks
     private func beginPeriod(periodStart: UInt32) -> Period {
-        let period = Period(started: MonotonicInstant.now(), midiOpen: midiGate.load(ordering: .relaxed),
-                            audioOpen: audioGate.load(ordering: .relaxed))
+        let period = Period(started: MonotonicInstant.now(), midiOpen: midiGate.load(ordering: .acquiring),
+                            audioOpen: audioGate.load(ordering: .acquiring))
         drain(rtKeyboard, periodStart: periodStart, midiOpen: period.midiOpen)
         drain(rtALSA, periodStart: periodStart, midiOpen: period.midiOpen)
         drain(rtDemo, periodStart: periodStart, midiOpen: period.midiOpen)
@@ -215,6 +215,10 @@ final class RealtimeContext: @unchecked Sendable {
                 if let parameter = SynthParameter(rawValue: Int(index)) {
                     rtSynth._withUnsafeGuaranteedRef { $0.setParameter(parameter, value) }
                 }
+            case .releaseAllVoices:
+                rtSynth._withUnsafeGuaranteedRef { $0.releaseAllVoices() }
+            case .silenceAllVoices:
+                rtSynth._withUnsafeGuaranteedRef { $0.silenceAllVoices() }
             }
         }
     }

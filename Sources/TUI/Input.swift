@@ -1,3 +1,5 @@
+import Lifecycle
+
 /// A key or mouse event as the driver reports it.
 public enum Key: Equatable, Sendable {
     case char(Character)
@@ -16,7 +18,7 @@ public enum Command: Equatable, Sendable {
     case note(Character), octave(Int), velocity(Int), gate(Int), toggleHold, allNotesOff
     case pause, clear, channelFilter(Int), typeFilter, toggleClock, scroll(Int), scrollPage(Int), scrollOldest, scrollNewest
     case select(Int), change(Int), patch(Int)
-    case resetClip, demo, recordMIDI, recordAudio
+    case resetClip, demo, recordMIDI, recordAudio, presenter
     case lifecycle(LifecycleKey)
     case click(x: Int, y: Int)
 }
@@ -56,6 +58,7 @@ public enum InputMap {
         case .char("M"): return .recordMIDI
         case .char("A"): return .recordAudio
         case .char("!"): return .allNotesOff
+        case .char("P"): return .presenter
         default: break
         }
         switch focus {
@@ -120,6 +123,11 @@ public enum InputMap {
             case .char("2"): return .lifecycle(.video)
             case .char("3"): return .lifecycle(.location)
             case .char("4"): return .lifecycle(.backgroundTask)
+            case .char("a"): return .lifecycle(.toggleSynth)
+            case .char(" "): return .lifecycle(.pause)
+            case .char("."): return .lifecycle(.step)
+            case .char("-"): return .lifecycle(.slower)
+            case .char("+"), .char("="): return .lifecycle(.faster)
             default: return nil
             }
         case .meters:
@@ -132,7 +140,8 @@ public enum InputMap {
         ("Everywhere", [
             ("?  F1", "this help (Esc closes)"), ("q  F10", "quit (F10 also in play mode; Ctrl-C quits too)"),
             ("Tab  Shift-Tab", "next / previous panel"), ("i", "play mode: letters play notes (Esc leaves)"),
-            ("x", "reset clip lamps and peak holds"), ("!", "all notes off"),
+            ("x", "reset clip lamps and peak holds"), ("!", "panic: silence every voice now (sustained ones too)"),
+            ("P", "presenter view: the lifecycle panel fills the screen (P or Esc back)"),
             ("D", "demo sequencer on/off"), ("M  A", "record MIDI / audio on/off"), ("mouse", "click the piano to play"),
         ]),
         ("Play mode (Keyboard panel, after i or Enter)", [
@@ -160,6 +169,9 @@ public enum InputMap {
             ("g  m", "session category next / mixWithOthers on/off"),
             ("1", "keep-alive player: empty, near-silent, off"), ("2", "video player: attached, detached, off"),
             ("3  4", "location updates / background task on/off"),
+            ("a", "synth stops / plays (stopped, nothing keeps the app alive: h suspends it)"),
+            ("Space  .", "pause / single-step the simulated clock (scenarios: to the next step)"),
+            ("-  +", "simulated time slower / faster (0.25x ... 8x)"),
         ]),
     ]
 

@@ -23,7 +23,9 @@ public final class Workstation {
     public private(set) var meters = LiveMeters()
     public private(set) var tempo = ClockTempo()
     /// The iOS lifecycle simulator, live: its state gates the engine's MIDI in and audio out.
-    public let lifecycle: LiveLifecycle
+    public let lifecycle: LiveSession
+    /// The lifecycle panel fills the screen (`P`).
+    public private(set) var presenter = false
     private var lifecycleVersion = -1
     private var lifecycleSecond = -1
     public private(set) var glyphs: Glyphs
@@ -59,10 +61,10 @@ public final class Workstation {
     private var reportedFailures: Set<String> = []
 
     public init(engine: any WorkstationEngine, settings: WorkstationSettings, actions: any WorkstationActions = UnavailableActions(),
-                lifecycle: LiveLifecycle? = nil) {
+                lifecycle: LiveSession? = nil) {
         self.engine = engine
         self.actions = actions
-        self.lifecycle = lifecycle ?? LiveLifecycle(configuration: LiveLifecycle.defaultConfiguration(demoPlaying: actions.demoPlaying))
+        self.lifecycle = lifecycle ?? LiveSession(configuration: LiveSession.defaultConfiguration(demoPlaying: actions.demoPlaying))
         glyphs = settings.ascii ? .ascii : .unicode
         keyboard = ComputerKeyboard(octave: settings.octave, velocity: settings.velocity, gate: settings.gate,
                                     hold: settings.hold, channel: engine.synthChannel ?? 0)
@@ -133,12 +135,18 @@ public final class Workstation {
     }
 
     /// Backbeat's real streams into the simulator, time forward, then the gates: every UI frame.
+    /// The actions go first: voices are released before the gates let the synth be heard again.
     private func updateLifecycle(now: Double) {
-        lifecycle.setDemo(actions.demoPlaying, at: now)
-        lifecycle.setSynthLevel(meters.loudestPeakDB, at: now)
-        lifecycle.advance(to: now)
+        let update = lifecycle.update(wall: now, synthLevelDB: meters.loudestPeakDB, demoPlaying: actions.demoPlaying)
+        for action in update.actions {
+            switch action {
+            case .releaseAllVoices:
+                for m in keyboard.releaseAll() { send(.midi(m, .keyboard)) }
+                send(.releaseAllVoices)
+            }
+        }
+        engine.setGates(midiDelivered: update.gates.midiDelivered, audioPlaying: update.gates.audioPlaying)
         let sim = lifecycle.simulator
-        engine.setGates(midiDelivered: sim.midiInputDelivered, audioPlaying: sim.audioOutputPlays)
         // The panel counts whole seconds: redraw on a change or once a second, not every frame.
         if lifecycle.version != lifecycleVersion || Int(now) != lifecycleSecond {
             lifecycleVersion = lifecycle.version
@@ -194,7 +202,10 @@ public final class Workstation {
             helpScroll = min(helpScroll, max(0, InputMap.helpLines.count - 1))
             return
         }
-        guard let command = InputMap.command(for: key, focus: focus, playMode: playMode) else { return }
+        let command = presenter
+            ? InputMap.command(for: key, focus: .lifecycle, playMode: false)
+            : InputMap.command(for: key, focus: focus, playMode: playMode)
+        guard let command else { return }
         perform(command, layout: layout, now: now)
     }
 
@@ -202,14 +213,21 @@ public final class Workstation {
         switch command {
         case .quit: quitRequested = true
         case .help: showHelp = true; helpScroll = 0
-        case .closeOverlay: showHelp = false
+        case .closeOverlay:
+            showHelp = false
+            presenter = false
+        case .presenter:
+            presenter.toggle()
+            if presenter { focus = .lifecycle; playMode = false }
+            say(presenter ? "presenter view: Space pause · . step · - + speed · P or Esc back" : "presenter view closed")
         case .focusNext, .focusPrevious:
+            presenter = false
             let all = PanelID.allCases.filter { $0 != .lifecycle || !(layout?.lifecycle.isEmpty ?? true) }
             let i = all.firstIndex(of: focus) ?? 0
             focus = all[(i + (command == .focusNext ? 1 : all.count - 1)) % all.count]
             playMode = false
         case .enterPlay:
-            focus = .keyboard; playMode = true
+            focus = .keyboard; playMode = true; presenter = false
             say("play mode: z s x d c v g b h n j m / q 2 w 3 e r 5 t 6 y 7 u play; Esc leaves; F10 quits")
         case .leavePlay:
             playMode = false
@@ -223,8 +241,11 @@ public final class Workstation {
             keyboard.hold.toggle()
             if !keyboard.hold { for m in keyboard.releaseAll() { send(.midi(m, .keyboard)) } }
         case .allNotesOff:
+            // Panic: the computer keyboard's notes end, then every voice of the synth is silenced at once,
+            // sustained ones too, whatever the lifecycle gate (it is Backbeat's key, not the app's input).
             for m in keyboard.releaseAll() { send(.midi(m, .keyboard)) }
-            send(.midi(ShortMessage(status: 0xB0 | keyboard.channel, data1: 123, data2: 0), .keyboard))
+            send(.silenceAllVoices)
+            say("panic: every voice silenced (all sound off, pedals up, all 16 channels)")
         case .pause: log.togglePause()
         case .clear: log.clear()
         case .channelFilter(let d): log.cycleChannel(d)
@@ -242,7 +263,7 @@ public final class Workstation {
         case .recordMIDI: say(actions.toggleMIDIRecording())
         case .recordAudio: say(actions.toggleAudioRecording())
         case .lifecycle(let key):
-            say(lifecycle.perform(key, at: now))
+            say(lifecycle.perform(key, wall: now))
             updateLifecycle(now: now)
         case .click(let x, let y):
             guard let layout else { return }
@@ -294,17 +315,28 @@ public final class Workstation {
         }
         let view = synthView ?? engine.synthView()
         HeaderPanel.draw(header, into: &grid, rect: layout.header, glyphs: glyphs)
+        if presenter {
+            LifecyclePresenter.draw(lifecycle, into: &grid, rect: Rect(x: 0, y: 1, width: grid.width, height: grid.height - 2),
+                                    context: context(.lifecycle))
+            drawStatus(into: &grid, layout: layout)
+            if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
+            return
+        }
         monitorPanel.draw(log, tempo: lastTempo, ringDrops: ringDrops, engineLost: engineLost, into: &grid,
                           rect: layout.monitor, context: context(.monitor))
         MetersPanel.draw(meters.channels, loudness: meters.loudness, into: &grid, rect: layout.meters, context: context(.meters))
         SynthPanel.draw(view, selected: synthSelection, into: &grid, rect: layout.synth, context: context(.synth))
         LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
         KeyboardPanel.draw(held: held, keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
+        drawStatus(into: &grid, layout: layout)
+        if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
+    }
+
+    private func drawStatus(into grid: inout Grid, layout: Layout) {
         grid.fill(layout.status, " ", .statusLine)
-        let mode = playMode ? " PLAY " : " \(focus.title) "
+        let mode = playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
         let x = grid.put(0, layout.status.y, mode, playMode ? .badgeWarning : .badgeActive)
         grid.put(x + 1, layout.status.y, statusMessage, .statusLine, limit: grid.width - x - 1)
-        if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
     }
 
     private func context(_ panel: PanelID) -> DrawContext { DrawContext(glyphs: glyphs, focused: focus == panel) }

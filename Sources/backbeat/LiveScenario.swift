@@ -3,33 +3,21 @@ import Foundation
 import Lifecycle
 
 /// `backbeat --headless --scenario FILE`: plays a lifecycle scenario in real time against the running
-/// engine. The simulator's state really gates Backbeat (suspended: MIDI in is dropped and counted lost,
-/// audio out is silence); the timeline lines of LIFECYCLE.md section 6 go to stdout as they happen, status
-/// lines to stderr. A stream named `synth` of kind audio-output is Backbeat's synth: it is audible while
-/// the real output level is above -60 dBFS.
+/// engine through `LiveSession`, the same live gating as the workstation's panel. The simulator's state
+/// really gates Backbeat (suspended: MIDI in is dropped and counted lost, audio out is silence; an
+/// interrupted or stopped `synth` stream is silence too); the timeline lines of the scenario format go to
+/// stdout as they happen; status lines and the narration (the scenario's words, or Backbeat's when the
+/// state changed after them) go to stderr. `--demo` and the recordings work as without a scenario.
 enum LiveScenario {
-    static let synthStream = "synth"
-    static let audibleThreshold: Float = 0.001  // -60 dBFS
-
     static func runHeadless(_ arguments: EngineArguments, scenarioPath: String) throws {
         let scenario: Scenario
         do { scenario = try Scenario.load(path: scenarioPath) } catch { Console.fail("\(error)") }
         let signals = QuitSignals.install()
         let engine = Engine(options: arguments.engineOptions, log: { Console.info($0) })
-        engine.setGates(midiDelivered: false, audioPlaying: false)  // not running until `launch`
-        do { try engine.start() } catch { Console.fail("\(error)") }
-        defer { engine.stop() }
-
-        var player = ScenarioPlayer(scenario)
-        let hasSynthStream = scenario.configuration.streams.contains { $0.name == synthStream }
-        var audible = false
-        var recentPeak: Float = 0
+        let capture = CaptureController(engine: engine)
+        let session = LiveSession(scenario: scenario)
+        session.keepsTimeline = true
         var failed = 0, checked = 0
-        var announcedEnd = false
-        let start = ContinuousClock.now
-        var nextStatus = 1.0
-        Console.info("playing scenario '\(scenario.title)' (\(scenarioPath)) in real time")
-
         func emit(_ lines: [TimelineLine]) {
             for line in lines {
                 Console.out(TimelineFormat.json(line))
@@ -39,32 +27,57 @@ enum LiveScenario {
                 }
             }
         }
+        // The steps at 0 before anything plays: a launch at 0 opens the gates for the demo's first notes.
+        apply(session.update(wall: 0), to: engine)
+        Console.info("playing scenario '\(scenario.title)' (\(scenarioPath)) in real time")
+        SessionSetup.start(arguments, engine: engine, capture: capture)
+        for n in session.takeNarrations() { Console.info("narration: " + n.text) }
+        emit(session.takeTimeline())  // once the engine runs, so a reader can play as soon as it sees launch
+        defer { engine.stop() }
 
+        var recentPeak: Float = 0
+        var announcedEnd = false
+        let start = ContinuousClock.now
+        var nextStatus = 1.0
+        func drain() {
+            engine.drainEvents { event in
+                capture.record(event)
+                if case let .meter(block) = event { recentPeak = max(recentPeak * 0.9, block.peakLeft, block.peakRight) }
+            }
+        }
         while signals.wait(timeout: .milliseconds(10)) == nil {
             let elapsed = ContinuousClock.now - start
             let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            engine.drainEvents { event in
-                if case let .meter(block) = event { recentPeak = max(recentPeak * 0.9, block.peakLeft, block.peakRight) }
-            }
-            if hasSynthStream && (recentPeak > audibleThreshold) != audible {
-                audible.toggle()
-                emit(player.setAudible(audible, stream: synthStream, at: t).map(TimelineLine.entry))
-            }
-            emit(player.advance(to: t))
-            engine.setGates(midiDelivered: player.simulator.midiInputDelivered, audioPlaying: player.simulator.audioOutputPlays)
-            if player.isFinished && !announcedEnd {
+            drain()
+            apply(session.update(wall: t, synthLevelDB: LiveSession.decibels(recentPeak), demoPlaying: engine.demo.isPlaying), to: engine)
+            emit(session.takeTimeline())
+            for n in session.takeNarrations() { Console.info("narration: " + n.text) }
+            if session.scenarioFinished && !announcedEnd {
                 announcedEnd = true
                 Console.info("scenario finished: \(checked - failed) of \(checked) expectations passed; the engine keeps running until you quit")
             }
             if t >= nextStatus {
                 nextStatus += 1
-                Console.info(Headless.statusLine(engine.status()) + " | app \(player.simulator.state.rawValue)")
+                Console.info(Headless.statusLine(engine.status()) + " | app \(session.state.rawValue)")
             }
         }
+        Console.info("quitting (signal \(signals.signal ?? 0))")
+        SessionSetup.finish(engine: engine, capture: capture, drain: drain)
         if failed > 0 {
             engine.stop()
             throw ExitCodeError.expectationsFailed
         }
+    }
+
+    /// The session's actions first (voices released while the gates may still be closed), then its gates.
+    static func apply(_ update: LiveUpdate, to engine: Engine) {
+        for action in update.actions {
+            switch action {
+            case .releaseAllVoices:
+                if !engine.keyboardRing.push(.releaseAllVoices) { Console.info("control ring full: voices not released") }
+            }
+        }
+        engine.setGates(midiDelivered: update.gates.midiDelivered, audioPlaying: update.gates.audioPlaying)
     }
 }
 

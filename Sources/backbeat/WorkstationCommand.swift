@@ -33,8 +33,12 @@ enum WorkstationCommand {
             logFile?.write(line)
             messages.withLock { $0.append(line) }
         })
-        // A scenario's app is not running until its `launch` step: nothing gets through before.
-        if scenario != nil { engine.setGates(midiDelivered: false, audioPlaying: false) }
+        // A scenario's app is not running until its `launch` step: its steps at 0 are applied before the
+        // engine starts, so a launch at 0 lets the first MIDI through (no LOST rows under an active badge).
+        let lifecycle = scenario.map { LiveSession(scenario: $0) }
+        if let gates = lifecycle?.update(wall: 0).gates {
+            engine.setGates(midiDelivered: gates.midiDelivered, audioPlaying: gates.audioPlaying)
+        }
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }
@@ -42,7 +46,7 @@ enum WorkstationCommand {
         let settings = ui.settings(config, utf8: utf8)
         let actions = SessionActions(engine: engine, capture: capture)
         let workstation = Workstation(engine: engine, settings: settings, actions: actions,
-                                      lifecycle: scenario.map { LiveLifecycle(scenario: $0) })
+                                      lifecycle: lifecycle)
         let noColor = ui.noColor || !(environment["NO_COLOR"] ?? "").isEmpty
         let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8, asciiOnly: settings.ascii)
         defer { driver.close() }

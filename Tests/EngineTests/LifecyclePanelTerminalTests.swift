@@ -62,12 +62,73 @@ extension JACK {
         let term = try TmuxSession(width: 200, height: 60)
         try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect --demo --scenario \(path); echo \"EXIT=$?\"")
         try term.keys("Enter")
-        try term.waitFor("Lifecycle: Short live run", timeout: 20)
+        // The first frame: the launch at 0 opened the gates before the demo played, so no LOST rows under
+        // an active badge.
+        let first = try term.waitFor("Lifecycle: Short live run", timeout: 20)
+        #expect(!first.contains("LOST"), "\(first)")
         try term.waitFor("Home, and no background mode", timeout: 5)
         try term.waitFor("sceneDidEnterBackground")
         try term.waitFor("the expectation", timeout: 12) { $0.contains("expect 1 ok") && $0.contains(" suspended") }
         // Suspended: the demo's MIDI is gated and shows as lost.
         try term.waitFor("LOST", timeout: 5)
+        try term.waitFor("The scenario has finished", timeout: 5)
+        try term.type("q")
+        let (status, _) = try term.waitForExit()
+        #expect(status == 0)
+    }
+
+    /// The presenter view in a real terminal at 120x36: the big badge, streams with their reasons, callbacks
+    /// as they fire; the synth key, a single step to the suspension, foreground with the release, back.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func presenterViewAt120x36() throws {
+        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let term = try TmuxSession(width: 120, height: 36)
+        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
+        try term.keys("Enter")
+        try term.waitFor("MIDI monitor", timeout: 20)
+        // The normal layout at 120x36 shows the streams and warnings lines.
+        try term.waitFor("streams and warnings in the panel") { $0.contains("streams: synth*") && $0.contains("warnings: none") }
+        try term.type("P")
+        try term.waitFor("the presenter view") { screen in
+            screen.contains("Lifecycle presenter") && screen.contains("A C T I V E") && screen.contains("callbacks as they fire")
+                && screen.contains("there is no MIDI background mode: MIDI stops when the app is") && !screen.contains("MIDI monitor")
+        }
+        try term.type("a")
+        try term.waitFor("synth stopped")
+        try term.type("h")
+        try term.waitFor("B A C K G R O U N D", timeout: 5)
+        try term.waitFor("scenePhase.inactive, scenePhase.background")
+        try term.type(".")  // single step: straight to the suspension, paused
+        try term.waitFor("suspended after one step", timeout: 5) { $0.contains("S U S P E N D E D") && $0.contains("PAUSED") }
+        try term.waitFor("Suspended: nothing keeps the app alive 5 s after")
+        try term.type(" ")
+        try term.type("f")
+        try term.waitFor("back and every voice released", timeout: 5) { $0.contains("A C T I V E") && $0.contains("releases every voice") }
+        try term.keys("Escape")
+        try term.waitFor("MIDI monitor")
+        try term.type("q")
+        let (status, _) = try term.waitForExit()
+        #expect(status == 0)
+    }
+
+    /// The presenter view at the minimum size, 80x24: badge, narration and the streams stay; pause and speed.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func presenterViewAt80x24() throws {
+        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let term = try TmuxSession(width: 80, height: 24)
+        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
+        try term.keys("Enter")
+        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.type("P")
+        try term.waitFor("the presenter view") { screen in
+            screen.contains("A C T I V E") && screen.contains("Active: launched in the foreground.")
+                && screen.contains("jack: there is no MIDI background mode: MIDI stops when the app is suspended")
+        }
+        try term.type(" ")
+        try term.type("+")
+        try term.waitFor("PAUSED · speed 2x")
+        try term.keys("Escape")
+        try term.waitFor("MIDI monitor")
         try term.type("q")
         let (status, _) = try term.waitForExit()
         #expect(status == 0)

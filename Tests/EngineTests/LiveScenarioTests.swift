@@ -20,6 +20,9 @@ extension JACK {
             [[streams]]
             name = "jack"
             kind = "midi-in"
+            [[handlers]]
+            on = "scenePhase.active"
+            do = ["play:synth"]
             [[steps]]
             at = 0.0
             event = "launch"

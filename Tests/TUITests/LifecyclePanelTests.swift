@@ -4,7 +4,7 @@ import Testing
 @testable import TUI
 
 @Suite struct LifecyclePanelTests {
-    func panel(_ live: LiveLifecycle, width: Int = 120, height: Int = 30) -> Grid {
+    func panel(_ live: LiveSession, width: Int = 120, height: Int = 30) -> Grid {
         var g = Grid(width: width, height: height)
         LifecyclePanel.draw(live, into: &g, rect: Rect(x: 0, y: 0, width: width, height: height),
                             context: DrawContext(glyphs: .ascii, focused: true))
@@ -14,7 +14,7 @@ import Testing
     func row(_ g: Grid, containing s: String) -> String? { (0..<g.height).map(g.row).first { $0.contains(s) } }
 
     @Test func launchedWithBackbeatsStreamsAndDefaults() throws {
-        let live = LiveLifecycle()
+        let live = LiveSession()
         live.advance(to: 2)
         let narrow = panel(live, width: 64)
         #expect(narrow.contains(" active ") && narrow.contains(" now"), "\(text(narrow))")
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func homeBackgroundsThenSuspendsWithoutAKeepAlive() throws {
-        let live = LiveLifecycle()
+        let live = LiveSession()
         // Backbeat's synth keeps it alive while it plays: stop it by the category, which cannot background.
         _ = live.perform(.cycleCategory, at: 1)  // playback -> record
         let message = live.perform(.event(.home), at: 2)
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func emptyKeepAliveWarnsAndNearSilentKeepsAlive() throws {
-        let live = LiveLifecycle(configuration: LifecycleConfiguration(style: .swiftui, backgroundModes: [.audio], category: .playback,
+        let live = LiveSession(configuration: LifecycleConfiguration(style: .swiftui, backgroundModes: [.audio], category: .playback,
                                                                        options: [.mixWithOthers]))
         _ = live.perform(.keepAlive, at: 1)  // empty
         var g = panel(live, width: 120)
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func videoAttachedIsAutopausedDetachedKeepsAlive() throws {
-        let live = LiveLifecycle()
+        let live = LiveSession()
         _ = live.perform(.cycleCategory, at: 0.5)  // record: the synth cannot keep the app alive
         _ = live.perform(.cycleCategory, at: 0.6)  // playAndRecord: it can again
         _ = live.perform(.video, at: 1)  // attached
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func synthAudibilityFollowsTheMeterLevel() {
-        let live = LiveLifecycle()
+        let live = LiveSession()
         live.setSynthLevel(-20, at: 1)
         #expect(live.simulator.status(of: "synth")?.isAudible == true)
         live.setSynthLevel(-80, at: 2)
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func otherAppsAudioSaysUnknownRule() {
-        let live = LiveLifecycle()
+        let live = LiveSession()
         let message = live.perform(.otherAppAudio, at: 1)
         #expect(message.hasPrefix("unknown rule"))
         #expect(live.state == .active)
@@ -136,18 +136,27 @@ import Testing
             at = 7.0
             state = "suspended"
             """, file: "short.toml")
-        let live = LiveLifecycle(scenario: scenario)
+        let live = LiveSession(scenario: scenario)
         live.advance(to: 0.5)
         var g = panel(live)
         #expect(g.contains("Lifecycle: short"))
         #expect(g.contains("“The user opens the app”"))
         #expect(live.perform(.cycleStyle, at: 0.6).contains("the scenario sets the configuration"))
-        live.advance(to: 7.5)
+        live.advance(to: 3)
+        #expect(panel(live).contains("“Home: nothing keeps it alive”"))
+        // Suspended at 6 s: the narration follows the state instead of keeping the step's words.
+        live.advance(to: 6.5)
         g = panel(live)
         #expect(g.contains(" suspended "))
-        #expect(g.contains("“Home: nothing keeps it alive”"))
+        #expect(!g.contains("“Home: nothing keeps it alive”"), "\(text(g))")
+        #expect(g.contains("Suspended: nothing keeps the app alive 5 s after didEnterBackground."), "\(text(g))")
+        #expect(!live.scenarioFinished)
+        live.advance(to: 7.5)
+        g = panel(live)
         #expect(g.contains("expect 1 ok"))
         #expect(live.scenarioFinished)
+        #expect(g.contains("The scenario has finished (1 of 1 expectations passed)"), "\(text(g))")
+        #expect(g.contains("scenario finished at 7.0 s: 1 of 1 expectations passed"), "\(text(g))")
     }
 
     @Test func workstationGatesTheEngineAndTheBadgeFollows() {

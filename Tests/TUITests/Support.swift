@@ -26,11 +26,16 @@ final class FakeEngine: WorkstationEngine {
     func takeSysex(count: Int) -> [UInt8] {
         let out = Array(sysex.prefix(count)); sysex.removeFirst(min(count, sysex.count)); return out
     }
-    func send(_ event: ControlEvent) -> Bool { sent.append(event); return true }
+    /// Control events and gate changes in the order they reached the engine.
+    var journal: [String] = []
+    func send(_ event: ControlEvent) -> Bool { sent.append(event); journal.append("\(event)"); return true }
     func synthView() -> SynthView { SynthView(patch: patch, values: values, voicesInUse: 1, voiceCapacity: 64) }
     var synthChannel: UInt8? { nil }
     var gates: (midi: Bool, audio: Bool) = (true, true)
-    func setGates(midiDelivered: Bool, audioPlaying: Bool) { gates = (midiDelivered, audioPlaying) }
+    func setGates(midiDelivered: Bool, audioPlaying: Bool) {
+        if gates != (midiDelivered, audioPlaying) { journal.append("gates \(midiDelivered) \(audioPlaying)") }
+        gates = (midiDelivered, audioPlaying)
+    }
 
     func midi(_ status: UInt8, _ d1: UInt8 = 0, _ d2: UInt8 = 0, frame: UInt32 = 0, source: MIDISource = .jack, lost: Bool = false) {
         pending.append(.midi(MonitorEvent(frameTime: frame, message: ShortMessage(status: status, data1: d1, data2: d2), source: source, lost: lost)))

@@ -1,0 +1,19 @@
+/// What a key of the live lifecycle panel asks `LiveSession.perform(_:wall:)` to do. The workstation maps
+/// terminal keys to these; the session decides what they mean for the simulated app.
+public enum LifecycleKey: Equatable, Sendable {
+    /// A user or system event of section 1 (home, lock, foreground, a call...).
+    case event(LifecycleEvent)
+    /// Another app starts playing audio: left to the coordinator's wiring of `other-audio-start`; today it
+    /// only says that nothing is simulated.
+    case otherAppAudio
+    case cycleStyle, cycleModes, cycleCategory, toggleMix
+    /// Virtual streams: keep-alive player (off, empty, near-silent), video player (off, attached, detached),
+    /// standard location updates, a background task.
+    case keepAlive, video, location, backgroundTask
+    /// Backbeat's synth stops or starts playing, as the app's own code would (`stream-stop:synth` /
+    /// `stream-start:synth`): the one key between the default setup, which can never be suspended while the
+    /// synth plays, and a suspension.
+    case toggleSynth
+    /// The simulated clock: pause or resume, jump to the next thing that happens, slower or faster.
+    case pause, step, slower, faster
+}
