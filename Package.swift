@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Backbeat: a terminal workstation for live audio and MIDI on Linux. Layout and rules: DESIGN.md.
+// Backbeat: a terminal workstation for live audio and MIDI on Linux. Layout and rules: README.md and docs/.
 import PackageDescription
 
 let package = Package(

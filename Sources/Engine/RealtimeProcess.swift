@@ -1,4 +1,4 @@
-// The JACK process callback and everything it calls. Real-time rules (DESIGN.md): no allocation, no
+// The JACK process callback and everything it calls. Real-time rules: no allocation, no
 // locks, no I/O, no framework calls, no existentials, no ARC traffic; every function here is @_noLocks and the
 // release build checks it. Nothing here is created or freed while the callback can run.
 import CJack

@@ -3,8 +3,7 @@
 public enum LifecycleKey: Equatable, Sendable {
     /// A user or system event of section 1 (home, lock, foreground, a call...).
     case event(LifecycleEvent)
-    /// Another app starts playing audio: left to the coordinator's wiring of `other-audio-start`; today it
-    /// only says that nothing is simulated.
+    /// Another app's non-mixable audio starts, or stops if it plays (`other-audio-start` / `other-audio-stop`).
     case otherAppAudio
     case cycleStyle, cycleModes, cycleCategory, toggleMix
     /// Virtual streams: keep-alive player (off, empty, near-silent), video player (off, attached, detached),

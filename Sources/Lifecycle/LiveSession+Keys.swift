@@ -21,12 +21,10 @@ extension LiveSession {
             if let u = e.unknownRule { message += " · \(u)" } else if let n = e.notes.first { message += " · \(n)" }
             return message
         case .otherAppAudio:
-            // Section 3 says a non-mixable playback session is interrupted by a non-mixable foreground app,
-            // but the simulator has no event for it here: say so rather than guess.
-            let text = "unknown rule: other app's audio has no event in the simulator (a non-mixable session is interrupted by a non-mixable foreground app); nothing simulated"
-            remark = text
-            version += 1
-            return text
+            // Toggles another app's non-mixable playback: it interrupts this app's session in background
+            // unless the session mixes with others; stopping it brings interruption.ended.
+            otherAppAudioPlaying.toggle()
+            return perform(.event(otherAppAudioPlaying ? .otherAudioStart : .otherAudioStop), at: time)
         case .toggleSynth:
             guard let synth = simulator.status(of: Self.synthStream) else { return "no synth stream in this app" }
             let event: LifecycleEvent = synth.isOn ? .streamStop(Self.synthStream) : .streamStart(Self.synthStream)

@@ -85,6 +85,8 @@ public final class LiveSession {
     /// Simulated seconds.
     public private(set) var now: Double = 0
     public internal(set) var isPaused = false
+    /// Whether another app's non-mixable audio plays (the `o` key toggles it).
+    public internal(set) var otherAppAudioPlaying = false
     public internal(set) var speed: Double = 1
     /// When the scenario finished (every step and expectation done, nothing more scheduled).
     public private(set) var finishedAt: Double?

@@ -1,4 +1,4 @@
-// Lock-free single-producer single-consumer ring of fixed-size values. See DESIGN.md, "Real-time rules":
+// Lock-free single-producer single-consumer ring of fixed-size values. Real-time rule:
 // rings never block; a full ring drops and counts.
 import Synchronization
 

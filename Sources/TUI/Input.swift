@@ -163,7 +163,7 @@ public enum InputMap {
         ("Lifecycle (Tab to the panel; iOS events for the simulated app)", [
             ("h  l", "home / lock (background)"), ("w  c  d", "app switcher / control center / dismiss them"),
             ("n  r  y  e", "call incoming / declined / answered / ended"), ("p", "Picture in Picture starts (leaves the app)"),
-            ("o", "other app's audio (no rule in the simulator: says so)"), ("f", "foreground (back to the app)"),
+            ("o", "another app's audio starts or stops (interrupts a non-mixable session in background)"), ("f", "foreground (back to the app)"),
             ("t  L", "terminate / launch again"), ("s", "lifecycle style: app-delegate, scenes, swiftui"),
             ("b", "background modes: [audio], [audio, location], [location], []"),
             ("g  m", "session category next / mixWithOthers on/off"),

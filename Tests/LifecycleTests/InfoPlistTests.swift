@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Lifecycle
 
-@Suite(.enabled(if: plistsPresent, "../shared/testdata/plists not found next to the package: plist tests skipped"))
+@Suite(.enabled(if: plistsPresent, "Tests/Fixtures/plists not found: plist tests skipped"))
 struct InfoPlistTests {
     @Test("every testdata plist reads and gives a starter scenario that passes", arguments: plistFiles())
     func everyPlist(name: String) throws {

@@ -106,11 +106,16 @@ import Testing
         #expect(live.simulator.status(of: "synth")?.isAudible == false)
     }
 
-    @Test func otherAppsAudioSaysUnknownRule() {
+    @Test func otherAppsAudioInterruptsTheSessionInBackgroundAndEndsOnTheSecondPress() {
         let live = LiveSession()
-        let message = live.perform(.otherAppAudio, at: 1)
-        #expect(message.hasPrefix("unknown rule"))
-        #expect(live.state == .active)
+        live.perform(.event(.home), at: 1)
+        let began = live.perform(.otherAppAudio, at: 2)
+        #expect(!began.hasPrefix("unknown rule"))
+        #expect(live.simulator.isInterrupted)
+        #expect(live.otherAppAudioPlaying)
+        live.perform(.otherAppAudio, at: 3)
+        #expect(!live.otherAppAudioPlaying)
+        #expect(!live.simulator.isInterrupted)
     }
 
     @Test func scenarioPlaysWithNarrationAndExpectations() throws {
