@@ -39,7 +39,9 @@ extension JACK {
         #expect(last >= elapsed - 1.5 - 0.5, "last note at \(last) s of \(elapsed) s recorded")
         #expect(ons.count >= Int((elapsed - 1.5) / 0.5), "\(ons.count) notes in \(elapsed) s")
         let gaps = zip(ons.dropFirst(), ons).map { $0 - $1 }
-        #expect(gaps.allSatisfy { abs($0 - 0.5) < 0.01 }, "note spacing \(gaps)")
+        // The capture keeps JACK frame times, so notes are 0.5 s apart; a loaded machine's xruns can make
+        // jack_midiseq's own loop slip by a period (256 frames, 5.3 ms) now and then, seen up to two.
+        #expect(gaps.allSatisfy { abs($0 - 0.5) < 3 * 256 / 48000 }, "note spacing \(gaps)")
     }
 
     @Test func privateServerStopsCleanlyWhenBackbeatIsKilled() throws {

@@ -209,12 +209,12 @@ private struct MeasuredRun {
         let input = try write(Array(plist.utf8), "Info.plist")
         try FileManager.default.createSymbolicLink(atPath: path("link.plist"), withDestinationPath: "Info.plist")
         for output in [input, path("link.plist")] {
-            let result = try run(backbeatExecutable(), ["lifecycle", "check", input, "--emit-scenario", output])
+            let result = try run(backbeatExecutable(), ["lifecycle", "check", input, "--emit-scenario", output, "--lifecycle", "swiftui"])
             #expect(result.status == 2, "\(result.output)")
             #expect(result.output.contains("'\(output)'") && result.output.contains("is the input '\(input)'"), "\(result.output)")
         }
         #expect(try String(contentsOfFile: input, encoding: .utf8) == plist)
-        let written = try run(backbeatExecutable(), ["lifecycle", "check", input, "--emit-scenario", path("starter.toml")])
+        let written = try run(backbeatExecutable(), ["lifecycle", "check", input, "--emit-scenario", path("starter.toml"), "--lifecycle", "swiftui"])
         #expect(written.status == 0, "\(written.output)")
         #expect(contents == ["Info.plist", "link.plist", "starter.toml"])
     }
