@@ -128,7 +128,7 @@ enum SessionSetup {
 /// stdout for results, stderr for messages; flushed per line so pipes and tests see them at once.
 enum Console {
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardOutput.write(line + "\n")
     }
     static func info(_ line: String) {
         FileHandle.standardError.write(Data(("backbeat: " + line + "\n").utf8))
