@@ -23,9 +23,10 @@ public struct MIDIDecodeStream: ~Copyable {
     public var errorCount: Int { parser.errorCount }
 
     private var parser: MIDIParser
-    private let writer: MessageLineWriter
+    private var writer: MessageLineWriter
     private var hexReader: HexReader?
-    private let errorPrefix: String
+    /// See ``errorTexts(_:prefix:)``.
+    private let errorTexts: PhraseTable
     private var sysexStart = 0
 
     /// `errorPrefix` starts every text-mode error line ("backbeat decode: ").
@@ -35,7 +36,7 @@ public struct MIDIDecodeStream: ~Copyable {
         parser = MIDIParser(sysexLimit: sysexLimit)
         writer = MessageLineWriter(middleC: middleC)
         hexReader = hex ? HexReader() : nil
-        self.errorPrefix = errorPrefix
+        errorTexts = Self.errorTexts(format, prefix: errorPrefix)
     }
 
     /// Decodes `chunk`; its messages' lines are appended to ``output``.
@@ -58,7 +59,7 @@ public struct MIDIDecodeStream: ~Copyable {
             try hexReader!.finish(into: &bytes)
             bytes.withUnsafeBufferPointer { decode($0) }
         }
-        if !parser.isIdle { report(nil, at: bytesDecoded, [endOfInputProblem()]) }
+        if !parser.isIdle { reportEndOfInput() }
         var open: SystemExclusive?
         parser.finishUnchecked { event in
             if case .sysex(let view) = event { open = view.makeMessage() }
@@ -103,7 +104,7 @@ public struct MIDIDecodeStream: ~Copyable {
                 }
             }
             if parser.errors != errorsBefore {
-                report(b, at: offset, problems(b, before: before, count: parser.errors &- errorsBefore))
+                reportProblems(b, at: offset, before: before, count: parser.errors &- errorsBefore)
             }
             if b == 0xF0 { sysexStart = offset }
         }
@@ -136,35 +137,103 @@ public struct MIDIDecodeStream: ~Copyable {
         }
     }
 
-    /// The errors one byte caused, in the parser's order (a status byte can end a message and be bad itself).
-    private func problems(_ b: UInt8, before: ParserState, count: Int) -> [String] {
-        var found: [String] = []
+    /// One error.
+    private enum Problem {
+        case strayData, undefinedRealtime, strayEndOfExclusive, undefinedStatus
+        case sysexInterrupted(start: Int), sysexAtEnd(start: Int)
+        /// A message `status` missing data bytes, cut short by a status byte or by the end of the input.
+        case incomplete(status: UInt8, missing: Int, atEnd: Bool)
+
+        var message: String {
+            switch self {
+            case .strayData: "data byte with no status byte before it (no running status): expected a status byte"
+            case .undefinedRealtime: "undefined real-time status byte: skipped"
+            case .strayEndOfExclusive: "F7 (end of exclusive) with no sysex to end: skipped"
+            case .undefinedStatus: "undefined status byte: skipped, and running status cancelled"
+            case .sysexInterrupted(let start): "the sysex from offset \(start) ended without F7: expected data bytes or F7 (end of exclusive)"
+            case .sysexAtEnd(let start): "the input ended inside the sysex from offset \(start): expected F7 (end of exclusive)"
+            case .incomplete(let status, let missing, let atEnd):
+                (atEnd ? "the input ended inside a message: " : "") + MIDIDecodeStream.typeName(status)
+                    + " (\(hexString([status]))) incomplete: expected \(missing) more data byte\(missing == 1 ? "" : "s")"
+                    + (atEnd ? "" : ", got a status byte")
+            }
+        }
+
+        /// Where the problem's line ending is in ``ErrorTexts`` when it is one of the frequent, fixed ones.
+        var fixedIndex: Int? {
+            switch self {
+            case .strayData: 1
+            case .undefinedRealtime: 2
+            case .strayEndOfExclusive: 3
+            case .undefinedStatus: 4
+            case .incomplete(let status, let missing, false) where missing == 1 || missing == 2: 5 + Int(status) * 2 + missing - 1
+            default: nil
+            }
+        }
+    }
+
+    /// The lines of frequent errors rendered once (random input has an error every three bytes): index 0 is
+    /// the start of a line up to the offset, then the ends of the lines after the byte, by
+    /// ``Problem/fixedIndex``.
+    private static func errorTexts(_ format: Format, prefix: String) -> PhraseTable {
+        func ending(_ problem: Problem) -> String {
+            format == .text ? ": " + problem.message + "\n" : "\",\"message\":" + MIDIJSON.quote(problem.message) + "}\n"
+        }
+        var texts = [format == .text ? prefix + "offset " : "{\"type\":\"error\",\"offset\":"]
+        texts += [Problem.strayData, .undefinedRealtime, .strayEndOfExclusive, .undefinedStatus].map(ending)
+        for status in 0...255 {
+            for missing in 1...2 { texts.append(ending(.incomplete(status: UInt8(status), missing: missing, atEnd: false))) }
+        }
+        return PhraseTable(texts)
+    }
+
+    /// Reports the errors one byte caused, in the parser's order (a status byte can end a message and be
+    /// bad itself); `count` is how many the parser counted.
+    private mutating func reportProblems(_ b: UInt8, at offset: Int, before: ParserState, count: Int) {
+        var reported = 0
+        func report(_ problem: Problem) {
+            guard reported < count else { return }
+            reported += 1
+            write(problem, byte: b, at: offset)
+        }
         if b < 0x80 {
-            found.append("data byte with no status byte before it (no running status): expected a status byte")
+            report(.strayData)
         } else if b == 0xF9 || b == 0xFD {
-            found.append("undefined real-time status byte: skipped")
+            report(.undefinedRealtime)
         } else {
             if before.inSysex {
-                found.append("the sysex from offset \(sysexStart) ended without F7: expected data bytes or F7 (end of exclusive)")
+                report(.sysexInterrupted(start: sysexStart))
             } else if before.partial {
-                found.append(incomplete(before) + ", got a status byte")
+                report(.incomplete(status: before.status, missing: Int(before.needed) - Int(before.count), atEnd: false))
             }
-            if b == 0xF7 && !before.inSysex { found.append("F7 (end of exclusive) with no sysex to end: skipped") }
-            if b == 0xF4 || b == 0xF5 { found.append("undefined status byte: skipped, and running status cancelled") }
+            if b == 0xF7 && !before.inSysex { report(.strayEndOfExclusive) }
+            if b == 0xF4 || b == 0xF5 { report(.undefinedStatus) }
         }
-        while found.count < count { found.append("invalid byte") }
-        return Array(found.prefix(count))
+        while reported < count { report(.strayData) }  // not reached: every counted error has a case above
     }
 
-    private func endOfInputProblem() -> String {
-        if parser.inSysex { return "the input ended inside the sysex from offset \(sysexStart): expected F7 (end of exclusive)" }
-        return "the input ended inside a message: " + incomplete(ParserState(parser))
+    private mutating func reportEndOfInput() {
+        let state = ParserState(parser)
+        let problem: Problem = state.inSysex ? .sysexAtEnd(start: sysexStart)
+            : .incomplete(status: state.status, missing: Int(state.needed) - Int(state.count), atEnd: true)
+        write(problem, byte: nil, at: bytesDecoded)
     }
 
-    /// "Note On (90) incomplete: expected 1 more data byte".
-    private func incomplete(_ state: ParserState) -> String {
-        let missing = Int(state.needed) - Int(state.count)
-        return "\(Self.typeName(state.status)) (\(hexString([state.status]))) incomplete: expected \(missing) more data byte\(missing == 1 ? "" : "s")"
+    /// Text: `<prefix>offset 12, byte F9: <message>`; JSON: `{"type":"error","offset":12,"byte":"F9","message":"..."}`.
+    private mutating func write(_ problem: Problem, byte: UInt8?, at offset: Int) {
+        let fixed = byte == nil ? nil : problem.fixedIndex
+        switch format {
+        case .text:
+            errorOutput.append(errorTexts[0]); errorOutput.appendDecimal(offset)
+            if let byte { errorOutput.append(", byte "); errorOutput.appendHex(byte) } else { errorOutput.append(", end of input") }
+            if let fixed { errorOutput.append(errorTexts[fixed]) } else { errorOutput.append(": " + problem.message + "\n") }
+        case .json:
+            output.append(errorTexts[0]); output.appendDecimal(offset)
+            if let byte { output.append(",\"byte\":\""); output.appendHex(byte) }
+            if let fixed { output.append(errorTexts[fixed]) } else {
+                output.append((byte == nil ? "," : "\",") + "\"message\":" + MIDIJSON.quote(problem.message) + "}\n")
+            }
+        }
     }
 
     static func typeName(_ status: UInt8) -> String {
@@ -177,20 +246,6 @@ public struct MIDIDecodeStream: ~Copyable {
         case 0xD0: "Channel Pressure"
         case 0xE0: "Pitch Bend"
         default: status == 0xF1 ? "MTC Quarter Frame" : status == 0xF2 ? "Song Position" : status == 0xF3 ? "Song Select" : "message"
-        }
-    }
-
-    private mutating func report(_ byte: UInt8?, at offset: Int, _ messages: [String]) {
-        for message in messages {
-            switch format {
-            case .text:
-                errorOutput.append(errorPrefix + "offset \(offset), " + (byte.map { "byte \(hexString([$0]))" } ?? "end of input") + ": " + message + "\n")
-            case .json:
-                var fields: [(key: String, value: JSONValue)] = [("type", .string("error")), ("offset", .int(offset))]
-                if let byte { fields.append(("byte", .string(hexString([byte])))) }
-                fields.append(("message", .string(message)))
-                output.append(MIDIJSON.object(fields) + "\n")
-            }
         }
     }
 }

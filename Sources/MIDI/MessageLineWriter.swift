@@ -18,6 +18,17 @@ public struct MessageLineWriter: ~Copyable {
     private let programs: PhraseTable
     /// `{"type":"note-on","channel":` ... by status byte: the JSON object up to its first value.
     private let jsonHeads: PhraseTable
+    /// "0" ... "255": every data value is one of these (appending them beats dividing by ten).
+    private let numbers = PhraseTable((0...255).map { String($0) })
+    /// The last index written, as digits, counted up in place (indexes go 1, 2, 3...).
+    private let indexDigits: UnsafeMutablePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 20)
+        p.initialize(repeating: 0x20, count: 20)
+        return p
+    }()
+    private var lastIndex = 0
+
+    deinit { indexDigits.deallocate() }
     /// The fixed pieces, by ``Phrase``.
     private let phrases = PhraseTable(Phrase.allCases.map(\.text))
 
@@ -56,7 +67,7 @@ public struct MessageLineWriter: ~Copyable {
     // MARK: Text
 
     /// One monitor line of a short message, with its 1-based index, and a newline.
-    public func writeText(_ m: ShortMessage, index: Int, into out: inout OutputBytes) {
+    public mutating func writeText(_ m: ShortMessage, index: Int, into out: inout OutputBytes) {
         writeIndex(index, into: &out)
         let status = m.status
         let isModeMessage = status & 0xF0 == 0xB0 && m.data1 >= 120
@@ -65,27 +76,27 @@ public struct MessageLineWriter: ~Copyable {
         let detailsStart = out.count
         switch status & 0xF0 {
         case 0x80:
-            out.append(notes[Int(m.data1)]); out.append(phrase(.velocity)); out.appendDecimal(Int(m.data2))
+            out.append(notes[Int(m.data1)]); out.append(phrase(.velocity)); out.append(numbers[Int(m.data2)])
         case 0x90:
-            out.append(notes[Int(m.data1)]); out.append(phrase(.velocity)); out.appendDecimal(Int(m.data2))
+            out.append(notes[Int(m.data1)]); out.append(phrase(.velocity)); out.append(numbers[Int(m.data2)])
             if m.data2 == 0 { out.append(phrase(.off)) }
         case 0xA0:
-            out.append(notes[Int(m.data1)]); out.append(phrase(.spacePressure)); out.appendDecimal(Int(m.data2))
+            out.append(notes[Int(m.data1)]); out.append(phrase(.spacePressure)); out.append(numbers[Int(m.data2)])
         case 0xB0:
-            out.append(controllers[Int(m.data1)]); out.appendDecimal(Int(m.data2))
+            out.append(controllers[Int(m.data1)]); out.append(numbers[Int(m.data2)])
         case 0xC0:
             out.append(programs[Int(m.data1)])
         case 0xD0:
-            out.append(phrase(.pressure)); out.appendDecimal(Int(m.data1))
+            out.append(phrase(.pressure)); out.append(numbers[Int(m.data1)])
         case 0xE0:
             out.append(phrase(.bend)); out.appendDecimal((Int(m.data2) << 7 | Int(m.data1)) - 8192)
         default:
             switch status {
             case 0xF1:
-                out.append(phrase(.piece)); out.appendDecimal(Int((m.data1 >> 4) & 0x07))
-                out.append(phrase(.value)); out.appendDecimal(Int(m.data1 & 0x0F))
+                out.append(phrase(.piece)); out.append(numbers[Int((m.data1 >> 4) & 0x07)])
+                out.append(phrase(.value)); out.append(numbers[Int(m.data1 & 0x0F)])
             case 0xF2: out.append(phrase(.position)); out.appendDecimal(Int(m.data2) << 7 | Int(m.data1))
-            case 0xF3: out.append(phrase(.song)); out.appendDecimal(Int(m.data1))
+            case 0xF3: out.append(phrase(.song)); out.append(numbers[Int(m.data1)])
             default: break
             }
         }
@@ -98,7 +109,7 @@ public struct MessageLineWriter: ~Copyable {
     }
 
     /// One monitor line of a sysex, all of its bytes in hex, and a newline.
-    public func writeText(_ sysex: SysexView, index: Int, into out: inout OutputBytes) {
+    public mutating func writeText(_ sysex: SysexView, index: Int, into out: inout OutputBytes) {
         writeIndex(index, into: &out)
         out.append(phrase(.sysexType))
         out.append(channelFields[16])
@@ -114,9 +125,24 @@ public struct MessageLineWriter: ~Copyable {
         out.append(0x0A)
     }
 
-    private func writeIndex(_ index: Int, into out: inout OutputBytes) {
-        out.append(repeating: 0x20, count: Self.indexWidth - OutputBytes.decimalWidth(index))
-        out.appendDecimal(index)
+    /// The index right-aligned in its column, then two spaces.
+    private mutating func writeIndex(_ index: Int, into out: inout OutputBytes) {
+        if index == lastIndex &+ 1 && index > 0 {
+            var i = 19  // count up: "9" carries into the digit before it
+            while i >= 0 {
+                let d = indexDigits[i]
+                if d == 0x39 { indexDigits[i] = 0x30; i -= 1; continue }
+                indexDigits[i] = d == 0x20 ? 0x31 : d &+ 1
+                break
+            }
+        } else {
+            let digits = Array(String(index).utf8).suffix(20)
+            indexDigits.update(repeating: 0x20, count: 20)
+            (indexDigits + 20 - digits.count).update(from: Array(digits), count: digits.count)
+        }
+        lastIndex = index
+        let width = min(20, max(Self.indexWidth, OutputBytes.decimalWidth(index) + (index < 0 ? 1 : 0)))
+        out.append(UnsafeBufferPointer(start: indexDigits + 20 - width, count: width))
         out.append(repeating: 0x20, count: 2)
     }
 
@@ -134,22 +160,22 @@ public struct MessageLineWriter: ~Copyable {
         out.append(jsonHeads[Int(status)])
         switch status & 0xF0 {
         case 0x80, 0x90:
-            out.append(phrase(.jsonNote)); out.appendDecimal(Int(m.data1))
-            out.append(phrase(.jsonVelocity)); out.appendDecimal(Int(m.data2))
+            out.append(phrase(.jsonNote)); out.append(numbers[Int(m.data1)])
+            out.append(phrase(.jsonVelocity)); out.append(numbers[Int(m.data2)])
         case 0xA0:
-            out.append(phrase(.jsonNote)); out.appendDecimal(Int(m.data1))
-            out.append(phrase(.jsonPressure)); out.appendDecimal(Int(m.data2))
+            out.append(phrase(.jsonNote)); out.append(numbers[Int(m.data1)])
+            out.append(phrase(.jsonPressure)); out.append(numbers[Int(m.data2)])
         case 0xB0:
-            out.append(phrase(.jsonController)); out.appendDecimal(Int(m.data1))
-            out.append(phrase(.jsonValue)); out.appendDecimal(Int(m.data2))
-        case 0xC0: out.append(phrase(.jsonProgram)); out.appendDecimal(Int(m.data1))
-        case 0xD0: out.append(phrase(.jsonPressure)); out.appendDecimal(Int(m.data1))
+            out.append(phrase(.jsonController)); out.append(numbers[Int(m.data1)])
+            out.append(phrase(.jsonValue)); out.append(numbers[Int(m.data2)])
+        case 0xC0: out.append(phrase(.jsonProgram)); out.append(numbers[Int(m.data1)])
+        case 0xD0: out.append(phrase(.jsonPressure)); out.append(numbers[Int(m.data1)])
         case 0xE0: out.append(phrase(.jsonBend)); out.appendDecimal((Int(m.data2) << 7 | Int(m.data1)) - 8192)
         default:
             switch status {
-            case 0xF1: out.append(phrase(.jsonFrame)); out.appendDecimal(Int(m.data1))
+            case 0xF1: out.append(phrase(.jsonFrame)); out.append(numbers[Int(m.data1)])
             case 0xF2: out.append(phrase(.jsonPosition)); out.appendDecimal(Int(m.data2) << 7 | Int(m.data1))
-            case 0xF3: out.append(phrase(.jsonSong)); out.appendDecimal(Int(m.data1))
+            case 0xF3: out.append(phrase(.jsonSong)); out.append(numbers[Int(m.data1)])
             default: break
             }
         }

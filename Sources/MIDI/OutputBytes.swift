@@ -46,10 +46,17 @@ public struct OutputBytes: ~Copyable {
 
     @inline(__always)
     public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count &+= bytes.count
+        guard let source = bytes.baseAddress else { return }
+        let n = bytes.count
+        reserve(n)
+        let target = base + count
+        if n <= 16 {  // most pieces are a few bytes: a loop beats a call to memmove
+            var i = 0
+            while i < n { target[i] = source[i]; i &+= 1 }
+        } else {
+            target.update(from: source, count: n)
+        }
+        count &+= n
     }
 
     /// Appends the UTF-8 of `text`.
@@ -67,20 +74,39 @@ public struct OutputBytes: ~Copyable {
         count &+= n
     }
 
-    /// Appends `value` in decimal.
+    /// Appends `value` in decimal (two digits per division: this runs for every number of every line).
     public mutating func appendDecimal(_ value: Int) {
         reserve(21)
-        var v = value.magnitude
         if value < 0 { base[count] = 0x2D; count &+= 1 }
-        var digits = 1
-        var probe = v
-        while probe >= 10 { probe /= 10; digits &+= 1 }
-        var i = count &+ digits &- 1
-        repeat {
-            base[i] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-            v /= 10
+        var v = value.magnitude
+        if v < 10 {
+            base[count] = 0x30 &+ UInt8(truncatingIfNeeded: v)
+            count &+= 1
+            return
+        }
+        var digits = 2
+        var power: UInt = 100
+        while v >= power && digits < 20 {
+            digits &+= 1
+            if digits == 20 { break }
+            power &*= 10
+        }
+        var i = count &+ digits
+        while v >= 100 {
+            let pair = v % 100
+            v /= 100
+            i &-= 2
+            base[i] = 0x30 &+ UInt8(truncatingIfNeeded: pair / 10)
+            base[i &+ 1] = 0x30 &+ UInt8(truncatingIfNeeded: pair % 10)
+        }
+        if v >= 10 {
+            i &-= 2
+            base[i] = 0x30 &+ UInt8(truncatingIfNeeded: v / 10)
+            base[i &+ 1] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+        } else {
             i &-= 1
-        } while v > 0
+            base[i] = 0x30 &+ UInt8(truncatingIfNeeded: v)
+        }
         count &+= digits
     }
 
