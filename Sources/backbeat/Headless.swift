@@ -39,7 +39,7 @@ enum Headless {
     }
 
     static func statusLine(_ status: EngineStatus) -> String {
-        let server = "\(status.server.name) (\(status.server.isPrivate ? "private, \(status.server.driver ?? "?")" : "external"))"
+        let server = TerminalText.sanitized("\(status.server.name) (\(status.server.isPrivate ? "private, \(status.server.driver ?? "?")" : "external"))")
         guard status.connected else { return "server \(server): disconnected, waiting for it | xruns \(status.xruns)" }
         // ALSA: the PCM instead of the server with --driver alsa; the sequencer's line when asked for.
         let alsaMIDI = status.alsaMIDI.map { " | \($0)" } ?? ""

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import Lifecycle
+import MIDI
 
 struct LifecycleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,7 @@ struct LifecycleCommand: ParsableCommand {
 
 /// Prints one line on stderr and exits with `code` (2: bad input).
 func lifecycleFail(_ message: String, code: Int32 = 2) -> ExitCode {
-    FileHandle.standardError.write(Data(("error: " + message + "\n").utf8))
+    FileHandle.standardError.write(Data(("error: " + TerminalText.sanitized(message) + "\n").utf8))
     return ExitCode(code)
 }
 
@@ -78,20 +79,25 @@ struct LifecycleCheck: ParsableCommand {
             throw lifecycleFail(error.description)
         }
         guard emitScenario else {
-            print(report.render(file: plist), terminator: "")
+            print(escaped(report.render(file: plist)), terminator: "")
             return
         }
         let text = report.starterScenario(title: URL(fileURLWithPath: plist).lastPathComponent)
         if let scenarioFile {
-            print(report.render(file: plist), terminator: "")
+            print(escaped(report.render(file: plist)), terminator: "")
             do {
                 try text.write(toFile: scenarioFile, atomically: true, encoding: .utf8)
             } catch {
                 throw lifecycleFail("\(scenarioFile): cannot write the scenario: \(error.localizedDescription)")
             }
-            print("starter scenario written to \(scenarioFile)")
+            print("starter scenario written to \(TerminalText.sanitized(scenarioFile))")
         } else {
             print(text, terminator: "")
         }
+    }
+
+    /// The report's lines with the plist's strings (and the path) escaped for the terminal.
+    func escaped(_ report: String) -> String {
+        report.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.sanitized(String($0)) }.joined(separator: "\n")
     }
 }
