@@ -1,5 +1,6 @@
 // `backbeat lifecycle check`: what an app's Info.plist says about keeping it alive in background.
 import Foundation
+import MIDI
 
 /// What an Info.plist declares, and what follows from it (docs/lifecycle-rules.md: callbacks, what keeps an app running).
 public struct InfoPlistReport: Sendable, Equatable {
@@ -142,7 +143,7 @@ public struct InfoPlistReport: Sendable, Equatable {
         body += "# The lifecycle style was chosen, not read: \(styleEvidence).\n"
         body += "lifecycle = \"\(style.rawValue)\"\n"
         body += "background_modes = [\(modes.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))]\n"
-        if !unknownModes.isEmpty { body += "# unknown modes left out: \(unknownModes.joined(separator: ", "))\n" }
+        if !unknownModes.isEmpty { body += "# unknown modes left out: \(unknownModes.map(TerminalText.sanitized).joined(separator: ", "))\n" }
         body += "\n[session]\ncategory = \"\(config.category.rawValue)\"\noptions = [\(config.options.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))]\nactive = \(audio)\n"
         for s in streams {
             body += "\n[[streams]]\nname = \"\(s.name)\"\nkind = \"\(s.kind.rawValue)\"\nplaying = true\n"

@@ -216,8 +216,12 @@ public enum TimelineFormat {
                 extras.append([])
             }
         }
+        // Titles, narration, stream names come from the scenario file: escaped, so a file cannot send the
+        // terminal an escape sequence (a title change, a screen clear).
+        rows = rows.map { $0.map(TerminalText.sanitized) }
+        extras = extras.map { $0.map(TerminalText.sanitized) }
         let widths = (0..<6).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        var out = "\(run.scenario.title)\n"
+        var out = "\(TerminalText.sanitized(run.scenario.title))\n"
         for (i, row) in rows.enumerated() {
             var text = ""
             if useColour {

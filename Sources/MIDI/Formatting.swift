@@ -21,7 +21,9 @@ public enum JSONValue: Hashable, Sendable {
 
 /// A tiny JSON writer for flat objects with ordered keys.
 public enum MIDIJSON {
-    /// `s` as a JSON string literal, quotes included (escapes `"`, `\` and control characters).
+    /// `s` as a JSON string literal, quotes included. Escapes `"`, `\` and every scalar a terminal would not
+    /// show as text (C0, DEL, C1, line separators, bidirectional overrides: see ``TerminalText/isPrintable(_:)``)
+    /// as `\uNNNN`, so JSON read on a terminal cannot carry an escape sequence either.
     public static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
@@ -31,7 +33,7 @@ public enum MIDIJSON {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20:
+            case let c where !TerminalText.isPrintable(c):
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

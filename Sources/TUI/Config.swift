@@ -54,9 +54,13 @@ public struct Config: Equatable, Sendable {
         configDirectory(environment: environment) + "/config.toml"
     }
 
-    /// Reads the file at `path`; a missing file is an empty config.
-    public static func load(path: String) throws(ConfigFileError) -> Config {
-        guard FileManager.default.fileExists(atPath: path) else { return Config() }
+    /// Reads the file at `path`. A missing file is an empty config when it is the default path; a path the
+    /// user named (`mustExist`) must be there.
+    public static func load(path: String, mustExist: Bool = false) throws(ConfigFileError) -> Config {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if mustExist { throw ConfigFileError(file: path, line: 0, message: "no such config file") }
+            return Config()
+        }
         return try parse(try TOMLFile.read(path: path), file: path)
     }
 

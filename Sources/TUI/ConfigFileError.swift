@@ -1,4 +1,5 @@
 import Foundation
+import MIDI
 import TOMLKit
 
 /// An error in a theme or config file: names the file, the line, the key and what was expected.
@@ -7,8 +8,11 @@ public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertib
     public var line: Int
     public var message: String
     public init(file: String, line: Int, message: String) { self.file = file; self.line = line; self.message = message }
-    /// `file:line: message`, one line.
-    public var description: String { "\(file):\(line): \(message)" }
+    /// `file:line: message` (`file: message` when the error has no line), one line, the path escaped.
+    public var description: String {
+        let shown = TerminalText.sanitized(file)
+        return line > 0 ? "\(shown):\(line): \(message)" : "\(shown): \(message)"
+    }
 }
 
 /// Where keys are in a TOML text: TOMLKit gives values without lines, so a light scan finds the line of each
@@ -28,15 +32,47 @@ struct KeyLines {
                 current = name
                 continue
             }
-            guard let eq = line.firstIndex(of: "="), let first = line.first, first != "#" else { continue }
-            let key = line[..<eq].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else { continue }
+            guard let key = Self.key(of: line[...]) else { continue }
             if let current {
                 if tables[current]?.keys[key] == nil { tables[current]?.keys[key] = i + 1 }
             } else if top[key] == nil {
                 top[key] = i + 1
             }
         }
+    }
+
+    /// The (first) key a `key = value` line sets: bare (`foo`), quoted (`"foo"`, `"a b"`, `"x=y"`) or literal
+    /// (`'foo'`); the first part of a dotted key. Nil for anything else (comments, continuation lines).
+    static func key(of line: Substring) -> String? {
+        var rest = line
+        var key = ""
+        guard let first = rest.first else { return nil }
+        if first == "\"" || first == "'" {
+            rest = rest.dropFirst()
+            while let c = rest.first, c != first {
+                rest = rest.dropFirst()
+                if c == "\\" && first == "\"", let escaped = rest.first {
+                    rest = rest.dropFirst()
+                    switch escaped {
+                    case "n": key.append("\n")
+                    case "t": key.append("\t")
+                    case "\"", "\\": key.append(escaped)
+                    default: key.append(c); key.append(escaped)
+                    }
+                } else {
+                    key.append(c)
+                }
+            }
+            guard rest.first == first else { return nil }
+            rest = rest.dropFirst()
+        } else {
+            key = String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+            rest = rest.dropFirst(key.count)
+            if key.isEmpty { return nil }
+        }
+        rest = rest.drop { $0 == " " || $0 == "\t" }
+        guard let next = rest.first, next == "=" || next == "." else { return nil }
+        return key
     }
 
     /// The line of `key` in `table` (nil: top level); the table's header line, else 1, when not found.

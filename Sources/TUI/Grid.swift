@@ -1,3 +1,5 @@
+import MIDI
+
 /// A rectangle of cells: panels draw into one, the curses driver writes the cells that changed.
 public struct Rect: Equatable, Sendable, CustomStringConvertible {
     public var x: Int, y: Int, width: Int, height: Int

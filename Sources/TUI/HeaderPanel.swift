@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import MIDI
 
 /// The header's figures: a plain value so the panel draws the same from a live engine and from a test.
 public struct HeaderInfo: Equatable, Sendable {

@@ -49,7 +49,8 @@ public struct LiveMeters {
     public var loudness: LoudnessReadout {
         let r = state.readout
         guard r.measuredSeconds > 0 else { return LoudnessReadout() }
-        func lufs(_ v: Double) -> Float? { v.isFinite ? Float(v) : nil }
+        // Below the absolute gate (-70 LUFS) a loudness is not measured (BS.1770): "--", not "M -261.4".
+        func lufs(_ v: Double) -> Float? { v.isFinite && v >= LoudnessMeter.absoluteGateLUFS ? Float(v) : nil }
         return LoudnessReadout(momentaryLUFS: lufs(r.momentaryLUFS), shortTermLUFS: lufs(r.shortTermLUFS),
                                integratedLUFS: lufs(r.integratedLUFS), truePeakDB: Float(Self.shown(r.truePeakDB)))
     }

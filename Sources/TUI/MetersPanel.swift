@@ -38,8 +38,14 @@ public enum MetersPanel {
 
     static func zone(_ db: Float) -> Role { db > -6 ? .meterHigh : db > -20 ? .meterMid : .meterLow }
 
+    /// Lowest level the readouts show in figures: below it they read "-inf", so a decaying note never needs
+    /// more than the 5 columns of "-99.9" (a wider figure would lose its minus sign in the column).
+    public static let readoutFloorDB: Float = -99.9
+
+    /// "-3.0", "-inf" (silent or below ``readoutFloorDB``), "--" (nil: not measured).
     public static func format(_ db: Float?) -> String {
-        guard let db, db.isFinite else { return db == nil ? "--" : "-inf" }
+        guard let db else { return "--" }
+        guard db.isFinite, db > readoutFloorDB - 0.05 else { return "-inf" }
         return String(format: "%.1f", db)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MIDI
 import TOMLKit
 
 /// How one element looks: foreground, background and attributes.
@@ -99,7 +100,7 @@ public struct Theme: Equatable, Sendable {
             if FileManager.default.fileExists(atPath: path) { return try load(path: path) }
         }
         if nameOrPath == "dark" || nameOrPath == "default" { return .builtInDark }
-        throw ConfigFileError(file: nameOrPath, line: 0, message: "no theme named \"\(nameOrPath)\" in \(searchDirectories(environment: environment).joined(separator: ", ")); built in: dark")
+        throw ConfigFileError(file: nameOrPath, line: 0, message: "no theme named \"\(TerminalText.sanitized(nameOrPath))\" in \(searchDirectories(environment: environment).map(TerminalText.sanitized).joined(separator: ", ")); built in: dark")
     }
 
     static func searchDirectories(environment: [String: String]) -> [String] {
@@ -112,7 +113,9 @@ public struct Theme: Equatable, Sendable {
             dirs.append(dir.path + "/share/backbeat/themes")
             dir = dir.deletingLastPathComponent()
         }
-        return dirs
+        // Near the root the walk up stays at "/": each folder once, written plainly ("/themes", not "//themes").
+        var seen = Set<String>()
+        return dirs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }.filter { seen.insert($0).inserted }
     }
 
     /// The default dark theme, built in so Backbeat draws well with no theme files installed

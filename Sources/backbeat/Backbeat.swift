@@ -17,4 +17,10 @@ struct Backbeat: ParsableCommand {
         subcommands: [Run.self, Monitor.self, Decode.self, Render.self, LifecycleCommand.self, Bench.self, Soak.self],
         defaultSubcommand: Run.self
     )
+
+    /// Output errors are checked from the start, so that even `--help > /dev/full` exits non-zero.
+    static func main() {
+        StandardOutput.installChecks()
+        main(nil)
+    }
 }

@@ -16,9 +16,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of held chord each render comparison plays.")
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, render, latency, polyphony, process }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, render, latency, polyphony, process, decode }
 
-    @Option(help: "Run one group only: synth, render, latency, polyphony or process.")
+    @Option(help: "Run one group only: synth, render, latency, polyphony, process or decode.")
     var only: Group?
 
     struct Row {
@@ -77,6 +77,7 @@ struct Bench: ParsableCommand {
         if only == nil || only == .latency { try latencyRows().forEach(add) }
         if only == nil || only == .polyphony { try polyphonyRows().forEach(add) }
         if only == nil || only == .process { try processRows(backbeat: me).forEach(add) }
+        if only == nil || only == .decode { decodeRows().forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
     }
@@ -170,6 +171,44 @@ struct Bench: ParsableCommand {
                 backbeat: firstFrame.map { String(format: "%.0f ms", $0) } ?? "n/a (no tmux)",
                 reference: "-", ratio: "-", target: "< 300 ms", pass: firstFrame.map { $0 < 300 }),
         ]
+    }
+
+    /// `decode` and `decode --json` of random bytes made in memory, through the command's own loop, its
+    /// lines and error lines written to /dev/null: megabytes of input a second, best of 3.
+    func decodeRows() -> [Row] {
+        var input = [UInt8](repeating: 0, count: 16 << 20)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for i in input.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            input[i] = UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let null = open("/dev/null", O_WRONLY)
+        defer { close(null) }
+        let sink = DecodeSink(output: null, errors: null, flushEveryBlock: true)
+        var rows: [Row] = []
+        for json in [false, true] {
+            var best = Double.infinity
+            for _ in 0..<3 {
+                var stream = MIDIDecodeStream(format: json ? .json : .text, errorPrefix: "backbeat decode: ")
+                var position = 0
+                let clock = ContinuousClock()
+                let start = clock.now
+                input.withUnsafeBytes { source in
+                    try? Decode.decode(&stream, sink: sink) { block in
+                        let n = min(block.count, source.count - position)
+                        block.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position..<position + n]))
+                        position += n
+                        return n
+                    }
+                }
+                let elapsed = clock.now - start
+                best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+            }
+            let rate = Double(input.count) / best / 1e6
+            rows.append(Row(metric: "decode\(json ? " --json" : "") of 16 MiB of random bytes to /dev/null, MB/s of input (best of 3)",
+                            backbeat: String(format: "%.1f MB/s", rate), reference: "-", ratio: "-", target: ">= 20 MB/s", pass: rate >= 20))
+        }
+        return rows
     }
 
     /// jack_midisine's resident memory on a private server of the same kind: what a JACK client that does

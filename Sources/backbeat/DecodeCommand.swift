@@ -8,9 +8,12 @@ struct Decode: ParsableCommand {
         abstract: "Decode raw MIDI bytes into one line per message.",
         discussion: """
             Reads binary MIDI bytes (or hex text with --hex) from FILE, or from standard input when FILE is \
-            missing or '-'. Prints index, type, channel, names, values and raw bytes of each message, then a \
-            summary. With --json, one JSON object per message and a last line \
-            {"type":"summary","messages":N,"errors":E}. Exit code 2 for unreadable, bad or empty input.
+            missing or '-', and prints each message as soon as its bytes have arrived: index, type, channel, \
+            names, values and raw bytes, then a summary. With --json, one JSON object per message and a last \
+            line {"type":"summary","messages":N,"errors":E}. Each error is reported with its byte offset, the \
+            byte and what was expected: on standard error, or with --json as {"type":"error",...} objects \
+            among the messages. Exit status: 0 when messages were decoded, 1 when there were only errors or \
+            the output could not be written, 2 for unreadable, bad or empty input.
             """
     )
 
@@ -27,61 +30,118 @@ struct Decode: ParsableCommand {
     var middleC3 = false
 
     func run() throws {
-        let input: [UInt8]
+        let fd = try openInput()
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var stream = makeStream()
+        let sink = DecodeSink(output: STDOUT_FILENO, errors: STDERR_FILENO, flushEveryBlock: !Self.isRegularFile(STDOUT_FILENO))
+        let name = file.map { "'\(TerminalText.sanitized($0))'" } ?? "standard input"
         do {
-            input = try readInput()
+            try Self.decode(&stream, sink: sink) { buffer in read(fd, buffer.baseAddress, buffer.count) }
         } catch {
-            throw failure(error.message)
-        }
-        var bytes = input
-        if hex {
-            guard let text = String(validating: input, as: UTF8.self) else { throw failure("the hex input is not UTF-8 text") }
-            do {
-                bytes = try HexBytes.parse(text)
-            } catch {
-                throw failure(error.description)
+            switch error {
+            case .input(let bad): throw failure(bad.description)
+            case .read(let code): throw failure("cannot read \(name): \(String(cString: strerror(code)))")
+            case .empty: throw failure("empty input: no bytes to decode")
             }
         }
-        if bytes.isEmpty { throw failure("empty input: no bytes to decode") }
-
-        let (messages, errors) = MIDIParser.decode(bytes)
-        let formatter = MonitorFormatter(middleC: middleC3 ? .c3 : .c4)
-        var out = ""
-        for (i, message) in messages.enumerated() {
-            out += json ? message.json : formatter.line(message, index: i + 1)
-            out += "\n"
-            if out.utf8.count > 1 << 16 {
-                print(out, terminator: "")
-                out = ""
-            }
-        }
-        out += json
-            ? MIDIJSON.summary(messages: messages.count, errors: errors)
-            : "\(messages.count) messages, \(errors) errors"
-        print(out)
+        if stream.errorCount > 0 && stream.messageCount == 0 { throw ExitCode(1) }
     }
 
-    struct InputError: Error { var message: String }
+    func makeStream() -> MIDIDecodeStream {
+        MIDIDecodeStream(format: json ? .json : .text, middleC: middleC3 ? .c3 : .c4, hex: hex, errorPrefix: "backbeat decode: ")
+    }
 
-    private func readInput() throws(InputError) -> [UInt8] {
-        if file == nil || file == "-" {
-            return Array(FileHandle.standardInput.readDataToEndOfFile())
+    enum Failure: Error { case input(HexInputError), read(Int32), empty }
+
+    /// Input blocks read at once; each is decoded in pieces of `pieceSize` so the lines waiting to be
+    /// written stay near `flushThreshold` whatever the input (random bytes make ~35 bytes of text each).
+    static let blockSize = 1 << 16, pieceSize = 1 << 14, flushThreshold = 1 << 20
+
+    /// The whole command but the opening of the input: blocks from `read` (read(2)'s contract: bytes read,
+    /// 0 at the end, -1 with errno) are decoded and written as they come. `bench` runs this too.
+    static func decode(_ stream: inout MIDIDecodeStream, sink: DecodeSink,
+                       read: (UnsafeMutableRawBufferPointer) -> Int) throws(Failure) {
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer { block.deallocate() }
+        while true {
+            let n = read(block)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                sink.flush(&stream)
+                throw .read(code)
+            }
+            if n == 0 { break }
+            var start = 0
+            while start < n {
+                let piece = UnsafeBufferPointer(start: block.baseAddress!.assumingMemoryBound(to: UInt8.self) + start,
+                                                count: min(pieceSize, n - start))
+                do { try stream.feed(piece) } catch {
+                    sink.flush(&stream)
+                    throw .input(error)
+                }
+                start += piece.count
+                if stream.output.count >= flushThreshold { sink.flush(&stream) }
+            }
+            if sink.flushEveryBlock { sink.flush(&stream) }
         }
-        let path = file!
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError(message: "cannot read '\(path)': no such file")
+        do { try stream.finishInput() } catch {
+            sink.flush(&stream)
+            throw .input(error)
         }
-        if isDirectory.boolValue { throw InputError(message: "cannot read '\(path)': is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(message: "cannot read '\(path)': permission denied or I/O error")
+        if stream.bytesDecoded == 0 { throw .empty }
+        stream.writeSummary()
+        sink.flush(&stream)
+    }
+
+    private func openInput() throws -> Int32 {
+        guard let path = file, path != "-" else { return STDIN_FILENO }
+        let shown = "'\(TerminalText.sanitized(path))'"
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
+            throw failure("cannot read \(shown): \(reason)")
         }
-        return Array(data)
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(fd)
+            throw failure("cannot read \(shown): is a directory")
+        }
+        return fd
+    }
+
+    static func isRegularFile(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// Prints one clear line on stderr; the caller throws the returned exit code 2 (no stack trace).
     private func failure(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("backbeat decode: \(message)\n".utf8))
         return ExitCode(2)
+    }
+}
+
+/// Where decoded lines go: messages (and JSON errors) to `output`, text-mode errors to `errors`. Writes
+/// whole buffers with write(2); an output that cannot be written ends Backbeat with exit code 1.
+struct DecodeSink {
+    var output: Int32
+    var errors: Int32
+    /// Pipes and terminals get each block's lines at once (a live pipe shows them as they come); a regular
+    /// file gets large writes.
+    var flushEveryBlock: Bool
+
+    func flush(_ stream: inout MIDIDecodeStream) {
+        if !stream.output.isEmpty {
+            if let code = StandardOutput.writeAll(output, stream.output.bytes) {
+                StandardOutput.report(code)
+                exit(1)
+            }
+            stream.output.removeAll()
+        }
+        if !stream.errorOutput.isEmpty {
+            _ = StandardOutput.writeAll(errors, stream.errorOutput.bytes)
+            stream.errorOutput.removeAll()
+        }
     }
 }

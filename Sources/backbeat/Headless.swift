@@ -39,7 +39,7 @@ enum Headless {
     }
 
     static func statusLine(_ status: EngineStatus) -> String {
-        let server = "\(status.server.name) (\(status.server.isPrivate ? "private, \(status.server.driver ?? "?")" : "external"))"
+        let server = TerminalText.sanitized("\(status.server.name) (\(status.server.isPrivate ? "private, \(status.server.driver ?? "?")" : "external"))")
         guard status.connected else { return "server \(server): disconnected, waiting for it | xruns \(status.xruns)" }
         // ALSA: the PCM instead of the server with --driver alsa; the sequencer's line when asked for.
         let alsaMIDI = status.alsaMIDI.map { " | \($0)" } ?? ""
@@ -128,7 +128,7 @@ enum SessionSetup {
 /// stdout for results, stderr for messages; flushed per line so pipes and tests see them at once.
 enum Console {
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardOutput.write(line + "\n")
     }
     static func info(_ line: String) {
         FileHandle.standardError.write(Data(("backbeat: " + line + "\n").utf8))

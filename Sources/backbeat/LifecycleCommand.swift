@@ -3,6 +3,7 @@ import ArgumentParser
 import Engine
 import Foundation
 import Lifecycle
+import MIDI
 
 struct LifecycleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +15,7 @@ struct LifecycleCommand: ParsableCommand {
 
 /// Prints one line on stderr and exits with `code` (2: bad input).
 func lifecycleFail(_ message: String, code: Int32 = 2) -> ExitCode {
-    FileHandle.standardError.write(Data(("error: " + message + "\n").utf8))
+    FileHandle.standardError.write(Data(("error: " + TerminalText.sanitized(message) + "\n").utf8))
     return ExitCode(code)
 }
 
@@ -111,7 +112,7 @@ struct LifecycleCheck: ParsableCommand {
             style = s
         }
         guard emitScenario else {
-            print(report.render(file: plist), terminator: "")
+            print(escaped(report.render(file: plist)), terminator: "")
             return
         }
         guard let style else {
@@ -119,16 +120,21 @@ struct LifecycleCheck: ParsableCommand {
         }
         let text = report.starterScenario(title: URL(fileURLWithPath: plist).lastPathComponent, style: style)
         if let scenarioFile {
-            print(report.render(file: plist), terminator: "")
+            print(escaped(report.render(file: plist)), terminator: "")
             do {
                 // Refuses the plist itself as the output; writes devices and FIFOs in place, regular files all or nothing.
                 try OutputFile.write(Array(text.utf8), to: scenarioFile, inputs: [plist])
             } catch {
                 throw lifecycleFail("cannot write the scenario: \(error.description)")
             }
-            print("starter scenario written to \(scenarioFile)")
+            print("starter scenario written to \(TerminalText.sanitized(scenarioFile))")
         } else {
             print(text, terminator: "")
         }
+    }
+
+    /// The report's lines with the plist's strings (and the path) escaped for the terminal.
+    func escaped(_ report: String) -> String {
+        report.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.sanitized(String($0)) }.joined(separator: "\n")
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import TUI
 
 /// `backbeat [run]`: the engine with the workstation, or `--headless` without it.
 struct Run: ParsableCommand {
@@ -22,6 +24,11 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        // Only the default config file may be absent: a path the user named that is not there is a mistake
+        // (a typo would otherwise run with defaults and say nothing), in every mode.
+        if let path = ui.config, !FileManager.default.fileExists(atPath: path) {
+            Console.fail("\(ConfigFileError(file: path, line: 0, message: "no such config file (--config)"))")
+        }
         if let scenario, headless {
             do { try LiveScenario.runHeadless(engine, scenarioPath: scenario) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
             return

@@ -17,7 +17,7 @@ enum WorkstationCommand {
         let config: Config
         let theme: Theme
         do {
-            config = try Config.load(path: ui.config ?? Config.defaultPath(environment: environment))
+            config = try Config.load(path: ui.config ?? Config.defaultPath(environment: environment), mustExist: ui.config != nil)
             theme = try Theme.resolve(ui.theme ?? config.theme ?? "dark", environment: environment)
         } catch {
             Console.fail("\(error)")

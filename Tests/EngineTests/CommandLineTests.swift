@@ -53,3 +53,12 @@ import Testing
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
     }
 }
+
+@Suite struct ConfigPathTests {
+    /// Only the default config file may be missing: a path given with --config must exist (exit 2, named).
+    @Test func missingExplicitConfigIsAnError() throws {
+        let result = try run(backbeatExecutable(), ["--headless", "--config", "/nonexistent/backbeat.toml"])
+        #expect(result.status == 2, "\(result.output)")
+        #expect(result.output.contains("/nonexistent/backbeat.toml: no such config file (--config)"), "\(result.output)")
+    }
+}

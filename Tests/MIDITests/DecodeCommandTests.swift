@@ -116,3 +116,109 @@ private func backbeatExecutable() -> URL? {
         #expect(r.err.split(separator: "\n").count == 1)
     }
 }
+
+/// `decode` as a stream: lines while the input is still open, bounded memory, errors, write failures.
+@Suite(.serialized) struct DecodeStreamingCommandTests {
+    /// A real pipe and a child process: the first message's line arrives while the pipe is still open.
+    @Test func linesComeOutBeforeThePipeCloses() throws {
+        let executable = try #require(backbeatExecutable())
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["decode"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        input.fileHandleForWriting.write(Data([0x90, 0x3C, 0x64, 0xB0]))  // a note-on, and a status byte that waits
+        var received: [UInt8] = []
+        let fd = output.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(10)
+        while !received.contains(0x0A) && Date() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { break }
+            received += buffer[..<n]
+        }
+        let line = String(decoding: received, as: UTF8.self)
+        #expect(line.hasPrefix("     1  Note On") && line.contains("90 3C 64\n"), "nothing before the pipe closed: '\(line)'")
+        #expect(process.isRunning, "decode ended before its input did")
+        try input.fileHandleForWriting.close()
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: rest, as: UTF8.self).hasSuffix("1 messages, 1 errors\n"))
+    }
+
+    /// Max RSS of `decode` over 48 MiB of random bytes stays far below the input's size (it read it all
+    /// first, and 200 MB took 1.3 GB).
+    @Test func memoryStaysBoundedOnALargeInput() throws {
+        let executable = try #require(backbeatExecutable())
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-large-\(getpid()).raw").path
+        let report = path + ".rss"
+        defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: report) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var state: UInt64 = 42
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let file = try #require(FileHandle(forWritingAtPath: path))
+        for _ in 0..<48 {
+            for i in chunk.indices {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                chunk[i] = UInt8(truncatingIfNeeded: state >> 56)
+            }
+            file.write(Data(chunk))
+        }
+        try file.close()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-o", report, "-f", "%M", executable.path, "decode", "--json", path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let kib = try #require(Int(try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last ?? ""))
+        #expect(kib < 40 * 1024, "max RSS \(kib) KiB for 48 MiB of input")
+    }
+
+    @Test func onlyGarbageSaysWhatWasWrongAndExitsOne() throws {
+        let r = try runDecode([], stdin: [0xF9, 0x05])
+        #expect(r.status == 1)
+        #expect(r.out == "0 messages, 2 errors\n")
+        #expect(r.err.split(separator: "\n") == [
+            "backbeat decode: offset 0, byte F9: undefined real-time status byte: skipped",
+            "backbeat decode: offset 1, byte 05: data byte with no status byte before it (no running status): expected a status byte",
+        ])
+        let json = try runDecode(["--json"], stdin: [0xF9, 0x05])
+        #expect(json.status == 1)
+        #expect(json.err.isEmpty)
+        #expect(json.out.split(separator: "\n").count == 3)
+    }
+
+    @Test func badHexTokenIsEscaped() throws {
+        let r = try runDecode(["--hex"], stdin: Array("90 \u{1B}[2J".utf8))
+        #expect(r.status == 2)
+        #expect(r.err == "backbeat decode: bad hex token '\\x1B[2J' (token 2, at character 3): '\\x1B' is not a hex digit\n")
+    }
+
+    @Test func outputThatCannotBeWrittenExitsOne() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-full-\(getpid()).raw")
+        try Data([0x90, 0x3C, 0x64, 0xF8]).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        for arguments in [["decode", path.path], ["decode", "--json", path.path]] {
+            let process = Process()
+            process.executableURL = try #require(backbeatExecutable())
+            process.arguments = arguments
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1)
+            #expect(message == "backbeat: cannot write the output (standard output): No space left on device\n")
+        }
+    }
+}

@@ -1,0 +1,251 @@
+/// `backbeat decode` as a stream: bytes (or hex text) go in as they arrive, in chunks of any size, and the
+/// lines of every message completed so far come out in ``output``, ready to be written. Memory stays bounded
+/// whatever the input's length: the parser's sysex buffer, and the lines of one chunk until the caller
+/// writes them and calls ``OutputBytes/removeAll()``.
+///
+/// Errors are reported one by one, with the offset of the byte (counted in decoded MIDI bytes), the byte, and
+/// what was expected: in text mode as lines in ``errorOutput`` (for standard error), in JSON mode as
+/// `{"type":"error","offset":N,"byte":"F9","message":"..."}` objects among the messages in ``output``
+/// (`"byte"` is left out for an error at the end of the input).
+public struct MIDIDecodeStream: ~Copyable {
+    public enum Format: Sendable { case text, json }
+
+    public let format: Format
+    /// Lines of messages and the summary (and, in JSON mode, of errors): standard output.
+    public var output = OutputBytes(capacity: 1 << 20)
+    /// Text-mode error lines: standard error.
+    public var errorOutput = OutputBytes(capacity: 1 << 12)
+    /// Messages decoded so far.
+    public private(set) var messageCount = 0
+    /// MIDI bytes decoded so far (with hex input, the bytes the text stands for).
+    public private(set) var bytesDecoded = 0
+    /// Errors so far (see ``MIDIParser`` for what counts as one).
+    public var errorCount: Int { parser.errorCount }
+
+    private var parser: MIDIParser
+    private var writer: MessageLineWriter
+    private var hexReader: HexReader?
+    /// See ``errorTexts(_:prefix:)``.
+    private let errorTexts: PhraseTable
+    private var sysexStart = 0
+
+    /// `errorPrefix` starts every text-mode error line ("backbeat decode: ").
+    public init(format: Format, middleC: MiddleC = .c4, hex: Bool = false, errorPrefix: String = "",
+                sysexLimit: Int = MIDIParser.defaultSysexLimit) {
+        self.format = format
+        parser = MIDIParser(sysexLimit: sysexLimit)
+        writer = MessageLineWriter(middleC: middleC)
+        hexReader = hex ? HexReader() : nil
+        errorTexts = Self.errorTexts(format, prefix: errorPrefix)
+    }
+
+    /// Decodes `chunk`; its messages' lines are appended to ``output``.
+    public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) throws(HexInputError) {
+        if hexReader != nil {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(chunk.count / 2)
+            try hexReader!.read(chunk, into: &bytes)
+            bytes.withUnsafeBufferPointer { decode($0) }
+        } else {
+            decode(chunk)
+        }
+    }
+
+    /// Ends the input: the last hex token is checked, and an incomplete message or open sysex at the end
+    /// is reported (an open sysex is also printed, unterminated).
+    public mutating func finishInput() throws(HexInputError) {
+        if hexReader != nil {
+            var bytes: [UInt8] = []
+            try hexReader!.finish(into: &bytes)
+            bytes.withUnsafeBufferPointer { decode($0) }
+        }
+        if !parser.isIdle { reportEndOfInput() }
+        var open: SystemExclusive?
+        parser.finishUnchecked { event in
+            if case .sysex(let view) = event { open = view.makeMessage() }
+        }
+        if let open {
+            open.data.withUnsafeBufferPointer {
+                emit(SysexView(bytes: $0, isTerminated: open.isTerminated, isTruncated: open.isTruncated))
+            }
+        }
+    }
+
+    /// Appends the summary: `N messages, E errors`, or the JSON summary object.
+    public mutating func writeSummary() {
+        switch format {
+        case .text:
+            output.appendDecimal(messageCount); output.append(" messages, ")
+            output.appendDecimal(errorCount); output.append(" errors\n")
+        case .json:
+            output.append(MIDIJSON.summary(messages: messageCount, errors: errorCount) + "\n")
+        }
+    }
+
+    // MARK: The loop
+
+    /// Byte by byte through the parser's step, so that every error is seen where it happens.
+    private mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let p = bytes.baseAddress else { return }
+        for i in 0..<bytes.count {
+            let b = p[i]
+            let errorsBefore = parser.errors
+            let before = ParserState(parser)
+            let offset = bytesDecoded &+ i
+            switch parser.step(b) {
+            case .none: break
+            case .message(let m): emit(m)
+            case .sysex:
+                emit(parser.currentSysex())
+                if parser.pendingStatus != 0 {
+                    let s = parser.pendingStatus
+                    parser.pendingStatus = 0
+                    if case .message(let m) = parser.beginStatus(s) { emit(m) }
+                }
+            }
+            if parser.errors != errorsBefore {
+                reportProblems(b, at: offset, before: before, count: parser.errors &- errorsBefore)
+            }
+            if b == 0xF0 { sysexStart = offset }
+        }
+        bytesDecoded &+= bytes.count
+    }
+
+    private mutating func emit(_ m: ShortMessage) {
+        messageCount &+= 1
+        switch format {
+        case .text: writer.writeText(m, index: messageCount, into: &output)
+        case .json: writer.writeJSON(m, into: &output)
+        }
+    }
+
+    private mutating func emit(_ sysex: SysexView) {
+        messageCount &+= 1
+        switch format {
+        case .text: writer.writeText(sysex, index: messageCount, into: &output)
+        case .json: writer.writeJSON(sysex, into: &output)
+        }
+    }
+
+    // MARK: Errors
+
+    /// What the parser was doing before a byte.
+    private struct ParserState {
+        var status: UInt8, needed: UInt8, count: UInt8, partial: Bool, inSysex: Bool
+        init(_ p: borrowing MIDIParser) {
+            status = p.status; needed = p.needed; count = p.count; partial = p.partial; inSysex = p.inSysex
+        }
+    }
+
+    /// One error.
+    private enum Problem {
+        case strayData, undefinedRealtime, strayEndOfExclusive, undefinedStatus
+        case sysexInterrupted(start: Int), sysexAtEnd(start: Int)
+        /// A message `status` missing data bytes, cut short by a status byte or by the end of the input.
+        case incomplete(status: UInt8, missing: Int, atEnd: Bool)
+
+        var message: String {
+            switch self {
+            case .strayData: "data byte with no status byte before it (no running status): expected a status byte"
+            case .undefinedRealtime: "undefined real-time status byte: skipped"
+            case .strayEndOfExclusive: "F7 (end of exclusive) with no sysex to end: skipped"
+            case .undefinedStatus: "undefined status byte: skipped, and running status cancelled"
+            case .sysexInterrupted(let start): "the sysex from offset \(start) ended without F7: expected data bytes or F7 (end of exclusive)"
+            case .sysexAtEnd(let start): "the input ended inside the sysex from offset \(start): expected F7 (end of exclusive)"
+            case .incomplete(let status, let missing, let atEnd):
+                (atEnd ? "the input ended inside a message: " : "") + MIDIDecodeStream.typeName(status)
+                    + " (\(hexString([status]))) incomplete: expected \(missing) more data byte\(missing == 1 ? "" : "s")"
+                    + (atEnd ? "" : ", got a status byte")
+            }
+        }
+
+        /// Where the problem's line ending is in ``ErrorTexts`` when it is one of the frequent, fixed ones.
+        var fixedIndex: Int? {
+            switch self {
+            case .strayData: 1
+            case .undefinedRealtime: 2
+            case .strayEndOfExclusive: 3
+            case .undefinedStatus: 4
+            case .incomplete(let status, let missing, false) where missing == 1 || missing == 2: 5 + Int(status) * 2 + missing - 1
+            default: nil
+            }
+        }
+    }
+
+    /// The lines of frequent errors rendered once (random input has an error every three bytes): index 0 is
+    /// the start of a line up to the offset, then the ends of the lines after the byte, by
+    /// ``Problem/fixedIndex``.
+    private static func errorTexts(_ format: Format, prefix: String) -> PhraseTable {
+        func ending(_ problem: Problem) -> String {
+            format == .text ? ": " + problem.message + "\n" : "\",\"message\":" + MIDIJSON.quote(problem.message) + "}\n"
+        }
+        var texts = [format == .text ? prefix + "offset " : "{\"type\":\"error\",\"offset\":"]
+        texts += [Problem.strayData, .undefinedRealtime, .strayEndOfExclusive, .undefinedStatus].map(ending)
+        for status in 0...255 {
+            for missing in 1...2 { texts.append(ending(.incomplete(status: UInt8(status), missing: missing, atEnd: false))) }
+        }
+        return PhraseTable(texts)
+    }
+
+    /// Reports the errors one byte caused, in the parser's order (a status byte can end a message and be
+    /// bad itself); `count` is how many the parser counted.
+    private mutating func reportProblems(_ b: UInt8, at offset: Int, before: ParserState, count: Int) {
+        var reported = 0
+        func report(_ problem: Problem) {
+            guard reported < count else { return }
+            reported += 1
+            write(problem, byte: b, at: offset)
+        }
+        if b < 0x80 {
+            report(.strayData)
+        } else if b == 0xF9 || b == 0xFD {
+            report(.undefinedRealtime)
+        } else {
+            if before.inSysex {
+                report(.sysexInterrupted(start: sysexStart))
+            } else if before.partial {
+                report(.incomplete(status: before.status, missing: Int(before.needed) - Int(before.count), atEnd: false))
+            }
+            if b == 0xF7 && !before.inSysex { report(.strayEndOfExclusive) }
+            if b == 0xF4 || b == 0xF5 { report(.undefinedStatus) }
+        }
+        while reported < count { report(.strayData) }  // not reached: every counted error has a case above
+    }
+
+    private mutating func reportEndOfInput() {
+        let state = ParserState(parser)
+        let problem: Problem = state.inSysex ? .sysexAtEnd(start: sysexStart)
+            : .incomplete(status: state.status, missing: Int(state.needed) - Int(state.count), atEnd: true)
+        write(problem, byte: nil, at: bytesDecoded)
+    }
+
+    /// Text: `<prefix>offset 12, byte F9: <message>`; JSON: `{"type":"error","offset":12,"byte":"F9","message":"..."}`.
+    private mutating func write(_ problem: Problem, byte: UInt8?, at offset: Int) {
+        let fixed = byte == nil ? nil : problem.fixedIndex
+        switch format {
+        case .text:
+            errorOutput.append(errorTexts[0]); errorOutput.appendDecimal(offset)
+            if let byte { errorOutput.append(", byte "); errorOutput.appendHex(byte) } else { errorOutput.append(", end of input") }
+            if let fixed { errorOutput.append(errorTexts[fixed]) } else { errorOutput.append(": " + problem.message + "\n") }
+        case .json:
+            output.append(errorTexts[0]); output.appendDecimal(offset)
+            if let byte { output.append(",\"byte\":\""); output.appendHex(byte) }
+            if let fixed { output.append(errorTexts[fixed]) } else {
+                output.append((byte == nil ? "," : "\",") + "\"message\":" + MIDIJSON.quote(problem.message) + "}\n")
+            }
+        }
+    }
+
+    static func typeName(_ status: UInt8) -> String {
+        switch status & 0xF0 {
+        case 0x80: "Note Off"
+        case 0x90: "Note On"
+        case 0xA0: "Poly Pressure"
+        case 0xB0: "Control Change"
+        case 0xC0: "Program Change"
+        case 0xD0: "Channel Pressure"
+        case 0xE0: "Pitch Bend"
+        default: status == 0xF1 ? "MTC Quarter Frame" : status == 0xF2 ? "Song Position" : status == 0xF3 ? "Song Select" : "message"
+        }
+    }
+}

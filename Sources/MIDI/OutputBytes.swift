@@ -1,0 +1,132 @@
+/// A growable byte buffer for text output built without a `String` per line: appends are a capacity check
+/// and a copy. Owns its memory (noncopyable), so no copy-on-write check runs on each append.
+public struct OutputBytes: ~Copyable {
+    var base: UnsafeMutablePointer<UInt8>
+    var capacity: Int
+    /// Bytes written so far.
+    public private(set) var count = 0
+
+    public init(capacity: Int = 1 << 16) {
+        self.capacity = max(16, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written so far (valid until the next append or `removeAll`).
+    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// Forgets the bytes, keeping the memory.
+    public mutating func removeAll() { count = 0 }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always)
+    public mutating func reserve(_ n: Int) {
+        if count &+ n > capacity { grow(to: count &+ n) }
+    }
+
+    mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        let n = bytes.count
+        reserve(n)
+        let target = base + count
+        if n <= 16 {  // most pieces are a few bytes: a loop beats a call to memmove
+            var i = 0
+            while i < n { target[i] = source[i]; i &+= 1 }
+        } else {
+            target.update(from: source, count: n)
+        }
+        count &+= n
+    }
+
+    /// Appends the UTF-8 of `text`.
+    public mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    /// Appends `byte` `n` times.
+    @inline(__always)
+    public mutating func append(repeating byte: UInt8, count n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        (base + count).initialize(repeating: byte, count: n)
+        count &+= n
+    }
+
+    /// Appends `value` in decimal (two digits per division: this runs for every number of every line).
+    public mutating func appendDecimal(_ value: Int) {
+        reserve(21)
+        if value < 0 { base[count] = 0x2D; count &+= 1 }
+        var v = value.magnitude
+        if v < 10 {
+            base[count] = 0x30 &+ UInt8(truncatingIfNeeded: v)
+            count &+= 1
+            return
+        }
+        var digits = 2
+        var power: UInt = 100
+        while v >= power && digits < 20 {
+            digits &+= 1
+            if digits == 20 { break }
+            power &*= 10
+        }
+        var i = count &+ digits
+        while v >= 100 {
+            let pair = v % 100
+            v /= 100
+            i &-= 2
+            base[i] = 0x30 &+ UInt8(truncatingIfNeeded: pair / 10)
+            base[i &+ 1] = 0x30 &+ UInt8(truncatingIfNeeded: pair % 10)
+        }
+        if v >= 10 {
+            i &-= 2
+            base[i] = 0x30 &+ UInt8(truncatingIfNeeded: v / 10)
+            base[i &+ 1] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+        } else {
+            i &-= 1
+            base[i] = 0x30 &+ UInt8(truncatingIfNeeded: v)
+        }
+        count &+= digits
+    }
+
+    /// The number of decimal digits `value` (non-negative) takes.
+    public static func decimalWidth(_ value: Int) -> Int {
+        var digits = 1
+        var v = value
+        while v >= 10 { v /= 10; digits &+= 1 }
+        return digits
+    }
+
+    /// Appends `byte` as two uppercase hex digits.
+    @inline(__always)
+    public mutating func appendHex(_ byte: UInt8) {
+        reserve(2)
+        base[count] = Self.hexDigit(byte >> 4)
+        base[count &+ 1] = Self.hexDigit(byte & 0x0F)
+        count &+= 2
+    }
+
+    @inline(__always)
+    static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x37 &+ nibble }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Standard output that cannot fail silently: a write that fails (a full disk, `/dev/full`, a reader that
+/// went away) ends Backbeat with exit code 1 and one line on standard error, instead of exit 0 and lost
+/// results. Results go out with write(2), whole; what `print` buffers (argument parser help, the lifecycle
+/// commands) is checked when the process exits.
+enum StandardOutput {
+    /// Called first thing in `main`: SIGPIPE is ignored, so a closed pipe is a write error like any other
+    /// (reported, exit 1) instead of a silent death; and an exit hook flushes C's stdout (`print`) and checks that it could.
+    static func installChecks() {
+        signal(SIGPIPE, SIG_IGN)
+        atexit {
+            // Every C stream (the only one written is stdout: stderr is unbuffered).
+            guard fflush(nil) != 0 else { return }
+            StandardOutput.report(errno)
+            _exit(1)
+        }
+    }
+
+    /// Writes `text`; exits 1 with a message if it cannot.
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+
+    /// Writes `bytes`, all of them; exits 1 with a message if it cannot.
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        fflush(nil)  // whatever `print` buffered goes first
+        if let code = writeAll(STDOUT_FILENO, bytes) {
+            report(code)
+            exit(1)
+        }
+    }
+
+    /// write(2) until every byte is out; the errno of a failure, or nil.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard var p = bytes.baseAddress else { return nil }
+        var left = bytes.count
+        while left > 0 {
+            let n = Glibc.write(fd, p, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            p += n
+            left -= n
+        }
+        return nil
+    }
+
+    /// "backbeat: cannot write the output (standard output): No space left on device".
+    static func report(_ code: Int32?) {
+        let reason = code.map { ": " + String(cString: strerror($0)) } ?? ""
+        let line = "backbeat: cannot write the output (standard output)\(reason)\n"
+        var text = line
+        text.withUTF8 { _ = writeAll(STDERR_FILENO, $0) }
+    }
+}
