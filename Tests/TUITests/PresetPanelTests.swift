@@ -1,6 +1,7 @@
 import DSP
 import Engine
 import Foundation
+import Lifecycle
 import MIDI
 import Testing
 @testable import TUI
@@ -90,6 +91,33 @@ import Testing
         _ = try folder.write("broken", "patch = 1\ncutoff = 1\n")
         w.handle(.char("]"), layout: nil, now: 0)
         #expect(w.statusMessage.contains("broken.toml:2: \"cutoff\" must be a number in 20...20000 Hz"), "\(w.statusMessage)")
+    }
+
+    /// While the simulated app is suspended its MIDI is dropped: a preset would lose its program change and
+    /// be half applied, so it is not loaded, and the status line says why.
+    @Test func noLoadWhileTheSimulatedAppIsSuspended() throws {
+        let folder = PresetFolder()
+        try folder.library.save(SynthPreset(patch: 1), as: "lead")
+        let engine = FakeEngine()
+        let live = LiveSession()
+        var settings = WorkstationSettings()
+        settings.presets = folder.library
+        let w = Workstation(engine: engine, settings: settings, lifecycle: live)
+        w.tick(now: 0)
+        w.handle(.tab, layout: nil, now: 0)
+        w.handle(.tab, layout: nil, now: 0)
+        _ = live.perform(.cycleCategory, at: 1)  // record: the synth cannot keep it alive in background
+        _ = live.perform(.event(.home), at: 2)
+        w.tick(now: 8)
+        #expect(engine.gates.midi == false)
+        engine.sent.removeAll()
+        w.handle(.char("]"), layout: nil, now: 8)
+        #expect(engine.sent.isEmpty)
+        #expect(w.statusMessage.hasPrefix("preset not loaded: the simulated app is suspended"), "\(w.statusMessage)")
+        _ = live.perform(.event(.foreground), at: 9)
+        w.tick(now: 9)
+        w.handle(.char("]"), layout: nil, now: 9)
+        #expect(engine.sent.suffix(10) == SynthPreset(patch: 1).controlEvents(channel: 0)[...])
     }
 
     @Test func helpListsThePresetKeys() {
