@@ -15,6 +15,7 @@ import TOMLKit
 ///     [engine]
 ///     server = "default"   name = "backbeat"   rate = 48000   period = 256   voices = 64
 ///     channel = 1   patch = 0   autoconnect = true   connect_midi = []   connect_audio = []
+///     preset = "NAME"      # a saved synth preset, or a path to one (as --preset)
 public struct Config: Equatable, Sendable {
     public var theme: String?
     public var ascii: Bool?
@@ -37,13 +38,14 @@ public struct Config: Equatable, Sendable {
         public var autoconnect: Bool?
         public var connectMIDI: [String]?
         public var connectAudio: [String]?
+        public var preset: String?
         public init() {}
     }
 
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -134,6 +136,7 @@ public struct Config: Equatable, Sendable {
             e.autoconnect = try bool(t, "autoconnect", "engine")
             e.connectMIDI = try strings(t, "connect_midi", "engine")
             e.connectAudio = try strings(t, "connect_audio", "engine")
+            e.preset = try string(t, "preset", "engine")
             config.engine = e
         }
         return config

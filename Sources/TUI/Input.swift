@@ -17,7 +17,7 @@ public enum Command: Equatable, Sendable {
     case quit, help, closeOverlay, focusNext, focusPrevious, enterPlay, leavePlay
     case note(Character), octave(Int), velocity(Int), gate(Int), toggleHold, allNotesOff
     case pause, clear, channelFilter(Int), typeFilter, toggleClock, scroll(Int), scrollPage(Int), scrollOldest, scrollNewest
-    case select(Int), change(Int), patch(Int)
+    case select(Int), change(Int), patch(Int), savePreset, loadPreset(Int)
     case resetClip, demo, recordMIDI, recordAudio, presenter
     case lifecycle(LifecycleKey)
     case click(x: Int, y: Int)
@@ -88,6 +88,9 @@ public enum InputMap {
             case .shiftRight, .char("L"): return .change(4)
             case .char("<"), .pageUp: return .patch(-1)
             case .char(">"), .pageDown: return .patch(1)
+            case .char("s"): return .savePreset
+            case .char("["): return .loadPreset(-1)
+            case .char("]"): return .loadPreset(1)
             default: return nil
             }
         case .keyboard:
@@ -159,6 +162,8 @@ public enum InputMap {
         ("Synth", [
             ("Up Down  k j", "select a row"), ("Left Right  h l", "change the value"),
             ("H L  Shift-arrows", "change by 4 steps"), ("< >  PgUp PgDn", "previous / next patch"),
+            ("s", "save these settings as a preset (type a name, Enter; Esc cancels)"),
+            ("[  ]", "load the previous / next saved preset"),
         ]),
         ("Lifecycle (Tab to the panel; iOS events for the simulated app)", [
             ("h  l", "home / lock (background)"), ("w  c  d", "app switcher / control center / dismiss them"),

@@ -21,6 +21,12 @@ public struct Style: Equatable, Sendable {
 ///     normal = { fg = "#c8c8c8", bg = "default" }
 ///     clip = { fg = "white", bg = "#d70000", bold = true }
 ///     meter_low = "green"          # a bare colour sets the foreground
+///
+/// or, starting from another theme and setting only what changes:
+///
+///     extends = "dark"
+///     [styles]
+///     title = { fg = "#ffaf00" }   # bg, bold... stay dark's
 public struct Theme: Equatable, Sendable {
     public var name: String
     public var styles: [Style]
@@ -30,77 +36,105 @@ public struct Theme: Equatable, Sendable {
         set { styles[role.index] = newValue }
     }
 
-    /// Every element must be named: a theme that forgets one would draw it in an accident of colours.
-    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> Theme {
-        let lines = KeyLines(text)
-        let root = try TOMLFile.parse(text, file: file)
-        func fail(_ line: Int, _ message: String) -> ConfigFileError { ConfigFileError(file: file, line: line, message: message) }
-        for key in root.keys.sorted(by: { lines.line($0) < lines.line($1) }) where !["name", "styles"].contains(key) {
-            throw fail(lines.line(key), "unknown key \"\(key)\"; a theme has \"name\" and a [styles] table")
-        }
-        var name = (file as NSString).lastPathComponent.replacingOccurrences(of: ".toml", with: "")
-        if let value = root["name"] {
-            guard let s = value.string else { throw fail(lines.line("name"), "\"name\" must be a string") }
-            name = s
-        }
-        guard let stylesValue = root["styles"] else { throw fail(1, "missing the [styles] table") }
-        guard let styles = stylesValue.table else { throw fail(lines.line("styles"), "\"styles\" must be a table: [styles]") }
-        let accepted = Role.allCases.map(\.rawValue)
-        for key in styles.keys.sorted(by: { lines.line($0, in: "styles") < lines.line($1, in: "styles") }) where Role(rawValue: key) == nil {
-            throw fail(lines.line(key, in: "styles"), "unknown element \"\(key)\" in [styles]; elements: \(accepted.joined(separator: ", "))")
-        }
-        var result = [Style]()
-        for role in Role.allCases {
-            let line = lines.line(role.rawValue, in: "styles")
-            guard let value = styles[role.rawValue] else {
-                throw fail(lines.tables["styles"]?.line ?? 1, "[styles] does not name element \"\(role.rawValue)\"; a theme names every element: \(accepted.joined(separator: ", "))")
+    /// A theme file's text. A theme without `extends` names every element: one that forgets one would draw
+    /// it in an accident of colours. A theme with `extends = "NAME"` (a theme found like `--theme` finds one,
+    /// or a path, relative to this file) starts from that theme, resolved the same way, and sets only what it
+    /// changes; in each element it names, the fields it leaves out are the parent's.
+    public static func parse(_ text: String, file: String,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigFileError) -> Theme {
+        try build(try ThemeSource.parse(text, file: file), chain: [], environment: environment)
+    }
+
+    /// Loads a theme file (and the themes it extends).
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigFileError) -> Theme {
+        try parse(try TOMLFile.read(path: path), file: path, environment: environment)
+    }
+
+    /// `chain`: the files already on the way down (canonical path, shown name), for the cycle check.
+    private static func build(_ source: ThemeSource, chain: [(path: String, name: String)],
+                              environment: [String: String]) throws(ConfigFileError) -> Theme {
+        let chain = chain + [(canonicalPath(source.file), shownName(source.file))]
+        guard let parent = source.parent else {
+            let accepted = Role.allCases.map(\.rawValue).joined(separator: ", ")
+            var styles = [Style]()
+            for role in Role.allCases {
+                guard let changes = source.styles[role] else {
+                    throw ConfigFileError(file: source.file, line: source.stylesLine, message:
+                        "[styles] does not name element \"\(role.rawValue)\"; a theme without \"extends\" names every element: \(accepted) (or start from a theme with extends = \"dark\" and set only what changes)")
+                }
+                styles.append(changes.applied(to: Style()))
             }
-            result.append(try style(value, key: role.rawValue, line: line, fail: fail))
+            return Theme(name: source.name, styles: styles)
         }
-        return Theme(name: name, styles: result)
+        let base: Theme
+        switch locate(parent.name, from: source.file, environment: environment) {
+        case .builtInDark:
+            base = .builtInDark
+        case .file(let path):
+            let key = canonicalPath(path)
+            if let first = chain.firstIndex(where: { $0.path == key }) {
+                let names = chain[first...].map(\.name) + [chain[first].name]
+                let hint = chain.count - first == 1 ? " (a theme cannot extend itself: name the parent by its path to start from another file of the same name)" : ""
+                throw ConfigFileError(file: source.file, line: parent.line, message:
+                    "extends = \"\(TerminalText.sanitized(parent.name))\" makes a cycle: \(names.map(TerminalText.sanitized).joined(separator: " -> "))\(hint)")
+            }
+            base = try build(try ThemeSource.parse(try TOMLFile.read(path: path), file: path), chain: chain, environment: environment)
+        case .missingFile(let path):
+            throw ConfigFileError(file: source.file, line: parent.line, message: "extends: no theme file at \(TerminalText.sanitized(path))")
+        case .unknownName:
+            throw ConfigFileError(file: source.file, line: parent.line, message:
+                "extends: no theme named \"\(TerminalText.sanitized(parent.name))\"; available: \(availableNames(environment: environment).map(TerminalText.sanitized).joined(separator: ", "))")
+        }
+        return Theme(name: source.name, styles: Role.allCases.map { source.styles[$0]?.applied(to: base[$0]) ?? base[$0] })
     }
 
-    private static func color(_ value: TOMLValueConvertible, key: String, line: Int, fail: (Int, String) -> ConfigFileError) throws(ConfigFileError) -> ThemeColor {
-        if let n = value.int, let c = ThemeColor(text: String(n)) { return c }
-        if let s = value.string, let c = ThemeColor(text: s) { return c }
-        throw fail(line, "\"\(key)\": expected \(ThemeColor.expected); got \(value.debugDescription)")
+    private enum Location { case file(String), builtInDark, missingFile(String), unknownName }
+
+    /// Where `extends` points: a path (has a `/` or ends in `.toml`, relative to the extending file's folder)
+    /// or a name, looked up like `--theme`.
+    private static func locate(_ nameOrPath: String, from file: String, environment: [String: String]) -> Location {
+        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") {
+            let path = nameOrPath.hasPrefix("/") ? nameOrPath
+                : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(nameOrPath).path
+            return FileManager.default.fileExists(atPath: path) ? .file(path) : .missingFile(path)
+        }
+        let name = nameOrPath == "default" ? "dark" : nameOrPath
+        if let path = find(name, environment: environment) { return .file(path) }
+        return name == "dark" ? .builtInDark : .unknownName
     }
 
-    private static func style(_ value: TOMLValueConvertible, key: String, line: Int, fail: (Int, String) -> ConfigFileError) throws(ConfigFileError) -> Style {
-        guard let table = value.table else { return Style(fg: try color(value, key: key, line: line, fail: fail)) }
-        var style = Style()
-        for k in table.keys.sorted() {
-            guard let v = table[k] else { continue }
-            switch k {
-            case "fg": style.fg = try color(v, key: "\(key).fg", line: line, fail: fail)
-            case "bg": style.bg = try color(v, key: "\(key).bg", line: line, fail: fail)
-            case "bold", "reverse", "underline":
-                guard let b = v.bool else { throw fail(line, "\"\(key).\(k)\": expected true or false") }
-                if k == "bold" { style.bold = b } else if k == "reverse" { style.reverse = b } else { style.underline = b }
-            default:
-                throw fail(line, "\"\(key)\": unknown field \"\(k)\"; accepted: fg, bg, bold, reverse, underline")
+    private static func find(_ name: String, environment: [String: String]) -> String? {
+        searchDirectories(environment: environment).map { $0 + "/" + name + ".toml" }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    private static func canonicalPath(_ file: String) -> String {
+        URL(fileURLWithPath: file).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    private static func shownName(_ file: String) -> String {
+        (file as NSString).lastPathComponent.replacingOccurrences(of: ".toml", with: "")
+    }
+
+    /// Every theme name `--theme` and `extends` can find: the files in the search folders and the built-in dark.
+    public static func availableNames(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var names: Set<String> = ["dark"]
+        for directory in searchDirectories(environment: environment) {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where entry.hasSuffix(".toml") {
+                names.insert(String(entry.dropLast(5)))
             }
         }
-        return style
-    }
-
-    /// Loads a theme file.
-    public static func load(path: String) throws(ConfigFileError) -> Theme {
-        try parse(try TOMLFile.read(path: path), file: path)
+        return names.sorted()
     }
 
     /// Finds a theme by name or path: a path (has a `/` or ends in `.toml`) is read as is; a name is looked up in
-    /// `$XDG_CONFIG_HOME/backbeat/themes`, `$BACKBEAT_THEMES`, then a `themes/` or `share/backbeat/themes/`
+    /// `$BACKBEAT_THEMES`, `$XDG_CONFIG_HOME/backbeat/themes`, then a `themes/` or `share/backbeat/themes/`
     /// folder next to or above the executable. "dark" is built in when no file is found.
     public static func resolve(_ nameOrPath: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigFileError) -> Theme {
-        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") { return try load(path: nameOrPath) }
-        let nameOrPath = nameOrPath == "default" ? "dark" : nameOrPath
-        for directory in searchDirectories(environment: environment) {
-            let path = directory + "/" + nameOrPath + ".toml"
-            if FileManager.default.fileExists(atPath: path) { return try load(path: path) }
-        }
-        if nameOrPath == "dark" || nameOrPath == "default" { return .builtInDark }
-        throw ConfigFileError(file: nameOrPath, line: 0, message: "no theme named \"\(TerminalText.sanitized(nameOrPath))\" in \(searchDirectories(environment: environment).map(TerminalText.sanitized).joined(separator: ", ")); built in: dark")
+        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") { return try load(path: nameOrPath, environment: environment) }
+        let name = nameOrPath == "default" ? "dark" : nameOrPath
+        if let path = find(name, environment: environment) { return try load(path: path, environment: environment) }
+        if name == "dark" { return .builtInDark }
+        throw ConfigFileError(file: nameOrPath, line: 0, message: "no theme named \"\(TerminalText.sanitized(nameOrPath))\" in \(searchDirectories(environment: environment).map(TerminalText.sanitized).joined(separator: ", ")); available: \(availableNames(environment: environment).map(TerminalText.sanitized).joined(separator: ", "))")
     }
 
     static func searchDirectories(environment: [String: String]) -> [String] {

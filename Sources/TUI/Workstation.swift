@@ -12,6 +12,8 @@ public struct WorkstationSettings: Sendable {
     public var octave = 4
     public var velocity = 100
     public var middleC: MiddleC = .c4
+    /// Where the synth panel saves and finds presets.
+    public var presets = PresetLibrary()
     public init() {}
 }
 
@@ -40,6 +42,12 @@ public final class Workstation {
     public private(set) var synthSelection = 0
     public private(set) var statusMessage = ""
     public private(set) var quitRequested = false
+    /// The preset name being typed in the status line (`s` in the synth panel); nil when not asked for.
+    public private(set) var presetPrompt: String?
+    /// The preset last loaded or saved, for `[` `]` to move on from.
+    public private(set) var presetName: String?
+    private let presets: PresetLibrary
+    private var midiGateOpen = true
     private var monitorPanel: MonitorPanel
 
     // Frame times: monitor time 0 is the first event's period start, in seconds.
@@ -69,6 +77,7 @@ public final class Workstation {
         keyboard = ComputerKeyboard(octave: settings.octave, velocity: settings.velocity, gate: settings.gate,
                                     hold: settings.hold, channel: engine.synthChannel ?? 0)
         monitorPanel = MonitorPanel(middleC: settings.middleC)
+        presets = settings.presets
         statusMessage = "? help · Tab panels · i play notes · q quit"
     }
 
@@ -146,6 +155,7 @@ public final class Workstation {
             }
         }
         engine.setGates(midiDelivered: update.gates.midiDelivered, audioPlaying: update.gates.audioPlaying)
+        midiGateOpen = update.gates.midiDelivered
         let sim = lifecycle.simulator
         // The panel counts whole seconds: redraw on a change or once a second, not every frame.
         if lifecycle.version != lifecycleVersion || Int(now) != lifecycleSecond {
@@ -189,6 +199,7 @@ public final class Workstation {
     public func handle(_ key: Key, layout: Layout?, now: Double) {
         dirty = true
         if key == .resize { return }
+        if presetPrompt != nil { return handlePrompt(key) }
         if showHelp {
             switch key {
             case .escape, .char("?"), .char("q"), .function(1): showHelp = false
@@ -258,6 +269,9 @@ public final class Workstation {
         case .select(let d): synthSelection = min(SynthRow.all.count - 1, max(0, synthSelection + d))
         case .change(let steps): change(SynthRow.all[synthSelection], steps: steps)
         case .patch(let d): changePatch(by: d)
+        case .savePreset:
+            presetPrompt = ""
+        case .loadPreset(let d): loadPreset(by: d)
         case .resetClip: meters.resetClip(); lastMeters = []; say("clip lamps and holds reset")
         case .demo: say(actions.toggleDemo())
         case .recordMIDI: say(actions.toggleMIDIRecording())
@@ -302,6 +316,79 @@ public final class Workstation {
         say("patch \(next): \(SynthPatch.builtIn[next].name)")
     }
 
+    // MARK: - Presets
+
+    /// The status line is a one-line editor while a preset name is asked for.
+    private func handlePrompt(_ key: Key) {
+        guard var text = presetPrompt else { return }
+        switch key {
+        case .char(let c):
+            if c.unicodeScalars.allSatisfy(TerminalText.isPrintable), text.utf8.count < 100 { text.append(c) }
+            presetPrompt = text
+        case .backspace:
+            if !text.isEmpty { text.removeLast() }
+            presetPrompt = text
+        case .escape:
+            presetPrompt = nil
+            say("preset not saved")
+        case .enter:
+            presetPrompt = nil
+            savePreset(as: text.isEmpty ? presetName ?? presets.nextFreeName() : text)
+        case .function(10): quitRequested = true
+        default: break
+        }
+    }
+
+    /// What the prompt shows: the typed name, and what an empty one saves as.
+    public var presetPromptLine: String? {
+        presetPrompt.map { "save preset as: \($0)_   (Enter saves\($0.isEmpty ? " as \(presetName ?? presets.nextFreeName())" : ""); Esc cancels)" }
+    }
+
+    /// The settings the synth panel shows (edits included at once) go to `NAME.toml`.
+    private func savePreset(as name: String) {
+        let preset = SynthPreset(synthView ?? engine.synthView())
+        let existed = presets.names().contains(name)
+        do {
+            let path = try presets.save(preset, as: name)
+            presetName = name
+            say("\(existed ? "replaced" : "saved") preset \"\(name)\": \(path) ([ ] load presets)")
+        } catch {
+            say("preset not saved: \(error.description)")
+        }
+    }
+
+    /// The next (or previous) saved preset after the one last loaded or saved, cycling.
+    private func loadPreset(by d: Int) {
+        let names = presets.names()
+        guard !names.isEmpty else {
+            say("no saved presets in \(presets.directory) (s saves the current settings)")
+            return
+        }
+        guard midiGateOpen else {
+            say("preset not loaded: the simulated app is suspended, so its program change would be lost (f: foreground)")
+            return
+        }
+        let index: Int
+        if let presetName, let i = names.firstIndex(of: presetName) {
+            index = ((i + d) % names.count + names.count) % names.count
+        } else if let presetName, d > 0 {
+            index = names.firstIndex { $0.compare(presetName, options: [.numeric, .caseInsensitive]) == .orderedDescending } ?? 0
+        } else {
+            index = d > 0 ? 0 : names.count - 1
+        }
+        let name = names[index]
+        presetName = name
+        let preset: SynthPreset
+        do { preset = try SynthPreset.load(path: presets.path(of: name)) } catch {
+            say("preset \(index + 1)/\(names.count) not loaded: \(error.description)")
+            return
+        }
+        for event in preset.controlEvents(channel: keyboard.channel) { send(event) }
+        synthView?.patch = preset.patch
+        for p in SynthParameter.allCases { synthView?.values[p.rawValue] = preset.value(p) }
+        say("preset \"\(name)\" (\(index + 1)/\(names.count)): patch \(preset.patch) \(SynthPatch.builtIn[preset.patch].name)")
+    }
+
     /// The earliest time something must be redrawn or a gate must end, for the loop's sleep.
     public var nextDeadline: Double? { keyboard.nextExpiry }
 
@@ -334,9 +421,9 @@ public final class Workstation {
 
     private func drawStatus(into grid: inout Grid, layout: Layout) {
         grid.fill(layout.status, " ", .statusLine)
-        let mode = playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
-        let x = grid.put(0, layout.status.y, mode, playMode ? .badgeWarning : .badgeActive)
-        grid.put(x + 1, layout.status.y, statusMessage, .statusLine, limit: grid.width - x - 1)
+        let mode = presetPrompt != nil ? " Preset " : playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
+        let x = grid.put(0, layout.status.y, mode, playMode || presetPrompt != nil ? .badgeWarning : .badgeActive)
+        grid.put(x + 1, layout.status.y, presetPromptLine ?? statusMessage, .statusLine, limit: grid.width - x - 1)
     }
 
     private func context(_ panel: PanelID) -> DrawContext { DrawContext(glyphs: glyphs, focused: focus == panel) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Engine
+import TUI
 
 /// The engine's options, shared by the workstation, `--headless` and `monitor`.
 struct EngineArguments: ParsableArguments {
@@ -33,6 +34,9 @@ struct EngineArguments: ParsableArguments {
     @Option(help: "Initial patch (program number).")
     var patch = 0
 
+    @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch.", valueName: "name|path"))
+    var preset: String?
+
     @Flag(help: "Play the built-in demo loop (120 BPM: melody, chords, bass, MIDI clock) through the synth.")
     var demo = false
 
@@ -61,6 +65,13 @@ struct EngineArguments: ParsableArguments {
         if let recordMIDI, let recordAudio, recordMIDI == recordAudio {
             throw ValidationError("--record-midi and --record-audio must name different files")
         }
+    }
+
+    /// The preset named by `--preset` (or `fallback`, the config file's), read before anything starts: a
+    /// missing or bad file ends Backbeat here with its file:line (exit 2).
+    func loadPreset(fallback: String? = nil) -> SynthPreset? {
+        guard let nameOrPath = preset ?? fallback else { return nil }
+        do { return try PresetLibrary().resolve(nameOrPath) } catch { Console.fail("\(error)") }
     }
 
     var engineOptions: EngineOptions {

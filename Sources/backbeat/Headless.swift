@@ -1,12 +1,15 @@
 import Engine
 import Foundation
 import MIDI
+import TUI
 
 /// `backbeat --headless`: the engine without the terminal UI, one status line a second until a quit signal.
 enum Headless {
     static func run(_ arguments: EngineArguments, alsa: ALSAArguments) throws {
         let signals = QuitSignals.install()
-        let engine = Engine(options: alsa.apply(to: arguments.engineOptions), log: { Console.info($0) })
+        let preset = arguments.loadPreset()
+        let engine = Engine(options: alsa.apply(to: arguments.engineOptions).applying(preset), log: { Console.info($0) })
+        preset?.apply(to: engine.synth)
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }

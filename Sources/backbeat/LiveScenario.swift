@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Lifecycle
+import TUI
 
 /// `backbeat --headless --scenario FILE`: plays a lifecycle scenario in real time against the running
 /// engine through `LiveSession`, the same live gating as the workstation's panel. The simulator's state
@@ -13,7 +14,9 @@ enum LiveScenario {
         let scenario: Scenario
         do { scenario = try Scenario.load(path: scenarioPath) } catch { Console.fail("\(error)") }
         let signals = QuitSignals.install()
-        let engine = Engine(options: arguments.engineOptions, log: { Console.info($0) })
+        let preset = arguments.loadPreset()
+        let engine = Engine(options: arguments.engineOptions.applying(preset), log: { Console.info($0) })
+        preset?.apply(to: engine.synth)
         let capture = CaptureController(engine: engine)
         let session = LiveSession(scenario: scenario)
         session.keepsTimeline = true

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Engine
 import MIDI
+import TUI
 
 /// `backbeat monitor`: a headless MIDI monitor on midi_in, one line per message, until SIGINT/SIGTERM.
 struct Monitor: ParsableCommand {
@@ -20,7 +21,9 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         let signals = QuitSignals.install()
-        let engine = Engine(options: alsa.apply(to: engine.engineOptions), log: { Console.info($0) })
+        let preset = engine.loadPreset()
+        let engine = Engine(options: alsa.apply(to: engine.engineOptions).applying(preset), log: { Console.info($0) })
+        preset?.apply(to: engine.synth)
         do { try engine.start() } catch { Console.fail("\(error)") }
         defer { engine.stop() }
         let formatter = MonitorFormatter(middleC: middleC3 ? .c3 : .c4)

@@ -6,7 +6,7 @@ import TUI
 
 /// The workstation's own options. Each one left out falls back to the config file, then the default.
 struct UIArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Theme: a name in themes/ (dark, light, high-contrast, monochrome) or a .toml path.", valueName: "name|path"))
+    @Option(help: ArgumentHelp("Theme: a name in themes/ (dark, light, high-contrast, monochrome, amber; a theme may extend another) or a .toml path.", valueName: "name|path"))
     var theme: String?
 
     @Flag(help: "ASCII glyphs instead of UTF-8 blocks and boxes (automatic when the locale is not UTF-8).")

@@ -22,7 +22,8 @@ enum WorkstationCommand {
         } catch {
             Console.fail("\(error)")
         }
-        let options = alsa.apply(to: arguments.options(with: config.engine))
+        let preset = arguments.loadPreset(fallback: config.engine.preset)
+        let options = alsa.apply(to: arguments.options(with: config.engine)).applying(preset)
         let scenario: Scenario?
         do { scenario = try scenarioPath.map { path throws(ScenarioError) in try Scenario.load(path: path) } } catch { Console.fail("\(error)") }
         let logFile = try ui.log.map { try LogFile(path: $0) }
@@ -39,6 +40,7 @@ enum WorkstationCommand {
         if let gates = lifecycle?.update(wall: 0).gates {
             engine.setGates(midiDelivered: gates.midiDelivered, audioPlaying: gates.audioPlaying)
         }
+        preset?.apply(to: engine.synth)
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }

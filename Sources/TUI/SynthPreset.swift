@@ -1,0 +1,150 @@
+import DSP
+import Engine
+import Foundation
+import MIDI
+import TOMLKit
+
+/// The built-in synth's settings, as the synth panel edits them: the patch (its program number, which also
+/// sets the velocity sensitivity) and every `SynthParameter`. Saved as a TOML file:
+///
+///     patch = 1                # 0...5: the built-in patch
+///     waveform = "saw"         # sine, triangle, saw, square
+///     attack = 0.005           # seconds
+///     cutoff = 1800.0          # Hz
+///     master_gain = -3.0       # dB
+///
+/// Every key is optional: one left out takes the patch's value (master gain: 0 dB). The synth keeps one
+/// set of settings for every channel it answers (all 16, or the one `--channel` names).
+public struct SynthPreset: Equatable, Sendable {
+    /// Index into `SynthPatch.builtIn`.
+    public var patch: Int
+    /// By `SynthParameter.rawValue`.
+    public var values: [Float]
+
+    public init(patch: Int, values: [Float]) {
+        self.patch = patch
+        self.values = SynthParameter.allCases.map { $0.rawValue < values.count ? values[$0.rawValue] : $0.defaultValue }
+    }
+
+    /// The patch as it is, master gain 0 dB.
+    public init(patch: Int) {
+        let p = SynthPatch.builtIn[max(0, min(patch, SynthPatch.builtIn.count - 1))]
+        self.init(patch: patch, values: SynthParameter.allCases.map { p.value(of: $0) })
+    }
+
+    /// What the synth panel shows.
+    public init(_ view: SynthView) { self.init(patch: view.patch, values: view.values) }
+
+    public func value(_ p: SynthParameter) -> Float { values[p.rawValue] }
+
+    /// The file's key for a parameter.
+    public static func key(_ p: SynthParameter) -> String {
+        switch p {
+        case .filterEnvelopeAmount: "filter_envelope"
+        case .masterGain: "master_gain"
+        default: p.name
+        }
+    }
+
+    public static var keys: [String] { ["patch"] + SynthParameter.allCases.map(key) }
+
+    /// The accepted values of `p`, as an error message or a comment says them.
+    static func accepted(_ p: SynthParameter) -> String {
+        if p == .waveform { return "one of " + Waveform.allCases.map { "\"\($0)\"" }.joined(separator: ", ") }
+        let r = p.range
+        let unit = p == .filterEnvelopeAmount ? " octaves" : p.unit == "s" ? " seconds" : p.unit.isEmpty ? "" : " " + p.unit
+        return "a number in \(String(format: "%g", Double(r.lowerBound)))...\(String(format: "%g", Double(r.upperBound)))\(unit)"
+    }
+
+    static var patchesText: String {
+        SynthPatch.builtIn.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")
+    }
+
+    // MARK: - File
+
+    public static func load(path: String) throws(ConfigFileError) -> SynthPreset {
+        try parse(try TOMLFile.read(path: path), file: path)
+    }
+
+    /// Reads a preset; an unknown key, a wrong type or a value out of range is an error naming the file, the
+    /// line and what is accepted.
+    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> SynthPreset {
+        let lines = KeyLines(text)
+        let root = try TOMLFile.parse(text, file: file)
+        func fail(_ key: String, _ message: String) -> ConfigFileError {
+            ConfigFileError(file: file, line: lines.line(key), message: message)
+        }
+        for key in root.keys.sorted(by: { lines.line($0) < lines.line($1) }) where !keys.contains(key) {
+            throw fail(key, "unknown key \"\(TerminalText.sanitized(key))\"; a preset has: \(keys.joined(separator: ", "))")
+        }
+        var patch = 0
+        if let v = root["patch"] {
+            guard let n = v.int, SynthPatch.builtIn.indices.contains(n) else {
+                throw fail("patch", "\"patch\" must be a built-in patch number 0...\(SynthPatch.builtIn.count - 1) (\(patchesText)); got \(v.debugDescription)")
+            }
+            patch = n
+        }
+        var preset = SynthPreset(patch: patch)
+        for p in SynthParameter.allCases {
+            let key = key(p)
+            guard let v = root[key] else { continue }
+            if p == .waveform {
+                guard let s = v.string, let w = Waveform.allCases.first(where: { $0.description == s }) else {
+                    throw fail(key, "\"waveform\" must be \(accepted(p)); got \(v.debugDescription)")
+                }
+                preset.values[p.rawValue] = Float(w.rawValue)
+                continue
+            }
+            guard let x = v.double ?? v.int.map(Double.init), p.range.contains(Float(x)) else {
+                throw fail(key, "\"\(key)\" must be \(accepted(p)); got \(v.debugDescription)")
+            }
+            preset.values[p.rawValue] = Float(x)
+        }
+        return preset
+    }
+
+    /// The preset as a file, every key written, each value read back exactly.
+    public var toml: String {
+        var out = "# Backbeat synth preset: the built-in synth's patch and settings. A key left out takes the\n"
+        out += "# patch's value (master_gain: 0 dB).\n"
+        out += "patch = \(patch)".padding(toLength: 28, withPad: " ", startingAt: 0) + "# \(Self.patchesText)\n"
+        for p in SynthParameter.allCases {
+            let v = value(p)
+            let text = p == .waveform ? "\"\(Waveform(rawValue: Int(v.rounded())) ?? .sine)\"" : Self.number(v)
+            out += "\(Self.key(p)) = \(text)".padding(toLength: 28, withPad: " ", startingAt: 0) + "# \(Self.accepted(p))\n"
+        }
+        return out
+    }
+
+    /// The shortest decimal that reads back as `v` (through the TOML reader's Double), always with a point.
+    static func number(_ v: Float) -> String {
+        var text = "\(v)"
+        if Double(text).map(Float.init) != v { text = "\(Double(v))" }
+        if !text.contains(".") && !text.contains("e") && !text.contains("n") && !text.contains("i") { text += ".0" }
+        return text
+    }
+
+    // MARK: - Applying
+
+    /// What the workstation sends to load the preset: the program change (on `channel`, 0...15), then every
+    /// parameter, which the callback applies in that order at the start of one period.
+    public func controlEvents(channel: UInt8) -> [ControlEvent] {
+        [.midi(ShortMessage(status: 0xC0 | (channel & 0x0F), data1: UInt8(patch)), .keyboard)]
+            + SynthParameter.allCases.map { .parameter(index: UInt8($0.rawValue), value: value($0)) }
+    }
+
+    /// At start, before the engine runs: the synth is made with the preset's patch (`EngineOptions.patch`),
+    /// then `apply(to:)` sets every parameter.
+    public func apply(to synth: Synth) {
+        for p in SynthParameter.allCases { synth.setParameter(p, value(p)) }
+    }
+}
+
+extension EngineOptions {
+    /// These options with the preset's patch (nil: unchanged).
+    public func applying(_ preset: SynthPreset?) -> EngineOptions {
+        var o = self
+        if let preset { o.patch = preset.patch }
+        return o
+    }
+}

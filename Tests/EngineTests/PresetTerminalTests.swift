@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// Presets in the real workstation: `--preset` applied at start and shown in the synth panel, then `s`
+/// saves what the panel shows under a name typed in the status line.
+@Suite struct PresetTerminalTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func presetAtStartThenSaveFromTheSynthPanel() throws {
+        let server = "bbpreset\(getpid())\(Int.random(in: 1000...9999))"
+        let directory = NSTemporaryDirectory() + "bbpreset-\(getpid())-\(Int.random(in: 1000...9999))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let start = directory + "/start.toml"
+        try "patch = 2\ncutoff = 900\nmaster_gain = -6\n".write(toFile: start, atomically: true, encoding: .utf8)
+
+        let term = try TmuxSession(width: 160, height: 50)
+        try term.type("XDG_DATA_HOME='\(directory)' '\(backbeatExecutable())' --server \(server) --no-autoconnect --preset '\(start)'; echo \"EXIT=$?\"")
+        try term.keys("Enter")
+        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.waitFor("the preset's settings in the synth panel") { $0.contains("2 square bass") && $0.contains("900 Hz") && $0.contains("-6.0 dB") }
+
+        // Tab twice: monitor, keyboard, synth (the status line's badge names the focused panel).
+        try term.keys("Tab")
+        try term.keys("Tab")
+        try term.waitFor("the synth panel focused") { $0.split(separator: "\n").last?.hasPrefix(" Synth ") == true }
+        try term.type("s")
+        try term.waitFor("save preset as: _")
+        try term.type("live one")
+        try term.waitFor("save preset as: live one_")
+        try term.keys("Enter")
+        try term.waitFor("saved preset \"live one\"")
+        try term.type("q")
+        let (status, screen) = try term.waitForExit()
+        #expect(status == 0, "\(screen)")
+        let saved = try String(contentsOfFile: directory + "/backbeat/presets/live one.toml", encoding: .utf8)
+        #expect(saved.contains("patch = 2 ") && saved.contains("cutoff = 900.0 ") && saved.contains("master_gain = -6.0 "), "\(saved)")
+    }
+}
