@@ -1,7 +1,7 @@
 /// What a key of the live lifecycle panel asks `LiveSession.perform(_:wall:)` to do. The workstation maps
 /// terminal keys to these; the session decides what they mean for the simulated app.
 public enum LifecycleKey: Equatable, Sendable {
-    /// A user or system event of section 1 (home, lock, foreground, a call...).
+    /// A user or system event of rules §1 (home, lock, foreground, a call...).
     case event(LifecycleEvent)
     /// Another app's non-mixable audio starts, or stops if it plays (`other-audio-start` / `other-audio-stop`).
     case otherAppAudio

@@ -231,7 +231,7 @@ extension LifecycleSimulator {
         }
     }
 
-    /// A Bluetooth LE event or a silent push (section 2): wakes a suspended app for about 10 s; a further one
+    /// A Bluetooth LE event or a silent push (rules §2): wakes a suspended app for about 10 s; a further one
     /// during the wake restarts the window; a terminated app is not woken (only `launch` relaunches it).
     mutating func wake(by event: LifecycleEvent) {
         let name = event.description

@@ -21,7 +21,7 @@ public struct LifecycleSimulator: Sendable {
     var interrupted: Bool { !interruptions.isEmpty }
     /// Another app plays non-mixable audio (`other-audio-start` until `other-audio-stop`).
     var otherAudioPlaying = false
-    /// When the process ends after applicationWillTerminate (section 2: about 5 s).
+    /// When the process ends after applicationWillTerminate (rules §2: about 5 s).
     var terminateAt: Double?
     /// The event of the wake window the app is in (BLE event, silent push), if any.
     var wakeEvent: String?
@@ -34,11 +34,11 @@ public struct LifecycleSimulator: Sendable {
     var currentEvent: LifecycleEvent?
     var lastAlive: [String] = []
 
-    /// Grace period between losing the last keep-alive (or didEnterBackground) and suspension (section 2).
+    /// Grace period between losing the last keep-alive (or didEnterBackground) and suspension (rules §2).
     public static let gracePeriod = 5.0
-    /// How long a Bluetooth LE event or a silent push keeps a suspended app running (section 2: about 10 s).
+    /// How long a Bluetooth LE event or a silent push keeps a suspended app running (rules §2: about 10 s).
     public static let wakeDuration = 10.0
-    /// How long applicationWillTerminate has before the process ends (section 2: about 5 s).
+    /// How long applicationWillTerminate has before the process ends (rules §2: about 5 s).
     public static let willTerminateDuration = 5.0
 
     /// Creates the app, not running yet, at time 0.

@@ -1,4 +1,4 @@
-// Scenario files (section 5), the bundled scenarios, and the JSON timeline (section 6).
+// Scenario files (docs/lifecycle-rules.md section 5), the bundled scenarios, and the JSON timeline (section 6).
 import Foundation
 import Testing
 @testable import Lifecycle
