@@ -15,4 +15,13 @@ public enum LifecycleKey: Equatable, Sendable {
     case toggleSynth
     /// The simulated clock: pause or resume, jump to the next thing that happens, slower or faster.
     case pause, step, slower, faster
+
+    /// Keys that change the app's configuration or its virtual streams: a scenario owns those, so while one
+    /// plays only events, the synth and the clock keys act.
+    public var changesConfiguration: Bool {
+        switch self {
+        case .cycleStyle, .cycleModes, .cycleCategory, .toggleMix, .keepAlive, .video, .location, .backgroundTask: true
+        case .event, .otherAppAudio, .toggleSynth, .pause, .step, .slower, .faster: false
+        }
+    }
 }
