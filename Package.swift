@@ -47,5 +47,8 @@ let package = Package(
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "MIDI", "DSP", "Realtime", "CJack", "CALSA"]),
         .testTarget(name: "TUITests", dependencies: ["TUI"]),
+        // Every test that launches the built binary. Depending on the executable target makes
+        // `swift build --build-tests` build `backbeat` before these tests can run.
+        .testTarget(name: "CLITests", dependencies: ["backbeat", "Lifecycle", "Engine"]),
     ]
 )

@@ -18,7 +18,7 @@ public struct InfoPlistReport: Sendable, Equatable {
     public var style: LifecycleStyle
     /// One line per stream kind: whether and when it could keep the app alive.
     public var streams: [(kind: StreamKind, keepsAlive: Bool, condition: String)]
-    /// Warnings that already apply: codes of section 4 where one fits, else plain remarks.
+    /// Warnings that already apply: codes of rules §4 where one fits, else plain remarks.
     public var warnings: [String]
 
     public static func == (a: Self, b: Self) -> Bool {

@@ -5,7 +5,7 @@ public struct LifecycleConfiguration: Sendable, Equatable {
     public var style: LifecycleStyle
     /// UIBackgroundModes.
     public var backgroundModes: [BackgroundMode]
-    /// iOS major version: decides the background task budget (section 2).
+    /// iOS major version: decides the background task budget (rules §2).
     public var iOSVersion: Int
     public var category: SessionCategory
     public var options: [SessionOption]
@@ -39,7 +39,7 @@ public struct LifecycleConfiguration: Sendable, Equatable {
             || options.contains(.interruptSpokenAudioAndMixWithOthers)
     }
 
-    /// Background task budget in seconds (section 2; Apple documents no number: these are observed).
+    /// Background task budget in seconds (rules §2; Apple documents no number: these are observed).
     public var backgroundTaskBudget: Double {
         iOSVersion >= 13 ? 30 : (iOSVersion >= 7 ? 180 : 600)
     }

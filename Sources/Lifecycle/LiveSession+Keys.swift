@@ -12,6 +12,7 @@ extension LiveSession {
     @discardableResult
     public func perform(_ key: LifecycleKey, at time: Double) -> String {
         advance(to: time)
+        if isScenario && key.changesConfiguration { return scenarioOwnsConfiguration }
         let config = simulator.configuration
         switch key {
         case .event(let event):
@@ -49,31 +50,24 @@ extension LiveSession {
             version += 1
             return "simulated time \(clockText)"
         case .cycleStyle:
-            guard !isScenario else { return scenarioOwnsConfiguration }
-            let all = LifecycleStyle.allCases
-            let next = all[(all.firstIndex(of: config.style)! + 1) % all.count]
+            let next = config.style.cycled
             change(at: time) { sim in sim.setStyle(next, at: time) }
             return "lifecycle style \(next.rawValue)"
         case .cycleModes:
-            guard !isScenario else { return scenarioOwnsConfiguration }
             let cycle: [[BackgroundMode]] = [[.audio], [.audio, .location], [.location], []]
             let i = cycle.firstIndex(of: config.backgroundModes) ?? -1
             let next = cycle[(i + 1) % cycle.count]
             change(at: time) { sim in sim.setBackgroundModes(next, at: time) }
             return "background modes [\(next.map(\.rawValue).joined(separator: ", "))]"
         case .cycleCategory:
-            guard !isScenario else { return scenarioOwnsConfiguration }
-            let all = SessionCategory.allCases
-            let next = all[(all.firstIndex(of: config.category)! + 1) % all.count]
+            let next = config.category.cycled
             change(at: time) { sim in sim.setCategory(next, at: time) }
             return "audio session category \(next.rawValue)"
         case .toggleMix:
-            guard !isScenario else { return scenarioOwnsConfiguration }
             let mix = !config.options.contains(.mixWithOthers)
             change(at: time) { sim in sim.setMixWithOthers(mix, at: time) }
             return "mixWithOthers \(mix ? "on" : "off")"
         case .keepAlive:
-            guard !isScenario else { return scenarioOwnsConfiguration }
             // Off, then MIDIKit's empty player (never plays), then Ditto's near-silent one, then off.
             let on = simulator.status(of: "keepalive")?.isOn ?? false
             let content = config.streams.first { $0.name == "keepalive" }?.content
@@ -87,7 +81,6 @@ extension LiveSession {
             }
             return "keep-alive player: \(next.rawValue) content, playing"
         case .video:
-            guard !isScenario else { return scenarioOwnsConfiguration }
             // Off, then playing attached to its layer, then detached (plays its audio in background), then off.
             let on = simulator.status(of: "video")?.isOn ?? false
             if !on {
@@ -106,10 +99,8 @@ extension LiveSession {
             change(at: time) { sim in sim.setStream("video", on: false, at: time) }
             return "video player stopped"
         case .location:
-            guard !isScenario else { return scenarioOwnsConfiguration }
             return toggle("location", kind: .location, what: "location updates", at: time)
         case .backgroundTask:
-            guard !isScenario else { return scenarioOwnsConfiguration }
             return toggle("task", kind: .backgroundTask, what: "background task", at: time)
         }
     }
@@ -127,5 +118,13 @@ extension LiveSession {
         }
         let status = simulator.status(of: name)
         return "\(what) \(status?.isOn == true ? "on" : "off")" + (status.map { ": \($0.why)" } ?? "")
+    }
+}
+
+extension CaseIterable where Self: Equatable {
+    /// The next case in declaration order; the first after the last (the keys that cycle a setting).
+    fileprivate var cycled: Self {
+        let all = Array(Self.allCases)
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
     }
 }

@@ -165,7 +165,7 @@ public enum TimelineFormat {
         }
     }
 
-    /// Seconds as JSON: always with a fraction (`5.0`), as in section 6.
+    /// Seconds as JSON: always with a fraction (`5.0`), as in rules §6.
     public static func number(_ t: Double) -> String {
         if t == t.rounded() && abs(t) < 1e15 { return "\(Int(t)).0" }
         return "\(t)"

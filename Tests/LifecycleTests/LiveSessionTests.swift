@@ -185,4 +185,34 @@ import Testing
         live.advance(to: 2)
         #expect(live.gates == LiveGates(midiDelivered: true, audioPlaying: true))
     }
+
+    /// A playing scenario owns the configuration and the virtual streams: every key that would change them
+    /// answers so and changes nothing; the same keys act in the live setup.
+    @Test func aScenarioRefusesEveryConfigurationKey() throws {
+        let keys: [LifecycleKey] = [.cycleStyle, .cycleModes, .cycleCategory, .toggleMix, .keepAlive, .video, .location,
+                                    .backgroundTask]
+        let scripted = LiveSession(scenario: try Self.scenario("""
+            title = "owned"
+            lifecycle = "scenes"
+            [[steps]]
+            at = 0.0
+            event = "launch"
+            """))
+        scripted.advance(to: 1)
+        let before = scripted.simulator.configuration
+        for key in keys {
+            #expect(key.changesConfiguration)
+            #expect(scripted.perform(key, at: 1).contains("the scenario sets the configuration"), "\(key)")
+        }
+        #expect(scripted.simulator.configuration == before)
+        let live = LiveSession()
+        live.advance(to: 1)
+        for key in keys {
+            let configuration = live.simulator.configuration
+            #expect(!live.perform(key, at: 1).contains("the scenario sets the configuration"), "\(key)")
+            #expect(live.simulator.configuration != configuration, "\(key) changed nothing")
+        }
+        #expect(!LifecycleKey.toggleSynth.changesConfiguration && !LifecycleKey.event(.home).changesConfiguration)
+    }
 }
+

@@ -2,7 +2,7 @@
 import Testing
 @testable import Lifecycle
 
-// MARK: - Section 2
+// MARK: - docs/lifecycle-rules.md, section 2
 
 @Test func suspendedFiveSecondsAfterDidEnterBackground() {
     var sim = makeSimulator()
@@ -94,7 +94,7 @@ func wakeUps(event: LifecycleEvent, mode: BackgroundMode) {
     #expect(e.last?.state == .suspended)
 }
 
-// MARK: - Section 3
+// MARK: - docs/lifecycle-rules.md, section 3
 
 struct AliveCase: Sendable, CustomTestStringConvertible {
     var label: String

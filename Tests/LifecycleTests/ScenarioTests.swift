@@ -1,4 +1,4 @@
-// Scenario files (section 5), the bundled scenarios, and the JSON timeline (section 6).
+// Scenario files (docs/lifecycle-rules.md section 5), the bundled scenarios, and the JSON timeline (section 6).
 import Foundation
 import Testing
 @testable import Lifecycle
@@ -32,43 +32,12 @@ func midiKitLosesMIDI(name: String) throws {
     #expect(run.simulator.codes.contains(.keepaliveNeverPlays))
 }
 
-let golden = """
-title = "golden"
-lifecycle = "swiftui"
-background_modes = ["audio"]
-[session]
-category = "playback"
-active = true
-[[streams]]
-name = "synth"
-kind = "audio-output"
-playing = true
-[[streams]]
-name = "keys"
-kind = "midi-in"
-playing = true
-[[steps]]
-at = 0
-event = "launch"
-[[steps]]
-at = 5.0
-event = "home"
-[[steps]]
-at = 6.0
-event = "stream-stop:synth"
-[[steps]]
-at = 12.5
-event = "midi:keys"
-[[expect]]
-at = 20.0
-state = "suspended"
-[[expect]]
-at = 20.0
-state = "background"
-"""
+/// A scenario with one expectation that holds and one that fails (Tests/Fixtures/golden.toml).
+let goldenPath = packageRoot.appendingPathComponent("Tests/Fixtures/golden.toml").path
+func golden() throws -> String { try String(contentsOfFile: goldenPath, encoding: .utf8) }
 
 @Test func jsonTimelineMatchesSection6() throws {
-    let run = try Scenario.parse(golden, file: "golden.toml").run()
+    let run = try Scenario.parse(try golden(), file: "golden.toml").run()
     let lines = run.lines.map(TimelineFormat.json)
     #expect(lines == [
         #"{"t":0.0,"event":"launch","callbacks":["scenePhase.active"],"state":"active","alive_by":[],"reason":"launched in the foreground","warnings":[]}"#,

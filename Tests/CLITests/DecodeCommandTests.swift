@@ -1,36 +1,10 @@
+// `backbeat decode` end to end: the built binary reading stdin, files and pipes.
 import Foundation
 import Testing
-import MIDI
-
-@Suite struct HexBytesTests {
-    @Test(arguments: ["90 3C 64", "903C64", "0x90 0x3c 0X64", "  90\n3c\t64  ", "903c 64"])
-    func parses(_ text: String) throws {
-        #expect(try HexBytes.parse(text) == [0x90, 0x3C, 0x64])
-    }
-
-    @Test func emptyIsNoBytes() throws {
-        #expect(try HexBytes.parse("  \n") == [])
-    }
-
-    @Test(arguments: [
-        ("90 zz", "zz", 2, 3), ("903 64", "903", 1, 0), ("90 0x", "0x", 2, 3), ("90  3G", "3G", 2, 4),
-    ])
-    func rejects(_ text: String, _ token: String, _ number: Int, _ offset: Int) {
-        #expect(throws: HexParseError.self) { try HexBytes.parse(text) }
-        do {
-            _ = try HexBytes.parse(text)
-        } catch {
-            #expect(error.token == token)
-            #expect(error.tokenNumber == number)
-            #expect(error.offset == offset)
-            #expect(error.description.contains("'\(token)'"))
-        }
-    }
-}
 
 /// Runs the built `backbeat` executable, found next to the test bundle (or under .build/debug).
 private func runDecode(_ arguments: [String], stdin: [UInt8]) throws -> (status: Int32, out: String, err: String) {
-    let executable = try #require(backbeatExecutable(), "backbeat executable not built: run swift build --build-tests")
+    let executable = URL(fileURLWithPath: try #require(backbeatBinary, "backbeat executable not built: run swift build --build-tests"))
     let process = Process()
     process.executableURL = executable
     process.arguments = ["decode"] + arguments
@@ -45,19 +19,6 @@ private func runDecode(_ arguments: [String], stdin: [UInt8]) throws -> (status:
     let err = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-}
-
-private func backbeatExecutable() -> URL? {
-    var candidates: [URL] = []
-    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    var dir = me.deletingLastPathComponent()
-    for _ in 0..<4 {  // the bundle may be a directory (macOS-style) or a file next to the products
-        candidates.append(dir.appendingPathComponent("backbeat"))
-        dir = dir.deletingLastPathComponent()
-    }
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(root.appendingPathComponent(".build/debug/backbeat"))
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
 
 @Suite(.serialized) struct DecodeCommandTests {
@@ -121,7 +82,7 @@ private func backbeatExecutable() -> URL? {
 @Suite(.serialized) struct DecodeStreamingCommandTests {
     /// A real pipe and a child process: the first message's line arrives while the pipe is still open.
     @Test func linesComeOutBeforeThePipeCloses() throws {
-        let executable = try #require(backbeatExecutable())
+        let executable = URL(fileURLWithPath: try #require(backbeatBinary))
         let process = Process()
         process.executableURL = executable
         process.arguments = ["decode"]
@@ -155,7 +116,7 @@ private func backbeatExecutable() -> URL? {
     /// Max RSS of `decode` over 48 MiB of random bytes stays far below the input's size (it read it all
     /// first, and 200 MB took 1.3 GB).
     @Test func memoryStaysBoundedOnALargeInput() throws {
-        let executable = try #require(backbeatExecutable())
+        let executable = URL(fileURLWithPath: try #require(backbeatBinary))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-large-\(getpid()).raw").path
         let report = path + ".rss"
         defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: report) }
@@ -209,7 +170,7 @@ private func backbeatExecutable() -> URL? {
         defer { try? FileManager.default.removeItem(at: path) }
         for arguments in [["decode", path.path], ["decode", "--json", path.path]] {
             let process = Process()
-            process.executableURL = try #require(backbeatExecutable())
+            process.executableURL = URL(fileURLWithPath: try #require(backbeatBinary))
             process.arguments = arguments
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
             let err = Pipe()

@@ -3,40 +3,8 @@ import Foundation
 import Testing
 @testable import Lifecycle
 
-/// The `backbeat` binary built next to this test bundle (or in the package's .build/debug).
-let backbeatBinary: String? = {
-    let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let candidates = [bundleDir, bundleDir.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug")]
-        .map { $0.appendingPathComponent("backbeat").path }
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-}()
-
-struct Output { var status: Int32; var stdout: String; var stderr: String }
-
-func backbeat(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: backbeatBinary!)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                  stderr: String(decoding: stderr, as: UTF8.self))
-}
-
-func temporaryFile(_ name: String, _ text: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-\(name)").path
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-}
-
 @Suite(.enabled(if: backbeatBinary != nil, "backbeat binary not built (swift build --build-tests builds it): CLI tests skipped"))
-struct CLITests {
+struct LifecycleCommandTests {
     @Test func runPassingScenarioExitsZero() throws {
         let r = try backbeat(["lifecycle", "run", scenariosFolder.appendingPathComponent("midikit-swiftui.toml").path])
         #expect(r.status == 0)
@@ -57,8 +25,7 @@ struct CLITests {
     }
 
     @Test func failingExpectationExitsOne() throws {
-        let path = try temporaryFile("fail.toml", golden)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = packageRoot.appendingPathComponent("Tests/Fixtures/golden.toml").path
         let r = try backbeat(["lifecycle", "run", path, "--json"])
         #expect(r.status == 1)
         #expect(r.stdout.contains(#""expect":false"#))
