@@ -40,7 +40,7 @@ struct LifecycleRun: ParsableCommand {
         do {
             scenario = try Scenario.load(path: try ScenarioPath.resolve(file))
         } catch {
-            throw lifecycleFail(error.description)
+            throw lifecycleFail("\(error)")
         }
         let result = scenario.run()
         if let svg {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MIDI
 import TUI
 
 /// `backbeat [run]`: the engine with the workstation, or `--headless` without it.
@@ -30,7 +31,7 @@ struct Run: ParsableCommand {
             Console.fail("\(ConfigFileError(file: path, line: 0, message: "no such config file (--config)"))")
         }
         let scenario: String?
-        do { scenario = try self.scenario.map(ScenarioPath.resolve) } catch { Console.fail("\(error)") }
+        do { scenario = try self.scenario.map(ScenarioPath.resolve) } catch { Console.fail(TerminalText.sanitized("\(error)")) }
         if let scenario, headless {
             do { try LiveScenario.runHeadless(engine, scenarioPath: scenario) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
             return

@@ -1,5 +1,4 @@
 import Foundation
-import MIDI
 import TUI
 
 /// Where a scenario argument (`lifecycle run NAME|FILE`, `--scenario NAME|FILE`) is read from: a file that
@@ -23,5 +22,5 @@ enum ScenarioPath {
 
 struct ScenarioPathError: Error, CustomStringConvertible {
     let message: String
-    var description: String { TerminalText.sanitized(message) }
+    var description: String { message }
 }

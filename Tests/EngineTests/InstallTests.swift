@@ -21,7 +21,7 @@ struct InstalledPrefix {
         try FileManager.default.createDirectory(atPath: prefix + "/share/doc", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         try "not Backbeat's\n".write(toFile: prefix + "/share/doc/other.txt", atomically: true, encoding: .utf8)
-        let result = try shell("'\(Self.repository)/scripts/install' --prefix '\(prefix)' --binary '\(backbeatExecutable())'", in: elsewhere)
+        let result = try Self.shell("'\(Self.repository)/scripts/install' --prefix '\(prefix)' --binary '\(backbeatExecutable())'", in: elsewhere)
         guard result.status == 0 else { throw HarnessError("scripts/install failed (\(result.status)):\n\(result.output)") }
         output = result.output
     }
