@@ -28,12 +28,17 @@ struct InstalledPrefix {
 
     func remove() { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: prefix).deletingLastPathComponent().path) }
 
-    /// Runs a shell command in `elsewhere` with the prefix's bin first on PATH.
+    /// Runs a shell command in `elsewhere` with the prefix's bin first on PATH, and a home of its own (zsh and
+    /// fish keep files there).
     func shell(_ command: String) throws -> (status: Int32, output: String) {
-        try InstalledPrefix.shell(command, in: elsewhere, path: prefix + "/bin")
+        let home = URL(fileURLWithPath: prefix).deletingLastPathComponent().path + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return try InstalledPrefix.shell(command, in: elsewhere, path: prefix + "/bin",
+                                         environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config",
+                                                       "XDG_DATA_HOME": home + "/.local/share", "XDG_CACHE_HOME": home + "/.cache"])
     }
 
-    static func shell(_ command: String, in directory: String, path: String? = nil) throws -> (status: Int32, output: String) {
+    static func shell(_ command: String, in directory: String, path: String? = nil, environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", command]
@@ -41,6 +46,7 @@ struct InstalledPrefix {
         var environment = ProcessInfo.processInfo.environment
         if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -103,13 +109,16 @@ private func installed(_ tool: String) -> Bool { FileManager.default.isExecutabl
         let bash = try install.shell("source '\(p)/share/bash-completion/completions/backbeat' && complete -p backbeat")
         #expect(bash.status == 0 && bash.output.contains("backbeat"), "\(bash.output)")
         if installed("zsh") {
-            let zsh = try install.shell("zsh -f -c 'fpath=(\(p)/share/zsh/site-functions $fpath); autoload -Uz compinit; compinit -u -d /dev/null; print -r -- ${_comps[backbeat]}'")
+            let zsh = try install.shell("zsh -f -c 'fpath=(\(p)/share/zsh/site-functions $fpath); autoload -Uz compinit; compinit -u -D; print -r -- ${_comps[backbeat]}'")
             #expect(zsh.status == 0 && zsh.output.contains("_backbeat"), "\(zsh.output)")
         }
         if installed("fish") {
             let fish = try install.shell("fish --no-config -c 'source \(p)/share/fish/vendor_completions.d/backbeat.fish; complete -C\"backbeat lifecycle \"'")
             #expect(fish.status == 0 && fish.output.contains("run") && fish.output.contains("check"), "\(fish.output)")
         }
+        // No shell replaced a device with a file of its own (compinit's dump file once did that to /dev/null).
+        var null = stat()
+        #expect(stat("/dev/null", &null) == 0 && (null.st_mode & S_IFMT) == S_IFCHR, "/dev/null is no longer a device")
 
         // A second install over the first is fine (the manifest is rewritten), a foreign file is not overwritten.
         let again = try install.shell("'\(InstalledPrefix.repository)/scripts/install' --prefix '\(p)' --binary '\(backbeatExecutable())'")
@@ -181,6 +190,10 @@ extension JACK {
             try term.keys("Enter")
             try term.waitFor("MIDI monitor", timeout: 20)
             try term.waitFor("MIDIKit")  // the scenario's title, in the lifecycle panel
+            // The theme's colours reach the terminal: foreground colour escapes (30-38, 90-97) in the capture.
+            let coloured = try term.tmux(["capture-pane", "-e", "-p", "-t", "main"])
+            let foreground = try Regex(#"\x1B\[(?:[0-9]+;)*(?:3[0-8]|9[0-7])[;m]"#)
+            #expect(coloured.contains(foreground), "no colour in the capture:\n\(coloured.prefix(1500))")
             try term.type("q")
             let (status, screen) = try term.waitForExit()
             #expect(status == 0, "\(screen)")
