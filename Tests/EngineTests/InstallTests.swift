@@ -176,7 +176,7 @@ extension JACK {
             defer { install.remove() }
             let server = "bbinst\(getpid())\(Int.random(in: 1000...9999))"
             let term = try TmuxSession(width: 160, height: 48)
-            try term.type("cd '\(install.elsewhere)' && export PATH='\(install.prefix)/bin':$PATH && clear")
+            try term.type("cd '\(install.elsewhere)' && export PATH='\(install.prefix)/bin':$PATH && unset NO_COLOR && clear")
             try term.keys("Enter")
 
             // A theme that is nowhere: the message names the installed themes folder among those searched.
@@ -190,7 +190,7 @@ extension JACK {
             try term.keys("Enter")
             try term.waitFor("MIDI monitor", timeout: 20)
             try term.waitFor("MIDIKit")  // the scenario's title, in the lifecycle panel
-            // The theme's colours reach the terminal: foreground colour escapes (30-38, 90-97) in the capture.
+            // The theme's colours reach the terminal (swift test sets NO_COLOR; the shell above unset it): foreground colour escapes (30-38, 90-97) in the capture.
             let coloured = try term.tmux(["capture-pane", "-e", "-p", "-t", "main"])
             let foreground = try Regex(#"\x1B\[(?:[0-9]+;)*(?:3[0-8]|9[0-7])[;m]"#)
             #expect(coloured.contains(foreground), "no colour in the capture:\n\(coloured.prefix(1500))")
