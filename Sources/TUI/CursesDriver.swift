@@ -62,11 +62,13 @@ public final class CursesDriver {
 
     /// Colour pairs and attributes for every role, at the terminal's depth.
     public func applyTheme(_ theme: Theme, noColor: Bool) {
-        depth = (noColor || !has_colors()) ? .none : ColorDepth(colors: Int(backbeat_colors()))
-        if depth != .none {
+        // COLORS is 0 until start_color() has run: read it after, or every terminal looks colourless.
+        let colour = !noColor && has_colors()
+        if colour {
             start_color()
             use_default_colors()
         }
+        depth = colour ? ColorDepth(colors: Int(backbeat_colors())) : .none
         // With a palette terminal that can redefine colours, give each RGB of the theme a slot of its own.
         var custom: [Int: Int] = [:]  // packed rgb -> slot
         let redefine = depth == .palette256 && can_change_color()

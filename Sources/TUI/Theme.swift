@@ -141,12 +141,7 @@ public struct Theme: Equatable, Sendable {
         var dirs: [String] = []
         if let env = environment["BACKBEAT_THEMES"], !env.isEmpty { dirs.append(env) }
         dirs.append(Config.configDirectory(environment: environment) + "/themes")
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<5 {
-            dirs.append(dir.path + "/themes")
-            dirs.append(dir.path + "/share/backbeat/themes")
-            dir = dir.deletingLastPathComponent()
-        }
+        dirs.append(contentsOf: InstalledFiles.directories("themes"))
         // Near the root the walk up stays at "/": each folder once, written plainly ("/themes", not "//themes").
         var seen = Set<String>()
         return dirs.map { URL(fileURLWithPath: $0).standardizedFileURL.path }.filter { seen.insert($0).inserted }

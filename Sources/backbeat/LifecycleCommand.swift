@@ -26,7 +26,7 @@ struct LifecycleRun: ParsableCommand {
         discussion: "Exit status: 0 when every expectation passes, 1 when one fails, 2 on a bad file."
     )
 
-    @Argument(help: "The scenario file (TOML, see docs/scenarios.md).")
+    @Argument(help: "The scenario file (TOML, see docs/scenarios.md), or the name of a bundled one (midikit-swiftui).")
     var file: String
 
     @Flag(help: "Print the timeline as JSON lines (see docs/scenarios.md).")
@@ -38,9 +38,9 @@ struct LifecycleRun: ParsableCommand {
     func run() throws {
         let scenario: Scenario
         do {
-            scenario = try Scenario.load(path: file)
+            scenario = try Scenario.load(path: try ScenarioPath.resolve(file))
         } catch {
-            throw lifecycleFail(error.description)
+            throw lifecycleFail("\(error)")
         }
         let result = scenario.run()
         if let svg {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MIDI
 import TUI
 
 /// `backbeat [run]`: the engine with the workstation, or `--headless` without it.
@@ -15,7 +16,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
     var headless = false
 
-    @Option(help: ArgumentHelp("Play a lifecycle scenario live: it gates Backbeat's MIDI and audio as the simulated app's state changes.", valueName: "file"))
+    @Option(help: ArgumentHelp("Play a lifecycle scenario live (a file, or the name of a bundled one): it gates Backbeat's MIDI and audio as the simulated app's state changes.", valueName: "file"))
     var scenario: String?
 
     func validate() throws {
@@ -29,6 +30,8 @@ struct Run: ParsableCommand {
         if let path = ui.config, !FileManager.default.fileExists(atPath: path) {
             Console.fail("\(ConfigFileError(file: path, line: 0, message: "no such config file (--config)"))")
         }
+        let scenario: String?
+        do { scenario = try self.scenario.map(ScenarioPath.resolve) } catch { Console.fail(TerminalText.sanitized("\(error)")) }
         if let scenario, headless {
             do { try LiveScenario.runHeadless(engine, scenarioPath: scenario) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
             return

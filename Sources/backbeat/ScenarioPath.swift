@@ -1,0 +1,26 @@
+import Foundation
+import TUI
+
+/// Where a scenario argument (`lifecycle run NAME|FILE`, `--scenario NAME|FILE`) is read from: a file that
+/// exists, or a path (it has a `/` or ends in `.toml`), is read as is; a bare name such as
+/// `midikit-swiftui` is a scenario Backbeat ships, looked up in the `scenarios/` or
+/// `share/backbeat/scenarios/` folders next to or above the executable (an installed `PREFIX/bin/backbeat`
+/// finds `PREFIX/share/backbeat/scenarios`, from any directory).
+enum ScenarioPath {
+    static func resolve(_ argument: String) throws(ScenarioPathError) -> String {
+        if FileManager.default.fileExists(atPath: argument) || argument.contains("/") || argument.hasSuffix(".toml") || argument.isEmpty {
+            return argument
+        }
+        let directories = InstalledFiles.directories("scenarios")
+        for directory in directories {
+            let path = directory + "/" + argument + ".toml"
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        throw ScenarioPathError(message: "\(argument): no such file, and no scenario of that name in \(directories.joined(separator: ", "))")
+    }
+}
+
+struct ScenarioPathError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
