@@ -159,7 +159,10 @@ public struct MIDIDecodeStream: ~Copyable {
             }
         }
 
-        /// Where the problem's line ending is in ``ErrorTexts`` when it is one of the frequent, fixed ones.
+        /// Where the interrupted-sysex line's ending is in ``errorTexts(_:prefix:)``: before and after its start offset.
+    static let sysexInterruptedTexts = 5 + 256 * 2
+
+    /// Where the problem's line ending is in ``ErrorTexts`` when it is one of the frequent, fixed ones.
         var fixedIndex: Int? {
             switch self {
             case .strayData: 1
@@ -184,6 +187,12 @@ public struct MIDIDecodeStream: ~Copyable {
         for status in 0...255 {
             for missing in 1...2 { texts.append(ending(.incomplete(status: UInt8(status), missing: missing, atEnd: false))) }
         }
+        // An interrupted sysex (one in 256 random bytes starts one) around its start offset: the line's ending
+        // split at the number, so that no String is built per error.
+        let marker = -1
+        let interrupted = ending(.sysexInterrupted(start: marker))
+        let number = interrupted.firstRange(of: String(marker))!
+        texts += [String(interrupted[..<number.lowerBound]), String(interrupted[number.upperBound...])]
         return PhraseTable(texts)
     }
 
@@ -226,11 +235,17 @@ public struct MIDIDecodeStream: ~Copyable {
         case .text:
             errorOutput.append(errorTexts[0]); errorOutput.appendDecimal(offset)
             if let byte { errorOutput.append(", byte "); errorOutput.appendHex(byte) } else { errorOutput.append(", end of input") }
-            if let fixed { errorOutput.append(errorTexts[fixed]) } else { errorOutput.append(": " + problem.message + "\n") }
+            if let fixed { errorOutput.append(errorTexts[fixed]) } else if case .sysexInterrupted(let start) = problem {
+                errorOutput.append(errorTexts[Problem.sysexInterruptedTexts]); errorOutput.appendDecimal(start)
+                errorOutput.append(errorTexts[Problem.sysexInterruptedTexts + 1])
+            } else { errorOutput.append(": " + problem.message + "\n") }
         case .json:
             output.append(errorTexts[0]); output.appendDecimal(offset)
             if let byte { output.append(",\"byte\":\""); output.appendHex(byte) }
-            if let fixed { output.append(errorTexts[fixed]) } else {
+            if let fixed { output.append(errorTexts[fixed]) } else if byte != nil, case .sysexInterrupted(let start) = problem {
+                output.append(errorTexts[Problem.sysexInterruptedTexts]); output.appendDecimal(start)
+                output.append(errorTexts[Problem.sysexInterruptedTexts + 1])
+            } else {
                 output.append((byte == nil ? "," : "\",") + "\"message\":" + MIDIJSON.quote(problem.message) + "}\n")
             }
         }
