@@ -1,106 +1,51 @@
-import CJack
 import DSP
 import Foundation
 import MIDI
 import Realtime
 import Synchronization
 
-/// How the engine is set up; the command line fills it.
-public struct EngineOptions: Sendable {
-    public var clientName = "backbeat"
-    /// nil: `$JACK_DEFAULT_SERVER`, else "default".
-    public var serverName: String?
-    public var connectMIDI: [String] = []
-    public var connectAudio: [String] = []
-    public var autoconnect = true
-    /// For a private server.
-    public var rate = 48_000
-    public var period = 256
-    /// Start a private server when none runs under that name.
-    public var startServer = true
-    public var voices = 64
-    public var channel: UInt8?
-    public var patch = 0
-    // ALSA (ALSAEngine.swift): the audio driver, the MIDI inputs, the PCM device.
-    public var driver: AudioDriver = .jack
-    public var midiInput: MIDIInputSelection = .auto
-    /// ALSA sequencer sources to subscribe ("CLIENT:PORT", names or numbers), again whenever they come back.
-    public var alsaConnect: [String] = []
-    /// ALSA PCM device for `driver == .alsa` (with `rate`, `period` and `alsaPeriods`).
-    public var alsaDevice = "default"
-    public var alsaPeriods = 2
-
-    public init() {}
-
-    public var resolvedServerName: String {
-        if let serverName, !serverName.isEmpty { return serverName }
-        if let name = ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"], !name.isEmpty { return name }
-        return "default"
-    }
-}
-
-/// A snapshot of what the engine is doing, for the header and `--headless`.
-public struct EngineStatus: Sendable {
-    public var server: ServerDescription
-    public var clientName: String
-    public var connected: Bool
-    public var sampleRate: Int
-    public var periodFrames: Int
-    /// JACK's own DSP load estimate, percent.
-    public var jackLoad: Float
-    /// The last and the longest callback since the previous snapshot, as a fraction of the period.
-    public var callbackLoad: Double
-    public var maxCallbackLoad: Double
-    public var xruns: Int
-    public var voicesInUse: Int
-    public var voiceCapacity: Int
-    public var midiReceived: Int
-    public var midiLost: Int
-    public var ringDrops: Int
-    // ALSA (ALSAEngine.swift)
-    /// The audio driver running: "jack" or "alsa".
-    public var driver = "jack"
-    /// With the ALSA driver: device, sample format, buffer, scheduling.
-    public var alsaPCM: String?
-    /// The ALSA MIDI line for the header: the sequencer port, or "ALSA MIDI unavailable: <reason>"; nil when
-    /// not asked for.
-    public var alsaMIDI: String?
-}
-
-/// Runs the synth against JACK: finds or starts the server, owns the client, restarts it when the server
-/// comes back. The real-time side is `RealtimeContext.process`; everything here runs on other threads.
+/// Runs the synth against an audio backend: JACK (finds or starts the server, owns the client, reconnects
+/// when the server comes back) or an ALSA PCM device. The real-time side is `RealtimeContext`; everything
+/// here runs on other threads.
+///
+/// The JACK connection is decided by a `SupervisorStateMachine` value under `state`'s lock, and every
+/// slow step (starting a private server, `jack_client_open`, activation, closing) is performed outside the
+/// lock, so `status()` never waits for I/O.
 public final class Engine: @unchecked Sendable {
     public let options: EngineOptions
     public let synth: Synth
     let context: RealtimeContext
     let log: @Sendable (String) -> Void
-    /// ALSA sequencer and PCM (ALSAEngine.swift).
+    /// The ALSA sequencer and PCM backend (`ALSAParts`).
     let alsa = ALSAParts()
+    private let serverName: String
 
+    private typealias Supervisor = SupervisorStateMachine<JackSession, PrivateJackServer>
     private struct State {
-        var session: JackSession?
+        var supervisor = Supervisor()
         var server: ServerDescription
-        var privateServer: PrivateJackServer?
-        var sampleRate = 0
+        /// The rate the synth and meters were prepared for (0: not yet).
         var preparedRate = 0
-        /// Our port's short name -> the other ends, kept while connected, restored after a reconnect.
-        var wantedConnections: [String: Set<String>] = [:]
-        var restoreUntil: ContinuousClock.Instant?
-        var stopped = false
+        /// The rate of the last backend that ran (kept while JACK is away, for the status line).
+        var sampleRate = 0
+        /// The supervisor thread runs and `stop()` must wait for it.
+        var supervisorRunning = false
     }
     private let state: Mutex<State>
-    private let supervisorStop = Atomic<Bool>(false)
+    /// Open once `stop()` asked the supervisor thread to end.
+    private let supervisorStop = AtomicGate(open: false)
     private let supervisorWake = DispatchSemaphore(value: 0)
-    private var supervisor: Thread?
+    private let supervisorExited = DispatchSemaphore(value: 0)
 
     /// `log` receives one-line messages meant for the user (server started, lost, reconnected).
     public init(options: EngineOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
+        serverName = options.resolvedServerName
         synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel)
         context = RealtimeContext(synth: synth)
         demo = DemoPlayer(ring: context.demoRing)
-        state = Mutex(State(server: ServerDescription(name: options.resolvedServerName, isPrivate: false, driver: nil)))
+        state = Mutex(State(server: ServerDescription(name: serverName, isPrivate: false, driver: nil)))
     }
 
     deinit { stop() }
@@ -116,86 +61,126 @@ public final class Engine: @unchecked Sendable {
     /// Releasing stores pair with the callback's acquiring loads: an event pushed on a control ring before the
     /// gates open (the lifecycle's release of every voice) is applied no later than the first open period.
     public func setGates(midiDelivered: Bool, audioPlaying: Bool) {
-        context.midiGate.store(midiDelivered, ordering: .releasing)
-        context.audioGate.store(audioPlaying, ordering: .releasing)
+        context.midiGate.set(open: midiDelivered)
+        context.audioGate.set(open: audioPlaying)
     }
 
-    /// Finds or starts the server, opens the client, connects, activates. Call from the main thread (a private
-    /// server's parent-death signal is tied to the thread that spawns it).
+    /// Prepares the synth and the meters for `rate`, once per rate. Every backend calls it before it starts
+    /// its real-time thread (the context must not be in use).
+    func prepare(sampleRate rate: Int) {
+        let needed = state.withLock { state in
+            defer { state.preparedRate = rate; state.sampleRate = rate }
+            return state.preparedRate != rate
+        }
+        guard needed else { return }
+        synth.prepare(sampleRate: Double(rate), maxFrames: 1024)
+        context.loudness.prepare(sampleRate: Double(rate))
+        context.maxFrames = 1024
+    }
+
+    /// Starts the backend `options.driver` names (and the ALSA sequencer as `options.midiInput` asks). For
+    /// JACK: finds or starts the server, opens the client, connects, activates, then supervises it. Call from
+    /// the main thread: a private server's parent-death signal is tied to the thread that spawns it (see
+    /// `PrivateJackServer.start`), and the main thread lives as long as Backbeat.
     public func start() throws {
-        // ALSA (ALSAEngine.swift): the sequencer per --midi; with --driver alsa the PCM instead of JACK.
         try startALSA()
         if options.driver == .alsa { return }
-        var startedJACK = false
-        defer { if !startedJACK { stopALSA() } }
+        do {
+            try startJACK()
+        } catch {
+            stopALSA()
+            throw error
+        }
+    }
+
+    private func startJACK() throws {
         PrivateJackServer.quietLibjack()
-        let name = options.resolvedServerName
+        let name = serverName
         if let problem = JackServerNameRule.problem(name) {
             let source = options.serverName?.isEmpty == false ? "--server" : "JACK_DEFAULT_SERVER"
-            throw EngineError.invalidOption("\(source) \(String(reflecting: name)) is not a JACK server name: \(problem)")
+            throw EngineError.invalidServerName(source: source, name: name, problem: problem)
         }
-        if !PrivateJackServer.isRunning(name: name) {
-            guard options.startServer else {
-                throw EngineError.clientOpenFailed(server: name, status: .serverFailed)
+        guard state.withLock({ $0.supervisor.startRequested() }) else { return }
+        let session: JackSession
+        do {
+            if !PrivateJackServer.isRunning(name: name) {
+                guard options.startServer else {
+                    throw EngineError.clientOpenFailed(server: name, status: .serverFailed)
+                }
+                // What earlier private servers that died left behind (registry slots, shared memory) would
+                // keep this one from starting.
+                for line in PrivateJackServer.cleanUpAfterDeadServers() { log(line) }
+                let server = try PrivateJackServer.start(name: name, rate: options.rate, period: options.period)
+                let action = state.withLock { state in
+                    state.server = ServerDescription(name: name, isPrivate: true, driver: server.driver)
+                    return state.supervisor.serverStarted(server)
+                }
+                log("started a private JACK server '\(name)' (\(server.driver) driver, \(options.rate) Hz, \(options.period) frames, pid \(server.pid), log \(server.logPath)): none was running")
+                if case .close = action { perform(action); return }  // stopped meanwhile
+            } else {
+                log("using the running JACK server '\(name)'")
             }
-            // What earlier private servers that died left behind (registry slots, shared memory) would
-            // keep this one from starting.
-            for line in PrivateJackServer.cleanUpAfterDeadServers() { log(line) }
-            let server = try PrivateJackServer.start(name: name, rate: options.rate, period: options.period)
-            state.withLock {
-                $0.privateServer = server
-                $0.server = ServerDescription(name: name, isPrivate: true, driver: server.driver)
+            session = try openSession()
+            do { try connectInitial(session) } catch {
+                session.close()
+                context.ports = nil
+                throw error
             }
-            log("started a private JACK server '\(name)' (\(server.driver) driver, \(options.rate) Hz, \(options.period) frames, pid \(server.pid), log \(server.logPath)): none was running")
-        } else {
-            log("using the running JACK server '\(name)'")
+        } catch {
+            perform(state.withLock { $0.supervisor.startFailed() })
+            throw error
         }
-        let ready = try state.withLock { state in
-            try open(&state, initial: true)
-            return "ready: client '\(state.session?.actualClientName ?? options.clientName)' on JACK server '\(name)', \(state.sampleRate) Hz, \(state.session?.bufferSize ?? 0) frames"
+        let connections = session.connections().mapValues(Set.init)
+        let action = state.withLock { state in
+            let action = state.supervisor.clientOpened(session, connections: connections)
+            if case .none = action { state.supervisorRunning = true }
+            return action
         }
-        log(ready)
+        if case .close = action { perform(action); return }  // stopped meanwhile
+        log("ready: client '\(session.actualClientName)' on JACK server '\(name)', \(session.sampleRate) Hz, \(session.bufferSize) frames")
         let thread = Thread { [self] in superviseLoop() }
         thread.name = "backbeat-supervisor"
-        supervisor = thread
         thread.start()
-        startedJACK = true
     }
 
-    /// Deactivates and closes the client, then stops a private server. Idempotent.
+    /// Stops the backend: the ALSA parts, then the JACK client and a private server. A client or server the
+    /// supervisor thread is working with it closes itself when it reports; this waits for it. Idempotent.
     public func stop() {
         demo.stop()
-        supervisorStop.store(true, ordering: .releasing)
+        supervisorStop.open()
         supervisorWake.signal()
-        stopALSA()  // ALSA (ALSAEngine.swift): PCM thread and sequencer reader
-        let toStop: PrivateJackServer? = state.withLock { state in
-            guard !state.stopped else { return nil }
-            state.stopped = true
-            state.session?.close()
-            state.session = nil
-            context.ports = nil
-            defer { state.privateServer = nil }
-            return state.privateServer
+        stopALSA()
+        let (action, waitForSupervisor) = state.withLock { state in
+            defer { state.supervisorRunning = false }
+            return (state.supervisor.stop(), state.supervisorRunning)
         }
-        toStop?.stop()
+        perform(action)
+        if waitForSupervisor { supervisorExited.wait() }
     }
 
+    /// The backend running now, if any (called under `state`'s lock).
+    private func backend(_ state: borrowing State) -> (any AudioBackend)? {
+        if let session = state.supervisor.session { return session }
+        return alsa.pcm
+    }
+
+    /// A snapshot for the header and `--headless`: reads only, never waits for a server or a client.
     public func status() -> EngineStatus {
         let context = self.context
         return state.withLock { state in
-            let pcm = alsa.pcm  // ALSA driver
-            let rate = state.session?.sampleRate ?? pcm?.rate ?? state.sampleRate
-            let period = state.session?.bufferSize ?? pcm?.periodFrames ?? 0
+            let backend = backend(state)
+            let rate = backend?.sampleRate ?? state.sampleRate
+            let period = backend?.periodFrames ?? 0
             let periodNanos = rate > 0 && period > 0 ? Double(period) / Double(rate) * 1e9 : 0
             let last = Double(context.counters.lastCallbackNanos.load(ordering: .relaxed))
-            let longest = Double(context.counters.maxCallbackNanos.exchange(0, ordering: .relaxed))
+            let longest = Double(context.counters.takeLongestCallbackNanos())
             return EngineStatus(
                 server: state.server,
-                clientName: state.session?.actualClientName ?? options.clientName,
-                connected: state.session != nil || pcm != nil,
+                clientName: state.supervisor.session?.actualClientName ?? options.clientName,
+                connected: backend != nil,
                 sampleRate: rate,
                 periodFrames: period,
-                jackLoad: state.session?.cpuLoad ?? 0,
+                jackLoad: backend?.deviceLoad ?? 0,
                 callbackLoad: periodNanos > 0 ? last / periodNanos : 0,
                 maxCallbackLoad: periodNanos > 0 ? longest / periodNanos : 0,
                 xruns: context.counters.xruns.load(ordering: .relaxed),
@@ -226,7 +211,7 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// Starts or stops handing Backbeat's output to the capture ring (see `drainCapture`).
-    public func setAudioCapture(_ on: Bool) { context.captureOn.store(on, ordering: .releasing) }
+    public func setAudioCapture(_ on: Bool) { context.captureOn.set(open: on) }
 
     /// Moves captured frames into `buffer` (consumer: one disk thread); returns how many.
     public func drainCapture(into buffer: UnsafeMutableBufferPointer<StereoFrame>) -> Int {
@@ -239,48 +224,33 @@ public final class Engine: @unchecked Sendable {
     /// Durations of every callback since the start (or the last `resetCallbackDurations`), in ns buckets.
     public var callbackDurations: LatencyHistogram { context.callbackDurations }
 
-    /// The current sample rate (0 while no server is connected).
-    public var sampleRate: Int { alsa.pcm?.rate ?? state.withLock { $0.sampleRate } }
+    /// The current sample rate (0 before a backend ran).
+    public var sampleRate: Int { state.withLock { backend($0)?.sampleRate ?? $0.sampleRate } }
 
-    /// JACK's current frame time (for monitors that print times relative to their start).
-    public func frameTime() -> UInt32? {
-        if let pcm = alsa.pcm { return UInt32(truncatingIfNeeded: pcm.framesWritten.load(ordering: .relaxed)) }  // ALSA driver
-        return state.withLock { state in state.session.map { jack_frame_time($0.client) } }
-    }
+    /// The backend's current frame time (for monitors that print times relative to their start).
+    public func frameTime() -> UInt32? { state.withLock { backend($0)?.frameTime } }
+}
 
-    // MARK: - Opening, connecting, reconnecting
+// MARK: - JACK: opening, connecting, supervising
 
-    private func open(_ state: inout State, initial: Bool) throws {
-        let session = try JackSession(clientName: options.clientName, serverName: state.server.name)
-        let rate = session.sampleRate
-        if rate != state.preparedRate {
-            synth.prepare(sampleRate: Double(rate), maxFrames: 1024)
-            context.loudness.prepare(sampleRate: Double(rate))
-            context.maxFrames = 1024
-            state.preparedRate = rate
-        }
-        state.sampleRate = rate
+extension Engine {
+    /// Opens a client, prepares the context for its rate, installs the callbacks and activates.
+    private func openSession() throws -> JackSession {
+        let session = try JackSession(clientName: options.clientName, serverName: serverName)
+        prepare(sampleRate: session.sampleRate)
         context.ports = session.ports
-        context.serverGone.store(false, ordering: .releasing)
+        context.serverGone.close()
         do {
-            try session.activate(context: context, onShutdown: backbeatShutdownCallback)
+            try session.activate(context: context)
         } catch {
             session.close()
             context.ports = nil
             throw error
         }
-        state.session = session
-        if initial {
-            do { try connectInitial(session, &state) } catch {
-                session.close()
-                state.session = nil
-                context.ports = nil
-                throw error
-            }
-        }
+        return session
     }
 
-    private func connectInitial(_ session: JackSession, _ state: inout State) throws {
+    private func connectInitial(_ session: JackSession) throws {
         let midiIn = session.fullName(session.ports.midiIn)
         let outs = [session.fullName(session.ports.outLeft), session.fullName(session.ports.outRight)]
         for source in options.connectMIDI { try session.connect(source, midiIn) }
@@ -289,78 +259,99 @@ public final class Engine: @unchecked Sendable {
                 try session.connect(out, options.connectAudio[index % options.connectAudio.count])
             }
         } else if options.autoconnect {
-            let playback = session.ports(type: backbeat_jack_audio_type(), flags: JackPortIsPhysical, JackPortIsInput)
+            let playback = session.physicalPorts(kind: .audio, input: true)
             for (index, out) in outs.enumerated() where !playback.isEmpty {
                 try session.connect(out, playback[min(index, playback.count - 1)])
             }
             if options.connectMIDI.isEmpty && options.midiInput != .alsa {  // --midi alsa: no JACK MIDI sources
-                for source in session.ports(type: backbeat_jack_midi_type(), flags: JackPortIsPhysical, JackPortIsOutput) {
+                for source in session.physicalPorts(kind: .midi, input: false) {
                     try? session.connect(source, midiIn)
                 }
             }
         }
-        state.wantedConnections = session.connections().mapValues(Set.init)
     }
 
-    private func superviseLoop() {
+    /// The supervisor thread: every 200 ms asks the state machine what to do and does it, outside the lock.
+    /// A private server it restarts is spawned on this thread, which lives until `stop()` has what it holds
+    /// closed; so the server's parent-death signal still fires only when Backbeat itself dies.
+    func superviseLoop() {
         var ticks = 0
-        while !supervisorStop.load(ordering: .acquiring) {
+        while !supervisorStop.isOpen {
             _ = supervisorWake.wait(timeout: .now() + .milliseconds(200))
-            if supervisorStop.load(ordering: .acquiring) { break }
             ticks += 1
-            state.withLock { state in
-                guard !state.stopped else { return }
-                supervise(&state, remember: ticks % 5 == 0)
+            let gone = context.serverGone.isOpen
+            var action = state.withLock { $0.supervisor.tick(serverGone: gone, remember: ticks % 5 == 0, now: .now) }
+            while true {
+                if case .none = action { break }
+                action = perform(action)
             }
+        }
+        supervisorExited.signal()
+    }
+
+    /// Performs `action` (I/O, outside the lock) and returns the state machine's answer to the report.
+    @discardableResult
+    private func perform(_ action: SupervisorStateMachine<JackSession, PrivateJackServer>.Action)
+        -> SupervisorStateMachine<JackSession, PrivateJackServer>.Action {
+        switch action {
+        case .none:
+            return .none
+        case let .close(session, server):
+            if let session {
+                session.close()
+                context.ports = nil
+            }
+            server?.stop()
+            return .none
+        case let .closeDeadClient(session):
+            session.close()
+            context.ports = nil
+            log("JACK server '\(serverName)' went away; Backbeat keeps running and reconnects when it is back")
+            return state.withLock { $0.supervisor.clientClosed() }
+        case let .rememberConnections(session):
+            let connections = session.connections().mapValues(Set.init)
+            return state.withLock { $0.supervisor.connectionsChecked(connections) }
+        case let .restoreConnections(session, wanted):
+            restoreConnections(session, wanted: wanted)
+            return state.withLock { $0.supervisor.connectionsChecked(nil) }
+        case let .reconnect(privateServer):
+            return reconnect(privateServer: privateServer)
         }
     }
 
-    private func supervise(_ state: inout State, remember: Bool) {
-        if let session = state.session {
-            if context.serverGone.load(ordering: .acquiring) {
-                session.close()
-                state.session = nil
-                context.ports = nil
-                log("JACK server '\(state.server.name)' went away; Backbeat keeps running and reconnects when it is back")
-                return
-            }
-            if let until = state.restoreUntil {
-                restoreConnections(session, &state)
-                if ContinuousClock.now > until { state.restoreUntil = nil }
-            } else if remember {
-                state.wantedConnections = session.connections().mapValues(Set.init)
-            }
-            return
-        }
-        // No client: restart a private server that died, then try to reconnect.
-        if let server = state.privateServer, server.exitStatusIfExited() != nil {
-            server.stop()  // its watchdog, and what it left if it was killed
-            if !PrivateJackServer.isRunning(name: state.server.name),
-               let restarted = try? PrivateJackServer.start(name: state.server.name, rate: options.rate, period: options.period) {
-                state.privateServer = restarted
-                log("restarted the private JACK server '\(state.server.name)'")
+    /// Restarts a private server that died, then opens a client if the server runs.
+    private func reconnect(privateServer: PrivateJackServer?) -> SupervisorStateMachine<JackSession, PrivateJackServer>.Action {
+        var server = privateServer
+        if let old = privateServer, old.exitStatusIfExited() != nil {
+            old.stop()  // its watchdog, and what it left if it was killed
+            if !PrivateJackServer.isRunning(name: serverName),
+               let restarted = try? PrivateJackServer.start(name: serverName, rate: options.rate, period: options.period) {
+                server = restarted
+                log("restarted the private JACK server '\(serverName)'")
             }
         }
-        guard PrivateJackServer.isRunning(name: state.server.name) else { return }
-        do {
-            try open(&state, initial: false)
-            state.restoreUntil = ContinuousClock.now + .seconds(30)
-            if let session = state.session { restoreConnections(session, &state) }
-            log("reconnected to JACK server '\(state.server.name)'")
-        } catch {
-            log("reconnecting to JACK server '\(state.server.name)' failed: \(error)")
+        var session: JackSession?
+        if PrivateJackServer.isRunning(name: serverName) {
+            do { session = try openSession() } catch {
+                log("reconnecting to JACK server '\(serverName)' failed: \(error)")
+            }
         }
+        let next = state.withLock { $0.supervisor.reconnected(session: session, server: server, now: .now) }
+        guard session != nil, case .restoreConnections = next else { return next }
+        let after = perform(next)
+        log("reconnected to JACK server '\(serverName)'")
+        return after
     }
 
     /// Connects whatever we had before that exists again (other clients may come back later: retried).
-    private func restoreConnections(_ session: JackSession, _ state: inout State) {
+    private func restoreConnections(_ session: JackSession, wanted: [String: Set<String>]) {
         let current = session.connections()
         let ours: [String: OpaquePointer] = [
             JackSession.midiInName: session.ports.midiIn,
             JackSession.outLeftName: session.ports.outLeft,
             JackSession.outRightName: session.ports.outRight,
         ]
-        for (short, others) in state.wantedConnections {
+        for (short, others) in wanted {
             guard let port = ours[short] else { continue }
             let full = session.fullName(port)
             for other in others where !(current[short] ?? []).contains(other) && session.portExists(other) {
