@@ -5,8 +5,10 @@ import Testing
 
 /// The longest-callback statistic: the real-time side raises it, the status read takes it and resets it.
 /// The raise is one atomic max (a compare-and-swap loop inside `Atomic.max`), not a load followed by a
-/// store: a load-then-store lets a recorder that loaded before another's larger value overwrite it with its
-/// own smaller one, and lets a store land on top of a reset with a value compared against the old maximum.
+/// store: with more than one recorder a load-then-store lets a recorder that loaded before another's larger
+/// value overwrite it with its own smaller one. (With the engine's single recorder a load-then-store is
+/// still linearizable against the reader's `exchange(0)`: its store, landing after a reset, carries the
+/// value being recorded now, so no value from before the reset survives it either way.)
 @Suite struct CallbackMaximumTests {
     final class Shared: @unchecked Sendable {
         let counters = EngineCounters()

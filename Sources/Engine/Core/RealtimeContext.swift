@@ -18,7 +18,7 @@ public struct EngineCounters: ~Copyable, Sendable {
     /// Duration of the last callback, in ns.
     public let lastCallbackNanos = Atomic<Int>(0)
     /// The longest callback since the last `takeLongestCallbackNanos`, in ns: one atomic max per period, so
-    /// a raise never overwrites a larger value or a reset it did not see.
+    /// no raise ever overwrites a larger value, whoever records.
     public let longestCallbackNanos = AtomicMaximum()
     /// The same object for the real-time thread, reached without retain/release (`self` keeps it alive).
     private let rtLongest: Unmanaged<AtomicMaximum>
