@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "Lifecycle", targets: ["Lifecycle"]),
         .library(name: "Engine", targets: ["Engine"]),
+        .library(name: "Bench", targets: ["Bench"]),
         .library(name: "TUI", targets: ["TUI"]),
     ],
     dependencies: [
@@ -32,11 +33,14 @@ let package = Package(
 
         // What runs the DSP against the world, and the terminal.
         .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP"]),
+        // Benchmarks, reference clients and measurement probes: `backbeat bench`/`soak` and the tests use
+        // them; Engine never imports Bench.
+        .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine"]),
         .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "DSP", "Engine", "Lifecycle",
                                             .product(name: "TOMLKit", package: "TOMLKit")]),
 
         .executableTarget(name: "backbeat", dependencies: [
-            "MIDI", "Realtime", "DSP", "Lifecycle", "Engine", "TUI",
+            "MIDI", "Realtime", "DSP", "Lifecycle", "Engine", "Bench", "TUI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -45,7 +49,7 @@ let package = Package(
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "MIDI", "DSP", "Realtime", "CJack", "CALSA"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Bench", "MIDI", "DSP", "Realtime", "CJack", "CALSA"]),
         .testTarget(name: "TUITests", dependencies: ["TUI"]),
         // Every test that launches the built binary. Depending on the executable target makes
         // `swift build --build-tests` build `backbeat` before these tests can run.

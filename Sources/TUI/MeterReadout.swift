@@ -33,7 +33,7 @@ public struct LiveMeters {
     public init() {}
 
     /// One period's figures, in order.
-    public mutating func consume(_ block: MeterBlock, sampleRate: Int) { state.consume(block, sampleRate: sampleRate) }
+    public mutating func consume(_ block: PeriodMeasure, sampleRate: Int) { state.consume(block, sampleRate: sampleRate) }
     /// Lets wall-clock time pass (peak fall, hold expiry): `now` in monotonic seconds.
     public mutating func advance(to now: Double) { state.advance(to: now) }
     /// Switches the clip lamps off (the real latch).

@@ -1,3 +1,4 @@
+import Bench
 import ArgumentParser
 import Engine
 import Foundation

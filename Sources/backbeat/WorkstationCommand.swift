@@ -26,7 +26,8 @@ enum WorkstationCommand {
         let options = alsa.apply(to: arguments.options(with: config.engine)).applying(preset)
         let scenario: Scenario?
         do { scenario = try scenarioPath.map { path throws(ScenarioError) in try Scenario.load(path: path) } } catch { Console.fail("\(error)") }
-        let logFile = try ui.log.map { try LogFile(path: $0) }
+        let logFile: LogFile?
+        do { logFile = try ui.log.map { try LogFile(path: $0) } } catch { Console.fail("\(error)") }
         let messages = Mutex<[String]>([])
 
         let signals = QuitSignals.install()
@@ -104,6 +105,12 @@ enum WorkstationCommand {
     }
 }
 
+/// The `--log` file could not be opened for writing.
+struct LogFileError: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "cannot write the log file \(path)" }
+}
+
 /// Engine messages with a monotonic time stamp, so ui-bench can measure "ready:" to "first frame".
 final class LogFile: Sendable {
     private let handle: FileHandle
@@ -111,9 +118,7 @@ final class LogFile: Sendable {
 
     init(path: String) throws {
         if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            Console.fail("cannot write the log file \(path)")
-        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw LogFileError(path: path) }
         handle.seekToEndOfFile()
         self.handle = handle
     }

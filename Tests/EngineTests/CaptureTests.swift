@@ -86,7 +86,7 @@ import MIDI
         #expect(throws: CaptureError.self) { try capture.startMIDIRecording(to: path) }
         capture.record(.midi(note(100, 0x90, 64)))
         capture.record(.midi(note(4900, 0x80, 64)))
-        capture.record(.meter(MeterBlock(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)))
+        capture.record(.meter(PeriodMeasure(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)))
         #expect(capture.status().midi?.count == 2)
         try FileManager.default.removeItem(at: subdirectory)
         let summary = try #require(try capture.stopMIDIRecording())

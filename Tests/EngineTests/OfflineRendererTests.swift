@@ -1,4 +1,4 @@
-// The offline renderer and WAV writer (owned with the synth: see Sources/Engine/OfflineRenderer.swift).
+// The offline renderer and WAV writer (owned with the synth: see Sources/Engine/Core/OfflineRenderer.swift).
 import DSP
 import Foundation
 import MIDI

@@ -1,4 +1,4 @@
-// OutputFile (Sources/Engine/OutputFile.swift) and the RF64 switch of the WAV writer.
+// OutputFile (Sources/Engine/Capture/OutputFile.swift) and the RF64 switch of the WAV writer.
 import Foundation
 import Testing
 @testable import Engine

@@ -23,7 +23,7 @@ import Testing
     func run(_ periods: Int) -> Float {
         var peak: Float = 0
         for p in 0..<periods {
-            context.processWithoutJack(frames: frames, left: left, right: right, periodStart: UInt32(p * frames))
+            context.process(frames: frames, left: left, right: right, periodStart: UInt32(p * frames))
             peak = (0..<frames).reduce(0) { max($0, abs(left[$1]), abs(right[$1])) }
             while context.uiRing.pop() != nil {}
         }
@@ -37,7 +37,7 @@ import Testing
         #expect(context.keyboardRing.push(.midi(ShortMessage(status: 0x80, data1: 60, data2: 0), .keyboard)))  // held
         #expect(run(20) > 0.01, "the sustained note sounds")
         #expect(context.synth.activeVoiceCount == 1)
-        context.midiGate.store(false, ordering: .releasing)  // suspended: MIDI would be lost
+        context.midiGate.close()  // suspended: MIDI would be lost
         #expect(context.keyboardRing.push(.silenceAllVoices))
         _ = run(1)
         #expect(context.synth.activeVoiceCount == 0)
@@ -48,12 +48,12 @@ import Testing
         defer { left.deallocate(); right.deallocate() }
         #expect(context.keyboardRing.push(.midi(ShortMessage(status: 0x90, data1: 64, data2: 100), .keyboard)))
         #expect(run(20) > 0.01)
-        context.midiGate.store(false, ordering: .releasing)
+        context.midiGate.close()
         #expect(context.keyboardRing.push(.midi(ShortMessage(status: 0x80, data1: 64, data2: 0), .keyboard)))  // lost
         _ = run(2)
         #expect(context.synth.activeVoiceCount == 1, "the note-off was lost: the note hangs")
         #expect(context.keyboardRing.push(.releaseAllVoices))
-        context.midiGate.store(true, ordering: .releasing)
+        context.midiGate.open()
         #expect(run(1) > 0.001, "released, not cut")
         #expect(run(100) == 0, "silent after the release (0.3 s)")
         #expect(context.synth.activeVoiceCount == 0)

@@ -1,3 +1,4 @@
+import Bench
 import Engine
 import Foundation
 import Testing

@@ -24,12 +24,12 @@ import Testing
     @Test func loudnessBelowTheAbsoluteGateReadsDashes() throws {
         var m = LiveMeters()
         for _ in 0..<188 {
-            m.consume(MeterBlock(frames: 256, peakLeft: 0.5, peakRight: 0.5, sumSquaresLeft: 64, sumSquaresRight: 64,
+            m.consume(PeriodMeasure(frames: 256, peakLeft: 0.5, peakRight: 0.5, sumSquaresLeft: 64, sumSquaresRight: 64,
                                  kSumSquaresLeft: 64, kSumSquaresRight: 64, truePeakLeft: 0.5, truePeakRight: 0.5), sampleRate: 48_000)
         }
         #expect(m.loudness.momentaryLUFS != nil)
         for _ in 0..<188 {  // a second of near silence: about -260 LUFS
-            m.consume(MeterBlock(frames: 256, peakLeft: 1e-13, peakRight: 1e-13, sumSquaresLeft: 1e-24, sumSquaresRight: 1e-24,
+            m.consume(PeriodMeasure(frames: 256, peakLeft: 1e-13, peakRight: 1e-13, sumSquaresLeft: 1e-24, sumSquaresRight: 1e-24,
                                  kSumSquaresLeft: 1e-24, kSumSquaresRight: 1e-24, truePeakLeft: 1e-13, truePeakRight: 1e-13), sampleRate: 48_000)
         }
         #expect(m.loudness.momentaryLUFS == nil, "\(String(describing: m.loudness.momentaryLUFS))")

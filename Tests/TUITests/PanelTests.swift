@@ -1,3 +1,4 @@
+import DSP
 import Engine
 import MIDI
 import Testing
@@ -106,7 +107,7 @@ import Testing
         #expect(m.loudness == LoudnessReadout())  // nothing measured: "--"
         // A full-scale square wave left, half scale right, for a second: peak, RMS, clip, LUFS, true peak.
         for _ in 0..<188 {
-            m.consume(MeterBlock(frames: 256, peakLeft: 1, peakRight: 0.5, sumSquaresLeft: 256, sumSquaresRight: 64,
+            m.consume(PeriodMeasure(frames: 256, peakLeft: 1, peakRight: 0.5, sumSquaresLeft: 256, sumSquaresRight: 64,
                                  kSumSquaresLeft: 256, kSumSquaresRight: 64, truePeakLeft: 1, truePeakRight: 0.5), sampleRate: 48_000)
         }
         m.advance(to: 0)
@@ -120,7 +121,7 @@ import Testing
         #expect(m.loudness.shortTermLUFS != nil)
         #expect(abs((m.loudness.truePeakDB ?? -99)) < 0.01)
         // Silence: the clip latch stays until reset; the hold stays for 2 s.
-        m.consume(MeterBlock(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0), sampleRate: 48_000)
+        m.consume(PeriodMeasure(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0), sampleRate: 48_000)
         m.advance(to: 0.5)
         #expect(m.channels[0].clip)
         #expect(abs(m.channels[0].holdDB) < 0.01)
@@ -133,7 +134,7 @@ import Testing
         let w = Workstation(engine: engine, settings: WorkstationSettings())
         #expect(render(w).contains("M -- · S -- · I -- LUFS · TP -- dBTP"))
         for _ in 0..<200 {
-            engine.pending.append(.meter(MeterBlock(frames: 256, peakLeft: 0.5, peakRight: 0.5, sumSquaresLeft: 32, sumSquaresRight: 32,
+            engine.pending.append(.meter(PeriodMeasure(frames: 256, peakLeft: 0.5, peakRight: 0.5, sumSquaresLeft: 32, sumSquaresRight: 32,
                                                     kSumSquaresLeft: 32, kSumSquaresRight: 32, truePeakLeft: 0.5, truePeakRight: 0.5)))
         }
         w.tick(now: 0)
@@ -163,7 +164,7 @@ import Testing
         let actions = FakeActions()
         let w = Workstation(engine: engine, settings: WorkstationSettings(), actions: actions)
         engine.midi(0x90, 60, 100)
-        engine.pending.append(.meter(MeterBlock(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)))
+        engine.pending.append(.meter(PeriodMeasure(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)))
         actions.current = [Recording(kind: "audio", path: "/full/take.wav", seconds: 2, failure: "No space left on device")]
         w.tick(now: 0)
         #expect(actions.recorded.count == 2)

@@ -33,35 +33,3 @@ public struct JackStatus: OptionSet, Sendable, CustomStringConvertible {
         return parts.isEmpty ? "no error" : parts.joined(separator: ", ")
     }
 }
-
-/// Errors from the engine, each naming the JACK call or the thing that failed.
-public enum EngineError: Error, CustomStringConvertible, Equatable {
-    case clientOpenFailed(server: String, status: JackStatus)
-    case portRegistrationFailed(port: String)
-    case activateFailed(code: Int32)
-    case connectFailed(source: String, destination: String, reason: String)
-    case noSuchPort(String)
-    case serverStartFailed(server: String, reason: String)
-    case invalidOption(String)
-
-    public var description: String {
-        switch self {
-        case let .clientOpenFailed(server, status):
-            "jack_client_open on server '\(server)' failed: \(status)"
-        case let .portRegistrationFailed(port):
-            "jack_port_register failed for port '\(port)'"
-        case let .activateFailed(code):
-            "jack_activate failed (code \(code))"
-        case let .connectFailed(source, destination, reason):
-            "jack_connect '\(source)' -> '\(destination)' failed: \(reason)"
-        case let .noSuchPort(name):
-            "no JACK port named '\(name)' (jack_lsp lists them)"
-        case let .serverStartFailed(server, reason):
-            "could not start a private JACK server '\(server)': \(reason)"
-        case let .invalidOption(text):
-            text
-        }
-    }
-
-    public static func == (a: EngineError, b: EngineError) -> Bool { a.description == b.description }
-}

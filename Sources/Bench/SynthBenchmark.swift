@@ -1,4 +1,5 @@
 import DSP
+import Engine
 import Foundation
 import Glibc
 import MIDI
@@ -101,13 +102,13 @@ public enum SynthBenchmark {
         }
         let mine = try leastCPU([backbeat, "render", ours, "-o", directory + "/ours.wav",
                                                  "--voices", String(max(notes, 1)), "--patch", "1"])
-        guard mine.status == 0 else { throw ChildProcess.Failure(description: "backbeat render failed: \(mine.output)") }
+        guard mine.status == 0 else { throw BenchError.commandFailed(command: "backbeat render", output: mine.output) }
         guard let fluidsynth = ChildProcess.find("fluidsynth"), let font = soundFont else { return (mine.cpuSeconds, nil, nil) }
         let reference = try leastCPU([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000",
                                                       "-o", "synth.verbose=1",
                                                       "-o", "synth.polyphony=4096", "-o", "synth.cpu-cores=1",
                                                       "-F", directory + "/theirs.wav", font, theirs])
-        guard reference.status == 0 else { throw ChildProcess.Failure(description: "fluidsynth failed: \(reference.output)") }
+        guard reference.status == 0 else { throw BenchError.commandFailed(command: "fluidsynth", output: reference.output) }
         let counts = reference.output.split(separator: "\n").filter { $0.contains("noteon") }
             .compactMap { $0.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
         return (mine.cpuSeconds, reference.cpuSeconds, counts.max().map { $0 + 1 })

@@ -54,13 +54,10 @@ public struct MonitorEvent: Sendable, BitwiseCopyable, Equatable {
     }
 }
 
-/// Per-period level figures, as the callback computes them where every sample is seen (peaks, sums of
-/// squares, K-weighted sums, true peaks); the UI does the ballistics (`DSP.MeterState`).
-public typealias MeterBlock = PeriodMeasure
 
 extension MeterState {
     /// Takes one of the engine's meter blocks (`sampleRate`: `Engine.sampleRate`).
-    public mutating func consume(_ block: MeterBlock, sampleRate: Int) {
+    public mutating func consume(_ block: PeriodMeasure, sampleRate: Int) {
         consume(block, sampleRate: Double(sampleRate))
     }
 }
@@ -68,7 +65,7 @@ extension MeterState {
 /// What the real-time callback reports to the UI thread, through one ring.
 public enum EngineEvent: Sendable, BitwiseCopyable, Equatable {
     case midi(MonitorEvent)
-    case meter(MeterBlock)
+    case meter(PeriodMeasure)
 }
 
 /// One stereo sample frame, as the audio capture ring carries it to the disk thread.

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Glibc
 
@@ -29,7 +30,7 @@ public final class ReferenceClient {
             usleepMilliseconds(50)
         }
         client.stop()
-        throw ChildProcess.Failure(description: "\(name) started, but its port \(port) did not appear on JACK server '\(server)' within \(timeout) (its output: \(log))")
+        throw BenchError.portDidNotAppear(program: name, port: port, server: server, timeout: timeout, output: log)
     }
 
     /// Ends the program (stdin closed, SIGTERM) and reaps it.

@@ -1,5 +1,5 @@
-// Offline rendering: the synth driven exactly as the JACK callback drives it (periods split at each
-// event's frame offset), as fast as the machine can go.
+// Offline rendering: the synth driven exactly as the real-time backends drive it (periods split at each
+// event's frame offset by the same `PeriodRenderer`), as fast as the machine can go.
 import DSP
 import MIDI
 
@@ -30,26 +30,22 @@ public struct TimedMessage: Sendable, Equatable {
 /// as the real-time engine.
 public enum OfflineRenderer {
     /// Renders one period: for each event (sorted by offset), render up to its frame, apply it, continue.
-    /// This is the real-time code path (`@_noLocks`, the synth reached without retain/release), so offline
-    /// output matches live output sample for sample. Returns the voices sounding at the end of the period.
+    /// The split is `PeriodRenderer`'s, the one the JACK callback and the ALSA PCM thread use (`@_noLocks`,
+    /// the synth reached without retain/release), so offline output matches live output sample for sample.
+    /// `chunk` is the most frames per synth call (what it was prepared for; the period by default). Returns
+    /// the voices sounding at the end of the period.
     @_noLocks @discardableResult
     public static func renderPeriod(_ synth: Unmanaged<Synth>, events: UnsafeBufferPointer<PeriodEvent>,
                                     left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                                    frames: Int) -> Int {
-        synth._withUnsafeGuaranteedRef { synth in
-            var done = 0
-            for i in 0..<events.count {
-                let event = events[i]
-                let at = min(max(event.offset, done), frames)
-                if at > done {
-                    synth.render(left: left + done, right: right + done, frames: at - done)
-                    done = at
-                }
-                synth.handle(event.message)
-            }
-            if frames > done { synth.render(left: left + done, right: right + done, frames: frames - done) }
-            return synth.activeVoiceCount
+                                    frames: Int, chunk: Int? = nil) -> Int {
+        var output = PeriodRenderer(left: left, right: right, frames: frames, chunk: chunk ?? frames)
+        for i in 0..<events.count {
+            let event = events[i]
+            output.render(upTo: event.offset, synth)
+            synth._withUnsafeGuaranteedRef { $0.handle(event.message) }
         }
+        output.finish(synth)
+        return synth._withUnsafeGuaranteedRef { $0.activeVoiceCount }
     }
 
     /// Renders `messages` (any order; stable for equal times) through a fresh synth and returns the stereo

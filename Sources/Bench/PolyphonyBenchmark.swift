@@ -1,4 +1,5 @@
 import CJack
+import Engine
 import Foundation
 import MIDI
 import Synchronization
@@ -70,7 +71,7 @@ public enum PolyphonyBenchmark {
             var peakLoad: Float = 0
             for _ in 0..<tenths {
                 usleepMilliseconds(100)
-                peakLoad = max(peakLoad, jack_cpu_load(watcher.client))
+                peakLoad = max(peakLoad, watcher.client.cpuLoad)
             }
             return (watcher.xruns.load(ordering: .relaxed) - xrunsBefore, peakLoad)
         }
@@ -101,21 +102,17 @@ public enum PolyphonyBenchmark {
 
 /// A portless client that counts the server's xruns; jack_cpu_load on it reads the server's DSP load.
 final class LoadWatcher: @unchecked Sendable {
-    let client: OpaquePointer
+    let client: JackClient
     let xruns = Atomic<Int>(0)
 
     init(server: String) throws {
-        client = try JackSession.utility(serverName: server)
-        jack_set_xrun_callback(client, loadWatcherXrun, Unmanaged.passUnretained(self).toOpaque())
-        guard jack_activate(client) == 0 else {
-            jack_client_close(client)
-            throw EngineError.activateFailed(code: -1)
-        }
+        client = try JackClient(name: "backbeat-util", server: server)
+        client.setXrunCallback(loadWatcherXrun, argument: Unmanaged.passUnretained(self).toOpaque())
+        try client.activate()
     }
 
     func close() {
-        jack_deactivate(client)
-        jack_client_close(client)
+        client.close()
     }
 }
 
@@ -137,7 +134,7 @@ public enum ProcessBenchmark {
         defer { kill(pid, SIGTERM); var status: Int32 = 0; waitpid(pid, &status, 0) }
         let deadline = ContinuousClock.now + .seconds(20)
         while !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready:") ?? false) {
-            guard ContinuousClock.now < deadline else { throw EngineError.invalidOption("backbeat did not become ready: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
+            guard ContinuousClock.now < deadline else { throw BenchError.notReady(log: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "") }
             usleepMilliseconds(20)
         }
         let settleEnd = ContinuousClock.now + settle
@@ -149,7 +146,7 @@ public enum ProcessBenchmark {
     public static func residentKiB(pid: pid_t) throws -> (total: Int, own: Int) {
         // /proc files report size 0: read to end of file, not by size.
         guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps") else {
-            throw EngineError.invalidOption("cannot read /proc/\(pid)/smaps")
+            throw BenchError.unreadableMemoryMap(pid: pid, reason: "cannot open it")
         }
         defer { try? handle.close() }
         let smaps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
@@ -164,7 +161,7 @@ public enum ProcessBenchmark {
                 if inJackSegment { jackShared += kib }
             }
         }
-        guard total > 0 else { throw EngineError.invalidOption("no Rss lines in /proc/\(pid)/smaps") }
+        guard total > 0 else { throw BenchError.unreadableMemoryMap(pid: pid, reason: "no Rss lines") }
         return (total, total - jackShared)
     }
 
@@ -178,7 +175,7 @@ public enum ProcessBenchmark {
         defer { try? FileManager.default.removeItem(atPath: log) }
         let command = "LANG=C.UTF-8 TERM=tmux-256color '\(backbeat)' --server \(server) --no-autoconnect --log '\(log)'"
         let started = try ChildProcess.runMeasured([tmux, "-L", socket, "new-session", "-d", "-s", "bench", "-x", "200", "-y", "60", command])
-        guard started.status == 0 else { throw EngineError.invalidOption("tmux new-session failed: \(started.output)") }
+        guard started.status == 0 else { throw BenchError.commandFailed(command: "tmux new-session", output: started.output) }
         defer { _ = try? ChildProcess.runMeasured([tmux, "-L", socket, "kill-server"]) }
         func stamp(_ text: String) -> Double? {
             let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
@@ -190,12 +187,12 @@ public enum ProcessBenchmark {
         let deadline = ContinuousClock.now + .seconds(20)
         while stamp("first frame") == nil {
             guard ContinuousClock.now < deadline else {
-                throw EngineError.invalidOption("the workstation drew no first frame in 20 s; its log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                throw BenchError.noFirstFrame(seconds: 20, log: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
             }
             usleepMilliseconds(20)
         }
         guard let ready = stamp("ready:"), let frame = stamp("first frame") else {
-            throw EngineError.invalidOption("no 'ready:' line in the workstation's log")
+            throw BenchError.noReadyLine
         }
         // q quits; the private server dies with Backbeat. Then the terminal goes.
         _ = try? ChildProcess.runMeasured([tmux, "-L", socket, "send-keys", "-t", "bench", "q"])
@@ -211,7 +208,7 @@ public enum ProcessBenchmark {
             let start = ContinuousClock.now
             let result = try ChildProcess.runMeasured(arguments)
             let elapsed = ContinuousClock.now - start
-            guard result.status == 0 else { throw EngineError.invalidOption("\(arguments.joined(separator: " ")) failed") }
+            guard result.status == 0 else { throw BenchError.commandFailed(command: arguments.joined(separator: " "), output: "") }
             times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
         }
         return times.sorted()[times.count / 2]

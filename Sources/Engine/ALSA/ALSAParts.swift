@@ -1,29 +1,6 @@
 import Foundation
 import Synchronization
 
-/// Which audio driver runs the synth.
-public enum AudioDriver: String, Sendable, CaseIterable {
-    /// A JACK client (a private server is started when none runs).
-    case jack
-    /// An ALSA PCM device, without JACK (`ALSAPCMBackend`).
-    case alsa
-}
-
-/// Where MIDI comes from.
-public enum MIDIInputSelection: String, Sendable, CaseIterable {
-    /// JACK's midi_in only.
-    case jack
-    /// The ALSA sequencer only (required: Backbeat does not start without it).
-    case alsa
-    /// Both (the sequencer is required).
-    case both
-    /// JACK always, the ALSA sequencer when it can be opened (else one line says why not).
-    case auto
-
-    var wantsALSA: Bool { self != .jack }
-    var requiresALSA: Bool { self == .alsa || self == .both }
-}
-
 /// The engine's ALSA parts: sequencer input and PCM output, and what the status line says about them.
 final class ALSAParts: @unchecked Sendable {
     private struct State {
@@ -71,7 +48,7 @@ final class ALSAParts: @unchecked Sendable {
 }
 
 extension Engine {
-    /// The ALSA half of `start()`: the sequencer as `--midi` asks (a required one that cannot be opened
+    /// The ALSA part of `start()`: the sequencer as `--midi` asks (a required one that cannot be opened
     /// throws an `ALSAError` naming /dev/snd/seq; with `auto` the reason goes to the log and the status),
     /// then with `--driver alsa` the PCM device, opened, configured and running. Leaves nothing running when
     /// it throws.
@@ -94,9 +71,7 @@ extension Engine {
             do {
                 let pcm = try ALSAPCMBackend(device: options.alsaDevice, rate: options.rate, period: options.period,
                                              periods: options.alsaPeriods)
-                synth.prepare(sampleRate: Double(pcm.rate), maxFrames: 1024)
-                context.loudness.prepare(sampleRate: Double(pcm.rate))  // as `open` does for JACK
-                context.maxFrames = 1024
+                prepare(sampleRate: pcm.rate)
                 try pcm.start(context: context)
                 alsa.set(pcm: pcm)
                 log("ready: ALSA PCM '\(pcm.device)', \(pcm.rate) Hz, \(pcm.periods) x \(pcm.periodFrames) frames, \(pcm.format.rawValue), \(pcm.scheduling)")

@@ -1,19 +1,11 @@
-// The JACK process callback and everything it calls. Real-time rules: no allocation, no
-// locks, no I/O, no framework calls, no existentials, no ARC traffic; every function here is @_noLocks and the
-// release build checks it. Nothing here is created or freed while the callback can run.
-import CJack
+// The backend-neutral real-time side: what every backend's real-time thread calls once per period (the JACK
+// process callback through JACK/JackProcessCallback.swift, the ALSA PCM thread directly). Real-time rules: no
+// allocation, no locks, no I/O, no framework calls, no existentials, no ARC traffic; every function here is
+// @_noLocks and the release build checks it. Nothing here is created or freed while the callback can run.
 import DSP
 import MIDI
 import Realtime
 import Synchronization
-
-/// The JACK ports a callback reads and writes. Replaced only while no client is active.
-struct JackPorts: BitwiseCopyable {
-    var client: OpaquePointer
-    var midiIn: OpaquePointer
-    var outLeft: OpaquePointer
-    var outRight: OpaquePointer
-}
 
 /// Counters the callback writes and the rest of Backbeat reads (relaxed: they are statistics).
 public struct EngineCounters: ~Copyable, Sendable {
@@ -23,16 +15,32 @@ public struct EngineCounters: ~Copyable, Sendable {
     public let sysexBytesDropped = Atomic<Int>(0)
     public let xruns = Atomic<Int>(0)
     public let periods = Atomic<Int>(0)
-    /// Duration of the last callback and the longest since the last `takeMaxCallbackNanos`, in ns.
+    /// Duration of the last callback, in ns.
     public let lastCallbackNanos = Atomic<Int>(0)
-    public let maxCallbackNanos = Atomic<Int>(0)
+    /// The longest callback since the last `takeLongestCallbackNanos`, in ns: one atomic max per period, so
+    /// no raise ever overwrites a larger value, whoever records.
+    public let longestCallbackNanos = AtomicMaximum()
+    /// The same object for the real-time thread, reached without retain/release (`self` keeps it alive).
+    private let rtLongest: Unmanaged<AtomicMaximum>
     public let activeVoices = Atomic<Int>(0)
     /// Frames the capture ring had no room for (the disk thread fell behind).
     public let captureFramesDropped = Atomic<Int>(0)
-    public init() {}
+    public init() { rtLongest = .passUnretained(longestCallbackNanos) }
+
+    /// Records one callback's duration: the last, and the longest (an atomic max).
+    @_noLocks
+    public func recordCallback(nanoseconds: Int) {
+        lastCallbackNanos.store(nanoseconds, ordering: .relaxed)
+        let value = UInt64(truncatingIfNeeded: max(nanoseconds, 0))
+        rtLongest._withUnsafeGuaranteedRef { $0.record(value) }
+    }
+
+    /// The longest callback since the previous call, in ns, and starts a new maximum.
+    public func takeLongestCallbackNanos() -> Int { Int(truncatingIfNeeded: longestCallbackNanos.reset()) }
 }
 
-/// Everything the callback touches, prepared before `jack_activate` and released after the client closes.
+/// Everything a backend's real-time thread touches, prepared before it starts (`Engine.prepare`) and released
+/// after it stopped.
 final class RealtimeContext: @unchecked Sendable {
     let synth: Synth
     /// One ring per non-JACK producer (single producer each).
@@ -43,7 +51,7 @@ final class RealtimeContext: @unchecked Sendable {
     let sysexRing: SPSCRing<UInt8>
     /// Backbeat's output while capture is on, for the disk thread (never written from this thread to disk).
     let captureRing: SPSCRing<StereoFrame>
-    let captureOn = Atomic<Bool>(false)
+    let captureOn = AtomicGate(open: false)
     /// Every period's callback duration, filled on the RT thread without allocating (p99.9 for the soak).
     let callbackDurations = LatencyHistogram()
     private let rtDurations: Unmanaged<LatencyHistogram>
@@ -61,10 +69,13 @@ final class RealtimeContext: @unchecked Sendable {
     private let rtLoudness: Unmanaged<LoudnessProcessor>
     let counters = EngineCounters()
     /// Lifecycle gates: open = delivered / playing. Written by the lifecycle simulator's owner.
-    let midiGate: Atomic<Bool>
-    let audioGate: Atomic<Bool>
-    /// Set by JACK's shutdown callback; the supervisor reacts.
-    let serverGone = Atomic<Bool>(false)
+    let midiGate = AtomicGate(open: true)
+    let audioGate = AtomicGate(open: true)
+    private let rtMIDIGate: Unmanaged<AtomicGate>
+    private let rtAudioGate: Unmanaged<AtomicGate>
+    private let rtCaptureOn: Unmanaged<AtomicGate>
+    /// Opened by JACK's shutdown callback; the supervisor reacts.
+    let serverGone = AtomicGate(open: false)
     /// The most frames the synth was prepared for; longer periods render in chunks.
     @exclusivity(unchecked) var maxFrames = 1024
     /// Set while no client owns the ports; written only while the callback cannot run.
@@ -93,48 +104,22 @@ final class RealtimeContext: @unchecked Sendable {
         rtDurations = .passUnretained(callbackDurations)
         loudness = LoudnessProcessor()
         rtLoudness = .passUnretained(loudness)
-        midiGate = Atomic(true)
-        audioGate = Atomic(true)
         alsaSysexRing = SPSCRing(capacity: sysexCapacity)
         rtALSASysex = .passUnretained(alsaSysexRing)
+        rtMIDIGate = .passUnretained(midiGate)
+        rtAudioGate = .passUnretained(audioGate)
+        rtCaptureOn = .passUnretained(captureOn)
     }
 
-    /// One JACK period. Control rings first (at frame 0), then JACK MIDI at its frame offsets: the synth
-    /// renders up to each event's frame, so an event at offset k changes the sound at frame k.
+    /// One period for a backend whose MIDI arrives through the control rings only (ALSA PCM). `periodStart`
+    /// is the backend's running frame count, for monitor times. (JACK's callback, which also has MIDI at
+    /// frame offsets, is `process(frames:)` in JACK/JackProcessCallback.swift.)
     @_noLocks
-    func process(frames: Int) {
-        guard let ports = ports else { return }
-        let outLeft = backbeat_rt_port_buffer(ports.outLeft, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
-        let outRight = backbeat_rt_port_buffer(ports.outRight, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
-        let midiBuffer = backbeat_rt_port_buffer(ports.midiIn, jack_nframes_t(frames))
-        let periodStart = backbeat_rt_last_frame_time(ports.client)
+    func process(frames: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
+                 periodStart: UInt32) {
         let period = beginPeriod(periodStart: periodStart)
-
-        var rendered = 0
-        let count = backbeat_rt_midi_event_count(midiBuffer)
-        var index: UInt32 = 0
-        while index < count {
-            var event = jack_midi_event_t()
-            if backbeat_rt_midi_event_get(&event, midiBuffer, index) == 0, event.size > 0, let bytes = event.buffer {
-                let at = min(Int(event.time), frames)
-                if period.audioOpen && at > rendered {
-                    render(left: outLeft, right: outRight, from: rendered, to: at)
-                    rendered = at
-                }
-                receive(bytes: bytes, size: event.size, frameTime: periodStart &+ event.time, midiOpen: period.midiOpen)
-            }
-            index += 1
-        }
-        finishPeriod(period, left: outLeft, right: outRight, frames: frames, rendered: rendered)
-    }
-
-    /// One period for a backend without JACK (ALSA PCM): its MIDI arrives through the control rings only.
-    /// `periodStart` is the backend's running frame count, for monitor times.
-    @_noLocks
-    func processWithoutJack(frames: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                            periodStart: UInt32) {
-        let period = beginPeriod(periodStart: periodStart)
-        finishPeriod(period, left: left, right: right, frames: frames, rendered: 0)
+        var output = PeriodRenderer(left: left, right: right, frames: frames, chunk: maxFrames)
+        finishPeriod(period, &output)
     }
 
     /// What a period starts with: its start time, the gates as they are now, the control rings applied.
@@ -145,38 +130,44 @@ final class RealtimeContext: @unchecked Sendable {
     }
 
     @_noLocks
-    private func beginPeriod(periodStart: UInt32) -> Period {
-        let period = Period(started: MonotonicInstant.now(), midiOpen: midiGate.load(ordering: .acquiring),
-                            audioOpen: audioGate.load(ordering: .acquiring))
+    func beginPeriod(periodStart: UInt32) -> Period {
+        var midiOpen = false, audioOpen = false
+        rtMIDIGate._withUnsafeGuaranteedRef { midiOpen = $0.isOpen }
+        rtAudioGate._withUnsafeGuaranteedRef { audioOpen = $0.isOpen }
+        let period = Period(started: MonotonicInstant.now(), midiOpen: midiOpen, audioOpen: audioOpen)
         drain(rtKeyboard, periodStart: periodStart, midiOpen: period.midiOpen)
         drain(rtALSA, periodStart: periodStart, midiOpen: period.midiOpen)
         drain(rtDemo, periodStart: periodStart, midiOpen: period.midiOpen)
         return period
     }
 
+    /// Renders up to `frame` of the period while the audio gate is open (before an event at that frame).
+    @_noLocks
+    func render(_ output: inout PeriodRenderer, upTo frame: Int, _ period: Period) {
+        if period.audioOpen { output.render(upTo: frame, rtSynth) }
+    }
+
     /// Renders the rest of the period (or silence while the gate is closed), then meters, capture, statistics.
     @_noLocks
-    private func finishPeriod(_ period: Period, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
-                              frames: Int, rendered: Int) {
+    func finishPeriod(_ period: Period, _ output: inout PeriodRenderer) {
+        let left = output.left, right = output.right, frames = output.frames
         if period.audioOpen {
-            if rendered < frames { render(left: left, right: right, from: rendered, to: frames) }
+            output.finish(rtSynth)
         } else {
             // A suspended app runs no code: the synth is frozen and the output is silence.
             left.update(repeating: 0, count: frames)
             right.update(repeating: 0, count: frames)
         }
         measure(left: left, right: right, frames: frames)
-        if captureOn.load(ordering: .relaxed) { capture(left: left, right: right, frames: frames) }
+        var capturing = false
+        rtCaptureOn._withUnsafeGuaranteedRef { capturing = $0.isOpenRelaxed }
+        if capturing { capture(left: left, right: right, frames: frames) }
 
         counters.activeVoices.store(rtSynth._withUnsafeGuaranteedRef { $0.activeVoiceCount }, ordering: .relaxed)
         counters.periods.wrappingAdd(1, ordering: .relaxed)
         let nanoseconds = MonotonicInstant.now().nanoseconds(since: period.started)
         rtDurations._withUnsafeGuaranteedRef { $0.record(nanoseconds: nanoseconds) }
-        let elapsed = Int(truncatingIfNeeded: nanoseconds)
-        counters.lastCallbackNanos.store(elapsed, ordering: .relaxed)
-        if elapsed > counters.maxCallbackNanos.load(ordering: .relaxed) {
-            counters.maxCallbackNanos.store(elapsed, ordering: .relaxed)
-        }
+        counters.recordCallback(nanoseconds: Int(truncatingIfNeeded: nanoseconds))
     }
 
     /// Hands the period's output to the disk thread; what does not fit is counted, never waited for.
@@ -185,17 +176,6 @@ final class RealtimeContext: @unchecked Sendable {
         var pushed = 0
         rtCapture._withUnsafeGuaranteedRef { pushed = pushFrames($0, left: left, right: right, frames: frames) }
         if pushed < frames { counters.captureFramesDropped.wrappingAdd(frames - pushed, ordering: .relaxed) }
-    }
-
-    /// Renders frames [from, to) in chunks the synth was prepared for.
-    @_noLocks
-    private func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, from: Int, to: Int) {
-        var position = from
-        while position < to {
-            let count = min(to - position, maxFrames)
-            rtSynth._withUnsafeGuaranteedRef { $0.render(left: left + position, right: right + position, frames: count) }
-            position += count
-        }
     }
 
     @_noLocks
@@ -241,9 +221,9 @@ final class RealtimeContext: @unchecked Sendable {
                 sysexLength: UInt32(truncatingIfNeeded: length), queued: UInt32(truncatingIfNeeded: queued))
     }
 
-    /// One JACK MIDI event: a complete message (JACK MIDI carries no running status).
+    /// One MIDI event of a backend with MIDI in its period (JACK): a complete message (no running status).
     @_noLocks
-    private func receive(bytes: UnsafeMutablePointer<jack_midi_data_t>, size: Int, frameTime: UInt32, midiOpen: Bool) {
+    func receive(bytes: UnsafeMutablePointer<UInt8>, size: Int, frameTime: UInt32, midiOpen: Bool) {
         let status = bytes[0]
         guard status >= 0x80 else { return }
         if status == 0xF0 {
@@ -275,36 +255,12 @@ final class RealtimeContext: @unchecked Sendable {
     /// Per-period peak, sum of squares, K-weighted sum of squares and true peak, for the UI's meters.
     @_noLocks
     private func measure(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
-        var block = MeterBlock(frames: 0, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)
+        var block = PeriodMeasure(frames: 0, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)
         rtLoudness._withUnsafeGuaranteedRef {
             block = $0.process(left: UnsafePointer(left), right: UnsafePointer(right), frames: frames)
         }
         if !rtUI._withUnsafeGuaranteedRef({ $0.push(.meter(block)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
     }
-}
-
-/// JACK's process callback: a free function, outside any actor, reaching the context without retain/release.
-@_noLocks
-func backbeatProcessCallback(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
-    guard let argument else { return 0 }
-    Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.process(frames: Int(frames)) }
-    return 0
-}
-
-/// JACK's xrun callback (called on JACK's thread): count only.
-@_noLocks
-func backbeatXrunCallback(_ argument: UnsafeMutableRawPointer?) -> Int32 {
-    guard let argument else { return 0 }
-    _ = Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef {
-        $0.counters.xruns.wrappingAdd(1, ordering: .relaxed)
-    }
-    return 0
-}
-
-/// JACK's shutdown callback (the server went away): flag it for the supervisor.
-func backbeatShutdownCallback(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ argument: UnsafeMutableRawPointer?) {
-    guard let argument else { return }
-    Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.serverGone.store(true, ordering: .releasing) }
 }
 
 @_noLocks

@@ -35,18 +35,11 @@ public final class PrivateJackServer: @unchecked Sendable {
     /// instead. `BACKBEAT_JACK_VERBOSE=1` keeps libjack's messages.
     public static func quietLibjack() {
         guard ProcessInfo.processInfo.environment["BACKBEAT_JACK_VERBOSE"] == nil else { return }
-        jack_set_error_function(ignoreJackMessage)
-        jack_set_info_function(ignoreJackMessage)
+        JackClient.silenceLibraryMessages()
     }
 
     /// True when a JACK server of that name accepts a client now (never starts one).
-    public static func isRunning(name: String) -> Bool {
-        var status = jack_status_t(rawValue: 0)
-        let options = jack_options_t(rawValue: JackNoStartServer.rawValue)
-        guard let client = backbeat_jack_client_open("backbeat-probe", options, &status, name) else { return false }
-        jack_client_close(client)
-        return true
-    }
+    public static func isRunning(name: String) -> Bool { JackClient.serverAccepts(name: name) }
 
     /// The driver for a private server: ALSA when the machine has a sound card, the dummy driver otherwise.
     public static func defaultDriver() -> String {
@@ -54,8 +47,14 @@ public final class PrivateJackServer: @unchecked Sendable {
         return cards.contains("no soundcards") || cards.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "dummy" : "alsa"
     }
 
-    /// Starts `jackd -R -n NAME -d DRIVER -r RATE -p PERIOD` and waits until it accepts clients.
-    /// Must be called from the main thread: the parent-death signal is tied to the thread that spawns.
+    /// Starts `jackd -R -n NAME -d DRIVER -r RATE -p PERIOD` and waits until it accepts clients (polling,
+    /// up to `timeout`: call it outside any lock that a status read takes).
+    ///
+    /// Thread: Linux delivers a parent-death signal when the *thread* that spawned the child exits, not the
+    /// process. So call this on a thread that lives as long as the server should: the main thread (the
+    /// engine's `start()`), or the engine's supervisor thread, which ends only after the server it holds is
+    /// stopped. Never on a short-lived worker thread (a Dispatch queue's), whose exit would stop jackd.
+    /// A SIGKILLed Backbeat ends every thread at once, so the signal still stops its server.
     public static func start(name: String, rate: Int, period: Int, driver: String? = nil,
                              timeout: Duration = .seconds(10)) throws -> PrivateJackServer {
         let driver = driver ?? defaultDriver()
@@ -207,5 +206,3 @@ public final class PrivateJackServer: @unchecked Sendable {
         return (child.pid, child.stdin)
     }
 }
-
-private func ignoreJackMessage(_ message: UnsafePointer<CChar>?) {}

@@ -3,6 +3,7 @@
 // what a note-on at frame k does to the output (latency, onset, pitch). Used by `backbeat bench` and the
 // integration tests. Their callbacks follow the same real-time rules as Backbeat's own.
 import CJack
+import Engine
 import MIDI
 import Realtime
 import Synchronization
@@ -32,18 +33,12 @@ public struct ProbeEvent: Sendable, BitwiseCopyable {
     }
 }
 
-private func openProbeClient(_ name: String, server: String) throws -> OpaquePointer {
-    var status = jack_status_t(rawValue: 0)
-    guard let client = backbeat_jack_client_open(name, jack_options_t(rawValue: JackNoStartServer.rawValue), &status, server) else {
-        throw EngineError.clientOpenFailed(server: server, status: JackStatus(status))
-    }
-    return client
-}
-
 /// Plays a schedule of MIDI events at exact frames, and single messages "now" (next period).
 public final class ProbeMIDISender: @unchecked Sendable {
-    public let client: OpaquePointer
+    public let client: JackClient
     public let port: OpaquePointer
+    /// `client.handle`, for the process callback.
+    private let clientHandle: OpaquePointer
     /// The client's name as JACK gave it (its port is "NAME:out").
     public let name: String
     private let capacity = 4096
@@ -58,20 +53,14 @@ public final class ProbeMIDISender: @unchecked Sendable {
     public let finished = Atomic<Bool>(false)
 
     public init(server: String, name: String = "probe-out") throws {
-        client = try openProbeClient(name, server: server)
-        self.name = String(cString: jack_get_client_name(client))
-        guard let port = jack_port_register(client, "out", backbeat_jack_midi_type(), UInt(JackPortIsOutput.rawValue), 0) else {
-            jack_client_close(client)
-            throw EngineError.portRegistrationFailed(port: "out")
-        }
-        self.port = port
+        client = try JackClient(name: name, server: server)
+        clientHandle = client.handle
+        self.name = client.name
+        port = try client.registerPort("out", kind: .midi, input: false)
         schedule = .allocate(capacity: capacity)
         rtImmediate = .passUnretained(immediate)
-        jack_set_process_callback(client, probeSenderCallback, Unmanaged.passUnretained(self).toOpaque())
-        guard jack_activate(client) == 0 else {
-            jack_client_close(client)
-            throw EngineError.activateFailed(code: -1)
-        }
+        client.setProcessCallback(probeSenderCallback, argument: Unmanaged.passUnretained(self).toOpaque())
+        try client.activate()
     }
 
     deinit { schedule.deallocate() }
@@ -101,7 +90,7 @@ public final class ProbeMIDISender: @unchecked Sendable {
             }
         }
         guard armed.load(ordering: .acquiring) else { return }
-        let periodStart = Int(backbeat_rt_last_frame_time(client))
+        let periodStart = Int(backbeat_rt_last_frame_time(clientHandle))
         var start = startFrame.load(ordering: .relaxed)
         if start < 0 {
             start = periodStart
@@ -119,10 +108,7 @@ public final class ProbeMIDISender: @unchecked Sendable {
         if next >= scheduled { finished.store(true, ordering: .releasing) }
     }
 
-    public func close() {
-        jack_deactivate(client)
-        jack_client_close(client)
-    }
+    public func close() { client.close() }
 }
 
 @_noLocks
@@ -135,7 +121,8 @@ private func probeSenderCallback(_ frames: jack_nframes_t, _ argument: UnsafeMut
 /// Records two audio inputs ("NAME:in_L", "NAME:in_R") into preallocated memory, noting the JACK frame
 /// time of the first sample.
 public final class ProbeRecorder: @unchecked Sendable {
-    public let client: OpaquePointer
+    public let client: JackClient
+    private let clientHandle: OpaquePointer
     public let name: String
     private let inLeft: OpaquePointer
     private let inRight: OpaquePointer
@@ -148,28 +135,18 @@ public final class ProbeRecorder: @unchecked Sendable {
     private let full = Atomic<Bool>(false)
 
     public init(server: String, name: String = "probe-in", seconds: Double, sampleRate: Int = 48_000) throws {
-        client = try openProbeClient(name, server: server)
-        self.name = String(cString: jack_get_client_name(client))
-        var ports: [OpaquePointer] = []
-        for portName in ["in_L", "in_R"] {
-            guard let port = jack_port_register(client, portName, backbeat_jack_audio_type(), UInt(JackPortIsInput.rawValue), 0) else {
-                jack_client_close(client)
-                throw EngineError.portRegistrationFailed(port: portName)
-            }
-            ports.append(port)
-        }
-        inLeft = ports[0]
-        inRight = ports[1]
+        client = try JackClient(name: name, server: server)
+        clientHandle = client.handle
+        self.name = client.name
+        inLeft = try client.registerPort("in_L", kind: .audio, input: true)
+        inRight = try client.registerPort("in_R", kind: .audio, input: true)
         capacity = Int(seconds * Double(sampleRate))
         left = .allocate(capacity: capacity)
         right = .allocate(capacity: capacity)
         left.initialize(repeating: 0, count: capacity)
         right.initialize(repeating: 0, count: capacity)
-        jack_set_process_callback(client, probeRecorderCallback, Unmanaged.passUnretained(self).toOpaque())
-        guard jack_activate(client) == 0 else {
-            jack_client_close(client)
-            throw EngineError.activateFailed(code: -1)
-        }
+        client.setProcessCallback(probeRecorderCallback, argument: Unmanaged.passUnretained(self).toOpaque())
+        try client.activate()
     }
 
     deinit {
@@ -187,7 +164,7 @@ public final class ProbeRecorder: @unchecked Sendable {
     @_noLocks
     fileprivate func process(frames: Int) {
         guard armed.load(ordering: .acquiring), !full.load(ordering: .relaxed) else { return }
-        let now = Int(backbeat_rt_last_frame_time(client))
+        let now = Int(backbeat_rt_last_frame_time(clientHandle))
         var first = firstFrame.load(ordering: .relaxed)
         if first < 0 {
             first = now
@@ -212,16 +189,13 @@ public final class ProbeRecorder: @unchecked Sendable {
     public func waitUntilFull(timeout: Duration = .seconds(60)) throws -> (left: [Float], right: [Float]) {
         let deadline = ContinuousClock.now + timeout
         while !full.load(ordering: .acquiring) {
-            if ContinuousClock.now > deadline { throw EngineError.invalidOption("probe recorder did not fill within \(timeout)") }
+            if ContinuousClock.now > deadline { throw BenchError.recorderTimedOut(timeout: timeout) }
             usleepMilliseconds(10)
         }
         return (Array(UnsafeBufferPointer(start: left, count: capacity)), Array(UnsafeBufferPointer(start: right, count: capacity)))
     }
 
-    public func close() {
-        jack_deactivate(client)
-        jack_client_close(client)
-    }
+    public func close() { client.close() }
 }
 
 @_noLocks

@@ -3,17 +3,17 @@ import Foundation
 import Realtime
 import Synchronization
 
-/// Backbeat without JACK: renders with the same real-time path as the JACK callback
-/// (`RealtimeContext.processWithoutJack`) on a thread of its own and writes interleaved samples to an ALSA
+/// The ALSA PCM backend, Backbeat without JACK: renders with the same real-time path as the JACK callback
+/// (`RealtimeContext.process(frames:left:right:periodStart:)`) on a thread of its own and writes interleaved samples to an ALSA
 /// PCM device.
 ///
-/// Real-time safety: the render path (`processWithoutJack`, and the sample conversion in ALSASampleConversion.swift)
+/// Real-time safety: the render path (`RealtimeContext.process`, and the sample conversion in ALSASampleConversion.swift)
 /// is checked by the compiler as real-time safe:
 /// no locks, no allocation, no ARC. The loop around it is deliberately not: it does the device I/O —
 /// `poll` on the PCM's descriptors, `snd_pcm_writei`, `snd_pcm_recover` — which are system calls that block
 /// by design, because waiting for the device *is* how a PCM thread keeps time. Nothing else runs in it:
 /// no logging, no allocation (buffers are made before the thread starts), no Swift locks.
-final class ALSAPCMBackend: @unchecked Sendable {
+final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
     enum SampleFormat: String, Sendable {
         case float32 = "float32"
         case s16 = "S16"
@@ -102,6 +102,11 @@ final class ALSAPCMBackend: @unchecked Sendable {
         wakeRead = fds[0]
         wakeWrite = fds[1]
     }
+
+    // AudioBackend
+    var sampleRate: Int { rate }
+    var frameTime: UInt32 { UInt32(truncatingIfNeeded: framesWritten.load(ordering: .relaxed)) }
+    var deviceLoad: Float { 0 }
 
     deinit {
         stop()
@@ -216,8 +221,7 @@ final class ALSAPCMBackend: @unchecked Sendable {
             }
 
             context._withUnsafeGuaranteedRef {
-                $0.processWithoutJack(frames: period, left: left, right: right,
-                                      periodStart: UInt32(truncatingIfNeeded: written))
+                $0.process(frames: period, left: left, right: right, periodStart: UInt32(truncatingIfNeeded: written))
             }
             if format == .float32 {
                 interleaveFloat32(left: left, right: right, frames: period, into: interleaved.assumingMemoryBound(to: Float.self))

@@ -1,4 +1,4 @@
-import CJack
+import Engine
 import Foundation
 import Glibc
 
@@ -35,17 +35,17 @@ public enum LatencyBenchmark {
 
     /// jack_connect through a short-lived client of our own.
     static func connect(server: String, _ source: String, _ destination: String) throws {
-        let session = try JackSession.utility(serverName: server)
-        defer { jack_client_close(session) }
-        try JackSession.connect(session, source, destination)
+        let client = try JackClient(name: "backbeat-util", server: server)
+        defer { client.close() }
+        try client.connect(source, destination)
     }
 }
 
 /// Looks a port up by name on a server, through a short-lived client.
 public enum JackProbeLookup {
     public static func portExists(_ port: String, server: String) throws -> Bool {
-        let client = try JackSession.utility(serverName: server)
-        defer { jack_client_close(client) }
-        return jack_port_by_name(client, port) != nil
+        let client = try JackClient(name: "backbeat-util", server: server)
+        defer { client.close() }
+        return client.portExists(port)
     }
 }

@@ -1,0 +1,65 @@
+// JACK's side of the real-time path: the callbacks libjack calls, and the period with MIDI at frame offsets.
+// Real-time rules as in Core/RealtimeContext.swift; the release build checks every @_noLocks function.
+import CJack
+import MIDI
+import Realtime
+
+/// The JACK ports a callback reads and writes. Replaced only while no client is active.
+struct JackPorts: BitwiseCopyable {
+    var client: OpaquePointer
+    var midiIn: OpaquePointer
+    var outLeft: OpaquePointer
+    var outRight: OpaquePointer
+}
+
+extension RealtimeContext {
+    /// One JACK period. Control rings first (at frame 0), then JACK MIDI at its frame offsets: the synth
+    /// renders up to each event's frame, so an event at offset k changes the sound at frame k.
+    @_noLocks
+    func process(frames: Int) {
+        guard let ports = ports else { return }
+        let outLeft = backbeat_rt_port_buffer(ports.outLeft, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
+        let outRight = backbeat_rt_port_buffer(ports.outRight, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
+        let midiBuffer = backbeat_rt_port_buffer(ports.midiIn, jack_nframes_t(frames))
+        let periodStart = backbeat_rt_last_frame_time(ports.client)
+        let period = beginPeriod(periodStart: periodStart)
+
+        var output = PeriodRenderer(left: outLeft, right: outRight, frames: frames, chunk: maxFrames)
+        let count = backbeat_rt_midi_event_count(midiBuffer)
+        var index: UInt32 = 0
+        while index < count {
+            var event = jack_midi_event_t()
+            if backbeat_rt_midi_event_get(&event, midiBuffer, index) == 0, event.size > 0, let bytes = event.buffer {
+                render(&output, upTo: Int(event.time), period)
+                receive(bytes: bytes, size: event.size, frameTime: periodStart &+ event.time, midiOpen: period.midiOpen)
+            }
+            index += 1
+        }
+        finishPeriod(period, &output)
+    }
+}
+
+/// JACK's process callback: a free function, outside any actor, reaching the context without retain/release.
+@_noLocks
+func backbeatProcessCallback(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let argument else { return 0 }
+    Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.process(frames: Int(frames)) }
+    return 0
+}
+
+/// JACK's xrun callback (called on JACK's thread): count only.
+@_noLocks
+func backbeatXrunCallback(_ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let argument else { return 0 }
+    _ = Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef {
+        $0.counters.xruns.wrappingAdd(1, ordering: .relaxed)
+    }
+    return 0
+}
+
+/// JACK's shutdown callback (the server went away): flag it for the supervisor.
+func backbeatShutdownCallback(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ argument: UnsafeMutableRawPointer?) {
+    guard let argument else { return }
+    Unmanaged<RealtimeContext>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.serverGone.open() }
+}
+

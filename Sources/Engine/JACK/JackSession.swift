@@ -1,0 +1,62 @@
+import CJack
+
+/// The JACK backend: one open client with Backbeat's three ports, whose process callback runs the
+/// real-time context. Non-real-time: opened, activated, connected and closed by the engine (its `start()` or
+/// its supervisor thread), never from the process callback. Every libjack call goes through `JackClient`.
+final class JackSession: AudioBackend, @unchecked Sendable {
+    let client: JackClient
+    let ports: JackPorts
+    let serverName: String
+
+    static let midiInName = "midi_in"
+    static let outLeftName = "out_L"
+    static let outRightName = "out_R"
+
+    /// Opens a client (never starting a server: Backbeat starts its own, visibly) and registers the ports.
+    init(clientName: String, serverName: String) throws {
+        let client = try JackClient(name: clientName, server: serverName)
+        let midiIn = try client.registerPort(Self.midiInName, kind: .midi, input: true)
+        let outLeft = try client.registerPort(Self.outLeftName, kind: .audio, input: false)
+        let outRight = try client.registerPort(Self.outRightName, kind: .audio, input: false)
+        self.client = client
+        self.serverName = serverName
+        ports = JackPorts(client: client.handle, midiIn: midiIn, outLeft: outLeft, outRight: outRight)
+    }
+
+    var sampleRate: Int { client.sampleRate }
+    var periodFrames: Int { client.bufferSize }
+    var bufferSize: Int { client.bufferSize }
+    var deviceLoad: Float { client.cpuLoad }
+    var frameTime: UInt32 { client.frameTime }
+    var actualClientName: String { client.name }
+
+    /// Installs the process, xrun and shutdown callbacks with `context` as their argument, then activates.
+    func activate(context: RealtimeContext) throws {
+        let argument = Unmanaged.passUnretained(context).toOpaque()
+        client.setProcessCallback(backbeatProcessCallback, argument: argument)
+        client.setXrunCallback(backbeatXrunCallback, argument: argument)
+        client.setShutdownCallback(backbeatShutdownCallback, argument: argument)
+        try client.activate()
+    }
+
+    func close() { client.close() }
+
+    func fullName(_ port: OpaquePointer) -> String { client.fullName(port) }
+
+    func portExists(_ name: String) -> Bool { client.portExists(name) }
+
+    /// `jack_connect`; an existing connection counts as success.
+    func connect(_ source: String, _ destination: String) throws { try client.connect(source, destination) }
+
+    /// The physical ports of a kind: playback inputs (`input: true`) or capture outputs.
+    func physicalPorts(kind: JackClient.PortKind, input: Bool) -> [String] { client.physicalPorts(kind: kind, input: input) }
+
+    /// The other ends of each of our ports' connections, keyed by our port's short name.
+    func connections() -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for (name, port) in [(Self.midiInName, ports.midiIn), (Self.outLeftName, ports.outLeft), (Self.outRightName, ports.outRight)] {
+            result[name] = client.connections(of: port)
+        }
+        return result
+    }
+}

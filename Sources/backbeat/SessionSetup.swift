@@ -1,0 +1,63 @@
+import Engine
+import Foundation
+import MIDI
+
+/// `--demo`, `--record-midi` and `--record-audio`, the same for the headless engine and the workstation.
+enum SessionSetup {
+    /// Before the engine starts: recording targets that cannot be written end Backbeat with a message naming
+    /// the file and the reason (exit 2), before anything plays. The audio file is opened here.
+    /// Checks the recording targets, starts the engine (a clear error and exit 2 if it cannot, recorders
+    /// stopped first), then starts the demo and the recorders: the same for headless and the workstation.
+    static func start(_ arguments: EngineArguments, engine: Engine, capture: CaptureController) {
+        preflight(arguments, capture: capture)
+        do {
+            try engine.start()
+        } catch {
+            _ = capture.stopAll()
+            Console.fail("\(error)")
+        }
+        begin(arguments, engine: engine, capture: capture)
+    }
+
+    static func preflight(_ arguments: EngineArguments, capture: CaptureController) {
+        for path in [arguments.recordMIDI, arguments.recordAudio].compactMap({ $0 }) {
+            do { try CaptureController.checkWritable(path) } catch { Console.fail("\(error)") }
+        }
+        if let path = arguments.recordAudio {
+            do { try capture.prepareAudioRecording(to: path, expectedSampleRate: arguments.rate) } catch { Console.fail("\(error)") }
+        }
+    }
+
+    /// Once the engine runs: recorders first, so the demo's first notes are in the takes.
+    static func begin(_ arguments: EngineArguments, engine: Engine, capture: CaptureController) {
+        if let path = arguments.recordMIDI {
+            do {
+                try capture.startMIDIRecording(to: path)
+            } catch {
+                _ = capture.stopAll()
+                engine.stop()
+                Console.fail("\(error)")
+            }
+            Console.info("recording MIDI to \(path)")
+        }
+        if let path = arguments.recordAudio {
+            capture.beginAudioRecording()
+            Console.info("recording audio to \(path)")
+        }
+        if arguments.demo {
+            engine.demo.start()
+            Console.info("playing the demo loop (\(Int(engine.demo.bpm)) BPM, MIDI clock on)")
+        }
+    }
+
+    /// On quit: the demo's note-offs reach the synth and the monitor, `drain` hands the last events to the
+    /// recorders, then every file is written completely.
+    static func finish(engine: Engine, capture: CaptureController, drain: () -> Void) {
+        if engine.demo.isPlaying {
+            engine.demo.stop()
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        drain()
+        for line in capture.stopAll() { Console.info(line) }
+    }
+}
