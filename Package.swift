@@ -53,6 +53,6 @@ let package = Package(
         .testTarget(name: "TUITests", dependencies: ["TUI"]),
         // Every test that launches the built binary. Depending on the executable target makes
         // `swift build --build-tests` build `backbeat` before these tests can run.
-        .testTarget(name: "CLITests", dependencies: ["backbeat", "Lifecycle", "Engine"]),
+        .testTarget(name: "CLITests", dependencies: ["backbeat", "Lifecycle", "Engine", "Bench"]),
     ]
 )
