@@ -13,8 +13,9 @@ import Synchronization
 //   note-off, the pedal, fades and freeing.
 // - Synth+Rendering.swift: per slice, smoothing of the global parameters, per-channel pitch and gains, the
 //   sorting of voices into groups of eight, the mix and its soft clipper.
-// - Synth+VoiceGroup.swift: one group of eight voices: envelopes, coefficient planning (exact every 8
-//   samples, linear between), then the oscillator-and-filter loops of VoiceLanes.swift.
+// - Synth+VoiceGroup.swift: one group of eight voices: envelopes, then (moving groups) the filter
+//   coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then the
+//   oscillator-and-filter loops of VoiceLanes.swift.
 // - VoiceLanes.swift, StateVariableFilter.swift: the per-sample math on SIMD lanes; the one SVF step.
 // - WavetableBank.swift: the band-limited tables every synth shares.
 // An instrument of another kind (a sample player) would keep this split: its own voice arrays and a
