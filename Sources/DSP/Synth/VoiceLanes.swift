@@ -78,8 +78,9 @@ func voiceStep(pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits, p
 
 /// Oscillator and filter of four voices (`half` 0 or 1 of a group) with coefficients, levels and phase
 /// steps constant over the slice, adding each lane's output times its levels into the lane sums: four
-/// lanes per half, `left[2 n + half]` (lanes summed later).
-@_noLocks @inline(__always)
+/// lanes per half, `left[2 n + half]` (lanes summed later). Not inlined: in the large body of
+/// `renderGroup` its loop lost registers to spills and ran about 50 % slower (`backbeat bench --only synth`).
+@_noLocks @inline(never)
 func oscillateAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits,
                         phase: inout HalfLaneBits, increment: HalfLaneBits, z1: inout HalfLanes, z2: inout HalfLanes,
                         b1: HalfLanes, b2: HalfLanes, b3: HalfLanes, levelLeft: HalfLanes, levelRight: HalfLanes,
