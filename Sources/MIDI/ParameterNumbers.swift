@@ -22,6 +22,7 @@ public struct ParameterChange: Hashable, Sendable {
     public var value: UInt16
     public var source: Source
 
+    @inlinable
     public init(channel: UInt8, kind: Kind, parameter: UInt16, value: UInt16, source: Source) {
         self.channel = channel; self.kind = kind; self.parameter = parameter; self.value = value; self.source = source
     }
@@ -31,20 +32,43 @@ public struct ParameterChange: Hashable, Sendable {
 /// selected parameter (CC 101/100 registered, 99/98 non-registered) and yields a ``ParameterChange`` for data
 /// entry (CC 6 MSB, 38 LSB) and data increment/decrement (CC 96/97). Selecting the null parameter 127/127
 /// deselects: data entry is then ignored until a parameter is selected again.
+///
+/// A value of fixed size (no allocation) whose controller entry points are `@_noLocks`: the synth decodes
+/// its parameter numbers with it on the real-time thread.
 public struct ParameterNumberDecoder: Sendable {
-    struct ChannelState: Sendable {
-        var kind: ParameterChange.Kind?
-        var msb: UInt8 = 127
-        var lsb: UInt8 = 127
-        var value: UInt16 = 0
+    @usableFromInline
+    struct ChannelState: Sendable, BitwiseCopyable {
+        /// 0 before any selection and after `deselect`, else 1 registered, 2 non-registered (plain bytes:
+        /// comparing optionals would go through generic code on the real-time path).
+        @usableFromInline var selection: UInt8 = 0
+        @usableFromInline var msb: UInt8 = 127
+        @usableFromInline var lsb: UInt8 = 127
+        @usableFromInline var value: UInt16 = 0
 
-        var parameter: UInt16 { UInt16(msb) << 7 | UInt16(lsb) }
-        var isNull: Bool { kind == nil || (msb == 127 && lsb == 127) }
+        @inlinable init() {}
+
+        @inlinable var parameter: UInt16 { UInt16(msb) << 7 | UInt16(lsb) }
+        @inlinable var isNull: Bool { selection == 0 || (msb == 127 && lsb == 127) }
+
+        /// Selects one half of a parameter number (`selection` 1 registered, 2 non-registered).
+        @inlinable
+        mutating func select(_ selection: UInt8, msb: UInt8?, lsb: UInt8?) {
+            if self.selection != selection {
+                // Switching between RPN and NRPN: the half not sent yet starts at 0.
+                self.selection = selection
+                self.msb = 0
+                self.lsb = 0
+            }
+            if let msb { self.msb = msb }
+            if let lsb { self.lsb = lsb }
+            value = 0
+        }
     }
 
-    var channels = [ChannelState](repeating: ChannelState(), count: 16)
+    @usableFromInline var channels: InlineArray<16, ChannelState>
 
-    public init() {}
+    @inlinable
+    public init() { channels = InlineArray(repeating: ChannelState()) }
 
     /// Feeds one message; returns the parameter change it completes, if any. Non-CC messages are ignored.
     public mutating func process(_ message: MIDIMessage) -> ParameterChange? {
@@ -53,31 +77,30 @@ public struct ParameterNumberDecoder: Sendable {
     }
 
     /// Feeds one control change; returns the parameter change it completes, if any.
+    @inlinable @_noLocks
     public mutating func process(_ cc: ControlChange) -> ParameterChange? {
-        let ch = Int(cc.channel & 0x0F)
+        process(channel: cc.channel, controller: cc.controller, value: cc.value)
+    }
+
+    /// Feeds one control change given as its channel (low 4 bits used), controller and value (low 7 bits
+    /// used); returns the parameter change it completes, if any.
+    @inlinable @_noLocks
+    public mutating func process(channel: UInt8, controller: UInt8, value rawValue: UInt8) -> ParameterChange? {
+        let c = channel & 0x0F
+        let ch = Int(c)
         var state = channels[ch]
         defer { channels[ch] = state }
-        let value = cc.value & 0x7F
-        func select(_ kind: ParameterChange.Kind, msb: UInt8?, lsb: UInt8?) {
-            if state.kind != kind {
-                // Switching between RPN and NRPN: the half not sent yet starts at 0.
-                state.kind = kind
-                state.msb = 0
-                state.lsb = 0
-            }
-            if let msb { state.msb = msb }
-            if let lsb { state.lsb = lsb }
-            state.value = 0
-        }
-        switch cc.controller {
-        case 101: select(.registered, msb: value, lsb: nil)
-        case 100: select(.registered, msb: nil, lsb: value)
-        case 99: select(.nonRegistered, msb: value, lsb: nil)
-        case 98: select(.nonRegistered, msb: nil, lsb: value)
+        let value = rawValue & 0x7F
+        switch controller {
+        case 101: state.select(1, msb: value, lsb: nil)
+        case 100: state.select(1, msb: nil, lsb: value)
+        case 99: state.select(2, msb: value, lsb: nil)
+        case 98: state.select(2, msb: nil, lsb: value)
         case 6, 38, 96, 97:
-            guard !state.isNull, let kind = state.kind else { return nil }
+            guard !state.isNull else { return nil }
+            let kind: ParameterChange.Kind = state.selection == 1 ? .registered : .nonRegistered
             let source: ParameterChange.Source
-            switch cc.controller {
+            switch controller {
             case 6:
                 state.value = UInt16(value) << 7
                 source = .dataEntryMSB
@@ -91,10 +114,17 @@ public struct ParameterNumberDecoder: Sendable {
                 state.value = state.value == 0 ? 0 : state.value - 1
                 source = .decrement
             }
-            return ParameterChange(channel: cc.channel & 0x0F, kind: kind, parameter: state.parameter,
-                                   value: state.value, source: source)
+            return ParameterChange(channel: c, kind: kind, parameter: state.parameter, value: state.value,
+                                   source: source)
         default: break
         }
         return nil
+    }
+
+    /// Selects the null parameter on `channel` (low 4 bits used): data entry is ignored until a parameter is
+    /// selected again. What reset all controllers (CC 121) does to the selection (RP-015).
+    @inlinable @_noLocks
+    public mutating func deselect(channel: UInt8) {
+        channels[Int(channel & 0x0F)] = ChannelState()
     }
 }

@@ -2,78 +2,6 @@
 // K-weighted sum of squares and 4x oversampled true peak of each period. The UI-side `MeterState` does the
 // ballistics, windows and gating from these figures, so the UI never reads audio.
 
-/// The figures of one period of stereo audio, computed where every sample is seen.
-public struct PeriodMeasure: Sendable, BitwiseCopyable, Equatable {
-    public var frames: Int
-    /// Largest absolute sample value.
-    public var peakLeft: Float
-    public var peakRight: Float
-    /// Sum of the squared samples.
-    public var sumSquaresLeft: Float
-    public var sumSquaresRight: Float
-    /// Sum of the squared K-weighted samples (BS.1770 pre-filter + RLB high-pass).
-    public var kSumSquaresLeft: Float
-    public var kSumSquaresRight: Float
-    /// Largest absolute value of the 4x oversampled signal (BS.1770-4 Annex 2), never below the sample peak.
-    public var truePeakLeft: Float
-    public var truePeakRight: Float
-
-    @_noLocks
-    public init(frames: Int, peakLeft: Float, peakRight: Float, sumSquaresLeft: Float, sumSquaresRight: Float,
-                kSumSquaresLeft: Float = 0, kSumSquaresRight: Float = 0, truePeakLeft: Float = 0, truePeakRight: Float = 0) {
-        self.frames = frames
-        self.peakLeft = peakLeft
-        self.peakRight = peakRight
-        self.sumSquaresLeft = sumSquaresLeft
-        self.sumSquaresRight = sumSquaresRight
-        self.kSumSquaresLeft = kSumSquaresLeft
-        self.kSumSquaresRight = kSumSquaresRight
-        self.truePeakLeft = truePeakLeft
-        self.truePeakRight = truePeakRight
-    }
-}
-
-/// Coefficients of a biquad, `a0` normalized to 1: y = b0 x + b1 x1 + b2 x2 - a1 y1 - a2 y2.
-public struct BiquadCoefficients: Sendable, Equatable {
-    public var b0, b1, b2, a1, a2: Double
-    public init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
-        self.b0 = b0; self.b1 = b1; self.b2 = b2; self.a1 = a1; self.a2 = a2
-    }
-
-    /// Gain in dB at `frequency` (for checks against the BS.1770 response).
-    public func gainDecibels(at frequency: Double, sampleRate: Double) -> Double {
-        let w = 2 * Double.pi * frequency / sampleRate
-        // H(e^jw) with z^-1 = e^-jw.
-        let (c1, s1, c2, s2) = (MeterMath.cos(w), -MeterMath.sin(w), MeterMath.cos(2 * w), -MeterMath.sin(2 * w))
-        let nr = b0 + b1 * c1 + b2 * c2, ni = b1 * s1 + b2 * s2
-        let dr = 1 + a1 * c1 + a2 * c2, di = a1 * s1 + a2 * s2
-        return 10 * MeterMath.log10((nr * nr + ni * ni) / (dr * dr + di * di))
-    }
-}
-
-/// ITU-R BS.1770 K-weighting, designed for any sample rate from the analog prototypes of the 48 kHz
-/// coefficients of the recommendation (the same derivation as libebur128): a high shelf of +4 dB near
-/// 1.7 kHz (the head's effect), then the RLB high-pass near 38 Hz.
-public enum KWeighting {
-    public static func preFilter(sampleRate: Double) -> BiquadCoefficients {
-        let f0 = 1681.974450955533, gain = 3.999843853973347, q = 0.7071752369554196
-        let k = MeterMath.tan(Double.pi * f0 / sampleRate)
-        let vh = MeterMath.power10(gain / 20)
-        let vb = MeterMath.power(vh, 0.4996667741545416)
-        let a0 = 1 + k / q + k * k
-        return BiquadCoefficients(b0: (vh + vb * k / q + k * k) / a0, b1: 2 * (k * k - vh) / a0,
-                                  b2: (vh - vb * k / q + k * k) / a0,
-                                  a1: 2 * (k * k - 1) / a0, a2: (1 - k / q + k * k) / a0)
-    }
-
-    public static func rlbHighPass(sampleRate: Double) -> BiquadCoefficients {
-        let f0 = 38.13547087602444, q = 0.5003270373238773
-        let k = MeterMath.tan(Double.pi * f0 / sampleRate)
-        let a0 = 1 + k / q + k * k
-        return BiquadCoefficients(b0: 1, b1: -2, b2: 1, a1: 2 * (k * k - 1) / a0, a2: (1 - k / q + k * k) / a0)
-    }
-}
-
 /// Computes `PeriodMeasure`s of a stereo stream. `init` and `prepare` allocate or may be slow: call them
 /// before the real-time thread runs (again to change the rate, while it does not). `process` is `@_noLocks`,
 /// for one real-time thread; it keeps filter and oversampler state from period to period.
@@ -198,4 +126,3 @@ public final class LoudnessProcessor: @unchecked Sendable {
         return (peak, Float(sum), Float(kSum), max(truePeak, peak))
     }
 }
-

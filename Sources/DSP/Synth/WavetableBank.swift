@@ -1,16 +1,3 @@
-/// The oscillator shapes of the synth.
-public enum Waveform: Int, CaseIterable, Sendable, CustomStringConvertible {
-    case sine = 0, triangle, saw, square
-
-    public var description: String {
-        switch self {
-        case .sine: "sine"
-        case .triangle: "triangle"
-        case .saw: "saw"
-        case .square: "square"
-        }
-    }
-}
 
 /// Band-limited wavetables with mip-maps: for every waveform, one additive table per harmonic count in
 /// a fine ladder (1...12, then steps of a quarter octave up to 1023). A voice reads the richest table

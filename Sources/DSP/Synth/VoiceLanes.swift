@@ -1,4 +1,7 @@
-// The synth's per-sample voice math on eight voices at once, one per lane of SIMD8 vectors.
+// The synth's per-sample voice math on eight voices at once, one per lane of SIMD8 vectors, and the loops
+// that run oscillator and filter over a slice. The per-sample step itself is four lanes wide (the loops of
+// settled voices run half a group at a time; a moving group runs both halves): `voiceStep` is the one
+// oscillator-and-filter step, `svfStep` (StateVariableFilter.swift) the one filter step.
 // Every function is `@_noLocks`: in debug builds the checker cannot see bodies in other files.
 
 /// Eight voices' values of one quantity.
@@ -17,19 +20,8 @@ var phaseFractionScale: Float { @_noLocks get { 1.0 / 2_097_152 } }
 /// Cycles per sample to fixed-point phase steps.
 var phaseStepsPerCycle: Float { @_noLocks get { 4_294_967_296 } }
 
-/// The wavetable pair (value, delta) at each lane's index, split into values and deltas: one 8-byte
-/// load per lane (x86 without AVX2 has no gather; the loads are lane by lane anyway).
-@_noLocks @inline(__always)
-func lookUp(_ pairs: UnsafePointer<SIMD2<Float>>, _ index: LaneBits) -> (values: Lanes, deltas: Lanes) {
-    let a = SIMD4(lowHalf: pairs[Int(index[0])], highHalf: pairs[Int(index[1])])
-    let b = SIMD4(lowHalf: pairs[Int(index[2])], highHalf: pairs[Int(index[3])])
-    let c = SIMD4(lowHalf: pairs[Int(index[4])], highHalf: pairs[Int(index[5])])
-    let d = SIMD4(lowHalf: pairs[Int(index[6])], highHalf: pairs[Int(index[7])])
-    return (Lanes(a[0], a[2], b[0], b[2], c[0], c[2], d[0], d[2]),
-            Lanes(a[1], a[3], b[1], b[3], c[1], c[3], d[1], d[3]))
-}
-
-/// `lookUp` for four lanes.
+/// The wavetable pair (value, delta) at each of four lanes' indices, split into values and deltas: one
+/// 8-byte load per lane (x86 without AVX2 has no gather; the loads are lane by lane anyway).
 @_noLocks @inline(__always)
 func lookUpHalf(_ pairs: UnsafePointer<SIMD2<Float>>, _ index: HalfLaneBits) -> (values: HalfLanes, deltas: HalfLanes) {
     let a = SIMD4(lowHalf: pairs[Int(index[0])], highHalf: pairs[Int(index[1])])
@@ -71,48 +63,24 @@ func exp2Lanes(_ x: Lanes) -> Lanes {
     return p * unsafeBitCast((bits &+ 127) &<< 23, to: Lanes.self)
 }
 
-/// The state-variable low-pass coefficients for cutoffs `octaves` (log2 Hz), damping `k`, in the form
-/// `oscillateAndFilter` uses: b1 = 2 a1 - 1, b2 = 2 a2, b3 = 2 a3 of the Cytomic (Simper) SVF, with
-/// g = tan(pi fc / fs) as the Padé quotient N / D and one division.
+/// One sample of four voices' oscillator and filter: advances the phases by `increment`, reads the tables
+/// (linear interpolation), runs the filter, and returns twice the filter's v2 (the 1/2 is folded into the
+/// levels).
 @_noLocks @_transparent
-func filterCoefficients(octaves: Lanes, k: Float, inverseRate: Float) -> (b1: Lanes, b2: Lanes, b3: Lanes) {
-    let normalized = minLanes(exp2Lanes(octaves) * inverseRate, Lanes(repeating: 0.45))
-    let w = Float.pi * normalized
-    let w2 = w * w
-    let num = w * (15 - w2)
-    let den = 15 - 6 * w2
-    let den2 = den * den
-    let inv = 1 / (den2 + num * (num + k * den))
-    let twice = inv + inv
-    return (den2 * twice - 1, num * den * twice, num * num * twice)
-}
-
-/// One sample of eight voices' oscillator and filter: advances the phases and filter states and returns
-/// twice the filter's v2 (the 1/2 is folded into the levels).
-///
-/// The SVF step is Simper's rearranged to 9 operations: with v3 = x - z2,
-///   z1' = b1 z1 + b2 v3,  u = b2 z1 + b3 v3,  z2' = z2 + u,  output 2 v2 = z2 + z2'.
-@_noLocks @_transparent
-func voiceStep(pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits, phase p: inout LaneBits,
-               increment: LaneBits, z1 s1: inout Lanes, z2 s2: inout Lanes, b1: Lanes, b2: Lanes, b3: Lanes) -> Lanes {
+func voiceStep(pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits, phase p: inout HalfLaneBits,
+               increment: HalfLaneBits, z1: inout HalfLanes, z2: inout HalfLanes,
+               b1: HalfLanes, b2: HalfLanes, b3: HalfLanes) -> HalfLanes {
     p &+= increment
-    let (values, deltas) = lookUp(pairs, (p &>> phaseFractionBits) &+ tableOffsets)
-    let fraction = Lanes(SIMD8<Int32>(truncatingIfNeeded: p & ((1 << phaseFractionBits) - 1))) * phaseFractionScale
-    let x = values + fraction * deltas
-    let v3 = x - s2
-    let next1 = b1 * s1 + b2 * v3
-    let u = b2 * s1 + b3 * v3
-    let next2 = s2 + u
-    let out = s2 + next2
-    s1 = next1
-    s2 = next2
-    return out
+    let (values, deltas) = lookUpHalf(pairs, (p &>> phaseFractionBits) &+ tableOffsets)
+    let fraction = HalfLanes(SIMD4<Int32>(truncatingIfNeeded: p & ((1 << phaseFractionBits) - 1))) * phaseFractionScale
+    return svfStep(values + fraction * deltas, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3)
 }
 
 /// Oscillator and filter of four voices (`half` 0 or 1 of a group) with coefficients, levels and phase
 /// steps constant over the slice, adding each lane's output times its levels into the lane sums: four
-/// lanes per half, `left[2 n + half]` (lanes summed later). `voiceStep` on four lanes.
-@_noLocks @inline(__always)
+/// lanes per half, `left[2 n + half]` (lanes summed later). Not inlined: in the large body of
+/// `renderGroup` its loop lost registers to spills and ran about 50 % slower (`backbeat bench --only synth`).
+@_noLocks @inline(never)
 func oscillateAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits,
                         phase: inout HalfLaneBits, increment: HalfLaneBits, z1: inout HalfLanes, z2: inout HalfLanes,
                         b1: HalfLanes, b2: HalfLanes, b3: HalfLanes, levelLeft: HalfLanes, levelRight: HalfLanes,
@@ -120,24 +88,12 @@ func oscillateAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float
     var p = phase, s1 = z1, s2 = z2
     let sumLeft = left + half, sumRight = right + half
     for n in 0..<frames {
-        p &+= increment
-        let (values, deltas) = lookUpHalf(pairs, (p &>> phaseFractionBits) &+ tableOffsets)
-        let fraction = HalfLanes(SIMD4<Int32>(truncatingIfNeeded: p & ((1 << phaseFractionBits) - 1)))
-            * phaseFractionScale
-        let x = values + fraction * deltas
-        let v3 = x - s2
-        let next1 = b1 * s1 + b2 * v3
-        let u = b2 * s1 + b3 * v3
-        let next2 = s2 + u
-        let out = s2 + next2
-        s1 = next1
-        s2 = next2
+        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p, increment: increment,
+                            z1: &s1, z2: &s2, b1: b1, b2: b2, b3: b3)
         sumLeft[2 &* n] += out * levelLeft
         sumRight[2 &* n] += out * levelRight
     }
-    phase = p
-    z1 = s1
-    z2 = s2
+    (phase, z1, z2) = (p, s1, s2)
 }
 
 /// `oscillateAndFilter` of four voices with phase steps per sample: `increments[2 n + half]`.
@@ -149,46 +105,40 @@ func glideAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, 
     var p = phase, s1 = z1, s2 = z2
     let sumLeft = left + half, sumRight = right + half, steps = increments + half
     for n in 0..<frames {
-        p &+= steps[2 &* n]
-        let (values, deltas) = lookUpHalf(pairs, (p &>> phaseFractionBits) &+ tableOffsets)
-        let fraction = HalfLanes(SIMD4<Int32>(truncatingIfNeeded: p & ((1 << phaseFractionBits) - 1)))
-            * phaseFractionScale
-        let x = values + fraction * deltas
-        let v3 = x - s2
-        let next1 = b1 * s1 + b2 * v3
-        let u = b2 * s1 + b3 * v3
-        let next2 = s2 + u
-        let out = s2 + next2
-        s1 = next1
-        s2 = next2
+        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p, increment: steps[2 &* n],
+                            z1: &s1, z2: &s2, b1: b1, b2: b2, b3: b3)
         sumLeft[2 &* n] += out * levelLeft
         sumRight[2 &* n] += out * levelRight
     }
-    phase = p
-    z1 = s1
-    z2 = s2
+    (phase, z1, z2) = (p, s1, s2)
 }
 
-/// As `oscillateAndFilter`, with coefficients and levels per sample from `perSample` (b1, b2, b3, left
-/// level, right level, `stride` apart) and phase steps per sample from `increments` if `incrementsVary`.
+/// As `oscillateAndFilter` for a whole group (both halves), with coefficients and levels per sample from
+/// `perSample` (b1, b2, b3, left level, right level, `stride` apart) and phase steps per sample from
+/// `increments` if `incrementsVary`.
 @_noLocks @inline(__always)
 func oscillateAndFilter(frames: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits,
                         phase: inout LaneBits, increment: LaneBits, increments: UnsafePointer<LaneBits>,
                         incrementsVary: Bool, z1: inout Lanes, z2: inout Lanes,
                         perSample: UnsafePointer<Lanes>, stride: Int,
                         left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var p = phase, s1 = z1, s2 = z2
+    var pLow = phase.lowHalf, pHigh = phase.highHalf
+    var s1Low = z1.lowHalf, s1High = z1.highHalf, s2Low = z2.lowHalf, s2High = z2.highHalf
+    let offsetsLow = tableOffsets.lowHalf, offsetsHigh = tableOffsets.highHalf
     for n in 0..<frames {
-        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p,
-                            increment: incrementsVary ? increments[n] : increment, z1: &s1, z2: &s2,
-                            b1: perSample[n], b2: perSample[stride + n], b3: perSample[2 * stride + n])
-        let outLeft = out * perSample[3 * stride + n], outRight = out * perSample[4 * stride + n]
-        left[2 &* n] += outLeft.lowHalf
-        left[2 &* n &+ 1] += outLeft.highHalf
-        right[2 &* n] += outRight.lowHalf
-        right[2 &* n &+ 1] += outRight.highHalf
+        let step = incrementsVary ? increments[n] : increment
+        let b1 = perSample[n], b2 = perSample[stride &+ n], b3 = perSample[2 &* stride &+ n]
+        let outLow = voiceStep(pairs: pairs, tableOffsets: offsetsLow, phase: &pLow, increment: step.lowHalf,
+                               z1: &s1Low, z2: &s2Low, b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf)
+        let outHigh = voiceStep(pairs: pairs, tableOffsets: offsetsHigh, phase: &pHigh, increment: step.highHalf,
+                                z1: &s1High, z2: &s2High, b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf)
+        let levelLeft = perSample[3 &* stride &+ n], levelRight = perSample[4 &* stride &+ n]
+        left[2 &* n] += outLow * levelLeft.lowHalf
+        left[2 &* n &+ 1] += outHigh * levelLeft.highHalf
+        right[2 &* n] += outLow * levelRight.lowHalf
+        right[2 &* n &+ 1] += outHigh * levelRight.highHalf
     }
-    phase = p
-    z1 = s1
-    z2 = s2
+    phase = LaneBits(lowHalf: pLow, highHalf: pHigh)
+    z1 = Lanes(lowHalf: s1Low, highHalf: s1High)
+    z2 = Lanes(lowHalf: s2Low, highHalf: s2High)
 }

@@ -1,0 +1,232 @@
+import MIDI
+import Synchronization
+
+// The synth, in the shape of surge's QuadFilterChain and AudioKitEX's DSPBase: `init` and `prepare` allocate
+// everything, `handle` and `render` only touch what they made, on one real-time thread, `@_noLocks`.
+//
+// The files of this folder, in the order a sample is made:
+// - Synth.swift (here): the public type, its stored state, `prepare`, parameters through atomics.
+// - VoiceSlots, ChannelControls, RenderScratch (over ArrayBlock): the raw arrays, one block each.
+// - Synth+Channels.swift: MIDI in. Notes go to voice allocation; controllers, bend and the pedal change
+//   `ChannelControls`; RPN/NRPN data entry is decoded by the MIDI module's `ParameterNumberDecoder`.
+// - Synth+VoiceAllocation.swift: note-on takes a free slot (stealing fades the victim out in its own slot),
+//   note-off, the pedal, fades and freeing.
+// - Synth+Rendering.swift: per slice, smoothing of the global parameters, per-channel pitch and gains, the
+//   sorting of voices into groups of eight, the mix and its soft clipper.
+// - Synth+VoiceGroup.swift: one group of eight voices: envelopes, then (moving groups) the filter
+//   coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then the
+//   oscillator-and-filter loops of VoiceLanes.swift.
+// - VoiceLanes.swift, StateVariableFilter.swift: the per-sample math on SIMD lanes; the one SVF step.
+// - WavetableBank.swift: the band-limited tables every synth shares.
+// An instrument of another kind (a sample player) would keep this split: its own voice arrays and a
+// group renderer, sharing the channel state, the allocation policy and the mix.
+
+/// A polyphonic subtractive synth driven by MIDI: band-limited wavetable oscillator, amplitude ADSR that also
+/// opens a resonant state-variable low-pass, velocity, pitch bend (RPN 0 range), vibrato (CC1), volume,
+/// expression, equal-power pan, sustain pedal and the channel-mode messages, on all 16 channels (omni) or one.
+///
+/// Threads: `init` and `prepare` allocate (never on the real-time thread). `handle` and `render` belong to one
+/// real-time thread and are `@_noLocks`. `setParameter`, `value(of:)`, `activeVoiceCount` and `currentPatch`
+/// may be used from any thread: they go through atomics.
+///
+/// Voice state is struct-of-arrays in memory owned by this object. There are `2 * voiceCapacity` slots: a
+/// stolen voice fades out over 3 ms in its own slot while the new note starts at once in a free one, so
+/// stealing neither clicks nor delays the new note. `render` processes the sounding voices eight at a time,
+/// one per lane of SIMD8 vectors (VoiceLanes.swift); voices whose envelope has settled get their filter
+/// coefficients once per period, moving ones every 8 samples with linear steps between (exact per sample
+/// where the cutoff moves fast).
+public final class Synth: @unchecked Sendable {
+    /// The largest `voiceCapacity`: every key of all 16 channels twice over (release tails included).
+    public static var maximumVoices: Int { 4096 }
+    /// The number of notes that can sound at once (1...`maximumVoices`).
+    public let voiceCapacity: Int
+    /// The only channel (0...15) this synth answers, or nil for omni.
+    public let channel: UInt8?
+
+    /// Voices sounding (attack to end of release), stolen voices fading out not counted. Any thread.
+    public var activeVoiceCount: Int {
+        @_noLocks get { published.load(ordering: .relaxed) }
+    }
+    /// The built-in patch last chosen (index into `SynthPatch.builtIn`). Any thread.
+    public var currentPatch: Int {
+        @_noLocks get { patchIndex.load(ordering: .relaxed) }
+    }
+    /// Sample rate given to `prepare`, 0 before.
+    public private(set) var sampleRate: Double = 0
+    /// Period size given to `prepare`; `render` splits longer requests into slices of this size.
+    public private(set) var maxFrames: Int = 0
+
+
+    // MARK: Voices and channels (raw arrays; the synth frees them in deinit)
+
+    let slotCount: Int
+    /// Slots at and above this index are free: the loops over voices stop here (notes take the lowest
+    /// free slot, so a large capacity costs nothing while few voices sound).
+    var slotLimit = 0
+    /// Voices sounding (not free, not fading): kept up to date as voices start, fade and end.
+    var sounding = 0
+    /// `2 * voiceCapacity` slots.
+    let voices: VoiceSlots
+    var nextAge: UInt64 = 1
+    /// 16 channels.
+    let controls: ChannelControls
+    /// RPN/NRPN selection and data entry of every channel (a value: no allocation).
+    var parameterNumbers = ParameterNumberDecoder()
+
+    /// A voice slot's stage, the values stored in `VoiceSlots.stage`: plain bytes, because an enum's
+    /// synthesized `rawValue` lives in one file, where the `@_noLocks` checker of other files cannot see it.
+    enum Stage {
+        static var free: UInt8 { @_noLocks get { 0 } }
+        static var attack: UInt8 { @_noLocks get { 1 } }
+        static var decay: UInt8 { @_noLocks get { 2 } }
+        static var release: UInt8 { @_noLocks get { 3 } }
+    }
+
+    /// How a group of eight voices is rendered: `steady` (coefficients, levels and pitch constant over the
+    /// slice), `gliding` (the same, but the channel's pitch moves: vibrato), `moving` (all per sample).
+    enum GroupKind { case steady, gliding, moving }
+
+    // MARK: Parameters
+
+    /// Float bit patterns written by any thread, read once per render.
+    let parameters: InlineArray<9, Atomic<UInt32>>
+    let patchIndex = Atomic<Int>(0)
+    let published = Atomic<Int>(0)
+    /// Patch values copied out of `SynthPatch.builtIn` so program change touches no Swift array.
+    let patchValues: UnsafeMutablePointer<PatchValues>
+    let patchCount: Int
+    var velocitySensitivity: Float
+    // Smoothed global values (real-time thread only).
+    var cutoffOctaves: Float = 0
+    var resonanceK: Float = 2
+    var envelopeOctaves: Float = 0
+    var masterLinear: Float = 1
+
+    struct PatchValues: BitwiseCopyable {
+        var values: (Float, Float, Float, Float, Float, Float, Float, Float)
+        var velocitySensitivity: Float
+    }
+
+    // MARK: Wavetables (shared, read-only) and per-period scratch (allocated by prepare)
+
+    let bank: WavetableBank
+    let tables: UnsafeMutablePointer<UnsafePointer<Float>>
+    let levelForMaxHarmonics: UnsafeMutablePointer<Int32>
+    let levelCount: Int
+    let pairs: UnsafePointer<SIMD2<Float>>
+    let pairOffsets: UnsafeMutablePointer<UInt32>
+    var scratch: RenderScratch
+    var smoothing: Float = 1       // one-pole coefficient, ~5 ms
+    var inverseRate: Float = 0
+    var lfoIncrement: Float = 0
+    var stealFadeStep: Float = 1
+    var soundOffFadeStep: Float = 1
+
+    /// Creates a synth; call `prepare` before rendering.
+    /// - Parameters:
+    ///   - voices: notes that can sound at once, clamped to 1...`maximumVoices`.
+    ///   - patch: index of the initial built-in patch (modulo the count).
+    ///   - channel: the one MIDI channel (0...15) to answer, or nil for all (omni).
+    public init(voices: Int = 64, patch: Int = 0, channel: UInt8? = nil) {
+        voiceCapacity = min(max(voices, 1), Synth.maximumVoices)
+        self.channel = channel.map { $0 & 0x0F }
+        slotCount = 2 * voiceCapacity
+        self.voices = VoiceSlots(count: slotCount)
+        controls = ChannelControls(count: channelCount)
+
+        let patches = SynthPatch.builtIn
+        patchCount = patches.count
+        patchValues = .allocate(capacity: patches.count)
+        for (i, p) in patches.enumerated() {
+            (patchValues + i).initialize(to: PatchValues(
+                values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
+                         p.cutoff, p.resonance, p.filterEnvelopeAmount),
+                velocitySensitivity: p.velocitySensitivity))
+        }
+        parameters = InlineArray { Atomic(SynthParameter(rawValue: $0)!.defaultValue.bitPattern) }
+        velocitySensitivity = patches[0].velocitySensitivity
+
+        bank = WavetableBank.shared
+        precondition(Float(WavetableBank.tableSize) == wavetableSize)
+        tables = bank.tables
+        levelForMaxHarmonics = bank.levelForMaxHarmonics
+        levelCount = bank.levelCount
+        pairs = UnsafePointer(bank.pairs)
+        pairOffsets = bank.pairOffsets
+        scratch = RenderScratch(frames: 1, channels: channelCount)
+
+        selectPatch(patch)
+        for c in 0..<channelCount { controls.gainLeft[c] = targetLeft(c); controls.gainRight[c] = targetRight(c) }
+    }
+
+    deinit {
+        voices.deallocate()
+        controls.deallocate()
+        scratch.deallocate()
+        patchValues.deallocate()
+    }
+
+    /// Allocates the per-period buffers for `maxFrames` and sets the sample rate. Not real-time safe; call it
+    /// before the first `render` (again to change either). Silences every voice.
+    public func prepare(sampleRate: Double, maxFrames: Int) {
+        let frames = max(maxFrames, 1)
+        scratch.deallocate()
+        scratch = RenderScratch(frames: frames, channels: channelCount)
+
+        self.sampleRate = sampleRate
+        self.maxFrames = frames
+        inverseRate = Float(1 / sampleRate)
+        // One-pole smoothing with a 5 ms time constant: 1 - e^(-1 / (0.005 fs)).
+        smoothing = Float(1 - FastMath.exp2(-1.442_695_040_888_963 / (0.005 * sampleRate)))
+        lfoIncrement = Float(5.5 / sampleRate)
+        stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
+        soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
+        for v in 0..<slotCount { freeVoice(v) }
+        slotLimit = 0
+        sounding = 0
+        cutoffOctaves = FastMath.log2(parameter(.cutoff))
+        resonanceK = damping(resonance: parameter(.resonance))
+        envelopeOctaves = parameter(.filterEnvelopeAmount)
+        masterLinear = FastMath.linear(decibels: parameter(.masterGain))
+        published.store(0, ordering: .relaxed)
+    }
+
+    // MARK: Parameters
+
+    /// Sets a sound parameter (clamped to its range) from any thread; continuous ones glide over ~5 ms.
+    @_noLocks
+    public func setParameter(_ parameter: SynthParameter, _ value: Float) {
+        let (lower, upper) = parameter.bounds
+        let clamped = value.isNaN ? lower : min(max(value, lower), upper)
+        parameters[parameter.index].store(clamped.bitPattern, ordering: .relaxed)
+    }
+
+    /// The value a parameter was last set to (by `setParameter` or a program change). Any thread.
+    @_noLocks
+    public func value(of parameter: SynthParameter) -> Float {
+        self.parameter(parameter)
+    }
+
+    @_noLocks @inline(__always)
+    func parameter(_ parameter: SynthParameter) -> Float {
+        Float(bitPattern: parameters[parameter.index].load(ordering: .relaxed))
+    }
+
+    @_noLocks
+    func selectPatch(_ program: Int) {
+        let index = ((program % patchCount) + patchCount) % patchCount
+        let p = patchValues[index]
+        let v = p.values
+        setParameter(.waveform, v.0)
+        setParameter(.attack, v.1)
+        setParameter(.decay, v.2)
+        setParameter(.sustain, v.3)
+        setParameter(.release, v.4)
+        setParameter(.cutoff, v.5)
+        setParameter(.resonance, v.6)
+        setParameter(.filterEnvelopeAmount, v.7)
+        velocitySensitivity = p.velocitySensitivity
+        patchIndex.store(index, ordering: .relaxed)
+    }
+
+}
