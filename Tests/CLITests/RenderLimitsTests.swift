@@ -24,24 +24,27 @@ private func fileLasting(_ seconds: Double) -> [UInt8] {
     return chunk("MThd", [0, 0, 0, 1, 0x03, 0xE8]) + chunk("MTrk", track)
 }
 
-/// A program run to its end with its peak resident memory (from wait4, so only this child counts).
+/// A program run to its end with its peak resident memory (GNU time's %M, so only that program counts).
 private struct MeasuredRun {
     var status: Int32
     var output: String
     var maxResidentKiB: Int
     var seconds: Double
 
+    /// Runs under GNU time, which forks it from a small process: spawned straight from this test process
+    /// (posix_spawn shares its memory until exec), the child's peak would start at the whole test run's.
     init(_ executable: String, _ arguments: [String], log: String) throws {
+        let peakFile = log + ".peak"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = (["/usr/bin/time", "-f", "%M", "-o", peakFile, executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
         let start = ContinuousClock.now
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, "/usr/bin/time", &actions, nil, argv, environ)
         guard spawned == 0 else { throw HarnessError("posix_spawn \(executable): \(String(cString: strerror(spawned)))") }
         var raw: Int32 = 0
         var usage = rusage()
@@ -51,7 +54,11 @@ private struct MeasuredRun {
         let elapsed = ContinuousClock.now - start
         seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
-        maxResidentKiB = usage.ru_maxrss
+        let peak = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+        guard let kib = peak.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+            throw HarnessError("/usr/bin/time wrote no peak to \(peakFile): '\(peak)'")
+        }
+        maxResidentKiB = kib
         output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
     }
 }
