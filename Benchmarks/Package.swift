@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Backbeat's benchmarks: a package of their own so the main build stays fast (DESIGN.md). Each suite runs
+// Backbeat's benchmarks: a package of their own so the main build stays fast. Each suite runs
 // Backbeat's real-time code side by side with the C reference it must beat, in the same process:
 // the ring against JACK's jack_ringbuffer, the MIDI parser against ALSA's snd_midi_event encoder; and the
 // synth's render cost with its zero-allocation threshold.
