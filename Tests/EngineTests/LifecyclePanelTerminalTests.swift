@@ -36,28 +36,7 @@ extension JACK {
     func scenarioPlaysLiveWithItsNarration() throws {
         let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
         let path = NSTemporaryDirectory() + "live-scenario-\(getpid()).toml"
-        try """
-            title = "Short live run"
-            lifecycle = "scenes"
-            background_modes = []
-            [session]
-            category = "playback"
-            [[streams]]
-            name = "synth"
-            kind = "audio-output"
-            playing = true
-            [[steps]]
-            at = 0.0
-            event = "launch"
-            say = "The user opens the app"
-            [[steps]]
-            at = 1.0
-            event = "home"
-            say = "Home, and no background mode"
-            [[expect]]
-            at = 6.5
-            state = "suspended"
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        try fixtureText("scenarios/short-live-run.toml").write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let term = try TmuxSession(width: 200, height: 60)
         try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect --demo --scenario \(path); echo \"EXIT=$?\"")
