@@ -44,15 +44,17 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Process running, the `backbeat` binary lookup and Tests/Fixtures texts, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
-        .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
+        .testTarget(name: "MIDITests", dependencies: ["MIDI", "TestSupport"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI"]),
-        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Bench", "MIDI", "DSP", "Realtime", "CJack", "CALSA"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CJack", "CALSA"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "TestSupport"]),
         // Every test that launches the built binary. Depending on the executable target makes
         // `swift build --build-tests` build `backbeat` before these tests can run.
-        .testTarget(name: "CLITests", dependencies: ["backbeat", "Lifecycle", "Engine", "Bench"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "backbeat", "Lifecycle", "Engine", "Bench"]),
     ]
 )

@@ -20,35 +20,19 @@ let package = Package(
         .systemLibrary(name: "CJackBench", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CALSABench", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
-        .executableTarget(
-            name: "RingBenchmarks",
-            dependencies: [
-                .product(name: "Realtime", package: "Backbeat"),
-                "CJackBench",
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/RingBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "ParserBenchmarks",
-            dependencies: [
-                .product(name: "MIDI", package: "Backbeat"),
-                "CALSABench",
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/ParserBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "SynthBenchmarks",
-            dependencies: [
-                .product(name: "DSP", package: "Backbeat"),
-                .product(name: "MIDI", package: "Backbeat"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/SynthBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        benchmark("RingBenchmarks", [.product(name: "Realtime", package: "Backbeat"), "CJackBench"]),
+        benchmark("ParserBenchmarks", [.product(name: "MIDI", package: "Backbeat"), "CALSABench"]),
+        benchmark("SynthBenchmarks", [.product(name: "DSP", package: "Backbeat"), .product(name: "MIDI", package: "Backbeat")]),
     ]
 )
+
+/// A package-benchmark executable under Benchmarks/<name>, run by its plugin, with `dependencies` besides the
+/// Benchmark library.
+func benchmark(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: dependencies + [.product(name: "Benchmark", package: "benchmark")],
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}

@@ -7,7 +7,9 @@ let package = Package(
     dependencies: [.package(name: "Backbeat", path: "..")],
     targets: [
         // No main: libFuzzer provides it and calls LLVMFuzzerTestOneInput (built with -parse-as-library).
-        .executableTarget(name: "FuzzMIDIParser", dependencies: [.product(name: "MIDI", package: "Backbeat")]),
-        .executableTarget(name: "FuzzSMF", dependencies: [.product(name: "MIDI", package: "Backbeat")]),
+        // libFuzzer's driver, started from each target's SwiftPM entry point.
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzMIDIParser", dependencies: ["FuzzDriver", .product(name: "MIDI", package: "Backbeat")]),
+        .executableTarget(name: "FuzzSMF", dependencies: ["FuzzDriver", .product(name: "MIDI", package: "Backbeat")]),
     ]
 )

@@ -282,26 +282,7 @@ public struct StandardMIDIFile: Hashable, Sendable {
             let delta = tick >= lastTick ? tick - lastTick : 0
             lastTick = max(tick, lastTick)
             appendVLQ(UInt32(min(delta, 0x0FFF_FFFF)), to: &track)
-            switch item.message {
-            case .systemExclusive(let sysex):
-                runningStatus = 0
-                track.append(0xF0)
-                appendVLQ(UInt32(sysex.data.count + (sysex.isTerminated ? 1 : 0)), to: &track)
-                track += sysex.data.map { $0 & 0x7F }
-                if sysex.isTerminated { track.append(0xF7) }
-            case let message where message.channel != nil:
-                var encoder = MIDIEncoder(runningStatus: false)
-                var bytes: [UInt8] = []
-                encoder.encode(message, into: &bytes)
-                if bytes[0] == runningStatus { bytes.removeFirst() } else { runningStatus = bytes[0] }
-                track += bytes
-            case let message:
-                runningStatus = 0
-                let bytes = message.bytes
-                track.append(0xF7)
-                appendVLQ(UInt32(bytes.count), to: &track)
-                track += bytes
-            }
+            Self.appendEvent(item.message, runningStatus: &runningStatus, to: &track)
         }
         track += [0x00, 0xFF, 0x2F, 0x00]
 
@@ -312,8 +293,34 @@ public struct StandardMIDIFile: Hashable, Sendable {
         return file + track
     }
 
+    /// Appends one track event's bytes after its delta time, as format 0 writes them: channel messages with
+    /// running status (`runningStatus` is the status in force, 0 for none), sysex as an F0 event and any other
+    /// message as an F7 escape, both of which cancel running status. Shared with the streaming capture writer.
+    public static func appendEvent(_ message: MIDIMessage, runningStatus: inout UInt8, to track: inout [UInt8]) {
+        switch message {
+        case .systemExclusive(let sysex):
+            runningStatus = 0
+            track.append(0xF0)
+            appendVLQ(UInt32(sysex.data.count + (sysex.isTerminated ? 1 : 0)), to: &track)
+            track += sysex.data.map { $0 & 0x7F }
+            if sysex.isTerminated { track.append(0xF7) }
+        case let message where message.channel != nil:
+            var encoder = MIDIEncoder(runningStatus: false)
+            var bytes: [UInt8] = []
+            encoder.encode(message, into: &bytes)
+            if bytes[0] == runningStatus { bytes.removeFirst() } else { runningStatus = bytes[0] }
+            track += bytes
+        case let message:
+            runningStatus = 0
+            let bytes = message.bytes
+            track.append(0xF7)
+            appendVLQ(UInt32(bytes.count), to: &track)
+            track += bytes
+        }
+    }
+
     /// Appends a variable-length quantity (at most 0x0FFFFFFF, 4 bytes).
-    static func appendVLQ(_ value: UInt32, to bytes: inout [UInt8]) {
+    public static func appendVLQ(_ value: UInt32, to bytes: inout [UInt8]) {
         let v = min(value, 0x0FFF_FFFF)
         var shift: UInt32 = 21
         var started = false

@@ -28,16 +28,7 @@ import Testing
     }
 
     /// SplitMix64: reproducible streams, the seed is in the failure message.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Random = SplitMix64
 
     static func parse(_ bytes: [UInt8]) -> [Item] {
         var parser = MIDIParser()
@@ -120,7 +111,7 @@ import Testing
     @Test(arguments: [32, 256, 4096])
     func randomStreamsGiveTheSameMessages(alsaBufferSize: Int) {
         for seed in UInt64(1)...40 {
-            var random = Random(state: seed)
+            var random = Random(seed: seed)
             let bytes = Self.stream(count: 300, random: &random)
             let ours = Self.parse(bytes)
             let alsa = Self.throughALSA(bytes, bufferSize: alsaBufferSize)

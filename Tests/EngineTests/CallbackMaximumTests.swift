@@ -88,15 +88,5 @@ private final class MaximumResults: @unchecked Sendable {
     func waitForReader() { readerDone.wait() }
 }
 
-/// A small deterministic generator (MaximumTestRandom64), so each round's values are reproducible.
-private struct MaximumTestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A small deterministic generator (SplitMix64), so each round's values are reproducible.
+private typealias MaximumTestRandom = SplitMix64

@@ -174,28 +174,24 @@ extension JACK {
         func findsThemesAndScenariosFromShare() throws {
             let install = try InstalledPrefix()
             defer { install.remove() }
-            let server = "bbinst\(getpid())\(Int.random(in: 1000...9999))"
+            let server = uniqueName("bbinst")
             let term = try TmuxSession(width: 160, height: 48)
             try term.type("cd '\(install.elsewhere)' && export PATH='\(install.prefix)/bin':$PATH && unset NO_COLOR && clear")
             try term.keys("Enter")
 
             // A theme that is nowhere: the message names the installed themes folder among those searched.
-            try term.type("backbeat --theme nosuch --server \(server); echo \"EXIT=$?\"")
-            try term.keys("Enter")
+            try term.runCommand("backbeat --theme nosuch --server \(server)")
             let (failed, failure) = try term.waitForExit()
             #expect(failed == 2, "\(failure)")
             #expect(failure.replacingOccurrences(of: "\n", with: "").contains(install.prefix + "/share/backbeat/themes"), "\(failure)")
 
-            try term.type("clear; backbeat --theme light --scenario midikit-swiftui --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
-            try term.keys("Enter")
-            try term.waitFor("MIDI monitor", timeout: 20)
+            try term.launch("clear; backbeat --theme light --scenario midikit-swiftui --server \(server) --no-autoconnect")
             try term.waitFor("MIDIKit")  // the scenario's title, in the lifecycle panel
             // The theme's colours reach the terminal (swift test sets NO_COLOR; the shell above unset it): foreground colour escapes (30-38, 90-97) in the capture.
             let coloured = try term.tmux(["capture-pane", "-e", "-p", "-t", "main"])
             let foreground = try Regex(#"\x1B\[(?:[0-9]+;)*(?:3[0-8]|9[0-7])[;m]"#)
             #expect(coloured.contains(foreground), "no colour in the capture:\n\(coloured.prefix(1500))")
-            try term.type("q")
-            let (status, screen) = try term.waitForExit()
+            let (status, screen) = try term.quit()
             #expect(status == 0, "\(screen)")
         }
     }

@@ -1,8 +1,9 @@
+@_exported import TestSupport
 import Foundation
 import Testing
 
 /// Real components for integration tests: a private `jackd -d dummy` under a unique name, the built
-/// `backbeat` binary, JACK's example clients. Everything is stopped when the test ends.
+/// `backbeat` binary, JACK's example clients (process running and the binary lookup are in Tests/TestSupport). Everything is stopped when the test ends.
 final class JackTestServer {
     let name: String
     let process: Process
@@ -60,134 +61,9 @@ let checkoutTag: String = {
     return String(hash, radix: 16)
 }()
 
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Whether a jackd named `name` runs (Backbeat's private server runs `jackd -R -n NAME`, tests' `jackd -n NAME`).
 func jackdRunning(_ name: String) throws -> Bool {
     try run("/usr/bin/pgrep", ["-f", "jackd (-R )?-n \(name) "]).status == 0
-}
-
-/// Runs a command to completion with JACK_DEFAULT_SERVER set; returns its status and stdout+stderr.
-@discardableResult
-func run(_ executable: String, _ arguments: [String], server: String? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    if let server { environment["JACK_DEFAULT_SERVER"] = server }
-    process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
-/// The `backbeat` executable built beside the test bundle.
-func backbeatExecutable() -> String {
-    let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
-    if directory.pathExtension == "xctest" { directory = directory.deletingLastPathComponent() }
-    return directory.appendingPathComponent("backbeat").path
-}
-
-/// A running program whose stderr and stdout lines are collected, so a test can wait for a line (a signal).
-final class RunningProgram: @unchecked Sendable {
-    let process = Process()
-    private let lock = NSLock()
-    private var lines: [String] = []
-    /// Pipes (stdout, stderr) that reached end of file: every line of theirs is in `lines`.
-    private var closedPipes = 0
-    private let newLine = NSCondition()
-
-    init(_ executable: String, _ arguments: [String], server: String?, environment extra: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        if let server { environment["JACK_DEFAULT_SERVER"] = server }
-        environment.merge(extra) { $1 }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        for pipe in [out, err] {
-            let pending = PendingBytes()
-            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                guard let self else { return }
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
-                    self.newLine.lock()
-                    self.closedPipes += 1
-                    self.newLine.broadcast()
-                    self.newLine.unlock()
-                    return
-                }
-                pending.data.append(data)
-                while let newline = pending.data.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending.data[pending.data.startIndex..<newline], as: UTF8.self)
-                    pending.data.removeSubrange(pending.data.startIndex...newline)
-                    self.newLine.lock()
-                    self.lines.append(line)
-                    self.newLine.broadcast()
-                    self.newLine.unlock()
-                }
-            }
-        }
-        try process.run()
-    }
-
-    var output: [String] {
-        newLine.lock(); defer { newLine.unlock() }
-        return lines
-    }
-
-    /// Waits until a line containing `text` appears (after `from` lines); returns it.
-    @discardableResult
-    func waitForLine(containing text: String, after from: Int = 0, timeout: TimeInterval = 15) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        newLine.lock(); defer { newLine.unlock() }
-        while true {
-            if let line = lines.dropFirst(from).first(where: { $0.contains(text) }) { return line }
-            if !process.isRunning && lines.dropFirst(from).allSatisfy({ !$0.contains(text) }) {
-                // Give the reader a moment to deliver the last lines of a process that just ended.
-                if !newLine.wait(until: min(deadline, Date().addingTimeInterval(0.5))) {
-                    throw HarnessError("process ended without printing '\(text)'; output:\n" + lines.joined(separator: "\n"))
-                }
-                continue
-            }
-            if !newLine.wait(until: deadline) {
-                throw HarnessError("no line containing '\(text)' within \(timeout) s; output:\n" + lines.joined(separator: "\n"))
-            }
-        }
-    }
-
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
-
-    func waitForExit(timeout: TimeInterval = 10) throws -> Int32 {
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { self.process.waitUntilExit(); done.signal() }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            process.interrupt()
-            kill(process.processIdentifier, SIGKILL)
-            throw HarnessError("process did not exit within \(timeout) s")
-        }
-        // The pipes close after the process ends; wait for their last lines before anyone reads `output`.
-        newLine.lock()
-        let deadline = Date().addingTimeInterval(5)
-        while closedPipes < 2 && newLine.wait(until: deadline) {}
-        newLine.unlock()
-        return process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-    }
 }
 
 /// A mono WAV file read into floats (PCM 16/24/32-bit or IEEE float 32), as jack_rec writes them.
@@ -239,6 +115,3 @@ struct WAVRecording {
         throw HarnessError("\(path): no data chunk")
     }
 }
-
-/// Bytes of a pipe not yet ending in a newline (touched only by that pipe's reader).
-private final class PendingBytes: @unchecked Sendable { var data = Data() }

@@ -7,11 +7,9 @@ extension JACK {
 @Suite struct LifecyclePanelTerminalTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func homeBackgroundsSuspendsAndForegroundReturns() throws {
-        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let server = uniqueName("bbtui")
         let term = try TmuxSession(width: 200, height: 60)
-        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
-        try term.keys("Enter")
-        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.launch("'\(backbeatExecutable())' --server \(server) --no-autoconnect")
         try term.waitFor("the panel's defaults") { $0.contains("swiftui · modes [audio] · playback · mixWithOthers off") }
         for _ in 0..<4 { try term.keys("Tab") }
         try term.waitFor("the lifecycle panel focused") { $0.contains(" Lifecycle ") && $0.contains("synth") }
@@ -27,41 +25,18 @@ extension JACK {
         }
         try term.type("f")
         try term.waitFor("active again", timeout: 5) { screen in (screen.split(separator: "\n").first ?? "").hasSuffix(" active") }
-        try term.type("q")
-        let (status, _) = try term.waitForExit()
+        let (status, _) = try term.quit()
         #expect(status == 0)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func scenarioPlaysLiveWithItsNarration() throws {
-        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let server = uniqueName("bbtui")
         let path = NSTemporaryDirectory() + "live-scenario-\(getpid()).toml"
-        try """
-            title = "Short live run"
-            lifecycle = "scenes"
-            background_modes = []
-            [session]
-            category = "playback"
-            [[streams]]
-            name = "synth"
-            kind = "audio-output"
-            playing = true
-            [[steps]]
-            at = 0.0
-            event = "launch"
-            say = "The user opens the app"
-            [[steps]]
-            at = 1.0
-            event = "home"
-            say = "Home, and no background mode"
-            [[expect]]
-            at = 6.5
-            state = "suspended"
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        try fixtureText("scenarios/short-live-run.toml").write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let term = try TmuxSession(width: 200, height: 60)
-        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect --demo --scenario \(path); echo \"EXIT=$?\"")
-        try term.keys("Enter")
+        try term.runCommand("'\(backbeatExecutable())' --server \(server) --no-autoconnect --demo --scenario \(path)")
         // The first frame: the launch at 0 opened the gates before the demo played, so no LOST rows under
         // an active badge.
         let first = try term.waitFor("Lifecycle: Short live run", timeout: 20)
@@ -72,8 +47,7 @@ extension JACK {
         // Suspended: the demo's MIDI is gated and shows as lost.
         try term.waitFor("LOST", timeout: 5)
         try term.waitFor("The scenario has finished", timeout: 5)
-        try term.type("q")
-        let (status, _) = try term.waitForExit()
+        let (status, _) = try term.quit()
         #expect(status == 0)
     }
 
@@ -81,11 +55,9 @@ extension JACK {
     /// as they fire; the synth key, a single step to the suspension, foreground with the release, back.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func presenterViewAt120x36() throws {
-        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let server = uniqueName("bbtui")
         let term = try TmuxSession(width: 120, height: 36)
-        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
-        try term.keys("Enter")
-        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.launch("'\(backbeatExecutable())' --server \(server) --no-autoconnect")
         // The normal layout at 120x36 shows the streams and warnings lines.
         try term.waitFor("streams and warnings in the panel") { $0.contains("streams: synth*") && $0.contains("warnings: none") }
         try term.type("P")
@@ -106,19 +78,16 @@ extension JACK {
         try term.waitFor("back and every voice released", timeout: 5) { $0.contains("A C T I V E") && $0.contains("releases every voice") }
         try term.keys("Escape")
         try term.waitFor("MIDI monitor")
-        try term.type("q")
-        let (status, _) = try term.waitForExit()
+        let (status, _) = try term.quit()
         #expect(status == 0)
     }
 
     /// The presenter view at the minimum size, 80x24: badge, narration and the streams stay; pause and speed.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func presenterViewAt80x24() throws {
-        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let server = uniqueName("bbtui")
         let term = try TmuxSession(width: 80, height: 24)
-        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
-        try term.keys("Enter")
-        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.launch("'\(backbeatExecutable())' --server \(server) --no-autoconnect")
         try term.type("P")
         try term.waitFor("the presenter view") { screen in
             screen.contains("A C T I V E") && screen.contains("Active: launched in the foreground.")
@@ -129,8 +98,7 @@ extension JACK {
         try term.waitFor("PAUSED · speed 2x")
         try term.keys("Escape")
         try term.waitFor("MIDI monitor")
-        try term.type("q")
-        let (status, _) = try term.waitForExit()
+        let (status, _) = try term.quit()
         #expect(status == 0)
     }
 }

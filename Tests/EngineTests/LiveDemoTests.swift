@@ -8,41 +8,13 @@ extension JACK {
     /// `backbeat --headless --scenario FILE` with a private jackd: the demo plays through the scenario's
     /// gates, and a note whose note-off was lost while suspended does not hang after `foreground`.
     @Suite struct LiveDemoTests {
-        static func write(_ text: String, _ name: String) throws -> String {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-live-demo-\(getpid())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let file = directory.appendingPathComponent(name).path
-            try text.write(toFile: file, atomically: true, encoding: .utf8)
-            return file
-        }
-
         static func level(_ take: (left: [Float], right: [Float]), from: Int, frames: Int = 24_000) -> Double {
             let end = min(from + frames, take.left.count)
             return AudioAnalysis.rmsDecibels(take.left[min(from, end)..<end])
         }
 
         @Test func demoPlaysThroughTheScenario() throws {
-            let file = try Self.write("""
-                title = "The demo while the app is active"
-                lifecycle = "swiftui"
-                background_modes = ["audio"]
-                [session]
-                category = "playback"
-                [[streams]]
-                name = "synth"
-                kind = "audio-output"
-                playing = true
-                [[streams]]
-                name = "demo"
-                kind = "midi-in"
-                [[steps]]
-                at = 0.0
-                event = "launch"
-                say = "The app opens; the demo plays"
-                [[expect]]
-                at = 2.0
-                state = "active"
-                """, "demo.toml")
+            let file = fixturePath("scenarios/demo-while-active.toml")
             let server = try JackTestServer()
             defer { server.stop() }
             let recorder = try ProbeRecorder(server: server.name, seconds: 3)
@@ -70,44 +42,9 @@ extension JACK {
         }
 
         @Test func aNoteWhoseNoteOffWasLostIsReleasedOnForeground() throws {
-            let file = try Self.write("""
-                title = "A note-off lost while suspended"
-                lifecycle = "swiftui"
-                background_modes = []
-                [session]
-                category = "soloAmbient"
-                active = true
-                [[streams]]
-                name = "synth"
-                kind = "audio-output"
-                playing = true
-                [[streams]]
-                name = "jack"
-                kind = "midi-in"
-                [[handlers]]
-                on = "scenePhase.active"
-                do = ["play:synth"]
-                [[steps]]
-                at = 0.0
-                event = "launch"
-                [[steps]]
-                at = 1.0
-                event = "home"
-                [[steps]]
-                at = 7.5
-                event = "foreground"
-                """, "resume.toml")
-            let server = try JackTestServer()
-            defer { server.stop() }
-            let sender = try ProbeMIDISender(server: server.name)
-            defer { sender.close() }
-            let recorder = try ProbeRecorder(server: server.name, seconds: 10)
-            defer { recorder.close() }
-            recorder.start()
-            let backbeat = try RunningProgram(backbeatExecutable(), [
-                "--headless", "--scenario", file, "--server", server.name, "--connect-midi", "\(sender.name):out",
-                "--connect-audio", "\(recorder.name):in_L", "--connect-audio", "\(recorder.name):in_R",
-            ], server: server.name)
+            let run = try HeadlessScenarioRun(scenario: fixturePath("scenarios/note-off-lost-while-suspended.toml"))
+            defer { run.close() }
+            let (sender, recorder, backbeat) = (run.sender, run.recorder, run.backbeat)
             try backbeat.waitForLine(containing: "\"event\":\"launch\"")
             _ = sender.send(ShortMessage(status: 0x90, data1: 69, data2: 110))  // sine keys: sustains at 0.6
             let heard = recorder.position

@@ -7,56 +7,10 @@ import Testing
 extension JACK {
     /// A suspended Backbeat loses its MIDI and goes silent; back in the foreground it plays again.
     @Suite struct LiveScenarioTests {
-        static let scenario = """
-            title = "A suspended Backbeat loses its MIDI"
-            lifecycle = "swiftui"
-            background_modes = []
-            [session]
-            category = "soloAmbient"
-            active = true
-            [[streams]]
-            name = "synth"
-            kind = "audio-output"
-            playing = true
-            [[streams]]
-            name = "jack"
-            kind = "midi-in"
-            [[handlers]]
-            on = "scenePhase.active"
-            do = ["play:synth"]
-            [[steps]]
-            at = 0.0
-            event = "launch"
-            [[steps]]
-            at = 1.0
-            event = "home"
-            say = "Home: nothing keeps the app alive"
-            [[steps]]
-            at = 8.0
-            event = "foreground"
-            [[expect]]
-            at = 7.0
-            state = "suspended"
-            alive_by = []
-            """
-
         @Test func suspendedAppDropsMIDIAndIsSilentUntilForeground() throws {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-live-\(getpid())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let file = directory.appendingPathComponent("suspend.toml").path
-            try Self.scenario.write(toFile: file, atomically: true, encoding: .utf8)
-
-            let server = try JackTestServer()
-            defer { server.stop() }
-            let sender = try ProbeMIDISender(server: server.name)
-            defer { sender.close() }
-            let recorder = try ProbeRecorder(server: server.name, seconds: 10)
-            defer { recorder.close() }
-            recorder.start()
-            let backbeat = try RunningProgram(backbeatExecutable(), [
-                "--headless", "--scenario", file, "--server", server.name, "--connect-midi", "\(sender.name):out",
-                "--connect-audio", "\(recorder.name):in_L", "--connect-audio", "\(recorder.name):in_R",
-            ], server: server.name)
+            let run = try HeadlessScenarioRun(scenario: fixturePath("scenarios/suspended-loses-midi.toml"))
+            defer { run.close() }
+            let (sender, recorder, backbeat) = (run.sender, run.recorder, run.backbeat)
             let note = ShortMessage(status: 0x90, data1: 69, data2: 110)
             let noteOff = ShortMessage(status: 0x80, data1: 69, data2: 0)
 

@@ -36,16 +36,6 @@ private func twoTempoFile() -> [UInt8] {
     return chunk("MThd", [0, 1, 0, 2, 0x01, 0xE0]) + chunk("MTrk", tempo) + chunk("MTrk", track)
 }
 
-private func frequency(_ x: ArraySlice<Float>, rate: Double) -> Double {
-    var crossings: [Double] = []
-    var i = x.startIndex + 1
-    while i < x.endIndex {
-        let a = Double(x[i - 1]), b = Double(x[i])
-        if a < 0 && b >= 0 { crossings.append(Double(i - 1) + a / (a - b)) }
-        i += 1
-    }
-    return Double(crossings.count - 1) / (crossings.last! - crossings.first!) * rate
-}
 
 @Test func aMIDIFileWithATempoChangeRendersNotesAtTheRightTimesAndPitches() throws {
     let file = try StandardMIDIFile(bytes: twoTempoFile())
@@ -59,7 +49,8 @@ private func frequency(_ x: ArraySlice<Float>, rate: Double) -> Double {
         if frame > 0 { #expect(audio.left[(frame - 480)..<frame].allSatisfy { $0 == 0 }, "before \(seconds) s") }
         #expect(audio.left[frame] != 0, "onset at \(seconds) s")
         let expected = 440 * pow(2, (Double(note) - 69) / 12)
-        let measured = frequency(audio.left[(frame + 960)..<(frame + 4_800)], rate: rate)
+        let measured = AudioAnalysis.dominantFrequency(audio.left[(frame + 960)..<(frame + 4_800)], sampleRate: Int(rate),
+                                                      low: expected * 0.9, high: expected * 1.1)
         #expect(abs(measured / expected - 1) < 0.005, "note \(note): \(measured) Hz")
     }
     // It ends when the last release has: 2 s + 0.25 s + 0.3 s release + 0.05 s padding, within a period.

@@ -6,7 +6,7 @@ import Testing
 @Suite struct PresetTerminalTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func presetAtStartThenSaveFromTheSynthPanel() throws {
-        let server = "bbpreset\(getpid())\(Int.random(in: 1000...9999))"
+        let server = uniqueName("bbpreset")
         let directory = NSTemporaryDirectory() + "bbpreset-\(getpid())-\(Int.random(in: 1000...9999))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -14,9 +14,7 @@ import Testing
         try "patch = 2\ncutoff = 900\nmaster_gain = -6\n".write(toFile: start, atomically: true, encoding: .utf8)
 
         let term = try TmuxSession(width: 160, height: 50)
-        try term.type("XDG_DATA_HOME='\(directory)' '\(backbeatExecutable())' --server \(server) --no-autoconnect --preset '\(start)'; echo \"EXIT=$?\"")
-        try term.keys("Enter")
-        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.launch("XDG_DATA_HOME='\(directory)' '\(backbeatExecutable())' --server \(server) --no-autoconnect --preset '\(start)'")
         try term.waitFor("the preset's settings in the synth panel") { $0.contains("2 square bass") && $0.contains("900 Hz") && $0.contains("-6.0 dB") }
 
         // Tab twice: monitor, keyboard, synth (the status line's badge names the focused panel).
@@ -29,8 +27,7 @@ import Testing
         try term.waitFor("save preset as: live one_")
         try term.keys("Enter")
         try term.waitFor("saved preset \"live one\"")
-        try term.type("q")
-        let (status, screen) = try term.waitForExit()
+        let (status, screen) = try term.quit()
         #expect(status == 0, "\(screen)")
         let saved = try String(contentsOfFile: directory + "/backbeat/presets/live one.toml", encoding: .utf8)
         #expect(saved.contains("patch = 2 ") && saved.contains("cutoff = 900.0 ") && saved.contains("master_gain = -6.0 "), "\(saved)")

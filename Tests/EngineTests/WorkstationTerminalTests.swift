@@ -2,61 +2,6 @@ import Engine
 import Foundation
 import Testing
 
-/// The workstation in a real terminal: tmux runs `backbeat` on a private server, keys go in with
-/// send-keys, and capture-pane shows what the user would see (polled: a terminal sends no other signal).
-final class TmuxSession {
-    let socket: String
-    init(width: Int, height: Int) throws {
-        socket = "bbtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        // The tmux server outlives this call and must not inherit a pipe the caller reads to its end, nor this
-        // process's blocked signals (kill-server makes the server SIGTERM itself): ChildProcess gives the
-        // child /dev/null and an empty signal mask (Foundation's Process gave neither).
-        let arguments = ["/usr/bin/tmux", "-L", socket, "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", "sh"]
-        let pid = try ChildProcess.spawn(arguments, output: "/dev/null")
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        guard status == 0 else { throw HarnessError("tmux new-session failed (\(status))") }
-        try tmux(["set-option", "-g", "status", "off"])
-    }
-    deinit { _ = try? tmux(["kill-server"]) }
-
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
-        let result = try run("/usr/bin/tmux", ["-L", socket] + arguments)
-        guard result.status == 0 else { throw HarnessError("tmux \(arguments.joined(separator: " ")): \(result.output)") }
-        return result.output
-    }
-
-    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
-    func type(_ text: String) throws { try tmux(["send-keys", "-t", "main", "-l", text]) }
-    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "main"]) }
-
-    /// Polls the pane until `predicate` holds for its text; the last screen is in the error.
-    @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 15, _ predicate: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = ""
-        while Date() < deadline {
-            last = try screen()
-            if predicate(last) { return last }
-            usleep(30_000)
-        }
-        throw HarnessError("timed out waiting for \(what); screen:\n\(last)")
-    }
-    func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String { try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) } }
-
-    /// Waits for the shell's `EXIT=<status>` line (not the typed command, which shows `EXIT=$?`).
-    func waitForExit(timeout: TimeInterval = 15) throws -> (status: Int?, screen: String) {
-        let screen = try waitFor("the program to exit", timeout: timeout) { exitStatus($0) != nil }
-        return (exitStatus(screen), screen)
-    }
-}
-
-func exitStatus(_ screen: String) -> Int? {
-    for line in screen.split(separator: "\n") where line.hasPrefix("EXIT=") { if let n = Int(line.dropFirst(5)) { return n } }
-    return nil
-}
-
 /// The loudest peak readout on the meters ("-17.6 pk"), if any.
 func meterPeak(_ screen: String) -> Double? {
     var best: Double?
@@ -73,13 +18,11 @@ extension JACK {
 @Suite struct WorkstationTerminalTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func playsShowsHelpResizesAndRestoresTheTerminal() throws {
-        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let server = uniqueName("bbtui")
         let log = NSTemporaryDirectory() + "\(server).log"
         defer { try? FileManager.default.removeItem(atPath: log) }
         let term = try TmuxSession(width: 200, height: 60)
-        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect --log \(log); echo \"EXIT=$?\"")
-        try term.keys("Enter")
-        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.launch("'\(backbeatExecutable())' --server \(server) --no-autoconnect --log \(log)")
         try term.waitFor("Keyboard")
 
         // A key plays a note: its name appears in the monitor.
@@ -111,8 +54,7 @@ extension JACK {
         try term.waitFor("full layout") { $0.contains("MIDI monitor") && $0.contains("Meters") && $0.contains("Synth") && $0.contains("Keyboard") }
 
         // q quits: the shell is back, exit status 0, nothing left running.
-        try term.type("q")
-        let (status, after) = try term.waitForExit()
+        let (status, after) = try term.quit()
         #expect(status == 0)
         #expect(!after.contains("MIDI monitor"), "the screen was not restored:\n\(after)")
         usleep(300_000)
@@ -124,11 +66,9 @@ extension JACK {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func sigtermRestoresTheTerminal() throws {
-        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let server = uniqueName("bbtui")
         let term = try TmuxSession(width: 100, height: 30)
-        try term.type("'\(backbeatExecutable())' --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
-        try term.keys("Enter")
-        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.launch("'\(backbeatExecutable())' --server \(server) --no-autoconnect")
         let pids = try run("/usr/bin/pgrep", ["-f", "backbeat.*--server \(server)"]).output.split(separator: "\n").compactMap { Int32($0) }
         try #require(!pids.isEmpty)
         for pid in pids { kill(pid, SIGTERM) }
@@ -144,8 +84,7 @@ extension JACK {
         try "name = \"bad\"\n[styles]\nnormal = { fg = \"#12345\" }\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let term = try TmuxSession(width: 160, height: 20)
-        try term.type("'\(backbeatExecutable())' --server nosuch\(getpid()) --theme \(path); echo \"EXIT=$?\"")
-        try term.keys("Enter")
+        try term.runCommand("'\(backbeatExecutable())' --server nosuch\(getpid()) --theme \(path)")
         let (status, screen) = try term.waitForExit()
         #expect(screen.contains("\(path):3: \"normal.fg\": expected a colour"))
         #expect(status == 2)
@@ -153,14 +92,12 @@ extension JACK {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func demoKeyPlaysAndAudioKeyRecordsAWav() throws {
-        let server = "bbtui\(getpid())\(Int.random(in: 1000...9999))"
+        let server = uniqueName("bbtui")
         let directory = NSTemporaryDirectory() + "bbrec-\(getpid())-\(Int.random(in: 1000...9999))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let term = try TmuxSession(width: 200, height: 60)
-        try term.type("cd '\(directory)' && '\(backbeatExecutable())' --server \(server) --no-autoconnect; echo \"EXIT=$?\"")
-        try term.keys("Enter")
-        try term.waitFor("MIDI monitor", timeout: 20)
+        try term.launch("cd '\(directory)' && '\(backbeatExecutable())' --server \(server) --no-autoconnect")
 
         // D: the demo sequencer plays; the monitor shows its notes with source "demo", and they move.
         try term.type("D")
@@ -175,8 +112,7 @@ extension JACK {
         usleep(1_200_000)
         try term.type("A")
         try term.waitFor("saved")
-        try term.type("q")
-        let (status, _) = try term.waitForExit()
+        let (status, _) = try term.quit()
         #expect(status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }
         #expect(files.count == 1, "\(files)")

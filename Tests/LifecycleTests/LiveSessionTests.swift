@@ -1,4 +1,5 @@
 // LiveSession: the one live gating used by the workstation and by `backbeat --headless --scenario`.
+import TestSupport
 import Testing
 @testable import Lifecycle
 
@@ -62,30 +63,7 @@ import Testing
     }
 
     @Test func narrationFollowsTheStateAfterAStepSaidSomething() throws {
-        let live = LiveSession(scenario: try Self.scenario("""
-            title = "grace"
-            lifecycle = "swiftui"
-            background_modes = []
-            [session]
-            category = "playback"
-            [[streams]]
-            name = "keys"
-            kind = "midi-in"
-            [[steps]]
-            at = 0.0
-            event = "launch"
-            [[steps]]
-            at = 5.0
-            event = "home"
-            [[steps]]
-            at = 8.0
-            event = "midi:keys"
-            say = "Still within the 5 s grace: delivered"
-            [[steps]]
-            at = 12.0
-            event = "midi:keys"
-            say = "Suspended at 10 s: this note is lost"
-            """))
+        let live = LiveSession(scenario: try Self.scenario(fixtureText("scenarios/live-narration.toml")))
         live.advance(to: 9)
         #expect(live.narration == Narration(text: "Still within the 5 s grace: delivered", time: 8, fromScenario: true))
         live.advance(to: 10.5)
@@ -99,16 +77,7 @@ import Testing
     }
 
     @Test func aScenarioLaunchedAtZeroOpensTheGatesAtTheFirstUpdate() throws {
-        let live = LiveSession(scenario: try Self.scenario("""
-            title = "first frame"
-            lifecycle = "scenes"
-            [[steps]]
-            at = 0.0
-            event = "launch"
-            [[steps]]
-            at = 1.0
-            event = "home"
-            """))
+        let live = LiveSession(scenario: try Self.scenario(fixtureText("scenarios/live-first-frame.toml")))
         #expect(live.state == .notRunning)
         #expect(live.gates == LiveGates(midiDelivered: false, audioPlaying: false))
         let first = live.update(wall: 100)
@@ -118,20 +87,7 @@ import Testing
     }
 
     @Test func clockRunsAtItsSpeedPausesAndStepsToTheNextChange() throws {
-        let live = LiveSession(scenario: try Self.scenario("""
-            title = "clock"
-            lifecycle = "scenes"
-            [[steps]]
-            at = 0.0
-            event = "launch"
-            [[steps]]
-            at = 10.0
-            event = "home"
-            say = "Home"
-            [[expect]]
-            at = 15.0
-            state = "suspended"
-            """))
+        let live = LiveSession(scenario: try Self.scenario(fixtureText("scenarios/live-clock.toml")))
         _ = live.update(wall: 50)
         _ = live.update(wall: 52)
         #expect(live.now == 2)
@@ -172,16 +128,7 @@ import Testing
     }
 
     @Test func withoutASynthStreamAudioFollowsTheState() throws {
-        let live = LiveSession(scenario: try Self.scenario("""
-            title = "no synth"
-            lifecycle = "scenes"
-            [[steps]]
-            at = 0.0
-            event = "launch"
-            [[steps]]
-            at = 1.0
-            event = "call-incoming"
-            """))
+        let live = LiveSession(scenario: try Self.scenario(fixtureText("scenarios/live-no-synth.toml")))
         live.advance(to: 2)
         #expect(live.gates == LiveGates(midiDelivered: true, audioPlaying: true))
     }
@@ -191,13 +138,7 @@ import Testing
     @Test func aScenarioRefusesEveryConfigurationKey() throws {
         let keys: [LifecycleKey] = [.cycleStyle, .cycleModes, .cycleCategory, .toggleMix, .keepAlive, .video, .location,
                                     .backgroundTask]
-        let scripted = LiveSession(scenario: try Self.scenario("""
-            title = "owned"
-            lifecycle = "scenes"
-            [[steps]]
-            at = 0.0
-            event = "launch"
-            """))
+        let scripted = LiveSession(scenario: try Self.scenario(fixtureText("scenarios/live-scripted.toml")))
         scripted.advance(to: 1)
         let before = scripted.simulator.configuration
         for key in keys {

@@ -2,6 +2,7 @@
 // style and from other apps' audio, audio stopped without the audio mode, players paused on began, warnings
 // once per line, handler-never-called, the PiP crash, wakes, MIDI out.
 import Foundation
+import TestSupport
 import Testing
 @testable import Lifecycle
 
@@ -13,19 +14,7 @@ let playback = (modes: [BackgroundMode.audio], category: SessionCategory.playbac
 
 // MARK: - Playing on after the last step
 
-let homeLast = """
-title = "home last"
-lifecycle = "app-delegate"
-[[handlers]]
-on = "applicationDidEnterBackground"
-do = ["begin-background-task"]
-[[steps]]
-at = 0
-event = "launch"
-[[steps]]
-at = 5
-event = "home"
-"""
+var homeLast: String { get throws { try fixtureText("scenarios/home-last.toml") } }
 
 @Test func runPlaysOnUntilNothingIsScheduled() throws {
     let run = try Scenario.parse(homeLast, file: "h.toml").run()
@@ -54,7 +43,7 @@ event = "home"
 }
 
 @Test func untilParsedAndExpectationsAfterTheLastStepEvaluated() throws {
-    let text = "until = 60.0\n" + homeLast + "\n[[expect]]\nat = 50\nstate = \"terminated\"\nwarnings = [\"background-task-expired\"]\n"
+    let text = try "until = 60.0\n" + homeLast + "\n[[expect]]\nat = 50\nstate = \"terminated\"\nwarnings = [\"background-task-expired\"]\n"
     let scenario = try Scenario.parse(text, file: "u.toml")
     #expect(scenario.until == 60)
     let run = scenario.run()

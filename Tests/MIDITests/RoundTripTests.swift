@@ -1,18 +1,9 @@
 import Testing
 import MIDI
+@_exported import TestSupport
 
-/// SplitMix64: a seeded generator, so a failure can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// SplitMix64 (Tests/TestSupport), seeded so a failure can be replayed.
+typealias SeededGenerator = SplitMix64
 
 /// A random well-formed message: 7-bit data, channels 0...15, terminated sysex within the default limit.
 func randomMessage(_ g: inout SeededGenerator) -> MIDIMessage {

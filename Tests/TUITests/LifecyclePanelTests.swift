@@ -1,5 +1,6 @@
 @testable import Engine
 import Lifecycle
+import TestSupport
 import Testing
 @testable import TUI
 
@@ -119,28 +120,7 @@ import Testing
     }
 
     @Test func scenarioPlaysWithNarrationAndExpectations() throws {
-        let scenario = try Scenario.parse("""
-            title = "short"
-            lifecycle = "swiftui"
-            background_modes = []
-            [session]
-            category = "playback"
-            [[streams]]
-            name = "synth"
-            kind = "audio-output"
-            playing = true
-            [[steps]]
-            at = 0.0
-            event = "launch"
-            say = "The user opens the app"
-            [[steps]]
-            at = 1.0
-            event = "home"
-            say = "Home: nothing keeps it alive"
-            [[expect]]
-            at = 7.0
-            state = "suspended"
-            """, file: "short.toml")
+        let scenario = try Scenario.parse(fixtureText("scenarios/short-with-narration.toml"), file: "short.toml")
         let live = LiveSession(scenario: scenario)
         live.advance(to: 0.5)
         var g = panel(live)

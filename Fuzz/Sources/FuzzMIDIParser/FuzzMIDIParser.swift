@@ -1,3 +1,4 @@
+import FuzzDriver
 import MIDI
 
 /// Traps with the message kept in release builds (precondition drops it).
@@ -63,20 +64,8 @@ public func fuzzMIDIParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable with `main` aliased to `FuzzMIDIParser_main` (its testable-executable entry point),
-// so libFuzzer's own main is not used: hand over to its driver from here.
-typealias FuzzerCallback = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: FuzzerCallback
-) -> CInt
-
+// libFuzzer's driver runs from SwiftPM's entry point (Fuzz/Sources/FuzzDriver).
 @_cdecl("FuzzMIDIParser_main")
 public func fuzzerEntryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzMIDIParser(data, size) }
+    runFuzzerDriver(argc, argv) { data, size in fuzzMIDIParser(data, size) }
 }

@@ -87,8 +87,8 @@ final class SMFStreamWriter {
             let at = exact.isFinite && exact > 0 ? UInt64(min(exact, 1e15)) : 0
             let delta = UInt32(min(at >= tick ? at - tick : 0, 0x0FFF_FFFF))
             tick = max(at, tick)
-            if index == 0 { firstDelta = delta } else { Self.appendVLQ(delta, to: &body) }
-            Self.encode(item.message, runningStatus: &runningStatus, into: &body)
+            if index == 0 { firstDelta = delta } else { StandardMIDIFile.appendVLQ(delta, to: &body) }
+            StandardMIDIFile.appendEvent(item.message, runningStatus: &runningStatus, to: &body)
         }
         return (firstDelta, body + Self.endOfTrack, tick)
     }
@@ -99,7 +99,7 @@ final class SMFStreamWriter {
         guard !batch.isEmpty else { return bytes }
         let (firstDelta, body, _) = encode(batch)
         bytes.removeLast(Self.endOfTrack.count)
-        Self.appendVLQ(firstDelta, to: &bytes)
+        StandardMIDIFile.appendVLQ(firstDelta, to: &bytes)
         bytes += body
         bytes.replaceSubrange(18..<22, with: Self.bigEndian(UInt32(bytes.count - Self.headerSize)))
         return bytes
@@ -131,46 +131,6 @@ final class SMFStreamWriter {
         closed = true
         defer { Glibc.close(fd) }
         if fsync(fd) != 0 && errno != EINVAL { throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    }
-
-    // MARK: Encoding (as `StandardMIDIFile.format0` does)
-
-    static func encode(_ message: MIDIMessage, runningStatus: inout UInt8, into track: inout [UInt8]) {
-        switch message {
-        case .systemExclusive(let sysex):
-            runningStatus = 0
-            track.append(0xF0)
-            appendVLQ(UInt32(sysex.data.count + (sysex.isTerminated ? 1 : 0)), to: &track)
-            track += sysex.data.map { $0 & 0x7F }
-            if sysex.isTerminated { track.append(0xF7) }
-        case let message where message.channel != nil:
-            var encoder = MIDIEncoder(runningStatus: false)
-            var bytes: [UInt8] = []
-            encoder.encode(message, into: &bytes)
-            if bytes[0] == runningStatus { bytes.removeFirst() } else { runningStatus = bytes[0] }
-            track += bytes
-        case let message:
-            runningStatus = 0
-            let bytes = message.bytes
-            track.append(0xF7)
-            appendVLQ(UInt32(bytes.count), to: &track)
-            track += bytes
-        }
-    }
-
-    static func appendVLQ(_ value: UInt32, to bytes: inout [UInt8]) {
-        let v = min(value, 0x0FFF_FFFF)
-        var shift: UInt32 = 21
-        var started = false
-        while shift > 0 {
-            let part = UInt8(v >> shift & 0x7F)
-            if part != 0 || started {
-                bytes.append(part | 0x80)
-                started = true
-            }
-            shift -= 7
-        }
-        bytes.append(UInt8(v & 0x7F))
     }
 
     /// A variable-length quantity in exactly four bytes (leading 0x80 bytes pad it).

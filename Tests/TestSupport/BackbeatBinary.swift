@@ -1,21 +1,14 @@
-// Where things are for tests that launch the built `backbeat` binary, and running it to completion.
+// Where the built `backbeat` binary is, and running a program to completion: shared by every test target that
+// launches processes (CLITests, EngineTests).
 import Foundation
 
-/// The package root, found from this file (Tests/CLITests/Support/BackbeatBinary.swift).
-let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let scenariosFolder = packageRoot.appendingPathComponent("scenarios")
-/// Real Info.plists from public iOS projects, kept in the repository (Tests/Fixtures/plists/README.md).
-let plistFolder = packageRoot.appendingPathComponent("Tests/Fixtures/plists")
-let plistsPresent = FileManager.default.fileExists(atPath: plistFolder.path)
-
-func plistFiles() -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: plistFolder.path)) ?? []).filter { $0.hasSuffix(".plist") }.sorted()
-}
+/// The package root, found from this file (Tests/TestSupport/BackbeatBinary.swift).
+public let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// The `backbeat` binary built beside this test bundle (the bundle may be a directory or a file next to the
 /// products), or in the package's .build/debug; nil when it is not built.
-let backbeatBinary: String? = {
+public let backbeatBinary: String? = {
     let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
     var candidates: [URL] = []
@@ -28,20 +21,22 @@ let backbeatBinary: String? = {
 }()
 
 /// The binary's path; where it should be when it is not built, so that running it fails with the path named.
-func backbeatExecutable() -> String {
+public func backbeatExecutable() -> String {
     backbeatBinary ?? packageRoot.appendingPathComponent(".build/debug/backbeat").path
 }
 
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// What a finished run printed, stdout and stderr apart.
+public struct Output {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status; self.stdout = stdout; self.stderr = stderr
+    }
 }
 
-/// What a finished run printed, stdout and stderr apart.
-struct Output { var status: Int32; var stdout: String; var stderr: String }
-
 /// Runs `backbeat` with `arguments` to its end; stdout and stderr apart.
-func backbeat(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+public func backbeat(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: backbeatExecutable())
     process.arguments = arguments
@@ -60,7 +55,7 @@ func backbeat(_ arguments: [String], environment: [String: String] = [:]) throws
 /// Runs a command to completion (JACK_DEFAULT_SERVER set when `server` is given); its status and
 /// stdout and stderr together.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], server: String? = nil) throws -> (status: Int32, output: String) {
+public func run(_ executable: String, _ arguments: [String], server: String? = nil) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -77,7 +72,7 @@ func run(_ executable: String, _ arguments: [String], server: String? = nil) thr
 }
 
 /// Writes `text` to a file of the temporary directory named after this process and `name`; its path.
-func temporaryFile(_ name: String, _ text: String) throws -> String {
+public func temporaryFile(_ name: String, _ text: String) throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-\(name)").path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     return path

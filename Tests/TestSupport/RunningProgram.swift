@@ -1,17 +1,16 @@
-// A program that keeps running while the test watches its output lines. Tests/EngineTests/JackHarness.swift
-// has the same type for the JACK tests, which must stay in that target (one serialized suite).
+// A program that keeps running while the test watches its output lines: shared by the CLI and Engine tests.
 import Foundation
 
 /// A running program whose stderr and stdout lines are collected, so a test can wait for a line (a signal).
-final class RunningProgram: @unchecked Sendable {
-    let process = Process()
+public final class RunningProgram: @unchecked Sendable {
+    public let process = Process()
     private let lock = NSLock()
     private var lines: [String] = []
     /// Pipes (stdout, stderr) that reached end of file: every line of theirs is in `lines`.
     private var closedPipes = 0
     private let newLine = NSCondition()
 
-    init(_ executable: String, _ arguments: [String], server: String?, environment extra: [String: String] = [:]) throws {
+    public init(_ executable: String, _ arguments: [String], server: String?, environment extra: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
@@ -48,14 +47,14 @@ final class RunningProgram: @unchecked Sendable {
         try process.run()
     }
 
-    var output: [String] {
+    public var output: [String] {
         newLine.lock(); defer { newLine.unlock() }
         return lines
     }
 
     /// Waits until a line containing `text` appears (after `from` lines); returns it.
     @discardableResult
-    func waitForLine(containing text: String, after from: Int = 0, timeout: TimeInterval = 15) throws -> String {
+    public func waitForLine(containing text: String, after from: Int = 0, timeout: TimeInterval = 15) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         newLine.lock(); defer { newLine.unlock() }
         while true {
@@ -73,9 +72,9 @@ final class RunningProgram: @unchecked Sendable {
         }
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    func waitForExit(timeout: TimeInterval = 10) throws -> Int32 {
+    public func waitForExit(timeout: TimeInterval = 10) throws -> Int32 {
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async { self.process.waitUntilExit(); done.signal() }
         if done.wait(timeout: .now() + timeout) == .timedOut {
