@@ -7,6 +7,12 @@ extension LifecycleSimulator {
         LifecycleRules.callbacks(transition, in: configuration)
     }
 
+    /// Moves to `phase` for `reason`, then fires the callbacks of `transition`.
+    mutating func setPhase(_ phase: Phase, _ reason: String, firing transition: LifecycleRules.Transition) {
+        setPhase(phase, reason)
+        fire(callbacks(transition))
+    }
+
     mutating func fire(_ list: [Callback]) {
         for cb in list {
             guard state != .terminated else { return }  // a handler crashed the app
@@ -126,8 +132,7 @@ extension LifecycleSimulator {
         case .launch:
             guard state == .notRunning || state == .terminated else { note("launch: the app is already running"); return }
             resetRuntime()
-            setPhase(.active, state == .terminated ? "relaunched in the foreground" : "launched in the foreground")
-            fire(callbacks(.launch))
+            setPhase(.active, state == .terminated ? "relaunched in the foreground" : "launched in the foreground", firing: .launch)
         case .home, .switchApp, .lock:
             enterBackground(name, from: [.active, .inactive])
         case .pipStart:
@@ -138,33 +143,28 @@ extension LifecycleSimulator {
             enterBackground(name, from: [.active, .inactive])
         case .appSwitcher, .controlCenter, .notificationCenter, .systemAlert:
             guard state == .active else { note("\(name): the app is not active"); return }
-            setPhase(.inactive, "\(name) shown over the app: it resigns active but is not backgrounded")
-            fire(callbacks(.resign))
+            setPhase(.inactive, "\(name) shown over the app: it resigns active but is not backgrounded", firing: .resign)
         case .dismissOverlay:
             guard state == .inactive, call == .none else { note("dismiss-overlay: no overlay over the app"); return }
-            setPhase(.active, "back from the overlay")
-            fire(callbacks(.becomeActive))
+            setPhase(.active, "back from the overlay", firing: .becomeActive)
         case .foreground:
             guard state == .background || state == .suspended else { note("foreground: the app is not in background"); return }
             setPhase(.inactive, "")
             pipActive = false
             fire(callbacks(.willEnterForeground))
-            setPhase(.active, "the user returned to the app")
-            fire(callbacks(.becomeActive))
+            setPhase(.active, "the user returned to the app", firing: .becomeActive)
         case .callIncoming:
             guard call == .none else { note("call-incoming: a call is already going on"); return }
             call = .ringing
             if state == .active {
-                setPhase(.inactive, "an incoming call covers the app")
-                fire(callbacks(.resign))
+                setPhase(.inactive, "an incoming call covers the app", firing: .resign)
             }
             beginInterruption(.call, "a phone call")
         case .callDeclined:
             guard call == .ringing else { note("call-declined: no call is ringing"); return }
             call = .none
             if state == .inactive {
-                setPhase(.active, "the call was declined")
-                fire(callbacks(.becomeActive))
+                setPhase(.active, "the call was declined", firing: .becomeActive)
             }
             endInterruption(.call)
         case .callAnswered:
@@ -268,8 +268,7 @@ extension LifecycleSimulator {
     mutating func enterBackground(_ name: String, from states: [AppState]) {
         guard states.contains(state) else { note("\(name): the app is not in the foreground"); return }
         if state == .active {
-            setPhase(.inactive, "")
-            fire(callbacks(.resign))
+            setPhase(.inactive, "", firing: .resign)
         }
         lossReason = "nothing keeps the app alive \(Int(Self.gracePeriod)) s after didEnterBackground"
         setPhase(.background(since: now, suspendAt: nil, why: lossReason), "the app entered background (\(name))")

@@ -103,40 +103,28 @@ public enum InputMap {
             default: return nil
             }
         case .lifecycle:
-            switch key {
-            case .char("h"): return .lifecycle(.event(.home))
-            case .char("l"): return .lifecycle(.event(.lock))
-            case .char("w"): return .lifecycle(.event(.appSwitcher))
-            case .char("c"): return .lifecycle(.event(.controlCenter))
-            case .char("d"): return .lifecycle(.event(.dismissOverlay))
-            case .char("n"): return .lifecycle(.event(.callIncoming))
-            case .char("r"): return .lifecycle(.event(.callDeclined))
-            case .char("y"): return .lifecycle(.event(.callAnswered))
-            case .char("e"): return .lifecycle(.event(.callEnded))
-            case .char("p"): return .lifecycle(.event(.pipStart))
-            case .char("o"): return .lifecycle(.otherAppAudio)
-            case .char("f"): return .lifecycle(.event(.foreground))
-            case .char("t"): return .lifecycle(.event(.terminate))
-            case .char("L"): return .lifecycle(.event(.launch))
-            case .char("s"): return .lifecycle(.cycleStyle)
-            case .char("b"): return .lifecycle(.cycleModes)
-            case .char("g"): return .lifecycle(.cycleCategory)
-            case .char("m"): return .lifecycle(.toggleMix)
-            case .char("1"): return .lifecycle(.keepAlive)
-            case .char("2"): return .lifecycle(.video)
-            case .char("3"): return .lifecycle(.location)
-            case .char("4"): return .lifecycle(.backgroundTask)
-            case .char("a"): return .lifecycle(.toggleSynth)
-            case .char(" "): return .lifecycle(.pause)
-            case .char("."): return .lifecycle(.step)
-            case .char("-"): return .lifecycle(.slower)
-            case .char("+"), .char("="): return .lifecycle(.faster)
-            default: return nil
-            }
+            guard case .char(let c) = key, let action = lifecycleKeys[c] else { return nil }
+            return .lifecycle(action)
         case .meters:
             return nil
         }
     }
+
+    /// The lifecycle panel's keys (letters are case-sensitive: `l` locks, `L` launches).
+    static let lifecycleKeys: [Character: LifecycleKey] = [
+        // What the user or the system does to the app.
+        "h": .event(.home), "l": .event(.lock), "w": .event(.appSwitcher), "c": .event(.controlCenter),
+        "d": .event(.dismissOverlay), "p": .event(.pipStart), "f": .event(.foreground), "t": .event(.terminate),
+        "L": .event(.launch),
+        // Phone calls, and another app's audio.
+        "n": .event(.callIncoming), "r": .event(.callDeclined), "y": .event(.callAnswered), "e": .event(.callEnded),
+        "o": .otherAppAudio,
+        // The app's configuration and its streams.
+        "s": .cycleStyle, "b": .cycleModes, "g": .cycleCategory, "m": .toggleMix,
+        "1": .keepAlive, "2": .video, "3": .location, "4": .backgroundTask, "a": .toggleSynth,
+        // The simulated clock.
+        " ": .pause, ".": .step, "-": .slower, "+": .faster, "=": .faster,
+    ]
 
     /// The help overlay: (keys, what they do) by section.
     public static let help: [(section: String, keys: [(String, String)])] = [

@@ -4,21 +4,9 @@ import Testing
 
 /// Runs the built `backbeat` executable, found next to the test bundle (or under .build/debug).
 private func runDecode(_ arguments: [String], stdin: [UInt8]) throws -> (status: Int32, out: String, err: String) {
-    let executable = URL(fileURLWithPath: try #require(backbeatBinary, "backbeat executable not built: run swift build --build-tests"))
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["decode"] + arguments
-    let input = Pipe(), output = Pipe(), error = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    input.fileHandleForWriting.write(Data(stdin))
-    try input.fileHandleForWriting.close()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    let executable = try #require(backbeatBinary, "backbeat executable not built: run swift build --build-tests")
+    let r = try runToEnd(executable, ["decode"] + arguments, stdin: stdin)
+    return (r.status, r.stdout, r.stderr)
 }
 
 @Suite(.serialized) struct DecodeCommandTests {
@@ -169,17 +157,10 @@ private func runDecode(_ arguments: [String], stdin: [UInt8]) throws -> (status:
         try Data([0x90, 0x3C, 0x64, 0xF8]).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
         for arguments in [["decode", path.path], ["decode", "--json", path.path]] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try #require(backbeatBinary))
-            process.arguments = arguments
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-            let err = Pipe()
-            process.standardError = err
-            try process.run()
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 1)
-            #expect(message == "backbeat: cannot write the output (standard output): No space left on device\n")
+            let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            let r = try runToEnd(try #require(backbeatBinary), arguments, standardOutput: full)
+            #expect(r.status == 1)
+            #expect(r.stderr == "backbeat: cannot write the output (standard output): No space left on device\n")
         }
     }
 }

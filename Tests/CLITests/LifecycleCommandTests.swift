@@ -31,10 +31,16 @@ struct LifecycleCommandTests {
         #expect(r.stdout.contains(#""expect":false"#))
     }
 
-    @Test func badFileExitsTwoWithFileAndLine() throws {
-        let path = try temporaryFile("bad.toml", "title = \"x\"\nlifecycle = \"swiftui\"\n[[steps]]\nat = 0\nevent = \"hme\"\n")
+    /// Runs `backbeat lifecycle <command>` on a temporary file `name` holding `text` (removed after); the
+    /// file's path and what the run printed.
+    func lifecycle(_ command: String, onFile name: String, holding text: String) throws -> (path: String, r: Output) {
+        let path = try temporaryFile(name, text)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let r = try backbeat(["lifecycle", "run", path])
+        return (path, try backbeat(["lifecycle", command, path]))
+    }
+
+    @Test func badFileExitsTwoWithFileAndLine() throws {
+        let (path, r) = try lifecycle("run", onFile: "bad.toml", holding: "title = \"x\"\nlifecycle = \"swiftui\"\n[[steps]]\nat = 0\nevent = \"hme\"\n")
         #expect(r.status == 2)
         #expect(r.stderr.contains("\(path):5: unknown event \"hme\""))
         #expect(r.stderr.split(separator: "\n").count == 1)
@@ -143,25 +149,17 @@ struct LifecycleCommandTests {
         defer { try? FileManager.default.removeItem(atPath: out) }
         let scenario = scenariosFolder.appendingPathComponent("mux-pip-conflict.toml").path
         #expect(try backbeat(["lifecycle", "run", scenario, "--svg", out]).status == 0)
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); "
-                            + "print(' '.join(t.text or '' for t in r.iter('{http://www.w3.org/2000/svg}text')))", out]
-        let pipe = Pipe()
-        python.standardOutput = pipe
-        try python.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
+        let python = try runToEnd("/usr/bin/python3", ["-c", "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); "
+                                   + "print(' '.join(t.text or '' for t in r.iter('{http://www.w3.org/2000/svg}text')))", out])
+        #expect(python.status == 0, "\(python.stderr)")
+        let text = python.stdout
         for name in ["terminated", "background", "active", "video", "pip-detach-conflict", "sceneDidEnterBackground"] {
             #expect(text.contains(name), "\(name) in the SVG text")
         }
     }
 
     @Test func checkOnANonPlistExitsTwo() throws {
-        let path = try temporaryFile("junk.plist", "{ not a plist")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let r = try backbeat(["lifecycle", "check", path])
+        let (_, r) = try lifecycle("check", onFile: "junk.plist", holding: "{ not a plist")
         #expect(r.status == 2)
         #expect(r.stderr.contains("not a property list"))
     }

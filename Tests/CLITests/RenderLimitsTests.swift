@@ -1,6 +1,7 @@
 // `backbeat render` against hostile and huge inputs and awkward outputs: the built binary, as a user meets it.
 import Foundation
 import Testing
+import TestSupport
 @testable import Engine
 
 private func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
@@ -66,11 +67,7 @@ private struct MeasuredRun {
 @Suite struct RenderLimitsTests {
     let directory: URL
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("backbeat-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    init() throws { directory = try makeTemporaryDirectory("backbeat-render") }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
     func write(_ bytes: [UInt8], _ name: String) throws -> String {

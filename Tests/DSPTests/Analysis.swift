@@ -46,8 +46,8 @@ func peak(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs($1)) } }
 
 func decibels(_ x: Double) -> Double { 20 * log10(max(x, 1e-30)) }
 
-/// Frequency of a periodic signal from its rising zero crossings, interpolated between samples.
-func zeroCrossingFrequency(_ x: ArraySlice<Float>, sampleRate: Double) -> Double {
+/// The positions (in samples, interpolated between two) where the signal crosses zero going up.
+func risingZeroCrossings(_ x: ArraySlice<Float>) -> [Double] {
     var crossings: [Double] = []
     var i = x.startIndex + 1
     while i < x.endIndex {
@@ -55,6 +55,18 @@ func zeroCrossingFrequency(_ x: ArraySlice<Float>, sampleRate: Double) -> Double
         if a < 0 && b >= 0 { crossings.append(Double(i - 1) + a / (a - b)) }
         i += 1
     }
+    return crossings
+}
+
+/// Instantaneous frequencies: one per period between successive rising zero crossings (interpolated).
+func periodFrequencies(_ x: ArraySlice<Float>, sampleRate: Double) -> [Double] {
+    let crossings = risingZeroCrossings(x)
+    return zip(crossings, crossings.dropFirst()).map { sampleRate / ($1 - $0) }
+}
+
+/// Frequency of a periodic signal from its rising zero crossings, interpolated between samples.
+func zeroCrossingFrequency(_ x: ArraySlice<Float>, sampleRate: Double) -> Double {
+    let crossings = risingZeroCrossings(x)
     guard crossings.count > 2 else { return 0 }
     return Double(crossings.count - 1) / (crossings.last! - crossings.first!) * sampleRate
 }

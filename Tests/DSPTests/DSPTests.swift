@@ -354,25 +354,29 @@ func aFullChordDoesNotClip(_ program: Int) {
     func near(_ list: [Double], _ note: UInt8) -> Bool {
         list.contains { abs($0 / noteFrequency(Double(note)) - 1) < 0.01 }
     }
+    /// Plays `messages` with `frames` rendered after each.
+    func play(_ synth: Synth, _ messages: [ShortMessage], framesAfterEach frames: Int) {
+        for message in messages {
+            synth.handle(message)
+            _ = render(synth, frames: frames)
+        }
+    }
+    /// Plays E5 and expects C5 and E5 to sound and A4 not (E5 took A4's voice).
+    func expectE5TakesA4sVoice(_ synth: Synth, sourceLocation: SourceLocation = #_sourceLocation) {
+        synth.handle(noteOn(76))
+        let sounding = peaks(synth)
+        #expect(near(sounding, 72) && near(sounding, 76) && !near(sounding, 69), "\(sounding)", sourceLocation: sourceLocation)
+    }
     // Two voices: A4 released (long release), C5 held; E5 takes A4's voice.
     let released = steadySynth(voices: 2)
     released.setParameter(.release, 10)
-    released.handle(noteOn(69)); released.handle(noteOn(72))
-    _ = render(released, frames: 2_400)
-    released.handle(noteOff(69))
-    _ = render(released, frames: 2_400)
-    released.handle(noteOn(76))
-    let afterRelease = peaks(released)
-    #expect(near(afterRelease, 72) && near(afterRelease, 76) && !near(afterRelease, 69), "\(afterRelease)")
+    released.handle(noteOn(69))
+    play(released, [noteOn(72), noteOff(69)], framesAfterEach: 2_400)
+    expectE5TakesA4sVoice(released)
     // All held: the oldest (A4) goes.
     let held = steadySynth(voices: 2)
-    held.handle(noteOn(69))
-    _ = render(held, frames: 480)
-    held.handle(noteOn(72))
-    _ = render(held, frames: 480)
-    held.handle(noteOn(76))
-    let afterHeld = peaks(held)
-    #expect(near(afterHeld, 72) && near(afterHeld, 76) && !near(afterHeld, 69), "\(afterHeld)")
+    play(held, [noteOn(69), noteOn(72)], framesAfterEach: 480)
+    expectE5TakesA4sVoice(held)
     #expect(held.activeVoiceCount == 2)
 }
 
@@ -389,18 +393,6 @@ func aFullChordDoesNotClip(_ program: Int) {
     #expect(abs(decibels(level([cc(7, 64)]) / full) - decibels(pow(64.0 / 127, 2))) < 0.1)
     // Controllers of another channel leave this one alone.
     #expect(abs(decibels(level([cc(7, 127, channel: 1), cc(7, 0)], channel: 1) / full)) < 0.1)
-}
-
-/// Instantaneous frequencies: one per period between successive rising zero crossings (interpolated).
-func periodFrequencies(_ x: ArraySlice<Float>, sampleRate: Double) -> [Double] {
-    var crossings: [Double] = []
-    var i = x.startIndex + 1
-    while i < x.endIndex {
-        let a = Double(x[i - 1]), b = Double(x[i])
-        if a < 0 && b >= 0 { crossings.append(Double(i - 1) + a / (a - b)) }
-        i += 1
-    }
-    return zip(crossings, crossings.dropFirst()).map { sampleRate / ($1 - $0) }
 }
 
 /// The mod wheel's vibrato: +-0.5 semitone at full wheel, a 5.5 Hz sine, per channel. Two channels with

@@ -7,10 +7,7 @@ import MIDI
 @Suite struct CaptureTests {
     let directory: URL
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-capture-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    init() throws { directory = try makeTemporaryDirectory("backbeat-capture") }
 
     func note(_ frame: UInt32, _ status: UInt8, _ note: UInt8, lost: Bool = false) -> MonitorEvent {
         MonitorEvent(frameTime: frame, message: ShortMessage(status: status, data1: note, data2: status >= 0x90 ? 100 : 0),

@@ -7,15 +7,12 @@ extension JACK {
 @Suite struct LifecyclePanelTerminalTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func homeBackgroundsSuspendsAndForegroundReturns() throws {
-        let server = uniqueName("bbtui")
-        let term = try TmuxSession(width: 200, height: 60)
-        try term.launch("'\(backbeatExecutable())' --server \(server) --no-autoconnect")
+        let term = try TmuxSession.workstation(width: 200, height: 60)
         try term.waitFor("the panel's defaults") { $0.contains("swiftui · modes [audio] · playback · mixWithOthers off") }
         for _ in 0..<4 { try term.keys("Tab") }
         try term.waitFor("the lifecycle panel focused") { $0.contains(" Lifecycle ") && $0.contains("synth") }
         // Category record: the synth can no longer keep the app alive in background.
-        try term.type("g")
-        try term.waitFor("audio session category record")
+        try term.type("g", thenWaitFor: "audio session category record")
         try term.type("h")
         try term.waitFor("the badge says background", timeout: 5) { screen in
             (screen.split(separator: "\n").first ?? "").hasSuffix(" background") && screen.contains("scenePhase.background")
@@ -25,8 +22,7 @@ extension JACK {
         }
         try term.type("f")
         try term.waitFor("active again", timeout: 5) { screen in (screen.split(separator: "\n").first ?? "").hasSuffix(" active") }
-        let (status, _) = try term.quit()
-        #expect(status == 0)
+        try term.quitExpectingSuccess()
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
@@ -47,17 +43,14 @@ extension JACK {
         // Suspended: the demo's MIDI is gated and shows as lost.
         try term.waitFor("LOST", timeout: 5)
         try term.waitFor("The scenario has finished", timeout: 5)
-        let (status, _) = try term.quit()
-        #expect(status == 0)
+        try term.quitExpectingSuccess()
     }
 
     /// The presenter view in a real terminal at 120x36: the big badge, streams with their reasons, callbacks
     /// as they fire; the synth key, a single step to the suspension, foreground with the release, back.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func presenterViewAt120x36() throws {
-        let server = uniqueName("bbtui")
-        let term = try TmuxSession(width: 120, height: 36)
-        try term.launch("'\(backbeatExecutable())' --server \(server) --no-autoconnect")
+        let term = try TmuxSession.workstation(width: 120, height: 36)
         // The normal layout at 120x36 shows the streams and warnings lines.
         try term.waitFor("streams and warnings in the panel") { $0.contains("streams: synth*") && $0.contains("warnings: none") }
         try term.type("P")
@@ -65,10 +58,8 @@ extension JACK {
             screen.contains("Lifecycle presenter") && screen.contains("A C T I V E") && screen.contains("callbacks as they fire")
                 && screen.contains("there is no MIDI background mode: MIDI stops when the app is") && !screen.contains("MIDI monitor")
         }
-        try term.type("a")
-        try term.waitFor("synth stopped")
-        try term.type("h")
-        try term.waitFor("B A C K G R O U N D", timeout: 5)
+        try term.type("a", thenWaitFor: "synth stopped")
+        try term.type("h", thenWaitFor: "B A C K G R O U N D", timeout: 5)
         try term.waitFor("scenePhase.inactive, scenePhase.background")
         try term.type(".")  // single step: straight to the suspension, paused
         try term.waitFor("suspended after one step", timeout: 5) { $0.contains("S U S P E N D E D") && $0.contains("PAUSED") }
@@ -76,30 +67,23 @@ extension JACK {
         try term.type(" ")
         try term.type("f")
         try term.waitFor("back and every voice released", timeout: 5) { $0.contains("A C T I V E") && $0.contains("releases every voice") }
-        try term.keys("Escape")
-        try term.waitFor("MIDI monitor")
-        let (status, _) = try term.quit()
-        #expect(status == 0)
+        try term.press("Escape", thenWaitFor: "MIDI monitor")
+        try term.quitExpectingSuccess()
     }
 
     /// The presenter view at the minimum size, 80x24: badge, narration and the streams stay; pause and speed.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func presenterViewAt80x24() throws {
-        let server = uniqueName("bbtui")
-        let term = try TmuxSession(width: 80, height: 24)
-        try term.launch("'\(backbeatExecutable())' --server \(server) --no-autoconnect")
+        let term = try TmuxSession.workstation(width: 80, height: 24)
         try term.type("P")
         try term.waitFor("the presenter view") { screen in
             screen.contains("A C T I V E") && screen.contains("Active: launched in the foreground.")
                 && screen.contains("jack: there is no MIDI background mode: MIDI stops when the app is suspended")
         }
         try term.type(" ")
-        try term.type("+")
-        try term.waitFor("PAUSED · speed 2x")
-        try term.keys("Escape")
-        try term.waitFor("MIDI monitor")
-        let (status, _) = try term.quit()
-        #expect(status == 0)
+        try term.type("+", thenWaitFor: "PAUSED · speed 2x")
+        try term.press("Escape", thenWaitFor: "MIDI monitor")
+        try term.quitExpectingSuccess()
     }
 }
 }

@@ -6,11 +6,7 @@ import Testing
 @Suite struct OutputFileTests {
     let directory: URL
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("backbeat-output-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    init() throws { directory = try makeTemporaryDirectory("backbeat-output") }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

@@ -7,8 +7,7 @@ import Testing
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func presetAtStartThenSaveFromTheSynthPanel() throws {
         let server = uniqueName("bbpreset")
-        let directory = NSTemporaryDirectory() + "bbpreset-\(getpid())-\(Int.random(in: 1000...9999))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("bbpreset").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let start = directory + "/start.toml"
         try "patch = 2\ncutoff = 900\nmaster_gain = -6\n".write(toFile: start, atomically: true, encoding: .utf8)
@@ -21,14 +20,10 @@ import Testing
         try term.keys("Tab")
         try term.keys("Tab")
         try term.waitFor("the synth panel focused") { $0.split(separator: "\n").last?.hasPrefix(" Synth ") == true }
-        try term.type("s")
-        try term.waitFor("save preset as: _")
-        try term.type("live one")
-        try term.waitFor("save preset as: live one_")
-        try term.keys("Enter")
-        try term.waitFor("saved preset \"live one\"")
-        let (status, screen) = try term.quit()
-        #expect(status == 0, "\(screen)")
+        try term.type("s", thenWaitFor: "save preset as: _")
+        try term.type("live one", thenWaitFor: "save preset as: live one_")
+        try term.press("Enter", thenWaitFor: "saved preset \"live one\"")
+        try term.quitExpectingSuccess()
         let saved = try String(contentsOfFile: directory + "/backbeat/presets/live one.toml", encoding: .utf8)
         #expect(saved.contains("patch = 2 ") && saved.contains("cutoff = 900.0 ") && saved.contains("master_gain = -6.0 "), "\(saved)")
     }

@@ -8,10 +8,7 @@ import Testing
 @Suite struct PrivateServerFilesTests {
     let directory: String
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-psf-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
+    init() throws { directory = try makeTemporaryDirectory("backbeat-psf").path }
 
     @Test func serverNamesJackCanUseAreAcceptedOthersNamed() {
         for good in ["default", "bbtest-1a2b", "a.b_c-D9", String(repeating: "x", count: 64)] {

@@ -7,10 +7,7 @@ import Testing
 @Suite struct SMFStreamWriterTests {
     let directory: URL
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-smf-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    init() throws { directory = try makeTemporaryDirectory("backbeat-smf") }
 
     func messages(_ bytes: [UInt8]) throws -> [(seconds: Double, message: MIDIMessage)] {
         try StandardMIDIFile(bytes: bytes).timedEvents().compactMap { event in

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Testing
 
 /// The workstation in a real terminal: tmux runs `backbeat` on a private server, keys go in with
 /// send-keys, and capture-pane shows what the user would see (polled: a terminal sends no other signal).
@@ -54,6 +55,32 @@ final class TmuxSession {
     func launch(_ command: String) throws {
         try runCommand(command)
         try waitFor("MIDI monitor", timeout: 20)
+    }
+
+    /// A session running the workstation on a JACK server name of its own, without autoconnect, showing its
+    /// first full screen.
+    static func workstation(width: Int, height: Int) throws -> TmuxSession {
+        let term = try TmuxSession(width: width, height: height)
+        try term.launch("'\(backbeatExecutable())' --server \(uniqueName("bbtui")) --no-autoconnect")
+        return term
+    }
+
+    /// Types `text`, then waits until the screen shows `shown`.
+    func type(_ text: String, thenWaitFor shown: String, timeout: TimeInterval = 15) throws {
+        try type(text)
+        try waitFor(shown, timeout: timeout)
+    }
+
+    /// Sends the key `key` (a tmux key name), then waits until the screen shows `shown`.
+    func press(_ key: String, thenWaitFor shown: String, timeout: TimeInterval = 15) throws {
+        try keys(key)
+        try waitFor(shown, timeout: timeout)
+    }
+
+    /// Quits the workstation with `q` and expects exit status 0 (the screen after is in the failure).
+    func quitExpectingSuccess(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (status, screen) = try quit()
+        #expect(status == 0, "\(screen)", sourceLocation: sourceLocation)
     }
 
     /// Quits the workstation with `q`; its exit status and the screen after.

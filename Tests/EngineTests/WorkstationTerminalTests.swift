@@ -26,20 +26,16 @@ extension JACK {
         try term.waitFor("Keyboard")
 
         // A key plays a note: its name appears in the monitor.
-        try term.type("i")
-        try term.waitFor("PLAY")
-        try term.type("z")
-        try term.waitFor("C4 (60) velocity 100")
+        try term.type("i", thenWaitFor: "PLAY")
+        try term.type("z", thenWaitFor: "C4 (60) velocity 100")
         // Hold mode keeps a note sounding, so the meter can be read: above -60 dBFS.
         try term.type(" ")
-        try term.type("x")
-        try term.waitFor("D4 (62)")
+        try term.type("x", thenWaitFor: "D4 (62)")
         try term.waitFor("a meter above -60 dBFS", timeout: 5) { (meterPeak($0) ?? -.infinity) > -60 }
         try term.keys("BSpace")
 
         // Help overlay, closed by Esc.
-        try term.type("?")
-        try term.waitFor("Help")
+        try term.type("?", thenWaitFor: "Help")
         let help = try term.screen()
         #expect(help.contains("quit") && help.contains("z s x d c v g b h n j m"))
         try term.keys("Escape")
@@ -93,27 +89,22 @@ extension JACK {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func demoKeyPlaysAndAudioKeyRecordsAWav() throws {
         let server = uniqueName("bbtui")
-        let directory = NSTemporaryDirectory() + "bbrec-\(getpid())-\(Int.random(in: 1000...9999))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("bbrec").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let term = try TmuxSession(width: 200, height: 60)
         try term.launch("cd '\(directory)' && '\(backbeatExecutable())' --server \(server) --no-autoconnect")
 
         // D: the demo sequencer plays; the monitor shows its notes with source "demo", and they move.
-        try term.type("D")
-        try term.waitFor("demo sequencer playing")
+        try term.type("D", thenWaitFor: "demo sequencer playing")
         let first = try term.waitFor("demo notes") { $0.contains("demo ") && $0.contains("velocity") }
         try term.waitFor("the monitor to move", timeout: 5) { $0 != first && $0.contains("demo ") }
         try term.waitFor("a meter above -60 dBFS", timeout: 5) { (meterPeak($0) ?? -.infinity) > -60 }
 
         // A: audio recording; the header shows the file and its seconds; A again stops and saves.
-        try term.type("A")
-        try term.waitFor("REC audio backbeat-")
+        try term.type("A", thenWaitFor: "REC audio backbeat-")
         usleep(1_200_000)
-        try term.type("A")
-        try term.waitFor("saved")
-        let (status, _) = try term.quit()
-        #expect(status == 0)
+        try term.type("A", thenWaitFor: "saved")
+        try term.quitExpectingSuccess()
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }
         #expect(files.count == 1, "\(files)")
         if let file = files.first {

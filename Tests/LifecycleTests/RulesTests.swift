@@ -8,10 +8,7 @@ import Testing
     var sim = makeSimulator()
     _ = sim.apply(.launch, at: 0)
     _ = sim.apply(.home, at: 10)
-    _ = sim.advance(to: 14.9)
-    #expect(sim.state == .background)
-    let entries = sim.advance(to: 15)
-    #expect(sim.state == .suspended)
+    let entries = sim.expectSuspension(at: 15, stillInBackgroundAt: 14.9)
     #expect(entries.first?.reason == "nothing keeps the app alive 5 s after didEnterBackground")
 }
 
@@ -79,10 +76,7 @@ func wakeUps(event: LifecycleEvent, mode: BackgroundMode) {
     let woken = sim.apply(event, at: 30)
     #expect(woken.last?.state == .background)
     #expect(sim.midiInputDelivered)
-    _ = sim.advance(to: 39.9)
-    #expect(sim.state == .background)
-    let back = sim.advance(to: 40)
-    #expect(sim.state == .suspended)
+    let back = sim.expectSuspension(at: 40, stillInBackgroundAt: 39.9)
     #expect(back.last?.reason?.contains("up to 30 s") == true)
 }
 
@@ -157,10 +151,7 @@ func keepsAlive(c: AliveCase) {
     _ = sim.advance(to: 50)
     #expect(sim.state == .background)
     _ = sim.apply(.streamStop("synth"), at: 50)
-    _ = sim.advance(to: 54.9)
-    #expect(sim.state == .background)
-    let e = sim.advance(to: 55)
-    #expect(sim.state == .suspended)
+    let e = sim.expectSuspension(at: 55, stillInBackgroundAt: 54.9)
     #expect(e.last?.reason?.contains("synth stopped") == true)
 }
 

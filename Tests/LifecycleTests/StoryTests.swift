@@ -274,10 +274,7 @@ func terminatedAppNotWoken(event: LifecycleEvent) {
     #expect(sim.apply(.bleEvent("ble"), at: 20).last?.delivered == true)
     let second = sim.apply(.bleEvent("ble"), at: 27).last
     #expect(second?.notes.contains { $0.contains("restarts") } == true)
-    _ = sim.advance(to: 36.9)
-    #expect(sim.state == .background)
-    _ = sim.advance(to: 37)
-    #expect(sim.state == .suspended)
+    sim.expectSuspension(at: 37, stillInBackgroundAt: 36.9)
 }
 
 // MARK: - MIDI out

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import Lifecycle
 
 /// The package root, found from this file (Tests/LifecycleTests/Support.swift).
@@ -33,6 +34,25 @@ extension LifecycleSimulator {
         var last: TimelineEntry?
         for e in events { last = apply(e, at: now + 1).last }
         return last!
+    }
+
+    /// This simulator after `events`, applied as `run` does.
+    func after(_ events: LifecycleEvent...) -> LifecycleSimulator {
+        var sim = self
+        for e in events { _ = sim.apply(e, at: sim.now + 1) }
+        return sim
+    }
+
+    /// Advances to `before` and expects the app still in background there, then to `time` and expects it
+    /// suspended; returns the entries of that last step.
+    @discardableResult
+    mutating func expectSuspension(at time: Double, stillInBackgroundAt before: Double,
+                                   sourceLocation: SourceLocation = #_sourceLocation) -> [TimelineEntry] {
+        _ = advance(to: before)
+        #expect(state == .background, sourceLocation: sourceLocation)
+        let entries = advance(to: time)
+        #expect(state == .suspended, sourceLocation: sourceLocation)
+        return entries
     }
 
     var codes: Set<WarningCode> { Set(raisedWarnings.map(\.code)) }

@@ -5,58 +5,45 @@ import Testing
 /// A small situation raising `code`; returns the simulator afterwards.
 func situation(raising code: WarningCode) -> LifecycleSimulator {
     let playback = (modes: [BackgroundMode.audio], category: SessionCategory.playback, options: [SessionOption.mixWithOthers])
+    let silentKeepalive = StreamConfig(name: "k", kind: .keepalivePlayer, content: .nearSilent, playing: true)
+    let synth = StreamConfig(name: "s", kind: .audioOutput, playing: true)
+    let video = StreamConfig(name: "v", kind: .videoPlayer, content: .audible, playing: true)
     switch code {
     case .silentKeepalive:
-        var sim = makeSimulator(modes: playback.modes, category: playback.category, options: playback.options, active: true,
-                                streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .nearSilent, playing: true)])
-        sim.run(.launch, .home)
-        return sim
+        return makeSimulator(modes: playback.modes, category: playback.category, options: playback.options, active: true,
+                             streams: [silentKeepalive])
+            .after(.launch, .home)
     case .keepaliveNeverPlays:
-        var sim = makeSimulator(.swiftui, modes: playback.modes, category: playback.category, options: playback.options,
-                                streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .empty)],
-                                handlers: [Handler(on: .scenePhaseBackground, actions: [.activateSession, .play("k")])])
-        sim.run(.launch, .home)
-        return sim
+        return makeSimulator(.swiftui, modes: playback.modes, category: playback.category, options: playback.options,
+                             streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .empty)],
+                             handlers: [Handler(on: .scenePhaseBackground, actions: [.activateSession, .play("k")])])
+            .after(.launch, .home)
     case .resumeOnBegan:
-        var sim = makeSimulator(modes: playback.modes, category: playback.category, options: playback.options, active: true,
-                                streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .nearSilent, playing: true)],
-                                handlers: [Handler(on: .interruptionBegan, actions: [.play("k")])])
-        sim.run(.launch, .callIncoming)
-        return sim
+        return makeSimulator(modes: playback.modes, category: playback.category, options: playback.options, active: true,
+                             streams: [silentKeepalive],
+                             handlers: [Handler(on: .interruptionBegan, actions: [.play("k")])])
+            .after(.launch, .callIncoming)
     case .notCalledWithScenes:
         return makeSimulator(.scenes, handlers: [Handler(on: .applicationDidEnterBackground, actions: [.beginBackgroundTask])])
     case .keepaliveOnResignActive:
-        var sim = makeSimulator(modes: playback.modes, category: playback.category, options: playback.options,
-                                streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .nearSilent)],
-                                handlers: [Handler(on: .applicationWillResignActive, actions: [.play("k")])])
-        sim.run(.launch, .controlCenter)
-        return sim
+        return makeSimulator(modes: playback.modes, category: playback.category, options: playback.options,
+                             streams: [StreamConfig(name: "k", kind: .keepalivePlayer, content: .nearSilent)],
+                             handlers: [Handler(on: .applicationWillResignActive, actions: [.play("k")])])
+            .after(.launch, .controlCenter)
     case .cannotInterruptOthers:
-        var sim = makeSimulator(modes: playback.modes, category: .playback,
-                                handlers: [Handler(on: .applicationDidEnterBackground, actions: [.activateSession])])
-        sim.run(.launch, .home)
-        return sim
+        return makeSimulator(modes: playback.modes, category: .playback,
+                             handlers: [Handler(on: .applicationDidEnterBackground, actions: [.activateSession])])
+            .after(.launch, .home)
     case .categoryCannotBackground:
-        var sim = makeSimulator(modes: [.audio], category: .ambient,
-                                streams: [StreamConfig(name: "s", kind: .audioOutput, playing: true)])
-        sim.run(.launch, .lock)
-        return sim
+        return makeSimulator(modes: [.audio], category: .ambient, streams: [synth]).after(.launch, .lock)
     case .missingBackgroundMode:
-        var sim = makeSimulator(modes: [], category: .playback,
-                                streams: [StreamConfig(name: "s", kind: .audioOutput, playing: true)])
-        sim.run(.launch, .home)
-        return sim
+        return makeSimulator(modes: [], category: .playback, streams: [synth]).after(.launch, .home)
     case .videoAutopaused:
-        var sim = makeSimulator(modes: [.audio], category: .playback,
-                                streams: [StreamConfig(name: "v", kind: .videoPlayer, content: .audible, playing: true)])
-        sim.run(.launch, .home)
-        return sim
+        return makeSimulator(modes: [.audio], category: .playback, streams: [video]).after(.launch, .home)
     case .pipDetachConflict:
-        var sim = makeSimulator(.scenes, modes: [.audio], category: .playback,
-                                streams: [StreamConfig(name: "v", kind: .videoPlayer, content: .audible, playing: true)],
-                                handlers: [Handler(on: .sceneDidEnterBackground, actions: [.detachVideo("v")])])
-        sim.run(.launch, .pipStart)
-        return sim
+        return makeSimulator(.scenes, modes: [.audio], category: .playback, streams: [video],
+                             handlers: [Handler(on: .sceneDidEnterBackground, actions: [.detachVideo("v")])])
+            .after(.launch, .pipStart)
     case .handlerNeverCalled:
         return makeSimulator(.appDelegate, handlers: [Handler(on: .sceneDidEnterBackground, actions: [.beginBackgroundTask])])
     case .backgroundTaskExpired:

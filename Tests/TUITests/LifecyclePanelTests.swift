@@ -174,4 +174,16 @@ import Testing
         #expect(InputMap.command(for: .char("h"), focus: .lifecycle, playMode: false) == .lifecycle(.event(.home)))
         #expect(InputMap.command(for: .char("4"), focus: .lifecycle, playMode: false) == .lifecycle(.backgroundTask))
     }
+
+    /// The lifecycle keys come from one table: letters are case-sensitive, two keys may share an action,
+    /// and anything else (another letter, a named key) does nothing.
+    @Test func lifecycleKeysFromTheTable() {
+        func command(_ key: Key) -> Command? { InputMap.command(for: key, focus: .lifecycle, playMode: false) }
+        #expect(command(.char("l")) == .lifecycle(.event(.lock)))
+        #expect(command(.char("L")) == .lifecycle(.event(.launch)))
+        #expect(command(.char("+")) == .lifecycle(.faster) && command(.char("=")) == .lifecycle(.faster))
+        #expect(command(.char("o")) == .lifecycle(.otherAppAudio))
+        #expect(command(.char("z")) == nil)
+        #expect(command(.enter) == nil)
+    }
 }

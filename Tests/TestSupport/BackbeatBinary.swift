@@ -37,15 +37,28 @@ public struct Output {
 
 /// Runs `backbeat` with `arguments` to its end; stdout and stderr apart.
 public func backbeat(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    try runToEnd(backbeatExecutable(), arguments, environment: environment)
+}
+
+/// Runs `executable` with `arguments` to its end; stdout and stderr apart. `stdin`, when given, is written
+/// to its standard input, which is then closed; `standardOutput`, when given, is where its standard output
+/// goes instead of a pipe (`stdout` is then empty).
+public func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                     stdin: [UInt8]? = nil, standardOutput: FileHandle? = nil) throws -> Output {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: backbeatExecutable())
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
+    let input = Pipe(), out = Pipe(), err = Pipe()
+    if stdin != nil { process.standardInput = input }
+    process.standardOutput = standardOutput ?? out
     process.standardError = err
     try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    if let stdin {
+        input.fileHandleForWriting.write(Data(stdin))
+        try input.fileHandleForWriting.close()
+    }
+    let stdout = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),

@@ -111,8 +111,7 @@ struct SupervisorStateMachine<Session: AnyObject, Server: AnyObject> {
             state = .starting(server: server)
             return .none
         default:
-            state = .stopped
-            return .close(nil, stopServer: server)
+            return stopped(closing: nil, server: server)
         }
     }
 
@@ -124,8 +123,7 @@ struct SupervisorStateMachine<Session: AnyObject, Server: AnyObject> {
             state = .running(session, server: server, restoreUntil: nil)
             return .none
         case let .stopping(_, server):
-            state = .stopped
-            return .close(session, stopServer: server)
+            return stopped(closing: session, server: server)
         default:
             return .close(session, stopServer: nil)
         }
@@ -138,8 +136,7 @@ struct SupervisorStateMachine<Session: AnyObject, Server: AnyObject> {
             state = .idle
             return .close(nil, stopServer: server)
         case let .stopping(_, server):
-            state = .stopped
-            return .close(nil, stopServer: server)
+            return stopped(closing: nil, server: server)
         default:
             return .none
         }
@@ -180,8 +177,7 @@ struct SupervisorStateMachine<Session: AnyObject, Server: AnyObject> {
             state = .running(session, server: server, restoreUntil: restoreUntil)
             return .none
         case let .stopping(session, server):
-            state = .stopped
-            return .close(session, stopServer: server)
+            return stopped(closing: session, server: server)
         default:
             return .none
         }
@@ -194,8 +190,7 @@ struct SupervisorStateMachine<Session: AnyObject, Server: AnyObject> {
             state = .disconnected(server: server)
             return .none
         case let .stopping(_, server):
-            state = .stopped
-            return .close(nil, stopServer: server)
+            return stopped(closing: nil, server: server)
         default:
             return .none
         }
@@ -213,12 +208,17 @@ struct SupervisorStateMachine<Session: AnyObject, Server: AnyObject> {
             state = .disconnected(server: server)
             return .none
         default:
-            state = .stopped
-            return .close(session, stopServer: server)
+            return stopped(closing: session, server: server)
         }
     }
 
     // MARK: - Stopping
+
+    /// The engine is stopped for good: closes `session` and stops `server` (either may be nil).
+    private mutating func stopped(closing session: Session?, server: Server?) -> Action {
+        state = .stopped
+        return .close(session, stopServer: server)
+    }
 
     /// Stops: returns what to close now. What another thread is using (I/O in flight) that thread hands back
     /// when it reports, and the answer to its report is the close.
@@ -228,11 +228,9 @@ struct SupervisorStateMachine<Session: AnyObject, Server: AnyObject> {
             state = .stopped
             return .none
         case let .running(session, server, _):
-            state = .stopped
-            return .close(session, stopServer: server)
+            return stopped(closing: session, server: server)
         case let .disconnected(server):
-            state = .stopped
-            return .close(nil, stopServer: server)
+            return stopped(closing: nil, server: server)
         case let .checking(session, server, _):
             state = .stopping(session, server: server)
             return .none
