@@ -25,21 +25,18 @@ public enum MIDIJSON {
     /// show as text (C0, DEL, C1, line separators, bidirectional overrides: see ``TerminalText/isPrintable(_:)``)
     /// as `\uNNNN`, so JSON read on a terminal cannot carry an escape sequence either.
     public static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
+        "\"" + TerminalText.escaping(s) { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
             case let c where !TerminalText.isPrintable(c):
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+                "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
+            default: nil
             }
-        }
-        return out + "\""
+        } + "\""
     }
 
     /// One JSON object on one line, keys in the given order: `{"type":"note-on","channel":1,...}`.

@@ -13,16 +13,20 @@ public enum TerminalText {
 
     /// `text` with every non-printable scalar written as `\xNN` (or `\u{NNNN}`), and backslashes doubled.
     public static func sanitized(_ text: String) -> String {
+        escaping(text) { scalar in
+            if scalar == "\\" { return "\\\\" }
+            if isPrintable(scalar) { return nil }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return scalar.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u{\(hex)}"
+        }
+    }
+
+    /// `text` with each scalar for which `replacement` returns a string replaced by it (an empty string drops
+    /// the scalar); the others kept. The one loop behind the terminal, JSON and XML escapers.
+    public static func escaping(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar == "\\" { out += "\\\\"; continue }
-            if isPrintable(scalar) { out.unicodeScalars.append(scalar); continue }
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            if scalar.value <= 0xFF {
-                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
-            } else {
-                out += "\\u{\(hex)}"
-            }
+            if let r = replacement(scalar) { out += r } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }
