@@ -1,3 +1,4 @@
+import Bench
 import Engine
 import Foundation
 import Testing
@@ -113,6 +114,26 @@ extension JACK {
         #expect(!Self.noteOns(lines).contains { $0.note == Self.thruNote }, "midi_in's note came out without --midi-thru")
         // The sequencer was playing into midi_in all along.
         #expect(try rig.server.connections().contains("seq:out\n   backbeat:midi_in"))
+    }
+
+    @Test func monitorJSONShowsOutgoingAsSourceOut() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let sender = try ProbeMIDISender(server: server.name)
+        defer { sender.close() }
+        let monitor = try RunningProgram(backbeatExecutable(), ["monitor", "--json", "--midi-thru", "--server", server.name,
+                                                                "--no-autoconnect", "--connect-midi", "\(sender.name):out"], server: server.name)
+        defer { monitor.signal(SIGTERM) }
+        try monitor.waitForLine(containing: "ready:")
+        sender.play([.noteOn(100, 60, 100)])
+        let incoming = try monitor.waitForLine(containing: "\"source\":\"jack\"")
+        let outgoing = try monitor.waitForLine(containing: "\"source\":\"out\"")
+        #expect(outgoing.hasPrefix("{\"type\":\"note-on\",\"channel\":1,\"note\":60,\"velocity\":100,"), "\(outgoing)")
+        // The same frame: forwarded in the period it arrived, at its offset.
+        func frame(_ line: String) -> Substring? {
+            line.range(of: "\"frame\":").map { line[$0.upperBound...].prefix { $0.isNumber } }
+        }
+        #expect(frame(incoming) != nil && frame(incoming) == frame(outgoing), "\(incoming) / \(outgoing)")
     }
 }
 }
