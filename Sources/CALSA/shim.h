@@ -22,6 +22,16 @@ static inline void backbeat_alsa_silence_errors(int silent) {
 static inline unsigned int backbeat_seq_port_caps_midi_in(void) {
     return SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE;
 }
+static inline unsigned int backbeat_seq_port_caps_midi_out(void) {
+    return SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ;
+}
+/// Addresses an outgoing event from `port` to all its subscribers, delivered at once (no queue):
+/// snd_seq_ev_set_source, snd_seq_ev_set_subs and snd_seq_ev_set_direct are macros.
+static inline void backbeat_seq_event_set_output(snd_seq_event_t *ev, int port) {
+    snd_seq_ev_set_source(ev, port);
+    snd_seq_ev_set_subs(ev);
+    snd_seq_ev_set_direct(ev);
+}
 static inline unsigned int backbeat_seq_port_type_app(void) {
     return SND_SEQ_PORT_TYPE_MIDI_GENERIC | SND_SEQ_PORT_TYPE_APPLICATION;
 }

@@ -12,8 +12,10 @@ public struct MonitorPanel {
     public func segments(_ e: MonitorEntry, width: Int) -> [(String, Role)] {
         let time = String(format: "%9.3f", e.time)
         let source = e.source.description.fitted(4)
+        // What Backbeat sent on its MIDI outputs stands out from what came in.
+        let sourceRole: Role = e.source == .out ? .badgeActive : .monitorSource
         guard let message = e.message else {
-            return [(time + " ", .monitorTime), (source + " ", .monitorSource),
+            return [(time + " ", .monitorTime), (source + " ", sourceRole),
                     ("undefined status " + hexString([e.status]), .monitorSystem)]
         }
         let role: Role = e.lost ? .monitorLost : {
@@ -35,7 +37,7 @@ public struct MonitorPanel {
         let hexWidth = min(hex.count, max(0, width - fixed - 12))
         // Hex follows the details closely on wide screens rather than at the far edge.
         let detailsWidth = min(46, max(0, width - fixed - hexWidth - 1))
-        return [(time + " ", .monitorTime), (source + " ", .monitorSource), (channel + " ", .dim),
+        return [(time + " ", .monitorTime), (source + " ", sourceRole), (channel + " ", .dim),
                 (type + " ", role), (details.fitted(detailsWidth) + " ", role),
                 (String(hex.prefix(hexWidth)), .monitorHex)]
     }

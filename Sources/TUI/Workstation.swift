@@ -180,7 +180,8 @@ public final class Workstation {
             message = MIDIMessage(m.message)
         }
         if let message {
-            if !m.lost { held.apply(message); tempo.receive(m.message, at: time) }
+            // `out` repeats a message already applied from its source.
+            if !m.lost && m.source != .out { held.apply(message); tempo.receive(m.message, at: time) }
         }
         log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status)
         if let message, !log.isVisible(MonitorEntry(sequence: 0, time: 0, source: m.source, lost: m.lost, message: message, status: 0)) {

@@ -37,6 +37,9 @@ struct EngineArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch.", valueName: "name|path"))
     var preset: String?
 
+    @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
+    var midiThru = false
+
     @Flag(help: "Play the built-in demo loop (120 BPM: melody, chords, bass, MIDI clock) through the synth.")
     var demo = false
 
@@ -86,6 +89,7 @@ struct EngineArguments: ParsableArguments {
         options.voices = voices
         options.channel = channel.map { UInt8($0 - 1) }
         options.patch = patch
+        options.midiThru = midiThru
         return options
     }
 }

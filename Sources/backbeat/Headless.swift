@@ -20,7 +20,7 @@ enum Headless {
             let rate = Double(max(engine.sampleRate, 1))
             engine.drainEvents { event in
                 capture.record(event)
-                if case .midi(let midi) = event, !midi.lost { tempo.receive(midi.message, at: Double(midi.frameTime) / rate) }
+                if case .midi(let midi) = event, !midi.lost, midi.source != .out { tempo.receive(midi.message, at: Double(midi.frameTime) / rate) }
             }
         }
         var tick = 0

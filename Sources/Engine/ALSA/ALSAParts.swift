@@ -57,8 +57,13 @@ extension Engine {
         if options.midiInput.wantsALSA {
             do {
                 sequencer = try ALSASequencer(clientName: options.clientName, connect: options.alsaConnect,
-                                              ring: context.alsaRing, sysexRing: context.alsaSysexRing, log: log)
+                                              ring: context.alsaRing, sysexRing: context.alsaSysexRing,
+                                              outRing: context.alsaOutRing, log: log)
                 alsa.set(sequencer: sequencer, midiStatus: nil)
+                // Before any real-time thread runs (the PCM below, JACK after this function).
+                context.midiThru = options.midiThru
+                context.midiOutActive = true
+                context.alsaOutActive = true
                 log("ALSA sequencer: \(sequencer!.address) ready")
             } catch let error as ALSAError {
                 if options.midiInput.requiresALSA { throw error }

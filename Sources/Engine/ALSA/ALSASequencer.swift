@@ -19,6 +19,11 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable {
 /// port `midi_in`, subscribed to System:Announce, and a reader thread that polls the sequencer's
 /// descriptors (and a pipe, to stop it) and pushes what arrives into the engine's ALSA ring.
 ///
+/// MIDI out: a readable, subscribable port `midi_out`. The real-time callback pushes what it sends (the same
+/// messages as JACK's midi_out) into `outRing`; the real-time thread may not write to a pipe to wake this
+/// thread, so while a port is open the reader's poll wakes every `outPollMilliseconds` to send what waits
+/// there (that is the added latency: at most a few milliseconds).
+///
 /// Sysex travels in two parts: its bytes into `sysexRing` (this thread is its only producer), then a
 /// header `.midi(ShortMessage(status: 0xF0, data1: length & 0xFF, data2: length >> 8), .alsa)` into
 /// `ring`; the real-time callback moves that many bytes to the monitor's sysex ring. A sysex is sent only
@@ -44,14 +49,19 @@ final class ALSASequencer: @unchecked Sendable {
     private var decoder = ALSAEventDecoder()
     private var clientNames: [UInt8: String] = [:]
     private let sysexDrops = Atomic<Int>(0)
+    let outPort: Int32
+    private let outRing: SPSCRing<ShortMessage>
+    /// Messages the sequencer did not take (its output pool full); reader thread writes, anyone reads.
+    private let outDrops = Atomic<Int>(0)
+    static let outPollMilliseconds: Int32 = 2
 
     /// Opens the sequencer and creates the port; throws an `ALSAError` naming `/dev/snd/seq` when it cannot.
     init(clientName: String, connect: [String], ring: SPSCRing<ControlEvent>, sysexRing: SPSCRing<UInt8>,
-         log: @escaping @Sendable (String) -> Void) throws {
+         outRing: SPSCRing<ShortMessage>, log: @escaping @Sendable (String) -> Void) throws {
         var handle: OpaquePointer?
         // Backbeat says it in one line (or one status line with `--midi auto`): alsa-lib need not as well.
         backbeat_alsa_silence_errors(1)
-        let opened = snd_seq_open(&handle, "default", SND_SEQ_OPEN_INPUT, SND_SEQ_NONBLOCK)
+        let opened = snd_seq_open(&handle, "default", SND_SEQ_OPEN_DUPLEX, SND_SEQ_NONBLOCK)
         backbeat_alsa_silence_errors(0)
         guard opened >= 0, let handle else {
             throw ALSAError("cannot open the ALSA sequencer \(Self.device)", code: opened)
@@ -64,12 +74,16 @@ final class ALSASequencer: @unchecked Sendable {
         snd_seq_set_client_name(handle, clientName)
         let port = snd_seq_create_simple_port(handle, "midi_in", backbeat_seq_port_caps_midi_in(), backbeat_seq_port_type_app())
         guard port >= 0 else { throw fail("cannot create the ALSA sequencer port midi_in", port) }
+        let outPort = snd_seq_create_simple_port(handle, "midi_out", backbeat_seq_port_caps_midi_out(), backbeat_seq_port_type_app())
+        guard outPort >= 0 else { throw fail("cannot create the ALSA sequencer port midi_out", outPort) }
         let announce = snd_seq_connect_from(handle, port, backbeat_seq_client_system(), backbeat_seq_port_system_announce())
         guard announce >= 0 else { throw fail("cannot subscribe to the ALSA sequencer's System:Announce port", announce) }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw fail("cannot create the ALSA reader's wake-up pipe", -errno) }
         self.handle = handle
         self.port = port
+        self.outPort = outPort
+        self.outRing = outRing
         self.clientID = snd_seq_client_id(handle)
         self.clientName = clientName
         self.ring = ring
@@ -91,6 +105,7 @@ final class ALSASequencer: @unchecked Sendable {
     /// "backbeat:midi_in (128:0)": client name, port, client and port numbers.
     var address: String { "\(clientName):midi_in (\(clientID):\(port))" }
     var sysexDropped: Int { sysexDrops.load(ordering: .relaxed) }
+    var outDropped: Int { outDrops.load(ordering: .relaxed) }
 
     func start() {
         guard !running else { return }
@@ -117,11 +132,32 @@ final class ALSASequencer: @unchecked Sendable {
         var fds = [pollfd](repeating: pollfd(), count: count + 1)
         _ = fds.withUnsafeMutableBufferPointer { snd_seq_poll_descriptors(handle, $0.baseAddress, UInt32(count), Int16(POLLIN)) }
         fds[count] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+        var encoder: OpaquePointer?
+        guard snd_midi_event_new(16, &encoder) == 0, let encoder else {
+            log("ALSA sequencer: cannot create the MIDI encoder for midi_out")
+            return
+        }
+        defer { snd_midi_event_free(encoder) }
         while true {
-            let ready = poll(&fds, nfds_t(fds.count), -1)
+            let ready = poll(&fds, nfds_t(fds.count), Self.outPollMilliseconds)
             if ready < 0 && errno != EINTR { log("ALSA sequencer: poll failed: \(String(cString: strerror(errno)))"); return }
             if fds[count].revents != 0 { return }
-            drainEvents()
+            if ready > 0 { drainEvents() }
+            sendOutgoing(encoder)
+        }
+    }
+
+    /// Sends what the real-time callback queued for midi_out to midi_out's subscribers, at once.
+    private func sendOutgoing(_ encoder: OpaquePointer) {
+        while let message = outRing.pop() {
+            var bytes: [UInt8] = [message.status, message.data1, message.data2]
+            let size = midiMessageSize(status: message.status)
+            var event = snd_seq_event_t()
+            snd_midi_event_reset_encode(encoder)
+            let used = bytes.withUnsafeMutableBufferPointer { snd_midi_event_encode(encoder, $0.baseAddress, size, &event) }
+            guard used == size, event.type != UInt8(SND_SEQ_EVENT_NONE.rawValue) else { continue }
+            backbeat_seq_event_set_output(&event, outPort)
+            if snd_seq_event_output_direct(handle, &event) < 0 { outDrops.wrappingAdd(1, ordering: .relaxed) }
         }
     }
 

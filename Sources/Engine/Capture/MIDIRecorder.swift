@@ -32,7 +32,8 @@ public struct MIDIRecording: Sendable {
     /// Adds a monitor event. Messages the lifecycle gate dropped were never received, so they are skipped,
     /// as are sysex (their payload travels separately).
     public mutating func add(_ event: MonitorEvent) {
-        guard !event.lost, event.message.status != 0xF0 else { return }
+        // `out` repeats a message already recorded from its source.
+        guard !event.lost, event.message.status != 0xF0, event.source != .out else { return }
         let lastFrame = self.lastFrame ?? event.frameTime
         let step = Int32(bitPattern: event.frameTime &- lastFrame)
         if step < 0 {

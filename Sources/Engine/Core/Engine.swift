@@ -239,6 +239,8 @@ extension Engine {
         let session = try JackSession(clientName: options.clientName, serverName: serverName)
         prepare(sampleRate: session.sampleRate)
         context.ports = session.ports
+        context.midiThru = options.midiThru
+        context.midiOutActive = true
         context.serverGone.close()
         do {
             try session.activate(context: context)
@@ -348,6 +350,7 @@ extension Engine {
         let current = session.connections()
         let ours: [String: OpaquePointer] = [
             JackSession.midiInName: session.ports.midiIn,
+            JackSession.midiOutName: session.ports.midiOut,
             JackSession.outLeftName: session.ports.outLeft,
             JackSession.outRightName: session.ports.outRight,
         ]

@@ -1,9 +1,10 @@
 import DSP
 import MIDI
 
-/// Where a MIDI message came from. Shown in the monitor; each producer has a ring of its own.
+/// Where a MIDI message came from. Shown in the monitor; each producer has a ring of its own. `out` is not a
+/// producer: it marks what Backbeat sent on its MIDI outputs (JACK midi_out, the ALSA sequencer port).
 public enum MIDISource: UInt8, Sendable, BitwiseCopyable, CaseIterable, CustomStringConvertible {
-    case jack, alsa, keyboard, demo
+    case jack, alsa, keyboard, demo, out
 
     public var description: String {
         switch self {
@@ -11,6 +12,7 @@ public enum MIDISource: UInt8, Sendable, BitwiseCopyable, CaseIterable, CustomSt
         case .alsa: "alsa"
         case .keyboard: "keys"
         case .demo: "demo"
+        case .out: "out"
         }
     }
 }

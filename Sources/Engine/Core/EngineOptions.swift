@@ -47,6 +47,8 @@ public struct EngineOptions: Sendable {
     /// ALSA PCM device for `driver == .alsa` (with `rate`, `period` and `alsaPeriods`).
     public var alsaDevice = "default"
     public var alsaPeriods = 2
+    /// Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs as well as Backbeat's own.
+    public var midiThru = false
 
     public init() {}
 

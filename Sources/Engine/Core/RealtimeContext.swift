@@ -25,6 +25,8 @@ public struct EngineCounters: ~Copyable, Sendable {
     public let activeVoices = Atomic<Int>(0)
     /// Frames the capture ring had no room for (the disk thread fell behind).
     public let captureFramesDropped = Atomic<Int>(0)
+    /// Outgoing MIDI messages that did not fit a period's `MIDIOutQueue` or the ALSA output ring.
+    public let midiOutDropped = Atomic<Int>(0)
     public init() { rtLongest = .passUnretained(longestCallbackNanos) }
 
     /// Records one callback's duration: the last, and the longest (an atomic max).
@@ -84,6 +86,22 @@ final class RealtimeContext: @unchecked Sendable {
     /// header arrives through `alsaRing` (see `ALSASequencer`).
     let alsaSysexRing: SPSCRing<UInt8>
     private let rtALSASysex: Unmanaged<SPSCRing<UInt8>>
+    /// This period's outgoing MIDI (own sources, and incoming with `midiThru`), written to JACK's midi_out.
+    let midiOut: MIDIOutQueue
+    /// `midiOut` for the callback (no retain/release); the JACK backend writes it out.
+    let rtMIDIOut: Unmanaged<MIDIOutQueue>
+    /// The same messages for the ALSA sequencer's output (consumer: its thread), while `alsaOutActive`.
+    let alsaOutRing: SPSCRing<ShortMessage>
+    private let rtALSAOut: Unmanaged<SPSCRing<ShortMessage>>
+    /// Forward what came in (JACK midi_in, the ALSA sequencer) to the outputs too. Set before activation.
+    @exclusivity(unchecked) var midiThru = false
+    /// Whether there is an output to feed (JACK's midi_out, the ALSA sequencer's port): only then are
+    /// outgoing messages queued and shown in the monitor as source `out`. Written only while the callback
+    /// cannot run.
+    @exclusivity(unchecked) var midiOutActive = false
+    @exclusivity(unchecked) var alsaOutActive = false
+    /// The frame time of the current period's first frame (real-time thread only).
+    @exclusivity(unchecked) private var currentPeriodStart: UInt32 = 0
 
     init(synth: Synth, ringCapacity: Int = 4096, uiRingCapacity: Int = 16384, sysexCapacity: Int = 1 << 16,
          captureCapacity: Int = 1 << 19) {
@@ -109,6 +127,10 @@ final class RealtimeContext: @unchecked Sendable {
         rtMIDIGate = .passUnretained(midiGate)
         rtAudioGate = .passUnretained(audioGate)
         rtCaptureOn = .passUnretained(captureOn)
+        midiOut = MIDIOutQueue(capacity: ringCapacity)
+        rtMIDIOut = .passUnretained(midiOut)
+        alsaOutRing = SPSCRing(capacity: ringCapacity)
+        rtALSAOut = .passUnretained(alsaOutRing)
     }
 
     /// One period for a backend whose MIDI arrives through the control rings only (ALSA PCM). `periodStart`
@@ -135,6 +157,8 @@ final class RealtimeContext: @unchecked Sendable {
         rtMIDIGate._withUnsafeGuaranteedRef { midiOpen = $0.isOpen }
         rtAudioGate._withUnsafeGuaranteedRef { audioOpen = $0.isOpen }
         let period = Period(started: MonotonicInstant.now(), midiOpen: midiOpen, audioOpen: audioOpen)
+        currentPeriodStart = periodStart
+        rtMIDIOut._withUnsafeGuaranteedRef { $0.reset() }
         drain(rtKeyboard, periodStart: periodStart, midiOpen: period.midiOpen)
         drain(rtALSA, periodStart: periodStart, midiOpen: period.midiOpen)
         drain(rtDemo, periodStart: periodStart, midiOpen: period.midiOpen)
@@ -249,6 +273,31 @@ final class RealtimeContext: @unchecked Sendable {
         }
         let event = MonitorEvent(frameTime: frameTime, message: message, source: source, lost: !midiOpen,
                                  sysexLength: sysexLength, sysexBytesQueued: queued)
+        if !rtUI._withUnsafeGuaranteedRef({ $0.push(.midi(event)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
+        if midiOpen { send(message, source: source, frameTime: frameTime) }
+    }
+
+    /// Queues a delivered message for the MIDI outputs when it is Backbeat's own (keys, piano strip, demo) or,
+    /// with `midiThru`, incoming; never a message that is already outgoing. Sysex is not sent (its bytes went
+    /// to the monitor's ring). The monitor sees it again as source `out`.
+    @_noLocks
+    private func send(_ message: ShortMessage, source: MIDISource, frameTime: UInt32) {
+        guard midiOutActive, message.status != 0xF0 else { return }
+        switch source {
+        case .keyboard, .demo: break
+        case .jack, .alsa: guard midiThru else { return }
+        case .out: return
+        }
+        var queued = false
+        let offset = frameTime &- currentPeriodStart
+        rtMIDIOut._withUnsafeGuaranteedRef { queued = $0.append(offset: offset, message) }
+        if !queued { counters.midiOutDropped.wrappingAdd(1, ordering: .relaxed); return }
+        if alsaOutActive {
+            var pushed = false
+            rtALSAOut._withUnsafeGuaranteedRef { pushed = $0.push(message) }
+            if !pushed { counters.midiOutDropped.wrappingAdd(1, ordering: .relaxed) }
+        }
+        let event = MonitorEvent(frameTime: frameTime, message: message, source: .out, lost: false)
         if !rtUI._withUnsafeGuaranteedRef({ $0.push(.midi(event)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
     }
 

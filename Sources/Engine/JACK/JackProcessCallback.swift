@@ -8,13 +8,15 @@ import Realtime
 struct JackPorts: BitwiseCopyable {
     var client: OpaquePointer
     var midiIn: OpaquePointer
+    var midiOut: OpaquePointer
     var outLeft: OpaquePointer
     var outRight: OpaquePointer
 }
 
 extension RealtimeContext {
     /// One JACK period. Control rings first (at frame 0), then JACK MIDI at its frame offsets: the synth
-    /// renders up to each event's frame, so an event at offset k changes the sound at frame k.
+    /// renders up to each event's frame, so an event at offset k changes the sound at frame k. Then the
+    /// period's outgoing MIDI (queued as it was applied, so in frame order) goes to midi_out.
     @_noLocks
     func process(frames: Int) {
         guard let ports = ports else { return }
@@ -36,7 +38,40 @@ extension RealtimeContext {
             index += 1
         }
         finishPeriod(period, &output)
+        writeMIDIOut(backbeat_rt_port_buffer(ports.midiOut, jack_nframes_t(frames)), frames: frames)
     }
+
+    /// Clears midi_out's buffer (JACK requires it every period) and writes the queued messages at their
+    /// offsets. One JACK cannot take (its buffer is full) is counted in `midiOutDropped`.
+    @_noLocks
+    func writeMIDIOut(_ buffer: UnsafeMutableRawPointer, frames: Int) {
+        backbeat_rt_midi_clear_buffer(buffer)
+        var failed = 0
+        let last = UInt32(max(frames - 1, 0))
+        rtMIDIOut._withUnsafeGuaranteedRef { failed = writeJackMIDI($0, to: buffer, lastFrame: last) }
+        if failed > 0 { counters.midiOutDropped.wrappingAdd(failed, ordering: .relaxed) }
+    }
+}
+
+/// Writes `queue`'s events into a cleared JACK MIDI buffer; returns how many JACK refused.
+@_noLocks
+private func writeJackMIDI(_ queue: MIDIOutQueue, to buffer: UnsafeMutableRawPointer, lastFrame: UInt32) -> Int {
+    var failed = 0
+    var index = 0
+    let count = queue.count
+    while index < count {
+        let event = queue[index]
+        var bytes: (UInt8, UInt8, UInt8) = (event.message.status, event.message.data1, event.message.data2)
+        let size = midiMessageSize(status: event.message.status)
+        let written = withUnsafeMutablePointer(to: &bytes) { tuple in
+            tuple.withMemoryRebound(to: UInt8.self, capacity: 3) {
+                backbeat_rt_midi_event_write(buffer, min(event.offset, lastFrame), $0, size)
+            }
+        }
+        if written != 0 { failed += 1 }
+        index += 1
+    }
+    return failed
 }
 
 /// JACK's process callback: a free function, outside any actor, reaching the context without retain/release.

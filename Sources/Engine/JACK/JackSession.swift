@@ -1,6 +1,6 @@
 import CJack
 
-/// The JACK backend: one open client with Backbeat's three ports, whose process callback runs the
+/// The JACK backend: one open client with Backbeat's four ports (midi_in, midi_out, out_L, out_R), whose process callback runs the
 /// real-time context. Non-real-time: opened, activated, connected and closed by the engine (its `start()` or
 /// its supervisor thread), never from the process callback. Every libjack call goes through `JackClient`.
 final class JackSession: AudioBackend, @unchecked Sendable {
@@ -9,6 +9,7 @@ final class JackSession: AudioBackend, @unchecked Sendable {
     let serverName: String
 
     static let midiInName = "midi_in"
+    static let midiOutName = "midi_out"
     static let outLeftName = "out_L"
     static let outRightName = "out_R"
 
@@ -16,11 +17,12 @@ final class JackSession: AudioBackend, @unchecked Sendable {
     init(clientName: String, serverName: String) throws {
         let client = try JackClient(name: clientName, server: serverName)
         let midiIn = try client.registerPort(Self.midiInName, kind: .midi, input: true)
+        let midiOut = try client.registerPort(Self.midiOutName, kind: .midi, input: false)
         let outLeft = try client.registerPort(Self.outLeftName, kind: .audio, input: false)
         let outRight = try client.registerPort(Self.outRightName, kind: .audio, input: false)
         self.client = client
         self.serverName = serverName
-        ports = JackPorts(client: client.handle, midiIn: midiIn, outLeft: outLeft, outRight: outRight)
+        ports = JackPorts(client: client.handle, midiIn: midiIn, midiOut: midiOut, outLeft: outLeft, outRight: outRight)
     }
 
     var sampleRate: Int { client.sampleRate }
@@ -54,7 +56,7 @@ final class JackSession: AudioBackend, @unchecked Sendable {
     /// The other ends of each of our ports' connections, keyed by our port's short name.
     func connections() -> [String: [String]] {
         var result: [String: [String]] = [:]
-        for (name, port) in [(Self.midiInName, ports.midiIn), (Self.outLeftName, ports.outLeft), (Self.outRightName, ports.outRight)] {
+        for (name, port) in [(Self.midiInName, ports.midiIn), (Self.midiOutName, ports.midiOut), (Self.outLeftName, ports.outLeft), (Self.outRightName, ports.outRight)] {
             result[name] = client.connections(of: port)
         }
         return result
