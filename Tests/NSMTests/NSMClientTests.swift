@@ -65,3 +65,33 @@ import Testing
         #expect(throws: NSMError.self) { try client.waitForOpen(seconds: 1) { _ in } }
     }
 }
+
+/// A server that answers the announce with `/error` refuses the client: the error says so with its code.
+@Suite struct NSMRefusalTests {
+    @Test func errorToAnnounceIsARefusal() throws {
+        let server = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(server) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &length) } }
+        let url = "osc.udp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/"
+        let client = try NSMClient(url: url)
+        defer { client.stop() }
+        client.announce(applicationName: "Backbeat", capabilities: ":", executable: "backbeat", pid: 1)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var sender = sockaddr_in()
+        var senderLength = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let count = buffer.withUnsafeMutableBytes { bytes in
+            withUnsafeMutablePointer(to: &sender) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(server, bytes.baseAddress, bytes.count, 0, $0, &senderLength) } }
+        }
+        #expect(OSCMessage.decode(Array(buffer.prefix(max(count, 0))))?.path == "/nsm/server/announce")
+        let refusal = OSCMessage("/error", [.string("/nsm/server/announce"), .int32(-4), .string("incompatible API")]).encoded()
+        _ = refusal.withUnsafeBytes { raw in withUnsafePointer(to: &sender) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(server, raw.baseAddress, raw.count, 0, $0, senderLength) } } }
+        #expect(throws: NSMError.refused(url: url, code: -4, message: "incompatible API")) {
+            try client.waitForOpen(seconds: 5) { _ in }
+        }
+    }
+}
