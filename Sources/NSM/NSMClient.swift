@@ -123,11 +123,13 @@ public final class NSMClient: @unchecked Sendable {
     }
 
     /// Waits for the server's answer to the announce and then for `/nsm/client/open` (both bounded by
-    /// `seconds` in all). An `/error` to the announce is a refusal. `log` gets the server's greeting.
-    public func waitForOpen(seconds: Int, log: (String) -> Void) throws(NSMError) -> NSMOpen {
+    /// `seconds` in all). An `/error` to the announce is a refusal. `log` gets the server's greeting. Nil
+    /// when `cancelled` says so first (checked every 100 ms: a quit signal during the wait).
+    public func waitForOpen(seconds: Int, cancelled: () -> Bool = { false }, log: (String) -> Void) throws(NSMError) -> NSMOpen? {
         let deadline = ContinuousClock.now + .seconds(seconds)
         var announced = false
         while ContinuousClock.now < deadline {
+            if cancelled() { return nil }
             guard let message = receive(timeoutMilliseconds: 100) else { continue }
             let strings = message.strings
             switch message.path {

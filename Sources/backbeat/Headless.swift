@@ -7,7 +7,7 @@ import TUI
 enum Headless {
     static func run(_ arguments: EngineArguments, alsa: ALSAArguments) throws {
         let signals = QuitSignals.install()
-        let nsm = NSMSession.join()
+        let nsm = NSMSession.join(signals: signals)
         let preset = nsm?.state?.synth ?? arguments.loadPreset()
         var options = alsa.apply(to: arguments.engineOptions).applying(preset)
         nsm?.adjust(&options)

@@ -15,7 +15,8 @@ struct NSMSession {
 
     /// Joins the session `NSM_URL` names, or nil when it is unset or empty. Any failure (a bad URL, no
     /// answer, a state file that cannot be read) ends Backbeat with a message naming it (exit 2).
-    static func join(environment: [String: String] = ProcessInfo.processInfo.environment) -> NSMSession? {
+    /// A quit signal (when `signals` are installed) during the wait ends Backbeat at once (exit 0).
+    static func join(environment: [String: String] = ProcessInfo.processInfo.environment, signals: QuitSignals? = nil) -> NSMSession? {
         guard let url = environment["NSM_URL"], !url.isEmpty else { return nil }
         let client: NSMClient
         let open: NSMOpen
@@ -24,7 +25,11 @@ struct NSMSession {
             let executable = CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "backbeat"
             client.announce(applicationName: "Backbeat", capabilities: ":", executable: executable, pid: getpid())
             Console.info("NSM: announced to \(url) from \(client.localAddress)")
-            open = try client.waitForOpen(seconds: openTimeoutSeconds) { Console.info($0) }
+            guard let opened = try client.waitForOpen(seconds: openTimeoutSeconds, cancelled: { signals?.signal != nil }, log: { Console.info($0) }) else {
+                Console.info("quitting (signal \(signals?.signal ?? 0)) before the session opened")
+                exit(0)
+            }
+            open = opened
         } catch {
             Console.fail("\(error)")
         }
