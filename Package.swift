@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CCurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CLO", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
 
         // Pure Swift, no C module, no terminal.
         .target(name: "MIDI"),
@@ -39,8 +40,12 @@ let package = Package(
         .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "DSP", "Engine", "Lifecycle",
                                             .product(name: "TOMLKit", package: "TOMLKit")]),
 
+        // NSM session client: OSC over UDP (liblo as the codec). Network I/O off the
+        // real-time path, so a module of its own rather than part of Engine.
+        .target(name: "NSM", dependencies: ["CLO"]),
+
         .executableTarget(name: "backbeat", dependencies: [
-            "MIDI", "Realtime", "DSP", "Lifecycle", "Engine", "Bench", "TUI",
+            "MIDI", "Realtime", "DSP", "Lifecycle", "Engine", "Bench", "TUI", "NSM",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -51,8 +56,9 @@ let package = Package(
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CJack", "CALSA"]),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CJack", "CALSA", "NSM"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "TestSupport"]),
+        .testTarget(name: "NSMTests", dependencies: ["NSM", "TestSupport"]),
         // Every test that launches the built binary. Depending on the executable target makes
         // `swift build --build-tests` build `backbeat` before these tests can run.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "backbeat", "Lifecycle", "Engine", "Bench"]),

@@ -7,12 +7,17 @@ import TUI
 enum Headless {
     static func run(_ arguments: EngineArguments, alsa: ALSAArguments) throws {
         let signals = QuitSignals.install()
-        let preset = arguments.loadPreset()
-        let engine = Engine(options: alsa.apply(to: arguments.engineOptions).applying(preset), log: { Console.info($0) })
+        let nsm = NSMSession.join(signals: signals)
+        let preset = nsm?.state?.synth ?? arguments.loadPreset()
+        var options = alsa.apply(to: arguments.engineOptions).applying(preset)
+        nsm?.adjust(&options)
+        let engine = Engine(options: options, log: { Console.info($0) })
         preset?.apply(to: engine.synth)
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }
+        nsm?.ready(engine: engine, theme: nsm?.state?.theme)
+        defer { nsm?.client.stop() }
 
         var tempo = ClockTempo()
         var reportedFailure = false

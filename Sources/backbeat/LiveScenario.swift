@@ -14,8 +14,11 @@ enum LiveScenario {
         let scenario: Scenario
         do { scenario = try Scenario.load(path: scenarioPath) } catch { Console.fail("\(error)") }
         let signals = QuitSignals.install()
-        let preset = arguments.loadPreset()
-        let engine = Engine(options: arguments.engineOptions.applying(preset), log: { Console.info($0) })
+        let nsm = NSMSession.join(signals: signals)
+        let preset = nsm?.state?.synth ?? arguments.loadPreset()
+        var options = arguments.engineOptions.applying(preset)
+        nsm?.adjust(&options)
+        let engine = Engine(options: options, log: { Console.info($0) })
         preset?.apply(to: engine.synth)
         let capture = CaptureController(engine: engine)
         let session = LiveSession(scenario: scenario)
@@ -37,6 +40,8 @@ enum LiveScenario {
         for n in session.takeNarrations() { Console.info("narration: " + n.text) }
         emit(session.takeTimeline())  // once the engine runs, so a reader can play as soon as it sees launch
         defer { engine.stop() }
+        nsm?.ready(engine: engine, theme: nsm?.state?.theme)
+        defer { nsm?.client.stop() }
 
         var recentPeak: Float = 0
         var announcedEnd = false

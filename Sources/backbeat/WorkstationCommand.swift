@@ -14,16 +14,20 @@ enum WorkstationCommand {
         }
         if let problem = CursesDriver.terminalProblem() { Console.fail(problem) }
         let environment = ProcessInfo.processInfo.environment
+        let nsm = NSMSession.join(environment: environment)
         let config: Config
         let theme: Theme
+        let themeName: String
         do {
             config = try Config.load(path: ui.config ?? Config.defaultPath(environment: environment), mustExist: ui.config != nil)
-            theme = try Theme.resolve(ui.theme ?? config.theme ?? "dark", environment: environment)
+            themeName = ui.theme ?? nsm?.state?.theme ?? config.theme ?? "dark"
+            theme = try Theme.resolve(themeName, environment: environment)
         } catch {
             Console.fail("\(error)")
         }
-        let preset = arguments.loadPreset(fallback: config.engine.preset)
-        let options = alsa.apply(to: arguments.options(with: config.engine)).applying(preset)
+        let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
+        var options = alsa.apply(to: arguments.options(with: config.engine)).applying(preset)
+        nsm?.adjust(&options)
         let scenario: Scenario?
         do { scenario = try scenarioPath.map { path throws(ScenarioError) in try Scenario.load(path: path) } } catch { Console.fail("\(error)") }
         let logFile: LogFile?
@@ -45,6 +49,8 @@ enum WorkstationCommand {
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }
+        nsm?.ready(engine: engine, theme: themeName)
+        defer { nsm?.client.stop() }
 
         let settings = ui.settings(config, utf8: utf8)
         let actions = SessionActions(engine: engine, capture: capture)

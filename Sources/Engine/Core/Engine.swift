@@ -229,6 +229,20 @@ public final class Engine: @unchecked Sendable {
 
     /// The backend's current frame time (for monitors that print times relative to their start).
     public func frameTime() -> UInt32? { state.withLock { backend($0)?.frameTime } }
+
+    /// The other ends of each of Backbeat's JACK ports' connections, keyed by the port's short name
+    /// (`midi_in`, `out_L`, `out_R`); nil when no JACK client is open. For saving a session.
+    public func connections() -> [String: [String]]? { state.withLock { $0.supervisor.session?.connections() } }
+
+    /// Connects `port` (our port's short name) with `other` (a full JACK port name), in the direction the
+    /// port has: for restoring a session. Throws when no client is open or JACK refuses.
+    public func connect(port: String, with other: String) throws {
+        try state.withLock { state in
+            guard let session = state.supervisor.session else { throw EngineError.noSuchPort(port) }
+            let ours = session.actualClientName + ":" + port
+            if port == JackSession.midiInName { try session.connect(other, ours) } else { try session.connect(ours, other) }
+        }
+    }
 }
 
 // MARK: - JACK: opening, connecting, supervising

@@ -1,0 +1,50 @@
+import Foundation
+import Glibc
+import Testing
+
+/// NSM_URL problems stop Backbeat before the engine starts, with one line naming what was wrong (exit 2).
+@Suite struct NSMCommandLineTests {
+    @Test func badNSMURLExitsTwoNamingIt() throws {
+        let result = try backbeat(["--headless"], environment: ["NSM_URL": "http://localhost:1234/"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("NSM_URL \"http://localhost:1234/\" is not an NSM server address: it must start with osc.udp://"), "\(result.stderr)")
+        #expect(!result.stderr.contains("JACK"), "stopped before the engine: \(result.stderr)")
+    }
+
+    /// A UDP socket on 127.0.0.1 that never answers, and its NSM_URL.
+    func silentServer() -> (fd: Int32, url: String) {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return (fd, "osc.udp://localhost:\(UInt16(bigEndian: address.sin_port))/")
+    }
+
+    /// A server that never answers: Backbeat waits 5 s for it, then says what it waited for.
+    @Test func silentServerTimesOutInFiveSeconds() throws {
+        let (fd, url) = silentServer()
+        defer { close(fd) }
+        let start = Date()
+        let result = try backbeat(["--headless"], environment: ["NSM_URL": url])
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("the NSM server at \(url) sent no answer to /nsm/server/announce within 5 s"), "\(result.stderr)")
+        #expect(elapsed >= 4.9 && elapsed < 15, "\(elapsed)")
+    }
+
+    /// SIGTERM while waiting for the server's open quits at once and cleanly (exit 0), not after the 5 s.
+    @Test func quitSignalDuringTheWaitQuits() throws {
+        let (fd, url) = silentServer()
+        defer { close(fd) }
+        let program = try RunningProgram(backbeatExecutable(), ["--headless"], server: nil, environment: ["NSM_URL": url])
+        try program.waitForLine(containing: "NSM: announced to \(url)")
+        let start = Date()
+        program.signal(SIGTERM)
+        #expect(try program.waitForExit(timeout: 4) == 0)
+        #expect(Date().timeIntervalSince(start) < 2)
+        #expect(program.output.contains { $0.contains("before the session opened") }, "\(program.output)")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+@testable import NSM
+import Testing
+
+@Suite struct NSMClientTests {
+    @Test func oscMessagesRoundTripThroughLiblo() {
+        let message = OSCMessage("/nsm/server/announce", [.string("Backbeat"), .string(":"), .string("backbeat"), .int32(1), .int32(2), .int32(4242)])
+        let bytes = message.encoded()
+        #expect(bytes.count % 4 == 0 && bytes.starts(with: Array("/nsm/server/announce".utf8)))
+        #expect(OSCMessage.decode(bytes) == message)
+        #expect(OSCMessage.decode([1, 2, 3]) == nil)
+        #expect(OSCMessage.decode([]) == nil)
+    }
+
+    @Test func badURLsAreNamed() {
+        #expect(throws: NSMError.badURL(url: "http://localhost:1/", problem: "it must start with osc.udp:// (NSM speaks OSC over UDP)")) {
+            try NSMClient(url: "http://localhost:1/")
+        }
+        #expect(throws: NSMError.badURL(url: "osc.udp://localhost/", problem: "no port after the host (expected osc.udp://host:port/)")) {
+            try NSMClient(url: "osc.udp://localhost/")
+        }
+        #expect(throws: (any Error).self) { try NSMClient(url: "osc.udp://no-such-host.invalid:1234/") }
+    }
+
+    /// A server on loopback: the client's socket is bound to 127.0.0.1, and a silent server is a timeout
+    /// naming what was awaited.
+    @Test func bindsToLoopbackAndTimesOut() throws {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let url = "osc.udp://localhost:\(UInt16(bigEndian: address.sin_port))/"
+        let client = try NSMClient(url: url)
+        defer { client.stop() }
+        #expect(client.localAddress.hasPrefix("127.0.0.1:"))
+        #expect(throws: NSMError.timeout(url: url, waitingFor: "answer to /nsm/server/announce", seconds: 1)) {
+            try client.waitForOpen(seconds: 1) { _ in }
+        }
+    }
+
+    /// A datagram from another address than the server's is not read as a command.
+    @Test func ignoresOtherSenders() throws {
+        let server = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0), stranger = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(server); close(stranger) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &length) } }
+        let client = try NSMClient(url: "osc.udp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/")
+        defer { client.stop() }
+        let parts = client.localAddress.split(separator: ":")
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_addr.s_addr = inet_addr("127.0.0.1")
+        target.sin_port = UInt16(parts[1])!.bigEndian
+        let open = OSCMessage("/nsm/client/open", [.string("/tmp/x"), .string("B"), .string("B.nX")]).encoded()
+        _ = open.withUnsafeBytes { raw in withUnsafePointer(to: &target) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(stranger, raw.baseAddress, raw.count, 0, $0, length) } } }
+        #expect(throws: NSMError.self) { try client.waitForOpen(seconds: 1) { _ in } }
+    }
+}
+
+/// A server that answers the announce with `/error` refuses the client: the error says so with its code.
+@Suite struct NSMRefusalTests {
+    @Test func errorToAnnounceIsARefusal() throws {
+        let server = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(server) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &length) } }
+        let url = "osc.udp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/"
+        let client = try NSMClient(url: url)
+        defer { client.stop() }
+        client.announce(applicationName: "Backbeat", capabilities: ":", executable: "backbeat", pid: 1)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var sender = sockaddr_in()
+        var senderLength = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let count = buffer.withUnsafeMutableBytes { bytes in
+            withUnsafeMutablePointer(to: &sender) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(server, bytes.baseAddress, bytes.count, 0, $0, &senderLength) } }
+        }
+        #expect(OSCMessage.decode(Array(buffer.prefix(max(count, 0))))?.path == "/nsm/server/announce")
+        let refusal = OSCMessage("/error", [.string("/nsm/server/announce"), .int32(-4), .string("incompatible API")]).encoded()
+        _ = refusal.withUnsafeBytes { raw in withUnsafePointer(to: &sender) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(server, raw.baseAddress, raw.count, 0, $0, senderLength) } } }
+        #expect(throws: NSMError.refused(url: url, code: -4, message: "incompatible API")) {
+            try client.waitForOpen(seconds: 5) { _ in }
+        }
+    }
+}
