@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import MIDI
 #if canImport(Glibc)
@@ -76,23 +77,8 @@ public struct PresetLibrary: Sendable {
         } catch {
             throw ConfigFileError(file: directory, line: 0, message: "cannot create the presets folder: \(error.localizedDescription)")
         }
-        let temporary = directory + "/." + name + ".\(getpid()).tmp"
-        let bytes = Array(preset.toml.utf8)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { throw ConfigFileError(file: temporary, line: 0, message: "cannot write: \(String(cString: strerror(errno)))") }
-        var written = 0
-        var failure: Int32 = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; failure = errno; break }
-            written += n
-        }
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
-        if close(fd) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && rename(temporary, target) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw ConfigFileError(file: target, line: 0, message: "cannot write the preset: \(String(cString: strerror(failure)))")
+        do { try OutputFile.write(Array(preset.toml.utf8), to: target) } catch {
+            throw ConfigFileError(file: target, line: 0, message: "cannot write the preset: \(error)")
         }
         return target
     }

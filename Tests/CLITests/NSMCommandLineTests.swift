@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Glibc
 import Testing
@@ -13,14 +14,8 @@ import Testing
 
     /// A UDP socket on 127.0.0.1 that never answers, and its NSM_URL.
     func silentServer() -> (fd: Int32, url: String) {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return (fd, "osc.udp://localhost:\(UInt16(bigEndian: address.sin_port))/")
+        let server = LoopbackUDPSocket()
+        return (server.fd, server.url(host: "localhost"))
     }
 
     /// A server that never answers: Backbeat waits 5 s for it, then says what it waited for.

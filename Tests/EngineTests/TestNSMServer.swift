@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Glibc
 import NSM
@@ -10,17 +11,10 @@ final class TestNSMServer {
     private(set) var client: sockaddr_in?
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard bound == 0 else { close(fd); throw HarnessError("bind: \(String(cString: strerror(errno)))") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        self.fd = fd
-        port = UInt16(bigEndian: address.sin_port)
+        let socket = LoopbackUDPSocket()
+        guard socket.fd >= 0, socket.port != 0 else { throw HarnessError("a UDP socket on 127.0.0.1: \(String(cString: strerror(errno)))") }
+        fd = socket.fd
+        port = socket.port
     }
 
     deinit { close(fd) }

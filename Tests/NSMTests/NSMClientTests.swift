@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Glibc
 @testable import NSM
@@ -26,15 +27,9 @@ import Testing
     /// A server on loopback: the client's socket is bound to 127.0.0.1, and a silent server is a timeout
     /// naming what was awaited.
     @Test func bindsToLoopbackAndTimesOut() throws {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        let url = "osc.udp://localhost:\(UInt16(bigEndian: address.sin_port))/"
+        let server = LoopbackUDPSocket()
+        defer { close(server.fd) }
+        let url = server.url(host: "localhost")
         let client = try NSMClient(url: url)
         defer { client.stop() }
         #expect(client.localAddress.hasPrefix("127.0.0.1:"))
@@ -45,15 +40,9 @@ import Testing
 
     /// A datagram from another address than the server's is not read as a command.
     @Test func ignoresOtherSenders() throws {
-        let server = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0), stranger = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let listening = LoopbackUDPSocket(), server = listening.fd, stranger = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(server); close(stranger) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &length) } }
-        let client = try NSMClient(url: "osc.udp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/")
+        let client = try NSMClient(url: listening.url())
         defer { client.stop() }
         let parts = client.localAddress.split(separator: ":")
         var target = sockaddr_in()
@@ -61,7 +50,7 @@ import Testing
         target.sin_addr.s_addr = inet_addr("127.0.0.1")
         target.sin_port = UInt16(parts[1])!.bigEndian
         let open = OSCMessage("/nsm/client/open", [.string("/tmp/x"), .string("B"), .string("B.nX")]).encoded()
-        _ = open.withUnsafeBytes { raw in withUnsafePointer(to: &target) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(stranger, raw.baseAddress, raw.count, 0, $0, length) } } }
+        _ = open.withUnsafeBytes { raw in withUnsafePointer(to: &target) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(stranger, raw.baseAddress, raw.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } }
         #expect(throws: NSMError.self) { try client.waitForOpen(seconds: 1) { _ in } }
     }
 }
@@ -69,15 +58,9 @@ import Testing
 /// A server that answers the announce with `/error` refuses the client: the error says so with its code.
 @Suite struct NSMRefusalTests {
     @Test func errorToAnnounceIsARefusal() throws {
-        let server = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let listening = LoopbackUDPSocket(), server = listening.fd
         defer { close(server) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &length) } }
-        let url = "osc.udp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/"
+        let url = listening.url()
         let client = try NSMClient(url: url)
         defer { client.stop() }
         client.announce(applicationName: "Backbeat", capabilities: ":", executable: "backbeat", pid: 1)
