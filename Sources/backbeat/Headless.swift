@@ -50,8 +50,8 @@ enum Headless {
         let server = TerminalText.sanitized("\(status.server.name) (\(status.server.isPrivate ? "private, \(status.server.driver ?? "?")" : "external"))")
         guard status.connected else { return "server \(server): disconnected, waiting for it | xruns \(status.xruns)" }
         // ALSA: the PCM instead of the server with --driver alsa; the sequencer's line when asked for.
-        let alsaMIDI = status.alsaMIDI.map { " | \($0)" } ?? ""
-        return "\(status.alsaPCM ?? "server \(server)") | \(status.sampleRate) Hz | \(status.periodFrames) frames"
+        let alsaMIDI = status.alsaMIDI.map { " | " + TerminalText.sanitized($0) } ?? ""
+        return "\(status.alsaPCM.map(TerminalText.sanitized) ?? "server \(server)") | \(status.sampleRate) Hz | \(status.periodFrames) frames"
             + " | DSP \(String(format: "%.1f", status.jackLoad))% (callback \(String(format: "%.1f", status.callbackLoad * 100))%, max \(String(format: "%.1f", status.maxCallbackLoad * 100))%)"
             + " | xruns \(status.xruns) | voices \(status.voicesInUse)/\(status.voiceCapacity)"
             + " | MIDI \(status.midiReceived) received, \(status.midiLost) lost | drops \(status.ringDrops)" + alsaMIDI

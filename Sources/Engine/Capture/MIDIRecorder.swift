@@ -128,9 +128,9 @@ final class MIDIRecorder: @unchecked Sendable {
         do {
             let bytes = try writer.contents(appending: held)
             try? writer.close()
-            try CaptureFiles.writeAtomically(bytes, to: fallback)
+            try OutputFile.write(bytes, to: fallback)
         } catch {
-            throw CaptureError("\(reason); the MIDI recording is lost: \(error.description)")
+            throw CaptureError("\(reason); the MIDI recording is lost: \(String(describing: error))")
         }
         let lost = heldDropped > 0 ? " (\(heldDropped) after the first \(Self.maximumHeldEvents) held in memory were lost)" : ""
         return CaptureSummary(path: fallback, requestedPath: path, seconds: seconds, count: count - heldDropped, framesDropped: 0,
@@ -188,23 +188,6 @@ enum CaptureFiles {
         guard fd >= 0 else { throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))") }
         close(fd)
         unlink(probe)
-    }
-
-    /// Writes a complete file or none: a temporary file in the same directory, then rename(2).
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CaptureError) {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        do {
-            try Data(bytes).write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CaptureError("cannot write \(path): \(WAVFile.reason(error))")
-        }
-        if rename(temporary.path, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw CaptureError("cannot write \(path): \(reason)")
-        }
     }
 
     /// Where a recording goes when its own file cannot be written: the temporary directory.
