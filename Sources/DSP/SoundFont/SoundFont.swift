@@ -1,0 +1,70 @@
+/// A loaded SoundFont 2 font, flattened for the real-time thread (see SoundFontModel.swift).
+///
+/// The zones, modulators and sample headers live in raw arrays the real-time thread reads without reference
+/// counting; the sample data is the font file's `smpl` chunk mapped into memory (read-only), so a large font
+/// costs resident memory only for the samples that play. Immutable once made: any thread may read it.
+public final class SoundFont: @unchecked Sendable {
+    /// Where the font was loaded from ("" for a font built in memory).
+    public let path: String
+    /// The font's name (INAM), or "" when it has none.
+    public let name: String
+    /// Every preset, sorted by bank then program.
+    public let presets: [SoundFontPreset]
+
+    /// Real-time tables (valid as long as the font lives).
+    public let zones: UnsafeBufferPointer<SoundFontZone>
+    public let modulators: UnsafeBufferPointer<SoundFontModulator>
+    public let samples: UnsafeBufferPointer<SoundFontSample>
+    /// 16-bit sample frames (mono), indexed by the sample headers' points.
+    public let sampleData: UnsafeBufferPointer<Int16>
+    /// The low bytes of 24-bit samples (`sm24`), parallel to `sampleData`, or nil.
+    public let sampleLowBytes: UnsafeBufferPointer<UInt8>?
+    /// (bank << 7 | program) of each preset, in `presets` order: what the real-time preset lookup searches.
+    public let presetKeys: UnsafeBufferPointer<Int32>
+    /// `presets.count`, stored so the real-time thread never touches the Swift array.
+    public let presetCount: Int
+
+    /// Frees what the font owns when it goes (unmaps the file, or frees memory given to `init`).
+    private let release: @Sendable () -> Void
+
+    /// A font from tables already made: the loader's result, or a font a test builds in memory. The font takes
+    /// ownership of the buffers (they are freed with `release` when it goes).
+    public init(path: String, name: String, presets: [SoundFontPreset], zones: UnsafeBufferPointer<SoundFontZone>,
+                modulators: UnsafeBufferPointer<SoundFontModulator>, samples: UnsafeBufferPointer<SoundFontSample>,
+                sampleData: UnsafeBufferPointer<Int16>, sampleLowBytes: UnsafeBufferPointer<UInt8>?,
+                release: @escaping @Sendable () -> Void) {
+        self.path = path
+        self.name = name
+        let sorted = presets.sorted { ($0.bank, $0.program) < ($1.bank, $1.program) }
+        self.presets = sorted
+        self.zones = zones
+        self.modulators = modulators
+        self.samples = samples
+        self.sampleData = sampleData
+        self.sampleLowBytes = sampleLowBytes
+        let keys = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(sorted.count, 1))
+        for (i, p) in sorted.enumerated() { keys[i] = Int32(p.bank) << 7 | Int32(p.program) }
+        presetKeys = UnsafeBufferPointer(keys)
+        presetCount = sorted.count
+        self.release = release
+    }
+
+    deinit {
+        UnsafeMutableBufferPointer(mutating: presetKeys).deallocate()
+        release()
+    }
+
+    /// The index in `presets` of the preset at exactly this bank and program, or nil. Real-time safe.
+    @_noLocks
+    public func exactPreset(bank: Int, program: Int) -> Int? {
+        let key = Int32(truncatingIfNeeded: bank << 7 | (program & 0x7F))
+        var low = 0, high = presetCount
+        while low < high {
+            let mid = (low + high) / 2
+            if presetKeys[mid] < key { low = mid + 1 } else { high = mid }
+        }
+        // Not `&&`: its right side is an autoclosure capturing self, which the checker sees as a retain.
+        if low == presetCount { return nil }
+        return presetKeys[low] == key ? low : nil
+    }
+}
