@@ -10,8 +10,8 @@ extension SoundFontGenerator {
 
 extension SoundFontModulator {
     /// The ten default modulators of section 8.4, in the specification's order. Velocity to filter cutoff is
-    /// the specification's (0x0102, -2400 cents, no amount source); FluidSynth 2.x instead uses a corrected one
-    /// (its amount source a velocity switch, so full velocity leaves the cutoff alone): see docs/soundfont.md.
+    /// the specification's (0x0102, -2400 cents, no amount source); FluidSynth 2.x instead uses a modified one
+    /// (its amount source a velocity switch, so notes below velocity 64 keep their cutoff): see docs/soundfont.md.
     public static var defaults: [SoundFontModulator] { [
         .init(source: 0x0502, destination: 48, amount: 960, amountSource: 0, transform: 0),     // velocity → attenuation
         .init(source: 0x0102, destination: 8, amount: -2400, amountSource: 0, transform: 0),    // velocity → filter cutoff
