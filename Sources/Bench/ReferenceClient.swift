@@ -6,11 +6,14 @@ import Glibc
 /// a comparison and stopped after it. Its stdin stays open: FluidSynth's shell quits at end of input.
 public final class ReferenceClient {
     public let pid: pid_t
+    /// The file the program's stdout and stderr go to.
+    public let log: String
     private let stdin: Int32
     private var running = true
 
-    private init(pid: pid_t, stdin: Int32) {
+    private init(pid: pid_t, log: String, stdin: Int32) {
         self.pid = pid
+        self.log = log
         self.stdin = stdin
     }
 
@@ -23,7 +26,7 @@ public final class ReferenceClient {
         let log = NSTemporaryDirectory() + "backbeat-\(name)-\(server).log"
         setenv("JACK_DEFAULT_SERVER", server, 1)
         let child = try ChildProcess.spawnWithOpenStdin([path] + arguments.dropFirst(), output: log)
-        let client = ReferenceClient(pid: child.pid, stdin: child.stdin)
+        let client = ReferenceClient(pid: child.pid, log: log, stdin: child.stdin)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if (try? JackProbeLookup.portExists(port, server: server)) == true { return client }
