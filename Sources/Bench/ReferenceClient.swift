@@ -36,6 +36,22 @@ public final class ReferenceClient {
         throw BenchError.portDidNotAppear(program: name, port: port, server: server, timeout: timeout, output: log)
     }
 
+    /// Writes `line` and a newline to the program's stdin (FluidSynth's shell reads commands there; its
+    /// answers go to `log`). False when the program no longer reads it.
+    @discardableResult
+    public func send(line: String) -> Bool {
+        guard running else { return false }
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(stdin, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
+    }
+
     /// Ends the program (stdin closed, SIGTERM) and reaps it.
     public func stop() {
         guard running else { return }

@@ -11,7 +11,7 @@ struct Bench: ParsableCommand {
         discussion: """
             Figures vary with the machine's load; run on a quiet machine. FluidSynth rows need the Debian packages fluidsynth and fluid-soundfont-gm (scripts/setup bench).
 
-            The "CPU time" capacity rows (--only capacity) read each synth's JACK process thread's own time on the CPU (/proc/PID/task/TID/schedstat) while it holds several voice counts over JACK, Backbeat in this process and FluidSynth as a child alike, per period at 256 and 64 frames; a least-squares line through those points gives the voices that would fill 80 % of a period. A late wake-up of the machine does not change them. The "xrun sweep" rows (--only polyphony) show the machine's real-time behaviour instead: voices held before an xrun that recurs or 80 % DSP load, with the idle server's and jack_midisine's xruns over the same time beside them.
+            The "CPU time" capacity rows (--only capacity) read each synth's JACK process thread's own time on the CPU (/proc/PID/task/TID/schedstat) while it holds several voice counts over JACK, Backbeat in this process and FluidSynth as a child alike, per period at 256 and 64 frames (each point the least of three 1-second windows); a least-squares line through those points gives the voices that would fill 80 % of a period. A late wake-up of the machine does not change them. The "xrun sweep" rows (--only polyphony) show the machine's real-time behaviour instead: voices held before an xrun that recurs or 80 % DSP load, with the idle server's and jack_midisine's xruns over the same time beside them.
             """
     )
 
@@ -184,7 +184,7 @@ struct Bench: ParsableCommand {
             let ourFit = ours.fit, theirFit = theirs?.fit
             func extras(_ result: CPUCapacityBenchmark.Result) -> String {
                 let xruns = result.points.reduce(0) { $0 + $1.xruns }
-                return (xruns > 0 ? "; \(xruns) xruns during the windows" : "") + (result.stoppedEarly.map { "; \($0)" } ?? "")
+                return "; \(result.thread)" + (xruns > 0 ? "; \(xruns) xruns during the windows" : "") + (result.stoppedEarly.map { "; \($0)" } ?? "")
             }
             var detail = ourFit.description + extras(ours)
             if let median = ours.callbackMedian, let p99 = ours.callbackP99, let top = ours.points.last {

@@ -5,21 +5,12 @@ import Testing
 /// The parts of the CPU-time capacity benchmark that need no JACK server (the sweep itself runs only in
 /// `backbeat bench --only capacity`: it takes a minute).
 @Suite struct CPUCapacityBenchmarkTests {
-    /// FluidSynth's `synth.verbose` log, captured: one line per voice started, ending with the voices active
-    /// before it (its saw lead starts two voices a note).
-    @Test func readsFluidSynthsVoiceCountFromItsVerboseLog() {
-        let log = """
-            fluidsynth: noteon\t0\t60\t100\t00000\t0.000\t1.199\t0.000\t0
-            fluidsynth: noteon\t0\t60\t100\t00000\t0.000\t1.200\t0.000\t1
-            fluidsynth: noteon\t0\t64\t100\t00001\t0.000\t1.200\t0.000\t2
-            fluidsynth: noteon\t0\t64\t100\t00001\t0.000\t1.200\t0.000\t3
-            fluidsynth: noteon\t0\t67\t100\t00002\t0.000\t1.200\t0.000\t4
-            fluidsynth: noteon\t0\t67\t100\t00002\t0.000\t1.200\t0.000\t5
-
-            """
-        #expect(CPUCapacityBenchmark.fluidsynthVoices(log: log) == 6)
-        #expect(CPUCapacityBenchmark.fluidsynthVoices(log: "fluidsynth: warning: no preset\n") == nil)
-        #expect(CPUCapacityBenchmark.fluidsynthVoices(log: "") == nil)
+    /// FluidSynth's shell answers `voice_count` in its log, captured (prompts and other lines between).
+    @Test func readsFluidSynthsVoiceCountsFromItsLog() {
+        let log = "> voice_count\nvoice_count: 0\n> fluidsynth: warning: something\n> voice_count\nvoice_count: 758\n> "
+        #expect(CPUCapacityBenchmark.voiceCounts(log: log) == [0, 758])
+        #expect(CPUCapacityBenchmark.voiceCounts(log: "fluidsynth: warning: no preset\n").isEmpty)
+        #expect(CPUCapacityBenchmark.voiceCounts(log: "").isEmpty)
     }
 
     /// A result's fit is the line through its points' sounding voices and ns per period.
