@@ -29,7 +29,7 @@ public enum CPUCapacityBenchmark {
         public var sampleRate: Int
         /// The thread measured: "tid 1234 'fluidsynth' SCHED_FIFO".
         public var thread: String
-        /// Why the sweep ended before its last step, if it did.
+        /// Why the sweep ended before its last step, and which steps had xruns in every window, if any.
         public var stoppedEarly: String?
         /// Backbeat only: its own callback-duration histogram over the last step's windows (median, p99), ns.
         public var callbackMedian: UInt64?
@@ -82,7 +82,11 @@ public enum CPUCapacityBenchmark {
     }
 
     /// FluidSynth over JACK on `server` (reverb and chorus off, GM program 82 saw lead on every channel,
-    /// polyphony 4096), fed by a probe sender; nil when FluidSynth or its sound font is not installed.
+    /// polyphony 4096); nil when FluidSynth or its sound font is not installed. Its notes go through its
+    /// shell (stdin), 64 at a time, each batch confirmed by a `voice_count` answer: a JACK MIDI port's
+    /// buffer holds only about a period's worth of bytes (1 KiB at 256 frames, 256 B at 64), so a burst of
+    /// hundreds of note-ons over MIDI loses most of them. What is measured, its JACK thread rendering the
+    /// held voices, is the same either way.
     public static func fluidsynth(server: String, steps: [Int] = fluidsynthSteps, window: Duration = .seconds(1), repeats: Int = 3) throws -> Result? {
         guard let font = SynthBenchmark.soundFont,
               let fluidsynth = try ReferenceClient.start(["fluidsynth", "-a", "jack", "-m", "jack", "-R", "0", "-C", "0",
@@ -91,17 +95,14 @@ public enum CPUCapacityBenchmark {
                   server: server, waitingFor: "fluidcpu:midi_00")
         else { return nil }
         defer { fluidsynth.stop() }
-        let sender = try ProbeMIDISender(server: server, name: "cpu-out")
-        defer { sender.close() }
-        try LatencyBenchmark.connect(server: server, "\(sender.name):out", "fluidcpu:midi_00")
         usleepMilliseconds(2_000)  // the sound font loads after the ports appear
-        func send(_ message: ShortMessage) { while !sender.send(message) { usleepMilliseconds(1) } }
-        for channel in 0..<UInt8(16) { send(ShortMessage(status: 0xC0 | channel, data1: 81)) }
+        for channel in 0..<16 { fluidsynth.send(line: "prog \(channel) 81") }
         return try sweep(pid: fluidsynth.pid, server: server, steps: steps, window: window, repeats: repeats,
                          addNotes: { notes in
                              for index in notes {
                                  let (channel, note) = SynthBenchmark.heldNote(index)
-                                 send(ShortMessage(status: 0x90 | channel, data1: note, data2: 100))
+                                 fluidsynth.send(line: "noteon \(channel) \(note) 100")
+                                 if (index + 1) % 64 == 0 { _ = voiceCount(of: fluidsynth) }
                              }
                          },
                          voices: { notes in voiceCount(of: fluidsynth) ?? notes * 2 },
@@ -190,16 +191,24 @@ public enum CPUCapacityBenchmark {
         }
         // Each step's least disturbed window: another program on a shared machine only ever adds to a thread's
         // time on the CPU (cache misses, a busy sibling core), so the smallest of a few windows is the steadiest.
+        // A window that lost more than 1 % of its periods to xruns does not count: the thread ran fewer
+        // cycles than the frame counter says, so its time per period would read low.
+        var leftOut: [Int] = []
         let points = measured.compactMap { step -> Point? in
             let costs = step.windows.compactMap { window -> (Double, Double)? in
-                guard window.periods > 0, let spent = ThreadCPUTime.spent(by: thread.tid, from: window.before, to: window.after) else { return nil }
+                guard window.periods > 0, Double(window.xruns) <= window.periods / 100,
+                      let spent = ThreadCPUTime.spent(by: thread.tid, from: window.before, to: window.after) else { return nil }
                 return (Double(spent) / window.periods, window.periods)
             }
-            guard let least = costs.min(by: { $0.0 < $1.0 }) else { return nil }
+            guard let least = costs.min(by: { $0.0 < $1.0 }) else { leftOut.append(step.notes); return nil }
             return Point(notes: step.notes, voices: step.voices, nanosecondsPerPeriod: least.0, periods: least.1,
                          xruns: step.windows.reduce(0) { $0 + $1.xruns })
         }
         let policy = thread.policy == 1 ? "SCHED_FIFO" : thread.policy == 2 ? "SCHED_RR" : "policy \(thread.policy), not real-time"
+        if !leftOut.isEmpty {
+            let notes = leftOut.map(String.init).joined(separator: ", ")
+            stoppedEarly = [stoppedEarly, "left out of the fit (xruns in every window): \(notes) notes"].compactMap { $0 }.joined(separator: "; ")
+        }
         return Result(points: points, periodFrames: periodFrames, sampleRate: sampleRate,
                       thread: "tid \(thread.tid) '\(thread.name)' \(policy)", stoppedEarly: stoppedEarly)
     }
