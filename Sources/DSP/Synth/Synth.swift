@@ -116,6 +116,8 @@ public final class Synth: @unchecked Sendable {
     let pairs: UnsafePointer<SIMD2<Float>>
     let pairOffsets: UnsafeMutablePointer<UInt32>
     var scratch: RenderScratch
+    /// Steady voice groups' lanes kept between slices (Synth+LaneCache.swift).
+    var laneCache: LaneCache
     var smoothing: Float = 1       // one-pole coefficient, ~5 ms
     var inverseRate: Float = 0
     var lfoIncrement: Float = 0
@@ -132,6 +134,7 @@ public final class Synth: @unchecked Sendable {
         self.channel = channel.map { $0 & 0x0F }
         slotCount = 2 * voiceCapacity
         self.voices = VoiceSlots(count: slotCount)
+        laneCache = LaneCache(slots: slotCount)
         controls = ChannelControls(count: channelCount)
 
         let patches = SynthPatch.builtIn
@@ -161,6 +164,7 @@ public final class Synth: @unchecked Sendable {
 
     deinit {
         voices.deallocate()
+        laneCache.deallocate()
         controls.deallocate()
         scratch.deallocate()
         patchValues.deallocate()
@@ -182,6 +186,7 @@ public final class Synth: @unchecked Sendable {
         stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
         soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
         for v in 0..<slotCount { freeVoice(v) }
+        laneCache.reset()
         slotLimit = 0
         sounding = 0
         cutoffOctaves = FastMath.log2(parameter(.cutoff))
