@@ -115,19 +115,20 @@ private func send(_ messages: ShortMessage...) -> Action {
 }
 
 @Test func keptGroupsFollowSoundOffPanicAndPatchChanges() {
-    let result = compareCachedToFresh(calls: 900, script: [
+    let result = compareCachedToFresh(calls: 1_000, script: [
         0: [chord(40)],
         60: [send(cc(120, 0, channel: 1))],                    // all sound off on one channel
         100: [send(cc(123, 0, channel: 2))],                   // all notes off on another
         140: [chord(40)],
-        200: [send(ShortMessage(status: 0xC0, data1: 5, data2: 0))], // hollow organ: another wave, filter
-        300: [{ $0.setParameter(.waveform, 0) }],              // the waveform alone (no smoothing)
-        360: [{ $0.setParameter(.cutoff, 900) }],              // the filter glides, then rests
-        460: [{ $0.releaseAllVoices() }],
-        520: [chord(32)],
-        620: [{ $0.silenceAllVoices() }],
-        640: [chord(16)],
-        700: [{ $0.prepare(sampleRate: 48_000, maxFrames: 64) }, chord(16)], // everything reset
+        190: [{ $0.setParameter(.waveform, 0) }],              // the waveform alone, voices steady: new tables
+        240: [{ $0.setParameter(.waveform, 3) }],
+        300: [send(ShortMessage(status: 0xC0, data1: 5, data2: 0))], // hollow organ: sustain 1, filter glides
+        460: [{ $0.setParameter(.cutoff, 900) }],              // the filter glides, then rests
+        560: [{ $0.releaseAllVoices() }],
+        620: [chord(32)],
+        720: [{ $0.silenceAllVoices() }],
+        740: [chord(16)],
+        800: [{ $0.prepare(sampleRate: 48_000, maxFrames: 64) }, chord(16)], // everything reset
     ])
     #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
     #expect(result.kept > 1_000, "kept groups rendered: \(result.kept)")
