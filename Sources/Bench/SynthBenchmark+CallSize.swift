@@ -6,9 +6,9 @@ extension SynthBenchmark {
     /// patch) rendered in `small`-frame calls and in `large`-frame calls: what the per-call work (voice
     /// grouping, gathering lane state) adds at small JACK periods. Two synths, one per call size, render
     /// `seconds` of audio each, alternately, `rounds` times; each side keeps its least disturbed (smallest)
-    /// round, so a burst of load on a shared machine spoils one round of one side, not the ratio.
-    public static func callSizeCost(voices: Int, small: Int = 64, large: Int = 512, seconds: Double = 1,
-                                    rounds: Int = 7, sampleRate: Double = 48_000)
+    /// round, so a burst of load on a shared machine spoils some short rounds of one side, not the ratio.
+    public static func callSizeCost(voices: Int, small: Int = 64, large: Int = 512, seconds: Double = 0.25,
+                                    rounds: Int = 24, sampleRate: Double = 48_000)
         -> (small: Double, large: Double, sounding: Int) {
         func heldSynth(period: Int) -> Synth {
             let synth = Synth(voices: voices, patch: 1)

@@ -86,7 +86,7 @@ struct Bench: ParsableCommand {
     }
 
     /// The synth's cost per voice-sample in 64-frame calls against 512-frame calls (the per-call work:
-    /// grouping voices, their lane state), same held chord, least of 7 alternating rounds each. 2048 is the
+    /// grouping voices, their lane state), same held chord, least of 24 alternating quarter-second rounds each. 2048 is the
     /// most distinct keys there are (16 channels x 128): a held chord of 4096 would repeat each key, and a
     /// repeated key replaces its voice.
     func callSizeRows() -> [Row] {

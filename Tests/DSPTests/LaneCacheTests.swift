@@ -145,3 +145,15 @@ func keptGroupsMatchAFreshGatherInCallsOfAnySize(period: Int) {
     #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
     #expect(result.kept > 0)
 }
+
+@Test func aHeldChordIsRenderedFromKeptLanesOnly() {
+    // The benchmark's case: 256 voices held on the saw lead, settled. Every call renders all 32 groups from
+    // their kept lanes (none gathered again), in 64-frame calls.
+    let synth = Synth(voices: 256, patch: 1)
+    synth.prepare(sampleRate: 48_000, maxFrames: 64)
+    for i in 0..<256 { synth.handle(noteOn(UInt8(36 + i % 64), channel: UInt8(i / 64))) }
+    _ = render(synth, frames: 48_000, block: 64) // attack and decay, settled after about 0.7 s
+    let before = synth.laneCache.keptRenders
+    _ = render(synth, frames: 64 * 100, block: 64)
+    #expect(synth.laneCache.keptRenders - before == 100 * 32)
+}

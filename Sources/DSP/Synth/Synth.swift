@@ -16,6 +16,8 @@ import Synchronization
 // - Synth+VoiceGroup.swift: one group of eight voices: envelopes, then (moving groups) the filter
 //   coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then the
 //   oscillator-and-filter loops of VoiceLanes.swift.
+// - Synth+LaneCache.swift, LaneCache.swift: steady groups keep their lanes from one call to the next and
+//   are gathered afresh only when their voices or what their lanes were computed from change.
 // - VoiceLanes.swift, StateVariableFilter.swift: the per-sample math on SIMD lanes; the one SVF step.
 // - WavetableBank.swift: the band-limited tables every synth shares.
 // An instrument of another kind (a sample player) would keep this split: its own voice arrays and a
