@@ -6,11 +6,14 @@ import Synchronization
 // requests applied, modulators evaluated again where controllers moved).
 
 extension Synth {
-    /// The preset playing on `channel` (0...15): an index into `soundFont.presets`, or nil without a font or
-    /// when no preset answers the channel's bank and program. Any thread.
+    /// The preset playing on `channel` (0...15), or the one `requestPreset` asked for and the real-time thread
+    /// has not applied yet: an index into `soundFont.presets`, or nil without a font or when no preset answers
+    /// the channel's bank and program. Any thread.
     @_noLocks
     public func preset(onChannel channel: Int) -> Int? {
         guard channel >= 0 && channel < channelCount else { return nil }
+        let request = presetRequests[channel].load(ordering: .relaxed)
+        if request >= 0 { return request }
         let index = channelPresets[channel].load(ordering: .relaxed)
         return index >= 0 ? index : nil
     }
