@@ -64,4 +64,10 @@ private func threePresetFont() -> SoundFont {
         let shown = (patch: g.contains("0 " + SynthPatch.builtIn[0].name), font: g.contains("Synth: "))
         #expect(shown.patch && !shown.font, "\(shown)")
     }
+
+    @Test func theConfigFileNamesASoundFontUnderEngine() throws {
+        let config = try Config.parse("[engine]\nsoundfont = \"/usr/share/sounds/sf2/TimGM6mb.sf2\"\n", file: "c.toml")
+        #expect(config.engine.soundFont == "/usr/share/sounds/sf2/TimGM6mb.sf2")
+        #expect(throws: ConfigFileError.self) { try Config.parse("[engine]\nsoundfont = 3\n", file: "c.toml") }
+    }
 }
