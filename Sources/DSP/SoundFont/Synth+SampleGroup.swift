@@ -13,6 +13,9 @@ var sampleVoiceGain: Float { @_noLocks get { 0.2 } }
 
 typealias LaneInts = SIMD8<Int32>
 
+/// The filter's damping with initialFilterQ 0 (Q = 1/sqrt(2)): no resonance.
+var wideOpenDamping: Float { @_noLocks get { 1.414_2 } }
+
 extension Synth {
     /// Renders the sample voices `sampleVoices.activeSlots[0..<count]` into the lane sums.
     @_noLocks
@@ -65,7 +68,7 @@ extension Synth {
         for l in count..<8 {
             for r in 0..<SampleControl.floatRows { floats[8 &* r &+ l] = 0 }
             floats[8 &* SampleControl.filterCents &+ l] = 13500
-            floats[8 &* SampleControl.damping &+ l] = 1.4
+            floats[8 &* SampleControl.damping &+ l] = wideOpenDamping
             ints[8 &* SampleControl.wrapAt &+ l] = .max
             ints[8 &* SampleControl.stopAt &+ l] = .max
             ints[8 &* SampleControl.loopLength &+ l] = 0
@@ -142,6 +145,9 @@ extension Synth {
                 lanes.b1 = half(SampleControl.b1, h); lanes.b2 = half(SampleControl.b2, h); lanes.b3 = half(SampleControl.b3, h)
                 lanes.stepLeft = (half(SampleControl.targetLeft, h) - lanes.left) * inverseLength
                 lanes.stepRight = (half(SampleControl.targetRight, h) - lanes.right) * inverseLength
+                let cutoffs = half(SampleControl.filterCents, h), dampings = half(SampleControl.damping, h)
+                lanes.filtered = false
+                for i in 0..<4 where cutoffs[i] < 13500 || dampings[i] < wideOpenDamping - 0.01 { lanes.filtered = true }
                 playSamples(&lanes, sample, from: n0, count: length, half: h,
                             left: scratch.sumLeft, right: scratch.sumRight)
                 if h == 0 { low = lanes } else { high = lanes }
@@ -210,6 +216,9 @@ struct SampleLanes {
     var left = HalfLanes(), right = HalfLanes(), stepLeft = HalfLanes(), stepRight = HalfLanes()
     /// 1 while the voice plays, 0 from the sample frame after a non-looping sample's end.
     var alive = HalfLanes()
+    /// Whether any of the four runs its filter; when none does (cutoff at the top, no resonance: most General
+    /// MIDI presets above velocity 64), the filter is skipped: it passes everything below 20 kHz unchanged.
+    var filtered = true
     @_noLocks init() {}
 }
 
@@ -259,14 +268,28 @@ func playSamples(_ lanes: inout SampleLanes, _ sample: SampleData, from start: I
                  left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
     var s = lanes
     let sumLeft = left + half, sumRight = right + half
+    if s.filtered {
+        playLoop(&s, sample, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true)
+    } else {
+        playLoop(&s, sample, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false)
+    }
+    lanes = s
+}
+
+/// The loop of `playSamples`, with the filter or without.
+@_noLocks @inline(__always)
+func playLoop(_ s: inout SampleLanes, _ sample: SampleData, from start: Int, count: Int,
+              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
+    var y = HalfLanes()
     for n in start..<(start + count) {
         let (xm1, x0, x1, x2) = samplePoints(sample, s)
         let t = HalfLanes(HalfLaneInts(truncatingIfNeeded: s.fraction &>> 8)) * (1.0 / 16_777_216)
         let c1 = 0.5 * (x1 - xm1)
         let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
         let c3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
-        let y = ((c3 * t + c2) * t + c1) * t + x0
-        let out = svfStep(y, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3) * s.alive
+        y = ((c3 * t + c2) * t + c1) * t + x0
+        let filteredTwice = filtered ? svfStep(y, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3) : y + y
+        let out = filteredTwice * s.alive
         s.left += s.stepLeft
         s.right += s.stepRight
         sumLeft[2 &* n] += out * s.left
@@ -279,7 +302,12 @@ func playSamples(_ lanes: inout SampleLanes, _ sample: SampleData, from start: I
         s.position.replace(with: s.position &- s.loopLength, where: s.position .>= s.wrapAt)
         s.alive.replace(with: 0, where: s.position .>= s.stopAt)
     }
-    lanes = s
+    if !filtered {
+        // The filter's state as if it had run wide open (it settles to its input within a few samples),
+        // so that it takes over without a step when the cutoff comes down.
+        s.z1 = HalfLanes()
+        s.z2 = y
+    }
 }
 
 /// A 24-bit sample point: the 16-bit word and its low byte.
