@@ -17,11 +17,6 @@ enum SoundFontFile {
 
     static func load(_ path: String) throws -> SoundFont {
         let expanded = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst(1) : path
-        return try loadFont(expanded)
-    }
-
-    /// Until the loader lands (branch sf-load): refuses every file with a clear message.
-    private static func loadFont(_ path: String) throws -> SoundFont {
-        throw SoundFontError(path: path, chunk: "", offset: 0, reason: "this build cannot read SoundFont files yet")
+        return try SoundFont.load(path: expanded)
     }
 }

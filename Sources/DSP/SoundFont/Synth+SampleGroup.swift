@@ -216,8 +216,8 @@ struct SampleLanes {
     var left = HalfLanes(), right = HalfLanes(), stepLeft = HalfLanes(), stepRight = HalfLanes()
     /// 1 while the voice plays, 0 from the sample frame after a non-looping sample's end.
     var alive = HalfLanes()
-    /// Whether any of the four runs its filter; when none does (cutoff at the top, no resonance: most General
-    /// MIDI presets above velocity 64), the filter is skipped: it passes everything below 20 kHz unchanged.
+    /// Whether any of the four runs its filter; when none does (cutoff at the top, no resonance), the filter
+    /// is skipped: it would pass everything below 20 kHz unchanged.
     var filtered = true
     @_noLocks init() {}
 }
