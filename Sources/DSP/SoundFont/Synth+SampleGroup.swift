@@ -229,28 +229,28 @@ struct SampleData {
     let lastIndex: HalfLaneInts
 }
 
-/// The four points around each of four lanes' positions, as four vectors (point -1, 0, 1, 2 of every lane).
-/// The usual case is one 8-byte read per lane; near a loop's end (where the points continue from its start),
-/// near the ends of the data, or for 24-bit samples, the points are read one by one.
+/// The four points i - 1 ... i + 2 around lane `l`'s position i, as one vector. The usual case is one 8-byte
+/// read; near a loop's end (where the points continue from its start), near the ends of the data, or for
+/// 24-bit samples, `carefulPoints` reads them one by one.
 @_noLocks @inline(__always)
-func samplePoints(_ s: SampleData, _ lanes: SampleLanes) -> (HalfLanes, HalfLanes, HalfLanes, HalfLanes) {
-    let first = lanes.position &- 1
-    let fast = UnsafeRawPointer(s.data)
-    @inline(__always) func lane(_ l: Int) -> HalfLanes {
-        if s.lowBytes == nil && UInt32(bitPattern: first[l]) <= UInt32(bitPattern: lanes.fastLimit[l]) {
-            let words = (fast + 2 &* Int(first[l])).loadUnaligned(as: SIMD4<Int16>.self)
-            return HalfLanes(HalfLaneInts(truncatingIfNeeded: words)) * (1.0 / 32768)
-        }
-        let p = lanes.position[l], wrap = lanes.wrapAt[l], length = lanes.loopLength[l], last = s.lastIndex[l]
-        var i1 = p &+ 1, i2 = p &+ 2
-        if i1 >= wrap { i1 = i1 &- length }
-        if i2 >= wrap { i2 = i2 &- length }
-        return HalfLanes(point(s, min(max(p &- 1, 0), last)), point(s, min(max(p, 0), last)),
-                         point(s, min(max(i1, 0), last)), point(s, min(max(i2, 0), last)))
+func lanePoints(_ s: SampleData, _ lanes: SampleLanes, _ l: Int) -> HalfLanes {
+    let first = lanes.position[l] &- 1
+    guard s.lowBytes == nil && UInt32(bitPattern: first) <= UInt32(bitPattern: lanes.fastLimit[l]) else {
+        return carefulPoints(s, lanes.position[l], wrapAt: lanes.wrapAt[l], loopLength: lanes.loopLength[l])
     }
-    let a = lane(0), b = lane(1), c = lane(2), d = lane(3)
-    return (HalfLanes(a[0], b[0], c[0], d[0]), HalfLanes(a[1], b[1], c[1], d[1]),
-            HalfLanes(a[2], b[2], c[2], d[2]), HalfLanes(a[3], b[3], c[3], d[3]))
+    let words = (UnsafeRawPointer(s.data) + 2 &* Int(first)).loadUnaligned(as: SIMD4<Int16>.self)
+    return HalfLanes(HalfLaneInts(truncatingIfNeeded: words)) * (1.0 / 32768)
+}
+
+/// `lanePoints` the slow way: each point clamped into the data, and past a loop's end continued from its start.
+@_noLocks @inline(never)
+func carefulPoints(_ s: SampleData, _ p: Int32, wrapAt wrap: Int32, loopLength length: Int32) -> HalfLanes {
+    let last = s.lastIndex[0]
+    var i1 = p &+ 1, i2 = p &+ 2
+    if i1 >= wrap { i1 = i1 &- length }
+    if i2 >= wrap { i2 = i2 &- length }
+    return HalfLanes(point(s, min(max(p &- 1, 0), last)), point(s, min(max(p, 0), last)),
+                     point(s, min(max(i1, 0), last)), point(s, min(max(i2, 0), last)))
 }
 
 /// One sample point, 16 or 24 bits, as -1...1.
@@ -282,7 +282,15 @@ func playLoop(_ s: inout SampleLanes, _ sample: SampleData, from start: Int, cou
               sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
     var y = HalfLanes()
     for n in start..<(start + count) {
-        let (xm1, x0, x1, x2) = samplePoints(sample, s)
+        let a = lanePoints(sample, s, 0), b = lanePoints(sample, s, 1)
+        let c = lanePoints(sample, s, 2), d = lanePoints(sample, s, 3)
+        // A 4 x 4 transpose in two rounds of interleaving (unpcklps/unpckhps, then movlhps/movhlps).
+        let ab0 = HalfLanes(a[0], b[0], a[1], b[1]), cd0 = HalfLanes(c[0], d[0], c[1], d[1])
+        let ab1 = HalfLanes(a[2], b[2], a[3], b[3]), cd1 = HalfLanes(c[2], d[2], c[3], d[3])
+        let xm1 = HalfLanes(lowHalf: ab0.lowHalf, highHalf: cd0.lowHalf)
+        let x0 = HalfLanes(lowHalf: ab0.highHalf, highHalf: cd0.highHalf)
+        let x1 = HalfLanes(lowHalf: ab1.lowHalf, highHalf: cd1.lowHalf)
+        let x2 = HalfLanes(lowHalf: ab1.highHalf, highHalf: cd1.highHalf)
         let t = HalfLanes(HalfLaneInts(truncatingIfNeeded: s.fraction &>> 8)) * (1.0 / 16_777_216)
         let c1 = 0.5 * (x1 - xm1)
         let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
