@@ -162,7 +162,7 @@ private func modulators(_ font: SoundFont, zone: Int) -> [SoundFontModulator] {
     let list = modulators(font, zone: 0)
     #expect(list.count == 12)
     #expect(list[0] == instrumentReplacement, "an identical instrument modulator replaces the default")
-    #expect(list[5].amount == 1000 + 100, "an identical preset modulator's amount is added")
+    #expect(list[5].amount == 500 + 100, "an identical preset modulator's amount is added")
     #expect(list[10] == localCutoff, "the local instrument modulator replaced the identical global one")
     #expect(list[11] == presetNew)
 }

@@ -172,8 +172,8 @@ private func peakOf(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs
         let out = render(synth, frames: 9_600)
         return (rms(out.left[4_800...]), rms(out.right[4_800...]))
     }
-    // CC10 at its default 64 adds (2 x 64/127 - 1) x the modulator's amount (1000 in the specification: +7.9)
-    // to the pan: a hair right, as in FluidSynth.
+    // CC10 at its default 64 adds (2 x 64/127 - 1) x the modulator's amount (500, as FluidSynth: +3.9) to the
+    // pan: a hair right, as in FluidSynth; CC10 = 0 and 127 reach the ends (-500, +500).
     let hardLeft = sides([17: -500], [])
     #expect(hardLeft.right < hardLeft.left * 0.02)
     let ccRight = sides([:], [cc(10, 127)])

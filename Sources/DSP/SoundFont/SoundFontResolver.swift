@@ -9,16 +9,18 @@ extension SoundFontGenerator {
 }
 
 extension SoundFontModulator {
-    /// The ten default modulators of section 8.4, in the specification's order. Velocity to filter cutoff is
-    /// the specification's (0x0102, -2400 cents, no amount source); FluidSynth 2.x instead uses a modified one
-    /// (its amount source a velocity switch, so notes below velocity 64 keep their cutoff): see docs/soundfont.md.
+    /// The ten default modulators of section 8.4, in the specification's order, with FluidSynth's two
+    /// corrections so that a font sounds as it does there (docs/soundfont.md): velocity to filter cutoff has a
+    /// velocity switch as its amount source (0x0C02: notes below velocity 64 keep their cutoff; the
+    /// specification's has none), and CC10 to pan has the amount 500, not the specification's 1000 (a pan
+    /// generator runs from -500 to 500, so 1000 would reach hard left at CC10 = 32).
     public static var defaults: [SoundFontModulator] { [
         .init(source: 0x0502, destination: 48, amount: 960, amountSource: 0, transform: 0),     // velocity → attenuation
-        .init(source: 0x0102, destination: 8, amount: -2400, amountSource: 0, transform: 0),    // velocity → filter cutoff
+        .init(source: 0x0102, destination: 8, amount: -2400, amountSource: 0x0C02, transform: 0), // velocity → filter cutoff
         .init(source: 0x000D, destination: 6, amount: 50, amountSource: 0, transform: 0),       // channel pressure → vibrato LFO pitch
         .init(source: 0x0081, destination: 6, amount: 50, amountSource: 0, transform: 0),       // CC1 → vibrato LFO pitch
         .init(source: 0x0587, destination: 48, amount: 960, amountSource: 0, transform: 0),     // CC7 → attenuation
-        .init(source: 0x028A, destination: 17, amount: 1000, amountSource: 0, transform: 0),    // CC10 → pan
+        .init(source: 0x028A, destination: 17, amount: 500, amountSource: 0, transform: 0),     // CC10 → pan
         .init(source: 0x058B, destination: 48, amount: 960, amountSource: 0, transform: 0),     // CC11 → attenuation
         .init(source: 0x00DB, destination: 16, amount: 200, amountSource: 0, transform: 0),     // CC91 → reverb send
         .init(source: 0x00DD, destination: 15, amount: 200, amountSource: 0, transform: 0),     // CC93 → chorus send
