@@ -16,6 +16,7 @@ import TOMLKit
 ///     server = "default"   name = "backbeat"   rate = 48000   period = 256   voices = 64
 ///     channel = 1   patch = 0   autoconnect = true   connect_midi = []   connect_audio = []
 ///     preset = "NAME"      # a saved synth preset, or a path to one (as --preset)
+///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)
 public struct Config: Equatable, Sendable {
     public var theme: String?
     public var ascii: Bool?
@@ -39,13 +40,15 @@ public struct Config: Equatable, Sendable {
         public var connectMIDI: [String]?
         public var connectAudio: [String]?
         public var preset: String?
+        /// A SoundFont file (`--soundfont`); a leading `~/` is the home directory.
+        public var soundFont: String?
         public init() {}
     }
 
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -137,6 +140,7 @@ public struct Config: Equatable, Sendable {
             e.connectMIDI = try strings(t, "connect_midi", "engine")
             e.connectAudio = try strings(t, "connect_audio", "engine")
             e.preset = try string(t, "preset", "engine")
+            e.soundFont = try string(t, "soundfont", "engine")
             config.engine = e
         }
         return config

@@ -149,7 +149,7 @@ public enum InputMap {
         ]),
         ("Synth", [
             ("Up Down  k j", "select a row"), ("Left Right  h l", "change the value"),
-            ("H L  Shift-arrows", "change by 4 steps"), ("< >  PgUp PgDn", "previous / next patch"),
+            ("H L  Shift-arrows", "change by 4 steps"), ("< >  PgUp PgDn", "previous / next patch (with a SoundFont: the keyboard channel's preset)"),
             ("s", "save these settings as a preset (type a name, Enter; Esc cancels)"),
             ("[  ]", "load the previous / next saved preset"),
         ]),

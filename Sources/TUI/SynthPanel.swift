@@ -7,8 +7,14 @@ public struct SynthView: Equatable, Sendable {
     public var values: [Float]  // by SynthParameter.rawValue
     public var voicesInUse: Int
     public var voiceCapacity: Int
-    public init(patch: Int, values: [Float], voicesInUse: Int, voiceCapacity: Int) {
+    /// With a SoundFont: its name, and the preset of the keyboard's channel as "bank:program name" ("none"
+    /// when no preset answers the channel). Nil without a font (the built-in patches).
+    public var soundFont: String?
+    public var preset: String?
+    public init(patch: Int, values: [Float], voicesInUse: Int, voiceCapacity: Int, soundFont: String? = nil,
+                preset: String? = nil) {
         self.patch = patch; self.values = values; self.voicesInUse = voicesInUse; self.voiceCapacity = voiceCapacity
+        self.soundFont = soundFont; self.preset = preset
     }
     public func value(_ p: SynthParameter) -> Float { p.rawValue < values.count ? values[p.rawValue] : p.defaultValue }
 }
@@ -71,7 +77,7 @@ public enum SynthPanel {
     }
 
     public static func draw(_ view: SynthView, selected: Int, into grid: inout Grid, rect: Rect, context: DrawContext) {
-        context.frame(&grid, rect, PanelID.synth.title)
+        context.frame(&grid, rect, view.soundFont.map { "\(PanelID.synth.title): \($0)" } ?? PanelID.synth.title)
         let inner = rect.inset(1)
         guard inner.height >= 1, inner.width >= 20 else { return }
         let rows = SynthRow.all
@@ -85,6 +91,13 @@ public enum SynthPanel {
             let name: String, value: String
             var fraction: Float?
             switch row {
+            case .patch where view.soundFont != nil:
+                // The keyboard channel's SoundFont preset, as wide as the row allows (no bar on this row).
+                name = "preset"
+                let text = view.preset ?? "none"
+                let x = grid.put(inner.x, y, marker + " " + name.fitted(12), isSelected ? .selected : .normal)
+                grid.put(x, y, text.fitted(max(16, inner.x + inner.width - x)), isSelected ? .selected : .title)
+                continue
             case .patch:
                 name = "patch"
                 let patches = SynthPatch.builtIn

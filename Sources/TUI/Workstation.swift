@@ -136,7 +136,7 @@ public final class Workstation {
                 say("\(r.kind) recording stopped: \(r.failure ?? "") (what was captured so far is kept)")
             }
             if info != header { header = info; dirty = true }
-            let view = engine.synthView()
+            let view = engine.synthView(channel: keyboard.channel)
             if view != synthView { synthView = view; dirty = true }
         }
         defer { dirty = false }
@@ -308,6 +308,12 @@ public final class Workstation {
     }
 
     private func changePatch(by d: Int) {
+        if let message = engine.stepPreset(by: d, channel: keyboard.channel) { // a SoundFont: its presets
+            synthView = engine.synthView(channel: keyboard.channel)
+            dirty = true
+            say(message)
+            return
+        }
         let count = SynthPatch.builtIn.count
         let current = synthView?.patch ?? engine.synthView().patch
         let next = ((current + d) % count + count) % count

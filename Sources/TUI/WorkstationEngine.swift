@@ -11,13 +11,41 @@ public protocol WorkstationEngine: AnyObject {
     /// Pushes onto the keyboard ring (UI thread only); false when the ring is full.
     func send(_ event: ControlEvent) -> Bool
     func synthView() -> SynthView
+    /// `synthView()` with, when the synth plays a SoundFont, the preset of `channel` (0...15).
+    func synthView(channel: UInt8) -> SynthView
+    /// With a SoundFont: moves `channel` (0...15) to the font's next (`steps` > 0) or previous preset and
+    /// returns the status line's message; nil without a font (the caller changes the built-in patch).
+    func stepPreset(by steps: Int, channel: UInt8) -> String?
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
     /// The lifecycle simulator's gates, read by the real-time thread.
     func setGates(midiDelivered: Bool, audioPlaying: Bool)
 }
 
+extension WorkstationEngine {
+    public func synthView(channel: UInt8) -> SynthView { synthView() }
+    public func stepPreset(by steps: Int, channel: UInt8) -> String? { nil }
+}
+
 extension Engine: WorkstationEngine {
+    public func synthView(channel: UInt8) -> SynthView {
+        var view = synthView()
+        guard let font = synth.soundFont else { return view }
+        view.soundFont = font.displayName
+        view.preset = synth.preset(onChannel: Int(channel)).map { font.presetLabel($0) }
+        return view
+    }
+
+    public func stepPreset(by steps: Int, channel: UInt8) -> String? {
+        guard let font = synth.soundFont else { return nil }
+        let count = font.presets.count
+        guard count > 0 else { return "the SoundFont has no presets" }
+        let current = synth.preset(onChannel: Int(channel)) ?? (steps > 0 ? -1 : 0)
+        let next = ((current + steps) % count + count) % count
+        synth.requestPreset(next, onChannel: Int(channel))
+        return "channel \(channel + 1): preset \(font.presetLabel(next))"
+    }
+
     public func send(_ event: ControlEvent) -> Bool { keyboardRing.push(event) }
     public func synthView() -> SynthView {
         SynthView(patch: synth.currentPatch, values: SynthParameter.allCases.map { synth.value(of: $0) },
@@ -109,5 +137,19 @@ public final class SessionActions: WorkstationActions {
         let status = capture.status()
         return [status.midi.map { Recording(kind: "MIDI", path: $0.path, seconds: $0.seconds, failure: $0.failure) },
                 status.audio.map { Recording(kind: "audio", path: $0.path, seconds: $0.seconds, failure: $0.failure) }].compactMap { $0 }
+    }
+}
+
+extension SoundFont {
+    /// The font's name, or its file name when it has none.
+    public var displayName: String {
+        name.isEmpty ? (path as NSString).lastPathComponent : name
+    }
+
+    /// "bank:program name" of preset `index`, e.g. "000:000 Acoustic Grand Piano".
+    public func presetLabel(_ index: Int) -> String {
+        guard presets.indices.contains(index) else { return "none" }
+        let p = presets[index]
+        return String(format: "%03d:%03d ", Int(p.bank), Int(p.program)) + p.name
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DSP
 import Engine
 import TUI
 
@@ -37,6 +38,9 @@ struct EngineArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch.", valueName: "name|path"))
     var preset: String?
 
+    @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play this SoundFont 2 file (.sf2) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. A broken font stops Backbeat before the engine starts (exit 2).", valueName: "path"))
+    var soundFont: String?
+
     @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
     var midiThru = false
 
@@ -63,6 +67,7 @@ struct EngineArguments: ParsableArguments {
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be between 1 and 16 (got \(channel))") }
         guard patch >= 0 && patch <= 127 else { throw ValidationError("--patch must be a program number 0...127 (got \(patch))") }
         guard !clientName.isEmpty else { throw ValidationError("--name must not be empty") }
+        if let soundFont, soundFont.isEmpty { throw ValidationError("--soundfont needs a file name") }
         if let recordMIDI, recordMIDI.isEmpty { throw ValidationError("--record-midi needs a file name") }
         if let recordAudio, recordAudio.isEmpty { throw ValidationError("--record-audio needs a file name") }
         if let recordMIDI, let recordAudio, recordMIDI == recordAudio {
@@ -75,6 +80,13 @@ struct EngineArguments: ParsableArguments {
     func loadPreset(fallback: String? = nil) -> SynthPreset? {
         guard let nameOrPath = preset ?? fallback else { return nil }
         do { return try PresetLibrary().resolve(nameOrPath) } catch { Console.fail("\(error)") }
+    }
+
+    /// The font named by `--soundfont` (or `fallback`, the config file's `soundfont`), loaded before anything
+    /// starts: a missing or broken file ends Backbeat here with the loader's message (exit 2).
+    func loadSoundFont(fallback: String? = nil) -> SoundFont? {
+        guard let path = soundFont ?? fallback else { return nil }
+        return SoundFontFile.loadOrExit(path)
     }
 
     var engineOptions: EngineOptions {

@@ -16,7 +16,7 @@ struct Render: ParsableCommand {
             SIGTERM or SIGHUP leave neither it nor a temporary file); a device or FIFO is written into, and a \
             symbolic link's target is written, the link kept. The output may not be the input. \
             Patches: \(SynthPatch.builtIn.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")); \
-            program changes in the file switch patches. Exit code 2 for a missing, unreadable or corrupt \
+            program changes in the file switch patches; with --soundfont they choose the font's presets. Exit code 2 for a missing, unreadable or corrupt \
             input, one longer than --max-duration, or an unwritable output; 128 + the signal when interrupted.
             """
     )
@@ -39,6 +39,11 @@ struct Render: ParsableCommand {
     @Option(help: "Play only this MIDI channel (1...16); all channels by default.")
     var channel: Int?
 
+    @Option(name: .customLong("soundfont"),
+            help: ArgumentHelp("Play through this SoundFont 2 file (.sf2) instead of the built-in patches: the file's program changes and bank selects choose its presets, channel 10 its percussion bank.",
+                               valueName: "path"))
+    var soundFont: String?
+
     @Option(name: .customLong("max-duration"),
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
                                valueName: "duration"),
@@ -55,6 +60,7 @@ struct Render: ParsableCommand {
         guard (1...4_096).contains(voices) else { throw ValidationError("--voices must be 1...4096 (got \(voices))") }
         guard patch >= 0 else { throw ValidationError("--patch must not be negative") }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be 1...16") }
+        if let soundFont, soundFont.isEmpty { throw ValidationError("--soundfont needs a file name") }
     }
 
     func run() throws {
@@ -82,6 +88,9 @@ struct Render: ParsableCommand {
                           + "longer than --max-duration \(HumanDuration.format(maxDuration)); raise --max-duration to render it")
         }
 
+        // A broken font ends here, before the output is opened.
+        let font = soundFont.map { SoundFontFile.loadOrExit($0, command: "render") }
+
         let writer: WAVStreamWriter
         do {
             writer = try WAVStreamWriter(output: try OutputFile(path: output, inputs: [input]), sampleRate: rate)
@@ -101,7 +110,7 @@ struct Render: ParsableCommand {
         var peak: Float = 0
         do {
             try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
-                                       channel: channel.map { UInt8($0 - 1) }) { left, right in
+                                       channel: channel.map { UInt8($0 - 1) }, soundFont: font) { left, right in
                 if let signal = signals.signal { throw Interrupted(signal: signal) }
                 try writer.append(left: left.baseAddress!, right: right.baseAddress!, count: left.count)
                 for i in 0..<left.count { peak = max(peak, abs(left[i]), abs(right[i])) }

@@ -16,11 +16,13 @@ extension Synth {
         let ch = Int(c)
         let d1 = message.data1 & 0x7F
         let d2 = message.data2 & 0x7F
+        if hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
         switch message.kind {
-        case 0x90 where d2 > 0: noteOn(channel: ch, note: d1, velocity: d2)
+        case 0x90 where d2 > 0:
+            if hasFont { sampleNoteOn(channel: ch, note: d1, velocity: d2) } else { noteOn(channel: ch, note: d1, velocity: d2) }
         case 0x80, 0x90: noteOff(channel: ch, note: d1)
         case 0xB0: controlChange(channel: ch, controller: d1, value: d2)
-        case 0xC0: selectPatch(Int(d1))
+        case 0xC0: if !hasFont { selectPatch(Int(d1)) }
         case 0xE0:
             controls.bendValue[ch] = (Int32(d2) << 7 | Int32(d1)) - 8192
             updateBend(ch)

@@ -25,6 +25,7 @@ extension Synth {
 
     @_noLocks
     func renderSlice(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
+        if hasFont { prepareFontSlice() }
         // Global parameters: targets from the atomics, smoothed per sample.
         let wave = min(max(Int(parameter(.waveform) + 0.5), 0), 3)
         let attackStep = inverseRate / parameter(.attack)
@@ -112,7 +113,14 @@ extension Synth {
         var steadyCount = 0, otherStart = slotCount, glidingCount = 0
         let sustainHolds = filterSteady && sustainLevel >= silenceLevel
         let stages = voices.stage, levels = voices.envelope, fadeSteps = voices.fadeStep, channels = voices.channel // `&&` must not capture self
+        let kinds = voices.kind, sampleSlots = sampleVoices.activeSlots
+        var sampleCount = 0
         for v in 0..<slotLimit where stages[v] != Stage.free {
+            if kinds[v] != VoiceKind.wavetable { // SoundFont voices: renderSampleVoices below
+                sampleSlots[sampleCount] = Int32(v)
+                sampleCount += 1
+                continue
+            }
             // The decay's float arithmetic settles a few ulps off the sustain level, at a fixed point.
             let level = levels[v]
             let settled = sustainLevel + (level - sustainLevel) * decayCoefficient == level
@@ -154,6 +162,8 @@ extension Synth {
                         pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
             start += count
         }
+
+        if sampleCount > 0 { renderSampleVoices(count: sampleCount, frames: frames) }
 
         // Sum the lanes, then master gain and a soft knee that keeps the output strictly inside -1...1.
         let knee = clipKnee

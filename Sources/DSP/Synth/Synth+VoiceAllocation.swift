@@ -50,6 +50,7 @@ extension Synth {
         let ratio = FastMath.exp2((Double(note) - 69) / 12)
         let normalized = Float(velocity) / 127
         voices.stage[v] = Stage.attack
+        voices.kind[v] = VoiceKind.wavetable
         sounding += 1
         voices.held[v] = 0
         voices.channel[v] = UInt8(ch)

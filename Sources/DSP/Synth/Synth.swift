@@ -51,6 +51,8 @@ public final class Synth: @unchecked Sendable {
     public var currentPatch: Int {
         @_noLocks get { patchIndex.load(ordering: .relaxed) }
     }
+    /// The SoundFont this synth plays, or nil: the built-in patches. Read-only after `init`.
+    public let soundFont: SoundFont?
     /// Sample rate given to `prepare`, 0 before.
     public private(set) var sampleRate: Double = 0
     /// Period size given to `prepare`; `render` splits longer requests into slices of this size.
@@ -72,6 +74,21 @@ public final class Synth: @unchecked Sendable {
     let controls: ChannelControls
     /// RPN/NRPN selection and data entry of every channel (a value: no allocation).
     var parameterNumbers = ParameterNumberDecoder()
+
+    // MARK: SoundFont (Sources/DSP/SoundFont/): empty tables and no sample voices without a font
+
+    let hasFont: Bool
+    /// The font's tables as plain buffers the real-time thread reads.
+    let font: SoundFontTables
+    /// One `SampleVoice` per slot (one entry only without a font).
+    let sampleVoices: SampleVoiceSlots
+    let fontChannels: SoundFontChannels
+    /// Channels whose controllers changed since the last slice (bit per channel).
+    var fontDirty: UInt16 = 0
+    /// Each channel's preset index (-1: none), published for any thread.
+    let channelPresets: InlineArray<16, Atomic<Int>>
+    /// A preset index the UI asked for per channel (-1: none), applied before the next slice.
+    let presetRequests: InlineArray<16, Atomic<Int>>
 
     /// A voice slot's stage, the values stored in `VoiceSlots.stage`: plain bytes, because an enum's
     /// synthesized `rawValue` lives in one file, where the `@_noLocks` checker of other files cannot see it.
@@ -127,12 +144,21 @@ public final class Synth: @unchecked Sendable {
     ///   - voices: notes that can sound at once, clamped to 1...`maximumVoices`.
     ///   - patch: index of the initial built-in patch (modulo the count).
     ///   - channel: the one MIDI channel (0...15) to answer, or nil for all (omni).
-    public init(voices: Int = 64, patch: Int = 0, channel: UInt8? = nil) {
+    ///   - soundFont: a loaded font to play instead of the built-in patches: notes start its sample voices,
+    ///     program changes and bank selects choose its presets (channel 10 the percussion bank).
+    public init(voices: Int = 64, patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil) {
         voiceCapacity = min(max(voices, 1), Synth.maximumVoices)
         self.channel = channel.map { $0 & 0x0F }
         slotCount = 2 * voiceCapacity
         self.voices = VoiceSlots(count: slotCount)
         controls = ChannelControls(count: channelCount)
+        self.soundFont = soundFont
+        font = SoundFontTables(soundFont)
+        hasFont = font.presetCount > 0
+        sampleVoices = SampleVoiceSlots(count: hasFont ? slotCount : 1)
+        fontChannels = SoundFontChannels(count: channelCount)
+        channelPresets = InlineArray { _ in Atomic(-1) }
+        presetRequests = InlineArray { _ in Atomic(-1) }
 
         let patches = SynthPatch.builtIn
         patchCount = patches.count
@@ -156,6 +182,7 @@ public final class Synth: @unchecked Sendable {
         scratch = RenderScratch(frames: 1, channels: channelCount)
 
         selectPatch(patch)
+        resetFontChannels()
         for c in 0..<channelCount { controls.gainLeft[c] = targetLeft(c); controls.gainRight[c] = targetRight(c) }
     }
 
@@ -164,6 +191,9 @@ public final class Synth: @unchecked Sendable {
         controls.deallocate()
         scratch.deallocate()
         patchValues.deallocate()
+        sampleVoices.deallocate()
+        fontChannels.deallocate()
+        font.deallocate()
     }
 
     /// Allocates the per-period buffers for `maxFrames` and sets the sample rate. Not real-time safe; call it
@@ -184,6 +214,7 @@ public final class Synth: @unchecked Sendable {
         for v in 0..<slotCount { freeVoice(v) }
         slotLimit = 0
         sounding = 0
+        resetFontChannels()
         cutoffOctaves = FastMath.log2(parameter(.cutoff))
         resonanceK = damping(resonance: parameter(.resonance))
         envelopeOctaves = parameter(.filterEnvelopeAmount)

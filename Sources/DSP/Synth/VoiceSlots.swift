@@ -4,6 +4,7 @@
 struct VoiceSlots {
     let stage: UnsafeMutablePointer<UInt8>        // Synth.Stage
     let held: UnsafeMutablePointer<UInt8>         // 1: note-off arrived while the pedal was down
+    let kind: UnsafeMutablePointer<UInt8>         // VoiceKind: what the slot plays
     let channel: UnsafeMutablePointer<UInt8>
     let note: UnsafeMutablePointer<UInt8>
     let age: UnsafeMutablePointer<UInt64>         // note-on serial: smaller is older
@@ -21,9 +22,10 @@ struct VoiceSlots {
     private let block: ArrayBlock
 
     init(count: Int) {
-        var block = ArrayBlock(arrays: 16, count: count, bytesPerEntry: 4 * 1 + 8 + 4 + 8 * 4 + 2 * 4)
+        var block = ArrayBlock(arrays: 17, count: count, bytesPerEntry: 5 * 1 + 8 + 4 + 8 * 4 + 2 * 4)
         stage = block.take(count, 0)
         held = block.take(count, 0)
+        kind = block.take(count, 0)
         channel = block.take(count, 0)
         note = block.take(count, 0)
         age = block.take(count, 0)
@@ -42,4 +44,11 @@ struct VoiceSlots {
     }
 
     func deallocate() { block.deallocate() }
+}
+
+/// What a voice slot plays, the values stored in `VoiceSlots.kind` (bytes, not an enum, for the same reason as
+/// `Synth.Stage`): the built-in wavetable voice, or a SoundFont sample voice (Sources/DSP/SoundFont/).
+enum VoiceKind {
+    static var wavetable: UInt8 { @_noLocks get { 0 } }
+    static var sample: UInt8 { @_noLocks get { 1 } }
 }

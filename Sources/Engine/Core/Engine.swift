@@ -42,7 +42,7 @@ public final class Engine: @unchecked Sendable {
         self.options = options
         self.log = log
         serverName = options.resolvedServerName
-        synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel)
+        synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel, soundFont: options.soundFont)
         context = RealtimeContext(synth: synth)
         demo = DemoPlayer(ring: context.demoRing)
         state = Mutex(State(server: ServerDescription(name: serverName, isPrivate: false, driver: nil)))

@@ -1,3 +1,4 @@
+import DSP
 import Foundation
 
 /// Which audio driver runs the synth.
@@ -39,6 +40,8 @@ public struct EngineOptions: Sendable {
     public var voices = 64
     public var channel: UInt8?
     public var patch = 0
+    /// A loaded SoundFont the synth plays instead of the built-in patches (`--soundfont`), or nil.
+    public var soundFont: SoundFont?
     /// The audio backend, the MIDI inputs, and for ALSA the PCM device.
     public var driver: AudioDriver = .jack
     public var midiInput: MIDIInputSelection = .auto

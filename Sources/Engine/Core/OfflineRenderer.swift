@@ -53,11 +53,11 @@ public enum OfflineRenderer {
     /// seconds, for notes that never end), then adds `padding` seconds of silence. Holds the whole output in
     /// memory: for short renders and tests (`render(_:into:)` streams).
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
-                              patch: Int = 0, channel: UInt8? = nil, periodFrames: Int = 512,
+                              patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05) -> (left: [Float], right: [Float]) {
         var left: [Float] = [], right: [Float] = []
-        render(messages, sampleRate: sampleRate, voices: voices, patch: patch, channel: channel, periodFrames: periodFrames,
-               maxTail: maxTail, padding: padding) { l, r in
+        render(messages, sampleRate: sampleRate, voices: voices, patch: patch, channel: channel, soundFont: soundFont,
+               periodFrames: periodFrames, maxTail: maxTail, padding: padding) { l, r in
             left += l
             right += r
         }
@@ -66,12 +66,13 @@ public enum OfflineRenderer {
 
     /// Renders as `render(_:sampleRate:...)` does, handing each period (`periodFrames` frames, the padding
     /// included) to `sink` as it is made, so memory stays bounded whatever the length. An error thrown by
-    /// `sink` (a full disk, a quit signal) stops the render.
+    /// `sink` (a full disk, a quit signal) stops the render. With `soundFont` the synth plays the font's presets
+    /// instead of the built-in patches.
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
-                              patch: Int = 0, channel: UInt8? = nil, periodFrames: Int = 512,
+                              patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05,
                               into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
-        let synth = Synth(voices: voices, patch: patch, channel: channel)
+        let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
         let sorted = messages.enumerated().sorted {
             ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)

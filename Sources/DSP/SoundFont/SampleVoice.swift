@@ -1,0 +1,265 @@
+// The state of one SoundFont sample voice and its control-rate math: the volume and modulation envelopes
+// (DAHDSR), the two triangle LFOs, and the SoundFont units. The per-sample work (interpolation, filter, mix)
+// is in Synth+SampleGroup.swift; the voice is set up from its zone in Synth+SampleVoices.swift.
+//
+// Units, as the SoundFont 2.04 specification defines them: timecents -> seconds 2^(tc/1200), absolute cents
+// -> Hz 8.176 * 2^(c/1200), centibels of attenuation -> amplitude 10^(-cB/200).
+
+/// An envelope: delay, attack, hold, decay, sustain, release, done. The value is 0...1. For the volume
+/// envelope the attack is linear in amplitude and the later stages are linear in the value, which is read
+/// as 96 dB * (1 - value) of attenuation (exponential in amplitude), as FluidSynth does; for the modulation
+/// envelope every stage is linear in the value.
+struct SampleEnvelope: BitwiseCopyable {
+    var stage: Int32 = SampleEnvelope.delay
+    var value: Float = 0
+    /// Samples left in the delay or hold stage.
+    var remaining: Float = 0
+    var hold: Float = 0
+    var attackStep: Float = 1
+    var decayStep: Float = 1
+    var sustain: Float = 1
+    var releaseStep: Float = 1
+
+    @_noLocks init() {}
+
+    static var delay: Int32 { @_noLocks get { 0 } }
+    static var attack: Int32 { @_noLocks get { 1 } }
+    static var holding: Int32 { @_noLocks get { 2 } }
+    static var decay: Int32 { @_noLocks get { 3 } }
+    static var sustaining: Int32 { @_noLocks get { 4 } }
+    static var release: Int32 { @_noLocks get { 5 } }
+    static var done: Int32 { @_noLocks get { 6 } }
+
+    /// An envelope from its generators in timecents (delay, attack, hold, decay, release) and the sustain
+    /// level (0...1 of the value), at `rate` samples per second.
+    @_noLocks
+    init(delay: Float, attack: Float, hold: Float, decay: Float, sustain: Float, release: Float, rate: Float) {
+        // The specification's most negative delay (-12000, its default) is taken as none, as FluidSynth's
+        // period-quantized envelope does in effect: a default voice starts at its note's frame.
+        remaining = delay <= -12000 ? 0 : samples(timecents: min(delay, 5000), rate: rate)
+        attackStep = 1 / max(samples(timecents: min(attack, 8000), rate: rate), 1)
+        self.hold = hold <= -12000 ? 0 : samples(timecents: min(hold, 5000), rate: rate)
+        decayStep = 1 / max(samples(timecents: min(decay, 8000), rate: rate), 1)
+        self.sustain = min(max(sustain, 0), 1)
+        releaseStep = 1 / max(samples(timecents: min(release, 8000), rate: rate), 1)
+        stage = remaining > 0 ? SampleEnvelope.delay : SampleEnvelope.attack
+    }
+
+    /// Moves the envelope `count` samples on, through as many stages as that crosses.
+    @_noLocks
+    mutating func advance(_ count: Float) {
+        var n = count
+        while n > 0 {
+            switch stage {
+            case SampleEnvelope.delay:
+                if remaining > n { remaining -= n; return }
+                n -= remaining
+                remaining = 0
+                stage = SampleEnvelope.attack
+            case SampleEnvelope.attack:
+                value += attackStep * n
+                if value < 1 { return }
+                n = (value - 1) / attackStep
+                value = 1
+                remaining = hold
+                stage = SampleEnvelope.holding
+            case SampleEnvelope.holding:
+                if remaining > n { remaining -= n; return }
+                n -= remaining
+                remaining = 0
+                stage = SampleEnvelope.decay
+            case SampleEnvelope.decay:
+                value -= decayStep * n
+                if value > sustain { return }
+                n = 0
+                value = sustain
+                stage = sustain > 0 ? SampleEnvelope.sustaining : SampleEnvelope.done
+            case SampleEnvelope.release:
+                value -= releaseStep * n
+                if value > 0 { return }
+                value = 0
+                stage = SampleEnvelope.done
+                return
+            default:
+                return
+            }
+        }
+    }
+
+    /// The key is let go. A volume envelope still in its attack (`decibelValue`) first converts its linear
+    /// amplitude into the value that gives the same attenuation, so the release starts where the sound is.
+    @_noLocks
+    mutating func release(decibelValue: Bool) {
+        guard stage < SampleEnvelope.release else { return }
+        if stage == SampleEnvelope.delay {
+            value = 0
+        } else if stage == SampleEnvelope.attack && decibelValue {
+            // amplitude a = 10^(-960 (1 - v) / 200)  =>  v = 1 + (200 / 960) log10(a)
+            value = value > 0 ? min(max(1 + 0.208_333_33 * 0.301_029_995 * FastMath.log2(value), 0), 1) : 0
+        }
+        stage = value > 0 ? SampleEnvelope.release : SampleEnvelope.done
+    }
+
+    /// The volume envelope's amplitude factor.
+    @inline(__always)
+    var amplitude: Float { @_noLocks get {
+        if stage == SampleEnvelope.attack { return value }
+        if stage == SampleEnvelope.delay || stage == SampleEnvelope.done { return 0 }
+        return amplitudeOf(centibels: 960 * (1 - value))
+    } }
+}
+
+/// A triangle LFO (-1...1, starting at 0 and rising) after a delay.
+struct SampleLFO: BitwiseCopyable {
+    var remaining: Float = 0
+    var phase: Float = 0
+    var increment: Float = 0
+
+    @_noLocks init() {}
+
+    /// An LFO from its delay (timecents) and frequency (absolute cents) at `rate` samples per second.
+    @_noLocks
+    init(delay: Float, frequency: Float, rate: Float) {
+        remaining = delay <= -12000 ? 0 : samples(timecents: min(delay, 5000), rate: rate)
+        let hertz = 8.176 * FastMath.exp2(min(max(frequency, -16000), 4500) / 1200)
+        increment = hertz / rate
+    }
+
+    @_noLocks @inline(__always)
+    mutating func advance(_ count: Float) {
+        var n = count
+        if remaining > 0 {
+            if remaining >= n { remaining -= n; return }
+            n -= remaining
+            remaining = 0
+        }
+        phase += n * increment
+        phase -= Float(Int(phase))
+    }
+
+    @inline(__always)
+    var value: Float { @_noLocks get {
+        let p = phase
+        if p < 0.25 { return 4 * p }
+        if p < 0.75 { return 2 - 4 * p }
+        return 4 * p - 4
+    } }
+}
+
+/// One sample voice: which zone it plays, where it is in the sample, its modulated parameters (refreshed when
+/// the channel's controllers change), its envelopes and LFOs, and the levels of its last control block.
+struct SampleVoice: BitwiseCopyable {
+    var zone: Int32 = 0
+    var preset: Int32 = -1
+    var key: UInt8 = 60
+    var velocity: UInt8 = 0
+    var exclusiveClass: UInt8 = 0
+    /// Generator 54: 0 no loop, 1 continuous, 3 loop until release then on to the end (2 is taken as 0).
+    var loopMode: UInt8 = 0
+    /// 1 once the key was let go and the envelopes entered their release.
+    var released: UInt8 = 0
+    var rateRatio: Float = 1
+
+    /// Position: integer frame index into the font's sample data and a 32-bit fraction.
+    var position: Int32 = 0
+    var fraction: UInt32 = 0
+    var end: Int32 = 0
+    var loopStart: Int32 = 0
+    var loopEnd: Int32 = 0
+
+    // Modulated parameters (generators plus modulators).
+    var pitchCents: Float = 0
+    var attenuation: Float = 0
+    var panLeft: Float = 0.707
+    var panRight: Float = 0.707
+    var filterCents: Float = 13500
+    var filterDamping: Float = 1.414
+    var modLFOToPitch: Float = 0
+    var vibLFOToPitch: Float = 0
+    var modEnvToPitch: Float = 0
+    var modLFOToFilter: Float = 0
+    var modEnvToFilter: Float = 0
+    var modLFOToVolume: Float = 0
+
+    var volumeEnvelope = SampleEnvelope()
+    var modulationEnvelope = SampleEnvelope()
+    var modulationLFO = SampleLFO()
+    var vibratoLFO = SampleLFO()
+    /// Channel gains at the end of the last control block (what the next block ramps from).
+    var lastLeft: Float = 0
+    var lastRight: Float = 0
+
+    @_noLocks init() {}
+
+    /// Whether the voice still loops (mode 1, or mode 3 before the release).
+    @inline(__always)
+    var loops: Bool { @_noLocks get { loopMode == 1 || (loopMode == 3 && released == 0) } }
+}
+
+@_noLocks @inline(__always)
+func samples(timecents: Float, rate: Float) -> Float {
+    FastMath.exp2(max(timecents, -12000) / 1200) * rate
+}
+
+/// 10^(-cB / 200).
+@_noLocks @inline(__always)
+func amplitudeOf(centibels: Float) -> Float {
+    FastMath.exp2(centibels * -0.016_609_640_5)
+}
+
+/// The generator numbers of `SoundFontGenerator` as the real-time path reads them (`@_noLocks` getters: code
+/// in other files may call them under the checker).
+enum Generator {
+    static var startAddressOffset: Int { @_noLocks get { 0 } }
+    static var endAddressOffset: Int { @_noLocks get { 1 } }
+    static var startLoopAddressOffset: Int { @_noLocks get { 2 } }
+    static var endLoopAddressOffset: Int { @_noLocks get { 3 } }
+    static var startAddressCoarseOffset: Int { @_noLocks get { 4 } }
+    static var modLFOToPitch: Int { @_noLocks get { 5 } }
+    static var vibLFOToPitch: Int { @_noLocks get { 6 } }
+    static var modEnvToPitch: Int { @_noLocks get { 7 } }
+    static var initialFilterFc: Int { @_noLocks get { 8 } }
+    static var initialFilterQ: Int { @_noLocks get { 9 } }
+    static var modLFOToFilterFc: Int { @_noLocks get { 10 } }
+    static var modEnvToFilterFc: Int { @_noLocks get { 11 } }
+    static var endAddressCoarseOffset: Int { @_noLocks get { 12 } }
+    static var modLFOToVolume: Int { @_noLocks get { 13 } }
+    static var chorusEffectsSend: Int { @_noLocks get { 15 } }
+    static var reverbEffectsSend: Int { @_noLocks get { 16 } }
+    static var pan: Int { @_noLocks get { 17 } }
+    static var delayModLFO: Int { @_noLocks get { 21 } }
+    static var freqModLFO: Int { @_noLocks get { 22 } }
+    static var delayVibLFO: Int { @_noLocks get { 23 } }
+    static var freqVibLFO: Int { @_noLocks get { 24 } }
+    static var delayModEnv: Int { @_noLocks get { 25 } }
+    static var attackModEnv: Int { @_noLocks get { 26 } }
+    static var holdModEnv: Int { @_noLocks get { 27 } }
+    static var decayModEnv: Int { @_noLocks get { 28 } }
+    static var sustainModEnv: Int { @_noLocks get { 29 } }
+    static var releaseModEnv: Int { @_noLocks get { 30 } }
+    static var keynumToModEnvHold: Int { @_noLocks get { 31 } }
+    static var keynumToModEnvDecay: Int { @_noLocks get { 32 } }
+    static var delayVolEnv: Int { @_noLocks get { 33 } }
+    static var attackVolEnv: Int { @_noLocks get { 34 } }
+    static var holdVolEnv: Int { @_noLocks get { 35 } }
+    static var decayVolEnv: Int { @_noLocks get { 36 } }
+    static var sustainVolEnv: Int { @_noLocks get { 37 } }
+    static var releaseVolEnv: Int { @_noLocks get { 38 } }
+    static var keynumToVolEnvHold: Int { @_noLocks get { 39 } }
+    static var keynumToVolEnvDecay: Int { @_noLocks get { 40 } }
+    static var instrument: Int { @_noLocks get { 41 } }
+    static var keyRange: Int { @_noLocks get { 43 } }
+    static var velRange: Int { @_noLocks get { 44 } }
+    static var startLoopAddressCoarseOffset: Int { @_noLocks get { 45 } }
+    static var keynum: Int { @_noLocks get { 46 } }
+    static var velocity: Int { @_noLocks get { 47 } }
+    static var initialAttenuation: Int { @_noLocks get { 48 } }
+    static var endLoopAddressCoarseOffset: Int { @_noLocks get { 50 } }
+    static var coarseTune: Int { @_noLocks get { 51 } }
+    static var fineTune: Int { @_noLocks get { 52 } }
+    static var sampleID: Int { @_noLocks get { 53 } }
+    static var sampleModes: Int { @_noLocks get { 54 } }
+    static var scaleTuning: Int { @_noLocks get { 56 } }
+    static var exclusiveClass: Int { @_noLocks get { 57 } }
+    static var overridingRootKey: Int { @_noLocks get { 58 } }
+}

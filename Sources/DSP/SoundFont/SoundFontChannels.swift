@@ -1,0 +1,45 @@
+/// What the SoundFont voices read of each of the 16 channels beyond `ChannelControls`: every controller's
+/// value (the modulators' sources), the pitch wheel, channel pressure, the bank and program selected and the
+/// preset they chose. One `ArrayBlock`; the synth frees it in `deinit`. Real-time thread only.
+struct SoundFontChannels {
+    /// 128 controller values per channel: `controllers[channel * 128 + number]`.
+    let controllers: UnsafeMutablePointer<UInt8>
+    /// 14-bit pitch wheel, 0...16383 (8192 centre).
+    let pitchWheel: UnsafeMutablePointer<Int32>
+    let pressure: UnsafeMutablePointer<UInt8>
+    let program: UnsafeMutablePointer<UInt8>
+    /// Index into the font's presets, or -1 (nothing plays on the channel).
+    let preset: UnsafeMutablePointer<Int32>
+    private let block: ArrayBlock
+
+    init(count: Int) {
+        var block = ArrayBlock(arrays: 5, count: count, bytesPerEntry: 128 + 4 + 1 + 1 + 4)
+        controllers = block.take(count * 128, 0)
+        pitchWheel = block.take(count, 8192)
+        pressure = block.take(count, 0)
+        program = block.take(count, 0)
+        preset = block.take(count, -1)
+        self.block = block
+        for ch in 0..<count { resetControllers(ch, all: true) }
+    }
+
+    /// The controllers' power-on values (`all`), or what "reset all controllers" resets (RP-015: volume,
+    /// pan and the bank stay).
+    @_noLocks
+    func resetControllers(_ ch: Int, all: Bool) {
+        let cc = controllers + ch * 128
+        if all {
+            cc.update(repeating: 0, count: 128)
+            cc[7] = 100
+            cc[10] = 64
+        } else {
+            cc[1] = 0
+            for n in 64...69 { cc[n] = 0 }
+        }
+        cc[11] = 127
+        pitchWheel[ch] = 8192
+        pressure[ch] = 0
+    }
+
+    func deallocate() { block.deallocate() }
+}

@@ -1,0 +1,106 @@
+import MIDI
+import Synchronization
+
+// The synth with a SoundFont: channel messages that choose presets or feed modulators, the per-channel preset
+// that any thread may read and the UI may ask to change, and the per-slice work before rendering (preset
+// requests applied, modulators evaluated again where controllers moved).
+
+extension Synth {
+    /// The preset playing on `channel` (0...15), or the one `requestPreset` asked for and the real-time thread
+    /// has not applied yet: an index into `soundFont.presets`, or nil without a font or when no preset answers
+    /// the channel's bank and program. Any thread.
+    @_noLocks
+    public func preset(onChannel channel: Int) -> Int? {
+        guard channel >= 0 && channel < channelCount else { return nil }
+        let request = presetRequests[channel].load(ordering: .relaxed)
+        if request >= 0 { return request }
+        let index = channelPresets[channel].load(ordering: .relaxed)
+        return index >= 0 ? index : nil
+    }
+
+    /// Asks the real-time thread to play preset `index` (into `soundFont.presets`) on `channel` from its next
+    /// render, as if the channel had received that preset's bank select and program change. Any thread;
+    /// ignored without a font or for an index out of range.
+    @_noLocks
+    public func requestPreset(_ index: Int, onChannel channel: Int) {
+        let presets = font.presetCount // `&&` must not capture self
+        guard channel >= 0 && channel < channelCount, index >= 0 && index < presets else { return }
+        presetRequests[channel].store(index, ordering: .relaxed)
+    }
+
+    /// Channel messages the sample voices need beyond the synth's own handling: controller values (bank
+    /// select, modulator sources), program change, channel pressure and the pitch wheel.
+    @_noLocks
+    func fontMessage(_ kind: UInt8, channel ch: Int, _ d1: UInt8, _ d2: UInt8) {
+        switch kind {
+        case 0xB0:
+            if d1 < 120 { fontChannels.controllers[ch * 128 + Int(d1)] = d2 }
+            if d1 == 121 { fontChannels.resetControllers(ch, all: false) }
+            fontDirty |= 1 << UInt16(ch)
+        case 0xC0:
+            fontChannels.program[ch] = d1
+            selectFontPreset(ch)
+        case 0xD0:
+            fontChannels.pressure[ch] = d1
+            fontDirty |= 1 << UInt16(ch)
+        case 0xE0:
+            fontChannels.pitchWheel[ch] = Int32(d2) << 7 | Int32(d1)
+            fontDirty |= 1 << UInt16(ch)
+        default: break
+        }
+    }
+
+    /// The channel's preset from its bank (CC 0, as FluidSynth's default "gs" bank-select style; channel 10
+    /// (index 9) always the percussion bank 128) and program, with FluidSynth's fallbacks.
+    @_noLocks
+    func selectFontPreset(_ ch: Int) {
+        let percussion = ch == 9
+        let bank = percussion ? 128 : Int(fontChannels.controllers[ch * 128])
+        let p = fallbackPreset(bank: bank, program: Int(fontChannels.program[ch]), percussion: percussion)
+        fontChannels.preset[ch] = Int32(p)
+        channelPresets[ch].store(p, ordering: .relaxed)
+    }
+
+    /// The preset for a bank and program, or the nearest FluidSynth would take: the exact one; else for
+    /// percussion the standard kit (128:0); else the same program in bank 0; else -1 (the channel is silent).
+    @_noLocks
+    func fallbackPreset(bank: Int, program: Int, percussion: Bool) -> Int {
+        let exact = font.exactPreset(bank: bank, program: program)
+        if exact >= 0 { return exact }
+        if percussion { return font.exactPreset(bank: 128, program: 0) }
+        return font.exactPreset(bank: 0, program: program)
+    }
+
+    /// Every channel's controllers at power-on and its preset chosen again (program 0): what `prepare` does.
+    @_noLocks
+    func resetFontChannels() {
+        guard hasFont else { return }
+        for ch in 0..<channelCount {
+            fontChannels.resetControllers(ch, all: true)
+            fontChannels.program[ch] = 0
+            selectFontPreset(ch)
+            presetRequests[ch].store(-1, ordering: .relaxed)
+        }
+        fontDirty = 0
+    }
+
+    /// Before a slice: presets the UI asked for, then the modulated parameters of voices on channels whose
+    /// controllers changed.
+    @_noLocks
+    func prepareFontSlice() {
+        let presets = font.presetCount // `&&` must not capture self
+        for ch in 0..<channelCount {
+            let request = presetRequests[ch].exchange(-1, ordering: .relaxed)
+            guard request >= 0 && request < presets else { continue }
+            let key = Int(font.presetKeys[request])
+            fontChannels.controllers[ch * 128] = UInt8(truncatingIfNeeded: min(key >> 7, 127))
+            fontChannels.program[ch] = UInt8(key & 0x7F)
+            fontChannels.preset[ch] = Int32(request)
+            channelPresets[ch].store(request, ordering: .relaxed)
+        }
+        if fontDirty != 0 {
+            refreshModulatedVoices(channels: fontDirty)
+            fontDirty = 0
+        }
+    }
+}

@@ -1,0 +1,140 @@
+// SoundFont modulators (specification section 8.2) and the generator values a voice plays: the zone's resolved
+// generators plus every modulator's `amount * source * amountSource`, with the channel's controllers as they
+// are now. Evaluated at note-on and again, for the parameters that may change while a note sounds, when a
+// controller, the pitch wheel or pressure changes on the voice's channel.
+
+/// The generator values of one voice, indexed by `SoundFontGenerator`.
+typealias GeneratorValues = InlineArray<61, Float>
+
+/// The attenuation generator is scaled by this before the modulators are added: FluidSynth's EMU-compatible
+/// reading of initialAttenuation, followed so that loudness matches FluidSynth (docs/soundfont.md).
+var attenuationGeneratorScale: Float { @_noLocks get { 0.4 } }
+
+extension Synth {
+    /// The zone's generators (initialAttenuation scaled as FluidSynth does) plus its modulators' outputs.
+    @_noLocks
+    func generatorValues(zone z: Int, channel ch: Int, key: UInt8, velocity: UInt8) -> GeneratorValues {
+        let zone = font.zones[z]
+        var values = GeneratorValues(repeating: 0)
+        for g in 0..<61 { values[g] = Float(zone.generators[g]) }
+        values[Generator.initialAttenuation] *= attenuationGeneratorScale
+        let start = Int(zone.modulatorStart), count = Int(zone.modulatorCount)
+        guard start >= 0, count > 0, start + count <= font.modulators.count else { return values }
+        for m in start..<(start + count) {
+            let modulator = font.modulators[m]
+            let destination = Int(modulator.destination)
+            guard destination < 61, modulator.amount != 0 else { continue } // links (bit 15) are not followed
+            let x = sourceValue(modulator.source, channel: ch, key: key, velocity: velocity)
+            if x == 0 { continue }
+            let y = sourceValue(modulator.amountSource, channel: ch, key: key, velocity: velocity)
+            var output = Float(modulator.amount) * x * y
+            if modulator.transform == 2 { output = abs(output) }
+            values[destination] += output
+        }
+        return values
+    }
+
+    /// A modulator source (an SFModulator word) mapped to -1...1 or 0...1: the controller's value normalized,
+    /// its direction, then its curve (linear, concave, convex, switch), unipolar or bipolar.
+    @_noLocks
+    func sourceValue(_ word: UInt16, channel ch: Int, key: UInt8, velocity: UInt8) -> Float {
+        let index = Int(word & 0x7F)
+        var x: Float
+        if word & 0x80 != 0 {
+            x = Float(fontChannels.controllers[ch * 128 + index]) / 127
+        } else {
+            switch index {
+            case 0: return 1 // no controller: a constant 1
+            case 2: x = Float(velocity) / 127
+            case 3: x = Float(key) / 127
+            case 10: x = 0 // polyphonic pressure is not kept
+            case 13: x = Float(fontChannels.pressure[ch]) / 127
+            case 14: x = Float(fontChannels.pitchWheel[ch]) / 16384
+            case 16: x = controls.bendRange[ch] / 127
+            default: return 0 // a link (127) or an unknown source contributes nothing
+            }
+        }
+        if word & 0x100 != 0 { x = 1 - x }
+        let bipolar = word & 0x200 != 0
+        let type = word >> 10
+        if bipolar {
+            let u = 2 * x - 1
+            let magnitude = curve(type, abs(u))
+            return u < 0 ? -magnitude : magnitude
+        }
+        return curve(type, x)
+    }
+
+    /// The SoundFont curves on 0...1: 0 linear, 1 concave, 2 convex, 3 switch.
+    @_noLocks @inline(__always)
+    func curve(_ type: UInt16, _ x: Float) -> Float {
+        switch type {
+        case 1: concave(x)
+        case 2: 1 - concave(1 - x)
+        case 3: x >= 0.5 ? 1 : 0
+        default: x
+        }
+    }
+
+    /// The concave curve, -(20/96) log10((1 - x)^2): 0 at 0, 1 at the top (FluidSynth's table, as a function).
+    @_noLocks @inline(__always)
+    func concave(_ x: Float) -> Float {
+        if x >= 126.5 / 127 { return 1 }
+        if x <= 0 { return 0 }
+        // -(40/96) log10(1 - x) = -(40/96) log10(2) log2(1 - x)
+        return min(-0.125_429_165 * FastMath.log2(1 - x), 1)
+    }
+
+    /// Sets the voice's parameters that follow the channel's controllers from `values`: pitch, attenuation,
+    /// pan, filter, and the LFO and envelope amounts.
+    @_noLocks
+    func applyModulated(_ values: GeneratorValues, to voice: inout SampleVoice, key: UInt8, root: Int, correction: Int8) {
+        let scaleTuning = min(max(values[Generator.scaleTuning], 0), 1200)
+        let keynum = values[Generator.keynum]
+        let playedKey = keynum >= 0 && keynum <= 127 ? keynum : Float(key)
+        voice.pitchCents = (playedKey - Float(root)) * scaleTuning
+            + min(max(values[Generator.coarseTune], -120), 120) * 100
+            + values[Generator.fineTune] + Float(correction)
+        voice.attenuation = min(max(values[Generator.initialAttenuation], 0), 1440)
+        let pan = min(max(values[Generator.pan], -500), 500)
+        let angle = Double(pan + 500) * (Double.pi / 2000)
+        voice.panLeft = Float(FastMath.cos(angle))
+        voice.panRight = Float(FastMath.sin(angle))
+        voice.filterCents = min(max(values[Generator.initialFilterFc], 1500), 13500)
+        // initialFilterQ is the resonance peak in cB; 0 is a flat (Butterworth, Q = 1/sqrt(2)) response.
+        let q = min(max(values[Generator.initialFilterQ], 0), 960)
+        let qLinear = FastMath.linear(decibels: q / 10 - 3.01)
+        voice.filterDamping = min(max(1 / qLinear, 0.02), 2)
+        voice.modLFOToPitch = min(max(values[Generator.modLFOToPitch], -12000), 12000)
+        voice.vibLFOToPitch = min(max(values[Generator.vibLFOToPitch], -12000), 12000)
+        voice.modEnvToPitch = min(max(values[Generator.modEnvToPitch], -12000), 12000)
+        voice.modLFOToFilter = min(max(values[Generator.modLFOToFilterFc], -12000), 12000)
+        voice.modEnvToFilter = min(max(values[Generator.modEnvToFilterFc], -12000), 12000)
+        voice.modLFOToVolume = min(max(values[Generator.modLFOToVolume], -960), 960)
+    }
+
+    /// Channels whose controllers changed since the last slice: their sample voices' modulated parameters are
+    /// evaluated again, so the change is heard from the event's frame.
+    @_noLocks
+    func refreshModulatedVoices(channels mask: UInt16) {
+        let stages = voices.stage, kinds = voices.kind // `&&` must not capture self
+        for v in 0..<slotLimit where stages[v] != Stage.free && kinds[v] == VoiceKind.sample {
+            let ch = Int(voices.channel[v])
+            guard mask & (1 << UInt16(ch)) != 0 else { continue }
+            let voice = sampleVoices.state + v
+            let z = Int(voice.pointee.zone)
+            let values = generatorValues(zone: z, channel: ch, key: voice.pointee.key, velocity: voice.pointee.velocity)
+            let sample = font.samples[Int(font.zones[z].sample)] // checked when the voice started
+            applyModulated(values, to: &voice.pointee, key: voice.pointee.key,
+                           root: rootKey(values, sample: sample), correction: sample.pitchCorrection)
+        }
+    }
+
+    /// The key at which the sample plays at its recorded pitch: overridingRootKey, else the sample's own.
+    @_noLocks @inline(__always)
+    func rootKey(_ values: GeneratorValues, sample: SoundFontSample) -> Int {
+        let overriding = Int(values[Generator.overridingRootKey])
+        if overriding >= 0 && overriding <= 127 { return overriding }
+        return sample.originalPitch <= 127 ? Int(sample.originalPitch) : 60
+    }
+}

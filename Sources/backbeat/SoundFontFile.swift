@@ -1,0 +1,27 @@
+import DSP
+import Foundation
+
+/// Loading the font `--soundfont` or the config file names, before the engine or the renderer starts.
+enum SoundFontFile {
+    /// The font at `path` (a leading `~/` is the home directory), or Backbeat ends with the loader's message
+    /// naming the file, the chunk and the offset (exit 2): the engine never starts with a broken font.
+    static func loadOrExit(_ path: String, command: String? = nil) -> SoundFont {
+        do {
+            return try load(path)
+        } catch {
+            let prefix = command.map { "backbeat \($0): " } ?? "backbeat: "
+            FileHandle.standardError.write(Data((prefix + "\(error)\n").utf8))
+            exit(2)
+        }
+    }
+
+    static func load(_ path: String) throws -> SoundFont {
+        let expanded = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst(1) : path
+        return try loadFont(expanded)
+    }
+
+    /// Until the loader lands (branch sf-load): refuses every file with a clear message.
+    private static func loadFont(_ path: String) throws -> SoundFont {
+        throw SoundFontError(path: path, chunk: "", offset: 0, reason: "this build cannot read SoundFont files yet")
+    }
+}
