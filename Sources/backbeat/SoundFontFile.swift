@@ -20,8 +20,7 @@ enum SoundFontFile {
         return try loadFont(expanded)
     }
 
-    /// Until the loader lands (branch sf-load): refuses every file with a clear message.
     private static func loadFont(_ path: String) throws -> SoundFont {
-        throw SoundFontError(path: path, chunk: "", offset: 0, reason: "this build cannot read SoundFont files yet")
+        try SoundFont.load(path: path)
     }
 }
