@@ -5,8 +5,8 @@ import Testing
 /// Onsets over JACK with a SoundFont: Backbeat (`--soundfont`) and FluidSynth on the same font play the same
 /// notes from one `jack_midiseq`, recorded together by one `jack_rec`, so both channels share a timeline.
 /// Backbeat starts each note at its event's frame; FluidSynth ignores the frame offsets and starts every note
-/// at the start of the period its event falls in, so its onsets sit on period boundaries, up to a period
-/// away from the event's frame.
+/// at the start of the period its event falls in (measured: 6 and 145 frames before Backbeat's onsets, the
+/// events' offsets into their periods).
 extension JACK.JackIntegrationTests {
     static let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
     static var fluidsynthAndFont: Bool {
@@ -31,15 +31,18 @@ extension JACK.JackIntegrationTests {
         defer { fluidsynth.stop() }
         try waitForPort("fluid:left", server: server)
         #expect(try run("/usr/bin/jack_connect", ["seq:out", "fluid:midi_00"], server: server.name).status == 0)
-        // FluidSynth loads the font after its ports appear: let one loop go by before recording.
+        // FluidSynth loads the font after its ports appear and says nothing when done (no signal to wait
+        // for): let one loop go by before recording; a note it still missed would fail the counts below.
         Thread.sleep(forTimeInterval: 2.5)
 
         let path = temporary.appendingPathComponent("sf-onsets.wav").path
         let result = try run("/usr/bin/jack_rec", ["-f", path, "-d", "6", "-b", "32", "-B", "262144", "backbeat:out_L", "fluid:left"], server: server.name)
         #expect(result.status == 0 && !result.output.contains("overrun"), "jack_rec: \(result.output)")
         let recording = try WAVRecording(path: path)
-        let ours = AudioAnalysis.onsets(recording.channels[0], threshold: 1e-6, quietFrames: 4000)
-        let theirs = AudioAnalysis.onsets(recording.channels[1], threshold: 1e-6, quietFrames: 4000)
+        // An onset needs 4000 silent frames before it: one in the recording's first 4000 frames may be a
+        // release tail crossing the threshold, not a note's start.
+        let ours = AudioAnalysis.onsets(recording.channels[0], threshold: 1e-6, quietFrames: 4000).filter { $0 >= 4000 }
+        let theirs = AudioAnalysis.onsets(recording.channels[1], threshold: 1e-6, quietFrames: 4000).filter { $0 >= 4000 }
         let distances = zip(ours.dropFirst(), ours).map { $0 - $1 }
         let lateness = ours.compactMap { onset in theirs.first { abs($0 - onset) < 512 }.map { $0 - onset } }
         print("SoundFont onsets over JACK: backbeat \(ours), distances \(distances); fluidsynth \(theirs), relative to backbeat's \(lateness); period \(server.period)")
@@ -49,11 +52,15 @@ extension JACK.JackIntegrationTests {
         let exact = distances.filter { abs($0 - 48_011) <= 1 || abs($0 - 47_989) <= 1 }.count
         #expect(exact >= max(2, distances.count - 1), "backbeat's onset distances \(distances)")
         #expect(distances.contains { abs($0 - 48_011) <= 1 })
-        // FluidSynth: its onsets fall on period boundaries of the recording (jack_rec starts at one), so the
-        // note 48011 frames in starts up to a period away from Backbeat's, at a multiple of the period.
+        // FluidSynth: every onset at the start of a period, so the distances between its onsets are whole
+        // periods (47872 or 48128 frames), never the events' 48011 or 47989, and each onset is 0 to 255
+        // frames before Backbeat's (the event's offset into its period). An xrun may spoil one of each.
+        let theirDistances = zip(theirs.dropFirst(), theirs).map { $0 - $1 }
         #expect(theirs.count >= 3, "fluidsynth's onsets: \(theirs)")
-        #expect(theirs.allSatisfy { $0 % server.period <= 1 || $0 % server.period >= server.period - 1 },
-                "fluidsynth's onsets \(theirs) are not period starts")
-        #expect(lateness.contains { $0 != 0 }, "fluidsynth matched Backbeat's exact onsets: \(lateness)")
+        let wholePeriods = theirDistances.filter { min($0 % server.period, server.period - $0 % server.period) <= 1 }.count
+        #expect(wholePeriods >= max(2, theirDistances.count - 1), "fluidsynth's onset distances \(theirDistances)")
+        let withinPeriod = lateness.filter { $0 <= 0 && $0 > -server.period }.count
+        #expect(withinPeriod >= max(2, lateness.count - 1), "fluidsynth's onsets relative to backbeat's: \(lateness)")
+        #expect(lateness.contains { $0 < -1 }, "fluidsynth matched Backbeat's exact onsets: \(lateness)")
     }
 }
