@@ -6,11 +6,14 @@ import Glibc
 /// a comparison and stopped after it. Its stdin stays open: FluidSynth's shell quits at end of input.
 public final class ReferenceClient {
     public let pid: pid_t
+    /// The file the program's stdout and stderr go to.
+    public let log: String
     private let stdin: Int32
     private var running = true
 
-    private init(pid: pid_t, stdin: Int32) {
+    private init(pid: pid_t, log: String, stdin: Int32) {
         self.pid = pid
+        self.log = log
         self.stdin = stdin
     }
 
@@ -23,7 +26,7 @@ public final class ReferenceClient {
         let log = NSTemporaryDirectory() + "backbeat-\(name)-\(server).log"
         setenv("JACK_DEFAULT_SERVER", server, 1)
         let child = try ChildProcess.spawnWithOpenStdin([path] + arguments.dropFirst(), output: log)
-        let client = ReferenceClient(pid: child.pid, stdin: child.stdin)
+        let client = ReferenceClient(pid: child.pid, log: log, stdin: child.stdin)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if (try? JackProbeLookup.portExists(port, server: server)) == true { return client }
@@ -31,6 +34,22 @@ public final class ReferenceClient {
         }
         client.stop()
         throw BenchError.portDidNotAppear(program: name, port: port, server: server, timeout: timeout, output: log)
+    }
+
+    /// Writes `line` and a newline to the program's stdin (FluidSynth's shell reads commands there; its
+    /// answers go to `log`). False when the program no longer reads it.
+    @discardableResult
+    public func send(line: String) -> Bool {
+        guard running else { return false }
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(stdin, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
     }
 
     /// Ends the program (stdin closed, SIGTERM) and reaps it.

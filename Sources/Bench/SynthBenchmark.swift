@@ -32,10 +32,12 @@ public enum SynthBenchmark {
 
     /// Render cost in ns per voice-sample (one voice, one output frame) with `voices` notes held on the
     /// saw-through-filter patch (with the mod wheel at half on every channel if `vibrato`), rendering `seconds` of audio in `period`-frame calls, three times (the smallest counts). Measured on the
-    /// thread's CPU clock after a warm-up.
+    /// thread's CPU clock after a warm-up. With `soundFont` the notes play the font's presets (program 0; on
+    /// channel 10 the percussion bank) and a note may sound several voices: `sounding` counts them.
     public static func nanosecondsPerVoiceSample(voices: Int, seconds: Double = 2, sampleRate: Double = 48_000,
-                                                 period: Int = 512, patch: Int = 1, vibrato: Bool = false) -> (ns: Double, sounding: Int) {
-        let synth = Synth(voices: voices, patch: patch)
+                                                 period: Int = 512, patch: Int = 1, vibrato: Bool = false,
+                                                 soundFont: SoundFont? = nil) -> (ns: Double, sounding: Int) {
+        let synth = Synth(voices: voices, patch: patch, soundFont: soundFont)
         synth.prepare(sampleRate: sampleRate, maxFrames: period)
         if vibrato {
             for channel in 0..<UInt8(16) { synth.handle(ShortMessage(status: 0xB0 | channel, data1: 1, data2: 64)) }

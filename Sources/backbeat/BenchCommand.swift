@@ -8,7 +8,11 @@ import MIDI
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure the synth and the engine against FluidSynth and jack_midisine; print one table.",
-        discussion: "Figures vary with the machine's load; run on a quiet machine. FluidSynth rows need the Debian packages fluidsynth and fluid-soundfont-gm (scripts/setup bench)."
+        discussion: """
+            Figures vary with the machine's load; run on a quiet machine. FluidSynth rows need the Debian packages fluidsynth and fluid-soundfont-gm (scripts/setup bench).
+
+            The "CPU time" capacity rows (--only capacity) read each synth's JACK process thread's own time on the CPU (/proc/PID/task/TID/schedstat) while it holds several voice counts over JACK, Backbeat in this process and FluidSynth as a child alike, per period at 256 and 64 frames (each point the least of three 1-second windows); a least-squares line through those points gives the voices that would fill 80 % of a period. A late wake-up of the machine does not change them. The "xrun sweep" rows (--only polyphony) show the machine's real-time behaviour instead: voices held before an xrun that recurs or 80 % DSP load, with the idle server's and jack_midisine's xruns over the same time beside them.
+            """
     )
 
     @Flag(help: "One JSON object per row.")
@@ -17,9 +21,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of held chord each render comparison plays.")
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, render, latency, polyphony, process, decode, soundfont }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, render, latency, polyphony, capacity, process, decode, soundfont }
 
-    @Option(help: "Run one group only: synth, render, latency, polyphony, process, decode or soundfont.")
+    @Option(help: "Run one group only: synth, render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode or soundfont.")
     var only: Group?
 
     struct Row {
@@ -77,6 +81,7 @@ struct Bench: ParsableCommand {
 
         if only == nil || only == .latency { try latencyRows().forEach(add) }
         if only == nil || only == .polyphony { try polyphonyRows().forEach(add) }
+        if only == nil || only == .capacity { try capacityRows().forEach(add) }
         if only == nil || only == .process { try processRows(backbeat: me).forEach(add) }
         if only == nil || only == .decode { decodeRows().forEach(add) }
         if only == nil || only == .soundfont { try soundFontRows(backbeat: me).forEach(add) }
@@ -133,7 +138,9 @@ struct Bench: ParsableCommand {
         ]
     }
 
-    /// Voices held before JACK's DSP load reaches 80 % or the first xrun, at 64 and 256 frames.
+    /// Voices held before JACK's DSP load reaches 80 % or the first xrun that recurs, at 64 and 256 frames:
+    /// the machine's real-time behaviour, beside the xruns of the idle server and of jack_midisine watched
+    /// for as long as Backbeat's sweep took. No target: the CPU-time rows measure the synths' capacity.
     func polyphonyRows() throws -> [Row] {
         var rows: [Row] = []
         for period in [64, 256] {
@@ -141,17 +148,57 @@ struct Bench: ParsableCommand {
             let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server)
                 ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: period)
             defer { jackd?.stop() }
+            let sweepStart = ContinuousClock.now
             let ours = try PolyphonyBenchmark.backbeat(server: server)
+            let sweepTime = ContinuousClock.now - sweepStart
             let theirs = try PolyphonyBenchmark.fluidsynth(server: server)
+            let idle = try XrunBaseline.idle(server: server, duration: sweepTime)
+            let midisine = try XrunBaseline.midisine(server: server, duration: sweepTime)
+            let seconds = String(format: "%.0f s", Double(sweepTime.components.seconds) + Double(sweepTime.components.attoseconds) * 1e-18)
+            let baseline = "; in \(seconds): idle server \(idle) xruns, jack_midisine \(midisine.map(String.init) ?? "n/a") xruns"
             func load(_ result: PolyphonyBenchmark.Result) -> String {
                 String(format: "%.0f %% load held", result.load)
                     + (result.isolatedXruns > 0 ? ", \(result.isolatedXruns) isolated xruns" : "")
             }
-            let reference = theirs.map { "\($0.notes) notes = \($0.notes * 2) voices (\($0.reason); \(load($0)))" } ?? "n/a"
-            rows.append(Row(metric: "real-time polyphony at \(period) frames (vs FluidSynth over JACK)",
+            let reference = (theirs.map { "\($0.notes) notes = \($0.notes * 2) voices (\($0.reason); \(load($0)))" } ?? "n/a") + baseline
+            rows.append(Row(metric: "xrun sweep at \(period) frames: the machine's real-time behaviour (vs FluidSynth over JACK)",
                             backbeat: "\(ours.notes) voices (\(ours.reason); \(load(ours)))", reference: reference,
                             ratio: theirs.map { $0.notes == 0 ? "n/a (0)" : String(format: "%.1fx", Double(ours.notes) / Double($0.notes * 2)) } ?? "n/a",
-                            target: period == 256 ? ">= 2048 voices" : "-", pass: period == 256 ? ours.notes >= 2048 : nil))
+                            target: "-", pass: nil))
+        }
+        return rows
+    }
+
+    /// Real-time capacity from CPU time: each synth's JACK process thread's time on the CPU per period at
+    /// several held voice counts (Backbeat in this process, FluidSynth as a child, read alike from /proc),
+    /// at 256 and 64 frames on a private server each, and the voices a least-squares line through those
+    /// points puts at 80 % of the period. Backbeat's own callback-duration histogram goes beside its fit.
+    func capacityRows() throws -> [Row] {
+        var rows: [Row] = []
+        for period in [256, 64] {
+            let server = "backbeat-bench-cpu-\(period)"
+            let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server)
+                ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: period)
+            defer { jackd?.stop() }
+            let ours = try CPUCapacityBenchmark.backbeat(server: server)
+            let theirs = try CPUCapacityBenchmark.fluidsynth(server: server)
+            let ourFit = ours.fit, theirFit = theirs?.fit
+            func extras(_ result: CPUCapacityBenchmark.Result) -> String {
+                let xruns = result.points.reduce(0) { $0 + $1.xruns }
+                return "; \(result.thread)" + (xruns > 0 ? "; \(xruns) xruns during the windows" : "") + (result.stoppedEarly.map { "; \($0)" } ?? "")
+            }
+            var detail = ourFit.description + extras(ours)
+            if let median = ours.callbackMedian, let p99 = ours.callbackP99, let top = ours.points.last {
+                detail += String(format: "; callback median %.0f µs, p99 %.0f µs at %d voices", Double(median) / 1000, Double(p99) / 1000, top.voices)
+            }
+            let reference = theirs.map { "FluidSynth " + $0.fit.description + extras($0) } ?? "n/a (FluidSynth or its sound font not installed)"
+            var ratio: Double?
+            if let mine = ourFit.voices, let other = theirFit?.voices { ratio = other > 0 ? Double(mine) / Double(other) : .infinity }
+            let bigEnough = period != 256 || (ourFit.voices ?? 0) >= 4096
+            rows.append(Row(metric: "real-time capacity at \(period) frames, CPU time (vs FluidSynth over JACK)", backbeat: detail,
+                            reference: reference, ratio: ratio.map { String(format: "%.1fx", $0) } ?? "n/a",
+                            target: period == 256 ? "≥4x FluidSynth, ≥4096 voices" : "≥4x FluidSynth",
+                            pass: theirs == nil ? (period == 256 ? bigEnough : nil) : (ratio.map { $0 >= 4 } ?? false) && bigEnough))
         }
         return rows
     }

@@ -17,10 +17,6 @@ enum SoundFontFile {
 
     static func load(_ path: String) throws -> SoundFont {
         let expanded = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst(1) : path
-        return try loadFont(expanded)
-    }
-
-    private static func loadFont(_ path: String) throws -> SoundFont {
-        try SoundFont.load(path: path)
+        return try SoundFont.load(path: expanded)
     }
 }

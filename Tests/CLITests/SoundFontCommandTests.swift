@@ -1,65 +1,49 @@
-// `--soundfont` as a user meets it: `render` through TimGM6mb, and broken fonts refused before anything starts.
+// `backbeat soundfont info` end to end: the built binary on the real TimGM6mb font and on broken files.
 import Foundation
 import Testing
 import TestSupport
 
-private func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-    let n = UInt32(body.count)
-    return Array(type.utf8) + [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + body
+private let timGM = "/usr/share/sounds/sf2/TimGM6mb.sf2"
+
+private func runInfo(_ arguments: [String]) throws -> Output {
+    let executable = try #require(backbeatBinary, "backbeat executable not built: run swift build --build-tests")
+    return try runToEnd(executable, ["soundfont", "info"] + arguments)
 }
 
-/// Format 0 at 120 BPM, 480 ticks a quarter: A4 on program 0 for a second, then a bass drum (note 36) on
-/// channel 10 for half a second.
-private let generalMIDIFile: [UInt8] = {
-    let track: [UInt8] = [0x00, 0xC0, 0, 0x00, 0x90, 69, 100, 0x87, 0x40, 0x80, 69, 0,
-                          0x00, 0x99, 36, 110, 0x83, 0x60, 0x89, 36, 0, 0x00, 0xFF, 0x2F, 0x00]
-    return chunk("MThd", [0, 0, 0, 1, 0x01, 0xE0]) + chunk("MTrk", track)
-}()
-
-private let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
-
 @Suite struct SoundFontCommandTests {
-    let directory: URL
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: timGM), "TimGM6mb is installed by scripts/setup"))
+    func infoListsTheRealFontsPresets() throws {
+        let r = try runInfo([timGM])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("name: "))
+        let count = try #require(Int(lines[1].dropFirst("presets: ".count)))
+        #expect(count >= 129 && lines.count == 2 + count)
+        #expect(lines[2].hasPrefix("0:0 "), "sorted: the piano first")
+        #expect(lines.contains { $0.hasPrefix("128:0 ") }, "the drum kit")
 
-    init() throws { directory = try makeTemporaryDirectory("backbeat-soundfont") }
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-    func write(_ bytes: [UInt8], _ name: String) throws -> String {
-        try Data(bytes).write(to: URL(fileURLWithPath: path(name)))
-        return path(name)
-    }
-    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted() }
-
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: timGM6mb), "needs timgm6mb-soundfont (scripts/setup)"))
-    func renderPlaysAGeneralMIDIFileThroughTheFont() throws {
-        let input = try write(generalMIDIFile, "gm.mid")
-        let result = try backbeat(["render", "--soundfont", timGM6mb, input, "-o", path("out.wav")])
-        #expect(result.status == 0, "\(result.stderr)")
-        // The summary: "<out>: 2 notes, 1.5x s of stereo 32-bit float at 48000 Hz, peak -N dBFS (...)".
-        #expect(result.stdout.contains("2 notes"), "\(result.stdout)")
-        let peak = result.stdout.split(separator: "peak ").last.flatMap { Double($0.split(separator: " ")[0]) }
-        #expect((peak ?? -200) > -30, "a piano and a drum are heard: \(result.stdout)")
-        let size = (try? FileManager.default.attributesOfItem(atPath: path("out.wav"))[.size] as? Int) ?? 0
-        #expect(size > 48_000 * 8, "at least a second of stereo float: \(size) bytes")
+        let j = try runInfo(["--json", timGM])
+        #expect(j.status == 0)
+        let objects = j.stdout.split(separator: "\n")
+        #expect(objects.count == 1 + count)
+        #expect(objects[0].hasPrefix(#"{"type":"font","path":"\#(timGM)","name":"#))
+        #expect(objects[0].contains(#""presets":\#(count)"#))
+        #expect(objects[1].hasPrefix(#"{"type":"preset","bank":0,"program":0,"name":"#))
     }
 
-    @Test func renderRefusesABrokenFontBeforeWritingAnything() throws {
-        let input = try write(generalMIDIFile, "gm.mid")
-        let font = try write(Array("RIFF\u{4}\0\0\0sfbk".utf8), "broken.sf2")
-        let result = try backbeat(["render", "--soundfont", font, input, "-o", path("out.wav")])
-        #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.contains("broken.sf2"), "the message names the file: \(result.stderr)")
-        #expect(contents == ["broken.sf2", "gm.mid"], "nothing written: \(contents)")
-        let missing = try backbeat(["render", "--soundfont", path("none.sf2"), input, "-o", path("out.wav")])
-        #expect(missing.status == 2 && missing.stderr.contains("none.sf2"), "\(missing.stderr)")
-    }
+    @Test func aBrokenFontPrintsTheErrorAndExitsTwo() throws {
+        let directory = try makeTemporaryDirectory("backbeat-sf")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("broken.sf2").path
+        // A RIFF sfbk whose only chunk claims more bytes than the file has.
+        let bytes: [UInt8] = Array("RIFF".utf8) + [16, 0, 0, 0] + Array("sfbkLIST".utf8) + [0xFF, 0xFF, 0, 0] + Array("INFO".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let r = try runInfo([path])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "backbeat soundfont: \(path): chunk 'LIST' at byte 12: bad size 65535: only 4 bytes left in 'RIFF'\n")
 
-    @Test func headlessRefusesABrokenFontBeforeTheEngineStarts() throws {
-        let font = try write([0x52, 0x49, 0x46], "short.sf2")
-        // A server name no JACK server has: had the engine started, it would have started a private one.
-        let result = try backbeat(["--headless", "--soundfont", font, "--server", "backbeat-sf-never-\(getpid())"])
-        #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.contains("short.sf2"), "\(result.stderr)")
-        #expect(!result.stdout.contains("voices"), "no status line: \(result.stdout)")
+        let missing = try runInfo([directory.appendingPathComponent("none.sf2").path])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot open: No such file or directory"))
     }
 }

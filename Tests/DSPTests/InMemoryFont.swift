@@ -1,28 +1,10 @@
 // SoundFonts built in memory for the sample-voice tests: computed samples (a looped cosine), zones with the
-// generators a test sets, and the SoundFont 2.04 default modulators (with FluidSynth's pan amount and
-// velocity-to-filter switch, as a loaded font gets them from the loader).
+// generators a test sets, and the SoundFont 2.04 default modulators (as a loaded font gets them).
 import Foundation
 @testable import DSP
 
-/// The default modulators (specification section 8.4), as FluidSynth defines them.
-var defaultModulators: [SoundFontModulator] { [
-    // note-on velocity -> initial attenuation, concave, negative: 960 cB
-    SoundFontModulator(source: 0x0502, destination: 48, amount: 960, amountSource: 0, transform: 0),
-    // velocity -> filter cutoff -2400 cents, only below velocity 64 (a switch on velocity as amount source)
-    SoundFontModulator(source: 0x0102, destination: 8, amount: -2400, amountSource: 0x0C02, transform: 0),
-    // channel pressure -> vibrato LFO pitch 50 cents
-    SoundFontModulator(source: 0x000D, destination: 6, amount: 50, amountSource: 0, transform: 0),
-    // CC 1 -> vibrato LFO pitch 50 cents
-    SoundFontModulator(source: 0x0081, destination: 6, amount: 50, amountSource: 0, transform: 0),
-    // CC 7 -> attenuation 960 cB, concave, negative
-    SoundFontModulator(source: 0x0587, destination: 48, amount: 960, amountSource: 0, transform: 0),
-    // CC 10 -> pan 500 (bipolar, linear)
-    SoundFontModulator(source: 0x028A, destination: 17, amount: 500, amountSource: 0, transform: 0),
-    // CC 11 -> attenuation 960 cB, concave, negative
-    SoundFontModulator(source: 0x058B, destination: 48, amount: 960, amountSource: 0, transform: 0),
-    // pitch wheel (bipolar) x pitch wheel sensitivity -> fine tune 12700 cents
-    SoundFontModulator(source: 0x020E, destination: 52, amount: 12700, amountSource: 0x0010, transform: 0),
-] }
+/// The default modulators, as the loader merges them into every zone.
+var defaultModulators: [SoundFontModulator] { SoundFontModulator.defaults }
 
 /// A zone playing `sample` over `keys`, with generator values (number: value) replacing the defaults.
 func makeZone(sample: Int32 = 0, keys: ClosedRange<UInt8> = 0...127, velocities: ClosedRange<UInt8> = 0...127,

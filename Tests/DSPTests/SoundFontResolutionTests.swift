@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import DSP
 
@@ -229,4 +230,36 @@ private func modulators(_ font: SoundFont, zone: Int) -> [SoundFontModulator] {
     let melodicOnly = try load(SoundFontBuilder.minimal(bank: 0, program: 3))
     #expect(melodicOnly.preferredPreset(bank: 0, program: 0, percussion: true) == nil)
     #expect(melodicOnly.preferredPreset(bank: 0, program: 5, percussion: false) == nil)
+}
+
+/// Writes the fuzzer's seed corpus (Fuzz/corpus/FuzzSoundFont) from the builder: run with
+/// BACKBEAT_WRITE_FUZZ_CORPUS=1 after changing the builder, and commit the files.
+@Test(.enabled(if: getenv("BACKBEAT_WRITE_FUZZ_CORPUS") != nil))
+func writeSoundFontFuzzCorpus() throws {
+    var sm24 = SoundFontBuilder.minimal(frames: 16)
+    sm24.sm24Value = 0x40
+    var layered = SoundFontBuilder.minimal(frames: 16)
+    layered.samples.append(.init(name: "second", frames: [1, -1, 2, -2, 3, -3], loopStart: 1, loopEnd: 5, type: 2))
+    layered.instruments[0].zones = [
+        Zone([Zone.range(G.keyRange, 0, 100), Zone.gen(G.releaseVolEnv, 1200)],
+             modulators: [.init(source: 0x0081, destination: 8, amount: -1200, amountSource: 0, transform: 0)]),
+        Zone([Zone.range(G.keyRange, 0, 59), Zone.range(G.velRange, 0, 90), Zone.gen(G.sampleModes, 1)], target: 0),
+        Zone([Zone.range(G.keyRange, 60, 127), Zone.gen(G.overridingRootKey, 64)], target: 1),
+    ]
+    layered.presets = [
+        .init(name: "layered", bank: 0, program: 0, zones: [
+            Zone([Zone.gen(G.coarseTune, 1)], modulators: [SoundFontModulator.defaults[5]]),
+            Zone([Zone.range(G.keyRange, 30, 90), Zone.gen(G.pan, -100)], target: 0),
+        ]),
+        .init(name: "kit", bank: 128, program: 0, zones: [Zone([Zone.gen(G.exclusiveClass, 1)], target: 0)]),
+    ]
+    let fonts = [("minimal.sf2", SoundFontBuilder.minimal(frames: 16)), ("sm24.sf2", sm24), ("layered.sf2", layered)]
+    let directory = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+    for (name, builder) in fonts {
+        let bytes = builder.bytes()
+        _ = try SoundFont.load(bytes: bytes)
+        let f = try #require(fopen("/\(directory)/Fuzz/corpus/FuzzSoundFont/\(name)", "wb"))
+        #expect(fwrite(bytes, 1, bytes.count, f) == bytes.count)
+        fclose(f)
+    }
 }

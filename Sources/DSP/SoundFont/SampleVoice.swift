@@ -262,4 +262,6 @@ enum Generator {
     static var scaleTuning: Int { @_noLocks get { 56 } }
     static var exclusiveClass: Int { @_noLocks get { 57 } }
     static var overridingRootKey: Int { @_noLocks get { 58 } }
+    /// The default pitch-wheel modulator's destination (cents), as the loader stores it.
+    static var initialPitch: Int { @_noLocks get { 59 } }
 }

@@ -5,13 +5,19 @@ struct SampleVoiceSlots {
     let state: UnsafeMutablePointer<SampleVoice>
     /// Per slice: the sounding sample voices' slots, rendered eight at a time.
     let activeSlots: UnsafeMutablePointer<Int32>
+    /// A group's control values for one block, eight lanes a row (`SampleControl`): written lane by lane as
+    /// scalars, read as vectors (writing single lanes of a vector in a register costs far more).
+    let controlFloats: UnsafeMutablePointer<Float>
+    let controlInts: UnsafeMutablePointer<Int32>
     private let block: ArrayBlock
 
     init(count: Int) {
-        var block = ArrayBlock(arrays: 2, count: count,
-                               bytesPerEntry: MemoryLayout<SampleVoice>.stride + MemoryLayout<Int32>.stride)
+        var block = ArrayBlock(arrays: 4, count: count,
+                               bytesPerEntry: MemoryLayout<SampleVoice>.stride + MemoryLayout<Int32>.stride + 8 * 24 * 4)
         state = block.take(count, SampleVoice())
         activeSlots = block.take(count, 0)
+        controlFloats = block.take(8 * 16, 0)
+        controlInts = block.take(8 * 8, 0)
         self.block = block
     }
 

@@ -49,13 +49,14 @@ extension SoundFont {
     static func make(path: String, bytes: UnsafeRawBufferPointer,
                      releaseBytes: @escaping @Sendable () -> Void) throws(SoundFontError) -> SoundFont {
         let parsed: ParsedSoundFont
+        let resolved: ResolvedSoundFont
         do {
             parsed = try SoundFontParser.parse(RIFFReader(bytes: bytes, path: path))
+            resolved = try SoundFontResolver.resolve(parsed, path: path)
         } catch {
             releaseBytes()
             throw error
         }
-        let resolved = SoundFontResolver.resolve(parsed)
         let zones = copyToBuffer(resolved.zones)
         let modulators = copyToBuffer(resolved.modulators)
         let samples = copyToBuffer(parsed.samples)

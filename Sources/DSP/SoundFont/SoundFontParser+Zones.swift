@@ -6,7 +6,8 @@
 // - a generator given twice keeps the last value; unknown or reserved generators, and at preset level those the
 //   specification allows only in instruments, are ignored;
 // - of two identical modulators in one zone only the last counts; modulators whose destination is another
-//   modulator (0x8000, linked modulators) are dropped.
+//   modulator (0x8000, linked modulators) are dropped; a zone keeps at most `maxModulators` distinct ones
+//   (FluidSynth's limit, 64), which also bounds the work a hostile zone of 65535 modulators can cause.
 
 enum ZoneLevel {
     case preset, instrument
@@ -118,6 +119,9 @@ extension SoundFontParser {
         return zone
     }
 
+    /// The most modulators one zone keeps (FluidSynth's FLUID_NUM_MOD).
+    static var maxModulators: Int { 64 }
+
     static func readModulators(_ r: RIFFReader, _ chunk: RIFFChunk, _ range: Range<Int>) -> [SoundFontModulator] {
         var list: [SoundFontModulator] = []
         for m in range {
@@ -125,7 +129,11 @@ extension SoundFontParser {
             let mod = SoundFontModulator(source: r.u16(o), destination: r.u16(o + 2), amount: Int32(r.i16(o + 4)),
                                          amountSource: r.u16(o + 6), transform: r.u16(o + 8))
             guard mod.destination & 0x8000 == 0, Int(mod.destination) < SoundFontGenerator.count else { continue }
-            list.removeAll { $0.isIdentical(to: mod) }  // the later of two identical modulators wins
+            if let i = list.firstIndex(where: { $0.isIdentical(to: mod) }) {
+                list.remove(at: i)  // the later of two identical modulators wins, in the later's place
+            } else if list.count == maxModulators {
+                continue
+            }
             list.append(mod)
         }
         return list

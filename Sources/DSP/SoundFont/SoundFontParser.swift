@@ -29,6 +29,8 @@ struct ParsedZone {
 /// A preset (phdr) or instrument (inst) with its zones: the global zone apart, the others in file order.
 struct ParsedBagOwner {
     var name: String
+    /// The file offset of its phdr or inst record (for errors).
+    var offset = 0
     var bank: UInt16 = 0
     var program: UInt16 = 0
     var global: ParsedZone?
@@ -198,7 +200,7 @@ enum SoundFontParser {
         result.reserveCapacity(count)
         for i in 0 ..< count {
             let o = chunk.dataStart + i * recordSize
-            var owner = ParsedBagOwner(name: r.string(o, length: 20))
+            var owner = ParsedBagOwner(name: r.string(o, length: 20), offset: o)
             let bag: Int
             if isPreset {
                 owner.program = r.u16(o + 20)

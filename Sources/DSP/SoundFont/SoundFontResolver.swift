@@ -10,8 +10,8 @@ extension SoundFontGenerator {
 
 extension SoundFontModulator {
     /// The ten default modulators of section 8.4, in the specification's order. Velocity to filter cutoff is
-    /// the specification's (0x0102, -2400 cents, no amount source); FluidSynth 2.x instead uses a corrected one
-    /// (its amount source a velocity switch, so full velocity leaves the cutoff alone): see docs/soundfont.md.
+    /// the specification's (0x0102, -2400 cents, no amount source); FluidSynth 2.x instead uses a modified one
+    /// (its amount source a velocity switch, so notes below velocity 64 keep their cutoff): see docs/soundfont.md.
     public static var defaults: [SoundFontModulator] { [
         .init(source: 0x0502, destination: 48, amount: 960, amountSource: 0, transform: 0),     // velocity → attenuation
         .init(source: 0x0102, destination: 8, amount: -2400, amountSource: 0, transform: 0),    // velocity → filter cutoff
@@ -34,8 +34,14 @@ struct ResolvedSoundFont {
 }
 
 enum SoundFontResolver {
-    static func resolve(_ font: ParsedSoundFont) -> ResolvedSoundFont {
+    /// The most (preset zone, instrument zone) pairs a font may ask the loader to consider: real General MIDI
+    /// fonts need tens of thousands (FluidR3_GM about 17 000); the bound keeps a small hostile file (every
+    /// preset zone naming an instrument of thousands of zones) from costing gigabytes and minutes.
+    static var maxZonePairs: Int { 1 << 20 }
+
+    static func resolve(_ font: ParsedSoundFont, path: String) throws(SoundFontError) -> ResolvedSoundFont {
         var out = ResolvedSoundFont()
+        var pairs = 0
         // Sorted by (bank, program); of two presets with the same numbers the first in the file is kept, as
         // FluidSynth does. Program numbers above 127 cannot be selected by MIDI and are skipped.
         let order = font.presets.indices.filter { font.presets[$0].program < 128 }.sorted {
@@ -50,6 +56,11 @@ enum SoundFontResolver {
             for presetZone in preset.zones {
                 guard let instrumentIndex = presetZone.target else { continue }
                 let instrument = font.instruments[instrumentIndex]
+                pairs += instrument.zones.count
+                guard pairs <= maxZonePairs else {
+                    throw SoundFontError(path: path, chunk: "pdta/phdr", offset: preset.offset,
+                                         reason: "too many zones: the presets up to '\(preset.name)' pair more than \(maxZonePairs) preset and instrument zones")
+                }
                 for instrumentZone in instrument.zones {
                     guard let sample = instrumentZone.target, font.sampleUsable[sample] else { continue }
                     resolvePair(preset: presetZone, presetGlobal: preset.global, instrument: instrumentZone,

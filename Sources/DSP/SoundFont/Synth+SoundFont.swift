@@ -50,25 +50,17 @@ extension Synth {
         }
     }
 
-    /// The channel's preset from its bank (CC 0, as FluidSynth's default "gs" bank-select style; channel 10
-    /// (index 9) always the percussion bank 128) and program, with FluidSynth's fallbacks.
+    /// The channel's preset from its bank (CC 0, as FluidSynth's default "gs" bank-select style) and program,
+    /// with FluidSynth's fallbacks (`SoundFont.preferredPreset`); channel 10 (index 9) is the percussion
+    /// channel, playing the drum banks.
     @_noLocks
     func selectFontPreset(_ ch: Int) {
-        let percussion = ch == 9
-        let bank = percussion ? 128 : Int(fontChannels.controllers[ch * 128])
-        let p = fallbackPreset(bank: bank, program: Int(fontChannels.program[ch]), percussion: percussion)
+        guard let font = fontReference else { return }
+        let bank = Int(fontChannels.controllers[ch * 128]), program = Int(fontChannels.program[ch])
+        let found = font._withUnsafeGuaranteedRef { $0.preferredPreset(bank: bank, program: program, percussion: ch == 9) }
+        let p = found ?? -1
         fontChannels.preset[ch] = Int32(p)
         channelPresets[ch].store(p, ordering: .relaxed)
-    }
-
-    /// The preset for a bank and program, or the nearest FluidSynth would take: the exact one; else for
-    /// percussion the standard kit (128:0); else the same program in bank 0; else -1 (the channel is silent).
-    @_noLocks
-    func fallbackPreset(bank: Int, program: Int, percussion: Bool) -> Int {
-        let exact = font.exactPreset(bank: bank, program: program)
-        if exact >= 0 { return exact }
-        if percussion { return font.exactPreset(bank: 128, program: 0) }
-        return font.exactPreset(bank: 0, program: program)
     }
 
     /// Every channel's controllers at power-on and its preset chosen again (program 0): what `prepare` does.

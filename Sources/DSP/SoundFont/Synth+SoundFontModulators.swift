@@ -94,7 +94,7 @@ extension Synth {
         let playedKey = keynum >= 0 && keynum <= 127 ? keynum : Float(key)
         voice.pitchCents = (playedKey - Float(root)) * scaleTuning
             + min(max(values[Generator.coarseTune], -120), 120) * 100
-            + values[Generator.fineTune] + Float(correction)
+            + values[Generator.fineTune] + values[Generator.initialPitch] + Float(correction)
         voice.attenuation = min(max(values[Generator.initialAttenuation], 0), 1440)
         let pan = min(max(values[Generator.pan], -500), 500)
         let angle = Double(pan + 500) * (Double.pi / 2000)

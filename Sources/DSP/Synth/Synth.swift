@@ -78,6 +78,8 @@ public final class Synth: @unchecked Sendable {
     // MARK: SoundFont (Sources/DSP/SoundFont/): empty tables and no sample voices without a font
 
     let hasFont: Bool
+    /// `soundFont` without reference counting, for the real-time thread's preset lookup.
+    let fontReference: Unmanaged<SoundFont>?
     /// The font's tables as plain buffers the real-time thread reads.
     let font: SoundFontTables
     /// One `SampleVoice` per slot (one entry only without a font).
@@ -155,6 +157,7 @@ public final class Synth: @unchecked Sendable {
         self.soundFont = soundFont
         font = SoundFontTables(soundFont)
         hasFont = font.presetCount > 0
+        fontReference = soundFont.map { Unmanaged.passUnretained($0) }
         sampleVoices = SampleVoiceSlots(count: hasFont ? slotCount : 1)
         fontChannels = SoundFontChannels(count: channelCount)
         channelPresets = InlineArray { _ in Atomic(-1) }
