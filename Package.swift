@@ -2,6 +2,14 @@
 // Backbeat: a terminal workstation for live audio and MIDI on Linux. Layout and rules: README.md and docs/.
 import PackageDescription
 
+/// Opt-in native build of the synth: `BACKBEAT_NATIVE=1 swift build -c release` compiles the DSP module for
+/// CPUs with AVX2 and FMA (`-target-cpu haswell`: Intel since 2013, AMD since Zen), which the portable default
+/// (x86-64, SSE2) does not assume. The binary then runs only on such CPUs. Unset, nothing changes: the
+/// default build stays portable, and packages that depend on this one by path (Benchmarks/, Fuzz/) see no
+/// unsafe flags.
+let nativeDSP: [SwiftSetting] = Context.environment["BACKBEAT_NATIVE"] == "1"
+    ? [.unsafeFlags(["-target-cpu", "haswell"])] : []
+
 let package = Package(
     name: "Backbeat",
     products: [
@@ -29,7 +37,7 @@ let package = Package(
         // Pure Swift, no C module, no terminal.
         .target(name: "MIDI"),
         .target(name: "Realtime"),
-        .target(name: "DSP", dependencies: ["MIDI"]),
+        .target(name: "DSP", dependencies: ["MIDI"], swiftSettings: nativeDSP),
         .target(name: "Lifecycle", dependencies: ["MIDI", .product(name: "TOMLKit", package: "TOMLKit")]),
 
         // What runs the DSP against the world, and the terminal.

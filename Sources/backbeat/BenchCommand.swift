@@ -21,9 +21,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of held chord each render comparison plays.")
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, render, latency, polyphony, capacity, process, decode, soundfont }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont }
 
-    @Option(help: "Run one group only: synth, render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode or soundfont.")
+    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode or soundfont.")
     var only: Group?
 
     struct Row {
@@ -53,6 +53,8 @@ struct Bench: ParsableCommand {
             add(Row(metric: "synth ns/voice-sample, \(voices) held with vibrato (CC1 on every channel)", backbeat: String(format: "%.1f", result.ns),
                     reference: "-", ratio: "-", target: "-", pass: nil))
         }
+
+        if only == nil || only == .calls { callSizeRows().forEach(add) }
 
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         if only == nil || only == .render {
@@ -87,6 +89,20 @@ struct Bench: ParsableCommand {
         if only == nil || only == .soundfont { try soundFontRows(backbeat: me).forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
+    }
+
+    /// The synth's cost per voice-sample in 64-frame calls against 512-frame calls (the per-call work:
+    /// grouping voices, their lane state), same held chord, least of 24 alternating quarter-second rounds each. 2048 is the
+    /// most distinct keys there are (16 channels x 128): a held chord of 4096 would repeat each key, and a
+    /// repeated key replaces its voice.
+    func callSizeRows() -> [Row] {
+        [256, 1024, 2048].map { voices in
+            let cost = SynthBenchmark.callSizeCost(voices: voices)
+            let ratio = cost.small / max(cost.large, 1e-9)
+            return Row(metric: "synth ns/voice-sample in 64-frame calls vs 512-frame calls, \(voices) voices (\(cost.sounding) sounding), saw+filter",
+                       backbeat: String(format: "%.2f", cost.small), reference: String(format: "%.2f", cost.large),
+                       ratio: String(format: "%.2fx", ratio), target: "<= 1.25x the 512-frame cost", pass: ratio <= 1.25)
+        }
     }
 
     /// Onset latency of Backbeat, jack_midisine and FluidSynth in one private JACK graph.

@@ -142,11 +142,16 @@ extension Synth {
         scratch.sumRight.update(repeating: .zero, count: 2 * frames)
         let envelopeShape = (attackStep, sustainLevel, decayCoefficient, releaseCoefficient)
         var start = 0
-        while start < steadyCount {
-            let count = min(8, steadyCount - start)
-            renderGroup(voices.activeSlots + start, count: count, kind: .steady, wave: wave, frames: frames,
-                        pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
-            start += count
+        if laneCache.isEnabled { // the same groups, kept in their lanes between slices (Synth+LaneCache.swift)
+            renderSteadyGroups(count: steadyCount, wave: wave, frames: frames, activeChannels: activeChannels,
+                               pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
+        } else {
+            while start < steadyCount {
+                let count = min(8, steadyCount - start)
+                renderGroup(voices.activeSlots + start, count: count, kind: .steady, wave: wave, frames: frames,
+                            pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
+                start += count
+            }
         }
         start = 0
         while start < glidingCount {

@@ -51,10 +51,12 @@ extension Synth {
     }
 
     /// Renders up to eight voices (`slots[0..<count]`) in the lanes of SIMD8 vectors, adding into the lane sums.
+    /// A steady group's lanes are also stored into `keep` if given (Synth+LaneCache.swift).
     @_noLocks @inline(__always)
     func renderGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, kind: GroupKind, wave: Int, frames: Int,
                              pitchMoves: UInt16, gainsMove: UInt16,
-                             envelopeShape: (attackStep: Float, sustain: Float, decay: Float, release: Float)) {
+                             envelopeShape: (attackStep: Float, sustain: Float, decay: Float, release: Float),
+                             keep: UnsafeMutablePointer<LaneCache.Entry>? = nil) {
         let (attackStep, sustain, decay, release) = envelopeShape
         var phases = LaneBits(), steps = LaneBits(), offsets = LaneBits()
         var z1 = Lanes(), z2 = Lanes(), env = Lanes(), fades = Lanes(), fadeSteps = Lanes()
@@ -196,6 +198,20 @@ extension Synth {
             // Flush states too small to matter: denormal arithmetic is slow.
             voices.ic1[v] = abs(z1[l]) < 1e-30 ? 0 : z1[l]
             voices.ic2[v] = abs(z2[l]) < 1e-30 ? 0 : z2[l]
+        }
+        if let keep, case .steady = kind { // field by field: an initializer in another file is out of the checker's sight
+            keep.pointee.phase = phases; keep.pointee.step = steps; keep.pointee.offset = offsets
+            keep.pointee.z1 = flushTiny(z1); keep.pointee.z2 = flushTiny(z2)
+            keep.pointee.b1 = b1; keep.pointee.b2 = b2; keep.pointee.b3 = b3
+            keep.pointee.levelLeft = levelLeft; keep.pointee.levelRight = levelRight
+            var kept = SIMD8<Int32>(repeating: -1), channels: UInt16 = 0
+            for l in 0..<count {
+                kept[l] = slots[l]
+                channels |= 1 << UInt16(voices.channel[Int(slots[l])])
+            }
+            keep.pointee.slots = kept
+            keep.pointee.channels = channels
+            keep.pointee.count = count
         }
     }
 }

@@ -16,6 +16,8 @@ import Synchronization
 // - Synth+VoiceGroup.swift: one group of eight voices: envelopes, then (moving groups) the filter
 //   coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then the
 //   oscillator-and-filter loops of VoiceLanes.swift.
+// - Synth+LaneCache.swift, LaneCache.swift: steady groups keep their lanes from one call to the next and
+//   are gathered afresh only when their voices or what their lanes were computed from change.
 // - VoiceLanes.swift, StateVariableFilter.swift: the per-sample math on SIMD lanes; the one SVF step.
 // - WavetableBank.swift: the band-limited tables every synth shares.
 // An instrument of another kind (a sample player) would keep this split: its own voice arrays and a
@@ -135,6 +137,8 @@ public final class Synth: @unchecked Sendable {
     let pairs: UnsafePointer<SIMD2<Float>>
     let pairOffsets: UnsafeMutablePointer<UInt32>
     var scratch: RenderScratch
+    /// Steady voice groups' lanes kept between slices (Synth+LaneCache.swift).
+    var laneCache: LaneCache
     var smoothing: Float = 1       // one-pole coefficient, ~5 ms
     var inverseRate: Float = 0
     var lfoIncrement: Float = 0
@@ -153,6 +157,7 @@ public final class Synth: @unchecked Sendable {
         self.channel = channel.map { $0 & 0x0F }
         slotCount = 2 * voiceCapacity
         self.voices = VoiceSlots(count: slotCount)
+        laneCache = LaneCache(slots: slotCount)
         controls = ChannelControls(count: channelCount)
         self.soundFont = soundFont
         font = SoundFontTables(soundFont)
@@ -191,6 +196,7 @@ public final class Synth: @unchecked Sendable {
 
     deinit {
         voices.deallocate()
+        laneCache.deallocate()
         controls.deallocate()
         scratch.deallocate()
         patchValues.deallocate()
@@ -215,6 +221,7 @@ public final class Synth: @unchecked Sendable {
         stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
         soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
         for v in 0..<slotCount { freeVoice(v) }
+        laneCache.reset()
         slotLimit = 0
         sounding = 0
         resetFontChannels()

@@ -1,6 +1,7 @@
 /// The synth's per-voice state, struct of arrays with one entry per slot, in one `ArrayBlock`. A value of
 /// plain pointers: the render loop reads them without reference counting. The synth owns it and frees it
-/// in `deinit`.
+/// in `deinit`. Between two `render` calls the phase and filter states of a voice in a kept steady group
+/// live in the lane cache (Synth+LaneCache.swift), not here: only the render path reads them.
 struct VoiceSlots {
     let stage: UnsafeMutablePointer<UInt8>        // Synth.Stage
     let held: UnsafeMutablePointer<UInt8>         // 1: note-off arrived while the pedal was down

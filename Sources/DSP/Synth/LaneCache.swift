@@ -1,0 +1,63 @@
+/// The SIMD lane state of the steady voice groups of the last slice, kept so that the next slice can render
+/// a group that is the same again without gathering its voices' state into lanes, planning its filter and
+/// choosing its tables anew, and without scattering it back (Synth+LaneCache.swift uses it). Raw arrays
+/// in one `ArrayBlock`, like `VoiceSlots`; the synth owns it and frees it in `deinit`.
+struct LaneCache {
+    /// One group of up to eight steady voices, as `renderGroup` gathered it: everything its loop reads.
+    struct Entry: BitwiseCopyable {
+        var phase = LaneBits(), step = LaneBits(), offset = LaneBits()
+        var z1 = Lanes(), z2 = Lanes(), b1 = Lanes(), b2 = Lanes(), b3 = Lanes()
+        var levelLeft = Lanes(), levelRight = Lanes()
+        /// The voices' slots, lane by lane; -1 past `count`.
+        var slots = SIMD8<Int32>(repeating: -1)
+        /// Voices in the group: 0 means the entry holds nothing.
+        var count = 0
+        /// The channels of its voices, one bit each.
+        var channels: UInt16 = 0
+    }
+
+    /// One entry per possible group of eight: entry `e` is the `e`th steady group of the last slice.
+    let entries: UnsafeMutablePointer<Entry>
+    /// `ages[8 e + l]`: the note-on serial (`VoiceSlots.age`) of entry `e`'s lane `l`: a slot freed and
+    /// taken by a new note between two slices gets no stale state written into it.
+    let ages: UnsafeMutablePointer<UInt64>
+    /// Per channel, what its steady voices' lanes were computed from in the last slice: pitch ratio,
+    /// highest pitch ratio, left and right gain at the slice's first sample.
+    let channelState: UnsafeMutablePointer<SIMD4<Float>>
+    let capacity: Int
+    /// Entries the last slice rendered (0 after `prepare`): the prefix of `entries` that may hold state.
+    var live = 0
+    /// The global values the kept coefficients and tables came from: smoothed cutoff (octaves), filter
+    /// envelope amount, SVF damping, 1 / sample rate; and the waveform.
+    var filter = SIMD4<Float>(repeating: .nan)
+    var wave = -1
+    /// False: every slice gathers every group afresh (the path the cache must match, for tests).
+    var isEnabled = true
+    /// Groups rendered straight from kept lanes since `init` (the tests' evidence that the cache was used).
+    var keptRenders = 0
+
+    init(slots: Int) {
+        capacity = max((slots + 7) / 8, 1)
+        let stateBytes = 16 * MemoryLayout<SIMD4<Float>>.stride // 16 channels, at most one entry's share
+        var block = ArrayBlock(arrays: 3, count: capacity,
+                               bytesPerEntry: MemoryLayout<Entry>.stride + 8 * 8 + stateBytes)
+        entries = block.take(capacity, Entry())
+        ages = block.take(8 * capacity, 0)
+        channelState = block.take(16, SIMD4<Float>(repeating: .nan))
+        self.block = block
+    }
+
+    private let block: ArrayBlock
+
+    /// Forgets every kept group without writing anything back (the voices were reset).
+    @_noLocks
+    mutating func reset() {
+        for e in 0..<live { entries[e].count = 0 }
+        live = 0
+        filter = SIMD4(repeating: .nan)
+        wave = -1
+        channelState.update(repeating: SIMD4(repeating: .nan), count: 16)
+    }
+
+    func deallocate() { block.deallocate() }
+}

@@ -1,0 +1,128 @@
+// Steady voice groups kept in their SIMD lanes from one slice to the next (LaneCache.swift).
+//
+// A steady voice (sustaining, pitch, gains and filter at rest) needs nothing per slice but its phase and
+// filter state: its phase step, table, coefficients and levels are the same as in the last slice as long
+// as the voice, its channel's pitch and gains, the filter's smoothed values and the waveform are. Gathering
+// all that into lanes and scattering it back cost about 120 ns per voice per call, which is most of the
+// synth's cost in 64-frame calls. So each steady group keeps its lanes: the next slice renders it straight
+// from them when it holds the same voices in the same lanes (the steady voices, sorted by slot, chunked by
+// eight, give the same chunk) and nothing it was computed from has changed; otherwise its phases and
+// filter states are written back to the voices and the group is gathered afresh, exactly as without the
+// cache. The groups, their lanes and their order in the lane sums are the uncached ones, and every lane
+// value is what a fresh gather computes from the same inputs (filter states flushed below 1e-30 at the end
+// of every slice as the scatter does), so the output is bit for bit the same.
+
+extension Synth {
+    /// Renders the slice's steady voices, `voices.activeSlots[0..<steadyCount]` in slot order, in groups of
+    /// eight as `renderGroup` does, reusing each group kept from the last slice that is still valid.
+    @_noLocks
+    func renderSteadyGroups(count steadyCount: Int, wave: Int, frames: Int, activeChannels: UInt16,
+                            pitchMoves: UInt16, gainsMove: UInt16,
+                            envelopeShape: (attackStep: Float, sustain: Float, decay: Float, release: Float)) {
+        let groups = (steadyCount + 7) / 8
+        // What kept lanes were computed from: a channel whose values differ from the last slice's makes its
+        // groups stale; a global change all of them.
+        var stale: UInt16 = pitchMoves | gainsMove
+        let filter = SIMD4<Float>(scratch.cutoff[0], scratch.envelopeAmount[0], scratch.damping[0], inverseRate)
+        let keptWave = laneCache.wave // `||` must not capture self
+        if any(filter .!= laneCache.filter) || wave != keptWave { stale = 0xFFFF }
+        laneCache.filter = filter
+        laneCache.wave = wave
+        let frameCount = maxFrames
+        for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
+            let state = SIMD4<Float>(scratch.pitch[ch * frameCount], scratch.pitchMax[ch],
+                                     scratch.left[ch * frameCount], scratch.right[ch * frameCount])
+            if any(state .!= laneCache.channelState[ch]) {
+                stale |= 1 << UInt16(ch)
+                laneCache.channelState[ch] = state
+            }
+        }
+
+        // Before any group of this slice is gathered: groups that are not kept give their state back.
+        let entries = laneCache.entries, slots = voices.activeSlots
+        let live = laneCache.live
+        for e in 0..<live where entries[e].count > 0 {
+            if e < groups && entries[e].channels & stale == 0 {
+                if sameSlots(entries[e], slots + 8 * e, count: min(8, steadyCount - 8 * e)) { continue }
+            }
+            writeBack(e)
+        }
+        laneCache.live = groups // entries past the old `live` are empty already
+
+        var kept = 0
+        for e in 0..<groups {
+            let start = 8 * e
+            let count = min(8, steadyCount - start)
+            if entries[e].count > 0 {
+                renderKept(entries + e, frames: frames)
+                kept += 1
+            } else {
+                renderGroup(slots + start, count: count, kind: .steady, wave: wave, frames: frames,
+                            pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape,
+                            keep: entries + e)
+                for l in 0..<count { laneCache.ages[start + l] = voices.age[Int(slots[start + l])] }
+            }
+        }
+        laneCache.keptRenders &+= kept
+    }
+
+    /// Whether a kept group holds exactly the voices `slots[0..<count]`, lane by lane.
+    @_noLocks @inline(__always)
+    func sameSlots(_ entry: LaneCache.Entry, _ slots: UnsafeMutablePointer<Int32>, count: Int) -> Bool {
+        guard entry.count == count else { return false }
+        if count == 8 {
+            return all(UnsafeRawPointer(slots).loadUnaligned(as: SIMD8<Int32>.self) .== entry.slots)
+        }
+        for l in 0..<count where slots[l] != entry.slots[l] { return false }
+        return true
+    }
+
+    /// Gives a kept group's phases and filter states back to its voices (those still playing the note they
+    /// played when kept) and empties the entry.
+    @_noLocks
+    func writeBack(_ e: Int) {
+        let entry = laneCache.entries + e
+        let count = entry.pointee.count
+        for l in 0..<count {
+            let v = Int(entry.pointee.slots[l])
+            guard voices.age[v] == laneCache.ages[8 * e + l] else { continue }
+            voices.phase[v] = entry.pointee.phase[l]
+            voices.ic1[v] = entry.pointee.z1[l]
+            voices.ic2[v] = entry.pointee.z2[l]
+        }
+        entry.pointee.count = 0
+    }
+
+    /// Renders a kept group from its lanes (the loops `renderGroup` runs for a steady group) and keeps its
+    /// new phases and filter states, flushed as the scatter flushes them.
+    @_noLocks @inline(__always)
+    func renderKept(_ entry: UnsafeMutablePointer<LaneCache.Entry>, frames: Int) {
+        var g = entry.pointee
+        var halfPhase = g.phase.lowHalf, halfZ1 = g.z1.lowHalf, halfZ2 = g.z2.lowHalf
+        oscillateAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: g.offset.lowHalf,
+                           phase: &halfPhase, increment: g.step.lowHalf, z1: &halfZ1, z2: &halfZ2,
+                           b1: g.b1.lowHalf, b2: g.b2.lowHalf, b3: g.b3.lowHalf, levelLeft: g.levelLeft.lowHalf,
+                           levelRight: g.levelRight.lowHalf, left: scratch.sumLeft, right: scratch.sumRight)
+        g.phase.lowHalf = halfPhase; g.z1.lowHalf = halfZ1; g.z2.lowHalf = halfZ2
+        if g.count > 4 {
+            halfPhase = g.phase.highHalf; halfZ1 = g.z1.highHalf; halfZ2 = g.z2.highHalf
+            oscillateAndFilter(frames: frames, half: 1, pairs: pairs, tableOffsets: g.offset.highHalf,
+                               phase: &halfPhase, increment: g.step.highHalf, z1: &halfZ1, z2: &halfZ2,
+                               b1: g.b1.highHalf, b2: g.b2.highHalf, b3: g.b3.highHalf,
+                               levelLeft: g.levelLeft.highHalf, levelRight: g.levelRight.highHalf,
+                               left: scratch.sumLeft, right: scratch.sumRight)
+            g.phase.highHalf = halfPhase; g.z1.highHalf = halfZ1; g.z2.highHalf = halfZ2
+        }
+        entry.pointee.phase = g.phase
+        entry.pointee.z1 = flushTiny(g.z1)
+        entry.pointee.z2 = flushTiny(g.z2)
+    }
+}
+
+/// Filter states too small to matter set to 0, lane by lane: exactly the scatter's `abs(z) < 1e-30 ? 0 : z`.
+@_noLocks @inline(__always)
+func flushTiny(_ z: Lanes) -> Lanes {
+    var result = z
+    result.replace(with: 0, where: (z .< 1e-30) .& (z .> -1e-30))
+    return result
+}
