@@ -178,57 +178,6 @@ extension Synth {
     }
 }
 
-typealias HalfLaneInts = SIMD4<Int32>
-
-/// The rows of `SampleVoiceSlots.controlFloats` and `.controlInts`, eight lanes each.
-enum SampleControl {
-    static var cents: Int { @_noLocks get { 0 } }
-    static var centibels: Int { @_noLocks get { 1 } }
-    static var filterCents: Int { @_noLocks get { 2 } }
-    static var damping: Int { @_noLocks get { 3 } }
-    static var envelope: Int { @_noLocks get { 4 } }
-    static var panLeft: Int { @_noLocks get { 5 } }
-    static var panRight: Int { @_noLocks get { 6 } }
-    static var ratio: Int { @_noLocks get { 7 } }
-    static var fadeStep: Int { @_noLocks get { 8 } }
-    static var increment: Int { @_noLocks get { 9 } }
-    static var targetLeft: Int { @_noLocks get { 10 } }
-    static var targetRight: Int { @_noLocks get { 11 } }
-    static var b1: Int { @_noLocks get { 12 } }
-    static var b2: Int { @_noLocks get { 13 } }
-    static var b3: Int { @_noLocks get { 14 } }
-    static var floatRows: Int { @_noLocks get { 15 } }
-    // Int32 rows
-    static var wrapAt: Int { @_noLocks get { 0 } }
-    static var loopLength: Int { @_noLocks get { 1 } }
-    static var stopAt: Int { @_noLocks get { 2 } }
-    static var whole: Int { @_noLocks get { 3 } }
-    static var part: Int { @_noLocks get { 4 } }
-    static var fastLimit: Int { @_noLocks get { 5 } }
-}
-
-/// Four sample voices' playing state over a control block: position, loop, filter, levels.
-struct SampleLanes {
-    var position = HalfLaneInts(), fraction = HalfLaneBits()
-    var whole = HalfLaneInts(), part = HalfLaneBits()
-    var wrapAt = HalfLaneInts(), loopLength = HalfLaneInts(), stopAt = HalfLaneInts(), fastLimit = HalfLaneInts()
-    var z1 = HalfLanes(), z2 = HalfLanes(), b1 = HalfLanes(), b2 = HalfLanes(), b3 = HalfLanes()
-    var left = HalfLanes(), right = HalfLanes(), stepLeft = HalfLanes(), stepRight = HalfLanes()
-    /// 1 while the voice plays, 0 from the sample frame after a non-looping sample's end.
-    var alive = HalfLanes()
-    /// Whether any of the four runs its filter; when none does (cutoff at the top, no resonance), the filter
-    /// is skipped: it would pass everything below 20 kHz unchanged.
-    var filtered = true
-    @_noLocks init() {}
-}
-
-/// The font's sample data as the voice loop reads it.
-struct SampleData {
-    let data: UnsafePointer<Int16>
-    let lowBytes: UnsafePointer<UInt8>?
-    let lastIndex: HalfLaneInts
-}
-
 /// The four points i - 1 ... i + 2 around lane `l`'s position i, as one vector. The usual case is one 8-byte
 /// read; near a loop's end (where the points continue from its start), near the ends of the data, or for
 /// 24-bit samples, `carefulPoints` reads them one by one.

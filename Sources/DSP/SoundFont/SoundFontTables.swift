@@ -1,0 +1,61 @@
+/// What the real-time thread reads of a `SoundFont`: its tables as plain buffers (no reference counting),
+/// and each preset's zone range copied out of the Swift array of presets. Empty when the synth has no font.
+struct SoundFontTables {
+    let zones: UnsafeBufferPointer<SoundFontZone>
+    let modulators: UnsafeBufferPointer<SoundFontModulator>
+    let samples: UnsafeBufferPointer<SoundFontSample>
+    let data: UnsafePointer<Int16>
+    let dataCount: Int
+    /// The 24-bit samples' low bytes, or nil.
+    let lowBytes: UnsafePointer<UInt8>?
+    let presetKeys: UnsafeBufferPointer<Int32>
+    /// zoneStart, zoneCount of each preset, in `SoundFont.presets` order.
+    let presetZones: UnsafeMutablePointer<SIMD2<Int32>>
+    let presetCount: Int
+
+    init(_ font: SoundFont?) {
+        presetZones = .allocate(capacity: max(font?.presets.count ?? 0, 1))
+        presetZones.initialize(to: .zero)
+        guard let font, font.sampleData.count > 0 else {
+            zones = UnsafeBufferPointer(start: nil, count: 0)
+            modulators = UnsafeBufferPointer(start: nil, count: 0)
+            samples = UnsafeBufferPointer(start: nil, count: 0)
+            let one = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
+            one.initialize(to: 0)
+            data = UnsafePointer(one) // never freed: two bytes for a synth without a font
+            dataCount = 0
+            lowBytes = nil
+            presetKeys = UnsafeBufferPointer(start: nil, count: 0)
+            presetCount = 0
+            return
+        }
+        zones = font.zones
+        modulators = font.modulators
+        samples = font.samples
+        data = font.sampleData.baseAddress!
+        dataCount = font.sampleData.count
+        lowBytes = font.sampleLowBytes.flatMap { $0.count >= font.sampleData.count ? $0.baseAddress : nil }
+        presetKeys = font.presetKeys
+        presetCount = font.presetCount
+        for (i, p) in font.presets.enumerated() {
+            // A range outside the zone table would read past it: such a preset plays nothing.
+            let valid = p.zoneStart >= 0 && p.zoneCount >= 0 && Int(p.zoneStart) + Int(p.zoneCount) <= font.zones.count
+            presetZones[i] = valid ? SIMD2(p.zoneStart, p.zoneCount) : .zero
+        }
+    }
+
+    func deallocate() { presetZones.deallocate() }
+
+    /// The preset at exactly `bank`:`program`, or -1 (a binary search of `presetKeys`).
+    @_noLocks
+    func exactPreset(bank: Int, program: Int) -> Int {
+        let key = Int32(truncatingIfNeeded: bank << 7 | (program & 0x7F))
+        var low = 0, high = presetCount
+        while low < high {
+            let mid = (low + high) / 2
+            if presetKeys[mid] < key { low = mid + 1 } else { high = mid }
+        }
+        if low == presetCount { return -1 }
+        return presetKeys[low] == key ? low : -1
+    }
+}
