@@ -21,9 +21,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of held chord each render comparison plays.")
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont }
 
-    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process or decode.")
+    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode or soundfont.")
     var only: Group?
 
     struct Row {
@@ -86,6 +86,7 @@ struct Bench: ParsableCommand {
         if only == nil || only == .capacity { try capacityRows().forEach(add) }
         if only == nil || only == .process { try processRows(backbeat: me).forEach(add) }
         if only == nil || only == .decode { decodeRows().forEach(add) }
+        if only == nil || only == .soundfont { try soundFontRows(backbeat: me).forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
     }
@@ -235,6 +236,74 @@ struct Bench: ParsableCommand {
                 backbeat: firstFrame.map { String(format: "%.0f ms", $0) } ?? "n/a (no tmux)",
                 reference: "-", ratio: "-", target: "< 300 ms", pass: firstFrame.map { $0 < 300 }),
         ]
+    }
+
+    /// Backbeat's SoundFont player against FluidSynth on the same font (FluidR3 if installed): render cost
+    /// per voice-sample of held piano chords (each side's voices counted: a stereo sample is two), onsets
+    /// over JACK, resident memory with the font loaded. "n/a" where the font or a program is missing.
+    func soundFontRows(backbeat: String) throws -> [Row] {
+        guard let path = SoundFontBenchmark.font else { return [Row(metric: "SoundFont rows", backbeat: "n/a (no font in /usr/share/sounds/sf2)", reference: "-", ratio: "-", target: "-", pass: nil)] }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let font = try? SoundFontFile.load(path)
+        var rows: [Row] = []
+        let samples = seconds * 48_000
+        let one = try SoundFontBenchmark.render(backbeat: backbeat, font: path, notes: 1, seconds: seconds)
+        let oneVoices = font.map { SoundFontBenchmark.backbeatVoices(font: $0, notes: 1) }
+        for notes in [64, 256, 1024] {
+            let run = try SoundFontBenchmark.render(backbeat: backbeat, font: path, notes: notes, seconds: seconds)
+            let voices = font.map { SoundFontBenchmark.backbeatVoices(font: $0, notes: notes) }
+            var ours: Double?, theirs: Double?
+            if let all = run.backbeat, let base = one.backbeat, let voices, let oneVoices, voices > oneVoices {
+                ours = (all - base) / (Double(voices - oneVoices) * samples) * 1e9
+            }
+            if let all = run.fluidsynth, let base = one.fluidsynth, let v = run.fluidsynthVoices, let v1 = one.fluidsynthVoices, v > v1 {
+                theirs = (all - base) / (Double(v - v1) * samples) * 1e9
+            }
+            let ratio = ours.flatMap { o in theirs.map { $0 / max(o, 1e-9) } }
+            let mine = ours.map { String(format: "%.1f (%.3f s, %d voices)", $0, run.backbeat ?? 0, voices ?? 0) }
+                ?? "n/a (\(run.backbeatError ?? "voices not counted"))"
+            rows.append(Row(metric: "SoundFont render ns per voice-sample above a 1-note render, \(notes)-note piano chord \(seconds) s, \(name), least of 3 (vs fluidsynth -F)",
+                            backbeat: mine, reference: theirs.map { String(format: "%.1f (%.3f s, %d voices)", $0, run.fluidsynth ?? 0, run.fluidsynthVoices ?? 0) } ?? "n/a",
+                            ratio: ratio.map { String(format: "%.1fx", $0) } ?? "n/a", target: ">= 3x", pass: ratio.map { $0 >= 3 }))
+        }
+
+        // Onsets over JACK: Backbeat with the font in process, FluidSynth as a client of the same server.
+        let server = "backbeat-bench-sf"
+        var onsets = "n/a (font not loaded)", fluidOnsets = "n/a"
+        if let font {
+            let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server) ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: 256)
+            defer { jackd?.stop() }
+            var options = EngineOptions()
+            options.serverName = server
+            options.autoconnect = false
+            options.soundFont = font
+            let engine = Engine(options: options, log: { _ in })
+            try engine.start()
+            let ours = try LatencyBenchmark.measure(server: server, midiIn: "backbeat:midi_in", audioOut: "backbeat:out_L")
+            engine.stop()
+            onsets = ours.map { $0.map(String.init) ?? "none" }.joined(separator: ",")
+            if let fluid = try ReferenceClient.start(["fluidsynth", "-a", "jack", "-m", "jack", "-R", "0", "-C", "0", "-o", "audio.jack.id=fluidsf",
+                                                      "-o", "midi.jack.id=fluidsf", "-o", "audio.jack.autoconnect=0", path],
+                                                     server: server, waitingFor: "fluidsf:midi_00") {
+                defer { fluid.stop() }
+                var theirs: [Int?] = []
+                for _ in 0..<5 where !theirs.contains(where: { $0 != nil }) { // it loads the font after its ports appear
+                    theirs = try LatencyBenchmark.measure(server: server, midiIn: "fluidsf:midi_00", audioOut: "fluidsf:left")
+                }
+                fluidOnsets = theirs.map { $0.map(String.init) ?? "none" }.joined(separator: ",")
+            }
+        }
+        rows.append(Row(metric: "onset latency frames with a SoundFont, 256-frame periods (vs FluidSynth over JACK, same font)",
+                        backbeat: onsets, reference: fluidOnsets, ratio: "-", target: "0", pass: font == nil ? nil : onsets.split(separator: ",").allSatisfy { $0 == "0" }))
+
+        let resident = font == nil ? nil : try ProcessBenchmark.residentKiB(backbeat: backbeat, arguments: ["--soundfont", path, "--server", "backbeat-bench-rss"])
+        let fluid = try SoundFontBenchmark.fluidsynthResidentKiB(font: path, server: "backbeat-bench-rss")
+        func mebibytes(_ kib: (total: Int, own: Int)) -> String { String(format: "%.1f MiB (%.1f with JACK's segments)", Double(kib.own) / 1024, Double(kib.total) / 1024) }
+        rows.append(Row(metric: "resident memory, --headless --soundfont \(name), without JACK's shared segments (vs FluidSynth over JACK)",
+                        backbeat: resident.map(mebibytes) ?? "n/a (font not loaded)", reference: fluid.map(mebibytes) ?? "n/a",
+                        ratio: resident.flatMap { r in fluid.map { String(format: "%.1fx less", Double($0.own) / Double(max(r.own, 1))) } } ?? "n/a",
+                        target: "< FluidSynth", pass: resident.flatMap { r in fluid.map { r.own < $0.own } }))
+        return rows
     }
 
     /// `decode` and `decode --json` of random bytes made in memory, through the command's own loop, its

@@ -1,0 +1,66 @@
+import Bench
+import Foundation
+import Testing
+
+/// Onsets over JACK with a SoundFont: Backbeat (`--soundfont`) and FluidSynth on the same font play the same
+/// notes from one `jack_midiseq`, recorded together by one `jack_rec`, so both channels share a timeline.
+/// Backbeat starts each note at its event's frame; FluidSynth ignores the frame offsets and starts every note
+/// at the start of the period its event falls in (measured: 6 and 145 frames before Backbeat's onsets, the
+/// events' offsets into their periods).
+extension JACK.JackIntegrationTests {
+    static let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
+    static var fluidsynthAndFont: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/fluidsynth") && FileManager.default.fileExists(atPath: timGM6mb)
+    }
+
+    @Test(.enabled(if: fluidsynthAndFont, "needs fluidsynth and timgm6mb-soundfont (scripts/setup test)"))
+    func soundFontNotesStartAtTheirFrameWhereFluidSynthsStartAtThePeriod() throws {
+        // 0 and 48011 frames into a 96000-frame loop (2 s, so the piano's release has died before the next
+        // note): 48011 is not a multiple of the 256-frame period.
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let sequencer = try startSequencer(server: server, loop: 96_000, notes: [(0, 69, 2400), (48_011, 69, 2400)])
+        defer { sequencer.signal(SIGTERM) }
+        let backbeat = try startBackbeat(server: server.name, ["--no-autoconnect", "--connect-midi", "seq:out", "--soundfont", Self.timGM6mb])
+        defer { backbeat.signal(SIGTERM) }
+        // FluidSynth's shell keeps it running while its stdin is open: ReferenceClient holds it open.
+        let fluidsynth = try #require(try ReferenceClient.start(["fluidsynth", "-a", "jack", "-m", "jack", "-R", "0", "-C", "0", "-r", "48000",
+                                                                 "-o", "audio.jack.id=fluid", "-o", "midi.jack.id=fluid",
+                                                                 "-o", "audio.jack.autoconnect=0", Self.timGM6mb],
+                                                                server: server.name, waitingFor: "fluid:midi_00"))
+        defer { fluidsynth.stop() }
+        try waitForPort("fluid:left", server: server)
+        #expect(try run("/usr/bin/jack_connect", ["seq:out", "fluid:midi_00"], server: server.name).status == 0)
+        // FluidSynth loads the font after its ports appear and says nothing when done (no signal to wait
+        // for): let one loop go by before recording; a note it still missed would fail the counts below.
+        Thread.sleep(forTimeInterval: 2.5)
+
+        let path = temporary.appendingPathComponent("sf-onsets.wav").path
+        let result = try run("/usr/bin/jack_rec", ["-f", path, "-d", "6", "-b", "32", "-B", "262144", "backbeat:out_L", "fluid:left"], server: server.name)
+        #expect(result.status == 0 && !result.output.contains("overrun"), "jack_rec: \(result.output)")
+        let recording = try WAVRecording(path: path)
+        // An onset needs 4000 silent frames before it: one in the recording's first 4000 frames may be a
+        // release tail crossing the threshold, not a note's start.
+        let ours = AudioAnalysis.onsets(recording.channels[0], threshold: 1e-6, quietFrames: 4000).filter { $0 >= 4000 }
+        let theirs = AudioAnalysis.onsets(recording.channels[1], threshold: 1e-6, quietFrames: 4000).filter { $0 >= 4000 }
+        let distances = zip(ours.dropFirst(), ours).map { $0 - $1 }
+        let lateness = ours.compactMap { onset in theirs.first { abs($0 - onset) < 512 }.map { $0 - onset } }
+        print("SoundFont onsets over JACK: backbeat \(ours), distances \(distances); fluidsynth \(theirs), relative to backbeat's \(lateness); period \(server.period)")
+        #expect(distances.count >= 3, "onsets found: \(ours)")
+        // Backbeat: every distance exactly 48011 or 47989 frames (an xrun could spoil one; the test above
+        // covers that case, so here the bound is simply most of them).
+        let exact = distances.filter { abs($0 - 48_011) <= 1 || abs($0 - 47_989) <= 1 }.count
+        #expect(exact >= max(2, distances.count - 1), "backbeat's onset distances \(distances)")
+        #expect(distances.contains { abs($0 - 48_011) <= 1 })
+        // FluidSynth: every onset at the start of a period, so the distances between its onsets are whole
+        // periods (47872 or 48128 frames), never the events' 48011 or 47989, and each onset is 0 to 255
+        // frames before Backbeat's (the event's offset into its period). An xrun may spoil one of each.
+        let theirDistances = zip(theirs.dropFirst(), theirs).map { $0 - $1 }
+        #expect(theirs.count >= 3, "fluidsynth's onsets: \(theirs)")
+        let wholePeriods = theirDistances.filter { min($0 % server.period, server.period - $0 % server.period) <= 1 }.count
+        #expect(wholePeriods >= max(2, theirDistances.count - 1), "fluidsynth's onset distances \(theirDistances)")
+        let withinPeriod = lateness.filter { $0 <= 0 && $0 > -server.period }.count
+        #expect(withinPeriod >= max(2, lateness.count - 1), "fluidsynth's onsets relative to backbeat's: \(lateness)")
+        #expect(lateness.contains { $0 < -1 }, "fluidsynth matched Backbeat's exact onsets: \(lateness)")
+    }
+}
