@@ -9,9 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure the synth and the engine against FluidSynth and jack_midisine; print one table.",
         discussion: """
-            Figures vary with the machine's load; run on a quiet machine. FluidSynth rows need the Debian packages fluidsynth and fluid-soundfont-gm (scripts/setup bench).
-
-            The "CPU time" capacity rows (--only capacity) read each synth's JACK process thread's own time on the CPU (/proc/PID/task/TID/schedstat) while it holds several voice counts over JACK, Backbeat in this process and FluidSynth as a child alike, per period at 256 and 64 frames (each point the least of three 1-second windows); a least-squares line through those points gives the voices that would fill 80 % of a period. A late wake-up of the machine does not change them. The "xrun sweep" rows (--only polyphony) show the machine's real-time behaviour instead: voices held before an xrun that recurs or 80 % DSP load, with the idle server's and jack_midisine's xruns over the same time beside them.
+            Figures vary with the machine's load; run on a quiet machine. FluidSynth rows need the Debian packages fluidsynth and fluid-soundfont-gm (scripts/setup bench). The "CPU time" capacity rows (--only capacity) read each synth's JACK process thread's own time on the CPU (/proc/PID/task/TID/schedstat) while it holds several voice counts over JACK, Backbeat in this process and FluidSynth as a child alike, per period at 256 and 64 frames (each point the least of three 1-second windows); a least-squares line through those points gives the voices that would fill 80 % of a period. A late wake-up of the machine does not change them. The "xrun sweep" rows (--only polyphony) show the machine's real-time behaviour instead: voices held before an xrun that recurs or 80 % DSP load, with the idle server's and jack_midisine's xruns over the same time beside them.
             """
     )
 
