@@ -150,7 +150,7 @@ func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpol
     s.position.replace(with: s.position &+ 1, where: next .< s.fraction)
     s.fraction = next
     s.position.replace(with: s.position &- s.loopLength, where: s.position .>= s.wrapAt)
-    let ends = s.position .>= s.stopAt .& s.alive .!= 0
+    let ends = s.position .>= s.stopAt .& s.alive .!= HalfLanes()
     if any(ends) {
         s.alive.replace(with: 0, where: ends)
         s.left.replace(with: 0, where: ends); s.right.replace(with: 0, where: ends)

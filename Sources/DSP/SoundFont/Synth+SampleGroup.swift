@@ -131,17 +131,18 @@ extension Synth {
             // The four points i - 1 ... i + 2 are read at once while i - 1 <= this: before the loop's end and the
             // data's (else one by one, wrapping into the loop).
             var fastLimit = intRow(SampleControl.wrapAt)
-            fastLimit.replace(with: dataCount, where: fastLimit .> dataCount)
+            let dataCounts = LaneInts(repeating: dataCount) // a vector compare: with a scalar it is a loop
+            fastLimit.replace(with: dataCounts, where: fastLimit .> dataCounts)
             UnsafeMutableRawPointer(ints + 8 &* SampleControl.fastLimit).storeBytes(of: fastLimit &- 4, as: LaneInts.self)
             let inverseLength = 1 / Float(length)
             for h in 0..<(count > 4 ? 2 : 1) {
                 var lanes = h == 0 ? low : high
                 // A lane whose sample has ended stays parked and silent (`carefulStep`).
-                let ended = lanes.alive .== 0
+                let ended = lanes.alive .== HalfLanes()
                 lanes.whole = halfInts(SampleControl.whole, h)
-                lanes.whole.replace(with: 0, where: ended)
+                lanes.whole.replace(with: HalfLaneInts(), where: ended)
                 lanes.part = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.part, h))
-                lanes.part.replace(with: 0, where: ended)
+                lanes.part.replace(with: HalfLaneBits(), where: ended)
                 lanes.wrapAt = halfInts(SampleControl.wrapAt, h)
                 lanes.loopLength = halfInts(SampleControl.loopLength, h)
                 lanes.stopAt = halfInts(SampleControl.stopAt, h)
