@@ -94,11 +94,17 @@ extension Synth {
                 let modLFO = s.modulationLFO.value, modEnv = s.modulationEnvelope.value, vibLFO = s.vibratoLFO.value
                 floats[8 &* SampleControl.cents &+ l] = s.pitchCents + modLFO * s.modLFOToPitch
                     + vibLFO * s.vibLFOToPitch + modEnv * s.modEnvToPitch
+                // The volume envelope past its attack is 96 dB x (1 - value) of attenuation: added to the
+                // voice's centibels here, so one vector exp2 per block turns both into the level.
+                let envelope = s.volumeEnvelope
+                let attack = envelope.stage == SampleEnvelope.attack
+                let silent = envelope.stage == SampleEnvelope.delay || envelope.stage == SampleEnvelope.done
                 floats[8 &* SampleControl.centibels &+ l] = max(s.attenuation - modLFO * s.modLFOToVolume, 0)
+                    + (attack || silent ? 0 : 960 * (1 - envelope.value))
                 floats[8 &* SampleControl.filterCents &+ l] = min(max(s.filterCents + modLFO * s.modLFOToFilter
                     + modEnv * s.modEnvToFilter, 1500), 13500)
                 floats[8 &* SampleControl.damping &+ l] = s.filterDamping
-                floats[8 &* SampleControl.envelope &+ l] = s.volumeEnvelope.amplitude
+                floats[8 &* SampleControl.envelope &+ l] = silent ? 0 : attack ? envelope.value : 1
                 floats[8 &* SampleControl.panLeft &+ l] = s.panLeft
                 floats[8 &* SampleControl.panRight &+ l] = s.panRight
                 floats[8 &* SampleControl.ratio &+ l] = s.rateRatio
