@@ -32,12 +32,14 @@ enum SampleControl {
 
 /// Four sample voices' playing state over a control block: position, loop, filter, levels.
 struct SampleLanes {
-    var position = HalfLaneInts(), fraction = HalfLaneBits()
+    /// Empty lanes sit at frame 1 (their four points inside any data of four frames or more) with no
+    /// increment, so the fast runs read them without checks (`fastSamples`).
+    var position = HalfLaneInts(repeating: 1), fraction = HalfLaneBits()
     var whole = HalfLaneInts(), part = HalfLaneBits()
     var wrapAt = HalfLaneInts(), loopLength = HalfLaneInts(), stopAt = HalfLaneInts(), fastLimit = HalfLaneInts()
     var z1 = HalfLanes(), z2 = HalfLanes(), b1 = HalfLanes(), b2 = HalfLanes(), b3 = HalfLanes()
     var left = HalfLanes(), right = HalfLanes(), stepLeft = HalfLanes(), stepRight = HalfLanes()
-    /// 1 while the voice plays, 0 from the sample frame after a non-looping sample's end.
+    /// 1 while the voice plays, 0 from the sample frame after a non-looping sample's end (and in empty lanes).
     var alive = HalfLanes()
     /// Whether any of the four runs its filter; when none does (cutoff at the top, no resonance), the filter
     /// is skipped: it would pass everything below 20 kHz unchanged.

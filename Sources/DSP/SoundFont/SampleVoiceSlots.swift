@@ -9,6 +9,8 @@ struct SampleVoiceSlots {
     /// scalars, read as vectors (writing single lanes of a vector in a register costs far more).
     let controlFloats: UnsafeMutablePointer<Float>
     let controlInts: UnsafeMutablePointer<Int32>
+    /// The sample loop's interpolation weights (`InterpolationTable`).
+    let interpolation: InterpolationTable
     private let block: ArrayBlock
 
     init(count: Int) {
@@ -18,8 +20,12 @@ struct SampleVoiceSlots {
         activeSlots = block.take(count, 0)
         controlFloats = block.take(8 * 16, 0)
         controlInts = block.take(8 * 8, 0)
+        interpolation = InterpolationTable()
         self.block = block
     }
 
-    func deallocate() { block.deallocate() }
+    func deallocate() {
+        block.deallocate()
+        interpolation.deallocate()
+    }
 }

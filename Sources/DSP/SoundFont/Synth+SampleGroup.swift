@@ -94,11 +94,17 @@ extension Synth {
                 let modLFO = s.modulationLFO.value, modEnv = s.modulationEnvelope.value, vibLFO = s.vibratoLFO.value
                 floats[8 &* SampleControl.cents &+ l] = s.pitchCents + modLFO * s.modLFOToPitch
                     + vibLFO * s.vibLFOToPitch + modEnv * s.modEnvToPitch
+                // The volume envelope past its attack is 96 dB x (1 - value) of attenuation: added to the
+                // voice's centibels here, so one vector exp2 per block turns both into the level.
+                let envelope = s.volumeEnvelope
+                let attack = envelope.stage == SampleEnvelope.attack
+                let silent = envelope.stage == SampleEnvelope.delay || envelope.stage == SampleEnvelope.done
                 floats[8 &* SampleControl.centibels &+ l] = max(s.attenuation - modLFO * s.modLFOToVolume, 0)
+                    + (attack || silent ? 0 : 960 * (1 - envelope.value))
                 floats[8 &* SampleControl.filterCents &+ l] = min(max(s.filterCents + modLFO * s.modLFOToFilter
                     + modEnv * s.modEnvToFilter, 1500), 13500)
                 floats[8 &* SampleControl.damping &+ l] = s.filterDamping
-                floats[8 &* SampleControl.envelope &+ l] = s.volumeEnvelope.amplitude
+                floats[8 &* SampleControl.envelope &+ l] = silent ? 0 : attack ? envelope.value : 1
                 floats[8 &* SampleControl.panLeft &+ l] = s.panLeft
                 floats[8 &* SampleControl.panRight &+ l] = s.panRight
                 floats[8 &* SampleControl.ratio &+ l] = s.rateRatio
@@ -131,24 +137,29 @@ extension Synth {
             // The four points i - 1 ... i + 2 are read at once while i - 1 <= this: before the loop's end and the
             // data's (else one by one, wrapping into the loop).
             var fastLimit = intRow(SampleControl.wrapAt)
-            fastLimit.replace(with: dataCount, where: fastLimit .> dataCount)
+            let dataCounts = LaneInts(repeating: dataCount) // a vector compare: with a scalar it is a loop
+            fastLimit.replace(with: dataCounts, where: fastLimit .> dataCounts)
             UnsafeMutableRawPointer(ints + 8 &* SampleControl.fastLimit).storeBytes(of: fastLimit &- 4, as: LaneInts.self)
             let inverseLength = 1 / Float(length)
             for h in 0..<(count > 4 ? 2 : 1) {
                 var lanes = h == 0 ? low : high
+                // A lane whose sample has ended stays parked and silent (`carefulStep`).
+                let ended = lanes.alive .== HalfLanes()
                 lanes.whole = halfInts(SampleControl.whole, h)
+                lanes.whole.replace(with: HalfLaneInts(), where: ended)
                 lanes.part = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.part, h))
+                lanes.part.replace(with: HalfLaneBits(), where: ended)
                 lanes.wrapAt = halfInts(SampleControl.wrapAt, h)
                 lanes.loopLength = halfInts(SampleControl.loopLength, h)
                 lanes.stopAt = halfInts(SampleControl.stopAt, h)
                 lanes.fastLimit = halfInts(SampleControl.fastLimit, h)
                 lanes.b1 = half(SampleControl.b1, h); lanes.b2 = half(SampleControl.b2, h); lanes.b3 = half(SampleControl.b3, h)
-                lanes.stepLeft = (half(SampleControl.targetLeft, h) - lanes.left) * inverseLength
-                lanes.stepRight = (half(SampleControl.targetRight, h) - lanes.right) * inverseLength
+                lanes.stepLeft = (half(SampleControl.targetLeft, h) - lanes.left) * inverseLength * lanes.alive
+                lanes.stepRight = (half(SampleControl.targetRight, h) - lanes.right) * inverseLength * lanes.alive
                 let cutoffs = half(SampleControl.filterCents, h), dampings = half(SampleControl.damping, h)
                 lanes.filtered = false
                 for i in 0..<4 where cutoffs[i] < 13500 || dampings[i] < wideOpenDamping - 0.01 { lanes.filtered = true }
-                playSamples(&lanes, sample, from: n0, count: length, half: h,
+                playSamples(&lanes, sample, sampleVoices.interpolation, from: n0, count: length, half: h,
                             left: scratch.sumLeft, right: scratch.sumRight)
                 if h == 0 { low = lanes } else { high = lanes }
             }
@@ -176,101 +187,6 @@ extension Synth {
             voices.ic2[v] = abs(lanes.z2[i]) < 1e-30 ? 0 : lanes.z2[i]
         }
     }
-}
-
-/// The four points i - 1 ... i + 2 around lane `l`'s position i, as one vector. The usual case is one 8-byte
-/// read; near a loop's end (where the points continue from its start), near the ends of the data, or for
-/// 24-bit samples, `carefulPoints` reads them one by one.
-@_noLocks @inline(__always)
-func lanePoints(_ s: SampleData, _ lanes: SampleLanes, _ l: Int) -> HalfLanes {
-    let first = lanes.position[l] &- 1
-    guard s.lowBytes == nil && UInt32(bitPattern: first) <= UInt32(bitPattern: lanes.fastLimit[l]) else {
-        return carefulPoints(s, lanes.position[l], wrapAt: lanes.wrapAt[l], loopLength: lanes.loopLength[l])
-    }
-    let words = (UnsafeRawPointer(s.data) + 2 &* Int(first)).loadUnaligned(as: SIMD4<Int16>.self)
-    return HalfLanes(HalfLaneInts(truncatingIfNeeded: words)) * (1.0 / 32768)
-}
-
-/// `lanePoints` the slow way: each point clamped into the data, and past a loop's end continued from its start.
-@_noLocks @inline(never)
-func carefulPoints(_ s: SampleData, _ p: Int32, wrapAt wrap: Int32, loopLength length: Int32) -> HalfLanes {
-    let last = s.lastIndex[0]
-    var i1 = p &+ 1, i2 = p &+ 2
-    if i1 >= wrap { i1 = i1 &- length }
-    if i2 >= wrap { i2 = i2 &- length }
-    return HalfLanes(point(s, min(max(p &- 1, 0), last)), point(s, min(max(p, 0), last)),
-                     point(s, min(max(i1, 0), last)), point(s, min(max(i2, 0), last)))
-}
-
-/// One sample point, 16 or 24 bits, as -1...1.
-@_noLocks @inline(__always)
-func point(_ s: SampleData, _ index: Int32) -> Float {
-    if let low = s.lowBytes { return wideSample(s.data, low, index) }
-    return Float(s.data[Int(index)]) * (1.0 / 32768)
-}
-
-/// Four sample voices over `count` samples from frame `start`: read and interpolate (cubic Hermite), filter,
-/// ramp the levels, add into the lane sums (`left[2 n + half]`), move on through the sample and its loop.
-/// Not inlined, and four lanes wide, so its state stays in registers (as `oscillateAndFilter`).
-@_noLocks @inline(never)
-func playSamples(_ lanes: inout SampleLanes, _ sample: SampleData, from start: Int, count: Int, half: Int,
-                 left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var s = lanes
-    let sumLeft = left + half, sumRight = right + half
-    if s.filtered {
-        playLoop(&s, sample, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true)
-    } else {
-        playLoop(&s, sample, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false)
-    }
-    lanes = s
-}
-
-/// The loop of `playSamples`, with the filter or without.
-@_noLocks @inline(__always)
-func playLoop(_ s: inout SampleLanes, _ sample: SampleData, from start: Int, count: Int,
-              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
-    var y = HalfLanes()
-    for n in start..<(start + count) {
-        let a = lanePoints(sample, s, 0), b = lanePoints(sample, s, 1)
-        let c = lanePoints(sample, s, 2), d = lanePoints(sample, s, 3)
-        // A 4 x 4 transpose in two rounds of interleaving (unpcklps/unpckhps, then movlhps/movhlps).
-        let ab0 = HalfLanes(a[0], b[0], a[1], b[1]), cd0 = HalfLanes(c[0], d[0], c[1], d[1])
-        let ab1 = HalfLanes(a[2], b[2], a[3], b[3]), cd1 = HalfLanes(c[2], d[2], c[3], d[3])
-        let xm1 = HalfLanes(lowHalf: ab0.lowHalf, highHalf: cd0.lowHalf)
-        let x0 = HalfLanes(lowHalf: ab0.highHalf, highHalf: cd0.highHalf)
-        let x1 = HalfLanes(lowHalf: ab1.lowHalf, highHalf: cd1.lowHalf)
-        let x2 = HalfLanes(lowHalf: ab1.highHalf, highHalf: cd1.highHalf)
-        let t = HalfLanes(HalfLaneInts(truncatingIfNeeded: s.fraction &>> 8)) * (1.0 / 16_777_216)
-        let c1 = 0.5 * (x1 - xm1)
-        let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
-        let c3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
-        y = ((c3 * t + c2) * t + c1) * t + x0
-        let filteredTwice = filtered ? svfStep(y, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3) : y + y
-        let out = filteredTwice * s.alive
-        s.left += s.stepLeft
-        s.right += s.stepRight
-        sumLeft[2 &* n] += out * s.left
-        sumRight[2 &* n] += out * s.right
-
-        let next = s.fraction &+ s.part
-        s.position &+= s.whole
-        s.position.replace(with: s.position &+ 1, where: next .< s.fraction)
-        s.fraction = next
-        s.position.replace(with: s.position &- s.loopLength, where: s.position .>= s.wrapAt)
-        s.alive.replace(with: 0, where: s.position .>= s.stopAt)
-    }
-    if !filtered {
-        // The filter's state as if it had run wide open (it settles to its input within a few samples),
-        // so that it takes over without a step when the cutoff comes down.
-        s.z1 = HalfLanes()
-        s.z2 = y
-    }
-}
-
-/// A 24-bit sample point: the 16-bit word and its low byte.
-@_noLocks @inline(__always)
-func wideSample(_ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>, _ index: Int32) -> Float {
-    Float(Int32(data[Int(index)]) << 8 | Int32(low[Int(index)])) * (1.0 / 8_388_608)
 }
 
 /// Lane by lane into 0...`upper`.

@@ -1,0 +1,200 @@
+// The per-sample loop of the sample voices (called per control block by `renderSampleGroup`): read four
+// points around each voice's position, weight them from the interpolation table, filter, ramp the levels,
+// add into the lane sums, move on through the sample and its loop.
+//
+// Most samples need no checks at all: before a run, `fastSamples` works out how many samples every lane can
+// take without reading past its loop's end or the data's, wrapping, or ending, and `fastRun` plays that many
+// with the positions in scalar registers (32.32 fixed point in one 64-bit word: one add per lane per sample)
+// and no branch. The sample where a lane wraps, ends, or reads near an edge goes through `carefulStep`.
+
+extension SampleLanes {
+    /// Samples all four lanes can play from here without a careful read, a loop wrap or a sample's end:
+    /// every position reached, up to and including the one after the last sample played, lies in
+    /// 1...fastLimit + 1 (its four points inside the data and before the loop's end) and, for a lane still
+    /// playing, below its stop. Zero when the font has 24-bit samples (read point by point).
+    @_noLocks @inline(__always)
+    func fastSamples(_ sample: SampleData, atMost limit: Int) -> Int {
+        guard sample.lowBytes == nil else { return 0 }
+        var run = UInt64(limit)
+        for l in 0..<4 {
+            let p = position[l]
+            var last = fastLimit[l] &+ 1 // the last position whose points are read without checks
+            if alive[l] != 0 && stopAt[l] &- 1 < last { last = stopAt[l] &- 1 }
+            guard p >= 1 && p <= last else { return 0 }
+            let increment = UInt64(UInt32(bitPattern: whole[l])) << 32 | UInt64(part[l])
+            guard increment != 0 else { continue }
+            let phase = UInt64(UInt32(bitPattern: p)) << 32 | UInt64(fraction[l])
+            let room = (UInt64(UInt32(bitPattern: last) &+ 1) << 32) &- 1 &- phase
+            run = min(run, room / increment)
+        }
+        return Int(run)
+    }
+}
+
+/// Four sample voices over `count` samples from frame `start`, added into the lane sums (`left[2 n + half]`).
+/// Not inlined, and four lanes wide, so its state stays in registers (as `oscillateAndFilter`).
+@_noLocks @inline(never)
+func playSamples(_ lanes: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int,
+                 count: Int, half: Int, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
+    var s = lanes
+    let sumLeft = left + half, sumRight = right + half
+    if s.filtered {
+        playLoop(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true)
+    } else {
+        playLoop(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false)
+    }
+    lanes = s
+}
+
+/// The loop of `playSamples`, with the filter or without: fast runs, a careful step between them.
+@_noLocks @inline(__always)
+func playLoop(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
+              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
+    var y = HalfLanes()
+    var n = start
+    let end = start &+ count
+    while n < end {
+        let run = s.fastSamples(sample, atMost: end &- n)
+        if run > 0 {
+            fastRun(&s, sample, table, from: n, count: run, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered, last: &y)
+            n &+= run
+            if n == end { break }
+        }
+        carefulStep(&s, sample, table, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered, last: &y)
+        n &+= 1
+    }
+    if !filtered {
+        // The filter's state as if it had run wide open (it settles to its input within a few samples),
+        // so that it takes over without a step when the cutoff comes down.
+        s.z1 = HalfLanes()
+        s.z2 = y
+    }
+}
+
+/// The sum of each vector's lanes, as one vector: (sum a, sum b, sum c, sum d). Two rounds of interleaving
+/// (unpcklps/unpckhps, then movlhps/movhlps) and three adds.
+@_noLocks @inline(__always)
+func laneSums(_ a: HalfLanes, _ b: HalfLanes, _ c: HalfLanes, _ d: HalfLanes) -> HalfLanes {
+    let ab = HalfLanes(a[0], b[0], a[1], b[1]) + HalfLanes(a[2], b[2], a[3], b[3])
+    let cd = HalfLanes(c[0], d[0], c[1], d[1]) + HalfLanes(c[2], d[2], c[3], d[3])
+    return HalfLanes(lowHalf: ab.lowHalf, highHalf: cd.lowHalf) + HalfLanes(lowHalf: ab.highHalf, highHalf: cd.highHalf)
+}
+
+/// One output sample of the four lanes from their interpolated values `x`: filter, ramp, add into the sums.
+@_noLocks @inline(__always)
+func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: UnsafeMutablePointer<HalfLanes>,
+               sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
+    // svfStep returns twice the low-pass output (the half is folded into the levels).
+    let out = filtered ? svfStep(x, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3) : x + x
+    s.left += s.stepLeft
+    s.right += s.stepRight
+    sumLeft[2 &* n] += out * s.left
+    sumRight[2 &* n] += out * s.right
+}
+
+/// The weighted points of one lane at `phase` (32.32): the four 16-bit words from i - 1 in one 8-byte read,
+/// times the table row of the fraction's top 8 bits. Their sum is the interpolated value.
+@_noLocks @inline(__always)
+func weightedPoints(_ data: UnsafeRawPointer, _ weights: UnsafeMutablePointer<HalfLanes>, _ phase: UInt64) -> HalfLanes {
+    let first = Int(truncatingIfNeeded: phase >> 32) &- 1
+    let words = (data + 2 &* first).loadUnaligned(as: SIMD4<Int16>.self)
+    return HalfLanes(HalfLaneInts(truncatingIfNeeded: words)) * weights[Int(truncatingIfNeeded: (phase >> 24) & 255)]
+}
+
+/// `count` samples with no checks (`fastSamples` said how many may go so).
+@_noLocks @inline(__always)
+func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
+             sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
+             last y: inout HalfLanes) {
+    @inline(__always) func phase(_ l: Int) -> UInt64 {
+        UInt64(UInt32(bitPattern: s.position[l])) << 32 | UInt64(s.fraction[l])
+    }
+    @inline(__always) func increment(_ l: Int) -> UInt64 {
+        UInt64(UInt32(bitPattern: s.whole[l])) << 32 | UInt64(s.part[l])
+    }
+    var p0 = phase(0), p1 = phase(1), p2 = phase(2), p3 = phase(3)
+    let i0 = increment(0), i1 = increment(1), i2 = increment(2), i3 = increment(3)
+    let data = UnsafeRawPointer(sample.data), weights = table.weights
+    var x = HalfLanes()
+    for n in start..<(start &+ count) {
+        let a = weightedPoints(data, weights, p0), b = weightedPoints(data, weights, p1)
+        let c = weightedPoints(data, weights, p2), d = weightedPoints(data, weights, p3)
+        p0 &+= i0; p1 &+= i1; p2 &+= i2; p3 &+= i3
+        x = laneSums(a, b, c, d)
+        mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
+    }
+    y = x
+    s.position = HalfLaneInts(Int32(truncatingIfNeeded: p0 >> 32), Int32(truncatingIfNeeded: p1 >> 32),
+                              Int32(truncatingIfNeeded: p2 >> 32), Int32(truncatingIfNeeded: p3 >> 32))
+    s.fraction = HalfLaneBits(UInt32(truncatingIfNeeded: p0), UInt32(truncatingIfNeeded: p1),
+                              UInt32(truncatingIfNeeded: p2), UInt32(truncatingIfNeeded: p3))
+}
+
+/// One sample with every check: points read one by one near a loop's end or the data's, the loop wrapped,
+/// a non-looping sample's end noted. A lane that ends is silenced (its levels zeroed) and parked at frame 1
+/// with no increment, so that it no longer holds the others to careful steps.
+@_noLocks @inline(never)
+func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, at n: Int,
+                 sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
+                 last y: inout HalfLanes) {
+    let weights = table.weights
+    @inline(__always) func weighted(_ l: Int) -> HalfLanes {
+        lanePoints(sample, s, l) * weights[Int(truncatingIfNeeded: s.fraction[l] >> 24)]
+    }
+    let x = laneSums(weighted(0), weighted(1), weighted(2), weighted(3))
+    y = x
+    mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
+
+    let next = s.fraction &+ s.part
+    s.position &+= s.whole
+    s.position.replace(with: s.position &+ 1, where: next .< s.fraction)
+    s.fraction = next
+    s.position.replace(with: s.position &- s.loopLength, where: s.position .>= s.wrapAt)
+    let ends = s.position .>= s.stopAt .& s.alive .!= HalfLanes()
+    if any(ends) {
+        s.alive.replace(with: 0, where: ends)
+        s.left.replace(with: 0, where: ends); s.right.replace(with: 0, where: ends)
+        s.stepLeft.replace(with: 0, where: ends); s.stepRight.replace(with: 0, where: ends)
+        s.whole.replace(with: 0, where: ends); s.part.replace(with: 0, where: ends)
+        s.fraction.replace(with: 0, where: ends)
+        s.position.replace(with: 1, where: ends)
+    }
+}
+
+/// The four points i - 1 ... i + 2 around lane `l`'s position i, as one vector of 16-bit units (the table's
+/// weights scale them to -1...1). The usual case is one 8-byte read; near a loop's end (where the points
+/// continue from its start), near the ends of the data, or for 24-bit samples, `carefulPoints` reads them
+/// one by one.
+@_noLocks @inline(__always)
+func lanePoints(_ s: SampleData, _ lanes: SampleLanes, _ l: Int) -> HalfLanes {
+    let first = lanes.position[l] &- 1
+    guard s.lowBytes == nil && UInt32(bitPattern: first) <= UInt32(bitPattern: lanes.fastLimit[l]) else {
+        return carefulPoints(s, lanes.position[l], wrapAt: lanes.wrapAt[l], loopLength: lanes.loopLength[l])
+    }
+    let words = (UnsafeRawPointer(s.data) + 2 &* Int(first)).loadUnaligned(as: SIMD4<Int16>.self)
+    return HalfLanes(HalfLaneInts(truncatingIfNeeded: words))
+}
+
+/// `lanePoints` the slow way: each point clamped into the data, and past a loop's end continued from its start.
+@_noLocks @inline(never)
+func carefulPoints(_ s: SampleData, _ p: Int32, wrapAt wrap: Int32, loopLength length: Int32) -> HalfLanes {
+    let last = s.lastIndex[0]
+    var i1 = p &+ 1, i2 = p &+ 2
+    if i1 >= wrap { i1 = i1 &- length }
+    if i2 >= wrap { i2 = i2 &- length }
+    return HalfLanes(point(s, min(max(p &- 1, 0), last)), point(s, min(max(p, 0), last)),
+                     point(s, min(max(i1, 0), last)), point(s, min(max(i2, 0), last)))
+}
+
+/// One sample point, 16 or 24 bits, in 16-bit units (-32768...32767).
+@_noLocks @inline(__always)
+func point(_ s: SampleData, _ index: Int32) -> Float {
+    if let low = s.lowBytes { return wideSample(s.data, low, index) }
+    return Float(s.data[Int(index)])
+}
+
+/// A 24-bit sample point (the 16-bit word and its low byte) in 16-bit units.
+@_noLocks @inline(__always)
+func wideSample(_ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>, _ index: Int32) -> Float {
+    Float(Int32(data[Int(index)]) << 8 | Int32(low[Int(index)])) * (1.0 / 256)
+}
