@@ -163,12 +163,14 @@ public enum CPUCapacityBenchmark {
             var windows: [Window] = []
             for _ in 0..<max(repeats, 1) {
                 let xrunsBefore = watcher.xruns.load(ordering: .relaxed)
-                let framesBefore = watcher.client.frameTime
+                let cyclesBefore = watcher.cycles.load(ordering: .relaxed)
                 let before = ThreadCPUTime.snapshot(pid: pid)
                 usleepMilliseconds(windowMilliseconds)  // the measurement window itself, not a wait for an event
                 let after = ThreadCPUTime.snapshot(pid: pid)
-                let frames = watcher.client.frameTime &- framesBefore
-                windows.append(Window(before: before, after: after, periods: Double(frames) / Double(max(periodFrames, 1)),
+                // The cycles the server ran, counted by a client of the same graph: not the frame clock, which
+                // is an estimate from the time of day and runs on when a late timer makes the server skip cycles.
+                let cycles = watcher.cycles.load(ordering: .relaxed) - cyclesBefore
+                windows.append(Window(before: before, after: after, periods: Double(cycles),
                                       xruns: watcher.xruns.load(ordering: .relaxed) - xrunsBefore))
             }
             observe(false)
@@ -180,7 +182,9 @@ public enum CPUCapacityBenchmark {
                     .flatMap { window.periods > 0 ? Double($0.nanoseconds) / window.periods / periodNanoseconds : nil }
             }
             let xruns = windows.reduce(0) { $0 + $1.xruns }, periods = windows.reduce(0) { $0 + $1.periods }
-            if let share = shares.min(), share > 0.7 || Double(xruns) > periods / 10 {
+            // Only the synth's own cost stops the sweep: xruns from the machine's late timer (the idle server
+            // has them too) do not change the time per cycle counted, so they are reported, not obeyed.
+            if let share = shares.min(), share > 0.7 {
                 stoppedEarly = String(format: "stopped at %d notes: %.0f %% of a period, %d xruns in %.0f periods", held, share * 100, xruns, periods)
                 break
             }
@@ -191,12 +195,13 @@ public enum CPUCapacityBenchmark {
         }
         // Each step's least disturbed window: another program on a shared machine only ever adds to a thread's
         // time on the CPU (cache misses, a busy sibling core), so the smallest of a few windows is the steadiest.
-        // A window that lost more than 1 % of its periods to xruns does not count: the thread ran fewer
-        // cycles than the frame counter says, so its time per period would read low.
+        // Periods are the cycles the graph ran, so a late wake-up of the machine (an xrun the idle server has too)
+        // leaves the time per period right; a window where more than half the cycles were xruns does not count
+        // (the graph was then hardly running at all).
         var leftOut: [Int] = []
         let points = measured.compactMap { step -> Point? in
             let costs = step.windows.compactMap { window -> (Double, Double)? in
-                guard window.periods > 0, Double(window.xruns) <= window.periods / 100,
+                guard window.periods > 0, Double(window.xruns) <= window.periods / 2,
                       let spent = ThreadCPUTime.spent(by: thread.tid, from: window.before, to: window.after) else { return nil }
                 return (Double(spent) / window.periods, window.periods)
             }

@@ -100,20 +100,29 @@ public enum PolyphonyBenchmark {
     }
 }
 
-/// A portless client that counts the server's xruns; jack_cpu_load on it reads the server's DSP load.
+/// A portless client that counts the server's xruns and the cycles it runs (its process callback is called
+/// once per cycle the graph runs); jack_cpu_load on it reads the server's DSP load.
 final class LoadWatcher: @unchecked Sendable {
     let client: JackClient
     let xruns = Atomic<Int>(0)
+    let cycles = Atomic<Int>(0)
 
     init(server: String) throws {
         client = try JackClient(name: "backbeat-util", server: server)
         client.setXrunCallback(loadWatcherXrun, argument: Unmanaged.passUnretained(self).toOpaque())
+        client.setProcessCallback(loadWatcherCycle, argument: Unmanaged.passUnretained(self).toOpaque())
         try client.activate()
     }
 
     func close() {
         client.close()
     }
+}
+
+private func loadWatcherCycle(_ frames: jack_nframes_t, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let argument else { return 0 }
+    Unmanaged<LoadWatcher>.fromOpaque(argument)._withUnsafeGuaranteedRef { _ = $0.cycles.wrappingAdd(1, ordering: .relaxed) }
+    return 0
 }
 
 private func loadWatcherXrun(_ argument: UnsafeMutableRawPointer?) -> Int32 {
