@@ -84,15 +84,16 @@ extension JACK {
         #expect(distances.count >= 3, "onsets found: \(onsets)")
         var exact = 0
         for (index, distance) in distances.enumerated() {
-            let expected = abs(distance - 24_011) < abs(distance - 23_989) ? 24_011 : 23_989
-            let off = expected - distance
-            if abs(off) <= 1 { exact += 1; continue }
+            if abs(distance - 24_011) <= 1 || abs(distance - 23_989) <= 1 { exact += 1; continue }
             // Only an xrun during the recording may spoil a distance, and only in the two ways it can:
             // it skips whole periods of the server's timeline that the recorder never sees (a distance
-            // short by whole periods), or the period in which a note started never reached the recorder,
-            // so that note is first heard at the start of the next period (jack_rec's file starts at a
-            // period boundary, so that onset falls on a multiple of the period).
-            let wholePeriods = off > 0 && min(off % server.period, server.period - off % server.period) <= 1
+            // short of either expected one by whole periods), or the period in which a note started never
+            // reached the recorder, so that note is first heard at the start of the next period (jack_rec's
+            // file starts at a period boundary, so that onset falls on a multiple of the period).
+            let wholePeriods = [24_011, 23_989].contains { expected in
+                let off = expected - distance
+                return off > 0 && min(off % server.period, server.period - off % server.period) <= 1
+            }
             let lostFirstPeriod = [onsets[index], onsets[index + 1]].contains { $0 % server.period <= 1 }
             #expect(xruns > 0 && (wholePeriods || lostFirstPeriod),
                     "onset distances \(distances) (onsets \(onsets)), \(xruns) xruns while recording")
