@@ -87,7 +87,10 @@ extension JACK {
         let expected: [(Double, UInt8)] = [(0, 76), (0.5, 72), (0.75, 74), (1.0, 76), (1.5, 79)]
         for (on, (time, note)) in zip(melody, expected) {
             #expect(on.note == note)
-            #expect(abs(on.seconds - start - time) < 0.03, "note \(on.note) at \(on.seconds - start) s, expected \(time)")
+            // The demo is played by a thread that sleeps until each note is due, so a loaded machine delays it
+            // by a wake-up (30.7 ms seen in a CI dry run); the recording itself is frame-exact. 60 ms still
+            // tells each of these notes (250 ms or more apart) from its neighbours.
+            #expect(abs(on.seconds - start - time) < 0.06, "note \(on.note) at \(on.seconds - start) s, expected \(time)")
         }
         #expect(sounding.isEmpty, "notes left hanging in the recording: \(sounding)")
     }
