@@ -131,7 +131,7 @@ extension Synth {
                 * (0.5 * sampleVoiceGain)
             setRow(SampleControl.targetLeft, levels * row(SampleControl.panLeft) * fades)
             setRow(SampleControl.targetRight, levels * row(SampleControl.panRight) * fades)
-            let (b1, b2, b3) = sampleFilterCoefficients(octaves: row(SampleControl.filterCents) * (1.0 / 1200) + 3.031_33,
+            let (b1, b2, b3) = filterCoefficients(octaves: row(SampleControl.filterCents) * (1.0 / 1200) + 3.031_33,
                                                          k: row(SampleControl.damping), inverseRate: inverseRate)
             setRow(SampleControl.b1, b1); setRow(SampleControl.b2, b2); setRow(SampleControl.b3, b3)
             // The four points i - 1 ... i + 2 are read at once while i - 1 <= this: before the loop's end and the
@@ -199,16 +199,3 @@ func clampLanes(_ x: LaneInts, _ upper: LaneInts) -> LaneInts {
     return result
 }
 
-/// `filterCoefficients` (StateVariableFilter.swift) with a damping per lane: the same Padé-warped SVF.
-@_noLocks @inline(__always)
-func sampleFilterCoefficients(octaves: Lanes, k: Lanes, inverseRate: Float) -> (b1: Lanes, b2: Lanes, b3: Lanes) {
-    let normalized = minLanes(exp2Lanes(octaves) * inverseRate, Lanes(repeating: 0.45))
-    let w = Float.pi * normalized
-    let w2 = w * w
-    let num = w * (15 - w2)
-    let den = 15 - 6 * w2
-    let den2 = den * den
-    let inv = 1 / (den2 + num * (num + k * den))
-    let twice = inv + inv
-    return (den2 * twice - 1, num * den * twice, num * num * twice)
-}

@@ -8,8 +8,15 @@ func damping(resonance: Float) -> Float { 2 - 1.94 * resonance }
 /// The state-variable low-pass coefficients for cutoffs `octaves` (log2 Hz), damping `k`, in the form
 /// `svfStep` uses: b1 = 2 a1 - 1, b2 = 2 a2, b3 = 2 a3 of the Cytomic (Simper) SVF, with
 /// g = tan(pi fc / fs) as the Padé quotient N / D and one division.
+/// One damping for all lanes (the built-in synth's filter).
 @_noLocks @_transparent
 func filterCoefficients(octaves: Lanes, k: Float, inverseRate: Float) -> (b1: Lanes, b2: Lanes, b3: Lanes) {
+    filterCoefficients(octaves: octaves, k: Lanes(repeating: k), inverseRate: inverseRate)
+}
+
+/// A damping per lane (sample voices, each with its own resonance): the same arithmetic lane by lane.
+@_noLocks @_transparent
+func filterCoefficients(octaves: Lanes, k: Lanes, inverseRate: Float) -> (b1: Lanes, b2: Lanes, b3: Lanes) {
     let normalized = minLanes(exp2Lanes(octaves) * inverseRate, Lanes(repeating: 0.45))
     let w = Float.pi * normalized
     let w2 = w * w
