@@ -100,13 +100,6 @@ struct SampleEnvelope: BitwiseCopyable {
         stage = value > 0 ? SampleEnvelope.release : SampleEnvelope.done
     }
 
-    /// The volume envelope's amplitude factor.
-    @inline(__always)
-    var amplitude: Float { @_noLocks get {
-        if stage == SampleEnvelope.attack { return value }
-        if stage == SampleEnvelope.delay || stage == SampleEnvelope.done { return 0 }
-        return amplitudeOf(centibels: 960 * (1 - value))
-    } }
 }
 
 /// A triangle LFO (-1...1, starting at 0 and rising) after a delay.
