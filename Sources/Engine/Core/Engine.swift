@@ -80,8 +80,7 @@ public final class Engine: @unchecked Sendable {
 
     /// Starts the backend `options.driver` names (and the ALSA sequencer as `options.midiInput` asks). For
     /// JACK: finds or starts the server, opens the client, connects, activates, then supervises it. Call from
-    /// the main thread: a private server's parent-death signal is tied to the thread that spawns it (see
-    /// `PrivateJackServer.start`), and the main thread lives as long as Backbeat.
+    /// the main thread, which lives as long as Backbeat (see `PrivateJackServer.start` on threads).
     public func start() throws {
         try startALSA()
         if options.driver == .alsa { return }
@@ -289,7 +288,7 @@ extension Engine {
 
     /// The supervisor thread: every 200 ms asks the state machine what to do and does it, outside the lock.
     /// A private server it restarts is spawned on this thread, which lives until `stop()` has what it holds
-    /// closed; so the server's parent-death signal still fires only when Backbeat itself dies.
+    /// closed (see `PrivateJackServer.start` on threads).
     func superviseLoop() {
         var ticks = 0
         while !supervisorStop.isOpen {

@@ -11,14 +11,17 @@ public struct ServerDescription: Sendable, Equatable {
 }
 
 /// A `jackd` that Backbeat started because none ran under that name. It dies with Backbeat: stopped on
-/// every orderly way out, and started through `setpriv --pdeathsig TERM` so that if Backbeat itself dies
-/// (crash, SIGKILL) the kernel asks it to stop, and it stops cleanly: it frees its slot in jack2's server
-/// registry and removes its shared memory, semaphores and socket. A watchdog (a small shell process
-/// reading a pipe only Backbeat holds) sees Backbeat die; if jackd has not exited `watchdogGrace` later
-/// it kills it, and when jackd exits by itself it removes its log and record. Whatever a killed server
-/// leaves, the next start cleans up (`PrivateServerFiles.cleanUpAfterDeadServers`). jackd runs in a
-/// process group of its own, so a Ctrl-C in the terminal reaches Backbeat, which stops its client before
-/// the server.
+/// every orderly way out, and, if Backbeat itself dies (crash, SIGKILL), by a watchdog: a small shell
+/// process reading a pipe only Backbeat holds. When the pipe closes, the watchdog waits (up to
+/// `watchdogSettle`) until jackd has noticed its dead clients and removed them, then sends it SIGTERM, so
+/// that it stops cleanly: it frees its slot in jack2's server registry and removes its shared memory,
+/// semaphores and socket. (Stopped while a dead client is still in its graph, jackd writes to that client's
+/// closed socket as it shuts down, and jack2 unblocks signals during shutdown: the SIGPIPE kills it, and its
+/// slot and shared memory stay behind. That is why no parent-death signal stops it at once.) If jackd has
+/// not exited `watchdogGrace` after the SIGTERM, the watchdog kills it; when it exits by itself it removes
+/// its log and record. Whatever a killed server leaves, the next start cleans up
+/// (`PrivateServerFiles.cleanUpAfterDeadServers`). jackd runs in a process group of its own, so a Ctrl-C in
+/// the terminal reaches Backbeat, which stops its client before the server.
 public final class PrivateJackServer: @unchecked Sendable {
     public let name: String
     public let driver: String
@@ -28,8 +31,11 @@ public final class PrivateJackServer: @unchecked Sendable {
     private let record: PrivateServerFiles.Record
     private let watchdog: (pid: pid_t, pipe: Int32)?
     private var stopped = false
-    /// Seconds the watchdog gives jackd to stop after Backbeat died, before SIGKILL.
+    /// Seconds the watchdog gives jackd to stop after its SIGTERM, before SIGKILL.
     public static let watchdogGrace = 5
+    /// Seconds the watchdog waits, after Backbeat died, for jackd to remove its dead clients before stopping
+    /// it (it does so within milliseconds; only a client of someone else's keeps it waiting that long).
+    public static let watchdogSettle = 3
 
     /// libjack prints every failed connection attempt to stderr; Backbeat reports failures in its own words
     /// instead. `BACKBEAT_JACK_VERBOSE=1` keeps libjack's messages.
@@ -50,11 +56,10 @@ public final class PrivateJackServer: @unchecked Sendable {
     /// Starts `jackd -R -n NAME -d DRIVER -r RATE -p PERIOD` and waits until it accepts clients (polling,
     /// up to `timeout`: call it outside any lock that a status read takes).
     ///
-    /// Thread: Linux delivers a parent-death signal when the *thread* that spawned the child exits, not the
-    /// process. So call this on a thread that lives as long as the server should: the main thread (the
-    /// engine's `start()`), or the engine's supervisor thread, which ends only after the server it holds is
-    /// stopped. Never on a short-lived worker thread (a Dispatch queue's), whose exit would stop jackd.
-    /// A SIGKILLed Backbeat ends every thread at once, so the signal still stops its server.
+    /// Thread: only where no `sh` exists to run the watchdog does jackd run under a parent-death signal
+    /// (`setpriv --pdeathsig TERM`), which Linux delivers when the *thread* that spawned it exits. So call
+    /// this on a thread that lives as long as the server should: the main thread (the engine's `start()`),
+    /// or the engine's supervisor thread, which ends only after the server it holds is stopped.
     public static func start(name: String, rate: Int, period: Int, driver: String? = nil,
                              timeout: Duration = .seconds(10)) throws -> PrivateJackServer {
         let driver = driver ?? defaultDriver()
@@ -66,7 +71,7 @@ public final class PrivateJackServer: @unchecked Sendable {
         }
         var arguments = [jackd, "-R", "-n", name, "-d", driver, "-r", String(rate), "-p", String(period)]
         if driver == "alsa" { arguments += ["-n", "2"] }
-        if let setpriv = findExecutable("setpriv") {
+        if findExecutable("sh") == nil, let setpriv = findExecutable("setpriv") {
             arguments = [setpriv, "--pdeathsig", "TERM", "--"] + arguments
         }
         let (pid, record) = try spawnWithRecord(arguments, name: name)
@@ -180,17 +185,22 @@ public final class PrivateJackServer: @unchecked Sendable {
         }
     }
 
-    /// The watchdog: `sh` blocked reading a pipe whose other end only Backbeat holds (close-on-exec, so no
-    /// other child inherits it). The read returns when Backbeat is gone, however it went. Then it waits up
-    /// to `watchdogGrace` seconds for jackd (the same process: pid and start time) to exit after its
-    /// SIGTERM, and kills it if it has not; when jackd exited by itself it removes its log and record, and
-    /// the semaphores of its clients (Backbeat's own, when jackd stopped before it noticed Backbeat gone).
+    /// The watchdog: `sh` reading a pipe whose other end only Backbeat holds (close-on-exec, so no other
+    /// child inherits it) until end of file, which comes when Backbeat is gone, however it went. Then it waits
+    /// up to `watchdogSettle` seconds for jackd (the same process: pid and start time) to have no client but
+    /// its own (a client's semaphore goes when jackd removes the client), sends it SIGTERM, and kills it if
+    /// it has not exited `watchdogGrace` seconds later. When jackd exited by itself it removes its log and
+    /// record, and the semaphores of its clients.
     private static func startWatchdog(record: PrivateServerFiles.Record) -> (pid: pid_t, pipe: Int32)? {
         guard let shell = findExecutable("sh") else { return nil }
         let script = #"""
-            P=$1 START=$2 GRACE=$3 LOG=$4 RECORD=$5 DIR=$6 SEMAPHORES=$7
+            P=$1 START=$2 GRACE=$3 LOG=$4 RECORD=$5 DIR=$6 SEMAPHORES=$7 SETTLE=$8
             alive() { s=$(cat /proc/$P/stat 2>/dev/null) || return 1; s=${s##*) }; set -- $s; [ "$1" != Z ] && [ "${20}" = "$START" ]; }
-            read -r line
+            clients() { for f in "$SEMAPHORES"*; do case ${f#"$SEMAPHORES"} in system|freewheel|'*') ;; *) return 0 ;; esac; done; return 1; }
+            while read -r line; do :; done
+            i=0
+            while alive && clients && [ $i -lt $((SETTLE * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+            alive && kill -TERM $P
             i=0
             while alive; do
                 if [ $i -ge $((GRACE * 10)) ]; then kill -KILL $P; exit 0; fi
@@ -201,7 +211,7 @@ public final class PrivateJackServer: @unchecked Sendable {
             """#
         let arguments = [shell, "-c", script, "backbeat-jackd-watchdog", String(record.jackdPID), record.startTime,
                          String(watchdogGrace), record.logPath, record.recordPath, record.temporaryDirectory ?? "",
-                         "/dev/shm/jack_sem.\(getuid())_\(record.name)_"]
+                         "/dev/shm/jack_sem.\(getuid())_\(record.name)_", String(watchdogSettle)]
         guard let child = try? ChildProcess.spawnWithOpenStdin(arguments, output: "/dev/null", newProcessGroup: true) else { return nil }
         return (child.pid, child.stdin)
     }
