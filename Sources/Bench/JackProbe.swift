@@ -159,6 +159,18 @@ public final class ProbeRecorder: @unchecked Sendable {
     /// Frames recorded so far.
     public var position: Int { recorded.load(ordering: .acquiring) }
 
+    /// Waits until the first period after `start()` has been recorded, so that whatever is played from
+    /// now on lands inside the recording: a starved machine can make the recorder miss the period in which
+    /// it was started, and a sender started right after it would then begin a period earlier than the
+    /// recording. Polls every millisecond (the callback may not signal a semaphore).
+    public func waitUntilStarted(timeout: Duration = .seconds(10)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while firstFrame.load(ordering: .acquiring) < 0 {
+            if ContinuousClock.now > deadline { throw BenchError.recorderTimedOut(timeout: timeout) }
+            usleepMilliseconds(1)
+        }
+    }
+
     /// Each period lands at its own frame time's place, so a cycle lost to an xrun leaves a gap of
     /// silence instead of shifting everything after it.
     @_noLocks

@@ -21,7 +21,7 @@ public enum LatencyBenchmark {
         try connect(server: server, "\(sender.name):out", midiIn)
         try connect(server: server, audioOut, "\(recorder.name):in_L")
         recorder.start()
-        while recorder.position == 0 { usleepMilliseconds(1) }
+        try recorder.waitUntilStarted()
         // All sound off after each note: a sampled piano rings for seconds, and each onset must rise from silence.
         sender.play(frames.flatMap { [ProbeEvent.noteOn($0, note, 110), .noteOff($0 + 6_000, note), .cc($0 + 9_000, 120, 0)] })
         let take = try recorder.waitUntilFull()

@@ -17,7 +17,9 @@ extension JACK {
         init(seconds: Double, extra: [String] = []) throws {
             server = try JackTestServer()
             sender = try ProbeMIDISender(server: server.name)
-            recorder = try ProbeRecorder(server: server.name, seconds: seconds)
+            // Half a second more than asked: the schedule starts a period or more after the recording
+            // (`play`), and every slice a test takes of `seconds` from offset 0 must stay inside it.
+            recorder = try ProbeRecorder(server: server.name, seconds: seconds + 0.5)
             backbeat = try RunningProgram(backbeatExecutable(), [
                 "--headless", "--server", server.name, "--connect-midi", "\(sender.name):out",
                 "--connect-audio", "\(recorder.name):in_L", "--connect-audio", "\(recorder.name):in_R",
@@ -27,12 +29,15 @@ extension JACK {
 
         /// Plays `events` and records; returns the recording and where offset 0 of the schedule falls in it.
         func play(_ events: [ProbeEvent]) throws -> (left: [Float], right: [Float], zero: Int) {
+            // The recorder first: under load it can miss the period it was armed in, so the sender is armed
+            // only once the recording has begun, and offset 0 falls a period or more into it.
             recorder.start()
+            try recorder.waitUntilStarted()
             sender.play(events)
             let (left, right) = try recorder.waitUntilFull()
             let start = sender.startFrame.load(ordering: .acquiring), first = recorder.firstFrame.load(ordering: .acquiring)
-            // Both are set by their clients' first armed periods; on a starved machine one may be missing or
-            // late. Fail the test with the figures rather than slice out of range (a crash ends the run).
+            // Both are set by their clients' first armed periods. Fail the test with the figures rather than
+            // slice out of range (a crash ends the run).
             let zero = start - first
             guard start >= 0, first >= 0, (0..<24_000).contains(zero) else {
                 throw HarnessError("no frame reference: sender started at \(start), recorder at \(first)")
