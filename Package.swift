@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
         .testTarget(name: "MIDITests", dependencies: ["MIDI", "TestSupport"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CJack", "CALSA", "NSM"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "TestSupport"]),

@@ -2,6 +2,7 @@
 import Foundation
 @testable import DSP
 import MIDI
+import TestSupport
 
 /// Renders `frames` samples in `block`-sized calls and returns both channels.
 func render(_ synth: Synth, frames: Int, block: Int = 256) -> (left: [Float], right: [Float]) {
@@ -37,10 +38,7 @@ func bend(_ value: Int, channel: UInt8 = 0) -> ShortMessage {
     return ShortMessage(status: 0xE0 | channel, data1: UInt8(v & 0x7F), data2: UInt8(v >> 7))
 }
 
-func rms(_ x: ArraySlice<Float>) -> Double {
-    guard !x.isEmpty else { return 0 }
-    return (x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(x.count)).squareRoot()
-}
+func rms(_ x: ArraySlice<Float>) -> Double { AudioComparison.rms(x) }
 
 func peak(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs($1)) } }
 
@@ -83,35 +81,8 @@ func spectrum(_ x: ArraySlice<Float>, n: Int) -> [Double] {
         let w = 0.35875 - 0.48829 * cos(t) + 0.14128 * cos(2 * t) - 0.01168 * cos(3 * t)
         re[i] = Double(x[start + i]) * w
     }
-    fft(&re, &im)
+    AudioComparison.fft(&re, &im)
     return (0...n / 2).map { (re[$0] * re[$0] + im[$0] * im[$0]).squareRoot() }
-}
-
-/// In-place iterative radix-2 FFT.
-func fft(_ re: inout [Double], _ im: inout [Double]) {
-    let n = re.count
-    var j = 0
-    for i in 1..<n {
-        var bit = n >> 1
-        while j & bit != 0 { j ^= bit; bit >>= 1 }
-        j |= bit
-        if i < j { re.swapAt(i, j); im.swapAt(i, j) }
-    }
-    var length = 2
-    while length <= n {
-        let angle = -2 * Double.pi / Double(length)
-        for start in stride(from: 0, to: n, by: length) {
-            for k in 0..<length / 2 {
-                let wr = cos(angle * Double(k)), wi = sin(angle * Double(k))
-                let a = start + k, b = a + length / 2
-                let tr = re[b] * wr - im[b] * wi
-                let ti = re[b] * wi + im[b] * wr
-                re[b] = re[a] - tr; im[b] = im[a] - ti
-                re[a] += tr; im[a] += ti
-            }
-        }
-        length <<= 1
-    }
 }
 
 /// Local maxima of a spectrum, strongest first, as frequencies (parabolic interpolation).

@@ -5,19 +5,7 @@ enum AudioAnalysis {
     /// Magnitude of the component at `frequency` (Goertzel over a Hann-windowed segment), normalised so a
     /// full-scale sine gives about 0.5.
     static func magnitude(_ samples: ArraySlice<Float>, at frequency: Double, sampleRate: Int) -> Double {
-        let n = samples.count
-        guard n > 1 else { return 0 }
-        let w = 2 * Double.pi * frequency / Double(sampleRate)
-        let coefficient = 2 * cos(w)
-        var s1 = 0.0, s2 = 0.0
-        for (i, x) in samples.enumerated() {
-            let window = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n - 1))
-            let s0 = Double(x) * window + coefficient * s1 - s2
-            s2 = s1
-            s1 = s0
-        }
-        let power = s1 * s1 + s2 * s2 - coefficient * s1 * s2
-        return sqrt(max(power, 0)) / Double(n) * 2
+        AudioComparison.magnitude(samples, at: frequency, rate: sampleRate)
     }
 
     /// The strongest frequency between `low` and `high`, refined to 0.05 Hz.
