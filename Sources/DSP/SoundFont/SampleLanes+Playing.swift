@@ -99,9 +99,9 @@ func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: Unsaf
 /// its table row of 16-bit weights (the fraction's top 8 bits), added pairwise. Written so that the compiler
 /// makes it one multiply-and-add-pairs instruction (pmaddwd) on the two lanes' words.
 @_noLocks @inline(__always)
-func pairPoints(_ data: UnsafeRawPointer, _ words: UnsafeMutablePointer<SIMD4<Int16>>, _ p: UInt64, _ q: UInt64) -> SIMD4<Int32> {
+func pairPoints(_ data: UnsafePointer<Int16>, _ words: UnsafeMutablePointer<SIMD4<Int16>>, _ p: UInt64, _ q: UInt64) -> SIMD4<Int32> {
     @inline(__always) func points(_ phase: UInt64) -> SIMD4<Int16> {
-        (data + 2 &* Int(truncatingIfNeeded: phase >> 32)).loadUnaligned(fromByteOffset: -2, as: SIMD4<Int16>.self)
+        UnsafeRawPointer(data + Int(truncatingIfNeeded: phase >> 32)).loadUnaligned(fromByteOffset: -2, as: SIMD4<Int16>.self)
     }
     @inline(__always) func row(_ phase: UInt64) -> SIMD4<Int16> {
         words[Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: phase) >> 24)]
@@ -125,7 +125,7 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
     }
     var p0 = phase(0), p1 = phase(1), p2 = phase(2), p3 = phase(3)
     let i0 = increment(0), i1 = increment(1), i2 = increment(2), i3 = increment(3)
-    let data = UnsafeRawPointer(sample.data), words = table.words
+    let data = sample.data, words = table.words
     var x = HalfLanes()
     for n in start..<(start &+ count) {
         let ab = pairPoints(data, words, p0, p1), cd = pairPoints(data, words, p2, p3)
