@@ -96,8 +96,9 @@ func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: Unsaf
 
 /// The interpolated values of two lanes at `p` and `q` (32.32), unscaled, as (p's first pair, p's second
 /// pair, q's first pair, q's second pair): each lane's four 16-bit words from i - 1 in one 8-byte read, times
-/// its table row of 16-bit weights (the fraction's top 8 bits), added pairwise. Written so that the compiler
-/// makes it one multiply-and-add-pairs instruction (pmaddwd) on the two lanes' words.
+/// its table row of 16-bit weights (the fraction's top 8 bits), added pairwise. The compiler makes the two
+/// lanes' products one 16-bit low and one high multiply (pmullw, pmulhw) and two unpacks, exact in 32 bits.
+/// (Forms that look closer to pmaddwd, or a float transpose, compiled to split loads and more shuffles.)
 @_noLocks @inline(__always)
 func pairPoints(_ data: UnsafePointer<Int16>, _ words: UnsafeMutablePointer<SIMD4<Int16>>, _ p: UInt64, _ q: UInt64) -> SIMD4<Int32> {
     @inline(__always) func points(_ phase: UInt64) -> SIMD4<Int16> {
