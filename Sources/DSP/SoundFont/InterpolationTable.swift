@@ -1,25 +1,36 @@
 // The sample voices' interpolation weights, looked up rather than computed per sample, as FluidSynth does.
 
 /// The 4-point cubic Hermite (Catmull-Rom) weights of the points i - 1, i, i + 1, i + 2 for 256 fractions
-/// t = r / 256 between i and i + 1, each row one vector, pre-scaled by 1/32768 so that 16-bit sample words
-/// multiply straight into -1...1. The sample loop indexes a row with the top 8 bits of a voice's 32-bit
+/// t = r / 256 between i and i + 1. The sample loop indexes a row with the top 8 bits of a voice's 32-bit
 /// fraction: FluidSynth's table (256 rows of the same polynomial), so the interpolated value is the
 /// polynomial's at t rounded down to 1/256 of a frame. Allocated once, off the real-time path.
+///
+/// Each weight is kept as a 16-bit integer in units of 2^-15 (rounded; the weight 1 of row 0 as 32767), so
+/// that the fast runs multiply four 16-bit sample words by their row and add the products pairwise in one
+/// integer instruction (two voices at a time) with an exact 32-bit sum; `weights` holds the same values as
+/// floats, pre-scaled by 2^-15 x 2^-15 so that 16-bit sample words multiply straight into -1...1 (the careful
+/// step's arithmetic, giving the same value up to float rounding).
 struct InterpolationTable {
     static var rows: Int { @_noLocks get { 256 } }
+    /// What the integer sum of 16-bit words times `words` is multiplied by to give -1...1.
+    static var integerScale: Float { @_noLocks get { 1.0 / 1_073_741_824 } } // 2^-30
     let weights: UnsafeMutablePointer<HalfLanes>
+    let words: UnsafeMutablePointer<SIMD4<Int16>>
 
     init() {
         weights = .allocate(capacity: Self.rows)
+        words = .allocate(capacity: Self.rows)
         for r in 0..<Self.rows {
             let t = Double(r) / Double(Self.rows)
             let w = [t * (-0.5 + t * (1 - 0.5 * t)),
                      1 + t * t * (1.5 * t - 2.5),
                      t * (0.5 + t * (2 - 1.5 * t)),
                      0.5 * t * t * (t - 1)]
-            weights[r] = HalfLanes(w.map { Float($0 / 32768) })
+            let q = w.map { Int16(clamping: Int(($0 * 32768).rounded())) }
+            words[r] = SIMD4(q)
+            weights[r] = HalfLanes(q.map { Float($0) * Self.integerScale })
         }
     }
 
-    func deallocate() { weights.deallocate() }
+    func deallocate() { weights.deallocate(); words.deallocate() }
 }

@@ -25,7 +25,9 @@ extension SampleLanes {
             guard increment != 0 else { continue }
             let phase = UInt64(UInt32(bitPattern: p)) << 32 | UInt64(fraction[l])
             let room = (UInt64(UInt32(bitPattern: last) &+ 1) << 32) &- 1 &- phase
-            run = min(run, room / increment)
+            // Usually the whole run fits (increment times the run is at most 256 x 2^32 x the block's 64
+            // samples: no overflow), and the 64-bit division is skipped.
+            if increment &* run > room { run = room / increment }
         }
         return Int(run)
     }
@@ -92,13 +94,23 @@ func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: Unsaf
     sumRight[2 &* n] += out * s.right
 }
 
-/// The weighted points of one lane at `phase` (32.32): the four 16-bit words from i - 1 in one 8-byte read,
-/// times the table row of the fraction's top 8 bits. Their sum is the interpolated value.
+/// The interpolated values of two lanes at `p` and `q` (32.32), unscaled, as (p's first pair, p's second
+/// pair, q's first pair, q's second pair): each lane's four 16-bit words from i - 1 in one 8-byte read, times
+/// its table row of 16-bit weights (the fraction's top 8 bits), added pairwise. The compiler makes the two
+/// lanes' products one 16-bit low and one high multiply (pmullw, pmulhw) and two unpacks, exact in 32 bits.
+/// (Forms that look closer to pmaddwd, or a float transpose, compiled to split loads and more shuffles.)
 @_noLocks @inline(__always)
-func weightedPoints(_ data: UnsafeRawPointer, _ weights: UnsafeMutablePointer<HalfLanes>, _ phase: UInt64) -> HalfLanes {
-    let first = Int(truncatingIfNeeded: phase >> 32) &- 1
-    let words = (data + 2 &* first).loadUnaligned(as: SIMD4<Int16>.self)
-    return HalfLanes(HalfLaneInts(truncatingIfNeeded: words)) * weights[Int(truncatingIfNeeded: (phase >> 24) & 255)]
+func pairPoints(_ data: UnsafePointer<Int16>, _ words: UnsafeMutablePointer<SIMD4<Int16>>, _ p: UInt64, _ q: UInt64) -> SIMD4<Int32> {
+    @inline(__always) func points(_ phase: UInt64) -> SIMD4<Int16> {
+        UnsafeRawPointer(data + Int(truncatingIfNeeded: phase >> 32)).loadUnaligned(fromByteOffset: -2, as: SIMD4<Int16>.self)
+    }
+    @inline(__always) func row(_ phase: UInt64) -> SIMD4<Int16> {
+        words[Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: phase) >> 24)]
+    }
+    let x = SIMD8<Int32>(truncatingIfNeeded: SIMD8<Int16>(lowHalf: points(p), highHalf: points(q)))
+    let w = SIMD8<Int32>(truncatingIfNeeded: SIMD8<Int16>(lowHalf: row(p), highHalf: row(q)))
+    let products = x &* w
+    return SIMD4(products[0], products[2], products[4], products[6]) &+ SIMD4(products[1], products[3], products[5], products[7])
 }
 
 /// `count` samples with no checks (`fastSamples` said how many may go so).
@@ -114,13 +126,13 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
     }
     var p0 = phase(0), p1 = phase(1), p2 = phase(2), p3 = phase(3)
     let i0 = increment(0), i1 = increment(1), i2 = increment(2), i3 = increment(3)
-    let data = UnsafeRawPointer(sample.data), weights = table.weights
+    let data = sample.data, words = table.words
     var x = HalfLanes()
     for n in start..<(start &+ count) {
-        let a = weightedPoints(data, weights, p0), b = weightedPoints(data, weights, p1)
-        let c = weightedPoints(data, weights, p2), d = weightedPoints(data, weights, p3)
+        let ab = pairPoints(data, words, p0, p1), cd = pairPoints(data, words, p2, p3)
         p0 &+= i0; p1 &+= i1; p2 &+= i2; p3 &+= i3
-        x = laneSums(a, b, c, d)
+        let sums = SIMD4(ab[0], ab[2], cd[0], cd[2]) &+ SIMD4(ab[1], ab[3], cd[1], cd[3])
+        x = HalfLanes(sums) * InterpolationTable.integerScale
         mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
     }
     y = x

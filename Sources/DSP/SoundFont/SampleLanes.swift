@@ -21,6 +21,13 @@ enum SampleControl {
     static var b2: Int { @_noLocks get { 13 } }
     static var b3: Int { @_noLocks get { 14 } }
     static var floatRows: Int { @_noLocks get { 15 } }
+    // Per call, not per block: the voices' state gathered into the lanes.
+    static var z1: Int { @_noLocks get { 15 } }
+    static var z2: Int { @_noLocks get { 16 } }
+    static var lastLeft: Int { @_noLocks get { 17 } }
+    static var lastRight: Int { @_noLocks get { 18 } }
+    static var alive: Int { @_noLocks get { 19 } }
+    static var allFloatRows: Int { @_noLocks get { 20 } }
     // Int32 rows
     static var wrapAt: Int { @_noLocks get { 0 } }
     static var loopLength: Int { @_noLocks get { 1 } }
@@ -28,6 +35,9 @@ enum SampleControl {
     static var whole: Int { @_noLocks get { 3 } }
     static var part: Int { @_noLocks get { 4 } }
     static var fastLimit: Int { @_noLocks get { 5 } }
+    static var position: Int { @_noLocks get { 6 } }
+    static var fraction: Int { @_noLocks get { 7 } }
+    static var intRows: Int { @_noLocks get { 8 } }
 }
 
 /// Four sample voices' playing state over a control block: position, loop, filter, levels.

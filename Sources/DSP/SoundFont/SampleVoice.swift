@@ -127,15 +127,16 @@ struct SampleLFO: BitwiseCopyable {
             remaining = 0
         }
         phase += n * increment
-        phase -= Float(Int(phase))
+        // The phase passes 1 at most once a block or so: the float-to-integer conversion (with its range
+        // checks) only then, which gives the same phase as always doing it.
+        if phase >= 1 { phase -= Float(Int(phase)) }
     }
 
     @inline(__always)
     var value: Float { @_noLocks get {
-        let p = phase
-        if p < 0.25 { return 4 * p }
-        if p < 0.75 { return 2 - 4 * p }
-        return 4 * p - 4
+        // 4p below 1/4, 2 - 4p to 3/4, 4p - 4 above: the same values without a branch that mispredicts.
+        let p4 = 4 * phase
+        return Swift.max(Swift.min(p4, 2 - p4), p4 - 4)
     } }
 }
 

@@ -15,11 +15,11 @@ struct SampleVoiceSlots {
 
     init(count: Int) {
         var block = ArrayBlock(arrays: 4, count: count,
-                               bytesPerEntry: MemoryLayout<SampleVoice>.stride + MemoryLayout<Int32>.stride + 8 * 24 * 4)
+                               bytesPerEntry: MemoryLayout<SampleVoice>.stride + MemoryLayout<Int32>.stride + 8 * 32 * 4)
         state = block.take(count, SampleVoice())
         activeSlots = block.take(count, 0)
-        controlFloats = block.take(8 * 16, 0)
-        controlInts = block.take(8 * 8, 0)
+        controlFloats = block.take(8 * SampleControl.allFloatRows, 0)
+        controlInts = block.take(8 * SampleControl.intRows, 0)
         interpolation = InterpolationTable()
         self.block = block
     }

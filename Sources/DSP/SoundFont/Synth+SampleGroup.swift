@@ -31,25 +31,6 @@ extension Synth {
     /// Up to eight sample voices (`slots[0..<count]`) over `frames` samples, added into the lane sums.
     @_noLocks
     func renderSampleGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, frames: Int) {
-        var low = SampleLanes(), high = SampleLanes()
-        var fades = Lanes()
-        for l in 0..<count {
-            let v = Int(slots[l])
-            let voice = sampleVoices.state + v
-            let i = l & 3
-            if l < 4 {
-                low.position[i] = voice.pointee.position; low.fraction[i] = voice.pointee.fraction
-                low.z1[i] = voices.ic1[v]; low.z2[i] = voices.ic2[v]
-                low.left[i] = voice.pointee.lastLeft; low.right[i] = voice.pointee.lastRight
-                low.alive[i] = 1
-            } else {
-                high.position[i] = voice.pointee.position; high.fraction[i] = voice.pointee.fraction
-                high.z1[i] = voices.ic1[v]; high.z2[i] = voices.ic2[v]
-                high.left[i] = voice.pointee.lastLeft; high.right[i] = voice.pointee.lastRight
-                high.alive[i] = 1
-            }
-            fades[l] = voices.fade[v]
-        }
         let dataCount = Int32(max(font.dataCount, 1))
         let sample = SampleData(data: font.data, lowBytes: font.lowBytes, lastIndex: HalfLaneInts(repeating: dataCount - 1))
         let floats = sampleVoices.controlFloats, ints = sampleVoices.controlInts
@@ -64,15 +45,43 @@ extension Synth {
             let i: Int = 8 &* r &+ 4 &* h
             return UnsafeRawPointer(ints + i).loadUnaligned(as: HalfLaneInts.self)
         }
-        // Empty lanes: silent, never wrapping or stopping.
+        // The voices' state into the lanes, through the rows (as scalars, read back as vectors).
+        var fades = Lanes()
+        for l in 0..<count {
+            let v = Int(slots[l])
+            let voice = sampleVoices.state + v
+            ints[8 &* SampleControl.position &+ l] = voice.pointee.position
+            ints[8 &* SampleControl.fraction &+ l] = Int32(bitPattern: voice.pointee.fraction)
+            floats[8 &* SampleControl.z1 &+ l] = voices.ic1[v]
+            floats[8 &* SampleControl.z2 &+ l] = voices.ic2[v]
+            floats[8 &* SampleControl.lastLeft &+ l] = voice.pointee.lastLeft
+            floats[8 &* SampleControl.lastRight &+ l] = voice.pointee.lastRight
+            floats[8 &* SampleControl.alive &+ l] = 1
+            fades[l] = voices.fade[v]
+        }
+        // Empty lanes: silent, never wrapping or stopping, parked at frame 1 (`SampleLanes`).
         for l in count..<8 {
-            for r in 0..<SampleControl.floatRows { floats[8 &* r &+ l] = 0 }
+            for r in 0..<SampleControl.allFloatRows { floats[8 &* r &+ l] = 0 }
             floats[8 &* SampleControl.filterCents &+ l] = 13500
             floats[8 &* SampleControl.damping &+ l] = wideOpenDamping
             ints[8 &* SampleControl.wrapAt &+ l] = .max
             ints[8 &* SampleControl.stopAt &+ l] = .max
             ints[8 &* SampleControl.loopLength &+ l] = 0
+            ints[8 &* SampleControl.position &+ l] = 1
+            ints[8 &* SampleControl.fraction &+ l] = 0
         }
+        var low = SampleLanes(), high = SampleLanes()
+        @inline(__always) func gathered(_ h: Int) -> SampleLanes {
+            var lanes = SampleLanes()
+            lanes.position = halfInts(SampleControl.position, h)
+            lanes.fraction = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.fraction, h))
+            lanes.z1 = half(SampleControl.z1, h); lanes.z2 = half(SampleControl.z2, h)
+            lanes.left = half(SampleControl.lastLeft, h); lanes.right = half(SampleControl.lastRight, h)
+            lanes.alive = half(SampleControl.alive, h)
+            return lanes
+        }
+        low = gathered(0)
+        if count > 4 { high = gathered(1) }
         var levels = Lanes()
         var n0 = 0
         while n0 < frames {
