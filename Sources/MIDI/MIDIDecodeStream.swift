@@ -27,6 +27,8 @@ public struct MIDIDecodeStream: ~Copyable {
     private var hexReader: HexReader?
     /// See ``errorTexts(_:prefix:)``.
     private let errorTexts: PhraseTable
+    /// At least the longest error line ``writeLine`` writes: four pieces of ``errorTexts``, two offsets, the byte.
+    private let errorLineBound: Int
     private var sysexStart = 0
 
     /// `errorPrefix` starts every text-mode error line ("backbeat decode: ").
@@ -37,6 +39,7 @@ public struct MIDIDecodeStream: ~Copyable {
         writer = MessageLineWriter(middleC: middleC)
         hexReader = hex ? HexReader() : nil
         errorTexts = Self.errorTexts(format, prefix: errorPrefix)
+        errorLineBound = 4 * errorTexts.maxCount + 2 * 20 + 2
     }
 
     /// Decodes `chunk`; its messages' lines are appended to ``output``.
@@ -160,9 +163,11 @@ public struct MIDIDecodeStream: ~Copyable {
         }
 
         /// Where the interrupted-sysex line's ending is in ``errorTexts(_:prefix:)``: before and after its start offset.
-    static let sysexInterruptedTexts = 5 + 256 * 2
+        static let sysexInterruptedTexts = 5 + 256 * 2
+        /// Where the text between the offset and the byte is in ``errorTexts(_:prefix:)``.
+        static let byteText = sysexInterruptedTexts + 2
 
-    /// Where the problem's line ending is in ``ErrorTexts`` when it is one of the frequent, fixed ones.
+        /// Where the problem's line ending is in ``errorTexts(_:prefix:)`` when it is one of the frequent, fixed ones.
         var fixedIndex: Int? {
             switch self {
             case .strayData: 1
@@ -193,6 +198,7 @@ public struct MIDIDecodeStream: ~Copyable {
         let interrupted = ending(.sysexInterrupted(start: marker))
         let number = interrupted.firstRange(of: String(marker))!
         texts += [String(interrupted[..<number.lowerBound]), String(interrupted[number.upperBound...])]
+        texts.append(format == .text ? ", byte " : ",\"byte\":\"")
         return PhraseTable(texts)
     }
 
@@ -230,25 +236,55 @@ public struct MIDIDecodeStream: ~Copyable {
 
     /// Text: `<prefix>offset 12, byte F9: <message>`; JSON: `{"type":"error","offset":12,"byte":"F9","message":"..."}`.
     private mutating func write(_ problem: Problem, byte: UInt8?, at offset: Int) {
-        let fixed = byte == nil ? nil : problem.fixedIndex
-        switch format {
+        if let byte {
+            if let fixed = problem.fixedIndex {
+                switch format {
+                case .text: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound, into: &errorOutput)
+                case .json: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound, into: &output)
+                }
+                return
+            }
+            if case .sysexInterrupted(let start) = problem {
+                switch format {
+                case .text: Self.writeLine(errorTexts, byte: byte, at: offset, sysexStart: start, bound: errorLineBound, into: &errorOutput)
+                case .json: Self.writeLine(errorTexts, byte: byte, at: offset, sysexStart: start, bound: errorLineBound, into: &output)
+                }
+                return
+            }
+        }
+        switch format {  // not reached with a byte: every error a byte causes has a line above
         case .text:
             errorOutput.append(errorTexts[0]); errorOutput.appendDecimal(offset)
             if let byte { errorOutput.append(", byte "); errorOutput.appendHex(byte) } else { errorOutput.append(", end of input") }
-            if let fixed { errorOutput.append(errorTexts[fixed]) } else if case .sysexInterrupted(let start) = problem {
-                errorOutput.append(errorTexts[Problem.sysexInterruptedTexts]); errorOutput.appendDecimal(start)
-                errorOutput.append(errorTexts[Problem.sysexInterruptedTexts + 1])
-            } else { errorOutput.append(": " + problem.message + "\n") }
+            errorOutput.append(": " + problem.message + "\n")
         case .json:
             output.append(errorTexts[0]); output.appendDecimal(offset)
             if let byte { output.append(",\"byte\":\""); output.appendHex(byte) }
-            if let fixed { output.append(errorTexts[fixed]) } else if byte != nil, case .sysexInterrupted(let start) = problem {
-                output.append(errorTexts[Problem.sysexInterruptedTexts]); output.appendDecimal(start)
-                output.append(errorTexts[Problem.sysexInterruptedTexts + 1])
-            } else {
-                output.append((byte == nil ? "," : "\",") + "\"message\":" + MIDIJSON.quote(problem.message) + "}\n")
-            }
+            output.append((byte == nil ? "," : "\",") + "\"message\":" + MIDIJSON.quote(problem.message) + "}\n")
         }
+    }
+
+    /// The line of a frequent error: its start, the offset, the byte, the rest from ``errorTexts(_:prefix:)``
+    /// (`ending`). One capacity check for the whole line (`bound` bytes at most), then unchecked stores.
+    @inline(__always)
+    private static func writeLine(_ texts: borrowing PhraseTable, byte: UInt8, at offset: Int, ending: Int, bound: Int,
+                                  into out: inout OutputBytes) {
+        var c = out.cursor(reserving: bound)
+        c.put(texts[0]); c.putDecimal(UInt(bitPattern: offset))
+        c.put(texts[Problem.byteText]); c.putHex(byte)
+        c.put(texts[ending])
+        out.advance(to: c)
+    }
+
+    /// The line of an interrupted sysex, whose message has the sysex's start offset in it.
+    private static func writeLine(_ texts: borrowing PhraseTable, byte: UInt8, at offset: Int, sysexStart: Int, bound: Int,
+                                  into out: inout OutputBytes) {
+        var c = out.cursor(reserving: bound)
+        c.put(texts[0]); c.putDecimal(UInt(bitPattern: offset))
+        c.put(texts[Problem.byteText]); c.putHex(byte)
+        c.put(texts[Problem.sysexInterruptedTexts]); c.putDecimal(UInt(bitPattern: sysexStart))
+        c.put(texts[Problem.sysexInterruptedTexts + 1])
+        out.advance(to: c)
     }
 
     static func typeName(_ status: UInt8) -> String {
