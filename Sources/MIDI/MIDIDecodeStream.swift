@@ -30,6 +30,7 @@ public struct MIDIDecodeStream: ~Copyable {
     /// At least the longest error line ``writeLine`` writes: four pieces of ``errorTexts``, two offsets, the byte.
     private let errorLineBound: Int
     private var sysexStart = 0
+    private var offsetDigits = OffsetDigits()
 
     /// `errorPrefix` starts every text-mode error line ("backbeat decode: ").
     public init(format: Format, middleC: MiddleC = .c4, hex: Bool = false, errorPrefix: String = "",
@@ -93,8 +94,15 @@ public struct MIDIDecodeStream: ~Copyable {
         for i in 0..<bytes.count {
             let b = p[i]
             let errorsBefore = parser.errors
-            let before = ParserState(parser)
             let offset = bytesDecoded &+ i
+            if b < 0x80 {
+                // Half of random input: a data byte completes a message or waits for the next, and the one
+                // error it can be is a data byte with no status before it; no state to keep for a report.
+                if case .message(let m) = parser.step(b) { emit(m) }
+                if parser.errors != errorsBefore { write(.strayData, byte: b, at: offset) }
+                continue
+            }
+            let before = ParserState(parser)
             switch parser.step(b) {
             case .none: break
             case .message(let m): emit(m)
@@ -239,8 +247,10 @@ public struct MIDIDecodeStream: ~Copyable {
         if let byte {
             if let fixed = problem.fixedIndex {
                 switch format {
-                case .text: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound, into: &errorOutput)
-                case .json: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound, into: &output)
+                case .text: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound,
+                                           digits: &offsetDigits, into: &errorOutput)
+                case .json: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound,
+                                           digits: &offsetDigits, into: &output)
                 }
                 return
             }
@@ -268,9 +278,9 @@ public struct MIDIDecodeStream: ~Copyable {
     /// (`ending`). One capacity check for the whole line (`bound` bytes at most), then unchecked stores.
     @inline(__always)
     private static func writeLine(_ texts: borrowing PhraseTable, byte: UInt8, at offset: Int, ending: Int, bound: Int,
-                                  into out: inout OutputBytes) {
+                                  digits: inout OffsetDigits, into out: inout OutputBytes) {
         var c = out.cursor(reserving: bound)
-        c.put(texts[0]); c.putDecimal(UInt(bitPattern: offset))
+        c.put(texts[0]); digits.put(offset, into: &c)
         c.put(texts[Problem.byteText]); c.putHex(byte)
         c.put(texts[ending])
         out.advance(to: c)
