@@ -99,7 +99,7 @@ public struct MIDIDecodeStream: ~Copyable {
                 // Half of random input: a data byte completes a message or waits for the next, and the one
                 // error it can be is a data byte with no status before it; no state to keep for a report.
                 if case .message(let m) = parser.step(b) { emit(m) }
-                if parser.errors != errorsBefore { write(.strayData, byte: b, at: offset) }
+                if parser.errors != errorsBefore { writeFixed(Problem.strayData.fixedIndex!, byte: b, at: offset) }
                 continue
             }
             let before = ParserState(parser)
@@ -246,12 +246,7 @@ public struct MIDIDecodeStream: ~Copyable {
     private mutating func write(_ problem: Problem, byte: UInt8?, at offset: Int) {
         if let byte {
             if let fixed = problem.fixedIndex {
-                switch format {
-                case .text: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound,
-                                           digits: &offsetDigits, into: &errorOutput)
-                case .json: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound,
-                                           digits: &offsetDigits, into: &output)
-                }
+                writeFixed(fixed, byte: byte, at: offset)
                 return
             }
             if case .sysexInterrupted(let start) = problem {
@@ -271,6 +266,17 @@ public struct MIDIDecodeStream: ~Copyable {
             output.append(errorTexts[0]); output.appendDecimal(offset)
             if let byte { output.append(",\"byte\":\""); output.appendHex(byte) }
             output.append((byte == nil ? "," : "\",") + "\"message\":" + MIDIJSON.quote(problem.message) + "}\n")
+        }
+    }
+
+    /// The line of an error whose message is fixed (see ``Problem/fixedIndex``).
+    @inline(__always)
+    private mutating func writeFixed(_ fixed: Int, byte: UInt8, at offset: Int) {
+        switch format {
+        case .text: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound,
+                                   digits: &offsetDigits, into: &errorOutput)
+        case .json: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound,
+                                   digits: &offsetDigits, into: &output)
         }
     }
 

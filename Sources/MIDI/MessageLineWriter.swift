@@ -168,9 +168,22 @@ public struct MessageLineWriter: ~Copyable {
     }
 
     /// The index right-aligned in its column, then two spaces.
+    ///
+    /// The field is copied before it is counted up, and the new last digit stored into the line: a
+    /// 16-byte load of bytes just stored one by one waits for those stores (no store forwarding), which
+    /// made this copy the most expensive instruction of the line. Only a carry copies the field again.
     @inline(__always)
     private mutating func writeIndex(_ index: Int, into c: inout ByteCursor) {
         if index == lastIndex &+ 1 && index > 0 {
+            let field = c.p
+            c.put(UnsafeBufferPointer(start: indexDigits + 20 - indexFieldWidth, count: indexFieldWidth + 2))
+            lastIndex = index
+            let last = indexDigits[19]
+            if last != 0x39 && last != 0x20 {
+                indexDigits[19] = last &+ 1
+                (field + indexFieldWidth - 1).pointee = last &+ 1
+                return
+            }
             var i = 19  // count up: "9" carries into the digit before it
             while true {
                 let d = indexDigits[i]
@@ -179,10 +192,11 @@ public struct MessageLineWriter: ~Copyable {
                 if d == 0x20 && 20 - i > indexFieldWidth { indexFieldWidth = 20 - i }  // one digit more
                 break
             }
+            c.p = field
         } else {
             writeIndexDigits(index)
+            lastIndex = index
         }
-        lastIndex = index
         c.put(UnsafeBufferPointer(start: indexDigits + 20 - indexFieldWidth, count: indexFieldWidth + 2))
     }
 
@@ -196,8 +210,9 @@ public struct MessageLineWriter: ~Copyable {
 
     // MARK: JSON
 
-    /// One JSON object of a short message, and a newline.
-    public func writeJSON(_ m: ShortMessage, into out: inout OutputBytes) {
+    /// One JSON object of a short message, and a newline. (Mutating only so that a call borrows the writer
+    /// in place: called as non-mutating on a stored writer, the compiler copied all of it per message.)
+    public mutating func writeJSON(_ m: ShortMessage, into out: inout OutputBytes) {
         var c = out.cursor(reserving: jsonLineBound)
         let status = m.status
         c.put(jsonHeads[Int(status)])
@@ -227,7 +242,7 @@ public struct MessageLineWriter: ~Copyable {
     }
 
     /// One JSON object of a sysex (payload as contiguous uppercase hex), and a newline.
-    public func writeJSON(_ sysex: SysexView, into out: inout OutputBytes) {
+    public mutating func writeJSON(_ sysex: SysexView, into out: inout OutputBytes) {
         out.append(phrase(.jsonSysex))
         out.reserve(2 &* sysex.bytes.count)
         for byte in sysex.bytes { out.appendHex(byte) }
