@@ -3,9 +3,9 @@
 /// (or an error line) every one or two bytes, so a capacity check and a call to memmove per piece were
 /// most of the cost of `backbeat decode`.
 ///
-/// Pieces are copied 16 bytes at a time and may store up to 15 bytes past their end (and ``pad(to:)`` up
+/// Pieces are copied 32 bytes at a time and may store up to 31 bytes past their end (and ``pad(to:)`` up
 /// to 15 past its target): ``OutputBytes`` keeps ``OutputBytes/slack`` bytes allocated beyond its
-/// capacity and ``PhraseTable`` keeps 16 readable bytes after its last string, so those stores and loads
+/// capacity and ``PhraseTable`` keeps 32 readable bytes after its last string, so those stores and loads
 /// stay inside memory that is ours, and whatever lands past the cursor is overwritten or never counted.
 struct ByteCursor {
     var p: UnsafeMutablePointer<UInt8>
@@ -17,15 +17,16 @@ struct ByteCursor {
         p += 1
     }
 
-    /// Copies `piece` (from a ``PhraseTable``, or another buffer with 16 readable bytes past its end).
+    /// Copies `piece` (from a ``PhraseTable``, or another buffer with 32 readable bytes past its end).
     @inline(__always) mutating func put(_ piece: UnsafeBufferPointer<UInt8>) {
         let source = UnsafeRawPointer(piece.baseAddress.unsafelyUnwrapped)
         let target = UnsafeMutableRawPointer(p)
         let n = piece.count
         var i = 0
-        repeat {
+        repeat {  // 32 bytes a turn: most pieces take one turn, error messages two, so the loop's exit is predictable
             (target + i).storeBytes(of: (source + i).loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
-            i &+= 16
+            (target + i + 16).storeBytes(of: (source + i + 16).loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            i &+= 32
         } while i < n
         p += n
     }

@@ -176,7 +176,7 @@ public struct MIDIDecodeStream: ~Copyable {
         static let byteText = sysexInterruptedTexts + 2
 
         /// Where the problem's line ending is in ``errorTexts(_:prefix:)`` when it is one of the frequent, fixed ones.
-        var fixedIndex: Int? {
+        @inline(__always) var fixedIndex: Int? {
             switch self {
             case .strayData: 1
             case .undefinedRealtime: 2
@@ -243,6 +243,7 @@ public struct MIDIDecodeStream: ~Copyable {
     }
 
     /// Text: `<prefix>offset 12, byte F9: <message>`; JSON: `{"type":"error","offset":12,"byte":"F9","message":"..."}`.
+    @inline(__always)  // at each call site the problem is known, and its line found without a switch
     private mutating func write(_ problem: Problem, byte: UInt8?, at offset: Int) {
         if let byte {
             if let fixed = problem.fixedIndex {
@@ -257,7 +258,13 @@ public struct MIDIDecodeStream: ~Copyable {
                 return
             }
         }
-        switch format {  // not reached with a byte: every error a byte causes has a line above
+        writeRare(problem, byte: byte, at: offset)
+    }
+
+    /// The line of an error at the end of the input, built from the problem's message.
+    @inline(never)
+    private mutating func writeRare(_ problem: Problem, byte: UInt8?, at offset: Int) {
+        switch format {  // not reached with a byte: every error a byte causes has a line in `write`
         case .text:
             errorOutput.append(errorTexts[0]); errorOutput.appendDecimal(offset)
             if let byte { errorOutput.append(", byte "); errorOutput.appendHex(byte) } else { errorOutput.append(", end of input") }

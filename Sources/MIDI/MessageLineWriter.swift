@@ -33,7 +33,7 @@ public struct MessageLineWriter: ~Copyable {
         return p
     }()
     /// The last index written, as digits right-aligned in 20 bytes, then two spaces, counted up in place
-    /// (indexes go 1, 2, 3...); 48 bytes so that a cursor may copy 16 past the end.
+    /// (indexes go 1, 2, 3...); 48 bytes so that a cursor may copy 32 from the field's start (at 14 or before).
     private let indexDigits: UnsafeMutablePointer<UInt8> = {
         let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 48)
         p.initialize(repeating: 0x20, count: 48)

@@ -3,7 +3,7 @@
 /// only its last two digits change. Writing an offset is then a copy and one two-digit store instead of a
 /// division by 100 per pair of digits.
 struct OffsetDigits: ~Copyable {
-    /// The digits, from the first; 48 bytes so that a ``ByteCursor`` may copy 16 past the last of 20.
+    /// The digits, from the first; 48 bytes so that a ``ByteCursor`` may copy 32 from the first.
     private let digits: UnsafeMutablePointer<UInt8>
     private var count = 0
     /// `offset / 100` of the digits kept; -1 for none.

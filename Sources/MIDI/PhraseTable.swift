@@ -1,5 +1,5 @@
-/// Strings rendered once into one block of UTF-8, looked up by number. The block has 16 readable bytes
-/// after its last string, so a ``ByteCursor`` can copy any entry 16 bytes at a time.
+/// Strings rendered once into one block of UTF-8, looked up by number. The block has 32 readable bytes
+/// after its last string, so a ``ByteCursor`` can copy any entry 32 bytes at a time.
 struct PhraseTable: ~Copyable {
     private let storage: UnsafeMutablePointer<UInt8>
     private let starts: UnsafeMutablePointer<Int>
@@ -8,7 +8,7 @@ struct PhraseTable: ~Copyable {
 
     init(_ strings: [String]) {
         let utf8 = strings.map { Array($0.utf8) }
-        let size = utf8.reduce(0) { $0 + $1.count } + 16
+        let size = utf8.reduce(0) { $0 + $1.count } + 32
         starts = .allocate(capacity: utf8.count + 1)
         storage = .allocate(capacity: size)
         storage.initialize(repeating: 0, count: size)
