@@ -27,7 +27,10 @@ public struct MIDIDecodeStream: ~Copyable {
     private var hexReader: HexReader?
     /// See ``errorTexts(_:prefix:)``.
     private let errorTexts: PhraseTable
+    /// At least the longest error line ``writeLine`` writes: four pieces of ``errorTexts``, two offsets, the byte.
+    private let errorLineBound: Int
     private var sysexStart = 0
+    private var offsetDigits = OffsetDigits()
 
     /// `errorPrefix` starts every text-mode error line ("backbeat decode: ").
     public init(format: Format, middleC: MiddleC = .c4, hex: Bool = false, errorPrefix: String = "",
@@ -37,6 +40,7 @@ public struct MIDIDecodeStream: ~Copyable {
         writer = MessageLineWriter(middleC: middleC)
         hexReader = hex ? HexReader() : nil
         errorTexts = Self.errorTexts(format, prefix: errorPrefix)
+        errorLineBound = 4 * errorTexts.maxCount + 2 * 20 + 2
     }
 
     /// Decodes `chunk`; its messages' lines are appended to ``output``.
@@ -90,8 +94,15 @@ public struct MIDIDecodeStream: ~Copyable {
         for i in 0..<bytes.count {
             let b = p[i]
             let errorsBefore = parser.errors
-            let before = ParserState(parser)
             let offset = bytesDecoded &+ i
+            if b < 0x80 {
+                // Half of random input: a data byte completes a message or waits for the next, and the one
+                // error it can be is a data byte with no status before it; no state to keep for a report.
+                if case .message(let m) = parser.step(b) { emit(m) }
+                if parser.errors != errorsBefore { writeFixed(Problem.strayData.fixedIndex!, byte: b, at: offset) }
+                continue
+            }
+            let before = ParserState(parser)
             switch parser.step(b) {
             case .none: break
             case .message(let m): emit(m)
@@ -160,10 +171,12 @@ public struct MIDIDecodeStream: ~Copyable {
         }
 
         /// Where the interrupted-sysex line's ending is in ``errorTexts(_:prefix:)``: before and after its start offset.
-    static let sysexInterruptedTexts = 5 + 256 * 2
+        static let sysexInterruptedTexts = 5 + 256 * 2
+        /// Where the text between the offset and the byte is in ``errorTexts(_:prefix:)``.
+        static let byteText = sysexInterruptedTexts + 2
 
-    /// Where the problem's line ending is in ``ErrorTexts`` when it is one of the frequent, fixed ones.
-        var fixedIndex: Int? {
+        /// Where the problem's line ending is in ``errorTexts(_:prefix:)`` when it is one of the frequent, fixed ones.
+        @inline(__always) var fixedIndex: Int? {
             switch self {
             case .strayData: 1
             case .undefinedRealtime: 2
@@ -193,6 +206,7 @@ public struct MIDIDecodeStream: ~Copyable {
         let interrupted = ending(.sysexInterrupted(start: marker))
         let number = interrupted.firstRange(of: String(marker))!
         texts += [String(interrupted[..<number.lowerBound]), String(interrupted[number.upperBound...])]
+        texts.append(format == .text ? ", byte " : ",\"byte\":\"")
         return PhraseTable(texts)
     }
 
@@ -229,26 +243,71 @@ public struct MIDIDecodeStream: ~Copyable {
     }
 
     /// Text: `<prefix>offset 12, byte F9: <message>`; JSON: `{"type":"error","offset":12,"byte":"F9","message":"..."}`.
+    @inline(__always)  // at each call site the problem is known, and its line found without a switch
     private mutating func write(_ problem: Problem, byte: UInt8?, at offset: Int) {
-        let fixed = byte == nil ? nil : problem.fixedIndex
-        switch format {
+        if let byte {
+            if let fixed = problem.fixedIndex {
+                writeFixed(fixed, byte: byte, at: offset)
+                return
+            }
+            if case .sysexInterrupted(let start) = problem {
+                switch format {
+                case .text: Self.writeLine(errorTexts, byte: byte, at: offset, sysexStart: start, bound: errorLineBound, into: &errorOutput)
+                case .json: Self.writeLine(errorTexts, byte: byte, at: offset, sysexStart: start, bound: errorLineBound, into: &output)
+                }
+                return
+            }
+        }
+        writeRare(problem, byte: byte, at: offset)
+    }
+
+    /// The line of an error at the end of the input, built from the problem's message.
+    @inline(never)
+    private mutating func writeRare(_ problem: Problem, byte: UInt8?, at offset: Int) {
+        switch format {  // not reached with a byte: every error a byte causes has a line in `write`
         case .text:
             errorOutput.append(errorTexts[0]); errorOutput.appendDecimal(offset)
             if let byte { errorOutput.append(", byte "); errorOutput.appendHex(byte) } else { errorOutput.append(", end of input") }
-            if let fixed { errorOutput.append(errorTexts[fixed]) } else if case .sysexInterrupted(let start) = problem {
-                errorOutput.append(errorTexts[Problem.sysexInterruptedTexts]); errorOutput.appendDecimal(start)
-                errorOutput.append(errorTexts[Problem.sysexInterruptedTexts + 1])
-            } else { errorOutput.append(": " + problem.message + "\n") }
+            errorOutput.append(": " + problem.message + "\n")
         case .json:
             output.append(errorTexts[0]); output.appendDecimal(offset)
             if let byte { output.append(",\"byte\":\""); output.appendHex(byte) }
-            if let fixed { output.append(errorTexts[fixed]) } else if byte != nil, case .sysexInterrupted(let start) = problem {
-                output.append(errorTexts[Problem.sysexInterruptedTexts]); output.appendDecimal(start)
-                output.append(errorTexts[Problem.sysexInterruptedTexts + 1])
-            } else {
-                output.append((byte == nil ? "," : "\",") + "\"message\":" + MIDIJSON.quote(problem.message) + "}\n")
-            }
+            output.append((byte == nil ? "," : "\",") + "\"message\":" + MIDIJSON.quote(problem.message) + "}\n")
         }
+    }
+
+    /// The line of an error whose message is fixed (see ``Problem/fixedIndex``).
+    @inline(__always)
+    private mutating func writeFixed(_ fixed: Int, byte: UInt8, at offset: Int) {
+        switch format {
+        case .text: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound,
+                                   digits: &offsetDigits, into: &errorOutput)
+        case .json: Self.writeLine(errorTexts, byte: byte, at: offset, ending: fixed, bound: errorLineBound,
+                                   digits: &offsetDigits, into: &output)
+        }
+    }
+
+    /// The line of a frequent error: its start, the offset, the byte, the rest from ``errorTexts(_:prefix:)``
+    /// (`ending`). One capacity check for the whole line (`bound` bytes at most), then unchecked stores.
+    @inline(__always)
+    private static func writeLine(_ texts: borrowing PhraseTable, byte: UInt8, at offset: Int, ending: Int, bound: Int,
+                                  digits: inout OffsetDigits, into out: inout OutputBytes) {
+        var c = out.cursor(reserving: bound)
+        c.put(texts[0]); digits.put(offset, into: &c)
+        c.put(texts[Problem.byteText]); c.putHex(byte)
+        c.put(texts[ending])
+        out.advance(to: c)
+    }
+
+    /// The line of an interrupted sysex, whose message has the sysex's start offset in it.
+    private static func writeLine(_ texts: borrowing PhraseTable, byte: UInt8, at offset: Int, sysexStart: Int, bound: Int,
+                                  into out: inout OutputBytes) {
+        var c = out.cursor(reserving: bound)
+        c.put(texts[0]); c.putDecimal(UInt(bitPattern: offset))
+        c.put(texts[Problem.byteText]); c.putHex(byte)
+        c.put(texts[Problem.sysexInterruptedTexts]); c.putDecimal(UInt(bitPattern: sysexStart))
+        c.put(texts[Problem.sysexInterruptedTexts + 1])
+        out.advance(to: c)
     }
 
     static func typeName(_ status: UInt8) -> String {

@@ -6,29 +6,49 @@ public struct MessageLineWriter: ~Copyable {
     /// Width of the columns of ``MonitorFormatter/line(_:index:)``.
     static let indexWidth = 6, typeWidth = 18, channelWidth = 6, detailsWidth = 40
 
-    /// Padded type column, by status byte (index 256: "Channel Mode", control changes 120...127).
-    private let typeFields: PhraseTable
+    /// Padded type and channel columns together, by status byte; 256 + channel: a "Channel Mode" line
+    /// (control changes 120...127).
+    private let heads: PhraseTable
     /// Padded channel column: "ch 1  " ... "ch 16 ", and 6 spaces (index 16) for system messages.
     private let channelFields: PhraseTable
-    /// "C4 (60)" ... for notes 0...127.
-    private let notes: PhraseTable
+    /// "C4 (60) velocity " ... and "C4 (60) pressure " for notes 0...127: a note line's details but its value.
+    private let noteVelocities: PhraseTable
+    private let notePressures: PhraseTable
     /// "7 Channel Volume = " ... for controllers 0...127.
     private let controllers: PhraseTable
     /// "0 Acoustic Grand Piano" ... for programs 0...127.
     private let programs: PhraseTable
     /// `{"type":"note-on","channel":` ... by status byte: the JSON object up to its first value.
     private let jsonHeads: PhraseTable
-    /// "0" ... "255": every data value is one of these (appending them beats dividing by ten).
-    private let numbers = PhraseTable((0...255).map { String($0) })
-    /// The last index written, as digits, counted up in place (indexes go 1, 2, 3...).
+    /// 0 ... 255 (every data value is one of these) as digits in the low bytes of a word, the number of
+    /// digits in its top byte: one 8-byte store writes a value.
+    private let numberWords: UnsafeMutablePointer<UInt64> = {
+        let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
+        for v in 0...255 {
+            let digits = Array(String(v).utf8)
+            var word = UInt64(digits.count) << 56
+            for (i, d) in digits.enumerated() { word |= UInt64(d) << (8 * i) }
+            p[v] = word
+        }
+        return p
+    }()
+    /// The last index written, as digits right-aligned in 20 bytes, then two spaces, counted up in place
+    /// (indexes go 1, 2, 3...); 48 bytes so that a cursor may copy 32 from the field's start (at 14 or before).
     private let indexDigits: UnsafeMutablePointer<UInt8> = {
-        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 20)
-        p.initialize(repeating: 0x20, count: 20)
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 48)
+        p.initialize(repeating: 0x20, count: 48)
         return p
     }()
     private var lastIndex = 0
+    /// The width of the index column for `lastIndex` (at least ``indexWidth``).
+    private var indexFieldWidth = MessageLineWriter.indexWidth
+    /// Upper bounds of a short message's text line and JSON object, for ``OutputBytes/cursor(reserving:)``.
+    private let textLineBound: Int, jsonLineBound: Int
 
-    deinit { indexDigits.deallocate() }
+    deinit {
+        indexDigits.deallocate()
+        numberWords.deallocate()
+    }
     /// The fixed pieces, by ``Phrase``.
     private let phrases = PhraseTable(Phrase.allCases.map(\.text))
 
@@ -39,85 +59,107 @@ public struct MessageLineWriter: ~Copyable {
         func pad(_ s: String, _ width: Int) -> String {
             s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
         }
+        let channels = (1...16).map { pad("ch \($0)", Self.channelWidth) } + [pad("", Self.channelWidth)]
         var types: [String] = []
-        var heads: [String] = []
+        var jsonHeads: [String] = []
         for status in 0...255 {
             let short = ShortMessage(status: UInt8(status), data1: 0, data2: 0)
+            let channel = channels[status < 0xF0 ? status & 0x0F : 16]
             if status >= 0x80, let message = MIDIMessage(short) {
-                types.append(pad(formatter.typeName(message), Self.typeWidth))
+                types.append(pad(formatter.typeName(message), Self.typeWidth) + channel)
                 var head = "{\"type\":" + MIDIJSON.quote(message.jsonType)
                 if let channel = message.channel { head += ",\"channel\":\(Int(channel & 0x0F) + 1)" }
-                heads.append(head)
+                jsonHeads.append(head)
             } else {
-                types.append(pad("", Self.typeWidth))
-                heads.append("{\"type\":\"sysex\"")
+                types.append(pad("", Self.typeWidth) + channel)
+                jsonHeads.append("{\"type\":\"sysex\"")
             }
         }
-        types.append(pad("Channel Mode", Self.typeWidth))
-        typeFields = PhraseTable(types)
-        jsonHeads = PhraseTable(heads)
-        channelFields = PhraseTable((1...16).map { pad("ch \($0)", Self.channelWidth) } + [pad("", Self.channelWidth)])
-        notes = PhraseTable((0...127).map { "\(NoteName.name(of: UInt8($0), middleC: middleC)) (\($0))" })
+        types += channels.prefix(16).map { pad("Channel Mode", Self.typeWidth) + $0 }
+        heads = PhraseTable(types)
+        self.jsonHeads = PhraseTable(jsonHeads)
+        channelFields = PhraseTable(channels)
+        let notes = (0...127).map { "\(NoteName.name(of: UInt8($0), middleC: middleC)) (\($0))" }
+        noteVelocities = PhraseTable(notes.map { $0 + " velocity " })
+        notePressures = PhraseTable(notes.map { $0 + " pressure " })
         controllers = PhraseTable((0...127).map { c in
             "\(c)\(GeneralMIDI.controllerName(UInt8(c)).map { " " + $0 } ?? "") = "
         })
         programs = PhraseTable((0...127).map { "\($0) \(GeneralMIDI.programName(UInt8($0)))" })
+        // Index (20 digits and 2 spaces), the columns, the longest details (a note-on's with " (off)"; the
+        // other kinds are at most 30 bytes) and a space, three bytes of hex and the newline.
+        let details = max(Self.detailsWidth, noteVelocities.maxCount + 9, notePressures.maxCount + 3,
+                          controllers.maxCount + 3, programs.maxCount, 30)
+        textLineBound = 22 + heads.maxCount + details + 1 + 9
+        jsonLineBound = self.jsonHeads.maxCount + 2 * 20 + 2 * 21 + 2
     }
 
     // MARK: Text
 
     /// One monitor line of a short message, with its 1-based index, and a newline.
     public mutating func writeText(_ m: ShortMessage, index: Int, into out: inout OutputBytes) {
-        writeIndex(index, into: &out)
+        var c = out.cursor(reserving: textLineBound)
+        writeIndex(index, into: &c)
         let status = m.status
         let isModeMessage = status & 0xF0 == 0xB0 && m.data1 >= 120
-        out.append(typeFields[isModeMessage ? 256 : Int(status)])
-        out.append(channelFields[status < 0xF0 ? Int(status & 0x0F) : 16])
-        let detailsStart = out.count
+        c.put(heads[isModeMessage ? 256 + Int(status & 0x0F) : Int(status)])
+        let detailsEnd = c.p + Self.detailsWidth
         switch status & 0xF0 {
         case 0x80:
-            out.append(notes[Int(m.data1)]); out.append(phrase(.velocity)); out.append(numbers[Int(m.data2)])
+            c.put(noteVelocities[Int(m.data1)]); putNumber(m.data2, &c)
         case 0x90:
-            out.append(notes[Int(m.data1)]); out.append(phrase(.velocity)); out.append(numbers[Int(m.data2)])
-            if m.data2 == 0 { out.append(phrase(.off)) }
+            c.put(noteVelocities[Int(m.data1)]); putNumber(m.data2, &c)
+            if m.data2 == 0 { c.put(phrase(.off)) }
         case 0xA0:
-            out.append(notes[Int(m.data1)]); out.append(phrase(.spacePressure)); out.append(numbers[Int(m.data2)])
+            c.put(notePressures[Int(m.data1)]); putNumber(m.data2, &c)
         case 0xB0:
-            out.append(controllers[Int(m.data1)]); out.append(numbers[Int(m.data2)])
+            c.put(controllers[Int(m.data1)]); putNumber(m.data2, &c)
         case 0xC0:
-            out.append(programs[Int(m.data1)])
+            c.put(programs[Int(m.data1)])
         case 0xD0:
-            out.append(phrase(.pressure)); out.append(numbers[Int(m.data1)])
+            c.put(phrase(.pressure)); putNumber(m.data1, &c)
         case 0xE0:
-            out.append(phrase(.bend)); out.appendDecimal((Int(m.data2) << 7 | Int(m.data1)) - 8192)
+            c.put(phrase(.bend)); c.putDecimal((Int(m.data2) << 7 | Int(m.data1)) - 8192)
         default:
             switch status {
             case 0xF1:
-                out.append(phrase(.piece)); out.append(numbers[Int((m.data1 >> 4) & 0x07)])
-                out.append(phrase(.value)); out.append(numbers[Int(m.data1 & 0x0F)])
-            case 0xF2: out.append(phrase(.position)); out.appendDecimal(Int(m.data2) << 7 | Int(m.data1))
-            case 0xF3: out.append(phrase(.song)); out.append(numbers[Int(m.data1)])
+                c.put(phrase(.piece)); putNumber((m.data1 >> 4) & 0x07, &c)
+                c.put(phrase(.value)); putNumber(m.data1 & 0x0F, &c)
+            case 0xF2: c.put(phrase(.position)); c.putDecimal(Int(m.data2) << 7 | Int(m.data1))
+            case 0xF3: c.put(phrase(.song)); putNumber(m.data1, &c)
             default: break
             }
         }
-        padDetails(from: detailsStart, into: &out)
-        out.appendHex(status)
+        c.pad(to: detailsEnd)
+        // "SS D1 D2" in one word; the line ends after the status and its data bytes.
         let dataBytes = status < 0xF0 ? ((status & 0xE0) == 0xC0 ? 1 : 2) : (status == 0xF2 ? 2 : status == 0xF1 || status == 0xF3 ? 1 : 0)
-        if dataBytes >= 1 { out.append(0x20); out.appendHex(m.data1) }
-        if dataBytes == 2 { out.append(0x20); out.appendHex(m.data2) }
-        out.append(0x0A)
+        let spaceHex1 = UInt64(0x20 | UInt32(ByteCursor.hexPair(m.data1)) << 8)
+        let spaceHex2 = UInt64(0x20 | UInt32(ByteCursor.hexPair(m.data2)) << 8)
+        c.put(word: UInt64(ByteCursor.hexPair(status)) | spaceHex1 << 16 | spaceHex2 << 40, count: 2 &+ 3 &* dataBytes)
+        c.put(0x0A)
+        out.advance(to: c)
+    }
+
+    /// A data value (0...255) in decimal.
+    @inline(__always) private func putNumber(_ v: UInt8, _ c: inout ByteCursor) {
+        let word = numberWords[Int(v)]
+        c.put(word: word, count: Int(truncatingIfNeeded: word >> 56))
     }
 
     /// One monitor line of a sysex, all of its bytes in hex, and a newline.
     public mutating func writeText(_ sysex: SysexView, index: Int, into out: inout OutputBytes) {
-        writeIndex(index, into: &out)
-        out.append(phrase(.sysexType))
-        out.append(channelFields[16])
-        let detailsStart = out.count
-        out.appendDecimal(sysex.bytes.count); out.append(phrase(.bytes))
-        if !sysex.isTerminated { out.append(phrase(.unterminated)) }
-        if sysex.isTruncated { out.append(phrase(.truncated)) }
-        padDetails(from: detailsStart, into: &out)
+        var c = out.cursor(reserving: 22 + phrase(.sysexType).count + Self.channelWidth + 21
+                                      + phrase(.bytes).count + phrase(.unterminated).count + phrase(.truncated).count
+                                      + Self.detailsWidth + 1)
+        writeIndex(index, into: &c)
+        c.put(phrase(.sysexType))
+        c.put(channelFields[16])
+        let detailsEnd = c.p + Self.detailsWidth
+        c.putDecimal(sysex.bytes.count); c.put(phrase(.bytes))
+        if !sysex.isTerminated { c.put(phrase(.unterminated)) }
+        if sysex.isTruncated { c.put(phrase(.truncated)) }
+        c.pad(to: detailsEnd)
+        out.advance(to: c)
         out.reserve(3 &* (sysex.bytes.count &+ 2))
         out.appendHex(0xF0)
         for byte in sysex.bytes { out.append(0x20); out.appendHex(byte & 0x7F) }
@@ -126,64 +168,81 @@ public struct MessageLineWriter: ~Copyable {
     }
 
     /// The index right-aligned in its column, then two spaces.
-    private mutating func writeIndex(_ index: Int, into out: inout OutputBytes) {
+    ///
+    /// The field is copied before it is counted up, and the new last digit stored into the line: a
+    /// 16-byte load of bytes just stored one by one waits for those stores (no store forwarding), which
+    /// made this copy the most expensive instruction of the line. Only a carry copies the field again.
+    @inline(__always)
+    private mutating func writeIndex(_ index: Int, into c: inout ByteCursor) {
         if index == lastIndex &+ 1 && index > 0 {
+            let field = c.p
+            c.put(UnsafeBufferPointer(start: indexDigits + 20 - indexFieldWidth, count: indexFieldWidth + 2))
+            lastIndex = index
+            let last = indexDigits[19]
+            if last != 0x39 && last != 0x20 {
+                indexDigits[19] = last &+ 1
+                (field + indexFieldWidth - 1).pointee = last &+ 1
+                return
+            }
             var i = 19  // count up: "9" carries into the digit before it
-            while i >= 0 {
+            while true {
                 let d = indexDigits[i]
                 if d == 0x39 { indexDigits[i] = 0x30; i -= 1; continue }
                 indexDigits[i] = d == 0x20 ? 0x31 : d &+ 1
+                if d == 0x20 && 20 - i > indexFieldWidth { indexFieldWidth = 20 - i }  // one digit more
                 break
             }
+            c.p = field
         } else {
-            let digits = Array(String(index).utf8).suffix(20)
-            indexDigits.update(repeating: 0x20, count: 20)
-            (indexDigits + 20 - digits.count).update(from: Array(digits), count: digits.count)
+            writeIndexDigits(index)
+            lastIndex = index
         }
-        lastIndex = index
-        let width = min(20, max(Self.indexWidth, OutputBytes.decimalWidth(index) + (index < 0 ? 1 : 0)))
-        out.append(UnsafeBufferPointer(start: indexDigits + 20 - width, count: width))
-        out.append(repeating: 0x20, count: 2)
+        c.put(UnsafeBufferPointer(start: indexDigits + 20 - indexFieldWidth, count: indexFieldWidth + 2))
     }
 
-    /// Pads the details column to its width, or adds one space when it is full (as `MonitorFormatter`).
-    private func padDetails(from start: Int, into out: inout OutputBytes) {
-        let written = out.count - start
-        out.append(repeating: 0x20, count: written >= Self.detailsWidth ? 1 : Self.detailsWidth - written)
+    /// An index that does not follow the last one: its digits from scratch.
+    private mutating func writeIndexDigits(_ index: Int) {
+        let digits = Array(String(index).utf8).suffix(20)
+        indexDigits.update(repeating: 0x20, count: 20)
+        (indexDigits + 20 - digits.count).update(from: Array(digits), count: digits.count)
+        indexFieldWidth = min(20, max(Self.indexWidth, OutputBytes.decimalWidth(index) + (index < 0 ? 1 : 0)))
     }
 
     // MARK: JSON
 
-    /// One JSON object of a short message, and a newline.
-    public func writeJSON(_ m: ShortMessage, into out: inout OutputBytes) {
+    /// One JSON object of a short message, and a newline. (Mutating only so that a call borrows the writer
+    /// in place: called as non-mutating on a stored writer, the compiler copied all of it per message.)
+    public mutating func writeJSON(_ m: ShortMessage, into out: inout OutputBytes) {
+        var c = out.cursor(reserving: jsonLineBound)
         let status = m.status
-        out.append(jsonHeads[Int(status)])
+        c.put(jsonHeads[Int(status)])
         switch status & 0xF0 {
         case 0x80, 0x90:
-            out.append(phrase(.jsonNote)); out.append(numbers[Int(m.data1)])
-            out.append(phrase(.jsonVelocity)); out.append(numbers[Int(m.data2)])
+            c.put(phrase(.jsonNote)); putNumber(m.data1, &c)
+            c.put(phrase(.jsonVelocity)); putNumber(m.data2, &c)
         case 0xA0:
-            out.append(phrase(.jsonNote)); out.append(numbers[Int(m.data1)])
-            out.append(phrase(.jsonPressure)); out.append(numbers[Int(m.data2)])
+            c.put(phrase(.jsonNote)); putNumber(m.data1, &c)
+            c.put(phrase(.jsonPressure)); putNumber(m.data2, &c)
         case 0xB0:
-            out.append(phrase(.jsonController)); out.append(numbers[Int(m.data1)])
-            out.append(phrase(.jsonValue)); out.append(numbers[Int(m.data2)])
-        case 0xC0: out.append(phrase(.jsonProgram)); out.append(numbers[Int(m.data1)])
-        case 0xD0: out.append(phrase(.jsonPressure)); out.append(numbers[Int(m.data1)])
-        case 0xE0: out.append(phrase(.jsonBend)); out.appendDecimal((Int(m.data2) << 7 | Int(m.data1)) - 8192)
+            c.put(phrase(.jsonController)); putNumber(m.data1, &c)
+            c.put(phrase(.jsonValue)); putNumber(m.data2, &c)
+        case 0xC0: c.put(phrase(.jsonProgram)); putNumber(m.data1, &c)
+        case 0xD0: c.put(phrase(.jsonPressure)); putNumber(m.data1, &c)
+        case 0xE0: c.put(phrase(.jsonBend)); c.putDecimal((Int(m.data2) << 7 | Int(m.data1)) - 8192)
         default:
             switch status {
-            case 0xF1: out.append(phrase(.jsonFrame)); out.append(numbers[Int(m.data1)])
-            case 0xF2: out.append(phrase(.jsonPosition)); out.appendDecimal(Int(m.data2) << 7 | Int(m.data1))
-            case 0xF3: out.append(phrase(.jsonSong)); out.append(numbers[Int(m.data1)])
+            case 0xF1: c.put(phrase(.jsonFrame)); putNumber(m.data1, &c)
+            case 0xF2: c.put(phrase(.jsonPosition)); c.putDecimal(Int(m.data2) << 7 | Int(m.data1))
+            case 0xF3: c.put(phrase(.jsonSong)); putNumber(m.data1, &c)
             default: break
             }
         }
-        out.append(0x7D); out.append(0x0A)
+        c.put(word: 0x0A7D, count: 2)  // "}\n"
+        out.advance(to: c)
     }
 
     /// One JSON object of a sysex (payload as contiguous uppercase hex), and a newline.
-    public func writeJSON(_ sysex: SysexView, into out: inout OutputBytes) {
+    public mutating func writeJSON(_ sysex: SysexView, into out: inout OutputBytes) {
         out.append(phrase(.jsonSysex))
         out.reserve(2 &* sysex.bytes.count)
         for byte in sysex.bytes { out.appendHex(byte) }
@@ -227,35 +286,5 @@ enum Phrase: Int, CaseIterable {
         case .jsonTruncatedTrue: ",\"truncated\":true}\n"
         case .jsonTruncatedFalse: ",\"truncated\":false}\n"
         }
-    }
-}
-
-/// Strings rendered once into one block of UTF-8, looked up by number.
-struct PhraseTable: ~Copyable {
-    private let storage: UnsafeMutablePointer<UInt8>
-    private let starts: UnsafeMutablePointer<Int>
-    private let total: Int
-
-    init(_ strings: [String]) {
-        let utf8 = strings.map { Array($0.utf8) }
-        total = utf8.count
-        starts = .allocate(capacity: utf8.count + 1)
-        storage = .allocate(capacity: max(1, utf8.reduce(0) { $0 + $1.count }))
-        var offset = 0
-        for (i, bytes) in utf8.enumerated() {
-            starts[i] = offset
-            (storage + offset).initialize(from: bytes, count: bytes.count)
-            offset += bytes.count
-        }
-        starts[utf8.count] = offset
-    }
-
-    deinit {
-        storage.deallocate()
-        starts.deallocate()
-    }
-
-    subscript(i: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: storage + starts[i], count: starts[i + 1] - starts[i])
     }
 }

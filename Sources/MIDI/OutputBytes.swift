@@ -6,9 +6,12 @@ public struct OutputBytes: ~Copyable {
     /// Bytes written so far.
     public private(set) var count = 0
 
+    /// Bytes allocated past `capacity`, for the stores of a ``ByteCursor`` that run past a piece's end.
+    static let slack = 64
+
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(16, capacity)
-        base = .allocate(capacity: self.capacity)
+        base = .allocate(capacity: self.capacity + Self.slack)
     }
 
     deinit { base.deallocate() }
@@ -30,11 +33,25 @@ public struct OutputBytes: ~Copyable {
     mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + Self.slack)
         newBase.update(from: base, count: count)
         base.deallocate()
         base = newBase
         capacity = newCapacity
+    }
+
+    /// A cursor at the end, with room for `n` bytes (plus ``slack``): the caller writes at most `n` bytes
+    /// through it, then calls ``advance(to:)``. One capacity check for a whole line.
+    @inline(__always)
+    mutating func cursor(reserving n: Int) -> ByteCursor {
+        reserve(n)
+        return ByteCursor(base + count)
+    }
+
+    /// Counts the bytes written through a cursor from ``cursor(reserving:)``.
+    @inline(__always)
+    mutating func advance(to cursor: ByteCursor) {
+        count = cursor.p - base
     }
 
     @inline(__always)
@@ -74,40 +91,11 @@ public struct OutputBytes: ~Copyable {
         count &+= n
     }
 
-    /// Appends `value` in decimal (two digits per division: this runs for every number of every line).
+    /// Appends `value` in decimal.
     public mutating func appendDecimal(_ value: Int) {
-        reserve(21)
-        if value < 0 { base[count] = 0x2D; count &+= 1 }
-        var v = value.magnitude
-        if v < 10 {
-            base[count] = 0x30 &+ UInt8(truncatingIfNeeded: v)
-            count &+= 1
-            return
-        }
-        var digits = 2
-        var power: UInt = 100
-        while v >= power && digits < 20 {
-            digits &+= 1
-            if digits == 20 { break }
-            power &*= 10
-        }
-        var i = count &+ digits
-        while v >= 100 {
-            let pair = v % 100
-            v /= 100
-            i &-= 2
-            base[i] = 0x30 &+ UInt8(truncatingIfNeeded: pair / 10)
-            base[i &+ 1] = 0x30 &+ UInt8(truncatingIfNeeded: pair % 10)
-        }
-        if v >= 10 {
-            i &-= 2
-            base[i] = 0x30 &+ UInt8(truncatingIfNeeded: v / 10)
-            base[i &+ 1] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
-        } else {
-            i &-= 1
-            base[i] = 0x30 &+ UInt8(truncatingIfNeeded: v)
-        }
-        count &+= digits
+        var c = cursor(reserving: 21)
+        c.putDecimal(value)
+        advance(to: c)
     }
 
     /// The number of decimal digits `value` (non-negative) takes.
