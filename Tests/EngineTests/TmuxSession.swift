@@ -43,6 +43,7 @@ final class TmuxSession {
         }
         throw HarnessError("timed out waiting for \(what); screen:\n\(last)")
     }
+    @discardableResult
     func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String { try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) } }
 
     /// Types `command` into the shell followed by `; echo "EXIT=$?"` (what `waitForExit` reads), and Enter.
