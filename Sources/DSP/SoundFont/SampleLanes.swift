@@ -20,7 +20,6 @@ enum SampleControl {
     static var b1: Int { @_noLocks get { 12 } }
     static var b2: Int { @_noLocks get { 13 } }
     static var b3: Int { @_noLocks get { 14 } }
-    static var floatRows: Int { @_noLocks get { 15 } }
     // Per call, not per block: the voices' state gathered into the lanes.
     static var z1: Int { @_noLocks get { 15 } }
     static var z2: Int { @_noLocks get { 16 } }
