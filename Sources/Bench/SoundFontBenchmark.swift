@@ -67,21 +67,18 @@ public enum SoundFontBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let midi = directory + "/chord-\(notes).mid"
         try Data(heldChordFile(notes: notes, seconds: seconds)).write(to: URL(fileURLWithPath: midi))
-        func leastCPU(_ arguments: [String]) throws -> (status: Int32, cpuSeconds: Double, output: String) {
-            try SynthBenchmark.leastCPU(arguments, runs: runs)
-        }
         var run = Run()
-        let mine = try leastCPU([backbeat, "render", midi, "-o", directory + "/ours.wav", "--soundfont", font,
-                                 "--voices", String(min(Synth.maximumVoices, max(notes * 4, 64)))])
+        let mine = try SynthBenchmark.leastCPU([backbeat, "render", midi, "-o", directory + "/ours.wav", "--soundfont", font,
+                                 "--voices", String(min(Synth.maximumVoices, max(notes * 4, 64)))], runs: runs)
         if mine.status == 0 {
             run.backbeat = mine.cpuSeconds
         } else {
             run.backbeatError = mine.output.split(separator: "\n").last.map(String.init) ?? "exit \(mine.status)"
         }
         guard let fluidsynth = ChildProcess.find("fluidsynth") else { return run }
-        let reference = try leastCPU([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000", "-o", "synth.verbose=1",
+        let reference = try SynthBenchmark.leastCPU([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000", "-o", "synth.verbose=1",
                                       "-o", "synth.polyphony=4096", "-o", "synth.cpu-cores=1",
-                                      "-F", directory + "/theirs.wav", font, midi])
+                                      "-F", directory + "/theirs.wav", font, midi], runs: runs)
         guard reference.status == 0 else { throw BenchError.commandFailed(command: "fluidsynth", output: reference.output) }
         run.fluidsynth = reference.cpuSeconds
         run.fluidsynthVoices = reference.output.split(separator: "\n").filter { $0.contains("noteon") }

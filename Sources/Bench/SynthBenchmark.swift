@@ -103,17 +103,14 @@ public enum SynthBenchmark {
         // GM program 82 (index 81): Lead 2 (sawtooth), the nearest to Backbeat's saw lead.
         try Data(heldChordFile(notes: notes, seconds: seconds, program: 81)).write(to: URL(fileURLWithPath: theirs))
 
-        func leastCPU(_ arguments: [String]) throws -> (status: Int32, cpuSeconds: Double, output: String) {
-            try SynthBenchmark.leastCPU(arguments, runs: runs)
-        }
-        let mine = try leastCPU([backbeat, "render", ours, "-o", directory + "/ours.wav",
-                                                 "--voices", String(max(notes, 1)), "--patch", "1"])
+        let mine = try SynthBenchmark.leastCPU([backbeat, "render", ours, "-o", directory + "/ours.wav",
+                                                 "--voices", String(max(notes, 1)), "--patch", "1"], runs: runs)
         guard mine.status == 0 else { throw BenchError.commandFailed(command: "backbeat render", output: mine.output) }
         guard let fluidsynth = ChildProcess.find("fluidsynth"), let font = soundFont else { return (mine.cpuSeconds, nil, nil) }
-        let reference = try leastCPU([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000",
+        let reference = try SynthBenchmark.leastCPU([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000",
                                                       "-o", "synth.verbose=1",
                                                       "-o", "synth.polyphony=4096", "-o", "synth.cpu-cores=1",
-                                                      "-F", directory + "/theirs.wav", font, theirs])
+                                                      "-F", directory + "/theirs.wav", font, theirs], runs: runs)
         guard reference.status == 0 else { throw BenchError.commandFailed(command: "fluidsynth", output: reference.output) }
         let counts = reference.output.split(separator: "\n").filter { $0.contains("noteon") }
             .compactMap { $0.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
