@@ -111,14 +111,20 @@ private struct Drawing {
             switch line { case .entry(let e): e.time; case .expectation(let x): x.time }
         } + [run.scenario.until ?? 0]
         let last = times.max() ?? 0
-        end = last <= 0 ? 10 : last + max(2, last * 0.06)
+        // Any finite time can be drawn (a scenario's times are finite, checked when it is read); the margin
+        // after the last one must not overflow to infinity, which would make every x a NaN.
+        end = last <= 0 ? 10 : min(last + max(2, last * 0.06), .greatestFiniteMagnitude)
     }
 
     var plotLeft: Double { S.gutter }
     var plotRight: Double { S.width - S.rightMargin }
-    func x(_ t: Double) -> Double { plotLeft + (plotRight - plotLeft) * min(max(t, 0), end) / end }
+    /// The fraction of the time axis first, so a time near Double's limit never overflows on the way.
+    func x(_ t: Double) -> Double { plotLeft + (plotRight - plotLeft) * (min(max(t, 0), end) / end) }
 
+    /// A coordinate or time to one decimal, written as an integer when it is one; a value beyond what `Int`
+    /// holds exactly (a time of 1e19 s) keeps Double's own spelling, never a trapping conversion.
     static func n(_ v: Double) -> String {
+        guard abs(v) < 1e15 else { return String(v.rounded()) }  // no tenths to keep, and `v * 10` could overflow
         let r = (v * 10).rounded() / 10
         return r == r.rounded() ? String(Int(r)) : String(r)
     }
@@ -356,12 +362,13 @@ private struct Drawing {
     mutating func axis() {
         body += "<line x1=\"\(Self.n(plotLeft))\" y1=\"\(Self.n(y))\" x2=\"\(Self.n(plotRight))\" y2=\"\(Self.n(y))\" stroke=\"\(S.ink)\" stroke-width=\"2\"/>\n"
         let step = [1.0, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 1200, 3600].first { end / $0 <= 12 } ?? (end / 10).rounded(.up)
-        var t = 0.0
-        while t <= end {
+        // Ticks counted, not summed: at times near Double's limit `t += step` can stop moving or overshoot.
+        for i in 0...13 {
+            let t = Double(i) * step
+            guard t <= end else { break }
             let ax = x(t)
             body += "<line x1=\"\(Self.n(ax))\" y1=\"\(Self.n(y))\" x2=\"\(Self.n(ax))\" y2=\"\(Self.n(y + 10))\" stroke=\"\(S.ink)\" stroke-width=\"2\"/>\n"
             text(Self.n(t), x: ax, y: y + 34, size: 20, anchor: "middle")
-            t += step
         }
         text("time (s)", x: 30, y: y + 34, size: 22, bold: true)
         y += 60

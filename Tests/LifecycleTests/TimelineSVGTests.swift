@@ -97,3 +97,14 @@ func bundledScenarioSVG(name: String) throws {
     #expect(lines.allSatisfy { $0.count <= 20 })
     #expect(lines.joined(separator: " ") == "The user leaves while the video plays and Picture in Picture starts at once")
 }
+
+// Issue 27: an `until` of 1e19 s or more trapped (Double to Int) while drawing; 1.7e308 made the axis endless.
+@Test("a timeline whose times pass what Int holds draws, with its ticks", arguments: ["1e19", "1e308", "1.7976931348623157e308"])
+func hugeUntilDraws(until: String) throws {
+    let text = "lifecycle = \"swiftui\"\nuntil = \(until)\n[[steps]]\nat = 0\nevent = \"launch\"\n"
+    let svg = TimelineSVG.render(try Scenario.parse(text, file: "huge.toml").run())
+    let texts = try SVGTextCollector.parse(svg).texts
+    #expect(texts.contains("time (s)"))
+    #expect(texts.contains("0"), "the axis starts at 0")
+    #expect(!svg.contains("nan") && !svg.contains("inf"), "every coordinate is a number")
+}
