@@ -13,12 +13,22 @@ public enum TerminalText {
 
     /// `text` with every non-printable scalar written as `\xNN` (or `\u{NNNN}`), and backslashes doubled.
     public static func sanitized(_ text: String) -> String {
-        escaping(text) { scalar in
-            if scalar == "\\" { return "\\\\" }
-            if isPrintable(scalar) { return nil }
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            return scalar.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u{\(hex)}"
-        }
+        escaping(text) { scalar in scalar == "\\" ? "\\\\" : escape(scalar) }
+    }
+
+    /// `text` with every non-printable scalar written as `sanitized` writes it, backslashes kept as they are:
+    /// for a whole line on its way to the terminal, whose parts may already be sanitized (applied twice, it
+    /// changes nothing). Every message Backbeat's commands write to standard error goes through it, so a
+    /// string from outside that a message forgot to sanitize still cannot reach the terminal raw.
+    public static func visible(_ text: String) -> String {
+        escaping(text, escape)
+    }
+
+    /// `\xNN` (or `\u{NNNN}`) for a scalar the terminal must not get raw; nil for a printable one.
+    private static func escape(_ scalar: Unicode.Scalar) -> String? {
+        if isPrintable(scalar) { return nil }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return scalar.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u{\(hex)}"
     }
 
     /// `text` with each scalar for which `replacement` returns a string replaced by it (an empty string drops

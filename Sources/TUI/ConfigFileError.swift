@@ -1,4 +1,5 @@
 import Foundation
+import Engine
 import MIDI
 import TOMLKit
 
@@ -8,10 +9,12 @@ public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertib
     public var line: Int
     public var message: String
     public init(file: String, line: Int, message: String) { self.file = file; self.line = line; self.message = message }
-    /// `file:line: message` (`file: message` when the error has no line), one line, the path escaped.
+    /// `file:line: message` (`file: message` when the error has no line), one line, the path escaped and the
+    /// message's values (echoed from the file) made visible.
     public var description: String {
         let shown = TerminalText.sanitized(file)
-        return line > 0 ? "\(shown):\(line): \(message)" : "\(shown): \(message)"
+        let said = TerminalText.visible(message)
+        return line > 0 ? "\(shown):\(line): \(said)" : "\(shown): \(said)"
     }
 }
 
@@ -91,6 +94,7 @@ enum TOMLFile {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigFileError(file: path, line: 1, message: "not UTF-8 text")
         }
+        OutputFile.protect(path)  // a config, theme or preset is never overwritten by a recording or render
         return text
     }
 

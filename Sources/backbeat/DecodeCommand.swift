@@ -117,7 +117,7 @@ struct Decode: ParsableCommand {
 
     /// Prints one clear line on stderr; the caller throws the returned exit code 2 (no stack trace).
     private func failure(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("backbeat decode: \(message)\n".utf8))
+        Console.message(message, prefix: "backbeat decode: ")
         return ExitCode(2)
     }
 }

@@ -34,7 +34,7 @@ struct SoundFontCommand: ParsableCommand {
             do {
                 font = try SoundFont.load(path: file)
             } catch {
-                FileHandle.standardError.write(Data("backbeat soundfont: \(TerminalText.sanitized(error.description))\n".utf8))
+                Console.message(error.description, prefix: "backbeat soundfont: ")
                 throw ExitCode(2)
             }
             if json {

@@ -249,6 +249,12 @@ private func loadError(_ bytes: [UInt8]) -> SoundFontError? {
         SoundFontBuilder.poke32(&outside, shdr + 20, 1_000_000)
         SoundFontBuilder.poke32(&outside, shdr + 24, 1_000_010)
         #expect(loadError(outside)?.reason.contains("sample points outside smpl") == true)
+        // Issue 27: the sample's name, from the file, reached the terminal raw in this error.
+        var hostile = backwards
+        for (i, byte) in [0x1B, 0x5B, 0x32, 0x4A, 0x07, 0x5C].enumerated() { hostile[shdr + i] = UInt8(byte) }  // ESC [ 2 J BEL backslash
+        let named = try #require(loadError(hostile))
+        #expect(named.reason.contains("'\\x1B[2J\\x07\\\\"), "\(named.reason)")
+        #expect(!"\(named)".unicodeScalars.contains { $0.value < 0x20 }, "no control character in \(named)")
         // end slightly past the data: clamped; loop points reversed: no loop.
         var past = good
         SoundFontBuilder.poke32(&past, shdr + 24, 64 + 46 + 10)

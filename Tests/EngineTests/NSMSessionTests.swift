@@ -69,6 +69,21 @@ extension JACK {
         #expect(try second.waitForExit() == 0)
     }
 
+    /// Issue 27: an NSM server's name and error text reached the terminal raw. They are shown as visible
+    /// escapes (the server refuses Backbeat after greeting it: exit 2).
+    @Test func aHostileServersWordsReachTheTerminalEscaped() throws {
+        let nsm = try TestNSMServer()
+        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless"], server: nil, environment: ["NSM_URL": nsm.url])
+        #expect(try nsm.receive().path == "/nsm/server/announce")
+        try nsm.send(OSCMessage("/reply", [.string("/nsm/server/announce"), .string("hi\u{1B}[2J"), .string("evil\u{1B}]0;owned\u{07}"), .string(":")]))
+        try nsm.send(OSCMessage("/error", [.string("/nsm/server/announce"), .int32(-1), .string("no\u{1B}[31m \u{9B}way\u{202E}")]))
+        #expect(try backbeat.waitForExit() == 2)
+        let output = backbeat.output.joined(separator: "\n")
+        #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" || $0 == "\u{202E}" }, "\(output)")
+        #expect(output.contains("NSM server evil\\x1B]0;owned\\x07 at \(nsm.url): hi\\x1B[2J"), "\(output)")
+        #expect(output.contains("refused Backbeat (error -1): no\\x1B[31m \\x9Bway\\u{202E}"), "\(output)")
+    }
+
     /// Without NSM_URL (the test runner has none; an empty one counts as unset) Backbeat opens no UDP socket.
     @Test func noUDPSocketWithoutNSMURL() throws {
         let server = try JackTestServer()

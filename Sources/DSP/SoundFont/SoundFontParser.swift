@@ -1,3 +1,4 @@
+import MIDI
 // The structural half of the SoundFont loader: RIFF 'sfbk' → INFO, sdta and pdta, each of pdta's nine
 // record chunks checked (record size, terminal record, indices increasing and in range), the zones of every
 // preset and instrument read with FluidSynth's tolerances (see SoundFontParser+Zones.swift), and the sample
@@ -176,10 +177,10 @@ enum SoundFontParser {
             let playable = s.type & 0x8000 == 0 && s.type & 0x10 == 0
             if playable {
                 guard s.end >= s.start else {
-                    throw r.error("pdta/shdr", o, "sample \(i) '\(name)' ends (\(s.end)) before it starts (\(s.start))")
+                    throw r.error("pdta/shdr", o, "sample \(i) '\(TerminalText.sanitized(name))' ends (\(s.end)) before it starts (\(s.start))")
                 }
                 guard s.start <= frames else {
-                    throw r.error("pdta/shdr", o, "sample \(i) '\(name)': sample points outside smpl (start \(s.start), smpl has \(frames) frames)")
+                    throw r.error("pdta/shdr", o, "sample \(i) '\(TerminalText.sanitized(name))': sample points outside smpl (start \(s.start), smpl has \(frames) frames)")
                 }
                 s.end = min(s.end, frames)
                 s.loopStart = min(max(s.loopStart, s.start), s.end)

@@ -1,3 +1,4 @@
+import MIDI
 // Resolution (SoundFont 2.04 sections 8.4, 9.4 and 9.5): every (preset zone, instrument zone) pair whose
 // key and velocity ranges intersect becomes one `SoundFontZone` with every generator final and its own merged
 // modulator list, so that a note-on needs no lookup beyond its preset's zones.
@@ -61,7 +62,7 @@ enum SoundFontResolver {
                 pairs += instrument.zones.count
                 guard pairs <= maxZonePairs else {
                     throw SoundFontError(path: path, chunk: "pdta/phdr", offset: preset.offset,
-                                         reason: "too many zones: the presets up to '\(preset.name)' pair more than \(maxZonePairs) preset and instrument zones")
+                                         reason: "too many zones: the presets up to '\(TerminalText.sanitized(preset.name))' pair more than \(maxZonePairs) preset and instrument zones")
                 }
                 for instrumentZone in instrument.zones {
                     guard let sample = instrumentZone.target, font.sampleUsable[sample] else { continue }
