@@ -58,8 +58,12 @@ public final class NSMClient: @unchecked Sendable {
         guard url.hasPrefix(prefix) else { throw .badURL(url: url, problem: "it must start with \(prefix) (NSM speaks OSC over UDP)") }
         var rest = url.dropFirst(prefix.count)
         if rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard let colon = rest.lastIndex(of: ":"), let port = UInt16(rest[rest.index(after: colon)...]), port > 0 else {
+        guard let colon = rest.lastIndex(of: ":"), let digits = Optional(rest[rest.index(after: colon)...]), !digits.isEmpty,
+              digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw .badURL(url: url, problem: "no port after the host (expected osc.udp://host:port/)")
+        }
+        guard let port = UInt16(digits), port > 0 else {
+            throw .badURL(url: url, problem: "port \(digits.prefix(12)) is out of range (a UDP port is 1...65535)")
         }
         let host = String(rest[..<colon])
         guard !host.isEmpty else { throw .badURL(url: url, problem: "no host") }

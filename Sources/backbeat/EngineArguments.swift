@@ -67,6 +67,9 @@ struct EngineArguments: ParsableArguments {
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be between 1 and 16 (got \(channel))") }
         guard patch >= 0 && patch <= 127 else { throw ValidationError("--patch must be a program number 0...127 (got \(patch))") }
         guard !clientName.isEmpty else { throw ValidationError("--name must not be empty") }
+        guard clientName.utf8.count <= JackClient.maximumNameLength else {
+            throw ValidationError("--name is \(clientName.utf8.count) bytes long; a JACK client name has at most \(JackClient.maximumNameLength)")
+        }
         if let soundFont, soundFont.isEmpty { throw ValidationError("--soundfont needs a file name") }
         if let recordMIDI, recordMIDI.isEmpty { throw ValidationError("--record-midi needs a file name") }
         if let recordAudio, recordAudio.isEmpty { throw ValidationError("--record-audio needs a file name") }

@@ -22,6 +22,13 @@ import Testing
             try NSMClient(url: "osc.udp://localhost/")
         }
         #expect(throws: (any Error).self) { try NSMClient(url: "osc.udp://no-such-host.invalid:1234/") }
+        // Issue 27: a port past 65535 said "no port after the host".
+        for port in ["99999", "0", "123456789012345678901234567890"] {
+            let url = "osc.udp://127.0.0.1:\(port)/"
+            #expect(throws: NSMError.badURL(url: url, problem: "port \(port.prefix(12)) is out of range (a UDP port is 1...65535)")) {
+                try NSMClient(url: url)
+            }
+        }
     }
 
     /// A server on loopback: the client's socket is bound to 127.0.0.1, and a silent server is a timeout

@@ -22,6 +22,10 @@ public final class JackClient: @unchecked Sendable {
 
     deinit { close() }
 
+    /// The longest client name libjack takes, in bytes (`jack_client_name_size`, which counts the final NUL):
+    /// a longer one fails `jack_client_open` with only "overall failure, communication error".
+    public static var maximumNameLength: Int { Int(jack_client_name_size()) - 1 }
+
     /// `jack_client_close` (after `jack_deactivate`). Idempotent.
     public func close() {
         guard !closed else { return }
