@@ -98,10 +98,13 @@ public final class Workstation {
         let rate = sampleRate
         var sawMeter = false
         let actions = actions
+        let engine = engine
         engine.drainEvents { event in
-            actions.record(event)
             switch event {
-            case .midi(let m): record(m, rate: rate, now: now)
+            case .midi(let m):
+                let message = m.message(takingSysex: engine.takeSysex)
+                actions.record(m, message: message)
+                record(m, message: message, rate: rate, now: now)
             case .meter(let block):
                 meters.consume(block, sampleRate: Int(rate))
                 sawMeter = true
@@ -166,19 +169,9 @@ public final class Workstation {
         }
     }
 
-    private func record(_ m: MonitorEvent, rate: Double, now: Double) {
+    private func record(_ m: MonitorEvent, message: MIDIMessage?, rate: Double, now: Double) {
         if firstFrame == nil { firstFrame = m.frameTime; monitorOffset = -now }
         let time = Double(m.frameTime &- (firstFrame ?? 0)) / max(rate, 1)
-        var message: MIDIMessage?
-        if m.message.status == 0xF0 {
-            var bytes = engine.takeSysex(count: Int(m.sysexBytesQueued))
-            let terminated = bytes.last == 0xF7
-            if bytes.first == 0xF0 { bytes.removeFirst() }
-            if terminated { bytes.removeLast() }
-            message = .systemExclusive(SystemExclusive(data: bytes, isTerminated: terminated, isTruncated: m.sysexBytesQueued < m.sysexLength))
-        } else {
-            message = MIDIMessage(m.message)
-        }
         if let message {
             // `out` repeats a message already applied from its source.
             if !m.lost && m.source != .out { held.apply(message); tempo.receive(m.message, at: time) }

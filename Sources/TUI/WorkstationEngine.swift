@@ -1,6 +1,7 @@
 import DSP
 import Engine
 import Foundation
+import MIDI
 
 /// What the workstation needs from the engine: a protocol so the panels and key handling run in tests
 /// without JACK.
@@ -62,8 +63,9 @@ public protocol WorkstationActions: AnyObject {
     func toggleAudioRecording() -> String
     /// Whether the demo sequencer plays now.
     var demoPlaying: Bool { get }
-    /// Every event the workstation drained from the engine (it is the only consumer).
-    func record(_ event: EngineEvent)
+    /// Every MIDI event the workstation drained from the engine (it is the only consumer), with its whole
+    /// message (a sysex with its payload).
+    func record(_ event: MonitorEvent, message: MIDIMessage?)
     /// What is being recorded, for the header.
     func recordings() -> [Recording]
 }
@@ -88,7 +90,7 @@ public final class UnavailableActions: WorkstationActions {
     public func toggleMIDIRecording() -> String { "MIDI recording: not available" }
     public func toggleAudioRecording() -> String { "audio recording: not available" }
     public var demoPlaying: Bool { false }
-    public func record(_ event: EngineEvent) {}
+    public func record(_ event: MonitorEvent, message: MIDIMessage?) {}
     public func recordings() -> [Recording] { [] }
 }
 
@@ -132,7 +134,7 @@ public final class SessionActions: WorkstationActions {
         return "recording audio to \(path) (A stops and saves)"
     }
 
-    public func record(_ event: EngineEvent) { capture.record(event) }
+    public func record(_ event: MonitorEvent, message: MIDIMessage?) { capture.record(event, message: message) }
     public func recordings() -> [Recording] {
         let status = capture.status()
         return [status.midi.map { Recording(kind: "MIDI", path: $0.path, seconds: $0.seconds, failure: $0.failure) },

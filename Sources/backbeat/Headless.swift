@@ -25,8 +25,10 @@ enum Headless {
         func drain() {
             let rate = Double(max(engine.sampleRate, 1))
             engine.drainEvents { event in
-                capture.record(event)
-                if case .midi(let midi) = event, !midi.lost, midi.source != .out { tempo.receive(midi.message, at: Double(midi.frameTime) / rate) }
+                guard case .midi(let midi) = event else { return }
+                // Every MIDI event's whole message, so a sysex's payload leaves its ring and reaches the take.
+                capture.record(midi, message: engine.message(of: midi))
+                if !midi.lost, midi.source != .out { tempo.receive(midi.message, at: Double(midi.frameTime) / rate) }
             }
         }
         var tick = 0
@@ -44,7 +46,7 @@ enum Headless {
             }
         }
         Console.info("quitting (signal \(signals.signal ?? 0))")
-        SessionSetup.finish(engine: engine, capture: capture, drain: drain)
+        try SessionSetup.finish(engine: engine, capture: capture, drain: drain)
     }
 
     static func statusLine(_ status: EngineStatus) -> String {

@@ -12,7 +12,7 @@ import TUI
 enum LiveScenario {
     static func runHeadless(_ arguments: EngineArguments, scenarioPath: String) throws {
         let scenario: Scenario
-        do { scenario = try Scenario.load(path: scenarioPath) } catch { Console.fail("\(error)") }
+        do { scenario = try ScenarioPath.load(path: scenarioPath) } catch { Console.fail("\(error)") }
         let signals = QuitSignals.install()
         let nsm = NSMSession.join(signals: signals)
         let preset = nsm?.state?.synth ?? arguments.loadPreset()
@@ -49,8 +49,10 @@ enum LiveScenario {
         var nextStatus = 1.0
         func drain() {
             engine.drainEvents { event in
-                capture.record(event)
-                if case let .meter(block) = event { recentPeak = max(recentPeak * 0.9, block.peakLeft, block.peakRight) }
+                switch event {
+                case .midi(let midi): capture.record(midi, message: engine.message(of: midi))
+                case .meter(let block): recentPeak = max(recentPeak * 0.9, block.peakLeft, block.peakRight)
+                }
             }
         }
         while signals.wait(timeout: .milliseconds(10)) == nil {
@@ -70,7 +72,7 @@ enum LiveScenario {
             }
         }
         Console.info("quitting (signal \(signals.signal ?? 0))")
-        SessionSetup.finish(engine: engine, capture: capture, drain: drain)
+        try SessionSetup.finish(engine: engine, capture: capture, drain: drain)
         if failed > 0 {
             engine.stop()
             throw ExitCodeError.expectationsFailed

@@ -35,7 +35,7 @@ struct Monitor: ParsableCommand {
                 guard case let .midi(monitored) = event else { return }
                 let seconds = Double(monitored.frameTime &- startFrame) / rate
                 count += 1
-                guard let message = Self.message(monitored, engine: engine) else {
+                guard let message = engine.message(of: monitored) else {
                     let status = hexString([monitored.message.status])
                     Console.out(json ? MIDIJSON.object([("type", .string("undefined")), ("status", .string(status)), ("frame", .int(Int(monitored.frameTime))), ("time", .double(seconds))])
                                      : "\(String(monitored.frameTime).leftPadded(10))  undefined status byte \(status)")
@@ -58,19 +58,6 @@ struct Monitor: ParsableCommand {
             }
         }
         Console.info("\(count) messages")
-    }
-
-    /// The full message: short ones from the event, a sysex from the engine's sysex byte ring.
-    static func message(_ event: MonitorEvent, engine: Engine) -> MIDIMessage? {
-        if event.message.status == 0xF0 {
-            var bytes = engine.takeSysex(count: Int(event.sysexBytesQueued))
-            let terminated = bytes.last == 0xF7
-            if bytes.first == 0xF0 { bytes.removeFirst() }
-            if terminated { bytes.removeLast() }
-            return .systemExclusive(SystemExclusive(data: bytes, isTerminated: terminated,
-                                                    isTruncated: event.sysexBytesQueued < event.sysexLength))
-        }
-        return MIDIMessage(event.message)
     }
 }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Engine
 import Foundation
 import MIDI
@@ -51,13 +52,16 @@ enum SessionSetup {
     }
 
     /// On quit: the demo's note-offs reach the synth and the monitor, `drain` hands the last events to the
-    /// recorders, then every file is written completely.
-    static func finish(engine: Engine, capture: CaptureController, drain: () -> Void) {
+    /// recorders, then every file is written completely. Throws exit code 1 when a recording could not be
+    /// written completely where it was asked to go (its line says what was kept and where).
+    static func finish(engine: Engine, capture: CaptureController, drain: () -> Void) throws {
         if engine.demo.isPlaying {
             engine.demo.stop()
             Thread.sleep(forTimeInterval: 0.1)
         }
         drain()
-        for line in capture.stopAll() { Console.info(line) }
+        let stopped = capture.stopAll()
+        for line in stopped.lines { Console.info(line) }
+        if stopped.incomplete { throw ExitCode(1) }
     }
 }

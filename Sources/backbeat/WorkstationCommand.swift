@@ -30,7 +30,7 @@ enum WorkstationCommand {
         options.soundFont = arguments.loadSoundFont(fallback: config.engine.soundFont)
         nsm?.adjust(&options)
         let scenario: Scenario?
-        do { scenario = try scenarioPath.map { path throws(ScenarioError) in try Scenario.load(path: path) } } catch { Console.fail("\(error)") }
+        do { scenario = try scenarioPath.map { path throws(ScenarioError) in try ScenarioPath.load(path: path) } } catch { Console.fail("\(error)") }
         let logFile: LogFile?
         do { logFile = try ui.log.map { try LogFile(path: $0) } } catch { Console.fail("\(error)") }
         let messages = Mutex<[String]>([])
@@ -108,7 +108,7 @@ enum WorkstationCommand {
         driver.close()
         logFile?.write("quitting (\(reason))")
         // The workstation hands the last drained events to the recorders, then every file is written.
-        SessionSetup.finish(engine: engine, capture: capture) { workstation.tick(now: now()) }
+        try SessionSetup.finish(engine: engine, capture: capture) { workstation.tick(now: now()) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Bench
 import Engine
 import Foundation
 import MIDI
@@ -108,6 +109,94 @@ extension JACK {
             let output = backbeat.output.joined(separator: "\n")
             #expect(!output.contains("ready:"), "started anyway: \(output)")
         }
+    }
+
+    // Issue 27: a take dropped every sysex (5,630 received, 0 recorded). Sysex from JACK reaches the file.
+    @Test func sysexIsRecordedInTheTake() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let sender = try ProbeMIDISender(server: server.name)
+        defer { sender.close() }
+        let mid = temporary.appendingPathComponent("sysex.mid").path
+        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--no-autoconnect",
+                                                                 "--connect-midi", "\(sender.name):out", "--record-midi", mid],
+                                          server: server.name)
+        try backbeat.waitForLine(containing: "recording MIDI to")
+        // 200 GM System On and Identity Request messages, 10 ms apart, and a note among them.
+        var events: [ProbeEvent] = (0..<200).map { i in
+            ProbeEvent(frame: 1_000 + i * 480, bytes: i % 2 == 0 ? [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7] : [0xF0, 0x7E, 0x7F, 0x06, 0x01, 0xF7])
+        }
+        events.append(.noteOn(50_000, 60))
+        sender.play(events)
+        // The status line counts what arrived: wait until all 201 messages are in.
+        var line = ""
+        for _ in 0..<20 {
+            line = try backbeat.waitForLine(containing: "voices", after: backbeat.output.count)
+            if (number(after: "MIDI ", in: line) ?? 0) >= 201 { break }
+        }
+        #expect((number(after: "MIDI ", in: line) ?? 0) >= 201, "\(line)")
+        backbeat.signal(SIGTERM)
+        #expect(try backbeat.waitForExit(timeout: 15) == 0, "\(backbeat.output.joined(separator: "\n"))")
+        let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: mid))))
+        let sysex = file.timedEvents().compactMap { event -> SystemExclusive? in if case .sysex(let s) = event.event { s } else { nil } }
+        #expect(sysex.count == 200)
+        #expect(sysex.first?.data == [0x7E, 0x7F, 0x09, 0x01] && sysex.first?.isTerminated == true)
+        #expect(sysex.last?.data == [0x7E, 0x7F, 0x06, 0x01])
+        // midicsv, a strict reader, reads the take.
+        let csv = try run("/usr/bin/midicsv", [mid])
+        #expect(csv.status == 0, "\(csv.output)")
+        #expect(csv.output.components(separatedBy: "System_exclusive").count - 1 == 200, "\(csv.output.prefix(2000))")
+    }
+
+    /// `backbeat ARGS` in a mount namespace of its own where `folder` is a tmpfs of `kilobytes` (filled up
+    /// first when `full`): the disk Backbeat records to fills while it runs, or is full from the start. The
+    /// shell prints backbeat's pid, waits for it, copies what the tmpfs holds to `kept` and exits with its code.
+    /// `TAKE` in `arguments` stands for `folder`'s path.
+    func onASmallDisk(_ server: JackTestServer, kilobytes: Int, full: Bool, _ arguments: [String]) throws -> (RunningProgram, kept: URL, disk: URL) {
+        let folder = try makeTemporaryDirectory("backbeat-small-disk")
+        let kept = try makeTemporaryDirectory("backbeat-small-disk-kept")
+        let fill = full ? "dd if=/dev/zero of=\"$D/fill\" bs=4k 2>/dev/null; " : ""
+        let script = "mount -t tmpfs -o size=\(kilobytes)k tmpfs \"$D\" || exit 97; \(fill)"
+            + "\"$0\" \"$@\" & echo \"backbeat pid $!\"; wait $!; rc=$?; rm -f \"$D/fill\"; cp -a \"$D\"/. \"$K\"/; exit $rc"
+        let program = try RunningProgram("/usr/bin/unshare", ["-m", "sh", "-c", script, try backbeatExecutable()]
+                                            + arguments.map { $0.replacingOccurrences(of: "TAKE", with: folder.path) },
+                                         server: server.name, environment: ["D": folder.path, "K": kept.path])
+        return (program, kept, folder)
+    }
+
+    // Issue 27: a recording that filled the disk kept what it could but exited 0. Now exit 1, the WAV valid
+    // up to its last whole write.
+    @Test func aDiskThatFillsWhileRecordingExitsOne() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let (backbeat, kept, disk) = try onASmallDisk(server, kilobytes: 512, full: false,
+                                                ["--headless", "--server", server.name, "--no-autoconnect", "--demo", "--record-audio", "TAKE/take.wav"])
+        defer { for folder in [kept, disk] { try? FileManager.default.removeItem(at: folder) } }
+        let pidLine = try backbeat.waitForLine(containing: "backbeat pid ")
+        try backbeat.waitForLine(containing: "audio recording stopped: ", timeout: 20)
+        kill(Int32(pidLine.split(separator: " ").last ?? "") ?? 0, SIGTERM)
+        #expect(try backbeat.waitForExit(timeout: 20) == 1, "\(backbeat.output.joined(separator: "\n"))")
+        let output = backbeat.output.joined(separator: "\n")
+        #expect(output.contains("audio recording stopped early: cannot write") && output.contains("No space left on device"), "\(output)")
+        let audio = try WAVFile.read(kept.appendingPathComponent("take.wav").path)
+        #expect(audio.left.count > server.rate / 4, "what fitted is kept: \(audio.left.count) frames")
+    }
+
+    // Issue 27: with the disk full from the start, no empty file is left where the take was asked to go.
+    @Test(arguments: ["--record-audio", "--record-midi"])
+    func aDiskFullFromTheStartLeavesNoEmptyFile(option: String) throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let take = option == "--record-audio" ? "TAKE/take.wav" : "TAKE/take.mid"
+        let (backbeat, kept, disk) = try onASmallDisk(server, kilobytes: 64, full: true,
+                                                ["--headless", "--server", server.name, "--no-autoconnect", option, take])
+        defer { for folder in [kept, disk] { try? FileManager.default.removeItem(at: folder) } }
+        let status = try backbeat.waitForExit(timeout: 20)
+        let output = backbeat.output.joined(separator: "\n")
+        #expect(status == 2, "\(output)")
+        #expect(output.contains("No space left on device") && output.contains(take.dropFirst(4)), "\(output)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: kept.path)
+        #expect(left == [], "left on the disk: \(left) \(output)")
     }
 }
 }

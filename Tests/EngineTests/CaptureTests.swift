@@ -4,6 +4,11 @@ import Testing
 import DSP
 import MIDI
 
+extension MIDIRecording {
+    /// A short message's event, its message read from the event itself.
+    mutating func add(_ event: MonitorEvent) { add(event, message: MIDIMessage(event.message)) }
+}
+
 @Suite struct CaptureTests {
     let directory: URL
 
@@ -37,6 +42,31 @@ import MIDI
         #expect(timed.count == 3)
         #expect(abs(timed[0].0 - 0.5) < 0.001 && abs(timed[1].0 - 1) < 0.001)
         #expect(timed[0].1 == .noteOn(NoteOn(channel: 0, note: 60, velocity: 100)))
+    }
+
+    // Issue 27: a take dropped every sysex (5,630 received, 0 recorded). Whole, split and truncated ones are kept.
+    @Test func sysexIsRecordedWithItsPayload() throws {
+        var recording = MIDIRecording(sampleRate: 48_000, startFrame: 0)
+        let identity = SystemExclusive(data: [0x7E, 0x7F, 0x06, 0x01])
+        let gmOn = SystemExclusive(data: [0x7E, 0x7F, 0x09, 0x01])
+        let sysexEvent = MonitorEvent(frameTime: 4_800, message: ShortMessage(status: 0xF0), source: .jack, lost: false,
+                                      sysexLength: 6, sysexBytesQueued: 6)
+        var ring: [UInt8] = [0xF0] + identity.data + [0xF7] + [0xF0] + gmOn.data + [0xF7]
+        func take(_ n: Int) -> [UInt8] { defer { ring.removeFirst(min(n, ring.count)) }; return Array(ring.prefix(n)) }
+        recording.add(sysexEvent, message: sysexEvent.message(takingSysex: take))
+        recording.add(note(9_600, 0x90, 60))
+        var gated = sysexEvent
+        gated.frameTime = 12_000
+        gated.lost = true  // the lifecycle gate dropped it: never received, still taken off the ring
+        recording.add(gated, message: gated.message(takingSysex: take))
+        #expect(ring.isEmpty)
+        let file = try StandardMIDIFile(bytes: recording.fileBytes())
+        let sysex = file.timedEvents().compactMap { event -> (Double, SystemExclusive)? in
+            if case .sysex(let s) = event.event { (event.seconds, s) } else { nil }
+        }
+        #expect(sysex.count == 1)
+        #expect(sysex.first?.1.data == identity.data && sysex.first?.1.isTerminated == true)
+        #expect(abs((sysex.first?.0 ?? 0) - 0.1) < 0.001)
     }
 
     @Test func wavStreamIsValidWhileWritingAndAfterClose() throws {
@@ -81,9 +111,7 @@ import MIDI
         try capture.startMIDIRecording(to: path)
         #expect(capture.status().midi?.path == path)
         #expect(throws: CaptureError.self) { try capture.startMIDIRecording(to: path) }
-        capture.record(.midi(note(100, 0x90, 64)))
-        capture.record(.midi(note(4900, 0x80, 64)))
-        capture.record(.meter(PeriodMeasure(frames: 256, peakLeft: 0, peakRight: 0, sumSquaresLeft: 0, sumSquaresRight: 0)))
+        for event in [note(100, 0x90, 64), note(4900, 0x80, 64)] { capture.record(event, message: MIDIMessage(event.message)) }
         #expect(capture.status().midi?.count == 2)
         try FileManager.default.removeItem(at: subdirectory)
         let summary = try #require(try capture.stopMIDIRecording())

@@ -73,9 +73,9 @@ public final class CaptureController: @unchecked Sendable {
     }
 
     /// Hands an event the UI drained to the MIDI recorder (ignored when not recording MIDI).
-    public func record(_ event: EngineEvent) {
-        guard case .midi(let monitorEvent) = event else { return }
-        midi.withLock { $0 }?.add(monitorEvent)
+    /// `message`: the event's whole message (`Engine.message(of:)`: a sysex with its payload).
+    public func record(_ event: MonitorEvent, message: MIDIMessage?) {
+        midi.withLock { $0 }?.add(event, message: message)
     }
 
     public var isRecordingMIDI: Bool { midi.withLock { $0 != nil } }
@@ -119,11 +119,16 @@ public final class CaptureController: @unchecked Sendable {
     @discardableResult
     public func stopAudioRecording() -> CaptureSummary? {
         guard let recorder = audio.withLock({ recorder -> AudioRecorder? in defer { recorder = nil }; return recorder }) else { return nil }
-        let failure = recorder.stop()
+        var failure = recorder.stop()
         let seconds = recorder.seconds
         let dropped = recorder.framesDropped
         var message = "saved \(Self.format(seconds)) s of audio to \(recorder.path)"
         if dropped > 0 { message += " (\(dropped) frames dropped: the disk fell behind)" }
+        if let reason = failure, recorder.frames == 0 {
+            // Nothing was recorded (the disk was full from the start): no empty file is left to mistake for a take.
+            unlink(recorder.path)
+            failure = "\(reason); no audio was written, so \(recorder.path) was removed"
+        }
         if let failure { message = "audio recording stopped early: \(failure)" }
         return CaptureSummary(path: recorder.path, requestedPath: recorder.path, seconds: seconds, count: recorder.frames,
                               framesDropped: dropped, problem: failure, message: message)
@@ -131,16 +136,26 @@ public final class CaptureController: @unchecked Sendable {
 
     // MARK: Both
 
-    /// Stops everything; returns a line per recording for the user (errors included).
-    public func stopAll() -> [String] {
+    /// Stops everything; returns a line per recording for the user (errors included), and whether a
+    /// recording was not written completely where it was asked to go (a full disk, a removed folder: the
+    /// command then exits non-zero).
+    public func stopAll() -> (lines: [String], incomplete: Bool) {
         var lines: [String] = []
+        var incomplete = false
         do {
-            if let summary = try stopMIDIRecording() { lines.append(summary.message) }
+            if let summary = try stopMIDIRecording() {
+                lines.append(summary.message)
+                incomplete = incomplete || summary.problem != nil
+            }
         } catch {
             lines.append(error.description)
+            incomplete = true
         }
-        if let summary = stopAudioRecording() { lines.append(summary.message) }
-        return lines
+        if let summary = stopAudioRecording() {
+            lines.append(summary.message)
+            incomplete = incomplete || summary.problem != nil
+        }
+        return (lines, incomplete)
     }
 
     public func status() -> CaptureStatus {

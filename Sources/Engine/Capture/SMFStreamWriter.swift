@@ -46,6 +46,7 @@ final class SMFStreamWriter {
         } catch {
             Glibc.close(fd)
             closed = true
+            unlink(path)  // created (or emptied) just now and holding nothing: no empty file is left behind
             throw error
         }
         trackLength = track.count

@@ -198,6 +198,10 @@ public final class Engine: @unchecked Sendable {
         while let event = context.uiRing.pop() { body(event) }
     }
 
+    /// The whole message of a monitor event, a sysex with its payload (see `MonitorEvent.message(takingSysex:)`):
+    /// every reader of `drainEvents` calls it once per MIDI event, so the sysex byte ring stays in step.
+    public func message(of event: MonitorEvent) -> MIDIMessage? { event.message(takingSysex: takeSysex) }
+
     /// The payload of a sysex the monitor reported (`sysexBytesQueued` bytes, F0 included).
     public func takeSysex(count: Int) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -54,6 +54,18 @@ public struct MonitorEvent: Sendable, BitwiseCopyable, Equatable {
         self.sysexLength = sysexLength
         self.sysexBytesQueued = sysexBytesQueued
     }
+
+    /// The whole message this event stands for: a short message from the event itself, a sysex with the
+    /// payload `takeSysex` hands over (`sysexBytesQueued` bytes from the sysex byte ring, F0 included; call it
+    /// once per event, in order, as it consumes them). Nil for a status byte that is no message.
+    public func message(takingSysex takeSysex: (Int) -> [UInt8]) -> MIDIMessage? {
+        guard message.status == 0xF0 else { return MIDIMessage(message) }
+        var bytes = takeSysex(Int(sysexBytesQueued))
+        let terminated = bytes.last == 0xF7
+        if bytes.first == 0xF0 { bytes.removeFirst() }
+        if terminated { bytes.removeLast() }
+        return .systemExclusive(SystemExclusive(data: bytes, isTerminated: terminated, isTruncated: sysexBytesQueued < sysexLength))
+    }
 }
 
 
