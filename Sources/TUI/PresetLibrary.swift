@@ -77,7 +77,8 @@ public struct PresetLibrary: Sendable {
         } catch {
             throw ConfigFileError(file: directory, line: 0, message: "cannot create the presets folder: \(error.localizedDescription)")
         }
-        do { try OutputFile.write(Array(preset.toml.utf8), to: target) } catch {
+        // Saving over the preset that was loaded (with --preset) is what saving is for.
+        do { try OutputFile.write(Array(preset.toml.utf8), to: target, replacingReadFiles: true) } catch {
             throw ConfigFileError(file: target, line: 0, message: "cannot write the preset: \(error)")
         }
         return target

@@ -107,7 +107,7 @@ public struct SessionState: Equatable, Sendable {
     }
 
     static func writeAtomically(_ text: String, to target: String) throws(ConfigFileError) {
-        do { try OutputFile.write(Array(text.utf8), to: target) } catch {
+        do { try OutputFile.write(Array(text.utf8), to: target, replacingReadFiles: true) } catch {  // it was read at start
             throw ConfigFileError(file: target, line: 0, message: "cannot write the session state: \(error)")
         }
     }

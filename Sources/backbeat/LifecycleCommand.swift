@@ -15,7 +15,7 @@ struct LifecycleCommand: ParsableCommand {
 
 /// Prints one line on stderr and exits with `code` (2: bad input).
 func lifecycleFail(_ message: String, code: Int32 = 2) -> ExitCode {
-    FileHandle.standardError.write(Data(("error: " + TerminalText.sanitized(message) + "\n").utf8))
+    Console.message(TerminalText.sanitized(message), prefix: "error: ")
     return ExitCode(code)
 }
 
@@ -38,7 +38,7 @@ struct LifecycleRun: ParsableCommand {
     func run() throws {
         let scenario: Scenario
         do {
-            scenario = try Scenario.load(path: try ScenarioPath.resolve(file))
+            scenario = try ScenarioPath.load(path: try ScenarioPath.resolve(file))
         } catch {
             throw lifecycleFail("\(error)")
         }
@@ -51,9 +51,9 @@ struct LifecycleRun: ParsableCommand {
                 return
             }
             do {
-                try drawing.write(toFile: svg, atomically: true, encoding: .utf8)
+                try OutputFile.write(Array(drawing.utf8), to: svg)  // never over the scenario it draws
             } catch {
-                throw lifecycleFail("\(svg): cannot write the SVG: \(error.localizedDescription)")
+                throw lifecycleFail("\(svg): cannot write the SVG: \(error)")
             }
         }
         if json {

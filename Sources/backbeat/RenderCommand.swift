@@ -74,6 +74,7 @@ struct Render: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: input) else {
             throw failure("cannot read '\(input)': permission denied or I/O error")
         }
+        OutputFile.protect(input)
         let file: StandardMIDIFile
         do {
             file = try StandardMIDIFile(bytes: Array(data))
@@ -93,7 +94,7 @@ struct Render: ParsableCommand {
 
         let writer: WAVStreamWriter
         do {
-            writer = try WAVStreamWriter(output: try OutputFile(path: output, inputs: [input]), sampleRate: rate)
+            writer = try WAVStreamWriter(output: try OutputFile(path: output), sampleRate: rate)
         } catch let error as OutputFileError {
             throw failure(error.description)
         } catch {
@@ -103,7 +104,7 @@ struct Render: ParsableCommand {
         let toStdout = Self.sameFile(writer.output.fd, STDOUT_FILENO)
 
         // On stderr, so stdout keeps its one summary line: the output is open and Ctrl-C is handled from here.
-        FileHandle.standardError.write(Data("backbeat render: rendering '\(input)' (\(HumanDuration.format(duration)) to its last event) to '\(output)'\n".utf8))
+        Console.message("rendering '\(input)' (\(HumanDuration.format(duration)) to its last event) to '\(output)'", prefix: "backbeat render: ")
 
         struct Interrupted: Error { let signal: Int32 }
         let start = ContinuousClock.now
@@ -133,7 +134,7 @@ struct Render: ParsableCommand {
         let summary = String(format: "%@: %d notes, %.2f s of stereo 32-bit float at %d Hz, peak %.1f dBFS (%@)",
                              output, notes, seconds, rate, 20 * log10(max(Double(peak), 1e-10)), speed)
         if toStdout {
-            FileHandle.standardError.write(Data((summary + "\n").utf8))
+            Console.message(summary, prefix: "")
         } else {
             print(summary)
         }
@@ -147,7 +148,7 @@ struct Render: ParsableCommand {
 
     /// Prints one clear line on stderr; the caller throws the returned exit code 2 (no stack trace).
     private func failure(_ message: String, code: Int32 = 2) -> ExitCode {
-        FileHandle.standardError.write(Data("backbeat render: \(message)\n".utf8))
+        Console.message(message, prefix: "backbeat render: ")
         return ExitCode(code)
     }
 }

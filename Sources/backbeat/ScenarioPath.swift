@@ -1,4 +1,6 @@
+import Engine
 import Foundation
+import Lifecycle
 import TUI
 
 /// Where a scenario argument (`lifecycle run NAME|FILE`, `--scenario NAME|FILE`) is read from: a file that
@@ -17,6 +19,14 @@ enum ScenarioPath {
             if FileManager.default.fileExists(atPath: path) { return path }
         }
         throw ScenarioPathError(message: "\(argument): no such file, and no scenario of that name in \(directories.joined(separator: ", "))")
+    }
+
+    /// The scenario at `path` (already resolved), its file protected from every output of this process
+    /// (`--svg`, `--record-*`).
+    static func load(path: String) throws(ScenarioError) -> Scenario {
+        let scenario = try Scenario.load(path: path)
+        OutputFile.protect(path)
+        return scenario
     }
 }
 

@@ -1,4 +1,5 @@
 import DSP
+import Engine
 import Foundation
 
 /// Loading the font `--soundfont` or the config file names, before the engine or the renderer starts.
@@ -9,14 +10,15 @@ enum SoundFontFile {
         do {
             return try load(path)
         } catch {
-            let prefix = command.map { "backbeat \($0): " } ?? "backbeat: "
-            FileHandle.standardError.write(Data((prefix + "\(error)\n").utf8))
+            Console.message("\(error)", prefix: command.map { "backbeat \($0): " } ?? "backbeat: ")
             exit(2)
         }
     }
 
     static func load(_ path: String) throws -> SoundFont {
         let expanded = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst(1) : path
-        return try SoundFont.load(path: expanded)
+        let font = try SoundFont.load(path: expanded)
+        OutputFile.protect(expanded)  // no render or recording may write over the font
+        return font
     }
 }

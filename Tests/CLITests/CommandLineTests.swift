@@ -15,6 +15,34 @@ import Testing
         #expect(runOptions.output.contains("--voices must be between 1 and 4096"), "\(runOptions.output)")
     }
 
+    // Issue 27: every input is protected. A take named like the font or the preset is refused before the
+    // engine starts (exit 2, both named), and the file is untouched.
+    @Test func aRecordingMayNotReplaceAFileBackbeatReads() throws {
+        let folder = try makeTemporaryDirectory("backbeat-inputs")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let font = folder.appendingPathComponent("font.sf2").path
+        try FileManager.default.copyItem(atPath: "/usr/share/sounds/sf2/TimGM6mb.sf2", toPath: font)
+        let preset = folder.appendingPathComponent("lead.toml").path
+        try "patch = 1\n".write(toFile: preset, atomically: true, encoding: .utf8)
+        let fontBytes = try Data(contentsOf: URL(fileURLWithPath: font))
+        for (option, target) in [("--record-audio", font), ("--record-midi", font), ("--record-audio", preset), ("--record-midi", preset)] {
+            let result = try run(backbeatExecutable(), ["--headless", "--soundfont", font, "--preset", preset, option, target])
+            #expect(result.status == 2, "\(option) \(target): \(result.output)")
+            #expect(result.output.contains("the output '\(target)' is the input '\(target)'"), "\(result.output)")
+            #expect(!result.output.contains("JACK"), "refused before the engine: \(result.output)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == fontBytes)
+        #expect(try String(contentsOfFile: preset, encoding: .utf8) == "patch = 1\n")
+    }
+
+    // Issue 27: a 300-character --name said "overall failure, communication error with the server".
+    @Test func aClientNameJackCannotTakeIsNamedWithTheLimit() throws {
+        let result = try run(backbeatExecutable(), ["--headless", "--name", String(repeating: "n", count: 300)])
+        #expect(result.status == 64, "\(result.output)")
+        #expect(result.output.contains("--name is 300 bytes long; a JACK client name has at most \(JackClient.maximumNameLength)"), "\(result.output)")
+        #expect(JackClient.maximumNameLength >= 32)
+    }
+
     @Test func helpListsEverySubcommand() throws {
         let help = try run(backbeatExecutable(), ["--help"])
         #expect(help.status == 0)

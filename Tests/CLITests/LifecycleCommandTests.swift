@@ -143,6 +143,26 @@ struct LifecycleCommandTests {
         #expect(bad.stderr.hasPrefix("error: /nonexistent/dir/t.svg: cannot write the SVG"))
     }
 
+    // Issue 27: every input is protected; `--svg` over the scenario it draws replaced it.
+    @Test func svgOverItsOwnScenarioIsRefused() throws {
+        let original = try String(contentsOf: scenariosFolder.appendingPathComponent("midikit-swiftui.toml"), encoding: .utf8)
+        let scenario = try temporaryFile("svg-self-\(getpid()).toml", original)
+        defer { try? FileManager.default.removeItem(atPath: scenario) }
+        let r = try backbeat(["lifecycle", "run", scenario, "--svg", scenario])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("the output '\(scenario)' is the input '\(scenario)'"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: scenario, encoding: .utf8) == original)
+    }
+
+    // Issue 27: `until` of 1e19 s or more trapped (SIGILL) while drawing the SVG.
+    @Test func svgOfAHugeUntilDraws() throws {
+        let scenario = try temporaryFile("huge-\(getpid()).toml", "lifecycle = \"swiftui\"\nuntil = 1e308\n[[steps]]\nat = 0\nevent = \"launch\"\n")
+        defer { try? FileManager.default.removeItem(atPath: scenario) }
+        let r = try backbeat(["lifecycle", "run", scenario, "--svg", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasSuffix("</svg>\n"))
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 absent"))
     func svgParsesAsXMLInPython() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-py.svg").path

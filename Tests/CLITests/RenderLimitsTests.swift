@@ -153,13 +153,51 @@ private struct MeasuredRun {
         let render = try RunningProgram(backbeatExecutable(), ["render", input, "-o", output], server: nil)
         // The line comes once the temporary file is open and signals are handled.
         try render.waitForLine(containing: "rendering '\(input)'")
-        let temporary = path(".out.wav.\(render.process.processIdentifier).tmp")
+        let temporary = path(".out.wav.backbeat-\(render.process.processIdentifier).tmp")
         #expect(FileManager.default.fileExists(atPath: temporary), "rendering into \(temporary): \(contents)")
         render.signal(signal)
         let status = try render.waitForExit(timeout: 30)
         #expect(status == 128 + signal, "\(render.output)")
         #expect(render.output.contains { $0.contains("interrupted") && $0.contains("nothing was written") }, "\(render.output)")
         #expect(contents == ["long.mid"], "left behind: \(contents)")
+    }
+
+    // Issue 27: `render -o F --soundfont F` (or -o a link to the font) replaced the font with the WAV, exit 0.
+    @Test func renderRefusesToOverwriteItsSoundFontThroughAnyName() throws {
+        let input = try write(fileLasting(0.5), "in.mid")
+        let font = path("font.sf2")
+        try FileManager.default.copyItem(atPath: "/usr/share/sounds/sf2/TimGM6mb.sf2", toPath: font)
+        let original = try Data(contentsOf: URL(fileURLWithPath: font))
+        try FileManager.default.createSymbolicLink(atPath: path("soft.sf2"), withDestinationPath: font)
+        #expect(link(font, path("hard.sf2")) == 0)
+        for output in [font, path("soft.sf2"), path("hard.sf2")] {
+            let result = try run(backbeatExecutable(), ["render", input, "--soundfont", font, "-o", output])
+            #expect(result.status == 2, "\(result.output)")
+            #expect(result.output.contains("'\(output)'") && result.output.contains("is the input '\(font)'"), "\(result.output)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == original, "the font is untouched")
+        #expect(contents == ["font.sf2", "hard.sf2", "in.mid", "soft.sf2"], "no temporary left: \(contents)")
+    }
+
+    // Issue 27: a render killed with SIGKILL left its hidden temporary file (449 MB in the probe) for good.
+    @Test func aKilledRendersTemporaryIsRemovedByTheNextRender() throws {
+        let input = try write(fileLasting(3_000), "long.mid")
+        let killed = try RunningProgram(backbeatExecutable(), ["render", input, "-o", path("first.wav"), "--max-duration", "2h"], server: nil)
+        try killed.waitForLine(containing: "rendering '\(input)'")
+        let abandoned = path(".first.wav.backbeat-\(killed.process.processIdentifier).tmp")
+        #expect(FileManager.default.fileExists(atPath: abandoned))
+        killed.signal(SIGKILL)
+        _ = try killed.waitForExit(timeout: 30)
+        #expect(FileManager.default.fileExists(atPath: abandoned), "SIGKILL leaves it: \(contents)")
+        // Files of other programs that look alike are never touched.
+        for name in [".first.wav.12345.tmp", ".notes.backbeat-.tmp", "x.backbeat-1.tmp"] {
+            #expect(FileManager.default.createFile(atPath: path(name), contents: Data([1])))
+        }
+        let short = try write(fileLasting(0.5), "short.mid")
+        let result = try run(backbeatExecutable(), ["render", short, "-o", path("second.wav")])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: abandoned), "left behind: \(contents)")
+        #expect(contents == [".first.wav.12345.tmp", ".notes.backbeat-.tmp", "long.mid", "second.wav", "short.mid", "x.backbeat-1.tmp"], "\(contents)")
     }
 
     @Test func renderRefusesToOverwriteItsInputThroughAnyName() throws {

@@ -15,7 +15,7 @@ public struct CaptureError: Error, CustomStringConvertible, Sendable, Equatable 
 public struct MIDIRecording: Sendable {
     public let sampleRate: Double
     /// Seconds from the start of the recording, and the message (since the last `takeEvents`).
-    public private(set) var events: [(seconds: Double, message: ShortMessage)] = []
+    public private(set) var events: [(seconds: Double, message: MIDIMessage)] = []
     /// Events recorded since the start, taken or not.
     public private(set) var count = 0
     private var lastFrame: UInt32?
@@ -29,11 +29,12 @@ public struct MIDIRecording: Sendable {
         lastFrame = startFrame
     }
 
-    /// Adds a monitor event. Messages the lifecycle gate dropped were never received, so they are skipped,
-    /// as are sysex (their payload travels separately).
-    public mutating func add(_ event: MonitorEvent) {
+    /// Adds a monitor event whose whole message (a sysex with its payload) is `message`
+    /// (`MonitorEvent.message(takingSysex:)`). Messages the lifecycle gate dropped were never received, so
+    /// they are skipped.
+    public mutating func add(_ event: MonitorEvent, message: MIDIMessage?) {
         // `out` repeats a message already recorded from its source.
-        guard !event.lost, event.message.status != 0xF0, event.source != .out else { return }
+        guard !event.lost, event.source != .out, let message else { return }
         let lastFrame = self.lastFrame ?? event.frameTime
         let step = Int32(bitPattern: event.frameTime &- lastFrame)
         if step < 0 {
@@ -43,7 +44,7 @@ public struct MIDIRecording: Sendable {
             position += UInt64(step)
             self.lastFrame = event.frameTime
         }
-        events.append((Double(position) / sampleRate, event.message))
+        events.append((Double(position) / sampleRate, message))
         count += 1
     }
 
@@ -51,17 +52,14 @@ public struct MIDIRecording: Sendable {
     public var duration: Double { Double(position) / sampleRate }
 
     /// Hands over the events added since the last call and forgets them.
-    public mutating func takeEvents() -> [(seconds: Double, message: ShortMessage)] {
+    public mutating func takeEvents() -> [(seconds: Double, message: MIDIMessage)] {
         defer { events = [] }
         return events
     }
 
     /// The file: format 0, 960 ticks per quarter note at 120 BPM (about half a millisecond per tick).
     public func fileBytes() -> [UInt8] {
-        let messages: [(seconds: Double, message: MIDIMessage)] = events.compactMap { item in
-            MIDIMessage(item.message).map { (seconds: item.seconds, message: $0) }
-        }
-        return StandardMIDIFile.format0(messages, ticksPerQuarterNote: 960)
+        StandardMIDIFile.format0(events, ticksPerQuarterNote: 960)
     }
 }
 
@@ -95,7 +93,7 @@ final class MIDIRecorder: @unchecked Sendable {
         thread.start()
     }
 
-    func add(_ event: MonitorEvent) { recording.withLock { $0.add(event) } }
+    func add(_ event: MonitorEvent, message: MIDIMessage?) { recording.withLock { $0.add(event, message: message) } }
 
     /// Events recorded so far.
     var count: Int { recording.withLock { $0.count } }
@@ -127,8 +125,12 @@ final class MIDIRecorder: @unchecked Sendable {
         let fallback = CaptureFiles.fallbackPath(for: path)
         do {
             let bytes = try writer.contents(appending: held)
+            // None of the take reached its own file (the disk was full from the start): the copy holds it all,
+            // so no empty file is left where the take was asked to go.
+            let emptyHere = writer.events == 0 && !writer.isRemoved
             try? writer.close()
             try OutputFile.write(bytes, to: fallback)
+            if emptyHere { unlink(path) }
         } catch {
             throw CaptureError("\(reason); the MIDI recording is lost: \(String(describing: error))")
         }
@@ -147,7 +149,7 @@ final class MIDIRecorder: @unchecked Sendable {
     }
 
     private func flush() {
-        let batch = recording.withLock { $0.takeEvents() }.compactMap { item in MIDIMessage(item.message).map { (seconds: item.seconds, message: $0) } }
+        let batch = recording.withLock { $0.takeEvents() }
         guard !batch.isEmpty else { return }
         if failure.withLock({ $0 }) == nil {
             do {
@@ -168,6 +170,8 @@ enum CaptureFiles {
     /// left behind.
     static func checkWritable(_ path: String) throws(CaptureError) {
         guard !path.isEmpty else { throw CaptureError("cannot record to an empty file name") }
+        // A take may not replace a file Backbeat reads (its SoundFont, config, theme, preset or scenario).
+        do { try OutputFile.refuseInputs([], output: path) } catch { throw CaptureError(error.description) }
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false

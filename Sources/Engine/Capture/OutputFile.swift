@@ -39,16 +39,22 @@ public final class OutputFile {
     /// Bytes written by `write(_:)` (the position of the next sequential write).
     public private(set) var position = 0
     private var finished = false
+    /// A regular file written in place: emptied when opened, so a discard before any byte was written
+    /// removes it (no empty file is left for a recording that never started).
+    private let inPlaceRegular: Bool
 
     /// Opens `path` for writing.
     /// - Parameters:
     ///   - inputs: files this command reads; an output that is one of them (the same device and inode,
     ///     also through a symbolic or hard link) is refused, naming both paths.
     ///   - mode: all or nothing (`.atomic`), or written in place as it grows (`.inPlace`).
-    public init(path: String, inputs: [String] = [], mode: Mode = .atomic) throws(OutputFileError) {
+    ///   - replacingReadFiles: false (the default) also refuses every file this process has read as an input
+    ///     (`protect(_:)`: fonts, configs, themes, scenarios); true only where replacing such a file is the
+    ///     point (saving a preset over the one that was loaded).
+    public init(path: String, inputs: [String] = [], mode: Mode = .atomic, replacingReadFiles: Bool = false) throws(OutputFileError) {
         self.path = path
         guard !path.isEmpty else { throw OutputFileError("cannot write to an empty file name") }
-        try Self.refuseInputs(inputs, output: path)
+        try Self.refuseInputs(inputs, output: path, includingReadFiles: !replacingReadFiles)
         // The kernel follows the links to see what is there (also /proc's magic links, as /dev/stdout is).
         var status = stat()
         let exists = stat(path, &status) == 0
@@ -86,13 +92,16 @@ public final class OutputFile {
             temporaryPath = nil
         } else {
             let url = URL(fileURLWithPath: target)
-            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+            let folder = url.deletingLastPathComponent().path
+            Self.removeAbandonedTemporaries(in: folder)
+            let temporary = folder + "/" + Self.temporaryName(for: url.lastPathComponent, pid: getpid())
             // O_NOFOLLOW: a link planted under the temporary name must not redirect the write.
             fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw failure("open") }
             if exists { _ = fchmod(fd, status.st_mode & 0o7777) }  // the replacement keeps the file's permissions
             temporaryPath = temporary
         }
+        inPlaceRegular = isRegular && mode == .inPlace
         isSeekable = lseek(fd, 0, SEEK_CUR) >= 0
         if let temporaryPath { Self.pending.withLock { $0[ObjectIdentifier(self)] = temporaryPath } }
     }
@@ -170,13 +179,15 @@ public final class OutputFile {
     }
 
     /// Closes without putting anything in place: a temporary file is removed, the target untouched (for
-    /// `.inPlace` and special files, what was written stays written).
+    /// `.inPlace` and special files, what was written stays written; an `.inPlace` file with nothing
+    /// written is removed).
     public func discard() {
         guard !finished else { return }
         finished = true
         if fd >= 0 { close(fd) }
         fd = -1
         removeTemporary()
+        if inPlaceRegular && position == 0 { unlink(target) }
     }
 
     private func removeTemporary() {
@@ -192,8 +203,9 @@ public final class OutputFile {
     // MARK: Whole files
 
     /// Writes `bytes` to `path` completely or not at all (regular files), refusing to overwrite `inputs`.
-    public static func write(_ bytes: [UInt8], to path: String, inputs: [String] = []) throws(OutputFileError) {
-        let file = try OutputFile(path: path, inputs: inputs)
+    public static func write(_ bytes: [UInt8], to path: String, inputs: [String] = [],
+                             replacingReadFiles: Bool = false) throws(OutputFileError) {
+        let file = try OutputFile(path: path, inputs: inputs, replacingReadFiles: replacingReadFiles)
         try file.write(bytes)
         try file.commit()
     }
@@ -216,20 +228,62 @@ public final class OutputFile {
     /// The temporary files being written now (for tests).
     public static var temporaries: [String] { pending.withLock { Array($0.values) } }
 
+    // MARK: Temporary files
+
+    /// The hidden file an atomic write of `name` goes to first: `.NAME.backbeat-PID.tmp`.
+    static func temporaryName(for name: String, pid: Int32) -> String { ".\(name).backbeat-\(pid).tmp" }
+
+    /// The PID in a temporary file's name (`temporaryName`), or nil for any other name.
+    static func temporaryOwner(_ name: String) -> Int32? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp"), let marker = name.range(of: ".backbeat-", options: .backwards) else { return nil }
+        let digits = name[marker.upperBound..<name.index(name.endIndex, offsetBy: -4)]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let pid = Int32(digits), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Removes the temporary files in `folder` that a killed Backbeat left (SIGKILL gives it no chance to):
+    /// those named by `temporaryName` whose process no longer exists. Another program's files never match.
+    public static func removeAbandonedTemporaries(in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names {
+            guard let pid = temporaryOwner(name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            var status = stat()
+            let path = folder + "/" + name
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == getuid() else { continue }
+            unlink(path)
+        }
+    }
+
     // MARK: Paths
 
-    /// Refuses an output that is one of `inputs`: the same regular file (device and inode), whatever path,
-    /// symbolic or hard link leads to it. A device or FIFO named as both is not refused (nothing is replaced).
-    public static func refuseInputs(_ inputs: [String], output: String) throws(OutputFileError) {
+    /// Refuses an output that is one of `inputs`, or (with `includingReadFiles`) one of the files this process
+    /// has read (`protect(_:)`): the same regular file (device and inode), whatever path, symbolic or hard link
+    /// leads to it. A device or FIFO named as both is not refused (nothing is replaced).
+    public static func refuseInputs(_ inputs: [String], output: String, includingReadFiles: Bool = true) throws(OutputFileError) {
         var out = stat()
         guard stat(output, &out) == 0, out.st_mode & S_IFMT == S_IFREG else { return }
-        for input in inputs {
+        var candidates: [(path: String, device: UInt64, inode: UInt64)] = inputs.compactMap { input in
             var inp = stat()
-            if stat(input, &inp) == 0 && inp.st_dev == out.st_dev && inp.st_ino == out.st_ino {
-                let how = input == output ? "" : " (the same file under another name)"
-                throw OutputFileError("the output '\(output)' is the input '\(input)'\(how): writing it would destroy the input; name another output file")
-            }
+            return stat(input, &inp) == 0 ? (input, UInt64(inp.st_dev), UInt64(inp.st_ino)) : nil
         }
+        if includingReadFiles { candidates += readFiles.withLock { $0 } }
+        for input in candidates where input.device == UInt64(out.st_dev) && input.inode == UInt64(out.st_ino) {
+            let how = input.path == output ? "" : " (the same file under another name)"
+            throw OutputFileError("the output '\(output)' is the input '\(input.path)'\(how): writing it would destroy the input; name another output file")
+        }
+    }
+
+    /// Files this process has read as inputs, by device and inode (taken when read, so a later change of
+    /// directory or a rename does not lose them).
+    private static let readFiles = Mutex<[(path: String, device: UInt64, inode: UInt64)]>([])
+
+    /// Marks `path`, a file this process reads (a SoundFont, a config, a theme, a scenario, a MIDI file), as
+    /// one no output may replace, whichever command or key opens the output. A path that is not a regular
+    /// file is ignored.
+    public static func protect(_ path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        readFiles.withLock { $0.append((path, UInt64(status.st_dev), UInt64(status.st_ino))) }
     }
 
     /// `path` with symbolic links followed to the file they name (which may not exist yet: a dangling
