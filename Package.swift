@@ -24,13 +24,13 @@ let package = Package(
         .library(name: "Realtime", targets: ["Realtime"]),
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "Lifecycle", targets: ["Lifecycle"]),
+        .library(name: "TOML", targets: ["TOML"]),
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Bench", targets: ["Bench"]),
         .library(name: "TUI", targets: ["TUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries: one module map and one shim header each.
@@ -43,15 +43,16 @@ let package = Package(
         .target(name: "MIDI"),
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
         .target(name: "DSP", dependencies: ["MIDI"], swiftSettings: nativeDSP + optimizedInDebug),
-        .target(name: "Lifecycle", dependencies: ["MIDI", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.
+        .target(name: "TOML"),
+        .target(name: "Lifecycle", dependencies: ["MIDI", "TOML"]),
 
         // What runs the DSP against the world, and the terminal.
         .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP"]),
         // Benchmarks, reference clients and measurement probes: `backbeat bench`/`soak` and the tests use
         // them; Engine never imports Bench.
         .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine"]),
-        .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "DSP", "Engine", "Lifecycle",
-                                            .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "DSP", "Engine", "Lifecycle", "TOML"]),
 
         // NSM session client: OSC over UDP (liblo as the codec). Network I/O off the
         // real-time path, so a module of its own rather than part of Engine.
@@ -66,6 +67,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
         .testTarget(name: "MIDITests", dependencies: ["MIDI", "TestSupport"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),

@@ -11,7 +11,7 @@
 // - LifecycleSimulator.swift (+State, +Events, +Time): `LifecycleSimulator`, a value driven by hand
 //   (`apply(_:at:)`, `advance(to:)`) that returns `TimelineEntry` values; the live panel and the engine's
 //   gates read it.
-// - Scenario.swift: scenario files (docs/scenarios.md), parsed with TOMLKit, errors with file and line.
+// - Scenario.swift: scenario files (docs/scenarios.md), parsed with the TOML module, errors with file and line.
 // - Timeline.swift: running a scenario; JSON lines (docs/scenarios.md) and the readable table.
 // - InfoPlistCheck.swift: `lifecycle check` on an app's Info.plist.
 // - TimelineSVG.swift: a run drawn as SVG for slides (`lifecycle run --svg`), and `XMLText` escaping.

@@ -1,7 +1,7 @@
-// Scenario files (format: docs/scenarios.md). Values are parsed with TOMLKit; TOMLKit does not tell where a
-// key or table is, so a light scan of the text (`SourceMap`) finds the lines errors must name.
+// Scenario files (format: docs/scenarios.md), read with the TOML module, whose tables know the line of every
+// key and table: the lines errors name.
 import Foundation
-import TOMLKit
+import TOML
 
 /// A scenario error: names the file, the line and, when relevant, the accepted values.
 public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -55,60 +55,19 @@ public struct Scenario: Sendable, Equatable {
 
     /// Parses scenario text; `file` is the name errors use.
     public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
-        var parser = ScenarioParser(file: file, map: SourceMap(text))
+        let parser = ScenarioParser(file: file)
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ScenarioError(file: file, line: error.source.begin.line, message: "TOML syntax: \(error.description)")
         } catch {
-            throw ScenarioError(file: file, line: 1, message: "TOML syntax: \(error)")
+            throw ScenarioError(file: file, line: error.line, message: "TOML syntax (column \(error.column)): \(error.message)")
         }
         return try parser.parse(root)
     }
 }
 
-/// Where keys and tables are in the text: top-level keys, and for each table (`[session]`, each
-/// `[[streams]]`…) its header line and its keys' lines.
-struct SourceMap {
-    struct Block { var line: Int; var keys: [String: Int] = [:] }
-    var top = Block(line: 1)
-    var tables: [String: [Block]] = [:]
-
-    init(_ text: String) {
-        var current: (String, Int)?  // table name, index in tables[name]
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            let n = i + 1
-            if line.hasPrefix("[") {
-                let inner = line.drop(while: { $0 == "[" }).prefix(while: { $0 != "]" })
-                let name = inner.trimmingCharacters(in: .whitespaces)
-                tables[name, default: []].append(Block(line: n))
-                current = (name, tables[name]!.count - 1)
-                continue
-            }
-            guard let eq = line.firstIndex(of: "="), let first = line.first, first.isLetter || first.isNumber || first == "_" || first == "\"" else { continue }
-            let key = line[..<eq].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            guard key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else { continue }
-            if let (name, index) = current {
-                if tables[name]![index].keys[key] == nil { tables[name]![index].keys[key] = n }
-            } else if top.keys[key] == nil {
-                top.keys[key] = n
-            }
-        }
-    }
-
-    func block(_ table: String, _ index: Int) -> Block? {
-        guard let list = tables[table], index < list.count else { return nil }
-        return list[index]
-    }
-}
-
 private struct ScenarioParser {
     let file: String
-    let map: SourceMap
-
-    init(file: String, map: SourceMap) { self.file = file; self.map = map }
 
     static let topKeys = ["title", "until", "lifecycle", "app_delegate_adaptor", "background_modes", "ios", "session", "streams",
                           "handlers", "steps", "expect"]
@@ -121,14 +80,14 @@ private struct ScenarioParser {
     func fail(_ line: Int, _ message: String) -> ScenarioError { ScenarioError(file: file, line: line, message: message) }
     func list(_ values: [String]) -> String { values.joined(separator: ", ") }
 
-    /// A view of one table with the lines of its keys.
+    /// One table of the file and what errors call it.
     struct Table {
         let table: TOMLTable
-        let block: SourceMap.Block
         let what: String
     }
 
-    func line(_ t: Table, _ key: String) -> Int { t.block.keys[key] ?? t.block.line }
+    /// The line of `key` in `t`, or of the table when it has no such key.
+    func line(_ t: Table, _ key: String) -> Int { t.table.line(of: key) ?? t.table.line }
 
     func checkKeys(_ t: Table, _ allowed: [String]) throws(ScenarioError) {
         for key in t.table.keys.sorted(by: { line(t, $0) < line(t, $1) }) where !allowed.contains(key) {
@@ -138,7 +97,7 @@ private struct ScenarioParser {
 
     func string(_ t: Table, _ key: String, required: Bool = false) throws(ScenarioError) -> String? {
         guard let v = t.table[key] else {
-            if required { throw fail(t.block.line, "\(t.what) needs \"\(key)\"") }
+            if required { throw fail(t.table.line, "\(t.what) needs \"\(key)\"") }
             return nil
         }
         guard let s = v.string else { throw fail(line(t, key), "\"\(key)\" must be a string") }
@@ -153,7 +112,7 @@ private struct ScenarioParser {
 
     /// Seconds: a finite number, not negative (TOML also spells nan and inf, which are no times).
     func number(_ t: Table, _ key: String) throws(ScenarioError) -> Double {
-        guard let v = t.table[key] else { throw fail(t.block.line, "\(t.what) needs \"\(key)\" (seconds)") }
+        guard let v = t.table[key] else { throw fail(t.table.line, "\(t.what) needs \"\(key)\" (seconds)") }
         let seconds: Double
         if let d = v.double { seconds = d } else if let i = v.int { seconds = Double(i) } else {
             throw fail(line(t, key), "\"\(key)\" must be a number of seconds")
@@ -185,21 +144,21 @@ private struct ScenarioParser {
     func tables(_ root: TOMLTable, _ name: String) throws(ScenarioError) -> [Table] {
         guard let v = root[name] else { return [] }
         guard let array = v.array else {
-            throw fail(map.top.keys[name] ?? map.block(name, 0)?.line ?? 1, "\"\(name)\" must be an array of tables: [[\(name)]]")
+            throw fail(root.line(of: name) ?? 1, "\"\(name)\" must be an array of tables: [[\(name)]]")
         }
         var out: [Table] = []
-        for (i, element) in array.enumerated() {
-            guard let t = element.table else { throw fail(map.top.keys[name] ?? 1, "\"\(name)\" must be an array of tables: [[\(name)]]") }
-            out.append(Table(table: t, block: map.block(name, i) ?? SourceMap.Block(line: map.top.keys[name] ?? 1),
+        for element in array {
+            guard let t = element.table else { throw fail(root.line(of: name) ?? 1, "\"\(name)\" must be an array of tables: [[\(name)]]") }
+            out.append(Table(table: t,
                              what: "[[\(name)]]"))
         }
         return out
     }
 
-    mutating func parse(_ root: TOMLTable) throws(ScenarioError) -> Scenario {
-        let top = Table(table: root, block: map.top, what: "the top level")
+    func parse(_ root: TOMLTable) throws(ScenarioError) -> Scenario {
+        let top = Table(table: root, what: "the top level")
         for key in root.keys where !Self.topKeys.contains(key) {
-            throw fail(map.top.keys[key] ?? map.block(key, 0)?.line ?? 1,
+            throw fail(root.line(of: key) ?? 1,
                        "unknown key \"\(key)\" at the top level; accepted: \(list(Self.topKeys))")
         }
         let title = try string(top, "title") ?? URL(fileURLWithPath: file).lastPathComponent
@@ -225,7 +184,7 @@ private struct ScenarioParser {
         }
         if let v = root["session"] {
             guard let t = v.table else { throw fail(line(top, "session"), "\"session\" must be a table: [session]") }
-            let session = Table(table: t, block: map.block("session", 0) ?? map.top, what: "[session]")
+            let session = Table(table: t, what: "[session]")
             try checkKeys(session, Self.sessionKeys)
             if let c = try string(session, "category") {
                 config.category = try enumValue(session, "category", c, SessionCategory.self)
@@ -247,7 +206,7 @@ private struct ScenarioParser {
                 }
                 content = try enumValue(t, "content", c, PlayerContent.self)
             } else if kind == .keepalivePlayer {
-                throw fail(t.block.line, "a keepalive-player needs \"content\"; accepted: \(list(PlayerContent.allCases.map(\.rawValue)))")
+                throw fail(t.table.line, "a keepalive-player needs \"content\"; accepted: \(list(PlayerContent.allCases.map(\.rawValue)))")
             }
             let audible = try bool(t, "audible")
             if audible != nil && kind != .audioOutput && kind != .videoPlayer {
@@ -271,7 +230,7 @@ private struct ScenarioParser {
         for t in try tables(root, "handlers") {
             try checkKeys(t, Self.handlerKeys)
             let on = try enumValue(t, "on", try string(t, "on", required: true)!, Callback.self)
-            guard let actionTexts = try strings(t, "do") else { throw fail(t.block.line, "[[handlers]] needs \"do\"; accepted: \(list(HandlerAction.accepted))") }
+            guard let actionTexts = try strings(t, "do") else { throw fail(t.table.line, "[[handlers]] needs \"do\"; accepted: \(list(HandlerAction.accepted))") }
             var actions: [HandlerAction] = []
             for text in actionTexts {
                 guard let a = HandlerAction(parsing: text) else {
@@ -307,7 +266,7 @@ private struct ScenarioParser {
             if let previous = steps.last, at < previous.at {
                 throw fail(line(t, "at"), "steps must be in time order: at = \(at) comes after at = \(previous.at) (line \(previous.line))")
             }
-            steps.append(ScenarioStep(at: at, event: event, say: try string(t, "say"), line: t.block.line))
+            steps.append(ScenarioStep(at: at, event: event, say: try string(t, "say"), line: t.table.line))
         }
         var expectations: [ScenarioExpectation] = []
         for t in try tables(root, "expect") {
@@ -316,7 +275,7 @@ private struct ScenarioParser {
             if let until, at > until {
                 throw fail(line(t, "at"), "expectation at = \(at) comes after until = \(until) (line \(line(top, "until"))): it would never be checked")
             }
-            var e = ScenarioExpectation(at: at, line: t.block.line)
+            var e = ScenarioExpectation(at: at, line: t.table.line)
             if let s = try string(t, "state") { e.state = try enumValue(t, "state", s, AppState.self) }
             if let alive = try strings(t, "alive_by") {
                 for n in alive { try stream(n, t, "alive_by") }

@@ -1,6 +1,6 @@
 import Foundation
 import MIDI
-import TOMLKit
+import TOML
 
 /// `$XDG_CONFIG_HOME/backbeat/config.toml` (default `~/.config/backbeat/config.toml`). Every key is optional;
 /// command-line flags win over it; an unknown key or a wrong type stops Backbeat with file and line.
@@ -70,8 +70,8 @@ public struct Config: Equatable, Sendable {
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigFileError) -> Config {
-        let lines = KeyLines(text)
         let root = try TOMLFile.parse(text, file: file)
+        let lines = KeyLines(root)
         var config = Config()
         func fail(_ key: String, _ table: String?, _ message: String) -> ConfigFileError {
             ConfigFileError(file: file, line: lines.line(key, in: table), message: message)

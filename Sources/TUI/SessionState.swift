@@ -1,7 +1,7 @@
 import Engine
 import Foundation
 import MIDI
-import TOMLKit
+import TOML
 
 /// What an NSM session keeps of Backbeat, in the folder the session manager names (its instance path):
 ///
@@ -44,8 +44,8 @@ public struct SessionState: Equatable, Sendable {
         let file = sessionPath(directory)
         guard FileManager.default.fileExists(atPath: file) else { return state }
         let text = try TOMLFile.read(path: file)
-        let lines = KeyLines(text)
         let root = try TOMLFile.parse(text, file: file)
+        let lines = KeyLines(root)
         for key in root.keys where !["theme", "connections", "soundfont"].contains(key) {
             throw ConfigFileError(file: file, line: lines.line(key), message: "unknown key \"\(TerminalText.sanitized(key))\"; a session has: theme, connections")
         }

@@ -2,7 +2,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
-import TOMLKit
+import TOML
 
 /// The built-in synth's settings, as the synth panel edits them: the patch (its program number, which also
 /// sets the velocity sensitivity) and every `SynthParameter`. Saved as a TOML file:
@@ -69,8 +69,8 @@ public struct SynthPreset: Equatable, Sendable {
     /// Reads a preset; an unknown key, a wrong type or a value out of range is an error naming the file, the
     /// line and what is accepted.
     public static func parse(_ text: String, file: String) throws(ConfigFileError) -> SynthPreset {
-        let lines = KeyLines(text)
         let root = try TOMLFile.parse(text, file: file)
+        let lines = KeyLines(root)
         func fail(_ key: String, _ message: String) -> ConfigFileError {
             ConfigFileError(file: file, line: lines.line(key), message: message)
         }

@@ -1,6 +1,6 @@
 import Foundation
 import MIDI
-import TOMLKit
+import TOML
 
 /// How one element looks: foreground, background and attributes.
 public struct Style: Equatable, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import MIDI
-import TOMLKit
+import TOML
 
 /// The fields one `[styles]` entry names; the others come from the parent theme's style for that element
 /// (from the terminal's defaults, no attributes, in a theme without `extends`).
@@ -30,8 +30,8 @@ struct ThemeSource: Sendable {
     static let keys = ["name", "extends", "styles"]
 
     static func parse(_ text: String, file: String) throws(ConfigFileError) -> ThemeSource {
-        let lines = KeyLines(text)
         let root = try TOMLFile.parse(text, file: file)
+        let lines = KeyLines(root)
         func fail(_ line: Int, _ message: String) -> ConfigFileError { ConfigFileError(file: file, line: line, message: message) }
         for key in root.keys.sorted(by: { lines.line($0) < lines.line($1) }) where !keys.contains(key) {
             throw fail(lines.line(key), "unknown key \"\(key)\"; a theme has \"name\", \"extends\" and a [styles] table")
@@ -62,17 +62,17 @@ struct ThemeSource: Sendable {
         } else if parent == nil {
             throw fail(1, "missing the [styles] table (or \"extends\" = a theme to start from)")
         }
-        return ThemeSource(file: file, name: name, parent: parent, styles: result, stylesLine: lines.tables["styles"]?.line ?? 1)
+        return ThemeSource(file: file, name: name, parent: parent, styles: result, stylesLine: root["styles"]?.table?.line ?? 1)
     }
 
-    private static func color(_ value: TOMLValueConvertible, key: String, line: Int, fail: (Int, String) -> ConfigFileError) throws(ConfigFileError) -> ThemeColor {
+    private static func color(_ value: TOMLValue, key: String, line: Int, fail: (Int, String) -> ConfigFileError) throws(ConfigFileError) -> ThemeColor {
         if let n = value.int, let c = ThemeColor(text: String(n)) { return c }
         if let s = value.string, let c = ThemeColor(text: s) { return c }
         throw fail(line, "\"\(key)\": expected \(ThemeColor.expected); got \(value.debugDescription)")
     }
 
     /// A table of fields, or a bare colour (the foreground).
-    private static func changes(_ value: TOMLValueConvertible, key: String, line: Int, fail: (Int, String) -> ConfigFileError) throws(ConfigFileError) -> StyleChanges {
+    private static func changes(_ value: TOMLValue, key: String, line: Int, fail: (Int, String) -> ConfigFileError) throws(ConfigFileError) -> StyleChanges {
         guard let table = value.table else { return StyleChanges(fg: try color(value, key: key, line: line, fail: fail)) }
         var changes = StyleChanges()
         for k in table.keys.sorted() {

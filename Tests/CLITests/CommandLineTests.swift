@@ -35,6 +35,17 @@ import Testing
         #expect(try String(contentsOfFile: preset, encoding: .utf8) == "patch = 1\n")
     }
 
+    // Issue 27: a TOML file that was just `[` aborted Backbeat (exit 134) through every TOML input.
+    @Test func aMalformedTOMLFileIsAnErrorWithItsLineNeverAnAbort() throws {
+        let bad = try temporaryFile("bracket-\(UInt32.random(in: 0...UInt32.max)).toml", "# a comment\n[\n")
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        for arguments in [["lifecycle", "run", bad], ["--headless", "--preset", bad], ["--headless", "--scenario", bad]] {
+            let result = try run(backbeatExecutable(), arguments)
+            #expect(result.status == 2, "\(arguments): \(result.output)")
+            #expect(result.output.contains("\(bad):2: TOML syntax"), "\(arguments): \(result.output)")
+        }
+    }
+
     // Issue 27: a 300-character --name said "overall failure, communication error with the server".
     @Test func aClientNameJackCannotTakeIsNamedWithTheLimit() throws {
         let result = try run(backbeatExecutable(), ["--headless", "--name", String(repeating: "n", count: 300)])

@@ -165,3 +165,14 @@ func malformed(c: Malformed) {
         #expect(FileManager.default.fileExists(atPath: svg.path), "docs/scenarios has no drawing of \(name): run scripts/scenario-svgs")
     }
 }
+
+// Issue 27: a scenario that was just `[` aborted Backbeat inside toml++. Now an error with file and line.
+@Test(arguments: [("[", 1), ("[[[1]]]", 1), ("[[=", 1), ("lifecycle = \"swiftui\"\n\n[[steps]\n", 3)])
+func malformedTOMLIsAScenarioErrorWithItsLine(text: String, line: Int) {
+    #expect(throws: ScenarioError.self) { try Scenario.parse(text, file: "bad.toml") }
+    do {
+        _ = try Scenario.parse(text, file: "bad.toml")
+    } catch {
+        #expect(error.line == line && error.message.hasPrefix("TOML syntax"), "\(error)")
+    }
+}

@@ -84,3 +84,32 @@ import Testing
         }
     }
 }
+
+/// Issue 27: any TOML file that was just `[` aborted Backbeat (SIGABRT inside toml++ through TOMLKit), through
+/// every TOML input. Each malformed header is now an error with the file and its line, in every reader.
+@Suite struct MalformedTOMLTests {
+    static let inputs: [(text: String, line: Int)] = [
+        ("[", 1), ("[[[1]]]", 1), ("[[=", 1), ("# theme\n\n[", 3), ("a = 1\n[[b]]\n[b]\n", 3), ("x = [[[[[[", 1),
+        (String(repeating: "[", count: 100_000), 1), ("name = \"\u{1B}[2J", 1),
+    ]
+
+    @Test(arguments: 0..<inputs.count)
+    func everyTOMLReaderGivesFileAndLine(index: Int) {
+        let (text, line) = Self.inputs[index]
+        let readers: [(String, (String) throws(ConfigFileError) -> Void)] = [
+            ("config", { text throws(ConfigFileError) in _ = try Config.parse(text, file: "bad.toml") }),
+            ("theme", { text throws(ConfigFileError) in _ = try Theme.parse(text, file: "bad.toml") }),
+            ("preset", { text throws(ConfigFileError) in _ = try SynthPreset.parse(text, file: "bad.toml") }),
+        ]
+        for (what, read) in readers {
+            do {
+                try read(text)
+                Issue.record("\(what) accepted \(text.prefix(20))")
+            } catch {
+                #expect(error.file == "bad.toml" && error.line == line, "\(what): \(error)")
+                #expect(error.message.hasPrefix("TOML syntax"), "\(what): \(error)")
+                #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 }, "\(what): \(error)")
+            }
+        }
+    }
+}
