@@ -107,8 +107,8 @@ public struct ChannelStateTracker: Sendable, Equatable {
     public subscript(channel: Int) -> ChannelState { channels[channel & 0x0F] }
 }
 
-/// Set Tempo events for a take from an incoming MIDI clock (24 ticks per quarter note): the first once two
-/// ticks have arrived (placed at the first tick), then at most one per bar of 4/4 (96 ticks), written only when
+/// Set Tempo events for a take from an incoming MIDI clock (24 ticks per quarter note): the first once a beat
+/// of ticks has arrived (placed at the first tick: the take holds its events back meanwhile), then at most one per bar of 4/4 (96 ticks), written only when
 /// the tempo measured over the last bar moved by more than `threshold` (0.5 %) from the one in force. Start,
 /// Continue and a gap (`ClockTempo.gapSeconds`) begin a new run, whose first interval sets the tempo again.
 public struct ClockTempoTrack: Sendable, Equatable {
@@ -118,8 +118,10 @@ public struct ClockTempoTrack: Sendable, Equatable {
     public private(set) var clock = ClockTempo()
     /// Microseconds per quarter note in force in the take (nil: none measured yet; the take says 120 BPM).
     public private(set) var microsecondsPerQuarter: UInt32?
-    /// First tick of the current run, until its tempo has been set.
-    private var runStart: Double?
+    /// Ticks measured before a run's first tempo is written (a beat: one interval's jitter is too much).
+    public static let firstTempoTicks = 24
+    /// The first tick of the current run while its tempo is not known yet: events after it wait for it.
+    public private(set) var runStart: Double?
     private var ticksInBar = 0
 
     public init() {}
@@ -155,13 +157,21 @@ public struct ClockTempoTrack: Sendable, Equatable {
         }
         ticksInBar += 1
         if let start = runStart {
+            guard clock.intervalCount >= Self.firstTempoTicks else { return nil }
             runStart = nil
-            ticksInBar = 1
             return set(bpm: clock.bpm, at: start)
         }
         guard ticksInBar >= Self.ticksPerBar else { return nil }
         ticksInBar = 0
         return set(bpm: clock.bpm, at: seconds)
+    }
+
+    /// A run whose first beat never came (the clock stopped after a few ticks) gets the tempo measured so far
+    /// once `seconds` is `patience` past its start, so the take stops holding its events back.
+    public mutating func settle(now seconds: Double, patience: Double = 4) -> (seconds: Double, microseconds: UInt32)? {
+        guard let start = runStart, seconds - start > patience else { return nil }
+        runStart = nil
+        return set(bpm: clock.bpm, at: start)
     }
 
     private mutating func set(bpm: Double?, at seconds: Double) -> (seconds: Double, microseconds: UInt32)? {

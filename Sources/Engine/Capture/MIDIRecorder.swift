@@ -103,6 +103,7 @@ public struct MIDIRecording: Sendable {
     public mutating func add(_ message: MIDIMessage, at seconds: Double, port: UInt8) {
         func append(_ e: StandardMIDIFile.Event, port: UInt8? = port) { events.append(TakeEvent(seconds: seconds, port: port, event: e)) }
         if options.raw { append(.message(message)); return }
+        if let set = tempo.settle(now: seconds) { insertTempo(set) }
         func marker(_ text: String) { append(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.marker, data: Array(text.utf8))), port: nil) }
         switch message {
         case .timingClock, .start, .continue, .stop:
@@ -144,8 +145,15 @@ public struct MIDIRecording: Sendable {
     /// Seconds from the start to the last event.
     public var duration: Double { Double(position) / sampleRate }
 
-    /// Hands over the events added since the last call and forgets them.
-    public mutating func takeEvents() -> [TakeEvent] {
+    /// Hands over the events added since the last call and forgets them; while a clock's first tempo is
+    /// being measured (a beat), the events from its first tick on wait, so that the tempo goes before them
+    /// (`all`: everything, when the take ends).
+    public mutating func takeEvents(all: Bool = false) -> [TakeEvent] {
+        if !all, let start = tempo.runStart {
+            let split = events.firstIndex { $0.seconds >= start } ?? events.count
+            defer { events.removeFirst(split) }
+            return Array(events[..<split])
+        }
         defer { events = [] }
         return events
     }
@@ -254,12 +262,12 @@ final class MIDIRecorder: @unchecked Sendable {
             _ = wake.wait(timeout: .now() + Self.flushInterval)
             flush()
         }
-        flush()
+        flush(all: true)
         finished.signal()
     }
 
-    private func flush() {
-        let batch = recording.withLock { $0.takeEvents() }
+    private func flush(all: Bool = false) {
+        let batch = recording.withLock { $0.takeEvents(all: all) }
         guard !batch.isEmpty else { return }
         if failure.withLock({ $0 }) == nil {
             do {
