@@ -35,9 +35,24 @@ struct Decode: ParsableCommand {
         var stream = makeStream()
         let sink = DecodeSink(output: STDOUT_FILENO, errors: STDERR_FILENO, flushEveryBlock: !Self.isRegularFile(STDOUT_FILENO))
         let name = file.map { "'\(TerminalText.sanitized($0))'" } ?? "standard input"
+        // A Standard MIDI File is not a byte stream: its header would decode as errors and its events as
+        // nonsense. Its first block says so ("MThd"), and `smf` lists it.
+        var first = true
+        var isSMF = false
         do {
-            try Self.decode(&stream, sink: sink) { buffer in read(fd, buffer.baseAddress, buffer.count) }
+            try Self.decode(&stream, sink: sink) { buffer in
+                let n = read(fd, buffer.baseAddress, buffer.count)
+                if first && n > 0 && !hex {
+                    first = false
+                    if n >= 4 && Array(UnsafeRawBufferPointer(rebasing: buffer[0..<4])) == Array("MThd".utf8) { isSMF = true; return 0 }
+                }
+                return n
+            }
         } catch {
+            if isSMF {
+                let shownFile = file.map { TerminalText.sanitized($0) } ?? "-"
+                throw failure("\(name) is a Standard MIDI File, not a stream of MIDI bytes: list it with `backbeat smf \(shownFile)`")
+            }
             switch error {
             case .input(let bad): throw failure(bad.description)
             case .read(let code): throw failure("cannot read \(name): \(String(cString: strerror(code)))")

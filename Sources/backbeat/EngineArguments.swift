@@ -47,8 +47,14 @@ struct EngineArguments: ParsableArguments {
     @Flag(help: "Play the built-in demo loop (120 BPM: melody, chords, bass, MIDI clock) through the synth.")
     var demo = false
 
-    @Option(name: .customLong("record-midi"), help: ArgumentHelp("Record the MIDI Backbeat receives to a Standard MIDI File (format 0), written as it arrives.", valueName: "file.mid"))
+    @Option(name: .customLong("record-midi"), help: ArgumentHelp("Record the MIDI Backbeat receives to a Standard MIDI File, written as it arrives: 960 ticks per quarter note, the tempo of an incoming MIDI clock as Set Tempo events (else 120 BPM), transport messages as markers, each channel's bank, program, controllers and pitch bend at the start. Nothing received: no file.", valueName: "file.mid"))
     var recordMIDI: String?
+
+    @Option(name: .customLong("record-midi-format"), help: ArgumentHelp("Standard MIDI File format of a MIDI take: 1 (a tempo track, then one track per input port) or 0 (one track).", valueName: "0|1"))
+    var recordMIDIFormat = 1
+
+    @Flag(name: .customLong("record-midi-raw"), help: "Keep every MIDI byte of a take as it arrived (clock ticks and other system messages as F7 escape events, 120 BPM, format 0, no channel state at the start). Most readers (mido, FluidSynth, DAWs) reject or misplay such files.")
+    var recordMIDIRaw = false
 
     @Option(name: .customLong("record-audio"), help: ArgumentHelp("Record Backbeat's output to a stereo 32-bit float WAV file, written as it plays.", valueName: "file.wav"))
     var recordAudio: String?
@@ -73,6 +79,9 @@ struct EngineArguments: ParsableArguments {
         if let soundFont, soundFont.isEmpty { throw ValidationError("--soundfont needs a file name") }
         if let recordMIDI, recordMIDI.isEmpty { throw ValidationError("--record-midi needs a file name") }
         if let recordAudio, recordAudio.isEmpty { throw ValidationError("--record-audio needs a file name") }
+        guard recordMIDIFormat == 0 || recordMIDIFormat == 1 else {
+            throw ValidationError("--record-midi-format must be 0 or 1 (got \(recordMIDIFormat))")
+        }
         if let recordMIDI, let recordAudio, recordMIDI == recordAudio {
             throw ValidationError("--record-midi and --record-audio must name different files")
         }
@@ -91,6 +100,9 @@ struct EngineArguments: ParsableArguments {
         guard let path = soundFont ?? fallback else { return nil }
         return SoundFontFile.loadOrExit(path)
     }
+
+    /// How MIDI takes are written.
+    var takeOptions: MIDITakeOptions { MIDITakeOptions(format: recordMIDIRaw ? 0 : recordMIDIFormat, raw: recordMIDIRaw) }
 
     var engineOptions: EngineOptions {
         var options = EngineOptions()

@@ -10,6 +10,7 @@ enum SessionSetup {
     /// Checks the recording targets, starts the engine (a clear error and exit 2 if it cannot, recorders
     /// stopped first), then starts the demo and the recorders: the same for headless and the workstation.
     static func start(_ arguments: EngineArguments, engine: Engine, capture: CaptureController) {
+        capture.takeOptions = arguments.takeOptions
         preflight(arguments, capture: capture)
         do {
             try engine.start()

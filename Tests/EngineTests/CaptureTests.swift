@@ -22,7 +22,7 @@ extension MIDIRecording {
     @Test func midiRecordingTimesComeFromFrameTimes() throws {
         // Starts 1000 frames before the 32-bit frame counter wraps.
         let start = UInt32.max - 999
-        var recording = MIDIRecording(sampleRate: 48_000, startFrame: start)
+        var recording = MIDIRecording(sampleRate: 48_000, startFrame: start, options: MIDITakeOptions(format: 0, raw: true))
         recording.add(note(start &- 10, 0x90, 50))               // before the start: not recorded
         recording.add(note(start &+ 24_000, 0x90, 60))           // 0.5 s, after the wrap
         recording.add(note(start &+ 30_000, 0x90, 61, lost: true))  // dropped by the lifecycle gate
@@ -30,7 +30,7 @@ extension MIDIRecording {
         recording.add(MonitorEvent(frameTime: start &+ 48_000, message: ShortMessage(status: 0xF8), source: .demo, lost: false))
         #expect(recording.events.map(\.seconds) == [0.5, 1, 1])
         // Without a start frame the first event is the start.
-        var unanchored = MIDIRecording(sampleRate: 48_000, startFrame: nil)
+        var unanchored = MIDIRecording(sampleRate: 48_000, startFrame: nil, options: MIDITakeOptions(format: 0, raw: true))
         unanchored.add(note(5000, 0x90, 60))
         unanchored.add(note(5000 + 4800, 0x80, 60))
         #expect(unanchored.events.map(\.seconds) == [0, 0.1])
@@ -119,7 +119,7 @@ extension MIDIRecording {
         #expect(summary.problem?.contains(path) == true)
         #expect(summary.message.contains(summary.path))
         let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: summary.path))))
-        #expect(file.timedEvents().filter { if case .message = $0.event { true } else { false } }.count == 2)
+        #expect(file.timedEvents().filter { if case .message(.noteOn) = $0.event { true } else if case .message(.noteOff) = $0.event { true } else { false } }.count == 2)
         try? FileManager.default.removeItem(atPath: summary.path)
         #expect(!capture.isRecordingMIDI)
         #expect(try capture.stopMIDIRecording() == nil)

@@ -17,6 +17,10 @@ import Testing
 
     func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
 
+    func take(_ pairs: [(seconds: Double, message: MIDIMessage)]) -> [TakeEvent] {
+        pairs.map { TakeEvent(seconds: $0.seconds, port: nil, event: .message($0.message)) }
+    }
+
     @Test func fileIsValidAfterEveryAppendAndEveryWriteOfOne() throws {
         let path = directory.appendingPathComponent("take.mid").path
         let writer = try SMFStreamWriter(path: path)
@@ -24,14 +28,14 @@ import Testing
         let first: [(seconds: Double, message: MIDIMessage)] = [
             (0.1, .noteOn(NoteOn(channel: 0, note: 60, velocity: 100))), (0.2, .noteOn(NoteOn(channel: 0, note: 64, velocity: 90))),
         ]
-        try writer.append(first)
+        try writer.append(take(first))
         let afterFirst = try bytes(path)
         #expect(try messages(afterFirst).map(\.seconds).map { ($0 * 1000).rounded() } == [100, 200])
         let second: [(seconds: Double, message: MIDIMessage)] = [
             (0.6, .noteOff(NoteOff(channel: 0, note: 60, velocity: 0))), (0.6, MIDIMessage(ShortMessage(status: 0xF8))!),
             (3000, .controlChange(ControlChange(channel: 2, controller: 7, value: 5))),
         ]
-        try writer.append(second)
+        try writer.append(take(second))
         let afterSecond = try bytes(path)
         let all = try messages(afterSecond)
         #expect(all.map(\.message) == (first + second).map(\.message))
@@ -46,7 +50,7 @@ import Testing
 
         // A copy with events the file never got (the fallback after a write error).
         let held: [(seconds: Double, message: MIDIMessage)] = [(3001, .noteOn(NoteOn(channel: 1, note: 30, velocity: 1)))]
-        let copy = try messages(writer.contents(appending: held))
+        let copy = try messages(writer.contents(appending: take(held)))
         #expect(copy.map(\.message) == (first + second + held).map(\.message))
         #expect(abs(copy.last!.seconds - 3001) < 0.001)
         try writer.close()
@@ -54,7 +58,7 @@ import Testing
     }
 
     @Test func recordingHandsOverItsEventsAndKeepsCounting() {
-        var recording = MIDIRecording(sampleRate: 48_000, startFrame: 1000)
+        var recording = MIDIRecording(sampleRate: 48_000, startFrame: 1000, options: MIDITakeOptions(format: 0, raw: true))
         let on = MonitorEvent(frameTime: 1000 + 48_000, message: ShortMessage(status: 0x90, data1: 60, data2: 100), source: .jack, lost: false)
         recording.add(on)
         #expect(recording.takeEvents().map(\.seconds) == [1])

@@ -1,4 +1,5 @@
 import Foundation
+import DSP
 import MIDI
 import Synchronization
 
@@ -44,6 +45,15 @@ public final class CaptureController: @unchecked Sendable {
     private let engine: Engine
     private let midi = Mutex<MIDIRecorder?>(nil)
     private let audio = Mutex<AudioRecorder?>(nil)
+    /// What a take needs from before it began: the clock's tempo and each channel's state, fed with every
+    /// event `record` gets, recording or not.
+    private let before = Mutex((tempo: ClockTempoTrack(), channels: ChannelStateTracker()))
+    /// How takes are written (`--record-midi-format`, `--record-midi-raw`); the workstation's key uses it too.
+    public var takeOptions: MIDITakeOptions {
+        get { options.withLock { $0 } }
+        set { options.withLock { $0 = newValue } }
+    }
+    private let options = Mutex(MIDITakeOptions())
 
     public init(engine: Engine) { self.engine = engine }
 
@@ -68,13 +78,44 @@ public final class CaptureController: @unchecked Sendable {
     public func startMIDIRecording(to path: String) throws(CaptureError) {
         if let current = midi.withLock({ $0?.path }) { throw CaptureError("already recording MIDI to \(current)") }
         try CaptureFiles.checkWritable(path)
-        let recorder = try MIDIRecorder(path: path, sampleRate: Double(engine.sampleRate), startFrame: engine.frameTime())
+        let (tempo, channels) = before.withLock { $0 }
+        let synth = engine.synth
+        let recording = MIDIRecording(sampleRate: Double(engine.sampleRate), startFrame: engine.frameTime(),
+                                      options: takeOptions, tempo: tempo, channels: channels,
+                                      setup: { Self.setup(channel: $0, state: $1, synth: synth) })
+        let recorder = try MIDIRecorder(path: path, recording: recording)
         midi.withLock { $0 = recorder }
     }
 
-    /// Hands an event the UI drained to the MIDI recorder (ignored when not recording MIDI).
+    /// The messages that put `channel` into `state` so that it sounds as it does now: with a SoundFont the
+    /// bank and program of the preset the channel plays (after the font's fallbacks); with the built-in synth
+    /// the program that selects the patch playing (its own program when that selects it, else the patch's
+    /// number: program n selects patch n mod 6, and the patch may come from `--patch`, a preset or the UI).
+    static func setup(channel: UInt8, state: ChannelState, synth: Synth) -> [MIDIMessage] {
+        if let font = synth.soundFont {
+            guard let index = synth.preset(onChannel: Int(channel)), index < font.presets.count else { return state.setupMessages(channel: channel) }
+            let preset = font.presets[index]
+            var bank = Int(preset.bank)
+            if channel == 9 && bank >= SoundFont.percussionBank { bank -= SoundFont.percussionBank }
+            return state.setupMessages(channel: channel, program: preset.program, bankMSB: UInt8(min(bank, 127)), bankLSB: 0)
+        }
+        let patch = synth.currentPatch, count = SynthPatch.builtIn.count
+        let program = state.program.flatMap { Int($0) % count == patch ? $0 : nil } ?? UInt8(patch)
+        return state.setupMessages(channel: channel, program: program)
+    }
+
+    /// Hands an event the UI drained to the MIDI recorder (when recording MIDI) and to the tempo and channel
+    /// state the next take starts from (always).
     /// `message`: the event's whole message (`Engine.message(of:)`: a sysex with its payload).
     public func record(_ event: MonitorEvent, message: MIDIMessage?) {
+        if !event.lost, event.source != .out, let message {
+            let rate = Double(max(engine.sampleRate, 1))
+            before.withLock {
+                if message.channel != nil { $0.channels.apply(message) }
+                else if case .systemReset = message { $0.channels.apply(message) }
+                else { _ = $0.tempo.receive(event.message.status, at: Double(event.frameTime) / rate) }
+            }
+        }
         midi.withLock { $0 }?.add(event, message: message)
     }
 

@@ -8,26 +8,77 @@ public struct CaptureError: Error, CustomStringConvertible, Sendable, Equatable 
     public init(_ description: String) { self.description = description }
 }
 
-/// What the monitor received while recording, with its timing: the events not yet handed on (`takeEvents`,
-/// which `MIDIRecorder` calls to write them as it goes), or all of them for `fileBytes`. Times come from the
-/// events' JACK frame times, so they are as exact as the engine saw them (demo and keyboard events take
-/// effect at the start of a period).
+/// How a MIDI take is written.
+public struct MIDITakeOptions: Sendable, Equatable {
+    /// 1 (the default): a tempo track, then one track per input port; 0: one track.
+    public var format: Int = 1
+    /// Every byte as it arrived (clock ticks and other system messages as F7 escape events, no tempo from the
+    /// clock, no channel state at the start): most readers reject such files.
+    public var raw = false
+    public init(format: Int = 1, raw: Bool = false) { self.format = format; self.raw = raw }
+}
+
+/// One event of a take: seconds from its start, the port it came from (`MIDISource.rawValue`; nil for the
+/// take's own events: tempo, markers, the channel state at the start) and what the file stores.
+public struct TakeEvent: Sendable, Equatable {
+    public var seconds: Double
+    public var port: UInt8?
+    public var event: StandardMIDIFile.Event
+    public init(seconds: Double, port: UInt8?, event: StandardMIDIFile.Event) {
+        self.seconds = seconds; self.port = port; self.event = event
+    }
+}
+
+/// What the monitor received while recording, with its timing, as the events of a take: the events not yet
+/// handed on (`takeEvents`, which `MIDIRecorder` calls to write them as it goes), or all of them for
+/// `fileBytes`. Times come from the events' JACK frame times, so they are as exact as the engine saw them
+/// (demo and keyboard events take effect at the start of a period).
+///
+/// Unless `options.raw`: MIDI clock becomes Set Tempo events (`ClockTempoTrack`), Start, Stop, Continue,
+/// Song Position and Song Select become markers, Active Sensing, Tune Request, MTC quarter frames and Reset
+/// are dropped, a sysex continued in another packet is an F7 continuation event, and each channel starts
+/// with its state (`ChannelState.setupMessages`): at the start for the channels set before recording, before
+/// its first event for the others.
 public struct MIDIRecording: Sendable {
     public let sampleRate: Double
-    /// Seconds from the start of the recording, and the message (since the last `takeEvents`).
-    public private(set) var events: [(seconds: Double, message: MIDIMessage)] = []
-    /// Events recorded since the start, taken or not.
+    public let options: MIDITakeOptions
+    /// Events since the last `takeEvents`, in time order.
+    public private(set) var events: [TakeEvent] = []
+    /// Messages received since the start (what the user played: the take's own events not counted).
     public private(set) var count = 0
     private var lastFrame: UInt32?
     /// Frames from the start to `lastFrame`, unwrapped (JACK frame times wrap at 2^32).
     private var position: UInt64 = 0
+    private var tempo: ClockTempoTrack
+    private var channels: ChannelStateTracker
+    private var started: Set<UInt8> = []
+    private var openSysex: Set<UInt8> = []
+    private let setup: @Sendable (UInt8, ChannelState) -> [MIDIMessage]
 
     /// `startFrame`: the JACK frame time when recording began (earlier events are not recorded); nil when
-    /// unknown (no server yet): the first event is the start.
-    public init(sampleRate: Double, startFrame: UInt32?) {
+    /// unknown (no server yet): the first event is the start. `tempo` and `channels`: the clock and channel
+    /// state seen before the take (fed whether or not a take runs); `setup` gives the messages that restore
+    /// a channel's state (the program that selects what plays).
+    public init(sampleRate: Double, startFrame: UInt32?, options: MIDITakeOptions = MIDITakeOptions(),
+                tempo: ClockTempoTrack = ClockTempoTrack(), channels: ChannelStateTracker = ChannelStateTracker(),
+                setup: @escaping @Sendable (UInt8, ChannelState) -> [MIDIMessage] = { $1.setupMessages(channel: $0) }) {
         self.sampleRate = sampleRate > 0 ? sampleRate : 48_000
+        self.options = options
+        self.tempo = tempo
+        self.channels = channels
+        self.setup = setup
         lastFrame = startFrame
+        initialMicrosecondsPerQuarter = options.raw ? StandardMIDIFile.defaultMicrosecondsPerQuarterNote
+            : tempo.microsecondsPerQuarter ?? StandardMIDIFile.defaultMicrosecondsPerQuarterNote
+        guard !options.raw else { return }
+        for ch in 0..<16 where channels[ch].isSet {
+            started.insert(UInt8(ch))
+            events += setup(UInt8(ch), channels[ch]).map { TakeEvent(seconds: 0, port: nil, event: .message($0)) }
+        }
     }
+
+    /// The tempo the take starts with: the clock's when one was running, else 120 BPM.
+    public let initialMicrosecondsPerQuarter: UInt32
 
     /// Adds a monitor event whose whole message (a sysex with its payload) is `message`
     /// (`MonitorEvent.message(takingSysex:)`). Messages the lifecycle gate dropped were never received, so
@@ -44,22 +95,72 @@ public struct MIDIRecording: Sendable {
             position += UInt64(step)
             self.lastFrame = event.frameTime
         }
-        events.append((Double(position) / sampleRate, message))
         count += 1
+        add(message, at: Double(position) / sampleRate, port: event.source.rawValue)
+    }
+
+    /// Adds a message received at `seconds` from `port`.
+    public mutating func add(_ message: MIDIMessage, at seconds: Double, port: UInt8) {
+        func append(_ e: StandardMIDIFile.Event, port: UInt8? = port) { events.append(TakeEvent(seconds: seconds, port: port, event: e)) }
+        if options.raw { append(.message(message)); return }
+        if let set = tempo.settle(now: seconds) { insertTempo(set) }
+        func marker(_ text: String) { append(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.marker, data: Array(text.utf8))), port: nil) }
+        switch message {
+        case .timingClock, .start, .continue, .stop:
+            let status = message.bytes[0]
+            if let set = tempo.receive(status, at: seconds) { insertTempo(set) }
+            switch message {
+            case .start: marker("Start")
+            case .continue: marker("Continue")
+            case .stop: marker("Stop")
+            default: break
+            }
+        case .songPosition(let m): marker("Song Position \(m.position)")
+        case .songSelect(let m): marker("Song Select \(m.song)")
+        case .activeSensing, .tuneRequest, .mtcQuarterFrame, .systemReset: break
+        case .systemExclusive(let sysex):
+            if openSysex.contains(port) {
+                append(.escape(sysex.data.map { $0 & 0x7F } + (sysex.isTerminated ? [0xF7] : [])))
+            } else {
+                append(.sysex(sysex))
+            }
+            if sysex.isTerminated { openSysex.remove(port) } else { openSysex.insert(port) }
+        default:
+            if let ch = message.channel.map({ $0 & 0x0F }), !started.contains(ch) {
+                started.insert(ch)
+                for m in setup(ch, channels[Int(ch)]) { append(.message(m)) }
+            }
+            channels.apply(message)
+            append(.message(message))
+        }
+    }
+
+    /// A Set Tempo at its time, which may be a clock tick before the last event (the first tick of a run).
+    private mutating func insertTempo(_ set: (seconds: Double, microseconds: UInt32)) {
+        let event = TakeEvent(seconds: set.seconds, port: nil, event: .meta(StandardMIDIFile.tempoEvent(set.microseconds)))
+        let index = events.lastIndex { $0.seconds <= set.seconds }.map { $0 + 1 } ?? 0
+        events.insert(event, at: index)
     }
 
     /// Seconds from the start to the last event.
     public var duration: Double { Double(position) / sampleRate }
 
-    /// Hands over the events added since the last call and forgets them.
-    public mutating func takeEvents() -> [(seconds: Double, message: MIDIMessage)] {
+    /// Hands over the events added since the last call and forgets them; while a clock's first tempo is
+    /// being measured (a beat), the events from its first tick on wait, so that the tempo goes before them
+    /// (`all`: everything, when the take ends).
+    public mutating func takeEvents(all: Bool = false) -> [TakeEvent] {
+        if !all, let start = tempo.runStart {
+            let split = events.firstIndex { $0.seconds >= start } ?? events.count
+            defer { events.removeFirst(split) }
+            return Array(events[..<split])
+        }
         defer { events = [] }
         return events
     }
 
-    /// The file: format 0, 960 ticks per quarter note at 120 BPM (about half a millisecond per tick).
+    /// The whole take as a file (the events not yet taken), as the streaming writer would leave it.
     public func fileBytes() -> [UInt8] {
-        StandardMIDIFile.format0(events, ticksPerQuarterNote: 960)
+        SMFStreamWriter.finished(SMFStreamWriter.stream(events, options: options, initialTempo: initialMicrosecondsPerQuarter), options: options)
     }
 }
 
@@ -80,14 +181,14 @@ final class MIDIRecorder: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     // The flush thread's own, then `stop`'s once it has finished.
-    private var held: [(seconds: Double, message: MIDIMessage)] = []
+    private var held: [TakeEvent] = []
     private var heldDropped = 0
 
     /// Creates the file (a path that cannot be written fails here) and starts the flush thread.
-    init(path: String, sampleRate: Double, startFrame: UInt32?) throws(CaptureError) {
+    init(path: String, recording: MIDIRecording) throws(CaptureError) {
         self.path = path
-        writer = try SMFStreamWriter(path: path)
-        recording = Mutex(MIDIRecording(sampleRate: sampleRate, startFrame: startFrame))
+        writer = try SMFStreamWriter(path: path, options: recording.options, initialTempo: recording.initialMicrosecondsPerQuarter)
+        self.recording = Mutex(recording)
         let thread = Thread { [self] in run() }
         thread.name = "backbeat-midi-recorder"
         thread.start()
@@ -112,9 +213,16 @@ final class MIDIRecorder: @unchecked Sendable {
         let seconds = self.seconds
         var problem = failure.withLock { $0 }
         if problem == nil && writer.isRemoved { problem = "cannot write \(path): it was removed while recording" }
+        if problem == nil && count == 0 {
+            // Nothing was played: no file is left to mistake for a take.
+            try? writer.close()
+            unlink(path)
+            return CaptureSummary(path: path, requestedPath: path, seconds: seconds, count: 0, framesDropped: 0, problem: nil,
+                                  message: "nothing recorded: no MIDI arrived, so no take was saved to \(path)")
+        }
         if problem == nil {
             do {
-                try writer.close()
+                try finish()
                 return CaptureSummary(path: path, requestedPath: path, seconds: seconds, count: count, framesDropped: 0, problem: nil,
                                       message: "saved \(count) MIDI events (\(CaptureController.format(seconds)) s) to \(path)")
             } catch {
@@ -124,7 +232,7 @@ final class MIDIRecorder: @unchecked Sendable {
         let reason = problem ?? ""
         let fallback = CaptureFiles.fallbackPath(for: path)
         do {
-            let bytes = try writer.contents(appending: held)
+            let bytes = SMFStreamWriter.finished(try writer.contents(appending: held), options: writer.options)
             // None of the take reached its own file (the disk was full from the start): the copy holds it all,
             // so no empty file is left where the take was asked to go.
             let emptyHere = writer.events == 0 && !writer.isRemoved
@@ -139,17 +247,27 @@ final class MIDIRecorder: @unchecked Sendable {
                               problem: reason, message: "\(reason); saved the \(count - heldDropped) MIDI events to \(fallback) instead\(lost)")
     }
 
+    /// Closes the streamed file; a format 1 take is then rewritten from it (beside it, renamed into place,
+    /// so a crash meanwhile leaves the streamed take).
+    private func finish() throws(CaptureError) {
+        let streamed = try writer.contents()
+        try writer.close()
+        let bytes = SMFStreamWriter.finished(streamed, options: writer.options)
+        guard bytes != streamed else { return }
+        do { try OutputFile.write(bytes, to: path, replacingReadFiles: true) } catch { throw CaptureError(error.description) }
+    }
+
     private func run() {
         while !stopping.load(ordering: .acquiring) {
             _ = wake.wait(timeout: .now() + Self.flushInterval)
             flush()
         }
-        flush()
+        flush(all: true)
         finished.signal()
     }
 
-    private func flush() {
-        let batch = recording.withLock { $0.takeEvents() }
+    private func flush(all: Bool = false) {
+        let batch = recording.withLock { $0.takeEvents(all: all) }
         guard !batch.isEmpty else { return }
         if failure.withLock({ $0 }) == nil {
             do {

@@ -2,63 +2,99 @@ import Foundation
 import Glibc
 import MIDI
 
-/// A format 0 Standard MIDI File written as the events arrive, so that a crash or SIGKILL leaves a valid
-/// file with everything written until then.
+/// A take written as the events arrive, so that a crash or SIGKILL leaves a valid file with everything
+/// written until then.
 ///
-/// The file always ends its track with an End-of-Track. Each `append` keeps the file valid after every
-/// single write, so a process killed between two writes still leaves a readable file:
+/// While recording, the file is a format 0 file (one track) that always ends with an End-of-Track. Each
+/// `append` keeps the file valid after every single write, so a process killed between two writes still
+/// leaves a readable file:
 /// 1. the new events (the first without its delta time) and a new End-of-Track go after the old
 ///    End-of-Track, beyond the track chunk's length (readers ignore bytes after the last chunk);
 /// 2. the chunk's length grows to cover them (readers stop at the old End-of-Track, still in place);
 /// 3. the old End-of-Track's four bytes become the first new event's delta time, padded to four bytes
 ///    (`80 80 80 0n` is a valid variable-length quantity), which joins the old and new events.
-/// Timing: 960 ticks per quarter note at 120 BPM (1920 ticks per second, about half a millisecond a tick),
-/// the same as a whole file written by `StandardMIDIFile.format0`.
+/// Only the new events are in memory at a time (a half second's worth), so memory stays bounded.
+///
+/// Each event's port is marked in the stream by a sequencer-specific meta event (`FF 7F 04 7D 42 42 pp`:
+/// 7D is the ID for non-commercial use, "BB" Backbeat, pp the port) where the port changes; readers skip
+/// it. A format 1 take (the default) is made from that stream when recording stops (`finished`): a tempo
+/// track with the take's Set Tempo and marker events, then one named track per port, written to a temporary
+/// file beside the take and renamed over it, so the take is whole at every moment; this reads the finished
+/// file back once (its size in memory, a few MB for an hour of dense playing).
+///
+/// Timing: 960 ticks per quarter note through the take's tempo map (its Set Tempo events; 120 BPM until
+/// the first), so a take recorded against a clock lines up with the sender's bars.
 final class SMFStreamWriter {
     let path: String
     static let ticksPerQuarterNote: UInt16 = 960
-    static let microsecondsPerQuarterNote: UInt32 = StandardMIDIFile.defaultMicrosecondsPerQuarterNote
-    static let ticksPerSecond = Double(ticksPerQuarterNote) * 1_000_000 / Double(microsecondsPerQuarterNote)
     /// MThd (14 bytes), then the MTrk chunk's type and length (8 bytes).
     static let headerSize = 22
     static let endOfTrack: [UInt8] = [0x00, 0xFF, 0x2F, 0x00]
+    /// The sequencer-specific meta event that marks the port of the events after it: its data before the port.
+    static let portTag: [UInt8] = [0x7D, 0x42, 0x42]
 
     private let fd: Int32
     private var closed = false
     /// Bytes of the track chunk's data, the final End-of-Track included.
     private(set) var trackLength = 0
     private(set) var events = 0
-    private var lastTick: UInt64 = 0
+    private var encoder: Encoder
+    let options: MIDITakeOptions
 
-    /// Creates (or truncates) the file and writes a file with no events yet.
-    init(path: String) throws(CaptureError) {
+    /// Creates (or truncates) the file and writes a file with no events yet (`initialTempo` at tick 0).
+    init(path: String, options: MIDITakeOptions = MIDITakeOptions(),
+         initialTempo: UInt32 = StandardMIDIFile.defaultMicrosecondsPerQuarterNote) throws(CaptureError) {
         self.path = path
+        self.options = options
+        encoder = Encoder(tempo: initialTempo, tagPorts: !options.raw)
         fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)  // read back for a fallback copy
         guard fd >= 0 else { throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        let tempo = Self.microsecondsPerQuarterNote
-        let track: [UInt8] = [0x00, 0xFF, 0x51, 0x03, UInt8(tempo >> 16 & 0xFF), UInt8(tempo >> 8 & 0xFF), UInt8(tempo & 0xFF)]
-            + Self.endOfTrack
-        let tpq = Self.ticksPerQuarterNote
-        let header: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, UInt8(tpq >> 8), UInt8(tpq & 0xFF)]
-            + Array("MTrk".utf8) + Self.bigEndian(UInt32(track.count))
+        let start = Self.start(initialTempo: initialTempo)
         do {
-            try writeAll(header + track, at: 0)
+            try writeAll(start, at: 0)
         } catch {
             Glibc.close(fd)
             closed = true
             unlink(path)  // created (or emptied) just now and holding nothing: no empty file is left behind
             throw error
         }
-        trackLength = track.count
+        trackLength = start.count - Self.headerSize
     }
 
     deinit { if !closed { Glibc.close(fd) } }
 
-    /// Appends events (seconds from the start of the recording, in order). On an error the file keeps
-    /// the events of the earlier appends and stays valid.
-    func append(_ batch: [(seconds: Double, message: MIDIMessage)]) throws(CaptureError) {
+    /// A file with no events: the header, the tempo at tick 0 and an End-of-Track.
+    static func start(initialTempo: UInt32) -> [UInt8] {
+        let tempo = StandardMIDIFile.tempoEvent(initialTempo).data
+        let track: [UInt8] = [0x00, 0xFF, 0x51, 0x03] + tempo + endOfTrack
+        let tpq = ticksPerQuarterNote
+        return Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, UInt8(tpq >> 8), UInt8(tpq & 0xFF)]
+            + Array("MTrk".utf8) + bigEndian(UInt32(track.count)) + track
+    }
+
+    /// The streamed file of `events` written in one go (what `append` leaves after them).
+    static func stream(_ events: [TakeEvent], options: MIDITakeOptions, initialTempo: UInt32) -> [UInt8] {
+        var bytes = start(initialTempo: initialTempo)
+        var encoder = Encoder(tempo: initialTempo, tagPorts: !options.raw)
+        join(&bytes, encoder.encode(events))
+        return bytes
+    }
+
+    /// `bytes` (a streamed file) with `encoded` joined at its end, its length updated.
+    private static func join(_ bytes: inout [UInt8], _ encoded: (firstDelta: UInt32, body: [UInt8])) {
+        guard !encoded.body.isEmpty else { return }
+        bytes.removeLast(endOfTrack.count)
+        StandardMIDIFile.appendVLQ(encoded.firstDelta, to: &bytes)
+        bytes += encoded.body
+        bytes.replaceSubrange(18..<22, with: bigEndian(UInt32(bytes.count - headerSize)))
+    }
+
+    /// Appends events (in time order). On an error the file keeps the events of the earlier appends and
+    /// stays valid.
+    func append(_ batch: [TakeEvent]) throws(CaptureError) {
         guard !batch.isEmpty else { return }
-        let (firstDelta, body, tick) = encode(batch)
+        var next = encoder
+        let (firstDelta, body) = next.encode(batch)
         let oldEnd = Self.headerSize + trackLength
         let newLength = trackLength + body.count
         do {
@@ -72,38 +108,122 @@ final class SMFStreamWriter {
         }
         try writeAll(Self.paddedVLQ(firstDelta), at: oldEnd - 4)            // 3. join
         trackLength = newLength
-        lastTick = tick
+        encoder = next
         events += batch.count
     }
 
-    /// The events of `batch` after the last tick written: the first one's delta time, the rest of the
-    /// batch with the others' delta times and a final End-of-Track, and the batch's last tick.
-    private func encode(_ batch: [(seconds: Double, message: MIDIMessage)]) -> (UInt32, [UInt8], UInt64) {
-        var body: [UInt8] = []
-        var firstDelta: UInt32 = 0
-        var tick = lastTick
-        var runningStatus: UInt8 = 0
-        for (index, item) in batch.enumerated() {
-            let exact = (item.seconds * Self.ticksPerSecond).rounded()
-            let at = exact.isFinite && exact > 0 ? UInt64(min(exact, 1e15)) : 0
-            let delta = UInt32(min(at >= tick ? at - tick : 0, 0x0FFF_FFFF))
-            tick = max(at, tick)
-            if index == 0 { firstDelta = delta } else { StandardMIDIFile.appendVLQ(delta, to: &body) }
-            StandardMIDIFile.appendEvent(item.message, runningStatus: &runningStatus, to: &body)
+    /// Seconds to ticks through the tempo map, port marks, running status: the state carried from one
+    /// append to the next.
+    struct Encoder {
+        var tempo: Double
+        var tempoTick: UInt64 = 0
+        var tempoSeconds = 0.0
+        var lastTick: UInt64 = 0
+        var lastSeconds = 0.0
+        var port: UInt8?
+        let tagPorts: Bool
+
+        init(tempo: UInt32, tagPorts: Bool) {
+            self.tempo = Double(max(1, tempo))
+            self.tagPorts = tagPorts
         }
-        return (firstDelta, body + Self.endOfTrack, tick)
+
+        /// The tick of `seconds` (never before the last one).
+        mutating func tick(at seconds: Double) -> UInt64 {
+            let s = seconds.isFinite ? max(seconds, lastSeconds) : lastSeconds
+            let exact = ((s - tempoSeconds) * Double(SMFStreamWriter.ticksPerQuarterNote) * 1_000_000 / tempo).rounded()
+            let offset = exact.isFinite && exact > 0 ? UInt64(min(exact, 1e15)) : 0
+            lastSeconds = s
+            lastTick = max(lastTick, tempoTick + offset)
+            return lastTick
+        }
+
+        /// The first event's delta time, then the rest with their delta times and a final End-of-Track.
+        mutating func encode(_ batch: [TakeEvent]) -> (firstDelta: UInt32, body: [UInt8]) {
+            var body: [UInt8] = []
+            var firstDelta: UInt32?
+            var runningStatus: UInt8 = 0
+            var tick = lastTick
+            func put(_ event: StandardMIDIFile.Event, at at: UInt64) {
+                let delta = UInt32(min(at - tick, 0x0FFF_FFFF))
+                tick = at
+                if firstDelta == nil { firstDelta = delta } else { StandardMIDIFile.appendVLQ(delta, to: &body) }
+                StandardMIDIFile.appendTrackEvent(event, runningStatus: &runningStatus, to: &body)
+            }
+            for item in batch {
+                let at = self.tick(at: item.seconds)
+                if tagPorts, let p = item.port, p != port {
+                    port = p
+                    put(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.sequencerSpecific, data: SMFStreamWriter.portTag + [p])), at: at)
+                }
+                put(item.event, at: at)
+                if case .meta(let meta) = item.event, let t = meta.tempo {
+                    tempoTick = at
+                    tempoSeconds = lastSeconds
+                    tempo = Double(t)
+                }
+            }
+            return (firstDelta ?? 0, body + SMFStreamWriter.endOfTrack)
+        }
     }
 
     /// The file as it is now, with `batch` appended in memory (for a copy elsewhere when this file failed).
-    func contents(appending batch: [(seconds: Double, message: MIDIMessage)]) throws(CaptureError) -> [UInt8] {
+    func contents(appending batch: [TakeEvent]) throws(CaptureError) -> [UInt8] {
         var bytes = try contents()
         guard !batch.isEmpty else { return bytes }
-        let (firstDelta, body, _) = encode(batch)
-        bytes.removeLast(Self.endOfTrack.count)
-        StandardMIDIFile.appendVLQ(firstDelta, to: &bytes)
-        bytes += body
-        bytes.replaceSubrange(18..<22, with: Self.bigEndian(UInt32(bytes.count - Self.headerSize)))
+        var next = encoder
+        Self.join(&bytes, next.encode(batch))
         return bytes
+    }
+
+    /// Names of the ports' tracks in a format 1 take.
+    static func trackName(port: UInt8) -> String {
+        switch MIDISource(rawValue: port) {
+        case .jack: "JACK midi_in"
+        case .alsa: "ALSA sequencer midi_in"
+        case .keyboard: "computer keyboard"
+        case .demo: "demo"
+        case .out, nil: "port \(port)"
+        }
+    }
+
+    /// A streamed take as the file it becomes when recording stops: format 1 (a tempo track named "tempo",
+    /// with the Set Tempo and marker events, then a track per port in the order they first played, named
+    /// after it; the channel state written at the start goes to the first port's track) unless the options
+    /// ask for format 0 or raw bytes, which keep the stream as it is. Bytes that do not read back are kept
+    /// as they are.
+    static func finished(_ stream: [UInt8], options: MIDITakeOptions) -> [UInt8] {
+        guard options.format == 1, !options.raw, let file = try? StandardMIDIFile(bytes: stream), file.tracks.count == 1 else { return stream }
+        typealias E = StandardMIDIFile.TrackEvent
+        var conductor: [E] = [E(tick: 0, event: .meta(.init(type: StandardMIDIFile.MetaType.trackName, data: Array("tempo".utf8))))]
+        var ports: [UInt8] = []
+        var tracks: [UInt8: [E]] = [:]
+        var unplaced: [E] = []  // channel state before the first port mark
+        var port: UInt8?
+        for event in file.tracks[0] {
+            switch event.event {
+            case .meta(let meta) where meta.type == StandardMIDIFile.MetaType.sequencerSpecific && meta.data.count == 4
+                && Array(meta.data.prefix(3)) == portTag:
+                let p = meta.data[3]
+                if tracks[p] == nil {
+                    ports.append(p)
+                    tracks[p] = [E(tick: 0, event: .meta(.init(type: StandardMIDIFile.MetaType.trackName, data: Array(trackName(port: p).utf8))))]
+                    if ports.count == 1 { tracks[p]! += unplaced; unplaced = [] }
+                }
+                port = p
+            case .meta(let meta) where meta.isEndOfTrack:
+                let end = E(tick: event.tick, event: event.event)
+                conductor.append(end)
+                for p in ports { tracks[p]!.append(end) }
+            case .meta:
+                conductor.append(event)
+            default:
+                if let port { tracks[port]!.append(event) } else { unplaced.append(event) }
+            }
+        }
+        conductor.insert(contentsOf: unplaced, at: 1)  // no port ever played: the state stays with the tempo track
+        let out = StandardMIDIFile(format: 1, division: file.division, tracks: [conductor] + ports.map { tracks[$0]! })
+        return out.encoded()
     }
 
     /// The file's bytes as they are now (a complete, valid file).

@@ -1,0 +1,186 @@
+// What a take needs to know beyond its own events: the channel state in effect when it began (so it sounds as
+// it was played) and the tempo of an incoming MIDI clock (so its ticks line up with the sender's bars). Both
+// are plain values fed off the real-time thread, from the same drained monitor events whether or not a take
+// is running.
+
+/// The state of one MIDI channel that a take must restore at its start: bank, program, controllers, the
+/// pitch-bend range (RPN 0) and the pitch bend.
+public struct ChannelState: Sendable, Equatable {
+    /// Last program change, nil when none was seen.
+    public var program: UInt8?
+    /// Controller values (0...119) set on the channel; nil: never set (or reset by CC 121). Data entry (6, 38),
+    /// increment/decrement (96, 97) and the parameter number selects (98...101) are not kept as values: they
+    /// are applied to `bendRange` when RPN 0 is selected.
+    public var controllers: [UInt8?] = Array(repeating: nil, count: 120)
+    /// Pitch-bend range set through RPN 0 (semitones, cents); nil: never set (the default, 2 semitones).
+    public var bendRange: (semitones: UInt8, cents: UInt8)? {
+        get { bendSemitones.map { ($0, bendCents) } }
+        set { bendSemitones = newValue?.semitones; bendCents = newValue?.cents ?? 0 }
+    }
+    private var bendSemitones: UInt8?
+    private var bendCents: UInt8 = 0
+    /// Pitch bend, 14 bits (8192 is the centre); nil: never moved.
+    public var bend: UInt16?
+    /// The registered parameter selected (CC 101 << 7 | CC 100); 0x3FFF: none. An NRPN select clears it.
+    var rpn: UInt16 = 0x3FFF
+    /// True once any message set something on the channel.
+    public var isSet: Bool { program != nil || bend != nil || bendSemitones != nil || controllers.contains { $0 != nil } }
+
+    public init() {}
+
+    /// The controllers that a take always writes for a channel it uses (volume, pan, expression, sustain,
+    /// reverb and chorus send), with the General MIDI power-on values used when the channel never set them
+    /// (the values FluidSynth and Backbeat's synth start with).
+    public static let alwaysWritten: [(controller: UInt8, initial: UInt8)] = [(7, 100), (10, 64), (11, 127), (64, 0), (91, 40), (93, 0)]
+
+    public mutating func apply(_ message: MIDIMessage) {
+        switch message {
+        case .programChange(let m): program = m.program
+        case .pitchBend(let m): bend = m.value
+        case .controlChange(let m):
+            let c = m.controller, v = m.value
+            switch c {
+            case 101: rpn = UInt16(v) << 7 | (rpn & 0x7F)
+            case 100: rpn = (rpn & 0x3F80) | UInt16(v)
+            case 98, 99: rpn = 0x3FFF  // an NRPN is selected: data entry no longer goes to an RPN
+            case 6: if rpn == 0 { bendSemitones = v; if bendCents > 99 { bendCents = 0 } }
+            case 38: if rpn == 0 { if bendSemitones == nil { bendSemitones = 2 }; bendCents = v }
+            case 96, 97: break
+            case 121:
+                // Reset All Controllers (RP-015): not bank, volume, pan, the effect sends or the program.
+                for i in controllers.indices where ![0, 32, 7, 10, 91, 93].contains(i) { controllers[i] = nil }
+                bend = nil
+                rpn = 0x3FFF
+            case 0..<120: controllers[Int(c)] = v
+            default: break  // channel mode messages (120...127) are not state
+            }
+        default: break
+        }
+    }
+
+    /// The messages that put a channel into this state from power-on, in the order a synth needs them:
+    /// bank select MSB and LSB, program, the controllers (`alwaysWritten` always, every other that was set),
+    /// the pitch-bend range through RPN 0 (then RPN null) when it is not the default, and the pitch bend when
+    /// it is not centred. `program`, `bankMSB`, `bankLSB`: what to write instead of the values seen (the
+    /// program that selects what was playing); nil keeps the values seen.
+    public func setupMessages(channel: UInt8, program: UInt8? = nil, bankMSB: UInt8? = nil, bankLSB: UInt8? = nil) -> [MIDIMessage] {
+        let ch = channel & 0x0F
+        func cc(_ controller: UInt8, _ value: UInt8) -> MIDIMessage { .controlChange(ControlChange(channel: ch, controller: controller, value: value & 0x7F)) }
+        var out: [MIDIMessage] = []
+        if let msb = bankMSB ?? controllers[0] { out.append(cc(0, msb)) }
+        if let lsb = bankLSB ?? controllers[32] { out.append(cc(32, lsb)) }
+        if let p = program ?? self.program { out.append(.programChange(ProgramChange(channel: ch, program: p & 0x7F))) }
+        let always = Set(Self.alwaysWritten.map(\.controller))
+        for c in 1..<120 where c != 32 {
+            if let v = controllers[c] { out.append(cc(UInt8(c), v)) }
+            else if always.contains(UInt8(c)), let initial = Self.alwaysWritten.first(where: { $0.controller == UInt8(c) })?.initial {
+                out.append(cc(UInt8(c), initial))
+            }
+        }
+        if let range = bendRange, range.semitones != 2 || range.cents != 0 {
+            out += [cc(101, 0), cc(100, 0), cc(6, range.semitones), cc(38, range.cents), cc(101, 127), cc(100, 127)]
+        }
+        if let bend, bend != 8192 { out.append(.pitchBend(PitchBend(channel: ch, value: bend))) }
+        return out
+    }
+
+    public static func == (a: ChannelState, b: ChannelState) -> Bool {
+        a.program == b.program && a.controllers == b.controllers && a.bendSemitones == b.bendSemitones
+            && a.bendCents == b.bendCents && a.bend == b.bend && a.rpn == b.rpn
+    }
+}
+
+/// The state of all 16 channels, fed with every message received.
+public struct ChannelStateTracker: Sendable, Equatable {
+    public private(set) var channels = Array(repeating: ChannelState(), count: 16)
+
+    public init() {}
+
+    public mutating func apply(_ message: MIDIMessage) {
+        guard let channel = message.channel else {
+            if case .systemReset = message { channels = Array(repeating: ChannelState(), count: 16) }
+            return
+        }
+        channels[Int(channel & 0x0F)].apply(message)
+    }
+
+    public subscript(channel: Int) -> ChannelState { channels[channel & 0x0F] }
+}
+
+/// Set Tempo events for a take from an incoming MIDI clock (24 ticks per quarter note): the first once a beat
+/// of ticks has arrived (placed at the first tick: the take holds its events back meanwhile), then at most one per bar of 4/4 (96 ticks), written only when
+/// the tempo measured over the last bar moved by more than `threshold` (0.5 %) from the one in force. Start,
+/// Continue and a gap (`ClockTempo.gapSeconds`) begin a new run, whose first interval sets the tempo again.
+public struct ClockTempoTrack: Sendable, Equatable {
+    public static let ticksPerBar = 96
+    public static let threshold = 0.005
+
+    public private(set) var clock = ClockTempo()
+    /// Microseconds per quarter note in force in the take (nil: none measured yet; the take says 120 BPM).
+    public private(set) var microsecondsPerQuarter: UInt32?
+    /// Ticks measured before a run's first tempo is written (a beat: one interval's jitter is too much).
+    public static let firstTempoTicks = 24
+    /// The first tick of the current run while its tempo is not known yet: events after it wait for it.
+    public private(set) var runStart: Double?
+    private var ticksInBar = 0
+
+    public init() {}
+
+    /// Microseconds per quarter note of a tempo in BPM (clamped to what a Set Tempo event holds).
+    public static func microseconds(bpm: Double) -> UInt32 {
+        guard bpm.isFinite, bpm > 0 else { return StandardMIDIFile.defaultMicrosecondsPerQuarterNote }
+        return UInt32(max(1, min((60_000_000 / bpm).rounded(), Double(0xFF_FFFF))))
+    }
+
+    /// Feeds a real-time message at `seconds`; returns a Set Tempo to write (time, microseconds per quarter
+    /// note) when one is due. The time may be a tick earlier than `seconds` (the first tick of a run).
+    public mutating func receive(_ status: UInt8, at seconds: Double) -> (seconds: Double, microseconds: UInt32)? {
+        switch status {
+        case 0xFA, 0xFB:
+            clock.receive(ShortMessage(status: status), at: seconds)
+            runStart = nil
+            ticksInBar = 0
+            return nil
+        case 0xFC:
+            clock.stop()
+            return nil
+        case 0xF8: break
+        default: return nil
+        }
+        let before = clock.intervalCount
+        clock.tick(at: seconds)
+        if clock.intervalCount == 0 || clock.intervalCount < before {
+            // A new run (first tick ever, after start/continue, or after a gap).
+            runStart = seconds
+            ticksInBar = 0
+            return nil
+        }
+        ticksInBar += 1
+        if let start = runStart {
+            guard clock.intervalCount >= Self.firstTempoTicks else { return nil }
+            runStart = nil
+            return set(bpm: clock.bpm, at: start)
+        }
+        guard ticksInBar >= Self.ticksPerBar else { return nil }
+        ticksInBar = 0
+        return set(bpm: clock.bpm, at: seconds)
+    }
+
+    /// A run whose first beat never came (the clock stopped after a few ticks) gets the tempo measured so far
+    /// once `seconds` is `patience` past its start, so the take stops holding its events back.
+    public mutating func settle(now seconds: Double, patience: Double = 4) -> (seconds: Double, microseconds: UInt32)? {
+        guard let start = runStart, seconds - start > patience else { return nil }
+        runStart = nil
+        return set(bpm: clock.bpm, at: start)
+    }
+
+    private mutating func set(bpm: Double?, at seconds: Double) -> (seconds: Double, microseconds: UInt32)? {
+        guard let bpm else { return nil }
+        let us = Self.microseconds(bpm: bpm)
+        if let current = microsecondsPerQuarter, abs(Double(us) - Double(current)) <= Self.threshold * Double(current) {
+            return nil
+        }
+        microsecondsPerQuarter = us
+        return (seconds, us)
+    }
+}
