@@ -93,13 +93,21 @@ import DSP
         #expect(setup == [cc(0, 2), cc(32, 1), .programChange(ProgramChange(channel: 1, program: 40)),
                           cc(1, 3), cc(7, 90), cc(10, 64), cc(11, 127), cc(64, 0), cc(91, 40), cc(93, 0),
                           cc(101, 0), cc(100, 0), cc(6, 12), cc(38, 0), cc(101, 127), cc(100, 127)], "\(setup)")
-        // A channel first played during the take gets its state (here: power-on, program 0) just before.
-        var fresh = MIDIRecording(sampleRate: rate, startFrame: 0, setup: { $1.setupMessages(channel: $0, program: 3) })
-        let later = event(1, [0x92, 60, 1])
-        fresh.add(later, message: MIDIMessage(later.message))
-        let freshFile = try StandardMIDIFile(bytes: fresh.fileBytes())
-        let played = messages(freshFile).map(\.message)
-        #expect(played.first == .programChange(ProgramChange(channel: 2, program: 3)) && played.last == MIDIMessage(later.message))
+        // A channel first played during the take gets its state (here: power-on, program 3) at tick 0 too, in
+        // both formats (streamed just before its first event, moved when the take is finished).
+        for format in [1, 0] {
+            var fresh = MIDIRecording(sampleRate: rate, startFrame: 0, options: MIDITakeOptions(format: format),
+                                      setup: { $1.setupMessages(channel: $0, program: 3) })
+            let later = event(1, [0x92, 60, 1])
+            fresh.add(later, message: MIDIMessage(later.message))
+            let freshFile = try StandardMIDIFile(bytes: fresh.fileBytes())
+            let played = messages(freshFile)
+            #expect(played.first?.message == .programChange(ProgramChange(channel: 2, program: 3)) && played.first?.seconds == 0, "format \(format)")
+            #expect(played.filter { $0.seconds > 0 }.map(\.message) == [MIDIMessage(later.message)], "format \(format): \(played)")
+            // No private marks are left in the finished file.
+            let metas = freshFile.tracks.flatMap { $0 }.compactMap { e -> StandardMIDIFile.MetaEvent? in if case .meta(let m) = e.event { m } else { nil } }
+            #expect(!metas.contains { $0.type == StandardMIDIFile.MetaType.sequencerSpecific }, "format \(format)")
+        }
     }
 
     @Test func builtInSynthWritesTheProgramThatSelectsThePatchPlaying() {

@@ -24,8 +24,11 @@ public struct TakeEvent: Sendable, Equatable {
     public var seconds: Double
     public var port: UInt8?
     public var event: StandardMIDIFile.Event
-    public init(seconds: Double, port: UInt8?, event: StandardMIDIFile.Event) {
-        self.seconds = seconds; self.port = port; self.event = event
+    /// Part of a channel's state at the start of the take, streamed before the channel's first event (the
+    /// take learns which channels it uses as they play): the finished file moves it to tick 0.
+    public var isSetup: Bool
+    public init(seconds: Double, port: UInt8?, event: StandardMIDIFile.Event, isSetup: Bool = false) {
+        self.seconds = seconds; self.port = port; self.event = event; self.isSetup = isSetup
     }
 }
 
@@ -37,8 +40,8 @@ public struct TakeEvent: Sendable, Equatable {
 /// Unless `options.raw`: MIDI clock becomes Set Tempo events (`ClockTempoTrack`), Start, Stop, Continue,
 /// Song Position and Song Select become markers, Active Sensing, Tune Request, MTC quarter frames and Reset
 /// are dropped, a sysex continued in another packet is an F7 continuation event, and each channel starts
-/// with its state (`ChannelState.setupMessages`): at the start for the channels set before recording, before
-/// its first event for the others.
+/// with its state (`ChannelState.setupMessages`) at tick 0: streamed at the start for the channels set before
+/// recording, before its first event for the others (moved to tick 0 when the take is finished).
 public struct MIDIRecording: Sendable {
     public let sampleRate: Double
     public let options: MIDITakeOptions
@@ -128,7 +131,8 @@ public struct MIDIRecording: Sendable {
         default:
             if let ch = message.channel.map({ $0 & 0x0F }), !started.contains(ch) {
                 started.insert(ch)
-                for m in setup(ch, channels[Int(ch)]) { append(.message(m)) }
+                // The channel's state as the take began (nothing on it has changed since): tick 0 in the file.
+                for m in setup(ch, channels[Int(ch)]) { events.append(TakeEvent(seconds: seconds, port: port, event: .message(m), isSetup: true)) }
             }
             channels.apply(message)
             append(.message(message))

@@ -32,6 +32,9 @@ final class SMFStreamWriter {
     static let endOfTrack: [UInt8] = [0x00, 0xFF, 0x2F, 0x00]
     /// The sequencer-specific meta event that marks the port of the events after it: its data before the port.
     static let portTag: [UInt8] = [0x7D, 0x42, 0x42]
+    /// The sequencer-specific meta event that marks the next event as channel state of the take's start
+    /// (`TakeEvent.isSetup`), moved to tick 0 when the take is finished.
+    static let setupTag: [UInt8] = [0x7D, 0x42, 0x53]
 
     private let fd: Int32
     private var closed = false
@@ -156,6 +159,9 @@ final class SMFStreamWriter {
                     port = p
                     put(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.sequencerSpecific, data: SMFStreamWriter.portTag + [p])), at: at)
                 }
+                if tagPorts && item.isSetup && at > 0 {
+                    put(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.sequencerSpecific, data: SMFStreamWriter.setupTag)), at: at)
+                }
                 put(item.event, at: at)
                 if case .meta(let meta) = item.event, let t = meta.tempo {
                     tempoTick = at
@@ -189,41 +195,70 @@ final class SMFStreamWriter {
 
     /// A streamed take as the file it becomes when recording stops: format 1 (a tempo track named "tempo",
     /// with the Set Tempo and marker events, then a track per port in the order they first played, named
-    /// after it; the channel state written at the start goes to the first port's track) unless the options
-    /// ask for format 0 or raw bytes, which keep the stream as it is. Bytes that do not read back are kept
-    /// as they are.
+    /// after it; the channel state written at the start goes to the first port's track) or format 0 (one
+    /// track), with every channel's state at tick 0 and no port or setup marks. Raw takes, and bytes that do
+    /// not read back, are kept as they are.
     static func finished(_ stream: [UInt8], options: MIDITakeOptions) -> [UInt8] {
-        guard options.format == 1, !options.raw, let file = try? StandardMIDIFile(bytes: stream), file.tracks.count == 1 else { return stream }
+        guard !options.raw, let file = try? StandardMIDIFile(bytes: stream), file.tracks.count == 1 else { return stream }
         typealias E = StandardMIDIFile.TrackEvent
-        var conductor: [E] = [E(tick: 0, event: .meta(.init(type: StandardMIDIFile.MetaType.trackName, data: Array("tempo".utf8))))]
+        func tag(_ event: E) -> [UInt8]? {
+            guard case .meta(let meta) = event.event, meta.type == StandardMIDIFile.MetaType.sequencerSpecific, meta.data.count >= 3,
+                  [portTag, setupTag].contains(Array(meta.data.prefix(3))) else { return nil }
+            return meta.data
+        }
+        /// `events` with `setup` (made tick 0) after its leading tick-0 meta events (track name, tempo).
+        func withSetup(_ events: [E], _ setup: [E]) -> [E] {
+            let at = events.firstIndex { e in if case .meta = e.event { e.tick > 0 } else { true } } ?? events.count
+            var out = events
+            out.insert(contentsOf: setup.map { E(tick: 0, event: $0.event) }, at: at)
+            return out
+        }
+        var conductor: [E] = []
         var ports: [UInt8] = []
         var tracks: [UInt8: [E]] = [:]
+        var setups: [UInt8: [E]] = [:]
+        var all: [E] = []       // format 0: every event but the marks, in order
+        var allSetup: [E] = []  // format 0: the state moved to tick 0
         var unplaced: [E] = []  // channel state before the first port mark
         var port: UInt8?
+        var nextIsSetup = false
         for event in file.tracks[0] {
-            switch event.event {
-            case .meta(let meta) where meta.type == StandardMIDIFile.MetaType.sequencerSpecific && meta.data.count == 4
-                && Array(meta.data.prefix(3)) == portTag:
-                let p = meta.data[3]
+            if let data = tag(event) {
+                if Array(data.prefix(3)) == setupTag { nextIsSetup = true; continue }
+                guard data.count == 4 else { continue }
+                let p = data[3]
                 if tracks[p] == nil {
                     ports.append(p)
                     tracks[p] = [E(tick: 0, event: .meta(.init(type: StandardMIDIFile.MetaType.trackName, data: Array(trackName(port: p).utf8))))]
                     if ports.count == 1 { tracks[p]! += unplaced; unplaced = [] }
                 }
                 port = p
+                continue
+            }
+            let isSetup = nextIsSetup
+            nextIsSetup = false
+            if isSetup { allSetup.append(event) } else { all.append(event) }
+            switch event.event {
             case .meta(let meta) where meta.isEndOfTrack:
-                let end = E(tick: event.tick, event: event.event)
-                conductor.append(end)
-                for p in ports { tracks[p]!.append(end) }
+                conductor.append(event)
+                for p in ports { tracks[p]!.append(event) }
             case .meta:
                 conductor.append(event)
             default:
-                if let port { tracks[port]!.append(event) } else { unplaced.append(event) }
+                if let port {
+                    if isSetup { setups[port, default: []].append(event) } else { tracks[port]!.append(event) }
+                } else {
+                    unplaced.append(event)
+                }
             }
         }
+        guard options.format == 1 else {
+            return StandardMIDIFile(format: 0, division: file.division, tracks: [withSetup(all, allSetup)]).encoded()
+        }
+        conductor.insert(E(tick: 0, event: .meta(.init(type: StandardMIDIFile.MetaType.trackName, data: Array("tempo".utf8)))), at: 0)
         conductor.insert(contentsOf: unplaced, at: 1)  // no port ever played: the state stays with the tempo track
-        let out = StandardMIDIFile(format: 1, division: file.division, tracks: [conductor] + ports.map { tracks[$0]! })
-        return out.encoded()
+        let portTracks = ports.map { withSetup(tracks[$0]!, setups[$0] ?? []) }
+        return StandardMIDIFile(format: 1, division: file.division, tracks: [conductor] + portTracks).encoded()
     }
 
     /// The file's bytes as they are now (a complete, valid file).
