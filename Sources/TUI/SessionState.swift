@@ -69,6 +69,9 @@ public struct SessionState: Equatable, Sendable {
         return state
     }
 
+    /// `s` as a TOML basic string (the TOML module's writer: every control character escaped).
+    static func quoted(_ s: String) -> String { TOMLValue.string(s).debugDescription }
+
     /// The session file's text (ports in a fixed order, names quoted as TOML basic strings).
     public var sessionTOML: String {
         var out = "# Backbeat's NSM session state: the theme and the JACK connections of its ports. The synth's\n"
@@ -80,19 +83,6 @@ public struct SessionState: Equatable, Sendable {
             out += "\(port) = [\(names)]\n"
         }
         return out
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += String(format: "\\u%04X", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// Writes both files into `directory` (made if missing), each atomically.

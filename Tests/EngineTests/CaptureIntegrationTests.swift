@@ -13,12 +13,6 @@ extension JACK {
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
     }
 
-    /// The number after `label` in a status line ("voices 3/64" -> 3).
-    func number(after label: String, in line: String) -> Int? {
-        guard let range = line.range(of: label) else { return nil }
-        return Int(line[range.upperBound...].prefix { $0.isNumber })
-    }
-
     @Test func demoIsRecordedToWAVAndMIDIUntilSIGTERM() throws {
         let server = try JackTestServer()
         defer { server.stop() }
@@ -35,8 +29,8 @@ extension JACK {
             statusLines.append(try backbeat.waitForLine(containing: "voices", after: backbeat.output.count))
         }
         let last = statusLines.last!
-        #expect((number(after: "voices ", in: last) ?? 0) > 0, "\(last)")
-        let received = statusLines.compactMap { number(after: "MIDI ", in: $0) }
+        #expect((statusNumber(after: "voices ", in: last) ?? 0) > 0, "\(last)")
+        let received = statusLines.compactMap { statusNumber(after: "MIDI ", in: $0) }
         #expect(received.count == 3 && received[0] > 0 && received[2] > received[0], "MIDI received grows: \(received)")
         #expect(last.contains("clock 1"), "clock tempo shown: \(last)")
         if let range = last.range(of: "clock "), let bpm = Double(last[range.upperBound...].prefix { $0 != " " }) {
@@ -113,30 +107,17 @@ extension JACK {
 
     // Issue 27: a take dropped every sysex (5,630 received, 0 recorded). Sysex from JACK reaches the file.
     @Test func sysexIsRecordedInTheTake() throws {
-        let server = try JackTestServer()
-        defer { server.stop() }
-        let sender = try ProbeMIDISender(server: server.name)
-        defer { sender.close() }
         let mid = temporary.appendingPathComponent("sysex.mid").path
-        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--no-autoconnect",
-                                                                 "--connect-midi", "\(sender.name):out", "--record-midi", mid],
-                                          server: server.name)
-        try backbeat.waitForLine(containing: "recording MIDI to")
+        let session = try HeadlessRecording(take: mid)
+        defer { session.close() }
         // 200 GM System On and Identity Request messages, 10 ms apart, and a note among them.
         var events: [ProbeEvent] = (0..<200).map { i in
             ProbeEvent(frame: 1_000 + i * 480, bytes: i % 2 == 0 ? [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7] : [0xF0, 0x7E, 0x7F, 0x06, 0x01, 0xF7])
         }
         events.append(.noteOn(50_000, 60))
-        sender.play(events)
-        // The status line counts what arrived: wait until all 201 messages are in.
-        var line = ""
-        for _ in 0..<20 {
-            line = try backbeat.waitForLine(containing: "voices", after: backbeat.output.count)
-            if (number(after: "MIDI ", in: line) ?? 0) >= 201 { break }
-        }
-        #expect((number(after: "MIDI ", in: line) ?? 0) >= 201, "\(line)")
-        backbeat.signal(SIGTERM)
-        #expect(try backbeat.waitForExit(timeout: 15) == 0, "\(backbeat.output.joined(separator: "\n"))")
+        let line = try session.play(events)
+        #expect((statusNumber(after: "MIDI ", in: line) ?? 0) >= 201, "\(line)")
+        #expect(try session.stop() == 0, "\(session.backbeat.output.joined(separator: "\n"))")
         let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: mid))))
         let sysex = file.timedEvents().compactMap { event -> SystemExclusive? in if case .sysex(let s) = event.event { s } else { nil } }
         #expect(sysex.count == 200)

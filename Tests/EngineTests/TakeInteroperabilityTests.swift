@@ -15,19 +15,13 @@ extension JACK {
     @Test func aClockedTakeOpensInEveryReaderAt132BPMInTheViolin() throws {
         let folder = try makeTemporaryDirectory("backbeat-take-it")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try JackTestServer()
-        defer { server.stop() }
-        let sender = try ProbeMIDISender(server: server.name)
-        defer { sender.close() }
         let take = folder.appendingPathComponent("take.mid").path
-        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--no-autoconnect",
-                                                                 "--connect-midi", "\(sender.name):out", "--record-midi", take],
-                                          server: server.name)
-        try backbeat.waitForLine(containing: "recording MIDI to")
+        let session = try HeadlessRecording(take: take)
+        defer { session.close() }
 
         // Program 40 (violin), controllers, a sysex, then MIDI clock at 132 BPM from Start, a note on each
         // of 8 beats, Stop.
-        let rate = Double(server.rate)
+        let rate = Double(session.server.rate)
         let framesPerClock = rate * 60 / (132 * 24)
         let start = 9_600
         var events: [ProbeEvent] = [
@@ -44,16 +38,9 @@ extension JACK {
         }
         let stopFrame = start + Int((Double(ticks) * framesPerClock).rounded())
         events.append(ProbeEvent(frame: stopFrame, bytes: [0xFC]))
-        sender.play(events)
-        // The status line counts what arrived: wait until every message is in.
-        var line = ""
-        for _ in 0..<20 {
-            line = try backbeat.waitForLine(containing: "voices", after: backbeat.output.count)
-            if (number(after: "MIDI ", in: line) ?? 0) >= events.count { break }
-        }
-        #expect((number(after: "MIDI ", in: line) ?? 0) >= events.count, "\(line)")
-        backbeat.signal(SIGTERM)
-        #expect(try backbeat.waitForExit(timeout: 15) == 0, "\(backbeat.output.joined(separator: "\n"))")
+        let line = try session.play(events)
+        #expect((statusNumber(after: "MIDI ", in: line) ?? 0) >= events.count, "\(line)")
+        #expect(try session.stop() == 0, "\(session.backbeat.output.joined(separator: "\n"))")
 
         // Backbeat reads it back: format 1, 960 ticks, tempo 132 BPM, the violin, notes on the beats.
         let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: take))))
@@ -106,12 +93,6 @@ extension JACK {
             let seconds = Double(try run("/usr/bin/soxi", ["-D", wav]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             #expect(seconds >= length, "\(wav): \(seconds) s rendered for a take of \(length) s")
         }
-    }
-
-    /// The number after `label` in a status line ("voices 3/64" -> 3).
-    func number(after label: String, in line: String) -> Int? {
-        guard let range = line.range(of: label) else { return nil }
-        return Int(line[range.upperBound...].prefix { $0.isNumber })
     }
 }
 }

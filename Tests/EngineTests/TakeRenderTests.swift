@@ -15,35 +15,23 @@ extension JACK {
     @Test func aTakeRendersAsItWasHeard() throws {
         let folder = try makeTemporaryDirectory("backbeat-take-render")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try JackTestServer()
-        defer { server.stop() }
-        let sender = try ProbeMIDISender(server: server.name)
-        defer { sender.close() }
         let take = folder.appendingPathComponent("take.mid").path
         let live = folder.appendingPathComponent("live.wav").path
-        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--no-autoconnect", "--patch", "4",
-                                                                 "--connect-midi", "\(sender.name):out", "--record-midi", take, "--record-audio", live],
-                                          server: server.name)
-        try backbeat.waitForLine(containing: "recording audio to")
+        let session = try HeadlessRecording(take: take, ["--patch", "4", "--record-audio", live], waitFor: "recording audio to")
+        defer { session.close() }
         // Four notes 1.5 s apart (each 0.3 s long), at offsets inside their periods that differ.
-        let rate = server.rate
+        let rate = session.server.rate
         let notes: [UInt8] = [60, 64, 67, 72]
         let starts = notes.indices.map { 4_801 + $0 * (rate * 3 / 2) + $0 * 37 }
         var events: [ProbeEvent] = []
         for (note, start) in zip(notes, starts) {
             events += [.noteOn(start, note, 110), .noteOff(start + rate * 3 / 10, note)]
         }
-        sender.play(events)
-        var line = ""
-        for _ in 0..<30 {
-            line = try backbeat.waitForLine(containing: "voices", after: backbeat.output.count)
-            if (number(after: "MIDI ", in: line) ?? 0) >= events.count { break }
-        }
-        #expect((number(after: "MIDI ", in: line) ?? 0) >= events.count, "\(line)")
+        let received = try session.play(events)
+        #expect((statusNumber(after: "MIDI ", in: received) ?? 0) >= events.count, "\(received)")
         // The last note's release: one more status line (a second) before stopping.
-        line = try backbeat.waitForLine(containing: "voices", after: backbeat.output.count)
-        backbeat.signal(SIGTERM)
-        #expect(try backbeat.waitForExit(timeout: 15) == 0, "\(backbeat.output.joined(separator: "\n"))")
+        let line = try session.nextStatusLine()
+        #expect(try session.stop() == 0, "\(session.backbeat.output.joined(separator: "\n"))")
 
         // The take starts its channel with the program that selects the patch that played.
         let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: take))))
@@ -78,7 +66,7 @@ extension JACK {
         // quarter at 120 BPM are 25 frames at 48 kHz), and as far apart as they were heard. The dummy driver
         // has xruns on a loaded machine: a cycle it skips is a period missing from the live recording (not
         // from the MIDI, whose frame times go on), so a heard distance may be short by whole periods then.
-        let xruns = number(after: "xruns ", in: line) ?? 0
+        let xruns = statusNumber(after: "xruns ", in: line) ?? 0
         for i in 1..<notes.count {
             let sent = starts[i] - starts[i - 1]
             let rendered = renderedOnsets[i] - renderedOnsets[i - 1]
@@ -117,11 +105,6 @@ extension JACK {
             if aa > 0 && bb > 0 { best = max(best, ab / (aa * bb).squareRoot()) }
         }
         return best
-    }
-
-    func number(after label: String, in line: String) -> Int? {
-        guard let range = line.range(of: label) else { return nil }
-        return Int(line[range.upperBound...].prefix { $0.isNumber })
     }
 }
 }
