@@ -139,7 +139,7 @@ extension JACK {
         let fill = full ? "dd if=/dev/zero of=\"$D/fill\" bs=4k 2>/dev/null; " : ""
         let script = "mount -t tmpfs -o size=\(kilobytes)k tmpfs \"$D\" || exit 97; \(fill)"
             + "\"$0\" \"$@\" & echo \"backbeat pid $!\"; wait $!; rc=$?; rm -f \"$D/fill\"; cp -a \"$D\"/. \"$K\"/; exit $rc"
-        let program = try RunningProgram("/usr/bin/unshare", ["-m", "sh", "-c", script, try backbeatExecutable()]
+        let program = try RunningProgram("/usr/bin/unshare", ["-m", "sh", "-c", script, backbeatExecutable()]
                                             + arguments.map { $0.replacingOccurrences(of: "TAKE", with: folder.path) },
                                          server: server.name, environment: ["D": folder.path, "K": kept.path])
         return (program, kept, folder)

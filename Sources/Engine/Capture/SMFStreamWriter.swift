@@ -147,9 +147,9 @@ final class SMFStreamWriter {
             var firstDelta: UInt32?
             var runningStatus: UInt8 = 0
             var tick = lastTick
-            func put(_ event: StandardMIDIFile.Event, at at: UInt64) {
-                let delta = UInt32(min(at - tick, 0x0FFF_FFFF))
-                tick = at
+            func put(_ event: StandardMIDIFile.Event, at eventTick: UInt64) {
+                let delta = UInt32(min(eventTick - tick, 0x0FFF_FFFF))
+                tick = eventTick
                 if firstDelta == nil { firstDelta = delta } else { StandardMIDIFile.appendVLQ(delta, to: &body) }
                 StandardMIDIFile.appendTrackEvent(event, runningStatus: &runningStatus, to: &body)
             }
