@@ -60,9 +60,18 @@ public enum BackgroundMode: String, Sendable, CaseIterable, Equatable {
         case .bluetoothCentral, .bluetoothPeripheral:
             "ble-event:S wakes a suspended app for about 10 s; a further event restarts the window; a terminated app is not woken"
         case .remoteNotification:
-            "silent-push wakes a suspended app for about 10 s; a force-quit (terminated) app is not woken"
-        case .voip, .pushToTalk, .externalAccessory, .fetch, .processing, .nearbyInteraction,
-             .networkAuthentication, .newsstandContent: nil
+            "silent-push wakes a suspended app, or launches a not-running one into background: about 10 s, up to 30 s with a didReceiveRemoteNotification handler (complete ends it); a force-quit (terminated) app is not woken"
+        case .voip:
+            "voip-push fires pushkit.incoming: with report-call the call rings and CallKit keeps the app alive (alive_by callkit) until it is declined or ends; without it the app is terminated (voip-push-not-reported)"
+        case .pushToTalk:
+            "ptt-push wakes or launches the app: alive while the transmission plays (alive_by push-to-talk, about 10 s, assumed), then suspended"
+        case .externalAccessory:
+            "accessory-event:S wakes a suspended app for about 10 s, as ble-event does; a terminated app is not woken"
+        case .fetch:
+            "background-fetch wakes or launches the app and fires performFetch: up to 30 s, complete ends the window at once"
+        case .processing:
+            "processing-start fires processingTask: alive (alive_by processing-task) until end-processing-task or its processing_budget (assumed 180 s: Apple documents none), then processingTask.expiration and suspended"
+        case .nearbyInteraction, .networkAuthentication, .newsstandContent: nil
         }
     }
 
