@@ -22,12 +22,13 @@ public enum LifecyclePresenter {
         let w = inner.width
         let keysBlock = LifecycleText.Block(priority: 5, full: LifecycleText.paragraph(keys, .dim, width: w), compact: [])
         let narration = LifecycleText.narration(live, width: w)
+        let counts = LifecycleText.midiCounts(live, width: w)
         var hint = LifecycleText.hint(live, width: w)
         hint.priority = 1
         let strip = LifecycleText.Block(priority: 6, full: [.strip], compact: [])
         if w >= 100 {
             // Full width: narration, hint, strip; then two columns; the keys last.
-            let head = LifecycleText.fit([narration, hint, strip], height: max(0, height - 4))
+            let head = LifecycleText.fit([narration, counts, hint, strip], height: max(0, height - 4))
             var y = LifecycleText.draw(head, live: live, into: &grid, x: inner.x, y: top, width: w)
             y += head.isEmpty ? 0 : 1
             let keyLines = LifecycleText.wrap(keys, width: w).count
@@ -48,7 +49,7 @@ public enum LifecyclePresenter {
             streams.priority = 2
             var calls = LifecycleText.callbacks(live, width: w, groups: 4)
             calls.priority = 4
-            let lines = LifecycleText.fit([narration, hint, strip, streams, warnings, calls, keysBlock], height: height)
+            let lines = LifecycleText.fit([narration, counts, hint, strip, streams, warnings, calls, keysBlock], height: height)
             LifecycleText.draw(lines, live: live, into: &grid, x: inner.x, y: top, width: w)
         }
     }
@@ -65,7 +66,9 @@ public enum LifecyclePresenter {
         let width = inner.maxX - x
         guard width >= 12 else { return }
         let sim = live.simulator
-        var side = ["for \(Int(live.timeInState)) s" + (sim.aliveBy.isEmpty ? "" : " · alive by " + sim.aliveBy.joined(separator: ", "))]
+        let alive = !sim.aliveBy.isEmpty ? " · alive by " + sim.aliveBy.joined(separator: ", ")
+            : sim.state == .background ? " · nothing keeps it alive" : ""
+        var side = ["for \(Int(live.timeInState)) s" + alive]
         side.append("t = \(String(format: "%.1f", live.now)) s · " + live.clockText)
         if live.isScenario {
             side.append("expect \(live.expectationsPassed) ok" + (live.expectationsFailed > 0 ? ", \(live.expectationsFailed) FAILED" : "")

@@ -187,3 +187,43 @@ import Testing
         #expect(command(.enter) == nil)
     }
 }
+
+@Suite struct LifecyclePanelMIDICountTests {
+    @Test func panelAndPresenterShowPerStreamDeliveredAndLost() throws {
+        let scenario = try Scenario.parse(fixtureText("scenarios/midi-steps-play-live.toml"), file: "midi.toml")
+        let live = LiveSession(scenario: scenario)
+        _ = live.update(wall: 0)
+        func panel() -> Grid {
+            var g = Grid(width: 120, height: 30)
+            LifecyclePanel.draw(live, into: &g, rect: Rect(x: 0, y: 0, width: 120, height: 30), context: DrawContext(glyphs: .ascii, focused: true))
+            return g
+        }
+        func presenter(_ width: Int, _ height: Int) -> Grid {
+            var g = Grid(width: width, height: height)
+            LifecyclePresenter.draw(live, into: &g, rect: Rect(x: 0, y: 0, width: width, height: height), context: DrawContext(glyphs: .ascii, focused: true))
+            return g
+        }
+        #expect(panel().contains("MIDI keys 0 delivered, 0 lost"))
+        _ = live.update(wall: 1)
+        #expect(panel().contains("MIDI keys 1 delivered, 0 lost"))
+        _ = live.update(wall: 8)
+        #expect(panel().contains("MIDI keys 1 delivered, 1 lost"))
+        for (w, h) in [(120, 36), (80, 24)] {
+            let g = presenter(w, h)
+            #expect(g.contains("MIDI keys 1 delivered, 1 lost"), "presenter \(w)x\(h)")
+            #expect(g.contains("“A note while suspended: lost”"), "presenter \(w)x\(h): the last say line")
+            // The badge: three rows high in the badge colour, the state in spaced capitals on the middle one.
+            #expect(g.row(2).contains("S U S P E N D E D"), "\(g.row(2))")
+            #expect((1...3).allSatisfy { g[2, $0].role == .badgeWarning })
+            #expect(g[2, 4].role != .badgeWarning)
+        }
+        // In background with nothing keeping it alive, the presenter says so beside the badge.
+        let early = LiveSession(scenario: scenario)
+        _ = early.update(wall: 0)
+        _ = early.update(wall: 2.5)
+        #expect(early.state == .background)
+        var g = Grid(width: 120, height: 36)
+        LifecyclePresenter.draw(early, into: &g, rect: Rect(x: 0, y: 0, width: 120, height: 36), context: DrawContext(glyphs: .ascii, focused: true))
+        #expect(g.row(1).contains("nothing keeps it alive"), "\(g.row(1))")
+    }
+}
