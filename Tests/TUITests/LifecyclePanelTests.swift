@@ -1,4 +1,5 @@
 @testable import Engine
+import MIDI
 import Lifecycle
 import TestSupport
 import Testing
@@ -226,4 +227,25 @@ import Testing
         LifecyclePresenter.draw(early, into: &g, rect: Rect(x: 0, y: 0, width: 120, height: 36), context: DrawContext(glyphs: .ascii, focused: true))
         #expect(g.row(1).contains("nothing keeps it alive"), "\(g.row(1))")
     }
+
+    @Test func workstationSendsScenarioNotesAfterTheGatesThroughTheKeyboardRing() throws {
+        let scenario = try Scenario.parse(fixtureText("scenarios/midi-steps-play-live.toml"), file: "midi.toml")
+        let engine = FakeEngine()
+        let w = Workstation(engine: engine, settings: WorkstationSettings(), lifecycle: LiveSession(scenario: scenario))
+        w.tick(now: 0)
+        w.tick(now: 1.0)
+        let on = ControlEvent.midi(ShortMessage(status: 0x90, data1: 81, data2: 100), .keyboard)
+        let off = ControlEvent.midi(ShortMessage(status: 0x80, data1: 81, data2: 0), .keyboard)
+        #expect(engine.sent == [on])
+        w.tick(now: 1.3)
+        #expect(engine.sent == [on, off], "the note lasts a quarter second")
+        w.tick(now: 8.0)
+        #expect(engine.sent == [on, off, on], "the suspended app's note is sent, to be dropped at the gate")
+        // The gate closed (suspended at 7 s) before the lost note went into the ring.
+        let closed = try #require(engine.journal.lastIndex(of: "gates false false"))
+        let lost = try #require(engine.journal.lastIndex(of: "\(on)"))
+        #expect(closed < lost, "\(engine.journal)")
+        #expect(render(w, 200, 60).contains("MIDI keys 1 delivered, 1 lost"))
+    }
 }
+
