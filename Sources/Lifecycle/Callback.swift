@@ -27,6 +27,15 @@ public enum Callback: String, Sendable, CaseIterable, Equatable {
     /// The expiration handler of `beginBackgroundTask(expirationHandler:)` (rules §2). An addition to
     /// rules §5's list so that a scenario can end its task in time.
     case backgroundTaskExpiration = "backgroundTask.expiration"
+    /// PKPushRegistryDelegate's didReceiveIncomingPushWith, for a VoIP push (`voip-push`).
+    case pushkitIncoming = "pushkit.incoming"
+    /// The background fetch handler (`background-fetch`); its `complete` ends the window.
+    case performFetch
+    /// application(_:didReceiveRemoteNotification:fetchCompletionHandler:) for a silent push.
+    case didReceiveRemoteNotification
+    /// The BGProcessingTask launch handler (`processing-start`) and the task's expiration handler.
+    case processingTask
+    case processingTaskExpiration = "processingTask.expiration"
 
     /// The app-delegate transition callbacks UIKit never calls when the app uses scenes or SwiftUI.
     public var isAppDelegateTransition: Bool {
@@ -51,6 +60,7 @@ public enum Callback: String, Sendable, CaseIterable, Equatable {
     /// UIApplicationDelegate callbacks a SwiftUI app receives only through a `UIApplicationDelegateAdaptor`.
     public var needsDelegateAdaptorInSwiftUI: Bool {
         self == .willFinishLaunching || self == .didFinishLaunching || self == .applicationWillTerminate
+            || self == .didReceiveRemoteNotification
     }
     var isWillResignActive: Bool {
         self == .applicationWillResignActive || self == .sceneWillResignActive || self == .scenePhaseInactive

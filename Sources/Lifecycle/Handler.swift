@@ -6,9 +6,16 @@ public enum HandlerAction: Sendable, Equatable, CustomStringConvertible {
     case activateSession, deactivateSession
     case beginBackgroundTask, endBackgroundTask
     case detachVideo(String), attachVideo(String)
+    /// Reports the incoming call to CallKit (CXProvider.reportNewIncomingCall), in a `pushkit.incoming` handler.
+    case reportCall
+    /// Calls the fetch or push completion handler: the wake ends.
+    case complete
+    /// BGTask.setTaskCompleted: the processing task ends.
+    case endProcessingTask
 
     public static let accepted = ["play:S", "stop:S", "activate-session", "deactivate-session",
-                                  "begin-background-task", "end-background-task", "detach-video:S", "attach-video:S"]
+                                  "begin-background-task", "end-background-task", "detach-video:S", "attach-video:S",
+                                  "report-call", "complete", "end-processing-task"]
 
     public var description: String {
         switch self {
@@ -20,6 +27,9 @@ public enum HandlerAction: Sendable, Equatable, CustomStringConvertible {
         case .endBackgroundTask: "end-background-task"
         case .detachVideo(let s): "detach-video:\(s)"
         case .attachVideo(let s): "attach-video:\(s)"
+        case .reportCall: "report-call"
+        case .complete: "complete"
+        case .endProcessingTask: "end-processing-task"
         }
     }
 
@@ -36,6 +46,9 @@ public enum HandlerAction: Sendable, Equatable, CustomStringConvertible {
         case ("deactivate-session", nil): self = .deactivateSession
         case ("begin-background-task", nil): self = .beginBackgroundTask
         case ("end-background-task", nil): self = .endBackgroundTask
+        case ("report-call", nil): self = .reportCall
+        case ("complete", nil): self = .complete
+        case ("end-processing-task", nil): self = .endProcessingTask
         default: return nil
         }
     }

@@ -17,6 +17,9 @@ public struct LifecycleConfiguration: Sendable, Equatable {
     /// SwiftUI only: the app declares a `UIApplicationDelegateAdaptor`, so UIKit also calls its delegate's
     /// willFinishLaunching, didFinishLaunching and applicationWillTerminate (never the transition callbacks).
     public var appDelegateAdaptor: Bool
+    /// Seconds a BGProcessingTask may run (`processing_budget`): Apple documents none ("several minutes"),
+    /// so this is assumed, and the timeline says so.
+    public var processingBudget: Double = 180
 
     public init(style: LifecycleStyle = .appDelegate, backgroundModes: [BackgroundMode] = [], iOSVersion: Int = 17,
                 category: SessionCategory = .soloAmbient, options: [SessionOption] = [], sessionActive: Bool? = nil,

@@ -5,12 +5,15 @@
 /// The rules the simulator applies. Nothing here holds state: each answer depends only on its arguments.
 enum LifecycleRules {
     /// A change of the app's state that fires callbacks (which ones depends on the style).
-    enum Transition { case launch, resign, enterBackground, becomeActive, willEnterForeground, terminate }
+    enum Transition { case launch, launchInBackground, resign, enterBackground, becomeActive, willEnterForeground, terminate }
 
     /// The callbacks an app configured as `configuration` receives, in order, for `transition`.
     static func callbacks(_ transition: Transition, in configuration: LifecycleConfiguration) -> [Callback] {
         switch (configuration.style, transition) {
         case (.appDelegate, .launch): [.willFinishLaunching, .didFinishLaunching, .applicationDidBecomeActive]
+        // Launched into background (a push or a fetch): no scene connects, no scenePhase becomes active.
+        case (.appDelegate, .launchInBackground), (.scenes, .launchInBackground): [.didFinishLaunching]
+        case (.swiftui, .launchInBackground): configuration.appDelegateAdaptor ? [.didFinishLaunching] : []
         case (.appDelegate, .resign): [.applicationWillResignActive]
         case (.appDelegate, .enterBackground): [.applicationDidEnterBackground]
         case (.appDelegate, .becomeActive): [.applicationDidBecomeActive]
@@ -74,6 +77,8 @@ enum LifecycleRules {
             return (false, "VoIP sockets no longer keep apps alive; PushKit wakes the app for a call")
         case .bluetooth:
             return (false, "bluetooth-central/-peripheral only wake the app for about 10 s per event")
+        case .accessory:
+            return (false, "external-accessory only wakes the app for about 10 s per accessory event")
         case .location:
             if !r.on { return (false, "location updates are off") }
             if !has(.location) { return (false, "needs the location background mode") }

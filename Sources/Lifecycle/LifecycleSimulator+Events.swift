@@ -59,6 +59,20 @@ extension LifecycleSimulator {
             }
         case .attachVideo(let s):
             runtime[s]?.attached = true
+        case .reportCall:
+            guard cb == .pushkitIncoming else { note("report-call outside a pushkit.incoming handler: no VoIP push to answer"); return }
+            reportedCall = true
+            callKitActive = true
+            call = .ringing
+            sessionActive = true  // CallKit activates its playAndRecord session
+            note("the call is reported to CallKit: it rings, and the system keeps the app alive while it rings or goes on")
+        case .complete:
+            guard cb == .performFetch || cb == .didReceiveRemoteNotification else { note("complete outside a fetch or push handler: nothing to complete"); return }
+            completed = true
+        case .endProcessingTask:
+            guard processingUntil != nil else { note("end-processing-task: no processing task is running"); return }
+            processingUntil = nil
+            completed = true
         }
     }
 
@@ -123,8 +137,7 @@ extension LifecycleSimulator {
             case .midi, .streamStart, .streamStop: break
             default:
                 note("\(name): applicationWillTerminate has run, the process is ending")
-                if case .bleEvent = event { draft?.delivered = false }
-                if case .silentPush = event { draft?.delivered = false }
+                if event.isWake { draft?.delivered = false }
                 return
             }
         }
@@ -226,42 +239,91 @@ extension LifecycleSimulator {
             } else if sent {
                 note("message sent on \(s)")
             }
-        case .bleEvent, .silentPush:
+        case .bleEvent, .silentPush, .accessoryEvent, .voipPush, .pttPush, .backgroundFetch, .processingStart:
             wake(by: event)
         }
+        if case .callDeclined = event { endCallKitCall() }
+        if case .callEnded = event { endCallKitCall() }
+    }
+
+    /// A CallKit call the app reported ends (declined or hung up): nothing is kept alive by it any more.
+    mutating func endCallKitCall() {
+        guard callKitActive, call == .none else { return }
+        callKitActive = false
+        note("the CallKit call ended: it keeps the app alive no more")
     }
 
     /// A Bluetooth LE event or a silent push (rules §2): wakes a suspended app for about 10 s; a further one
     /// during the wake restarts the window; a terminated app is not woken (only `launch` relaunches it).
     mutating func wake(by event: LifecycleEvent) {
         let name = event.description
-        let mode: [BackgroundMode] = if case .bleEvent = event { [.bluetoothCentral, .bluetoothPeripheral] } else { [.remoteNotification] }
-        guard state != .terminated && state != .notRunning else {
+        let mode = event.wakeModes
+        guard mode.contains(where: has) else {
+            draft?.delivered = false
+            note("\(name) not delivered: no \(mode.map(\.rawValue).joined(separator: " or ")) background mode, the app is not woken")
+            return
+        }
+        guard state != .terminated && (state != .notRunning || event.launchesApp) else {
             draft?.delivered = false
             note(state == .terminated
                  ? "\(name) not delivered: the app was terminated (force quit or watchdog); only launch relaunches it"
                  : "\(name) not delivered: the app is not running")
             return
         }
-        guard mode.contains(where: has) else {
-            draft?.delivered = false
-            note("\(name) not delivered: no \(mode.map(\.rawValue).joined(separator: " or ")) background mode, the app is not woken")
-            return
-        }
         draft?.delivered = true
-        let why = "the \(Int(Self.wakeDuration)) s wake for \(name) ended (about 10 s, up to 30 s)"
+        let handler = event.wakeCallback
+        let handled = handler.map { cb in configuration.handlers.contains { $0.on == cb } && LifecycleRules.unreachable(cb, in: configuration) == nil } ?? false
+        let window: Double = switch event {
+        case .backgroundFetch: Self.handledWakeDuration
+        case .silentPush: handled ? Self.handledWakeDuration : Self.wakeDuration
+        default: Self.wakeDuration
+        }
+        let lasting: String = switch event {
+        case .voipPush, .pttPush, .processingStart: ""
+        default: " for about \(Int(window)) s"
+        }
+        let why = "the \(Int(window)) s wake for \(name) ended (\(window > Self.wakeDuration ? "up to 30 s" : "about 10 s, up to 30 s"))"
         switch phase {
+        case .notRunning:
+            resetRuntime()
+            setPhase(.background(since: now, suspendAt: now + window, why: why),
+                     "launched into background by \(name): no scene connects\(lasting)", firing: .launchInBackground)
+            wakeEvent = name
         case .suspended:
-            setPhase(.background(since: now, suspendAt: now + Self.wakeDuration, why: why),
-                     "woken in background by \(name) for about \(Int(Self.wakeDuration)) s")
+            setPhase(.background(since: now, suspendAt: now + window, why: why),
+                     "woken in background by \(name)\(lasting)")
             wakeEvent = name
         case .background(let since, let suspendAt, _) where wakeEvent != nil:
             wakeEvent = name
             lossReason = why
-            if suspendAt != nil { phase = .background(since: since, suspendAt: now + Self.wakeDuration, why: why) }
-            note("\(name) during the wake: the \(Int(Self.wakeDuration)) s window restarts")
+            if suspendAt != nil { phase = .background(since: since, suspendAt: now + window, why: why) }
+            note("\(name) during the wake: the \(Int(window)) s window restarts")
         default:
             note("\(name): delivered to the running app")
+        }
+        guard state != .terminated else { return }
+        switch event {
+        case .pttPush:
+            transmissionUntil = now + Self.transmissionDuration
+            sessionActive = true
+            note("the system activates the audio session: the transmission plays (about \(Int(Self.transmissionDuration)) s, assumed)")
+        case .processingStart:
+            processingUntil = now + configuration.processingBudget
+            note("the processing task may run \(Int(configuration.processingBudget)) s (assumed: Apple documents no budget, \"several minutes\")")
+        default: break
+        }
+        completed = false
+        reportedCall = false
+        if let handler, LifecycleRules.unreachable(handler, in: configuration) == nil { fire([handler]) }
+        guard state != .terminated else { return }
+        if case .voipPush = event, !reportedCall {
+            warn(.voipPushNotReported, nil, "the VoIP push handler returned without reporting a call to CallKit: the app is terminated (iOS 13 on)")
+            terminate("a VoIP push was not reported to CallKit before its handler returned: terminated (iOS 13 on)")
+            return
+        }
+        if completed {
+            completed = false
+            suspendIfNothingKeepsAlive("the handler called \(event == .processingStart ? "end-processing-task" : "complete"): the wake ends at once")
         }
     }
 

@@ -22,7 +22,7 @@ extension LifecycleSimulator {
     }
 
     enum Call { case none, ringing, answered }
-    enum Timer { case suspend(String), expire(String), terminate }
+    enum Timer { case suspend(String), expire(String), terminate, transmissionEnd, processingExpire }
     /// What interrupts the audio session: a phone call, or another app's non-mixable audio.
     enum Interruption: Hashable { case call, otherAudio }
 

@@ -8,6 +8,8 @@ extension LifecycleSimulator {
         // After applicationWillTerminate nothing but the end of the process is scheduled.
         if let terminateAt { return (terminateAt, .terminate) }
         var best: (Double, Timer)? = suspendAt.map { ($0, .suspend(why)) }
+        if let t = transmissionUntil, best == nil || t < best!.0 { best = (t, .transmissionEnd) }
+        if let t = processingUntil, best == nil || t < best!.0 { best = (t, .processingExpire) }
         for s in configuration.streams where s.kind == .backgroundTask {
             guard let r = runtime[s.name], r.on, let began = r.taskBeganAt else { continue }
             let deadline = max(began, since) + configuration.backgroundTaskBudget
@@ -26,6 +28,13 @@ extension LifecycleSimulator {
             case .expire(let name): expire(name)
             case .terminate:
                 terminate("terminated \(Int(Self.willTerminateDuration)) s after applicationWillTerminate (about 5 s to finish)")
+            case .transmissionEnd:
+                transmissionUntil = nil
+                suspendIfNothingKeepsAlive("the push-to-talk transmission ended (about \(Int(Self.transmissionDuration)) s, assumed)")
+            case .processingExpire:
+                processingUntil = nil
+                fire([.processingTaskExpiration])
+                suspendIfNothingKeepsAlive("the processing task reached its \(Int(configuration.processingBudget)) s budget (assumed: Apple documents none)")
             }
             settle()
             if let e = finish(force: false) { out.append(e) }
@@ -54,6 +63,16 @@ extension LifecycleSimulator {
         interruptions = []
         pipActive = false
         terminateAt = nil
+        callKitActive = false
+        transmissionUntil = nil
+        processingUntil = nil
+    }
+
+    /// Ends a wake at once (a `complete`, the end of a transmission or a processing task): suspended now
+    /// unless a stream or the system still keeps the app alive.
+    mutating func suspendIfNothingKeepsAlive(_ reason: String) {
+        guard state == .background, aliveBy.isEmpty else { return }
+        setPhase(.suspended, reason)
     }
 
     /// Pauses a stream the system stops (not the app): it stays off until the app starts it again.

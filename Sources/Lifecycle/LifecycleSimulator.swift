@@ -33,6 +33,23 @@ public struct LifecycleSimulator: Sendable {
     var draft: Draft?
     var currentEvent: LifecycleEvent?
     var lastAlive: [String] = []
+    /// A call the app reported to CallKit is ringing or going on: the system keeps the app alive.
+    var callKitActive = false
+    /// When the push-to-talk transmission being played ends.
+    var transmissionUntil: Double?
+    /// When the running BGProcessingTask reaches its (assumed) budget.
+    var processingUntil: Double?
+    /// A handler called `complete` during this event.
+    var completed = false
+    /// A `pushkit.incoming` handler reported the call during this event.
+    var reportedCall = false
+
+    /// What the system (not a stream) keeps alive, as named in `alive_by` (docs/lifecycle-rules.md, 3b).
+    public static let systemKeepers = ["callkit", "processing-task", "push-to-talk"]
+    /// How long a push-to-talk transmission plays when nothing stops it (seconds; assumed).
+    public static let transmissionDuration = 10.0
+    /// The window of a handled background fetch or silent push (rules §2: up to 30 s).
+    public static let handledWakeDuration = 30.0
 
     /// Grace period between losing the last keep-alive (or didEnterBackground) and suspension (rules §2).
     public static let gracePeriod = 5.0
@@ -58,7 +75,11 @@ public struct LifecycleSimulator: Sendable {
     /// The streams keeping the process alive now (sorted; empty unless in background).
     public var aliveBy: [String] {
         guard state == .background else { return [] }
-        return streamStatuses.filter(\.keepsAlive).map(\.name).sorted()
+        var names = streamStatuses.filter(\.keepsAlive).map(\.name)
+        if callKitActive { names.append("callkit") }
+        if processingUntil != nil { names.append("processing-task") }
+        if transmissionUntil != nil { names.append("push-to-talk") }
+        return names.sorted()
     }
 
     /// Gate for the engine: whether MIDI input reaches the app (false while suspended, terminated, not running).
@@ -275,6 +296,9 @@ public struct LifecycleSimulator: Sendable {
         terminateAt = nil
         wakeEvent = nil
         activeConditions = []
+        callKitActive = false
+        transmissionUntil = nil
+        processingUntil = nil
     }
 
     mutating func checkConfigurationWarnings(previous: LifecycleConfiguration?) {
@@ -289,6 +313,9 @@ public struct LifecycleSimulator: Sendable {
         let before = previous.map(unreachable) ?? []
         for (cb, code, text) in unreachable(configuration) where !before.contains(where: { $0.0 == cb && $0.1 == code }) {
             warn(code, nil, text)
+        }
+        if configuration.backgroundModes.contains(.newsstandContent) && !(previous?.backgroundModes.contains(.newsstandContent) ?? false) {
+            warn(.deprecatedMode, nil, "newsstand-content: Newsstand was discontinued with iOS 9; the mode has no effect on current iOS")
         }
         if previous == nil {
             for s in configuration.streams where s.playing && s.content == .empty {

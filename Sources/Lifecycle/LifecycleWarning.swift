@@ -14,6 +14,11 @@ public enum WarningCode: String, Sendable, CaseIterable, Equatable, Comparable {
     case pipDetachConflict = "pip-detach-conflict"
     case handlerNeverCalled = "handler-never-called"
     case backgroundTaskExpired = "background-task-expired"
+    case voipPushNotReported = "voip-push-not-reported"
+    case deprecatedMode = "deprecated-mode"
+    case missingTaskIdentifiers = "missing-task-identifiers"
+    case missingUsageDescription = "missing-usage-description"
+    case unknownBackgroundMode = "unknown-background-mode"
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
@@ -36,6 +41,12 @@ public enum WarningCode: String, Sendable, CaseIterable, Equatable, Comparable {
             "the video is detached on didEnterBackground while PiP is possible: the handler cannot tell Home or Lock from PiP, and during PiP the detach crashes the app (Mux)"
         case .handlerNeverCalled: "a handler is bound to a callback this app's lifecycle style never fires: it never runs"
         case .backgroundTaskExpired: "a background task reached its budget without being ended: terminated (0x8badf00d)"
+        case .voipPushNotReported: "a VoIP push arrived and no handler reported a call to CallKit: terminated"
+        case .deprecatedMode: "a background mode iOS no longer honours (newsstand-content)"
+        case .missingTaskIdentifiers:
+            "processing is declared but the Info.plist has no BGTaskSchedulerPermittedIdentifiers: registering a task fails at run time"
+        case .missingUsageDescription: "a declared mode needs a purpose string the Info.plist lacks: the app is killed when it first uses the API"
+        case .unknownBackgroundMode: "a UIBackgroundModes value that is not one Apple defines"
         }
     }
 }

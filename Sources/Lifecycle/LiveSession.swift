@@ -24,10 +24,28 @@ public enum LiveAction: Equatable, Sendable {
     case releaseAllVoices
 }
 
-/// One frame's result: the gates now and the actions due first.
+/// A note a scenario's `midi:S` step plays on Backbeat's synth: sent through the same control ring as the
+/// computer keyboard's notes, so the real-time callback's lifecycle gate delivers it or drops it (counted lost).
+public enum LiveNote: Equatable, Sendable {
+    /// Note on, velocity 100, channel 1.
+    case on(UInt8)
+    /// Its note off, a quarter second (simulated) later; sent only for a note on that was delivered.
+    case off(UInt8)
+}
+
+/// One frame's result: the gates now, the actions due before them and the notes to send after them.
 public struct LiveUpdate: Equatable, Sendable {
     public var gates: LiveGates
     public var actions: [LiveAction]
+    /// Sent after the gates are applied, so a note meets the gate of the state it was played in.
+    public var notes: [LiveNote] = []
+}
+
+/// Messages a MIDI stream received since the scenario started: delivered to the app, or lost.
+public struct MIDICount: Equatable, Sendable {
+    public var stream: String
+    public var delivered = 0
+    public var lost = 0
 }
 
 /// Narration: a scenario's `say`, or Backbeat's own sentence when the state changed after it.
@@ -96,6 +114,14 @@ public final class LiveSession {
     public var keepsTimeline = false
     private var timeline: [TimelineLine] = []
     private var pendingActions: [LiveAction] = []
+    private var pendingNotes: [LiveNote] = []
+    /// Note offs due: simulated time and note.
+    private var noteOffs: [(time: Double, note: UInt8)] = []
+    /// Per `midi-in` stream of a scenario, in configuration order: messages of its `midi:S` steps delivered
+    /// and lost since the scenario started (empty for Backbeat's own app).
+    public private(set) var midiCounts: [MIDICount] = []
+    /// How long a scenario's note sounds, in simulated seconds.
+    public static let noteSeconds = 0.25
     private var hasRun = false
     private var wasRunning = false
     private var lastAlive: [String] = []
@@ -127,6 +153,7 @@ public final class LiveSession {
         scenarioTitle = scenario.title
         driver = .scenario(ScenarioPlayer(scenario))
         history = [(0, .notRunning)]
+        midiCounts = scenario.configuration.streams.filter { $0.kind == .midiIn }.map { MIDICount(stream: $0.name) }
     }
 
     public var simulator: LifecycleSimulator {
@@ -162,7 +189,18 @@ public final class LiveSession {
         if let demoPlaying { setDemo(demoPlaying, at: now) }
         if let synthLevelDB { setSynthLevel(synthLevelDB, at: now) }
         advance(to: now)
-        return LiveUpdate(gates: gates, actions: takeActions())
+        return LiveUpdate(gates: gates, actions: takeActions(), notes: takeNotes())
+    }
+
+    /// The notes due (each returned once): note ons of `midi:S` steps, note offs a quarter second later.
+    public func takeNotes() -> [LiveNote] {
+        defer { pendingNotes = [] }
+        return pendingNotes
+    }
+
+    /// "keys 2 delivered, 1 lost · jack 0 delivered, 0 lost" (nil without a scenario MIDI stream).
+    public var midiCountsText: String? {
+        midiCounts.isEmpty ? nil : midiCounts.map { "\($0.stream) \($0.delivered) delivered, \($0.lost) lost" }.joined(separator: " · ")
     }
 
     /// The timeline lines since the last call (only with `keepsTimeline`), for `--json`-style output.
@@ -201,6 +239,9 @@ public final class LiveSession {
             let lines = p.advance(to: time)
             driver = .scenario(p)
             take(lines)
+        }
+        while let i = noteOffs.firstIndex(where: { $0.time <= time }) {
+            pendingNotes.append(.off(noteOffs.remove(at: i).note))
         }
         checkFinished()
     }
@@ -297,7 +338,26 @@ public final class LiveSession {
                 }
                 if let text = e.unknownRule ?? e.reason ?? e.notes.first, !text.isEmpty { remark = text }
                 narrate(e, changedState: changedState)
+                playMIDIStep(e)
             }
+        }
+    }
+
+    /// A scenario's `midi:S` step on a `midi-in` stream plays its note live: a message the simulator
+    /// delivers is sent to the synth (the gate is open: it sounds); one lost because the app runs no code is
+    /// sent too and dropped at the closed gate (the engine counts it lost); one lost because the stream is off
+    /// is not sent. Each is counted on its stream.
+    private func playMIDIStep(_ e: TimelineEntry) {
+        guard isScenario, let event = e.event, event.hasPrefix("midi:"), let delivered = e.delivered,
+              let i = midiCounts.firstIndex(where: { "midi:" + $0.stream == event }) else { return }
+        let note = UInt8(clamping: e.note ?? 60)
+        if delivered {
+            midiCounts[i].delivered += 1
+            pendingNotes.append(.on(note))
+            noteOffs.append((e.time + Self.noteSeconds, note))
+        } else {
+            midiCounts[i].lost += 1
+            if !e.state.runsCode { pendingNotes.append(.on(note)) }
         }
     }
 

@@ -21,6 +21,8 @@ public struct ScenarioStep: Sendable, Equatable {
     public var event: LifecycleEvent
     public var say: String?
     public var line: Int
+    /// `note` on a `midi:S` step: the note played live (docs/scenarios.md); nil: 60.
+    public var note: Int? = nil
 }
 
 /// An expectation checked at a time.
@@ -69,12 +71,12 @@ public struct Scenario: Sendable, Equatable {
 private struct ScenarioParser {
     let file: String
 
-    static let topKeys = ["title", "until", "lifecycle", "app_delegate_adaptor", "background_modes", "ios", "session", "streams",
+    static let topKeys = ["title", "until", "lifecycle", "app_delegate_adaptor", "background_modes", "ios", "processing_budget", "session", "streams",
                           "handlers", "steps", "expect"]
     static let sessionKeys = ["category", "options", "active"]
     static let streamKeys = ["name", "kind", "content", "playing", "audible", "pip"]
     static let handlerKeys = ["on", "do"]
-    static let stepKeys = ["at", "event", "say"]
+    static let stepKeys = ["at", "event", "say", "note"]
     static let expectKeys = ["at", "state", "alive_by", "warnings"]
 
     func fail(_ line: Int, _ message: String) -> ScenarioError { ScenarioError(file: file, line: line, message: message) }
@@ -169,6 +171,9 @@ private struct ScenarioParser {
         config.style = try enumValue(top, "lifecycle", styleText, LifecycleStyle.self)
         var until: Double?
         if root["until"] != nil { until = try number(top, "until") }
+        if root["processing_budget"] != nil {
+            config.processingBudget = try number(top, "processing_budget")
+        }
         if let adaptor = try bool(top, "app_delegate_adaptor") {
             guard config.style == .swiftui else {
                 throw fail(line(top, "app_delegate_adaptor"), "\"app_delegate_adaptor\" applies to lifecycle = \"swiftui\" only")
@@ -257,6 +262,7 @@ private struct ScenarioParser {
             switch event {
             case .midi(let s): try stream(s, t, "event", kinds: [.midiIn, .midiOut])
             case .bleEvent(let s): try stream(s, t, "event", kinds: [.bluetooth])
+            case .accessoryEvent(let s): try stream(s, t, "event", kinds: [.accessory])
             case .streamStart(let s), .streamStop(let s): try stream(s, t, "event")
             default: break
             }
@@ -266,7 +272,13 @@ private struct ScenarioParser {
             if let previous = steps.last, at < previous.at {
                 throw fail(line(t, "at"), "steps must be in time order: at = \(at) comes after at = \(previous.at) (line \(previous.line))")
             }
-            steps.append(ScenarioStep(at: at, event: event, say: try string(t, "say"), line: t.table.line))
+            var note: Int?
+            if let v = t.table["note"] {
+                guard case .midi = event else { throw fail(line(t, "note"), "\"note\" applies to midi:S steps only") }
+                guard let n = v.int, (0...127).contains(n) else { throw fail(line(t, "note"), "\"note\" must be a MIDI note number, 0 to 127") }
+                note = Int(n)
+            }
+            steps.append(ScenarioStep(at: at, event: event, say: try string(t, "say"), line: t.table.line, note: note))
         }
         var expectations: [ScenarioExpectation] = []
         for t in try tables(root, "expect") {
@@ -278,7 +290,7 @@ private struct ScenarioParser {
             var e = ScenarioExpectation(at: at, line: t.table.line)
             if let s = try string(t, "state") { e.state = try enumValue(t, "state", s, AppState.self) }
             if let alive = try strings(t, "alive_by") {
-                for n in alive { try stream(n, t, "alive_by") }
+                for n in alive where !LifecycleSimulator.systemKeepers.contains(n) { try stream(n, t, "alive_by") }
                 e.aliveBy = alive
             }
             if let codes = try strings(t, "warnings") {

@@ -9,6 +9,8 @@ public enum StreamKind: String, Sendable, CaseIterable, Equatable {
     case midiIn = "midi-in"
     case midiOut = "midi-out"
     case location, voip, bluetooth
+    /// An MFi accessory (ExternalAccessory): woken for about 10 s per `accessory-event:S`, never kept alive.
+    case accessory
     case backgroundTask = "background-task"
 
     /// Kinds that play audio (and can keep alive under the `audio` rules).

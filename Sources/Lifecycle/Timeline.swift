@@ -75,7 +75,10 @@ public struct ScenarioPlayer: Sendable {
             if stepDue && (!expectationDue || steps[nextStep].at <= expectations[nextExpectation].at) {
                 let step = steps[nextStep]
                 var entries = simulator.apply(step.event, at: step.at)
-                if !entries.isEmpty { entries[entries.count - 1].narration = step.say }
+                if !entries.isEmpty {
+                    entries[entries.count - 1].narration = step.say
+                    entries[entries.count - 1].note = step.note
+                }
                 lines += entries.map(TimelineLine.entry)
                 nextStep += 1
             } else if expectationDue {

@@ -24,6 +24,8 @@ public struct TimelineEntry: Sendable, Equatable {
     public var narration: String?
     /// Every stream's status after this moment, in configuration order (for drawings of the timeline).
     public var streams: [StreamStatus] = []
+    /// For a scenario's `midi:S` step: its `note` (nil: the default, 60). Not part of the JSON timeline.
+    public var note: Int? = nil
 }
 
 /// The status of one stream, for the live panel.

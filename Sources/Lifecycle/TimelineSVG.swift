@@ -75,18 +75,31 @@ public enum TimelineSVG {
         var height: Double { Double(lines.count) * size * 1.2 }
     }
 
+    /// Where a label's text is anchored: `offset` units right of its event's x, starting there, or (when it
+    /// would run past the plot) `offset` units left of it, ending there (SVG's text-anchor "end"), so that
+    /// the text touches its marker whatever the font's real widths.
+    struct Placement {
+        var track: Int
+        /// The estimated left edge (for packing only).
+        var left: Double
+        /// The text's x, and whether the text ends there instead of starting there.
+        var x: Double
+        var endsAtX: Bool
+    }
+
     /// Labels stacked in tracks so that none overlaps another in its track: each goes in the first track
-    /// whose last label ends before it starts. Returns, per label, its track and its left edge.
-    static func pack(_ labels: [Label], x: (Double) -> Double, right: Double, gap: Double = 14) -> [(track: Int, left: Double)] {
+    /// whose last label ends before it starts. Each label is anchored at its event's time.
+    static func pack(_ labels: [Label], x: (Double) -> Double, right: Double, gap: Double = 14, offset: Double = 8) -> [Placement] {
         var ends: [Double] = []
-        var out: [(Int, Double)] = []
+        var out: [Placement] = []
         for label in labels {
             let anchor = x(label.time)
-            let left = anchor + label.width + 8 > right ? anchor - label.width - 8 : anchor + 8
+            let flip = anchor + offset + label.width > right
+            let left = flip ? anchor - offset - label.width : anchor + offset
             let track = ends.firstIndex { $0 + gap <= left } ?? ends.count
             if track == ends.count { ends.append(-Double.infinity) }
             ends[track] = left + label.width
-            out.append((track, left))
+            out.append(Placement(track: track, left: left, x: flip ? anchor - offset : anchor + offset, endsAtX: flip))
         }
         return out
     }
@@ -195,8 +208,11 @@ private struct Drawing {
     mutating func legend() {
         let shown = Set(bandSegments().map(\.state))
         var items: [(String, String)] = AppState.allCases.filter(shown.contains).map { (S.colours($0).fill, $0.rawValue) }
-        items += [(S.runsColour, "stream runs"), (S.aliveColour, "keeps the app alive"), ("url(#paused)", "paused by the system"),
-                  (S.warningColour, "▲ warning")]
+        let looks = Set(laneNames().flatMap { laneRuns($0).map(\.look) })
+        if looks.contains(.runs) { items.append((S.runsColour, "stream runs")) }
+        if looks.contains(.alive) { items.append((S.aliveColour, "keeps the app alive")) }
+        if looks.contains(.paused) { items.append(("url(#paused)", "paused by the system")) }
+        if entries.contains(where: { !$0.warnings.isEmpty }) { items.append((S.warningColour, "▲ warning")) }
         var x = 30.0
         y += 8
         for (fill, name) in items {
@@ -246,7 +262,7 @@ private struct Drawing {
             var ly = bottoms[p.track] - label.height + label.size
             for line in label.lines {
                 let size = line.bold ? label.size : label.size * 0.87
-                text(line.text, x: p.left, y: ly, size: size, bold: line.bold, colour: line.colour, halo: true)
+                text(line.text, x: p.x, y: ly, size: size, bold: line.bold, colour: line.colour, anchor: p.endsAtX ? "end" : "start", halo: true)
                 ly += label.size * 1.2
             }
             body += "<circle cx=\"\(Self.n(ax))\" cy=\"\(Self.n(bottoms[p.track] + 4))\" r=\"4\" fill=\"\(S.ink)\"/>\n"
@@ -273,11 +289,9 @@ private struct Drawing {
             rect(x: x0, y: y, w: x1 - x0, h: S.bandHeight, fill: fill)
             let name = state.rawValue
             let room = x1 - x0 - 12
-            if S.textWidth(name, 24, bold: true) <= room {
-                text(name, x: (x0 + x1) / 2, y: y + S.bandHeight / 2 + 9, size: 24, bold: true, colour: ink, anchor: "middle")
-            } else if S.textWidth(String(name.prefix(4)) + "…", 20, bold: true) <= room {
-                text(S.clip(name, max(2, Int(room / 12))), x: (x0 + x1) / 2, y: y + S.bandHeight / 2 + 7, size: 20, bold: true,
-                     colour: ink, anchor: "middle")
+            // The whole name at the largest size that fits, or none (the legend names the colour): never cut.
+            if let size = [24.0, 20, 16, 13].first(where: { S.textWidth(name, $0, bold: true) <= room }) {
+                text(name, x: (x0 + x1) / 2, y: y + S.bandHeight / 2 + size * 0.37, size: size, bold: true, colour: ink, anchor: "middle")
             }
         }
         rect(x: plotLeft, y: y, w: plotRight - plotLeft, h: S.bandHeight, fill: "none", extra: "stroke=\"#222222\" stroke-width=\"1.5\"")
@@ -286,25 +300,33 @@ private struct Drawing {
 
     /// One lane per stream: light when it runs, strong green while it keeps the app alive, hatched red while
     /// the system holds it paused.
-    mutating func lanes() {
-        let names = run.scenario.configuration.streams.map(\.name)
+    func laneNames() -> [String] {
+        run.scenario.configuration.streams.map(\.name)
             + (entries.last?.streams.map(\.name) ?? []).filter { n in !run.scenario.configuration.streams.contains { $0.name == n } }
-        for name in names {
+    }
+
+    enum Look: Equatable, Hashable { case none, runs, alive, paused }
+
+    /// What a stream's lane shows over each segment, runs of the same look merged.
+    func laneRuns(_ name: String) -> [(from: Double, to: Double, look: Look)] {
+        var runs: [(from: Double, to: Double, look: Look)] = []
+        for seg in segments() where seg.to > seg.from {
+            var look = Look.none
+            if let e = seg.entry, let s = e.streams.first(where: { $0.name == name }) {
+                if e.aliveBy.contains(name) { look = .alive } else if s.isRunning { look = .runs } else if s.pausedBy != nil && e.state != .terminated { look = .paused }
+            }
+            if let last = runs.last, last.look == look, last.to == seg.from { runs[runs.count - 1].to = seg.to } else { runs.append((seg.from, seg.to, look)) }
+        }
+        return runs
+    }
+
+    mutating func lanes() {
+        for name in laneNames() {
             let kind = entries.compactMap { $0.streams.first { $0.name == name }?.kind }.first
             text(S.clip(name, 15), x: 30, y: y + 24, size: 24, bold: true)
             if let kind { text(kind.rawValue, x: 30, y: y + 45, size: 16, colour: S.faint) }
             rect(x: plotLeft, y: y, w: plotRight - plotLeft, h: S.laneHeight, fill: "#f3f3f3")
-            // What the lane shows over each segment, runs of the same look merged.
-            enum Look: Equatable { case none, runs, alive, paused }
-            var runs: [(from: Double, to: Double, look: Look)] = []
-            for seg in segments() where seg.to > seg.from {
-                var look = Look.none
-                if let e = seg.entry, let s = e.streams.first(where: { $0.name == name }) {
-                    if e.aliveBy.contains(name) { look = .alive } else if s.isRunning { look = .runs } else if s.pausedBy != nil && e.state != .terminated { look = .paused }
-                }
-                if let last = runs.last, last.look == look, last.to == seg.from { runs[runs.count - 1].to = seg.to } else { runs.append((seg.from, seg.to, look)) }
-            }
-            for run in runs {
+            for run in laneRuns(name) {
                 let x0 = x(run.from), w = x(run.to) - x0
                 switch run.look {
                 case .none: break
@@ -336,7 +358,8 @@ private struct Drawing {
         let labels = raised.map { e in
             TimelineSVG.Label(time: e.time, lines: e.warnings.map { (S.clip($0.code.rawValue, 30), true, S.warningColour) }, size: 21)
         }
-        let placed = S.pack(labels.map { var l = $0; l.lines[0].text = "▲ " + l.lines[0].text; return l }, x: x, right: plotRight)
+        // Beside the triangle (9 units each side of the time), anchored at the warning's time.
+        let placed = S.pack(labels, x: x, right: plotRight, offset: 14)
         let tracks = (placed.map(\.track).max() ?? 0) + 1
         var heights = [Double](repeating: 0, count: tracks)
         for (label, p) in zip(labels, placed) { heights[p.track] = max(heights[p.track], label.height) }
@@ -351,7 +374,7 @@ private struct Drawing {
             body += "<path d=\"M \(Self.n(ax - 9)) \(Self.n(ty + 18)) L \(Self.n(ax + 9)) \(Self.n(ty + 18)) L \(Self.n(ax)) \(Self.n(ty + 2)) Z\" fill=\"\(S.warningColour)\"/>\n"
             var ly = ty + label.size
             for line in label.lines {
-                text(line.text, x: p.left + (p.left > ax ? 6 : 0), y: ly, size: label.size, bold: true, colour: line.colour, halo: true)
+                text(line.text, x: p.x, y: ly, size: label.size, bold: true, colour: line.colour, anchor: p.endsAtX ? "end" : "start", halo: true)
                 ly += label.size * 1.2
             }
         }

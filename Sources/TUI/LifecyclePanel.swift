@@ -48,6 +48,7 @@ public enum LifecyclePanel {
             .init(priority: 0, full: stateLines, compact: Array(stateLines.prefix(1))),
             LifecycleText.configuration(live, width: w),
             LifecycleText.narration(live, width: w),
+            LifecycleText.midiCounts(live, width: w),
             LifecycleText.hint(live, width: w),
             .init(priority: 8, full: [.strip], compact: []),
             LifecycleText.callbacks(live, width: w, groups: 3),

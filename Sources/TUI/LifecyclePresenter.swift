@@ -15,19 +15,20 @@ public enum LifecyclePresenter {
         context.frame(&grid, rect, "Lifecycle presenter" + (live.scenarioTitle.map { ": " + TerminalText.sanitized($0) } ?? ""))
         let inner = rect.inset(1)
         guard inner.height >= 4, inner.width >= 20 else { return }
-        drawBadge(live, into: &grid, inner: inner)
+        drawBadge(live, into: &grid, inner: inner, ascii: context.glyphs == .ascii)
 
         let top = inner.y + 4
         let height = inner.maxY - top
         let w = inner.width
         let keysBlock = LifecycleText.Block(priority: 5, full: LifecycleText.paragraph(keys, .dim, width: w), compact: [])
         let narration = LifecycleText.narration(live, width: w)
+        let counts = LifecycleText.midiCounts(live, width: w)
         var hint = LifecycleText.hint(live, width: w)
         hint.priority = 1
         let strip = LifecycleText.Block(priority: 6, full: [.strip], compact: [])
         if w >= 100 {
             // Full width: narration, hint, strip; then two columns; the keys last.
-            let head = LifecycleText.fit([narration, hint, strip], height: max(0, height - 4))
+            let head = LifecycleText.fit([narration, counts, hint, strip], height: max(0, height - 4))
             var y = LifecycleText.draw(head, live: live, into: &grid, x: inner.x, y: top, width: w)
             y += head.isEmpty ? 0 : 1
             let keyLines = LifecycleText.wrap(keys, width: w).count
@@ -48,24 +49,68 @@ public enum LifecyclePresenter {
             streams.priority = 2
             var calls = LifecycleText.callbacks(live, width: w, groups: 4)
             calls.priority = 4
-            let lines = LifecycleText.fit([narration, hint, strip, streams, warnings, calls, keysBlock], height: height)
+            let lines = LifecycleText.fit([narration, counts, hint, strip, streams, warnings, calls, keysBlock], height: height)
             LifecycleText.draw(lines, live: live, into: &grid, x: inner.x, y: top, width: w)
         }
     }
 
-    /// Three rows of the state in spaced capitals on the badge colour; beside it the time in state, the
-    /// clock and the expectations.
-    static func drawBadge(_ live: LiveSession, into grid: inout Grid, inner: Rect) {
-        let label = live.state.rawValue.uppercased().map(String.init).joined(separator: " ")
-        let badgeWidth = min(inner.width, max(24, label.count + 6))
+    /// Capitals three rows high in line strokes, for the badge (only the letters of the state names).
+    static let bigLetters: [Character: [String]] = [
+        "A": ["┏━┓", "┣━┫", "╹ ╹"], "B": ["┏┓ ", "┣┻┓", "┗━┛"], "C": ["┏━╸", "┃  ", "┗━╸"], "D": ["╺┳┓", " ┃┃", "╺┻┛"],
+        "E": ["┏━╸", "┣╸ ", "┗━╸"], "G": ["┏━╸", "┃╺┓", "┗━┛"], "I": ["╻", "┃", "╹"], "K": ["╻┏ ", "┣┻┓", "╹ ╹"],
+        "M": ["┏┳┓", "┃┃┃", "╹ ╹"], "N": ["┏┓╻", "┃┗┫", "╹ ╹"], "O": ["┏━┓", "┃ ┃", "┗━┛"], "P": ["┏━┓", "┣━┛", "╹  "],
+        "R": ["┏━┓", "┣┳┛", "╹┗╸"], "S": ["┏━┓", "┗━┓", "┗━┛"], "T": ["╺┳╸", " ┃ ", " ╹ "], "U": ["╻ ╻", "┃ ┃", "┗━┛"],
+        "V": ["╻ ╻", "┃┏┛", "┗┛ "], "-": ["   ", "╺━╸", "   "],
+    ]
+
+    /// `word` in capitals three rows high, a column between letters; with `ascii`, in `+ - |` strokes.
+    /// nil when a letter has no big form.
+    static func bigText(_ word: String, ascii: Bool) -> [String]? {
+        var rows = ["", "", ""]
+        for (i, c) in word.uppercased().enumerated() {
+            guard let glyph = bigLetters[c] else { return nil }
+            for r in 0..<3 { rows[r] += (i > 0 ? " " : "") + glyph[r] }
+        }
+        guard ascii else { return rows }
+        return rows.map { row in
+            String(row.map { c -> Character in
+                switch c {
+                case "━", "╸", "╺": "-"
+                case "┃", "╻", "╹": "|"
+                case " ": " "
+                default: "+"
+                }
+            })
+        }
+    }
+
+    /// The state in capitals three rows high on the badge colour (readable from the back of a room; spaced
+    /// capitals on one row when the view is too narrow); beside it the time in state with what keeps the app
+    /// alive, the clock and the expectations.
+    static func drawBadge(_ live: LiveSession, into grid: inout Grid, inner: Rect, ascii: Bool) {
         let role: Role = live.state == .active ? .badgeActive : .badgeWarning
-        for row in 0..<3 { grid.fill(Rect(x: inner.x, y: inner.y + row, width: badgeWidth, height: 1), " ", role) }
-        grid.put(inner.x + max(0, (badgeWidth - label.count) / 2), inner.y + 1, label, role, limit: badgeWidth)
+        let big = bigText(live.state.rawValue, ascii: ascii)
+        let bigWidth = big?.first?.count ?? 0
+        let badgeWidth: Int
+        if let big, inner.width - (bigWidth + 4) >= 14 + 2 {
+            badgeWidth = max(24, bigWidth + 4)
+            for row in 0..<3 {
+                grid.fill(Rect(x: inner.x, y: inner.y + row, width: badgeWidth, height: 1), " ", role)
+                grid.put(inner.x + (badgeWidth - bigWidth) / 2, inner.y + row, big[row], role, limit: badgeWidth)
+            }
+        } else {
+            let label = live.state.rawValue.uppercased().map(String.init).joined(separator: " ")
+            badgeWidth = min(inner.width, max(24, label.count + 6))
+            for row in 0..<3 { grid.fill(Rect(x: inner.x, y: inner.y + row, width: badgeWidth, height: 1), " ", role) }
+            grid.put(inner.x + max(0, (badgeWidth - label.count) / 2), inner.y + 1, label, role, limit: badgeWidth)
+        }
         let x = inner.x + badgeWidth + 2
         let width = inner.maxX - x
         guard width >= 12 else { return }
         let sim = live.simulator
-        var side = ["for \(Int(live.timeInState)) s" + (sim.aliveBy.isEmpty ? "" : " · alive by " + sim.aliveBy.joined(separator: ", "))]
+        let alive = !sim.aliveBy.isEmpty ? " · alive by " + sim.aliveBy.joined(separator: ", ")
+            : sim.state == .background ? " · nothing keeps it alive" : ""
+        var side = ["\(live.state.rawValue) for \(Int(live.timeInState)) s" + alive]
         side.append("t = \(String(format: "%.1f", live.now)) s · " + live.clockText)
         if live.isScenario {
             side.append("expect \(live.expectationsPassed) ok" + (live.expectationsFailed > 0 ? ", \(live.expectationsFailed) FAILED" : "")

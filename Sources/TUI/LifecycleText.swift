@@ -106,6 +106,13 @@ enum LifecycleText {
         return Block(priority: 1, full: lines, compact: lines)
     }
 
+    /// Per MIDI stream of a scenario: its `midi:S` messages delivered and lost since the scenario started.
+    static func midiCounts(_ live: LiveSession, width: Int) -> Block {
+        guard let text = live.midiCountsText else { return Block(priority: 2, full: [], compact: []) }
+        let lines = paragraph("MIDI " + text, live.midiCounts.contains { $0.lost > 0 } ? .error : .normal, width: width)
+        return Block(priority: 2, full: lines, compact: lines)
+    }
+
     static func hint(_ live: LiveSession, width: Int) -> Block {
         guard let hint = live.hint else { return Block(priority: 4, full: [], compact: []) }
         let short: String

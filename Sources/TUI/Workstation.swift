@@ -159,6 +159,13 @@ public final class Workstation {
         }
         engine.setGates(midiDelivered: update.gates.midiDelivered, audioPlaying: update.gates.audioPlaying)
         midiGateOpen = update.gates.midiDelivered
+        // A scenario's midi:S notes, after the gates: the callback delivers or drops them as the app's input.
+        for note in update.notes {
+            switch note {
+            case .on(let n): send(.midi(ShortMessage(status: 0x90, data1: n & 0x7F, data2: 100), .keyboard))
+            case .off(let n): send(.midi(ShortMessage(status: 0x80, data1: n & 0x7F, data2: 0), .keyboard))
+            }
+        }
         let sim = lifecycle.simulator
         // The panel counts whole seconds: redraw on a change or once a second, not every frame.
         if lifecycle.version != lifecycleVersion || Int(now) != lifecycleSecond {

@@ -71,6 +71,9 @@ struct LifecycleCheck: ParsableCommand {
         commandName: "check",
         abstract: "Say what could keep an app alive in background, from its Info.plist (XML or binary).",
         discussion: """
+            Lists every UIBackgroundModes value with its rule (or "not modelled"), the scene configurations, \
+            what could keep the app alive and the warnings (docs/lifecycle-rules.md); --json prints it as one \
+            JSON object. A key of the wrong type, or a file that is not a plist, exits 2.
             With --emit-scenario, also write a starter scenario to FILE (or to stdout without FILE). An Info.plist \
             cannot tell the lifecycle style (a scene manifest serves UIKit scenes and SwiftUI alike, and SwiftUI \
             may generate it at build time), so --emit-scenario needs --lifecycle app-delegate|scenes|swiftui.
@@ -83,6 +86,9 @@ struct LifecycleCheck: ParsableCommand {
     @Argument(help: "Where --emit-scenario writes the starter scenario (default: stdout).")
     var scenarioFile: String?
 
+    @Flag(help: "Print the report as one JSON object (see docs/lifecycle-rules.md).")
+    var json = false
+
     @Flag(help: "Write a starter scenario for this app (needs --lifecycle).")
     var emitScenario = false
 
@@ -92,6 +98,9 @@ struct LifecycleCheck: ParsableCommand {
     func validate() throws {
         if scenarioFile != nil && !emitScenario {
             throw ValidationError("a second file is only accepted with --emit-scenario")
+        }
+        if json && emitScenario {
+            throw ValidationError("--json prints the report; it does not go with --emit-scenario")
         }
     }
 
@@ -110,6 +119,10 @@ struct LifecycleCheck: ParsableCommand {
             }
             guard emitScenario else { throw lifecycleFail("--lifecycle applies only with --emit-scenario") }
             style = s
+        }
+        if json {
+            print(report.json(file: plist))  // MIDIJSON.quote escapes every control character
+            return
         }
         guard emitScenario else {
             print(escaped(report.render(file: plist)), terminator: "")

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Lifecycle
+import MIDI
 import TUI
 
 /// `backbeat --headless --scenario FILE`: plays a lifecycle scenario in real time against the running
@@ -68,7 +69,8 @@ enum LiveScenario {
             }
             if t >= nextStatus {
                 nextStatus += 1
-                Console.info(Headless.statusLine(engine.status()) + " | app \(session.state.rawValue)")
+                Console.info(Headless.statusLine(engine.status()) + " | app \(session.state.rawValue)"
+                             + (session.midiCountsText.map { " | " + $0 } ?? ""))
             }
         }
         Console.info("quitting (signal \(signals.signal ?? 0))")
@@ -79,7 +81,8 @@ enum LiveScenario {
         }
     }
 
-    /// The session's actions first (voices released while the gates may still be closed), then its gates.
+    /// The session's actions first (voices released while the gates may still be closed), then its gates,
+    /// then the scenario's notes, through the computer keyboard's ring: the callback's gate delivers or drops them.
     static func apply(_ update: LiveUpdate, to engine: Engine) {
         for action in update.actions {
             switch action {
@@ -88,6 +91,17 @@ enum LiveScenario {
             }
         }
         engine.setGates(midiDelivered: update.gates.midiDelivered, audioPlaying: update.gates.audioPlaying)
+        for note in update.notes {
+            if !engine.keyboardRing.push(.midi(LiveScenario.message(note), .keyboard)) { Console.info("control ring full: scenario note dropped") }
+        }
+    }
+
+    /// A scenario note as a MIDI message on channel 1.
+    static func message(_ note: LiveNote) -> ShortMessage {
+        switch note {
+        case .on(let n): ShortMessage(status: 0x90, data1: n & 0x7F, data2: 100)
+        case .off(let n): ShortMessage(status: 0x80, data1: n & 0x7F, data2: 0)
+        }
     }
 }
 

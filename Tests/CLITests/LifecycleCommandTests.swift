@@ -59,6 +59,67 @@ struct LifecycleCommandTests {
         #expect(r.stdout.contains("keepalive-player"))
     }
 
+    @Test("check --json: one JSON object with every declared mode, only check codes",
+          .enabled(if: plistsPresent, "testdata plists absent"), arguments: plistFiles())
+    func checkJSON(name: String) throws {
+        let r = try backbeat(["lifecycle", "check", plistFolder.appendingPathComponent(name).path, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["file", "background_modes", "style", "scenes", "keeps_alive", "warnings"])
+        let plist = try #require(NSDictionary(contentsOf: plistFolder.appendingPathComponent(name)) as? [String: Any])
+        let declared = plist["UIBackgroundModes"] as? [String] ?? []
+        let rows = try #require(object["background_modes"] as? [[String: Any]])
+        #expect(rows.map { $0["mode"] as? String } == declared, "a row per declared mode, in the file's order")
+        for row in rows where row["known"] as? Bool == true && row["modelled"] as? Bool == false {
+            #expect((row["rule"] as? String)?.hasPrefix("not modelled: ") == true)
+        }
+        let codes = (object["warnings"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(codes == codes.sorted())
+        #expect(Set(codes).isSubset(of: ["unknown-background-mode", "deprecated-mode", "missing-task-identifiers", "missing-usage-description"]))
+        let style = try #require(object["style"] as? [String: Any])
+        #expect((style["candidates"] as? [String])?.count == 2)
+    }
+
+    @Test("check gives the same bytes in every run (several scene configurations, random hash seeds)",
+          .enabled(if: plistsPresent, "testdata plists absent"))
+    func checkIsDeterministicAcrossRuns() throws {
+        let plist = plistFolder.appendingPathComponent("CarPlay-two-scenes-Info.binary.plist").path
+        let first = try backbeat(["lifecycle", "check", plist, "--json"])
+        let text = try backbeat(["lifecycle", "check", plist])
+        #expect(first.stdout.contains(#""scenes":[{"role":"CPTemplateApplicationSceneSessionRoleApplication","name":"CarPlay""#))
+        for _ in 0..<8 {
+            #expect(try backbeat(["lifecycle", "check", plist, "--json"]).stdout == first.stdout)
+            #expect(try backbeat(["lifecycle", "check", plist]).stdout == text.stdout)
+        }
+    }
+
+    @Test("wrong types exit 2 naming the key, the type found and expected",
+          .enabled(if: plistsPresent, "testdata plists absent"),
+          arguments: [("wrong-type-modes-string-Info.plist", "UIBackgroundModes is a string; expected an array of strings"),
+                      ("wrong-type-manifest-array-Info.plist", "UIApplicationSceneManifest is an array; expected a dictionary"),
+                      ("wrong-type-task-ids-string-Info.binary.plist", "BGTaskSchedulerPermittedIdentifiers is a string; expected an array of strings")])
+    func checkWrongTypesExitTwo(name: String, message: String) throws {
+        let path = plistFolder.appendingPathComponent("wrong-types/\(name)").path
+        for extra in [[], ["--json"]] {
+            let r = try backbeat(["lifecycle", "check", path] + extra)
+            #expect(r.status == 2)
+            #expect(r.stdout.isEmpty)
+            #expect(r.stderr == "error: \(path): \(message)\n")
+        }
+    }
+
+    @Test("the emitted scenario carries no expectation; its steps say what the rules predict",
+          .enabled(if: plistsPresent, "testdata plists absent"))
+    func emittedScenarioHasNoSelfComputedExpectations() throws {
+        let plist = plistFolder.appendingPathComponent("flutter_background_geolocation-Info.plist").path
+        let r = try backbeat(["lifecycle", "check", plist, "--emit-scenario", "--lifecycle", "swiftui"])
+        #expect(r.status == 0)
+        #expect(!r.stdout.contains("[[expect]]"))
+        #expect(r.stdout.contains("event = \"stream-stop:gps\""))
+        #expect(r.stdout.contains("synth and gps keep the app alive"))
+    }
+
     // Issue 11: --emit-scenario needs --lifecycle (the Info.plist cannot tell the style).
     @Test(.enabled(if: plistsPresent, "testdata plists absent"))
     func emitScenarioRunsAndPasses() throws {

@@ -50,6 +50,49 @@ extension JACK {
             #expect(try backbeat.waitForExit() == 0, "the scenario's expectation failed: \(backbeat.output.suffix(5))")
         }
 
+        /// A scenario's own `midi:keys` steps play their notes through the synth's input ring: heard at the
+        /// note's pitch while the app is active, dropped at the gate (counted lost, silence) while it is suspended.
+        @Test func scenarioNotesAreHeardWhileActiveAndLostWhileSuspended() throws {
+            let run = try HeadlessScenarioRun(scenario: fixturePath("scenarios/midi-steps-play-live.toml"), recordSeconds: 12)
+            defer { run.close() }
+            let (recorder, backbeat) = (run.recorder, run.backbeat)
+
+            let first = try backbeat.waitForLine(containing: "\"event\":\"midi:keys\"")
+            let heard = recorder.position
+            #expect(first.contains("\"delivered\":true") && first.contains("\"state\":\"active\""), "\(first)")
+            let dropped = try backbeat.waitForLine(containing: "\"delivered\":false")
+            let lost = recorder.position
+            #expect(dropped.contains("\"event\":\"midi:keys\"") && dropped.contains("\"state\":\"suspended\""), "\(dropped)")
+            // The status line: the engine's own count of what its gate dropped (note on, note off, the lost
+            // note on: no note off follows a lost note), and the scenario's stream counters.
+            let status = try backbeat.waitForLine(containing: "MIDI 3 received, 1 lost")
+            #expect(status.hasSuffix(" | keys 1 delivered, 1 lost"), "\(status)")
+            let lines = backbeat.output.count
+            let third = try backbeat.waitForLine(containing: "\"event\":\"midi:keys\"", after: lines)
+            let again = recorder.position
+            #expect(third.contains("\"delivered\":true"), "\(third)")
+            let take = try recorder.waitUntilFull()
+
+            // Each window: the 150 ms from the moment the step's line was read (the note sounds 250 ms from
+            // a few ms before it).
+            func window(_ from: Int) -> ArraySlice<Float> {
+                let end = min(from + 7_200, take.left.count)
+                return take.left[min(from + 480, end)..<end]
+            }
+            func pitch(_ from: Int, near hz: Double) -> Double {
+                AudioAnalysis.dominantFrequency(window(from), sampleRate: 48_000, low: hz * 0.9, high: hz * 1.1)
+            }
+            #expect(AudioAnalysis.rmsDecibels(window(heard)) > -40, "note while active: \(AudioAnalysis.rmsDecibels(window(heard))) dBFS")
+            #expect(abs(pitch(heard, near: 880) - 880) < 880 * 0.01, "note 81 is 880 Hz: \(pitch(heard, near: 880))")
+            #expect(AudioAnalysis.rmsDecibels(window(lost)) < -90, "note while suspended: \(AudioAnalysis.rmsDecibels(window(lost))) dBFS")
+            #expect(again + 7_200 <= take.left.count, "recording too short after foreground")
+            #expect(AudioAnalysis.rmsDecibels(window(again)) > -40, "note after foreground: \(AudioAnalysis.rmsDecibels(window(again))) dBFS")
+            #expect(abs(pitch(again, near: 659.26) - 659.26) < 659.26 * 0.01, "note 76 is 659.3 Hz: \(pitch(again, near: 659.26))")
+
+            backbeat.signal(SIGTERM)
+            #expect(try backbeat.waitForExit() == 0, "the scenario's expectation failed: \(backbeat.output.suffix(5))")
+        }
+
         @Test func badScenarioFileIsExitCode2() throws {
             let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--scenario", "/nonexistent/x.toml", "--server", "unused-\(getpid())"], server: nil)
             #expect(try backbeat.waitForExit() == 2)

@@ -157,3 +157,58 @@ import Testing
     }
 }
 
+
+@Suite struct LiveSessionMIDIStepTests {
+    @Test func midiStepsPlayTheirNoteWhenDeliveredAndAreCountedLostWhenSuspended() throws {
+        let scenario = try Scenario.parse(fixtureText("scenarios/midi-steps-play-live.toml"), file: "midi.toml")
+        let live = LiveSession(scenario: scenario)
+        #expect(live.midiCounts == [MIDICount(stream: "keys")])
+        var update = live.update(wall: 0)
+        #expect(update.notes.isEmpty)
+        update = live.update(wall: 1.0)
+        #expect(update.gates.midiDelivered)
+        #expect(update.notes == [.on(81)], "a delivered step plays its note")
+        #expect(live.update(wall: 1.2).notes.isEmpty, "the note lasts a quarter second")
+        #expect(live.update(wall: 1.3).notes == [.off(81)])
+        #expect(live.midiCounts == [MIDICount(stream: "keys", delivered: 1, lost: 0)])
+        update = live.update(wall: 8.0)
+        #expect(live.state == .suspended)
+        #expect(!update.gates.midiDelivered, "the gate is closed before the note is sent")
+        #expect(update.notes == [.on(81)], "a suspended app's note is sent to be dropped at the engine's gate")
+        #expect(live.update(wall: 8.5).notes.isEmpty, "no note off for a note that was lost")
+        #expect(live.midiCounts == [MIDICount(stream: "keys", delivered: 1, lost: 1)])
+        #expect(live.midiCountsText == "keys 1 delivered, 1 lost")
+        #expect(live.update(wall: 10.0).notes == [.on(76)])
+        #expect(live.midiCounts == [MIDICount(stream: "keys", delivered: 2, lost: 1)])
+    }
+
+    @Test func aStepOnAStoppedStreamIsLostAndNotSent() throws {
+        let scenario = try Scenario.parse("""
+            title = "off"
+            lifecycle = "swiftui"
+            [[streams]]
+            name = "ble"
+            kind = "midi-in"
+            playing = false
+            [[steps]]
+            at = 0.0
+            event = "launch"
+            [[steps]]
+            at = 1.0
+            event = "midi:ble"
+            note = 64
+            """, file: "off.toml")
+        let live = LiveSession(scenario: scenario)
+        _ = live.update(wall: 0)
+        let update = live.update(wall: 1)
+        #expect(update.gates.midiDelivered, "the app is active: only the stream is off")
+        #expect(update.notes.isEmpty, "the engine's gate is open, so a lost message is not sent")
+        #expect(live.midiCounts == [MIDICount(stream: "ble", delivered: 0, lost: 1)])
+    }
+
+    @Test func backbeatsOwnAppHasNoScenarioCounters() {
+        let live = LiveSession()
+        #expect(live.midiCounts.isEmpty)
+        #expect(live.midiCountsText == nil)
+    }
+}

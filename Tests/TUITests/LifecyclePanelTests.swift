@@ -1,4 +1,5 @@
 @testable import Engine
+import MIDI
 import Lifecycle
 import TestSupport
 import Testing
@@ -187,3 +188,64 @@ import Testing
         #expect(command(.enter) == nil)
     }
 }
+
+@Suite struct LifecyclePanelMIDICountTests {
+    @Test func panelAndPresenterShowPerStreamDeliveredAndLost() throws {
+        let scenario = try Scenario.parse(fixtureText("scenarios/midi-steps-play-live.toml"), file: "midi.toml")
+        let live = LiveSession(scenario: scenario)
+        _ = live.update(wall: 0)
+        func panel() -> Grid {
+            var g = Grid(width: 120, height: 30)
+            LifecyclePanel.draw(live, into: &g, rect: Rect(x: 0, y: 0, width: 120, height: 30), context: DrawContext(glyphs: .ascii, focused: true))
+            return g
+        }
+        func presenter(_ width: Int, _ height: Int) -> Grid {
+            var g = Grid(width: width, height: height)
+            LifecyclePresenter.draw(live, into: &g, rect: Rect(x: 0, y: 0, width: width, height: height), context: DrawContext(glyphs: .ascii, focused: true))
+            return g
+        }
+        #expect(panel().contains("MIDI keys 0 delivered, 0 lost"))
+        _ = live.update(wall: 1)
+        #expect(panel().contains("MIDI keys 1 delivered, 0 lost"))
+        _ = live.update(wall: 8)
+        #expect(panel().contains("MIDI keys 1 delivered, 1 lost"))
+        for (w, h) in [(120, 36), (80, 24)] {
+            let g = presenter(w, h)
+            #expect(g.contains("MIDI keys 1 delivered, 1 lost"), "presenter \(w)x\(h)")
+            #expect(g.contains("“A note while suspended: lost”"), "presenter \(w)x\(h): the last say line")
+            // The badge: the state in capitals three rows high in the badge colour.
+            #expect(g.containsBig("suspended", ascii: true), "\(g.text)")
+            #expect((1...3).allSatisfy { g[2, $0].role == .badgeWarning })
+            #expect(g[2, 4].role != .badgeWarning)
+        }
+        // In background with nothing keeping it alive, the presenter says so beside the badge.
+        let early = LiveSession(scenario: scenario)
+        _ = early.update(wall: 0)
+        _ = early.update(wall: 2.5)
+        #expect(early.state == .background)
+        var g = Grid(width: 120, height: 36)
+        LifecyclePresenter.draw(early, into: &g, rect: Rect(x: 0, y: 0, width: 120, height: 36), context: DrawContext(glyphs: .ascii, focused: true))
+        #expect(g.row(1).contains("nothing keeps it alive"), "\(g.row(1))")
+    }
+
+    @Test func workstationSendsScenarioNotesAfterTheGatesThroughTheKeyboardRing() throws {
+        let scenario = try Scenario.parse(fixtureText("scenarios/midi-steps-play-live.toml"), file: "midi.toml")
+        let engine = FakeEngine()
+        let w = Workstation(engine: engine, settings: WorkstationSettings(), lifecycle: LiveSession(scenario: scenario))
+        w.tick(now: 0)
+        w.tick(now: 1.0)
+        let on = ControlEvent.midi(ShortMessage(status: 0x90, data1: 81, data2: 100), .keyboard)
+        let off = ControlEvent.midi(ShortMessage(status: 0x80, data1: 81, data2: 0), .keyboard)
+        #expect(engine.sent == [on])
+        w.tick(now: 1.3)
+        #expect(engine.sent == [on, off], "the note lasts a quarter second")
+        w.tick(now: 8.0)
+        #expect(engine.sent == [on, off, on], "the suspended app's note is sent, to be dropped at the gate")
+        // The gate closed (suspended at 7 s) before the lost note went into the ring.
+        let closed = try #require(engine.journal.lastIndex(of: "gates false false"))
+        let lost = try #require(engine.journal.lastIndex(of: "\(on)"))
+        #expect(closed < lost, "\(engine.journal)")
+        #expect(render(w, 200, 60).contains("MIDI keys 1 delivered, 1 lost"))
+    }
+}
+

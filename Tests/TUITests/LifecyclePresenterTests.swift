@@ -82,8 +82,9 @@ import Testing
         w.tick(now: 1)
         var g = render(w, 120, 36)
         #expect(g.contains("Lifecycle presenter"))
-        #expect(g.contains("B A C K G R O U N D"), "\(g.text)")
+        #expect(g.containsBig("background", ascii: false), "\(g.text)")
         #expect(g.contains("alive by synth"))
+        #expect(g.row(2).contains("background for 0 s · alive by synth"), "the state in words beside the badge: \(g.row(2))")
         #expect(g.contains("callbacks as they fire"))
         #expect(g.contains("scenePhase.inactive, scenePhase.background"))
         let inner = Rect(x: 1, y: 2, width: 118, height: 32)
@@ -98,7 +99,7 @@ import Testing
         w.handle(.char("+"), layout: nil, now: 1.2)
         w.tick(now: 1.3)
         g = render(w, 80, 24)
-        #expect(g.contains("B A C K G R O U N D"), "\(g.text)")
+        #expect(g.containsBig("background", ascii: false), "\(g.text)")
         #expect(g.contains("PAUSED · speed 2x"), "\(g.text)")
         all = words(g, Rect(x: 1, y: 2, width: 78, height: 20))
         #expect(containsRun(all, try #require(w.lifecycle.narration?.text)), "\(g.text)")
@@ -140,4 +141,26 @@ import Testing
         #expect(engine.journal.filter { $0 == "releaseAllVoices" }.count == 1)
         #expect(render(w, 200, 60).contains("releases every voice"))
     }
+
+    @Test func badgeCapitalsAreThreeRowsHighForEveryStateAndOneRowWhenNarrow() {
+        for state in AppState.allCases {
+            for ascii in [false, true] {
+                let big = LifecyclePresenter.bigText(state.rawValue, ascii: ascii)
+                #expect(big?.count == 3, "\(state) has big capitals")
+                #expect(Set(big?.map(\.count) ?? []).count == 1, "\(state): rows of one width")
+                #expect(!(big ?? []).joined().contains { $0.isLetter }, "\(state): drawn in strokes, not letters")
+            }
+        }
+        #expect(LifecyclePresenter.bigText("active", ascii: true) == ["+-+ +-- -+- | | | +--", "+-+ |    |  | |++ +- ", "| | +--  |  | ++  +--"])
+        let live = LiveSession()
+        var g = Grid(width: 80, height: 24)
+        LifecyclePresenter.draw(live, into: &g, rect: Rect(x: 0, y: 0, width: 80, height: 24), context: DrawContext(glyphs: .ascii, focused: true))
+        #expect(g.containsBig("active", ascii: true), "\(g.text)")
+        #expect((1...3).allSatisfy { g[2, $0].role == .badgeActive } && g[2, 4].role != .badgeActive)
+        // Too narrow for the big capitals: the state in spaced capitals, still three rows of badge.
+        g = Grid(width: 40, height: 24)
+        LifecyclePresenter.draw(live, into: &g, rect: Rect(x: 0, y: 0, width: 40, height: 24), context: DrawContext(glyphs: .ascii, focused: true))
+        #expect(g.row(2).contains("A C T I V E"), "\(g.text)")
+    }
 }
+

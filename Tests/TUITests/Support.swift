@@ -56,3 +56,11 @@ func render(_ w: Workstation, _ width: Int = 120, _ height: Int = 40) -> Grid {
 
 /// The repository root (themes/ lives there).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+extension Grid {
+    /// Whether `word` is shown in the presenter badge's capitals three rows high (on three consecutive rows).
+    func containsBig(_ word: String, ascii: Bool) -> Bool {
+        guard let big = LifecyclePresenter.bigText(word, ascii: ascii) else { return false }
+        return (0..<max(0, height - 2)).contains { y in (0..<3).allSatisfy { row(y + $0).contains(big[$0]) } }
+    }
+}
