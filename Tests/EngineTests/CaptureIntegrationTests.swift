@@ -108,16 +108,14 @@ extension JACK {
     // Issue 27: a take dropped every sysex (5,630 received, 0 recorded). Sysex from JACK reaches the file.
     @Test func sysexIsRecordedInTheTake() throws {
         let mid = temporary.appendingPathComponent("sysex.mid").path
-        let session = try HeadlessRecording(take: mid)
-        defer { session.close() }
         // 200 GM System On and Identity Request messages, 10 ms apart, and a note among them.
-        var events: [ProbeEvent] = (0..<200).map { i in
-            ProbeEvent(frame: 1_000 + i * 480, bytes: i % 2 == 0 ? [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7] : [0xF0, 0x7E, 0x7F, 0x06, 0x01, 0xF7])
+        let recorded = try HeadlessRecording.recordAll(take: mid) { _ in
+            (0..<200).map { i in
+                ProbeEvent(frame: 1_000 + i * 480, bytes: i % 2 == 0 ? [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7] : [0xF0, 0x7E, 0x7F, 0x06, 0x01, 0xF7])
+            } + [.noteOn(50_000, 60)]
         }
-        events.append(.noteOn(50_000, 60))
-        let line = try session.play(events)
-        #expect((statusNumber(after: "MIDI ", in: line) ?? 0) >= 201, "\(line)")
-        #expect(try session.stop() == 0, "\(session.backbeat.output.joined(separator: "\n"))")
+        #expect((statusNumber(after: "MIDI ", in: recorded.line) ?? 0) >= 201, "\(recorded.line)")
+        #expect(recorded.status == 0, "\(recorded.output.joined(separator: "\n"))")
         let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: mid))))
         let sysex = file.timedEvents().compactMap { event -> SystemExclusive? in if case .sysex(let s) = event.event { s } else { nil } }
         #expect(sysex.count == 200)

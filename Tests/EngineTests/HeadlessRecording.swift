@@ -40,6 +40,33 @@ final class HeadlessRecording {
         return try backbeat.waitForExit(timeout: 15)
     }
 
+    /// Records `events` (made for the server's rate) into `take` (with `arguments`) and stops Backbeat, until
+    /// every message arrived: a cycle that the dummy driver skips under load loses that cycle's MIDI in JACK
+    /// itself, which is not what these tests are about. Up to `attempts` runs, another only after a run that
+    /// had xruns and lost a message. Returns the last run's status line, Backbeat's output and exit status, and
+    /// how many messages were sent.
+    static func recordAll(take: String, _ arguments: [String] = [], waitFor: String = "recording MIDI to", attempts: Int = 3,
+                          events: (_ rate: Int) -> [ProbeEvent]) throws -> (line: String, output: [String], status: Int32, sent: Int) {
+        for attempt in 1...attempts {
+            let session = try HeadlessRecording(take: take, arguments, waitFor: waitFor)
+            defer { session.close() }
+            let sent = events(session.server.rate)
+            var line = try session.play(sent)
+            let received = statusNumber(after: "MIDI ", in: line) ?? 0
+            let xruns = statusNumber(after: "xruns ", in: line) ?? 0
+            if received < sent.count && xruns > 0 && attempt < attempts {
+                _ = try session.stop()
+                try? FileManager.default.removeItem(atPath: take)
+                continue
+            }
+            // One more status line: the last notes' releases, and xruns counted to the end.
+            line = try session.nextStatusLine()
+            let status = try session.stop()
+            return (line, session.backbeat.output, status, sent.count)
+        }
+        preconditionFailure("unreachable: the last attempt returns")
+    }
+
     func close() {
         if backbeat.process.isRunning { backbeat.signal(SIGTERM); _ = try? backbeat.waitForExit() }
         sender.close()

@@ -16,31 +16,30 @@ extension JACK {
         let folder = try makeTemporaryDirectory("backbeat-take-it")
         defer { try? FileManager.default.removeItem(at: folder) }
         let take = folder.appendingPathComponent("take.mid").path
-        let session = try HeadlessRecording(take: take)
-        defer { session.close() }
-
         // Program 40 (violin), controllers, a sysex, then MIDI clock at 132 BPM from Start, a note on each
         // of 8 beats, Stop.
-        let rate = Double(session.server.rate)
-        let framesPerClock = rate * 60 / (132 * 24)
-        let start = 9_600
-        var events: [ProbeEvent] = [
-            .cc(1_000, 0, 0), ProbeEvent(frame: 1_000, bytes: [0xC0, 40]), .cc(1_200, 7, 110), .cc(1_200, 10, 40), .cc(1_200, 91, 20),
-            ProbeEvent(frame: 2_000, bytes: [0xF0, 0x7E, 0x7F, 0x06, 0x01, 0xF7]),
-            ProbeEvent(frame: start, bytes: [0xFA]),
-        ]
-        let ticks = 24 * 9
-        events += (0..<ticks).map { ProbeEvent(frame: start + Int((Double($0) * framesPerClock).rounded()), bytes: [0xF8]) }
-        let beatFrames = (1...8).map { start + Int((Double($0 * 24) * framesPerClock).rounded()) }
-        for (i, frame) in beatFrames.enumerated() {
-            events.append(.noteOn(frame, 69 + UInt8(i % 3), 100))
-            events.append(.noteOff(frame + Int(12 * framesPerClock), 69 + UInt8(i % 3)))
+        let recorded = try HeadlessRecording.recordAll(take: take) { sampleRate in
+            let rate = Double(sampleRate)
+            let framesPerClock = rate * 60 / (132 * 24)
+            let start = 9_600
+            var events: [ProbeEvent] = [
+                .cc(1_000, 0, 0), ProbeEvent(frame: 1_000, bytes: [0xC0, 40]), .cc(1_200, 7, 110), .cc(1_200, 10, 40), .cc(1_200, 91, 20),
+                ProbeEvent(frame: 2_000, bytes: [0xF0, 0x7E, 0x7F, 0x06, 0x01, 0xF7]),
+                ProbeEvent(frame: start, bytes: [0xFA]),
+            ]
+            let ticks = 24 * 9
+            events += (0..<ticks).map { ProbeEvent(frame: start + Int((Double($0) * framesPerClock).rounded()), bytes: [0xF8]) }
+            let beatFrames = (1...8).map { start + Int((Double($0 * 24) * framesPerClock).rounded()) }
+            for (i, frame) in beatFrames.enumerated() {
+                events.append(.noteOn(frame, 69 + UInt8(i % 3), 100))
+                events.append(.noteOff(frame + Int(12 * framesPerClock), 69 + UInt8(i % 3)))
+            }
+            let stopFrame = start + Int((Double(ticks) * framesPerClock).rounded())
+            events.append(ProbeEvent(frame: stopFrame, bytes: [0xFC]))
+            return events
         }
-        let stopFrame = start + Int((Double(ticks) * framesPerClock).rounded())
-        events.append(ProbeEvent(frame: stopFrame, bytes: [0xFC]))
-        let line = try session.play(events)
-        #expect((statusNumber(after: "MIDI ", in: line) ?? 0) >= events.count, "\(line)")
-        #expect(try session.stop() == 0, "\(session.backbeat.output.joined(separator: "\n"))")
+        #expect((statusNumber(after: "MIDI ", in: recorded.line) ?? 0) >= recorded.sent, "\(recorded.line)")
+        #expect(recorded.status == 0, "\(recorded.output.joined(separator: "\n"))")
 
         // Backbeat reads it back: format 1, 960 ticks, tempo 132 BPM, the violin, notes on the beats.
         let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: take))))

@@ -17,21 +17,18 @@ extension JACK {
         defer { try? FileManager.default.removeItem(at: folder) }
         let take = folder.appendingPathComponent("take.mid").path
         let live = folder.appendingPathComponent("live.wav").path
-        let session = try HeadlessRecording(take: take, ["--patch", "4", "--record-audio", live], waitFor: "recording audio to")
-        defer { session.close() }
         // Four notes 1.5 s apart (each 0.3 s long), at offsets inside their periods that differ.
-        let rate = session.server.rate
         let notes: [UInt8] = [60, 64, 67, 72]
-        let starts = notes.indices.map { 4_801 + $0 * (rate * 3 / 2) + $0 * 37 }
-        var events: [ProbeEvent] = []
-        for (note, start) in zip(notes, starts) {
-            events += [.noteOn(start, note, 110), .noteOff(start + rate * 3 / 10, note)]
+        var rate = 0
+        var starts: [Int] = []
+        let recorded = try HeadlessRecording.recordAll(take: take, ["--patch", "4", "--record-audio", live], waitFor: "recording audio to") { sampleRate in
+            rate = sampleRate
+            starts = notes.indices.map { 4_801 + $0 * (rate * 3 / 2) + $0 * 37 }
+            return zip(notes, starts).flatMap { note, start in [ProbeEvent.noteOn(start, note, 110), .noteOff(start + rate * 3 / 10, note)] }
         }
-        let received = try session.play(events)
-        #expect((statusNumber(after: "MIDI ", in: received) ?? 0) >= events.count, "\(received)")
-        // The last note's release: one more status line (a second) before stopping.
-        let line = try session.nextStatusLine()
-        #expect(try session.stop() == 0, "\(session.backbeat.output.joined(separator: "\n"))")
+        let line = recorded.line
+        #expect((statusNumber(after: "MIDI ", in: line) ?? 0) >= recorded.sent, "\(line)")
+        #expect(recorded.status == 0, "\(recorded.output.joined(separator: "\n"))")
 
         // The take starts its channel with the program that selects the patch that played.
         let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: take))))
