@@ -91,9 +91,7 @@ struct Parser {
             depth += 1
             switch table[part.name] {
             case nil:
-                let made = TableNode(line: line, isSealed: false)
-                table.add(part.name, .table(made))
-                table = made
+                table = table.openTable(part.name, line: line)
             case .table(let existing):
                 table = existing
             case .tableArray(let array):

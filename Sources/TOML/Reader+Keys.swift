@@ -41,9 +41,7 @@ extension Reader {
             try checkDepth(depth + index + 1, at: part.offset)
             switch table[part.name] {
             case nil:
-                let made = TableNode(line: line, isSealed: false)
-                table.add(part.name, .table(made))
-                table = made
+                table = table.openTable(part.name, line: line)
             case .table(let existing):
                 guard !existing.isSealed else {
                     throw fail("dotted keys cannot add to table \(quotedPath(key[...index])): it is already defined "

@@ -6,11 +6,7 @@ public struct TOMLDate: Sendable, Hashable {
     public var month: Int
     public var day: Int
 
-    public init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-    }
+    public init(year: Int, month: Int, day: Int) { (self.year, self.month, self.day) = (year, month, day) }
 }
 
 /// A time of day: hour 0...23, minute 0...59, second 0...60 (60 for a leap second) and nanosecond
@@ -22,10 +18,7 @@ public struct TOMLTime: Sendable, Hashable {
     public var nanosecond: Int
 
     public init(hour: Int, minute: Int, second: Int, nanosecond: Int = 0) {
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-        self.nanosecond = nanosecond
+        (self.hour, self.minute, self.second, self.nanosecond) = (hour, minute, second, nanosecond)
     }
 }
 

@@ -13,11 +13,7 @@ public struct TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was wrong and what was expected, e.g. "expected a table name after '[', found end of input".
     public var message: String
 
-    public init(line: Int, column: Int, message: String) {
-        self.line = line
-        self.column = column
-        self.message = message
-    }
+    public init(line: Int, column: Int, message: String) { (self.line, self.column, self.message) = (line, column, message) }
 
     /// "line L, column C: message".
     public var description: String { "line \(line), column \(column): \(message)" }

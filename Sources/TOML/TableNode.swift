@@ -27,6 +27,14 @@ final class TableNode {
 
     subscript(key: String) -> Child? { children[key] }
 
+    /// Adds `key`, which the table does not have yet, as a new table that is still open (a super-table a
+    /// header or dotted key passes through); returns it.
+    func openTable(_ key: String, line: Int) -> TableNode {
+        let table = TableNode(line: line, isSealed: false)
+        add(key, .table(table))
+        return table
+    }
+
     /// Adds a key that the table does not have yet.
     func add(_ key: String, _ child: Child) {
         keys.append(key)

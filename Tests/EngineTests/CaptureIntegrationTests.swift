@@ -7,11 +7,10 @@ import Testing
 /// `backbeat --headless --demo --record-audio --record-midi` end to end on a private `jackd -d dummy`.
 extension JACK {
 @Suite struct CaptureIntegrationTests {
-    let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-capture-it-\(getpid())")
+    /// A folder of this test's own (TestSupport).
+    let temporary: URL
 
-    init() throws {
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
+    init() throws { temporary = try makeTemporaryDirectory("backbeat-capture-it") }
 
     @Test func demoIsRecordedToWAVAndMIDIUntilSIGTERM() throws {
         let server = try JackTestServer()

@@ -8,11 +8,10 @@ import Testing
 /// every test shares; `PrivateServerFilesTests` covers the clean-up after one.)
 extension JACK {
 @Suite struct CrashTests {
-    let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-crash-\(getpid())")
+    /// A folder of this test's own (TestSupport).
+    let temporary: URL
 
-    init() throws {
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
+    init() throws { temporary = try makeTemporaryDirectory("backbeat-crash") }
 
     @Test func midiCaptureSurvivesSIGKILL() throws {
         let server = try JackTestServer()

@@ -6,11 +6,10 @@ import Testing
 /// 127.0.0.1) and `backbeat --headless` on a private `jackd -d dummy`.
 extension JACK {
 @Suite struct NSMSessionTests {
-    let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-nsm-it-\(getpid())")
+    /// A folder of this test's own (TestSupport).
+    let temporary: URL
 
-    init() throws {
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    }
+    init() throws { temporary = try makeTemporaryDirectory("backbeat-nsm-it") }
 
     /// Announce, open (the client id becomes the JACK client name), save (the state files), then a second
     /// run that opens the saved state: the preset's value and an edited connection come back.
