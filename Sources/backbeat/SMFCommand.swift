@@ -18,7 +18,7 @@ struct SMFCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The Standard MIDI File (.mid).")
+    @Argument(help: "The Standard MIDI File (.mid); '-' reads standard input.")
     var file: String
 
     @Flag(help: "One JSON object per line.")
@@ -28,8 +28,8 @@ struct SMFCommand: ParsableCommand {
     var middleC3 = false
 
     func run() throws {
-        let shown = "'\(TerminalText.sanitized(file))'"
-        guard let data = FileManager.default.contents(atPath: file) else {
+        let shown = file == "-" ? "standard input" : "'\(TerminalText.sanitized(file))'"
+        guard let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file) else {
             Console.message("cannot read \(shown): \(FileManager.default.fileExists(atPath: file) ? "permission denied or a directory" : "no such file")",
                             prefix: "backbeat smf: ")
             throw ExitCode(2)

@@ -46,6 +46,20 @@ import Testing
         }
     }
 
+    // Issue 21: decode given a Standard MIDI File points to smf, which lists it from a file or standard input.
+    @Test func decodeSendsAStandardMIDIFileToSMF() throws {
+        let smf: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, 0, 8, 0, 0x90, 60, 100, 0, 0xFF, 0x2F, 0]
+        let path = try temporaryFile("smf-\(UInt32.random(in: 0...UInt32.max)).mid", "")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(smf).write(to: URL(fileURLWithPath: path))
+        let fromFile = try runToEnd(backbeatExecutable(), ["decode", path])
+        #expect(fromFile.status == 2 && fromFile.stderr.contains("is a Standard MIDI File") && fromFile.stderr.contains("backbeat smf \(path)"), "\(fromFile.stderr)")
+        let fromStdin = try runToEnd(backbeatExecutable(), ["decode"], stdin: smf)
+        #expect(fromStdin.status == 2 && fromStdin.stderr.contains("backbeat smf -"), "\(fromStdin.stderr)")
+        let listed = try runToEnd(backbeatExecutable(), ["smf", "-"], stdin: smf)
+        #expect(listed.status == 0 && listed.stdout.contains("format 0, 1 track") && listed.stdout.contains("Note On           ch 1  C4 (60) velocity 100"), "\(listed.stdout)\(listed.stderr)")
+    }
+
     // Issue 27: a 300-character --name said "overall failure, communication error with the server".
     @Test func aClientNameJackCannotTakeIsNamedWithTheLimit() throws {
         let result = try run(backbeatExecutable(), ["--headless", "--name", String(repeating: "n", count: 300)])
