@@ -35,16 +35,25 @@ extension JACK.JackIntegrationTests {
         // for): let one loop go by before recording; a note it still missed would fail the counts below.
         Thread.sleep(forTimeInterval: 2.5)
 
-        let path = temporary.appendingPathComponent("sf-onsets.wav").path
-        let xrunsBefore = try xrunCount(backbeat)
-        let result = try run("/usr/bin/jack_rec", ["-f", path, "-d", "6", "-b", "32", "-B", "262144", "backbeat:out_L", "fluid:left"], server: server.name)
-        let xruns = try xrunCount(backbeat) - xrunsBefore
-        #expect(result.status == 0 && !result.output.contains("overrun"), "jack_rec: \(result.output)")
-        let recording = try WAVRecording(path: path)
-        // An onset needs 4000 silent frames before it: one in the recording's first 4000 frames may be a
-        // release tail crossing the threshold, not a note's start.
-        let ours = AudioAnalysis.onsets(recording.channels[0], threshold: 1e-6, quietFrames: 4000).filter { $0 >= 4000 }
-        let theirs = AudioAnalysis.onsets(recording.channels[1], threshold: 1e-6, quietFrames: 4000).filter { $0 >= 4000 }
+        // Under a loaded machine an xrun can make the sequencer's loop lag a whole period behind the clock
+        // (seen in CI: 73 xruns in 6 s, every distance one period off): record again, up to three times,
+        // when xruns happened and the distances are not the events' own.
+        var ours: [Int] = [], theirs: [Int] = [], xruns = 0
+        for attempt in 1...3 {
+            let path = temporary.appendingPathComponent("sf-onsets-\(attempt).wav").path
+            let xrunsBefore = try xrunCount(backbeat)
+            let result = try run("/usr/bin/jack_rec", ["-f", path, "-d", "6", "-b", "32", "-B", "262144", "backbeat:out_L", "fluid:left"], server: server.name)
+            xruns = try xrunCount(backbeat) - xrunsBefore
+            #expect(result.status == 0 && !result.output.contains("overrun"), "jack_rec: \(result.output)")
+            let recording = try WAVRecording(path: path)
+            // An onset needs 4000 silent frames before it: one in the recording's first 4000 frames may be a
+            // release tail crossing the threshold, not a note's start.
+            ours = AudioAnalysis.onsets(recording.channels[0], threshold: 1e-6, quietFrames: 4000).filter { $0 >= 4000 }
+            theirs = AudioAnalysis.onsets(recording.channels[1], threshold: 1e-6, quietFrames: 4000).filter { $0 >= 4000 }
+            let exactDistances = zip(ours.dropFirst(), ours).filter { [48_011, 47_989].contains($0 - $1) }.count
+            if xruns == 0 || exactDistances >= 2 { break }
+            print("SoundFont onsets over JACK: \(xruns) xruns spoilt attempt \(attempt) (onsets \(ours))")
+        }
         let distances = zip(ours.dropFirst(), ours).map { $0 - $1 }
         let lateness = ours.compactMap { onset in theirs.first { abs($0 - onset) < 512 }.map { $0 - onset } }
         print("SoundFont onsets over JACK: backbeat \(ours), distances \(distances); fluidsynth \(theirs), relative to backbeat's \(lateness); period \(server.period), \(xruns) xruns")
@@ -63,5 +72,11 @@ extension JACK.JackIntegrationTests {
         let withinPeriod = lateness.filter { $0 <= 0 && $0 > -server.period }.count
         #expect(withinPeriod >= max(2, lateness.count - 1), "fluidsynth's onsets relative to backbeat's: \(lateness)")
         #expect(lateness.contains { $0 < -1 }, "fluidsynth matched Backbeat's exact onsets: \(lateness)")
+        // Both synths hear each event in the same cycle, so what an xrun does to the sequencer moves both alike:
+        // Backbeat's lead over FluidSynth differs between the two notes by the events' offsets into their
+        // periods (0 and 48011 % 256 = 139 frames).
+        let leads = zip(lateness.dropFirst(), lateness).map { abs($0 - $1) }
+        #expect(leads.filter { abs($0 - 48_011 % server.period) <= 1 }.count >= max(2, leads.count - 1),
+                "backbeat's lead over fluidsynth \(lateness), \(xruns) xruns")
     }
 }
