@@ -238,12 +238,15 @@ public final class Engine: @unchecked Sendable {
     public func connections() -> [String: [String]]? { state.withLock { $0.supervisor.session?.connections() } }
 
     /// Connects `port` (our port's short name) with `other` (a full JACK port name), in the direction the
-    /// port has: for restoring a session. Throws when no client is open or JACK refuses.
+    /// port has: for restoring a session. Throws when no client is open or JACK refuses. Decided under the
+    /// lock (`PortConnection`), `jack_connect` called outside it: `status()` never waits for the server.
     public func connect(port: String, with other: String) throws {
-        try state.withLock { state in
-            guard let session = state.supervisor.session else { throw EngineError.noSuchPort(port) }
-            let ours = session.actualClientName + ":" + port
-            if port == JackSession.midiInName { try session.connect(other, ours) } else { try session.connect(ours, other) }
+        let decision = state.withLock { state in
+            PortConnection.decide(port: port, with: other, session: state.supervisor.session, clientName: \.actualClientName)
+        }
+        switch decision {
+        case let .refuse(error): throw error
+        case let .connect(session, source, destination): try session.connect(source, destination)
         }
     }
 }

@@ -1,14 +1,17 @@
 import CJack
 import Glibc
+import Synchronization
 
 /// A JACK client: the one place in Backbeat that calls libjack's `jack_*` functions outside the real-time
 /// path (which uses the `backbeat_rt_*` shims, checked as real-time safe). Each method names the C function
 /// it wraps; a failure throws an `EngineError` naming that call. Non-real-time: use it from any thread but
-/// the process callback. Not thread-safe by itself: its owner serializes calls.
+/// the process callback. Not thread-safe by itself: its owner serializes calls, except `connect` and
+/// `close`, which exclude each other (a session restore may connect while the supervisor closes).
 public final class JackClient: @unchecked Sendable {
     /// The `jack_client_t *`, for the real-time shims (`backbeat_rt_last_frame_time`).
     public let handle: OpaquePointer
-    private var closed = false
+    /// Set by `close()`; `connect` holds it too, so it never runs on a closed client.
+    private let closed = Mutex(false)
 
     /// `jack_client_open` with `JackNoStartServer`: never starts a server (Backbeat starts its own, visibly).
     public init(name: String, server: String) throws {
@@ -28,10 +31,12 @@ public final class JackClient: @unchecked Sendable {
 
     /// `jack_client_close` (after `jack_deactivate`). Idempotent.
     public func close() {
-        guard !closed else { return }
-        closed = true
-        jack_deactivate(handle)
-        jack_client_close(handle)
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            jack_deactivate(handle)
+            jack_client_close(handle)
+        }
     }
 
     /// True when a client can connect to server `name` now: `jack_client_open` of a probe client, closed again.
@@ -79,11 +84,13 @@ public final class JackClient: @unchecked Sendable {
 
     /// `jack_connect`; an existing connection counts as success. Each end must exist (`noSuchPort`).
     public func connect(_ source: String, _ destination: String) throws {
-        guard portExists(source) else { throw EngineError.noSuchPort(source) }
-        guard portExists(destination) else { throw EngineError.noSuchPort(destination) }
-        let code = jack_connect(handle, source, destination)
-        if code != 0 && code != EEXIST {
-            throw EngineError.connectFailed(source: source, destination: destination, reason: "code \(code)")
+        try closed.withLock { closed throws(EngineError) in
+            guard !closed, portExists(source) else { throw .noSuchPort(source) }
+            guard portExists(destination) else { throw .noSuchPort(destination) }
+            let code = jack_connect(handle, source, destination)
+            if code != 0 && code != EEXIST {
+                throw .connectFailed(source: source, destination: destination, reason: "code \(code)")
+            }
         }
     }
 
