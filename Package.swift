@@ -15,6 +15,9 @@ let nativeDSP: [SwiftSetting] = Context.environment["BACKBEAT_NATIVE"] == "1"
 /// debug build) would measure xruns instead of Backbeat.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+/// swift-system's `SystemPackage`: the one door to files and descriptors (`FileDescriptor`, `Errno`).
+let system: Target.Dependency = .product(name: "SystemPackage", package: "swift-system")
+
 let package = Package(
     name: "Backbeat",
     products: [
@@ -31,6 +34,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Files and descriptors (README: Dependencies): FileDescriptor, Errno, retryOnInterrupt.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // System libraries: one module map and one shim header each.
@@ -48,18 +53,18 @@ let package = Package(
         .target(name: "Lifecycle", dependencies: ["MIDI", "TOML"]),
 
         // What runs the DSP against the world, and the terminal.
-        .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP"]),
+        .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP", system]),
         // Benchmarks, reference clients and measurement probes: `backbeat bench`/`soak` and the tests use
         // them; Engine never imports Bench.
-        .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine"]),
-        .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "DSP", "Engine", "Lifecycle", "TOML"]),
+        .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine", system]),
+        .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "DSP", "Engine", "Lifecycle", "TOML", system]),
 
         // NSM session client: OSC over UDP (liblo as the codec). Network I/O off the
         // real-time path, so a module of its own rather than part of Engine.
-        .target(name: "NSM", dependencies: ["CLO"]),
+        .target(name: "NSM", dependencies: ["CLO", system]),
 
         .executableTarget(name: "backbeat", dependencies: [
-            "MIDI", "Realtime", "DSP", "Lifecycle", "Engine", "Bench", "TUI", "NSM",
+            "MIDI", "Realtime", "DSP", "Lifecycle", "Engine", "Bench", "TUI", "NSM", system,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Glibc
+import SystemPackage
 
 /// A reference program that joins a JACK server as a client (jack_midisine, FluidSynth), run as a child for
 /// a comparison and stopped after it. Its stdin stays open: FluidSynth's shell quits at end of input.
@@ -41,15 +42,7 @@ public final class ReferenceClient {
     @discardableResult
     public func send(line: String) -> Bool {
         guard running else { return false }
-        let bytes = Array((line + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(stdin, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
-        return true
+        return (try? FileDescriptor(rawValue: stdin).writeAll((line + "\n").utf8)) != nil
     }
 
     /// Ends the program (stdin closed, SIGTERM) and reaps it.
@@ -58,8 +51,7 @@ public final class ReferenceClient {
         running = false
         close(stdin)
         kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        SystemCall.waitForExit(pid)
     }
 
     deinit { stop() }

@@ -1,6 +1,7 @@
 // Per-thread CPU time from /proc, for the CPU-time capacity rows of `backbeat bench`: what a synth's JACK
 // process thread spends on the CPU, read the same way for a thread of this process (Backbeat's engine) and
 // for a child's (FluidSynth).
+import Engine
 import Glibc
 
 /// One thread of a process as /proc showed it at one moment.
@@ -102,18 +103,8 @@ public enum ThreadCPUTime {
 
     /// A /proc file's text (such files report size 0: read to end of file). Nil when it cannot be read.
     static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        guard let bytes = try? SystemCall.readFile(path), !bytes.isEmpty else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

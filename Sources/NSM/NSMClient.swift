@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import SystemPackage
 
 /// What `/nsm/client/open` hands a client.
 public struct NSMOpen: Equatable, Sendable {
@@ -30,13 +31,13 @@ public final class NSMClient: @unchecked Sendable {
         self.url = url
         server = try Self.resolve(url)
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .socket(url: url, problem: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .socket(url: url, problem: Errno(rawValue: errno).description) }
         var address = server
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
-            let problem = String(cString: strerror(errno))
+            let problem = Errno(rawValue: errno).description
             close(fd)
             throw .socket(url: url, problem: problem)
         }

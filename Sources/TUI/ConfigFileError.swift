@@ -2,6 +2,7 @@ import Foundation
 import Engine
 import MIDI
 import TOML
+import SystemPackage
 
 /// An error in a theme or config file: names the file, the line, the key and what was expected.
 public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -35,10 +36,11 @@ struct KeyLines {
 /// Reads a TOML file into a table, turning every failure into a `ConfigFileError`.
 enum TOMLFile {
     static func read(path: String) throws(ConfigFileError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigFileError(file: path, line: 0, message: "cannot read the file")
+        let bytes: [UInt8]
+        do throws(Errno) { bytes = try SystemCall.readFile(path) } catch {
+            throw ConfigFileError(file: path, line: 0, message: "cannot read the file: \(error)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigFileError(file: path, line: 1, message: "not UTF-8 text")
         }
         OutputFile.protect(path)  // a config, theme or preset is never overwritten by a recording or render

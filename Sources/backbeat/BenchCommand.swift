@@ -3,6 +3,7 @@ import ArgumentParser
 import Engine
 import Foundation
 import MIDI
+import SystemPackage
 
 /// `backbeat bench`: Backbeat measured side by side with its references, one table.
 struct Bench: ParsableCommand {
@@ -313,9 +314,9 @@ struct Bench: ParsableCommand {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             input[i] = UInt8(truncatingIfNeeded: state >> 56)
         }
-        let null = open("/dev/null", O_WRONLY)
-        defer { close(null) }
-        let sink = DecodeSink(output: null, errors: null, flushEveryBlock: true)
+        guard let null = try? FileDescriptor.open("/dev/null", .writeOnly) else { return [] }
+        defer { try? null.close() }
+        let sink = DecodeSink(output: null.rawValue, errors: null.rawValue, flushEveryBlock: true)
         var rows: [Row] = []
         for json in [false, true] {
             var best = Double.infinity

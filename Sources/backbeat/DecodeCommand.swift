@@ -1,6 +1,8 @@
 import ArgumentParser
+import Engine
 import Foundation
 import MIDI
+import SystemPackage
 
 /// `backbeat decode`: raw MIDI bytes in, one line per message out (a monitor without times).
 struct Decode: ParsableCommand {
@@ -31,7 +33,7 @@ struct Decode: ParsableCommand {
 
     func run() throws {
         let fd = try openInput()
-        defer { if fd != STDIN_FILENO { close(fd) } }
+        defer { if fd != .standardInput { try? fd.close() } }
         var stream = makeStream()
         let sink = DecodeSink(output: STDOUT_FILENO, errors: STDERR_FILENO, flushEveryBlock: !Self.isRegularFile(STDOUT_FILENO))
         let name = file.map { "'\(TerminalText.sanitized($0))'" } ?? "standard input"
@@ -41,7 +43,7 @@ struct Decode: ParsableCommand {
         var isSMF = false
         do {
             try Self.decode(&stream, sink: sink) { buffer in
-                let n = read(fd, buffer.baseAddress, buffer.count)
+                let n = Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count)
                 if first && n > 0 && !hex {
                     first = false
                     if n >= 4 && Array(UnsafeRawBufferPointer(rebasing: buffer[0..<4])) == Array("MThd".utf8) { isSMF = true; return 0 }
@@ -55,7 +57,7 @@ struct Decode: ParsableCommand {
             }
             switch error {
             case .input(let bad): throw failure(bad.description)
-            case .read(let code): throw failure("cannot read \(name): \(String(cString: strerror(code)))")
+            case .read(let code): throw failure(SystemError("cannot read \(name)", code).description)
             case .empty: throw failure("empty input: no bytes to decode")
             }
         }
@@ -66,7 +68,7 @@ struct Decode: ParsableCommand {
         MIDIDecodeStream(format: json ? .json : .text, middleC: middleC3 ? .c3 : .c4, hex: hex, errorPrefix: "backbeat decode: ")
     }
 
-    enum Failure: Error { case input(HexInputError), read(Int32), empty }
+    enum Failure: Error { case input(HexInputError), read(Errno), empty }
 
     /// Input blocks read at once; each is decoded in pieces of `pieceSize` so the lines waiting to be
     /// written stay near `flushThreshold` whatever the input (random bytes make ~35 bytes of text each).
@@ -79,12 +81,10 @@ struct Decode: ParsableCommand {
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
         defer { block.deallocate() }
         while true {
-            let n = read(block)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
+            let n: Int
+            do throws(Errno) { n = try SystemCall.retryOnInterrupt { read(block) } } catch {
                 sink.flush(&stream)
-                throw .read(code)
+                throw .read(error)
             }
             if n == 0 { break }
             var start = 0
@@ -109,17 +109,18 @@ struct Decode: ParsableCommand {
         sink.flush(&stream)
     }
 
-    private func openInput() throws -> Int32 {
-        guard let path = file, path != "-" else { return STDIN_FILENO }
+    private func openInput() throws -> FileDescriptor {
+        guard let path = file, path != "-" else { return .standardInput }
         let shown = "'\(TerminalText.sanitized(path))'"
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
-            throw failure("cannot read \(shown): \(reason)")
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+        } catch {
+            throw failure(SystemError("cannot read \(shown)", error).description)
         }
         var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            close(fd)
+        if fstat(fd.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            try? fd.close()
             throw failure("cannot read \(shown): is a directory")
         }
         return fd

@@ -95,7 +95,7 @@ struct Render: ParsableCommand {
         let writer: WAVStreamWriter
         do {
             writer = try WAVStreamWriter(output: try OutputFile(path: output), sampleRate: rate)
-        } catch let error as OutputFileError {
+        } catch let error as SystemError {
             throw failure(error.description)
         } catch {
             throw failure("\(error)")

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Standard output that cannot fail silently: a write that fails (a full disk, `/dev/full`, a reader that
 /// went away) ends Backbeat with exit code 1 and one line on standard error, instead of exit 0 and lost
@@ -12,7 +13,7 @@ enum StandardOutput {
         atexit {
             // Every C stream (the only one written is stdout: stderr is unbuffered).
             guard fflush(nil) != 0 else { return }
-            StandardOutput.report(errno)
+            StandardOutput.report(Errno.last)
             _exit(1)
         }
     }
@@ -32,25 +33,20 @@ enum StandardOutput {
         }
     }
 
-    /// write(2) until every byte is out; the errno of a failure, or nil.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        guard var p = bytes.baseAddress else { return nil }
-        var left = bytes.count
-        while left > 0 {
-            let n = Glibc.write(fd, p, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            p += n
-            left -= n
+    /// write(2) until every byte is out (swift-system retries EINTR and short writes); the errno of a
+    /// failure, or nil.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Errno? {
+        do {
+            _ = try FileDescriptor(rawValue: fd).writeAll(bytes)
+            return nil
+        } catch {
+            return error as? Errno ?? .ioError
         }
-        return nil
     }
 
     /// "backbeat: cannot write the output (standard output): No space left on device".
-    static func report(_ code: Int32?) {
-        let reason = code.map { ": " + String(cString: strerror($0)) } ?? ""
+    static func report(_ code: Errno?) {
+        let reason = code.map { ": \($0)" } ?? ""
         let line = "backbeat: cannot write the output (standard output)\(reason)\n"
         var text = line
         text.withUTF8 { _ = writeAll(STDERR_FILENO, $0) }

@@ -89,14 +89,14 @@ extension MIDIRecording {
 
     @Test func unwritableTargetsAreNamedWithTheReason() throws {
         let missing = directory.appendingPathComponent("no/such/dir/take.wav").path
-        #expect(throws: CaptureError.self) { try CaptureController.checkWritable(missing) }
+        #expect(throws: SystemError.self) { try CaptureController.checkWritable(missing) }
         do {
             try CaptureController.checkWritable(missing)
         } catch {
             #expect(error.description.contains(missing) && error.description.contains("does not exist"), "\(error)")
         }
-        #expect(throws: CaptureError.self) { try CaptureController.checkWritable("/proc/x.wav") }
-        #expect(throws: CaptureError.self) { try CaptureController.checkWritable(directory.path) }
+        #expect(throws: SystemError.self) { try CaptureController.checkWritable("/proc/x.wav") }
+        #expect(throws: SystemError.self) { try CaptureController.checkWritable(directory.path) }
         #expect(throws: Never.self) { try CaptureController.checkWritable(directory.appendingPathComponent("ok.mid").path) }
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("ok.mid").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no probe left behind")
@@ -110,7 +110,7 @@ extension MIDIRecording {
         let path = subdirectory.appendingPathComponent("take.mid").path
         try capture.startMIDIRecording(to: path)
         #expect(capture.status().midi?.path == path)
-        #expect(throws: CaptureError.self) { try capture.startMIDIRecording(to: path) }
+        #expect(throws: SystemError.self) { try capture.startMIDIRecording(to: path) }
         for event in [note(100, 0x90, 64), note(4900, 0x80, 64)] { capture.record(event, message: MIDIMessage(event.message)) }
         #expect(capture.status().midi?.count == 2)
         try FileManager.default.removeItem(at: subdirectory)

@@ -24,7 +24,7 @@ import Testing
             #expect {
                 try OutputFile.write([9, 9], to: output, inputs: [input])
             } throws: { error in
-                let text = (error as? OutputFileError)?.description ?? ""
+                let text = (error as? SystemError)?.description ?? ""
                 return text.contains("'\(output)'") && text.contains("'\(input)'") && text.contains("is the input")
             }
         }
@@ -81,8 +81,8 @@ import Testing
         file.discard()
         #expect(!FileManager.default.fileExists(atPath: temporary) && !OutputFile.temporaries.contains(temporary))
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data([1]))
-        #expect(throws: OutputFileError.self) { try OutputFile(path: directory.path) }
-        #expect(throws: OutputFileError.self) { try OutputFile(path: path("missing/out.wav")) }
+        #expect(throws: SystemError.self) { try OutputFile(path: directory.path) }
+        #expect(throws: SystemError.self) { try OutputFile(path: path("missing/out.wav")) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.wav"])
     }
 

@@ -54,14 +54,13 @@ import Testing
 
         // The log itself: created 0600, and never through a link planted at its name.
         let log = instead.path + "/jackd-x-1.log"
-        let fd = try PrivateServerFiles.createExclusive(log)
-        close(fd)
+        try PrivateServerFiles.createExclusive(log).close()
         #expect(lstat(log, &info) == 0 && info.st_mode & 0o777 == 0o600)
         let target = directory + "/victim/precious"
         try Data("keep".utf8).write(to: URL(fileURLWithPath: target))
         let trap = instead.path + "/jackd-y-1.log"
         #expect(symlink(target, trap) == 0)
-        #expect(throws: ChildProcess.Failure.self) { try PrivateServerFiles.createExclusive(trap) }
+        #expect(throws: SystemError.self) { try PrivateServerFiles.createExclusive(trap) }
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
     }
 

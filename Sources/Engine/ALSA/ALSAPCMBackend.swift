@@ -2,6 +2,7 @@ import CALSA
 import Foundation
 import Realtime
 import Synchronization
+import SystemPackage
 
 /// The ALSA PCM backend, Backbeat without JACK: renders with the same real-time path as the JACK callback
 /// (`RealtimeContext.process(frames:left:right:periodStart:)`) on a thread of its own and writes interleaved samples to an ALSA
@@ -46,52 +47,56 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
     /// and period count nearest to those asked for. Throws an `ALSAError` naming the device and ALSA's reason.
     init(device: String, rate: Int, period: Int, periods: Int) throws {
         var pcm: OpaquePointer?
-        let opened = snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
-        guard opened >= 0, let pcm else { throw ALSAError("cannot open ALSA PCM device '\(device)' for playback", code: opened) }
-        func check(_ result: Int32, _ what: String) throws {
-            guard result < 0 else { return }
-            let error = ALSAError("ALSA PCM device '\(device)': \(what)", code: result)
-            snd_pcm_close(pcm)
-            throw error
+        try ALSA.call("cannot open ALSA PCM device '\(device)' for playback", "snd_pcm_open") {
+            snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        }
+        guard let pcm else { throw ALSAError("cannot open ALSA PCM device '\(device)' for playback", call: "snd_pcm_open", code: -ENODEV) }
+        /// `ALSA.call` for the device being configured, closed when a call fails.
+        func check(_ what: String, _ call: StaticString, _ body: () -> Int32) throws(ALSAError) {
+            do { try ALSA.call("ALSA PCM device '\(device)': \(what)", call, body) } catch {
+                snd_pcm_close(pcm)
+                throw error
+            }
         }
         var hw: OpaquePointer?
-        try check(snd_pcm_hw_params_malloc(&hw), "cannot allocate hardware parameters")
+        try check("cannot allocate hardware parameters", "snd_pcm_hw_params_malloc") { snd_pcm_hw_params_malloc(&hw) }
         defer { snd_pcm_hw_params_free(hw) }
-        try check(snd_pcm_hw_params_any(pcm, hw), "cannot read its configuration space")
-        try check(snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "interleaved read/write access refused")
+        try check("cannot read its configuration space", "snd_pcm_hw_params_any") { snd_pcm_hw_params_any(pcm, hw) }
+        try check("interleaved read/write access refused", "snd_pcm_hw_params_set_access") { snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED) }
         if snd_pcm_hw_params_test_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE) == 0 {
-            try check(snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE), "float32 samples refused")
+            try check("float32 samples refused", "snd_pcm_hw_params_set_format") { snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE) }
             format = .float32
         } else {
-            try check(snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE), "accepts neither float32 nor S16 samples")
+            try check("accepts neither float32 nor S16 samples", "snd_pcm_hw_params_set_format") { snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE) }
             format = .s16
         }
-        try check(snd_pcm_hw_params_set_channels(pcm, hw, 2), "2 channels refused")
+        try check("2 channels refused", "snd_pcm_hw_params_set_channels") { snd_pcm_hw_params_set_channels(pcm, hw, 2) }
         var actualRate = UInt32(rate)
-        try check(snd_pcm_hw_params_set_rate_near(pcm, hw, &actualRate, nil), "rate \(rate) Hz refused")
+        try check("rate \(rate) Hz refused", "snd_pcm_hw_params_set_rate_near") { snd_pcm_hw_params_set_rate_near(pcm, hw, &actualRate, nil) }
         var actualPeriod = snd_pcm_uframes_t(period)
-        try check(snd_pcm_hw_params_set_period_size_near(pcm, hw, &actualPeriod, nil), "period of \(period) frames refused")
+        try check("period of \(period) frames refused", "snd_pcm_hw_params_set_period_size_near") { snd_pcm_hw_params_set_period_size_near(pcm, hw, &actualPeriod, nil) }
         var actualPeriods = UInt32(periods)
-        try check(snd_pcm_hw_params_set_periods_near(pcm, hw, &actualPeriods, nil), "\(periods) periods refused")
-        try check(snd_pcm_hw_params(pcm, hw), "configuration (\(rate) Hz, \(period) frames x \(periods)) refused")
+        try check("\(periods) periods refused", "snd_pcm_hw_params_set_periods_near") { snd_pcm_hw_params_set_periods_near(pcm, hw, &actualPeriods, nil) }
+        try check("configuration (\(rate) Hz, \(period) frames x \(periods)) refused", "snd_pcm_hw_params") { snd_pcm_hw_params(pcm, hw) }
         var buffer: snd_pcm_uframes_t = 0
         _ = snd_pcm_hw_params_get_buffer_size(hw, &buffer)
         _ = snd_pcm_hw_params_get_period_size(hw, &actualPeriod, nil)
         _ = snd_pcm_hw_params_get_rate(hw, &actualRate, nil)
 
         var sw: OpaquePointer?
-        try check(snd_pcm_sw_params_malloc(&sw), "cannot allocate software parameters")
+        try check("cannot allocate software parameters", "snd_pcm_sw_params_malloc") { snd_pcm_sw_params_malloc(&sw) }
         defer { snd_pcm_sw_params_free(sw) }
-        try check(snd_pcm_sw_params_current(pcm, sw), "cannot read software parameters")
+        try check("cannot read software parameters", "snd_pcm_sw_params_current") { snd_pcm_sw_params_current(pcm, sw) }
         // Start once the buffer is full (the loop fills it first); wake when a period is free.
-        try check(snd_pcm_sw_params_set_start_threshold(pcm, sw, snd_pcm_uframes_t(buffer)), "start threshold refused")
-        try check(snd_pcm_sw_params_set_avail_min(pcm, sw, actualPeriod), "wake-up threshold refused")
-        try check(snd_pcm_sw_params(pcm, sw), "software parameters refused")
+        try check("start threshold refused", "snd_pcm_sw_params_set_start_threshold") { snd_pcm_sw_params_set_start_threshold(pcm, sw, snd_pcm_uframes_t(buffer)) }
+        try check("wake-up threshold refused", "snd_pcm_sw_params_set_avail_min") { snd_pcm_sw_params_set_avail_min(pcm, sw, actualPeriod) }
+        try check("software parameters refused", "snd_pcm_sw_params") { snd_pcm_sw_params(pcm, sw) }
 
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
+            let error = ALSAError("cannot create the PCM thread's wake-up pipe", Errno.last)
             snd_pcm_close(pcm)
-            throw ALSAError(message: "cannot create the PCM thread's wake-up pipe: \(String(cString: strerror(errno)))")
+            throw error
         }
         self.device = device
         handle = pcm
@@ -130,7 +135,7 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
         }, argument)
         guard result == 0 else {
             Unmanaged<ALSAPCMBackend>.fromOpaque(argument).release()
-            throw ALSAError(message: "cannot start the ALSA PCM thread: \(String(cString: strerror(result)))")
+            throw ALSAError("cannot start the ALSA PCM thread", Errno(rawValue: result))
         }
         thread = newThread
         started.wait()
@@ -154,7 +159,7 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
         parameters.sched_priority = min(70, sched_get_priority_max(Int32(SCHED_FIFO)))
         let result = pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &parameters)
         scheduling = result == 0 ? "SCHED_FIFO priority \(parameters.sched_priority)"
-                                 : "normal scheduling (SCHED_FIFO: \(String(cString: strerror(result))))"
+                                 : "normal scheduling (SCHED_FIFO: \(Errno(rawValue: result)))"
         // Everything the loop needs is allocated here, before the loop.
         let left = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames)
         let right = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames)

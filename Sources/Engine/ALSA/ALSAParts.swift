@@ -26,7 +26,7 @@ final class ALSAParts: @unchecked Sendable {
         var line = "ALSA PCM '\(pcm.device)': \(pcm.format.rawValue), \(pcm.periods) x \(pcm.periodFrames) frames, \(pcm.scheduling)"
         if pcm.pacedByClock.load(ordering: .relaxed) { line += " (no device clock: paced by the system clock)" }
         let failure = pcm.failure.load(ordering: .relaxed)
-        if failure < 0 { line += "; stopped: \(ALSAError("device error", code: failure).description)" }
+        if failure < 0 { line += "; stopped: \("device error: \(ALSA.reason(failure))")" }
         return line
     }
 

@@ -3,17 +3,7 @@ import Foundation
 import MIDI
 import Realtime
 import Synchronization
-
-/// An ALSA call that failed: what Backbeat tried, on which device, and ALSA's reason (`snd_strerror`).
-public struct ALSAError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-
-    init(_ what: String, code: Int32) {
-        description = "\(what): \(String(cString: snd_strerror(code)))"
-    }
-
-    init(message: String) { description = message }
-}
+import SystemPackage
 
 /// Backbeat's ALSA sequencer client: a client named like the JACK client with one writable, subscribable
 /// port `midi_in`, subscribed to System:Announce, and a reader thread that polls the sequencer's
@@ -63,23 +53,28 @@ final class ALSASequencer: @unchecked Sendable {
         backbeat_alsa_silence_errors(1)
         let opened = snd_seq_open(&handle, "default", SND_SEQ_OPEN_DUPLEX, SND_SEQ_NONBLOCK)
         backbeat_alsa_silence_errors(0)
-        guard opened >= 0, let handle else {
-            throw ALSAError("cannot open the ALSA sequencer \(Self.device)", code: opened)
-        }
-        func fail(_ what: String, _ code: Int32) -> ALSAError {
-            let error = ALSAError(what, code: code)
-            snd_seq_close(handle)
-            return error
-        }
-        snd_seq_set_client_name(handle, clientName)
-        let port = snd_seq_create_simple_port(handle, "midi_in", backbeat_seq_port_caps_midi_in(), backbeat_seq_port_type_app())
-        guard port >= 0 else { throw fail("cannot create the ALSA sequencer port midi_in", port) }
-        let outPort = snd_seq_create_simple_port(handle, "midi_out", backbeat_seq_port_caps_midi_out(), backbeat_seq_port_type_app())
-        guard outPort >= 0 else { throw fail("cannot create the ALSA sequencer port midi_out", outPort) }
-        let announce = snd_seq_connect_from(handle, port, backbeat_seq_client_system(), backbeat_seq_port_system_announce())
-        guard announce >= 0 else { throw fail("cannot subscribe to the ALSA sequencer's System:Announce port", announce) }
+        try ALSA.call("cannot open the ALSA sequencer \(Self.device)", "snd_seq_open") { opened }
+        guard let handle else { throw ALSAError("cannot open the ALSA sequencer \(Self.device)", call: "snd_seq_open", code: -ENODEV) }
+        let port: Int32, outPort: Int32
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw fail("cannot create the ALSA reader's wake-up pipe", -errno) }
+        do throws(ALSAError) {
+            try ALSA.call("cannot name the ALSA sequencer client \(clientName)", "snd_seq_set_client_name") {
+                snd_seq_set_client_name(handle, clientName)
+            }
+            port = try ALSA.call("cannot create the ALSA sequencer port midi_in", "snd_seq_create_simple_port") {
+                snd_seq_create_simple_port(handle, "midi_in", backbeat_seq_port_caps_midi_in(), backbeat_seq_port_type_app())
+            }
+            outPort = try ALSA.call("cannot create the ALSA sequencer port midi_out", "snd_seq_create_simple_port") {
+                snd_seq_create_simple_port(handle, "midi_out", backbeat_seq_port_caps_midi_out(), backbeat_seq_port_type_app())
+            }
+            try ALSA.call("cannot subscribe to the ALSA sequencer's System:Announce port", "snd_seq_connect_from") {
+                snd_seq_connect_from(handle, port, backbeat_seq_client_system(), backbeat_seq_port_system_announce())
+            }
+            guard pipe(&fds) == 0 else { throw ALSAError("cannot create the ALSA reader's wake-up pipe", Errno.last) }
+        } catch {
+            snd_seq_close(handle)
+            throw error
+        }
         self.handle = handle
         self.port = port
         self.outPort = outPort
@@ -133,14 +128,22 @@ final class ALSASequencer: @unchecked Sendable {
         _ = fds.withUnsafeMutableBufferPointer { snd_seq_poll_descriptors(handle, $0.baseAddress, UInt32(count), Int16(POLLIN)) }
         fds[count] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
         var encoder: OpaquePointer?
-        guard snd_midi_event_new(16, &encoder) == 0, let encoder else {
-            log("ALSA sequencer: cannot create the MIDI encoder for midi_out")
+        do throws(ALSAError) {
+            try ALSA.call("ALSA sequencer: cannot create the MIDI encoder for midi_out", "snd_midi_event_new") { snd_midi_event_new(16, &encoder) }
+        } catch {
+            log(error.description)
             return
         }
+        guard let encoder else { return }
         defer { snd_midi_event_free(encoder) }
         while true {
-            let ready = poll(&fds, nfds_t(fds.count), Self.outPollMilliseconds)
-            if ready < 0 && errno != EINTR { log("ALSA sequencer: poll failed: \(String(cString: strerror(errno)))"); return }
+            let ready: Int32
+            do throws(Errno) {
+                ready = try SystemCall.retryOnInterrupt { poll(&fds, nfds_t(fds.count), Self.outPollMilliseconds) }
+            } catch {
+                log("ALSA sequencer: poll failed: \(error)")
+                return
+            }
             if fds[count].revents != 0 { return }
             if ready > 0 { drainEvents() }
             sendOutgoing(encoder)
@@ -243,11 +246,13 @@ final class ALSASequencer: @unchecked Sendable {
                 continue
             }
             if isSubscribed(address) { continue }
-            let result = snd_seq_connect_from(handle, port, Int32(address.client), Int32(address.port))
-            if result >= 0 {
+            do throws(ALSAError) {
+                try ALSA.call("ALSA: cannot subscribe \(spec) (\(address.client):\(address.port))", "snd_seq_connect_from") {
+                    snd_seq_connect_from(handle, port, Int32(address.client), Int32(address.port))
+                }
                 log("ALSA: subscribed \(spec) (\(address.client):\(address.port)) to \(clientName):midi_in")
-            } else {
-                log("\(ALSAError("ALSA: cannot subscribe \(spec) (\(address.client):\(address.port))", code: result))")
+            } catch {
+                log(error.description)
             }
         }
     }

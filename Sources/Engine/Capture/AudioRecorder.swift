@@ -16,14 +16,10 @@ final class AudioRecorder: @unchecked Sendable {
     let startedAt = ContinuousClock.now
 
     /// Opens the file (so a path that cannot be written fails here, before anything runs).
-    init(path: String, engine: Engine, expectedSampleRate: Int) throws(CaptureError) {
+    init(path: String, engine: Engine, expectedSampleRate: Int) throws(SystemError) {
         self.path = path
         self.engine = engine
-        do {
-            writer = try WAVStreamWriter(path: path, sampleRate: expectedSampleRate)
-        } catch {
-            throw CaptureError(error.description)
-        }
+        writer = try WAVStreamWriter(path: path, sampleRate: expectedSampleRate)
         droppedAtStart = engine.captureFramesDropped
     }
 
@@ -56,7 +52,7 @@ final class AudioRecorder: @unchecked Sendable {
             finished.wait()
         } else {
             // Never started (the engine failed to start): close the empty file properly.
-            do { try writer.close() } catch { fail(CaptureError(error.description)) }
+            do { try writer.close() } catch { fail(error) }
         }
         thread = nil
         return failure
@@ -80,7 +76,7 @@ final class AudioRecorder: @unchecked Sendable {
                     }
                 } catch {
                     framesWritten.store(writer.frames, ordering: .relaxed)
-                    fail(CaptureError(error.description))
+                    fail(error)
                     failed = true
                     engine.setAudioCapture(false)
                 }
@@ -90,12 +86,12 @@ final class AudioRecorder: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.01)
             }
         }
-        do { try writer.close() } catch { if !failed { fail(CaptureError(error.description)) } }
+        do { try writer.close() } catch { if !failed { fail(error) } }
         framesWritten.store(writer.frames, ordering: .relaxed)
         finished.signal()
     }
 
-    private func fail(_ error: CaptureError) {
+    private func fail(_ error: SystemError) {
         failureLock.withLock { $0 = "\(error.description); the file keeps the first \(String(format: "%.1f", seconds)) s" }
     }
 

@@ -57,9 +57,9 @@ public final class CaptureController: @unchecked Sendable {
 
     public init(engine: Engine) { self.engine = engine }
 
-    /// Throws a `CaptureError` naming the file and the reason when `path` cannot be written (missing
+    /// Throws a `SystemError` naming the file and the reason when `path` cannot be written (missing
     /// directory, no permission, read-only file system...). Use it before starting anything.
-    public static func checkWritable(_ path: String) throws(CaptureError) { try CaptureFiles.checkWritable(path) }
+    public static func checkWritable(_ path: String) throws(SystemError) { try CaptureFiles.checkWritable(path) }
 
     /// A new file name for a recording started by a key: `backbeat-YYYYMMDD-HHMMSS.<ext>` in `directory`.
     public static func timestampedPath(extension ext: String, directory: String = FileManager.default.currentDirectoryPath,
@@ -75,8 +75,8 @@ public final class CaptureController: @unchecked Sendable {
     /// Starts recording what the monitor receives from now on to a Standard MIDI File, written as it
     /// goes (a crash keeps all but the last half second). Throws when the file could not be created, or
     /// when already recording MIDI (stop that first).
-    public func startMIDIRecording(to path: String) throws(CaptureError) {
-        if let current = midi.withLock({ $0?.path }) { throw CaptureError("already recording MIDI to \(current)") }
+    public func startMIDIRecording(to path: String) throws(SystemError) {
+        if let current = midi.withLock({ $0?.path }) { throw SystemError("already recording MIDI to \(current)") }
         try CaptureFiles.checkWritable(path)
         let (tempo, channels) = before.withLock { $0 }
         let synth = engine.synth
@@ -125,7 +125,7 @@ public final class CaptureController: @unchecked Sendable {
     /// writes the whole recording to the temporary directory instead and says so. Returns nil when not
     /// recording; throws only when neither file could be written.
     @discardableResult
-    public func stopMIDIRecording() throws(CaptureError) -> CaptureSummary? {
+    public func stopMIDIRecording() throws(SystemError) -> CaptureSummary? {
         guard let recorder = midi.withLock({ recorder -> MIDIRecorder? in defer { recorder = nil }; return recorder }) else { return nil }
         return try recorder.stop()
     }
@@ -133,7 +133,7 @@ public final class CaptureController: @unchecked Sendable {
     // MARK: Audio
 
     /// Opens the file now (a path that cannot be written fails here) and records Backbeat's output.
-    public func startAudioRecording(to path: String) throws(CaptureError) {
+    public func startAudioRecording(to path: String) throws(SystemError) {
         try prepareAudioRecording(to: path)
         beginAudioRecording()
     }
@@ -141,8 +141,8 @@ public final class CaptureController: @unchecked Sendable {
     /// The two halves of `startAudioRecording`, for a command line that opens the file before the engine
     /// starts and records once it runs.
     /// Both throw when already recording audio (stop that first).
-    public func prepareAudioRecording(to path: String, expectedSampleRate: Int = 48_000) throws(CaptureError) {
-        if let current = audio.withLock({ $0?.path }) { throw CaptureError("already recording audio to \(current)") }
+    public func prepareAudioRecording(to path: String, expectedSampleRate: Int = 48_000) throws(SystemError) {
+        if let current = audio.withLock({ $0?.path }) { throw SystemError("already recording audio to \(current)") }
         try CaptureFiles.checkWritable(path)
         let rate = engine.sampleRate > 0 ? engine.sampleRate : expectedSampleRate
         let recorder = try AudioRecorder(path: path, engine: engine, expectedSampleRate: rate)

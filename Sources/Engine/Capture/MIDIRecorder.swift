@@ -1,12 +1,7 @@
 import Foundation
 import MIDI
 import Synchronization
-
-/// A capture problem, naming the file and the reason.
-public struct CaptureError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
+import SystemPackage
 
 /// How a MIDI take is written.
 public struct MIDITakeOptions: Sendable, Equatable {
@@ -189,7 +184,7 @@ final class MIDIRecorder: @unchecked Sendable {
     private var heldDropped = 0
 
     /// Creates the file (a path that cannot be written fails here) and starts the flush thread.
-    init(path: String, recording: MIDIRecording) throws(CaptureError) {
+    init(path: String, recording: MIDIRecording) throws(SystemError) {
         self.path = path
         writer = try SMFStreamWriter(path: path, options: recording.options, initialTempo: recording.initialMicrosecondsPerQuarter)
         self.recording = Mutex(recording)
@@ -209,7 +204,7 @@ final class MIDIRecorder: @unchecked Sendable {
 
     /// Writes what is left and closes the file. When the file failed or was removed while recording, writes
     /// everything to the temporary directory instead and says so. Throws only when that fails too.
-    func stop() throws(CaptureError) -> CaptureSummary {
+    func stop() throws(SystemError) -> CaptureSummary {
         if !stopping.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
         finished.wait()
         finished.signal()  // a second stop returns at once
@@ -244,7 +239,7 @@ final class MIDIRecorder: @unchecked Sendable {
             try OutputFile.write(bytes, to: fallback)
             if emptyHere { unlink(path) }
         } catch {
-            throw CaptureError("\(reason); the MIDI recording is lost: \(String(describing: error))")
+            throw SystemError("\(reason); the MIDI recording is lost: \(String(describing: error))")
         }
         let lost = heldDropped > 0 ? " (\(heldDropped) after the first \(Self.maximumHeldEvents) held in memory were lost)" : ""
         return CaptureSummary(path: fallback, requestedPath: path, seconds: seconds, count: count - heldDropped, framesDropped: 0,
@@ -253,12 +248,12 @@ final class MIDIRecorder: @unchecked Sendable {
 
     /// Closes the streamed file; a format 1 take is then rewritten from it (beside it, renamed into place,
     /// so a crash meanwhile leaves the streamed take).
-    private func finish() throws(CaptureError) {
+    private func finish() throws(SystemError) {
         let streamed = try writer.contents()
         try writer.close()
         let bytes = SMFStreamWriter.finished(streamed, options: writer.options)
         guard bytes != streamed else { return }
-        do { try OutputFile.write(bytes, to: path, replacingReadFiles: true) } catch { throw CaptureError(error.description) }
+        try OutputFile.write(bytes, to: path, replacingReadFiles: true)
     }
 
     private func run() {
@@ -290,29 +285,34 @@ final class MIDIRecorder: @unchecked Sendable {
 enum CaptureFiles {
     /// Checks that `path` can be created or overwritten, by creating a probe file next to it. Nothing is
     /// left behind.
-    static func checkWritable(_ path: String) throws(CaptureError) {
-        guard !path.isEmpty else { throw CaptureError("cannot record to an empty file name") }
+    static func checkWritable(_ path: String) throws(SystemError) {
+        guard !path.isEmpty else { throw SystemError("cannot record to an empty file name") }
         // A take may not replace a file Backbeat reads (its SoundFont, config, theme, preset or scenario).
-        do { try OutputFile.refuseInputs([], output: path) } catch { throw CaptureError(error.description) }
+        try OutputFile.refuseInputs([], output: path)
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw CaptureError("cannot write \(path): the directory \(directory) does not exist")
+            throw SystemError("cannot write \(path): the directory \(directory) does not exist")
         }
-        guard isDirectory.boolValue else { throw CaptureError("cannot write \(path): \(directory) is not a directory") }
+        guard isDirectory.boolValue else { throw SystemError("cannot write \(path): \(directory) is not a directory") }
         var existing: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &existing) {
-            if existing.boolValue { throw CaptureError("cannot write \(path): it is a directory") }
-            let fd = open(path, O_WRONLY | O_APPEND)
-            guard fd >= 0 else { throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))") }
-            close(fd)
+            if existing.boolValue { throw SystemError("cannot write \(path): it is a directory") }
+            do {
+                try FileDescriptor.open(FilePath(path), .writeOnly, options: [.append, .closeOnExec]).close()
+            } catch {
+                throw SystemError("cannot write \(path)", error)
+            }
         }
         let probe = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).probe").path
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        close(fd)
+        do {
+            try FileDescriptor.open(FilePath(probe), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                                    permissions: [.ownerReadWrite, .groupRead, .otherRead]).close()
+        } catch {
+            throw SystemError("cannot write \(path)", error)
+        }
         unlink(probe)
     }
 

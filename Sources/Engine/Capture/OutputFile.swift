@@ -5,12 +5,7 @@
 // keeps a list of its temporary files so a quit signal can remove them.
 import Foundation
 import Synchronization
-
-/// Why an output file could not be written, naming the file.
-public struct OutputFileError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
+import SystemPackage
 
 /// A file being written. Create it, write through `write`, then `commit()`; anything else (an error,
 /// `discard()`, or dropping it) leaves a regular file as it was before.
@@ -34,6 +29,7 @@ public final class OutputFile {
     public let isSeekable: Bool
     /// The descriptor to write; valid until `commit()` or `discard()`.
     public private(set) var fd: Int32
+    private var descriptor: FileDescriptor { FileDescriptor(rawValue: fd) }
     /// The temporary file renamed to `target` by `commit()`, for `.atomic` regular files.
     public let temporaryPath: String?
     /// Bytes written by `write(_:)` (the position of the next sequential write).
@@ -51,16 +47,16 @@ public final class OutputFile {
     ///   - replacingReadFiles: false (the default) also refuses every file this process has read as an input
     ///     (`protect(_:)`: fonts, configs, themes, scenarios); true only where replacing such a file is the
     ///     point (saving a preset over the one that was loaded).
-    public init(path: String, inputs: [String] = [], mode: Mode = .atomic, replacingReadFiles: Bool = false) throws(OutputFileError) {
+    public init(path: String, inputs: [String] = [], mode: Mode = .atomic, replacingReadFiles: Bool = false) throws(SystemError) {
         self.path = path
-        guard !path.isEmpty else { throw OutputFileError("cannot write to an empty file name") }
+        guard !path.isEmpty else { throw SystemError("cannot write to an empty file name") }
         try Self.refuseInputs(inputs, output: path, includingReadFiles: !replacingReadFiles)
         // The kernel follows the links to see what is there (also /proc's magic links, as /dev/stdout is).
         var status = stat()
         let exists = stat(path, &status) == 0
         let type = status.st_mode & S_IFMT
-        if exists && type == S_IFDIR { throw OutputFileError("cannot write '\(path)': it is a directory") }
-        if exists && type == S_IFSOCK { throw OutputFileError("cannot write '\(path)': it is a socket") }
+        if exists && type == S_IFDIR { throw SystemError("cannot write '\(path)': it is a directory") }
+        if exists && type == S_IFSOCK { throw SystemError("cannot write '\(path)': it is a socket") }
         isRegular = !exists || type == S_IFREG
         // Where a regular file goes: the file the links lead to (created there when the last link dangles).
         var linkStatus = stat()
@@ -75,20 +71,21 @@ public final class OutputFile {
             target = try Self.resolveLinks(path)
         }
         self.target = target
-        func failure(_ call: String) -> OutputFileError {
-            let reason = String(cString: strerror(errno))
-            let shown = target == path ? "'\(path)'" : "'\(path)' (a link to '\(target)')"
-            return OutputFileError("cannot write \(shown): \(reason) (\(call))")
+        let shown = target == path ? "'\(path)'" : "'\(path)' (a link to '\(target)')"
+        func open(_ file: String, _ options: FileDescriptor.OpenOptions) throws(SystemError) -> Int32 {
+            do {
+                return try FileDescriptor.open(FilePath(file), .writeOnly, options: options.union(.closeOnExec), permissions: [.ownerReadWrite, .groupRead, .otherRead]).rawValue
+            } catch {
+                throw SystemError("cannot write \(shown)", error, call: "open")
+            }
         }
 
         if !isRegular {
             // A device, FIFO or terminal: write into it. Opening a FIFO waits for its reader, like `cat > fifo`.
-            fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw failure("open") }
+            fd = try open(path, [])
             temporaryPath = nil
         } else if mode == .inPlace {
-            fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw failure("open") }
+            fd = try open(target, [.create, .truncate])
             temporaryPath = nil
         } else {
             let url = URL(fileURLWithPath: target)
@@ -96,8 +93,7 @@ public final class OutputFile {
             Self.removeAbandonedTemporaries(in: folder)
             let temporary = folder + "/" + Self.temporaryName(for: url.lastPathComponent, pid: getpid())
             // O_NOFOLLOW: a link planted under the temporary name must not redirect the write.
-            fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw failure("open") }
+            fd = try open(temporary, [.create, .truncate, .noFollow])
             if exists { _ = fchmod(fd, status.st_mode & 0o7777) }  // the replacement keeps the file's permissions
             temporaryPath = temporary
         }
@@ -108,25 +104,23 @@ public final class OutputFile {
 
     deinit { discard() }
 
-    /// Writes all of `bytes` at the current position (retrying short writes and EINTR).
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFileError) {
-        guard let base = bytes.baseAddress else { return }
+    /// Writes all of `bytes` at the current position (short writes and EINTR retried).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         var done = 0
         while done < bytes.count {
-            let n = Glibc.write(fd, base + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
+            do {
+                done += try descriptor.write(UnsafeRawBufferPointer(rebasing: bytes[done...]))
+            } catch {
                 position += done
-                throw error("write")
+                throw self.error("write", error)
             }
-            done += n
         }
         position += done
     }
 
-    public func write(_ bytes: [UInt8]) throws(OutputFileError) {
-        let failure = bytes.withUnsafeBytes { raw -> OutputFileError? in
-            do throws(OutputFileError) { try write(raw) } catch { return error }
+    public func write(_ bytes: [UInt8]) throws(SystemError) {
+        let failure = bytes.withUnsafeBytes { raw -> SystemError? in
+            do throws(SystemError) { try write(raw) } catch { return error }
             return nil
         }
         if let failure { throw failure }
@@ -134,43 +128,37 @@ public final class OutputFile {
 
     /// Overwrites bytes at `offset` (a header patched at the end); needs `isSeekable`. The position of
     /// sequential writes does not move.
-    public func write(_ bytes: [UInt8], at offset: Int) throws(OutputFileError) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw error("pwrite")
-            }
-            done += n
-        }
+    public func write(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
+        do { try descriptor.writeAll(toAbsoluteOffset: Int64(offset), bytes) } catch { throw self.error("pwrite", error) }
     }
 
     /// Cuts a regular file to `length` bytes (drops a torn frame after a failed write).
     public func truncate(to length: Int) {
         guard isRegular, isSeekable else { return }
-        if ftruncate(fd, off_t(length)) == 0 { position = length; _ = lseek(fd, off_t(length), SEEK_SET) }
+        if (try? descriptor.resize(to: Int64(length))) != nil { position = length; _ = try? descriptor.seek(offset: Int64(length), from: .start) }
     }
 
     /// Flushes to the disk, closes, and for `.atomic` puts the file in place.
-    public func commit() throws(OutputFileError) {
+    public func commit() throws(SystemError) {
         guard !finished else { return }
-        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {  // devices and pipes cannot sync: not an error
-            let failure = error("fsync")
+        do throws(Errno) {
+            try SystemCall.retryOnInterrupt { fsync(fd) }
+        } catch where error != .invalidArgument && error != .readOnlyFileSystem {  // devices and pipes cannot sync: not an error
+            let failure = self.error("fsync", error)
             discard()
             throw failure
-        }
+        } catch {}
         finished = true
-        let closed = close(fd)
+        let closing = descriptor
         fd = -1
-        if closed != 0 && errno != EINTR {  // after EINTR the descriptor is closed and the data synced
-            let failure = error("close")
+        do { try closing.close() } catch where error as? Errno != .interrupted {  // after EINTR it is closed and synced
+            let failure = self.error("close", error)
             removeTemporary()
             throw failure
-        }
+        } catch {}
         if let temporaryPath {
             guard rename(temporaryPath, target) == 0 else {
-                let failure = error("rename")
+                let failure = error("rename", Errno.last)
                 removeTemporary()
                 throw failure
             }
@@ -184,7 +172,7 @@ public final class OutputFile {
     public func discard() {
         guard !finished else { return }
         finished = true
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { try? descriptor.close() }
         fd = -1
         removeTemporary()
         if inPlaceRegular && position == 0 { unlink(target) }
@@ -196,15 +184,15 @@ public final class OutputFile {
         Self.pending.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
     }
 
-    private func error(_ call: String) -> OutputFileError {
-        OutputFileError("cannot write '\(path)': \(String(cString: strerror(errno))) (\(call))")
+    private func error(_ call: String, _ error: any Error) -> SystemError {
+        SystemError("cannot write '\(path)'", error, call: call)
     }
 
     // MARK: Whole files
 
     /// Writes `bytes` to `path` completely or not at all (regular files), refusing to overwrite `inputs`.
     public static func write(_ bytes: [UInt8], to path: String, inputs: [String] = [],
-                             replacingReadFiles: Bool = false) throws(OutputFileError) {
+                             replacingReadFiles: Bool = false) throws(SystemError) {
         let file = try OutputFile(path: path, inputs: inputs, replacingReadFiles: replacingReadFiles)
         try file.write(bytes)
         try file.commit()
@@ -246,7 +234,7 @@ public final class OutputFile {
     public static func removeAbandonedTemporaries(in folder: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names {
-            guard let pid = temporaryOwner(name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = temporaryOwner(name), pid != getpid(), kill(pid, 0) != 0, Errno.last == .noSuchProcess else { continue }
             var status = stat()
             let path = folder + "/" + name
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == getuid() else { continue }
@@ -259,7 +247,7 @@ public final class OutputFile {
     /// Refuses an output that is one of `inputs`, or (with `includingReadFiles`) one of the files this process
     /// has read (`protect(_:)`): the same regular file (device and inode), whatever path, symbolic or hard link
     /// leads to it. A device or FIFO named as both is not refused (nothing is replaced).
-    public static func refuseInputs(_ inputs: [String], output: String, includingReadFiles: Bool = true) throws(OutputFileError) {
+    public static func refuseInputs(_ inputs: [String], output: String, includingReadFiles: Bool = true) throws(SystemError) {
         var out = stat()
         guard stat(output, &out) == 0, out.st_mode & S_IFMT == S_IFREG else { return }
         var candidates: [(path: String, device: UInt64, inode: UInt64)] = inputs.compactMap { input in
@@ -269,7 +257,7 @@ public final class OutputFile {
         if includingReadFiles { candidates += readFiles.withLock { $0 } }
         for input in candidates where input.device == UInt64(out.st_dev) && input.inode == UInt64(out.st_ino) {
             let how = input.path == output ? "" : " (the same file under another name)"
-            throw OutputFileError("the output '\(output)' is the input '\(input.path)'\(how): writing it would destroy the input; name another output file")
+            throw SystemError("the output '\(output)' is the input '\(input.path)'\(how): writing it would destroy the input; name another output file")
         }
     }
 
@@ -288,18 +276,18 @@ public final class OutputFile {
 
     /// `path` with symbolic links followed to the file they name (which may not exist yet: a dangling
     /// link creates its target). Directories on the way are left as they are.
-    static func resolveLinks(_ path: String) throws(OutputFileError) -> String {
+    static func resolveLinks(_ path: String) throws(SystemError) -> String {
         var current = path
         for _ in 0..<40 {
             var status = stat()
             guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
-                throw OutputFileError("cannot write '\(path)': cannot read the link '\(current)'")
+                throw SystemError("cannot write '\(path)': cannot read the link '\(current)'")
             }
             current = destination.hasPrefix("/")
                 ? destination
                 : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(destination).path
         }
-        throw OutputFileError("cannot write '\(path)': too many levels of symbolic links")
+        throw SystemError("cannot write '\(path)': too many levels of symbolic links")
     }
 }

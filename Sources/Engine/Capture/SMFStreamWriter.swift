@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MIDI
+import SystemPackage
 
 /// A take written as the events arrive, so that a crash or SIGKILL leaves a valid file with everything
 /// written until then.
@@ -36,7 +37,7 @@ final class SMFStreamWriter {
     /// (`TakeEvent.isSetup`), moved to tick 0 when the take is finished.
     static let setupTag: [UInt8] = [0x7D, 0x42, 0x53]
 
-    private let fd: Int32
+    private let fd: FileDescriptor
     private var closed = false
     /// Bytes of the track chunk's data, the final End-of-Track included.
     private(set) var trackLength = 0
@@ -46,17 +47,21 @@ final class SMFStreamWriter {
 
     /// Creates (or truncates) the file and writes a file with no events yet (`initialTempo` at tick 0).
     init(path: String, options: MIDITakeOptions = MIDITakeOptions(),
-         initialTempo: UInt32 = StandardMIDIFile.defaultMicrosecondsPerQuarterNote) throws(CaptureError) {
+         initialTempo: UInt32 = StandardMIDIFile.defaultMicrosecondsPerQuarterNote) throws(SystemError) {
         self.path = path
         self.options = options
         encoder = Encoder(tempo: initialTempo, tagPorts: !options.raw)
-        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)  // read back for a fallback copy
-        guard fd >= 0 else { throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        do {  // read and write: read back for a fallback copy
+            fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.create, .truncate, .closeOnExec],
+                                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw SystemError("cannot write \(path)", error)
+        }
         let start = Self.start(initialTempo: initialTempo)
         do {
             try writeAll(start, at: 0)
         } catch {
-            Glibc.close(fd)
+            try? fd.close()
             closed = true
             unlink(path)  // created (or emptied) just now and holding nothing: no empty file is left behind
             throw error
@@ -64,7 +69,7 @@ final class SMFStreamWriter {
         trackLength = start.count - Self.headerSize
     }
 
-    deinit { if !closed { Glibc.close(fd) } }
+    deinit { if !closed { try? fd.close() } }
 
     /// A file with no events: the header, the tempo at tick 0 and an End-of-Track.
     static func start(initialTempo: UInt32) -> [UInt8] {
@@ -94,7 +99,7 @@ final class SMFStreamWriter {
 
     /// Appends events (in time order). On an error the file keeps the events of the earlier appends and
     /// stays valid.
-    func append(_ batch: [TakeEvent]) throws(CaptureError) {
+    func append(_ batch: [TakeEvent]) throws(SystemError) {
         guard !batch.isEmpty else { return }
         var next = encoder
         let (firstDelta, body) = next.encode(batch)
@@ -106,7 +111,7 @@ final class SMFStreamWriter {
         } catch {
             // Back to the file as it was: its old length and nothing after the chunk.
             _ = try? writeAll(Self.bigEndian(UInt32(trackLength)), at: 18)
-            _ = ftruncate(fd, off_t(oldEnd))
+            _ = try? fd.resize(to: Int64(oldEnd))
             throw error
         }
         try writeAll(Self.paddedVLQ(firstDelta), at: oldEnd - 4)            // 3. join
@@ -174,7 +179,7 @@ final class SMFStreamWriter {
     }
 
     /// The file as it is now, with `batch` appended in memory (for a copy elsewhere when this file failed).
-    func contents(appending batch: [TakeEvent]) throws(CaptureError) -> [UInt8] {
+    func contents(appending batch: [TakeEvent]) throws(SystemError) -> [UInt8] {
         var bytes = try contents()
         guard !batch.isEmpty else { return bytes }
         var next = encoder
@@ -262,31 +267,35 @@ final class SMFStreamWriter {
     }
 
     /// The file's bytes as they are now (a complete, valid file).
-    func contents() throws(CaptureError) -> [UInt8] {
+    func contents() throws(SystemError) -> [UInt8] {
         let count = Self.headerSize + trackLength
         var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CaptureError("cannot read back \(path): \(n < 0 ? String(cString: strerror(errno)) : "it is shorter than written")") }
-            done += n
+        let read: Int
+        do {
+            read = try bytes.withUnsafeMutableBytes { try fd.readAll(fromAbsoluteOffset: 0, into: $0) }
+        } catch {
+            throw SystemError("cannot read back \(path)", error)
         }
+        guard read == count else { throw SystemError("cannot read back \(path): it is shorter than written") }
         return bytes
     }
 
     /// True when the file no longer has a name (it or its directory was removed while recording).
     var isRemoved: Bool {
         var info = stat()
-        return fstat(fd, &info) == 0 && info.st_nlink == 0
+        return fstat(fd.rawValue, &info) == 0 && info.st_nlink == 0
     }
 
     /// Flushes to the disk and closes. Idempotent.
-    func close() throws(CaptureError) {
+    func close() throws(SystemError) {
         guard !closed else { return }
         closed = true
-        defer { Glibc.close(fd) }
-        if fsync(fd) != 0 && errno != EINVAL { throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { try? fd.close() }
+        do throws(Errno) {
+            try SystemCall.retryOnInterrupt { fsync(fd.rawValue) }
+        } catch where error != .invalidArgument {  // devices and pipes cannot sync: not an error
+            throw SystemError("cannot write \(path)", error)
+        } catch {}
     }
 
     /// A variable-length quantity in exactly four bytes (leading 0x80 bytes pad it).
@@ -299,15 +308,7 @@ final class SMFStreamWriter {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
-    private func writeAll(_ bytes: [UInt8], at offset: Int) throws(CaptureError) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CaptureError("cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-            done += n
-        }
+    private func writeAll(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
+        do { try fd.writeAll(toAbsoluteOffset: Int64(offset), bytes) } catch { throw SystemError("cannot write \(path)", error) }
     }
 }

@@ -2,12 +2,7 @@
 // rename), so a failed render never leaves a partial file behind. Files whose data passes 4 GiB are RF64
 // (EBU Tech 3306), the 64-bit form of WAV that sox, ffmpeg and most audio editors read.
 import Foundation
-
-/// Errors of `WAVFile`, each naming the file and what went wrong.
-public struct WAVFileError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
+import SystemPackage
 
 /// A stereo WAV file of 32-bit float samples (WAVE_FORMAT_IEEE_FLOAT, format tag 3).
 public enum WAVFile {
@@ -77,18 +72,14 @@ public enum WAVFile {
 
     /// Writes the file completely or not at all: a temporary file next to `path`, then `rename(2)` (a device
     /// or FIFO is written directly; see `OutputFile`).
-    public static func write(left: [Float], right: [Float], sampleRate: Int, to path: String) throws(WAVFileError) {
-        do {
-            try OutputFile.write(encode(left: left, right: right, sampleRate: sampleRate), to: path)
-        } catch {
-            throw WAVFileError(error.description)
-        }
+    public static func write(left: [Float], right: [Float], sampleRate: Int, to path: String) throws(SystemError) {
+        try OutputFile.write(encode(left: left, right: right, sampleRate: sampleRate), to: path)
     }
 
     /// Reads a file written by `write` (stereo 32-bit float): for tests and round trips.
-    public static func read(_ path: String) throws(WAVFileError) -> (left: [Float], right: [Float], sampleRate: Int) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw WAVFileError("cannot read \(path)") }
-        let bytes = [UInt8](data)
+    public static func read(_ path: String) throws(SystemError) -> (left: [Float], right: [Float], sampleRate: Int) {
+        let bytes: [UInt8]
+        do throws(Errno) { bytes = try SystemCall.readFile(path) } catch { throw SystemError("cannot read \(path)", error) }
         func u32(_ at: Int) -> UInt32 {
             UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
         }
@@ -96,7 +87,7 @@ public enum WAVFile {
         func u64(_ at: Int) -> Int { Int(u32(at)) | Int(u32(at + 4)) << 32 }
         let rf64 = bytes.count >= 4 && bytes[0..<4].elementsEqual("RF64".utf8)
         guard bytes.count >= 12, rf64 || bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
-            throw WAVFileError("\(path) is not a WAV file")
+            throw SystemError("\(path) is not a WAV file")
         }
         var at = 12
         var rate = 0, format: UInt16 = 0, channels: UInt16 = 0, bits: UInt16 = 0
@@ -110,14 +101,14 @@ public enum WAVFile {
             } else if isData && (size == unspecifiedDataSize || size == 0xFFFF_FFFF) {
                 size = min(size, bytes.count - body)  // a stream of unknown length: to its end
             }
-            guard body + size <= bytes.count else { throw WAVFileError("\(path): truncated chunk") }
+            guard body + size <= bytes.count else { throw SystemError("\(path): truncated chunk") }
             if rf64 && bytes[at..<at + 4].elementsEqual("ds64".utf8) && size >= 24 {
                 dataSize64 = u64(body + 8)
             } else if bytes[at..<at + 4].elementsEqual("fmt ".utf8) {
                 format = u16(body); channels = u16(body + 2); rate = Int(u32(body + 4)); bits = u16(body + 14)
             } else if bytes[at..<at + 4].elementsEqual("data".utf8) {
                 guard format == 3, channels == 2, bits == 32 else {
-                    throw WAVFileError("\(path): not stereo 32-bit float")
+                    throw SystemError("\(path): not stereo 32-bit float")
                 }
                 var left: [Float] = [], right: [Float] = []
                 left.reserveCapacity(size / 8); right.reserveCapacity(size / 8)
@@ -131,14 +122,6 @@ public enum WAVFile {
             }
             at = body + size + (size & 1)
         }
-        throw WAVFileError("\(path): no data chunk")
-    }
-
-    static func reason(_ error: any Error) -> String {
-        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return error.localizedDescription
+        throw SystemError("\(path): no data chunk")
     }
 }

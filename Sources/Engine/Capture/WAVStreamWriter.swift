@@ -22,13 +22,13 @@ public final class WAVStreamWriter {
     static let bufferFrames = 8_192
 
     /// Writes the header for no frames into `output`; the writer owns it from now on.
-    public convenience init(output: OutputFile, sampleRate: Int) throws(WAVFileError) {
+    public convenience init(output: OutputFile, sampleRate: Int) throws(SystemError) {
         try self.init(output: output, sampleRate: sampleRate, rf64Above: WAVFile.plainWAVLimit)
     }
 
     /// `rf64Above`: the RIFF size above which the header is RF64's (small in tests, to check RF64 without
     /// writing 4 GiB).
-    init(output: OutputFile, sampleRate: Int, rf64Above: Int) throws(WAVFileError) {
+    init(output: OutputFile, sampleRate: Int, rf64Above: Int) throws(SystemError) {
         self.output = output
         self.sampleRate = sampleRate
         self.rf64Above = rf64Above
@@ -38,18 +38,13 @@ public final class WAVStreamWriter {
         } catch {
             output.discard()
             closed = true
-            throw WAVFileError(error.description)
+            throw error
         }
     }
 
     /// Creates (or truncates) the file at `path`, written in place as it grows (a recording).
-    convenience init(path: String, sampleRate: Int, rf64Above: Int = WAVFile.plainWAVLimit) throws(WAVFileError) {
-        let output: OutputFile
-        do {
-            output = try OutputFile(path: path, mode: .inPlace)
-        } catch {
-            throw WAVFileError(error.description)
-        }
+    convenience init(path: String, sampleRate: Int, rf64Above: Int = WAVFile.plainWAVLimit) throws(SystemError) {
+        let output = try OutputFile(path: path, mode: .inPlace)
         try self.init(output: output, sampleRate: sampleRate, rf64Above: rf64Above)
     }
 
@@ -62,14 +57,14 @@ public final class WAVStreamWriter {
     func setSampleRate(_ rate: Int) { sampleRate = rate }
 
     /// Appends interleaved frames. On an error the file keeps the complete frames written before it.
-    func append(_ buffer: UnsafeBufferPointer<StereoFrame>) throws(WAVFileError) {
+    func append(_ buffer: UnsafeBufferPointer<StereoFrame>) throws(SystemError) {
         try flush()
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         try writeFrames(UnsafeRawBufferPointer(start: UnsafeRawPointer(base), count: buffer.count * 8))
     }
 
     /// Appends planar frames (`count` from each channel), interleaved through a 64 KiB buffer.
-    public func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(WAVFileError) {
+    public func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, count: Int) throws(SystemError) {
         var done = 0
         while done < count {
             let n = min(count - done, Self.bufferFrames - pendingFrames)
@@ -84,14 +79,14 @@ public final class WAVStreamWriter {
     }
 
     /// Writes the frames buffered by planar appends.
-    public func flush() throws(WAVFileError) {
+    public func flush() throws(SystemError) {
         guard pendingFrames > 0 else { return }
         let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(pending.baseAddress!), count: pendingFrames * 8)
         pendingFrames = 0
         try writeFrames(bytes)
     }
 
-    private func writeFrames(_ bytes: UnsafeRawBufferPointer) throws(WAVFileError) {
+    private func writeFrames(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         do {
             try output.write(bytes)
             frames += bytes.count / 8
@@ -99,24 +94,20 @@ public final class WAVStreamWriter {
             // Keep the whole frames that reached the file; drop a torn one.
             frames = max(0, output.position - WAVFile.headerSize) / 8
             output.truncate(to: WAVFile.headerSize + frames * 8)
-            throw WAVFileError(error.description)
+            throw error
         }
     }
 
     /// Writes the header for the frames written so far (nothing to do on an output that cannot seek).
-    public func patchHeader() throws(WAVFileError) {
+    public func patchHeader() throws(SystemError) {
         try flush()
         guard output.isSeekable else { return }
-        do {
-            try output.write(WAVFile.header(frames: frames, sampleRate: sampleRate, rf64Above: rf64Above), at: 0)
-        } catch {
-            throw WAVFileError(error.description)
-        }
+        try output.write(WAVFile.header(frames: frames, sampleRate: sampleRate, rf64Above: rf64Above), at: 0)
     }
 
     /// Writes what is buffered, patches the header and closes the file (renaming it into place when the
     /// output is written atomically).
-    public func close() throws(WAVFileError) {
+    public func close() throws(SystemError) {
         guard !closed else { return }
         closed = true
         do {
@@ -126,11 +117,7 @@ public final class WAVStreamWriter {
             output.discard()
             throw error
         }
-        do {
-            try output.commit()
-        } catch {
-            throw WAVFileError(error.description)
-        }
+        try output.commit()
     }
 
     /// Closes without committing: an atomic output leaves nothing behind.

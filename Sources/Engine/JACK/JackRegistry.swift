@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 
 /// jack2's shared server registry, `/dev/shm/jack-shm-registry` (the layout of jack2's common/shm.h on
 /// 64-bit Linux): a header with 8 server slots (pid and "jack-UID:NAME:"), then 256 entries for the shared
@@ -47,29 +48,26 @@ public struct JackRegistry: Sendable, Equatable {
     /// Used segment entries.
     public var segments: [Segment]
 
-    /// Problems reading the registry: absent is not one (nil from `read`).
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public let description: String
-    }
-
-    /// Reads the registry at `path`; nil when there is none.
-    public static func read(path: String = defaultPath) throws(Failure) -> JackRegistry? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
+    /// Reads the registry at `path`; nil when there is none (absent is not a problem).
+    public static func read(path: String = defaultPath) throws(SystemError) -> JackRegistry? {
         var bytes = [UInt8](repeating: 0, count: size)
-        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, size, 0) }
-        guard n == size else { throw Failure(description: "\(path) is not jack2's registry as this Backbeat knows it (\(max(n, 0)) bytes)") }
-        let parsed = bytes.withUnsafeBytes { buffer in Result { () throws(Failure) in try JackRegistry(buffer, path: path) } }
+        let n: Int
+        do {
+            let fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .noFollow])
+            n = try fd.closeAfter { try bytes.withUnsafeMutableBytes { try fd.readAll(fromAbsoluteOffset: 0, into: $0) } }
+        } catch Errno.noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw SystemError("cannot read \(path)", error)
+        }
+        guard n == size else { throw SystemError("\(path) is not jack2's registry as this Backbeat knows it (\(n) bytes)") }
+        let parsed = bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try JackRegistry(buffer, path: path) } }
         return try parsed.get()
     }
 
-    init(_ raw: UnsafeRawBufferPointer, path: String) throws(Failure) {
+    init(_ raw: UnsafeRawBufferPointer, path: String) throws(SystemError) {
         guard Self.isKnownLayout(raw) else {
-            throw Failure(description: "\(path) is not jack2's registry as this Backbeat knows it (another jack2 version?)")
+            throw SystemError("\(path) is not jack2's registry as this Backbeat knows it (another jack2 version?)")
         }
         servers = (0..<Self.slotCount).compactMap { slot in
             let at = Self.serversOffset + slot * Self.serverSize
@@ -105,7 +103,7 @@ public struct JackRegistry: Sendable, Equatable {
     public static func isAlive(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return kill(pid, 0) == 0 || errno == EPERM }
+              let close = stat.lastIndex(of: ")") else { return kill(pid, 0) == 0 || Errno.last == .notPermitted }
         let state = stat[stat.index(after: close)...].split(separator: " ").first
         return state != "Z" && state != "X"
     }
@@ -119,25 +117,28 @@ public struct JackRegistry: Sendable, Equatable {
     /// allocated (their files in `shmDirectory` and their entries), under jack2's registry lock.
     /// Returns the slots freed and the segments removed. Only for a pid that is gone.
     static func release(pid: Int32, name: String, path: String = defaultPath,
-                        shmDirectory: String = "/dev/shm") throws(Failure) -> (slots: Int, segments: [Segment]) {
+                        shmDirectory: String = "/dev/shm") throws(SystemError) -> (slots: Int, segments: [Segment]) {
         guard !isAlive(pid) else { return (0, []) }
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else {
-            if errno == ENOENT { return (0, []) }
-            throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))")
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec, .noFollow])
+        } catch Errno.noSuchFileOrDirectory {
+            return (0, [])
+        } catch {
+            throw SystemError("cannot open \(path)", error)
         }
-        defer { close(fd) }
-        guard let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
-            throw Failure(description: "cannot map \(path): \(String(cString: strerror(errno)))")
+        defer { try? fd.close() }
+        guard let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0), map != MAP_FAILED else {
+            throw SystemError("cannot map \(path)", Errno.last)
         }
         defer { munmap(map, size) }
         let raw = UnsafeMutableRawBufferPointer(start: map, count: size)
         guard isKnownLayout(UnsafeRawBufferPointer(raw)) else {
-            throw Failure(description: "\(path) is not jack2's registry as this Backbeat knows it (another jack2 version?)")
+            throw SystemError("\(path) is not jack2's registry as this Backbeat knows it (another jack2 version?)")
         }
         let lock = RegistryLock()
         defer { lock.unlock() }
-        guard !lock.isStuck else { throw Failure(description: "jack2's registry lock was not free within 2 s") }
+        guard !lock.isStuck else { throw SystemError("jack2's registry lock was not free within 2 s") }
         let prefix = "jack-\(getuid()):\(name):"
         var slots = 0
         for slot in 0..<slotCount {
@@ -171,14 +172,21 @@ struct RegistryLock {
     var isStuck: Bool { id >= 0 && !held }
 
     init() {
-        id = semget(0x282929, 0, 0)
+        let id = semget(0x282929, 0, 0)
+        self.id = id
         guard id >= 0 else { held = false; return }
         var op = sembuf(sem_num: 0, sem_op: -1, sem_flg: Int16(SEM_UNDO | IPC_NOWAIT))
         var taken = false
         for _ in 0..<200 {
-            if semop(id, &op, 1) == 0 { taken = true; break }
-            guard errno == EAGAIN || errno == EINTR else { break }
-            usleep(10_000)  // semtimedop needs _GNU_SOURCE, which Swift's Glibc module does not define
+            do throws(Errno) {
+                try SystemCall.retryOnInterrupt { semop(id, &op, 1) }
+                taken = true
+                break
+            } catch where error == .resourceTemporarilyUnavailable {
+                usleep(10_000)  // semtimedop needs _GNU_SOURCE, which Swift's Glibc module does not define
+            } catch {
+                break
+            }
         }
         held = taken
     }

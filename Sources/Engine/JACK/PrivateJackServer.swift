@@ -1,6 +1,7 @@
 import CJack
 import Foundation
 import Glibc
+import SystemPackage
 
 /// Which JACK server Backbeat talks to, and whether it started it.
 public struct ServerDescription: Sendable, Equatable {
@@ -117,7 +118,7 @@ public final class PrivateJackServer: @unchecked Sendable {
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
-        if result == pid || (result < 0 && errno == ECHILD) { exitStatus = status; return status }
+        if result == pid || (result < 0 && Errno.last == .noChildProcess) { exitStatus = status; return status }
         return nil
     }
     /// Set once reaped: the pid may belong to another process from then on, so it gets no more signals.
@@ -131,8 +132,7 @@ public final class PrivateJackServer: @unchecked Sendable {
         stopped = true
         if let watchdog {
             kill(watchdog.pid, SIGTERM)
-            var status: Int32 = 0
-            while waitpid(watchdog.pid, &status, 0) < 0 && errno == EINTR {}
+            SystemCall.waitForExit(watchdog.pid)
             close(watchdog.pipe)
         }
         if exitStatus != nil {
@@ -146,8 +146,7 @@ public final class PrivateJackServer: @unchecked Sendable {
             usleep(10_000)
         }
         kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        SystemCall.waitForExit(pid)
         _ = PrivateServerFiles.cleanUpAfterDeadServers(records: [record])
     }
 
@@ -166,10 +165,10 @@ public final class PrivateJackServer: @unchecked Sendable {
             let directory = try PrivateServerFiles.directory()
             let base = directory.path + "/jackd-\(name)-\(getpid())"
             let log = try PrivateServerFiles.createExclusive(base + ".log")
-            defer { close(log) }
+            defer { try? log.close() }
             let pid: pid_t
             do {
-                pid = try ChildProcess.spawn(arguments, outputDescriptor: log, newProcessGroup: true)
+                pid = try ChildProcess.spawn(arguments, outputDescriptor: log.rawValue, newProcessGroup: true)
             } catch {
                 unlink(base + ".log")
                 if directory.isTemporary { rmdir(directory.path) }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 
 /// Where a private jackd's log and its record live, and the clean-up after a private server that died.
 ///
@@ -24,12 +25,12 @@ public enum PrivateServerFiles {
 
     /// The directory for this run's files (made now if needed).
     static func directory(environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(ChildProcess.Failure) -> (path: String, isTemporary: Bool) {
+        throws(SystemError) -> (path: String, isTemporary: Bool) {
         if let runtime = runtimeDirectory(create: true, environment: environment) { return (runtime, false) }
         let root = temporaryDirectoryRoot(environment)
         var template = Array((root + "/" + temporaryPrefix + "XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw ChildProcess.Failure(description: "cannot make a private directory in \(root): \(String(cString: strerror(errno)))")
+            throw SystemError("cannot make a private directory in \(root)", Errno.last)
         }
         return (String(cString: made), true)
     }
@@ -56,21 +57,21 @@ public enum PrivateServerFiles {
     }
 
     /// Creates `path` for writing, mode 0600; fails if anything (a file, a link) is already there.
-    static func createExclusive(_ path: String) throws(ChildProcess.Failure) -> Int32 {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ChildProcess.Failure(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
-        return fd
+    static func createExclusive(_ path: String) throws(SystemError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                           permissions: .ownerReadWrite)
+        } catch {
+            throw SystemError("cannot create \(path)", error)
+        }
     }
 
     /// Writes the record of a server just started.
-    static func writeRecord(_ record: Record) throws(ChildProcess.Failure) {
+    static func writeRecord(_ record: Record) throws(SystemError) {
         let fd = try createExclusive(record.recordPath)
-        defer { close(fd) }
+        defer { try? fd.close() }
         let text = "pid=\(record.jackdPID)\nstart=\(record.startTime)\nname=\(record.name)\nlog=\(record.logPath)\n"
-        let written = text.withCString { write(fd, $0, strlen($0)) }
-        guard written == text.utf8.count else {
-            throw ChildProcess.Failure(description: "cannot write \(record.recordPath): \(String(cString: strerror(errno)))")
-        }
+        do { try fd.writeAll(text.utf8) } catch { throw SystemError("cannot write \(record.recordPath)", error) }
     }
 
     /// Removes a server's log and record (and its mkdtemp directory when empty).

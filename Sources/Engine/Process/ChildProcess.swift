@@ -1,13 +1,10 @@
 import Foundation
 import Glibc
+import SystemPackage
 
 /// Starting other programs (jackd, reference synths) with posix_spawn: what Foundation's Process cannot
 /// do here (a new process group, default signal handling restored, CPU time of the child from wait4).
 public enum ChildProcess {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Spawns `arguments` (argv[0] a path) with stdin from /dev/null and stdout+stderr to `output`.
     /// Backbeat blocks its quit signals in every thread; the child gets an empty mask and default handlers.
     public static func spawn(_ arguments: [String], output: String, newProcessGroup: Bool = false) throws -> pid_t {
@@ -31,7 +28,7 @@ public enum ChildProcess {
     public static func spawnWithOpenStdin(_ arguments: [String], output: String,
                                           newProcessGroup: Bool = false) throws -> (pid: pid_t, stdin: Int32) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fds) == 0 else { throw SystemError("pipe", Errno.last) }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         defer { close(fds[0]) }
@@ -78,7 +75,7 @@ public enum ChildProcess {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
         guard result == 0 else {
-            throw Failure(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
+            throw SystemError("posix_spawn \(arguments[0])", Errno(rawValue: result))
         }
         return pid
     }
@@ -89,9 +86,8 @@ public enum ChildProcess {
         let log = NSTemporaryDirectory() + "backbeat-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
         defer { try? FileManager.default.removeItem(atPath: log) }
         let pid = try spawn(arguments, output: log)
-        var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let status = SystemCall.waitForExit(pid, usage: &usage) ?? 0
         let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
