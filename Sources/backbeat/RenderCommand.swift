@@ -3,6 +3,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import SystemPackage
 
 /// `backbeat render`: a Standard MIDI File through the synth, offline, to a WAV file.
 struct Render: ParsableCommand {
@@ -66,18 +67,14 @@ struct Render: ParsableCommand {
     func run() throws {
         // Signals become a flag the render loop polls, so an interrupted render removes its temporary file.
         let signals = QuitSignals.install()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-            throw failure("cannot read '\(input)': no such file")
-        }
-        if isDirectory.boolValue { throw failure("cannot read '\(input)': is a directory") }
-        guard let data = FileManager.default.contents(atPath: input) else {
-            throw failure("cannot read '\(input)': permission denied or I/O error")
+        let data: [UInt8]
+        do throws(Errno) { data = try SystemCall.readFile(input) } catch {
+            throw failure(SystemError("cannot read '\(input)'", error).description)
         }
         OutputFile.protect(input)
         let file: StandardMIDIFile
         do {
-            file = try StandardMIDIFile(bytes: Array(data))
+            file = try StandardMIDIFile(bytes: data)
         } catch {
             throw failure("'\(input)': \(error.description)")
         }

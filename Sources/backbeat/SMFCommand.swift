@@ -1,6 +1,8 @@
 import ArgumentParser
+import Engine
 import Foundation
 import MIDI
+import SystemPackage
 
 /// `backbeat smf FILE`: lists a Standard MIDI File (a take, or any other) event by event.
 struct SMFCommand: ParsableCommand {
@@ -29,9 +31,9 @@ struct SMFCommand: ParsableCommand {
 
     func run() throws {
         let shown = file == "-" ? "standard input" : "'\(TerminalText.sanitized(file))'"
-        guard let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file) else {
-            Console.message("cannot read \(shown): \(FileManager.default.fileExists(atPath: file) ? "permission denied or a directory" : "no such file")",
-                            prefix: "backbeat smf: ")
+        let data: [UInt8]
+        do throws(Errno) { data = try file == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : SystemCall.readFile(file) } catch {
+            Console.message(SystemError("cannot read \(shown)", error).description, prefix: "backbeat smf: ")
             throw ExitCode(2)
         }
         let smf: StandardMIDIFile
