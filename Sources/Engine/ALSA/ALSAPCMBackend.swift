@@ -62,22 +62,36 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
         try check("cannot allocate hardware parameters", "snd_pcm_hw_params_malloc") { snd_pcm_hw_params_malloc(&hw) }
         defer { snd_pcm_hw_params_free(hw) }
         try check("cannot read its configuration space", "snd_pcm_hw_params_any") { snd_pcm_hw_params_any(pcm, hw) }
-        try check("interleaved read/write access refused", "snd_pcm_hw_params_set_access") { snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED) }
+        try check("interleaved read/write access refused", "snd_pcm_hw_params_set_access") {
+            snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED)
+        }
         if snd_pcm_hw_params_test_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE) == 0 {
-            try check("float32 samples refused", "snd_pcm_hw_params_set_format") { snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE) }
+            try check("float32 samples refused", "snd_pcm_hw_params_set_format") {
+                snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE)
+            }
             format = .float32
         } else {
-            try check("accepts neither float32 nor S16 samples", "snd_pcm_hw_params_set_format") { snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE) }
+            try check("accepts neither float32 nor S16 samples", "snd_pcm_hw_params_set_format") {
+                snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE)
+            }
             format = .s16
         }
         try check("2 channels refused", "snd_pcm_hw_params_set_channels") { snd_pcm_hw_params_set_channels(pcm, hw, 2) }
         var actualRate = UInt32(rate)
-        try check("rate \(rate) Hz refused", "snd_pcm_hw_params_set_rate_near") { snd_pcm_hw_params_set_rate_near(pcm, hw, &actualRate, nil) }
+        try check("rate \(rate) Hz refused", "snd_pcm_hw_params_set_rate_near") {
+            snd_pcm_hw_params_set_rate_near(pcm, hw, &actualRate, nil)
+        }
         var actualPeriod = snd_pcm_uframes_t(period)
-        try check("period of \(period) frames refused", "snd_pcm_hw_params_set_period_size_near") { snd_pcm_hw_params_set_period_size_near(pcm, hw, &actualPeriod, nil) }
+        try check("period of \(period) frames refused", "snd_pcm_hw_params_set_period_size_near") {
+            snd_pcm_hw_params_set_period_size_near(pcm, hw, &actualPeriod, nil)
+        }
         var actualPeriods = UInt32(periods)
-        try check("\(periods) periods refused", "snd_pcm_hw_params_set_periods_near") { snd_pcm_hw_params_set_periods_near(pcm, hw, &actualPeriods, nil) }
-        try check("configuration (\(rate) Hz, \(period) frames x \(periods)) refused", "snd_pcm_hw_params") { snd_pcm_hw_params(pcm, hw) }
+        try check("\(periods) periods refused", "snd_pcm_hw_params_set_periods_near") {
+            snd_pcm_hw_params_set_periods_near(pcm, hw, &actualPeriods, nil)
+        }
+        try check("configuration (\(rate) Hz, \(period) frames x \(periods)) refused", "snd_pcm_hw_params") {
+            snd_pcm_hw_params(pcm, hw)
+        }
         var buffer: snd_pcm_uframes_t = 0
         _ = snd_pcm_hw_params_get_buffer_size(hw, &buffer)
         _ = snd_pcm_hw_params_get_period_size(hw, &actualPeriod, nil)
@@ -88,8 +102,12 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
         defer { snd_pcm_sw_params_free(sw) }
         try check("cannot read software parameters", "snd_pcm_sw_params_current") { snd_pcm_sw_params_current(pcm, sw) }
         // Start once the buffer is full (the loop fills it first); wake when a period is free.
-        try check("start threshold refused", "snd_pcm_sw_params_set_start_threshold") { snd_pcm_sw_params_set_start_threshold(pcm, sw, snd_pcm_uframes_t(buffer)) }
-        try check("wake-up threshold refused", "snd_pcm_sw_params_set_avail_min") { snd_pcm_sw_params_set_avail_min(pcm, sw, actualPeriod) }
+        try check("start threshold refused", "snd_pcm_sw_params_set_start_threshold") {
+            snd_pcm_sw_params_set_start_threshold(pcm, sw, snd_pcm_uframes_t(buffer))
+        }
+        try check("wake-up threshold refused", "snd_pcm_sw_params_set_avail_min") {
+            snd_pcm_sw_params_set_avail_min(pcm, sw, actualPeriod)
+        }
         try check("software parameters refused", "snd_pcm_sw_params") { snd_pcm_sw_params(pcm, sw) }
 
         var fds: [Int32] = [0, 0]

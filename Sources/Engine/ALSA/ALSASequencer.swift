@@ -129,7 +129,9 @@ final class ALSASequencer: @unchecked Sendable {
         fds[count] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
         var encoder: OpaquePointer?
         do throws(ALSAError) {
-            try ALSA.call("ALSA sequencer: cannot create the MIDI encoder for midi_out", "snd_midi_event_new") { snd_midi_event_new(16, &encoder) }
+            try ALSA.call("ALSA sequencer: cannot create the MIDI encoder for midi_out", "snd_midi_event_new") {
+                snd_midi_event_new(16, &encoder)
+            }
         } catch {
             log(error.description)
             return

@@ -74,7 +74,8 @@ public final class OutputFile {
         let shown = target == path ? "'\(path)'" : "'\(path)' (a link to '\(target)')"
         func open(_ file: String, _ options: FileDescriptor.OpenOptions) throws(SystemError) -> Int32 {
             do {
-                return try FileDescriptor.open(FilePath(file), .writeOnly, options: options.union(.closeOnExec), permissions: [.ownerReadWrite, .groupRead, .otherRead]).rawValue
+                return try FileDescriptor.open(FilePath(file), .writeOnly, options: options.union(.closeOnExec),
+                                               permissions: [.ownerReadWrite, .groupRead, .otherRead]).rawValue
             } catch {
                 throw SystemError("cannot write \(shown)", error, call: "open")
             }
@@ -135,7 +136,9 @@ public final class OutputFile {
     /// Cuts a regular file to `length` bytes (drops a torn frame after a failed write).
     public func truncate(to length: Int) {
         guard isRegular, isSeekable else { return }
-        if (try? descriptor.resize(to: Int64(length))) != nil { position = length; _ = try? descriptor.seek(offset: Int64(length), from: .start) }
+        guard (try? descriptor.resize(to: Int64(length))) != nil else { return }
+        position = length
+        _ = try? descriptor.seek(offset: Int64(length), from: .start)
     }
 
     /// Flushes to the disk, closes, and for `.atomic` puts the file in place.
