@@ -30,7 +30,7 @@ public final class Workstation {
     public private(set) var presenter = false
     private var lifecycleVersion = -1
     private var lifecycleSecond = -1
-    public private(set) var glyphs: Glyphs
+    public let glyphs: Glyphs
 
     public private(set) var log = MonitorLog()
     public private(set) var held = HeldNotes()
@@ -80,8 +80,6 @@ public final class Workstation {
         presets = settings.presets
         statusMessage = "? help · Tab panels · i play notes · q quit"
     }
-
-    public func setGlyphs(_ glyphs: Glyphs) { self.glyphs = glyphs; dirty = true }
 
     /// Shows a one-line message (engine log lines land here, sanitized).
     public func say(_ message: String) {
