@@ -68,19 +68,26 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        // Process running, the `backbeat` binary lookup and Tests/Fixtures texts, shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Tests in two tiers. Unit tests launch no process of Backbeat's and no JACK server: `scripts/test --fast`
+        // runs them alone, in under a minute once built. System tests (CLITests, EngineSystemTests) launch the
+        // binary, a private jackd, tmux or the reference clients; `scripts/test` runs both tiers.
+
+        // Process running, the `backbeat` binary lookup, Tests/Fixtures texts, audio analysis and the General
+        // MIDI test files, shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["MIDI"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
         .testTarget(name: "MIDITests", dependencies: ["MIDI", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CJack", "CALSA", "NSM"]),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "TestSupport"]),
         .testTarget(name: "NSMTests", dependencies: ["NSM", "TestSupport"]),
-        // Every test that launches the built binary. Depending on the executable target makes
-        // `swift build --build-tests` build `backbeat` before these tests can run.
+        // System tests. Depending on the executable target makes `swift build --build-tests` build `backbeat`
+        // before these tests can run. CLITests: the commands that run to their end (no server);
+        // EngineSystemTests: Backbeat running against a private jackd, ALSA's null and file devices, tmux, NSM.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "backbeat", "Lifecycle", "Engine", "Bench"]),
+        .testTarget(name: "EngineSystemTests", dependencies: ["TestSupport", "backbeat", "Engine", "Bench", "MIDI", "NSM"]),
     ]
 )

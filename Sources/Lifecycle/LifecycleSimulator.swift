@@ -178,17 +178,6 @@ public struct LifecycleSimulator: Sendable {
         }
     }
 
-    /// Replaces the handlers.
-    public mutating func setHandlers(_ handlers: [Handler], at time: Double) -> [TimelineEntry] {
-        reconfigure(at: time, what: "handlers") { sim in
-            sim.configuration.handlers = handlers
-            sim.configuration.addImplicitStreams()
-            for s in sim.configuration.streams where sim.runtime[s.name] == nil {
-                sim.runtime[s.name] = Runtime(on: false, audible: s.audible)
-            }
-        }
-    }
-
     /// Adds a stream (switched off unless `stream.playing`), or replaces the one with the same name.
     public mutating func addStream(_ stream: StreamConfig, at time: Double) -> [TimelineEntry] {
         reconfigure(at: time, what: "stream \(stream.name) added") { sim in

@@ -10,7 +10,6 @@ public enum TimelineSVG {
     static let gutter = 260.0
     static let rightMargin = 50.0
     static let eventFont = 22.0
-    static let callbackFont = 19.0
     static let laneHeight = 46.0
     static let laneGap = 12.0
     static let bandHeight = 64.0

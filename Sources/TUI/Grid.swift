@@ -73,12 +73,6 @@ public struct Grid: Equatable, Sendable {
         return column
     }
 
-    /// Sets the role of the cells of a row span, keeping their characters (for highlights).
-    public mutating func restyle(_ x: Int, _ y: Int, count: Int, _ role: Role) {
-        guard y >= 0, y < height else { return }
-        for column in max(0, x)..<min(width, x + count) { cells[y * width + column].role = role }
-    }
-
     /// Draws a box border around `rect` with an optional title on its top edge.
     public mutating func box(_ rect: Rect, title: String = "", glyphs: Glyphs, role: Role = .border, titleRole: Role = .title) {
         guard rect.width >= 2, rect.height >= 2 else { return }

@@ -30,7 +30,7 @@ public final class Workstation {
     public private(set) var presenter = false
     private var lifecycleVersion = -1
     private var lifecycleSecond = -1
-    public private(set) var glyphs: Glyphs
+    public let glyphs: Glyphs
 
     public private(set) var log = MonitorLog()
     public private(set) var held = HeldNotes()
@@ -80,8 +80,6 @@ public final class Workstation {
         presets = settings.presets
         statusMessage = "? help · Tab panels · i play notes · q quit"
     }
-
-    public func setGlyphs(_ glyphs: Glyphs) { self.glyphs = glyphs; dirty = true }
 
     /// Shows a one-line message (engine log lines land here, sanitized).
     public func say(_ message: String) {
@@ -146,26 +144,12 @@ public final class Workstation {
         return dirty
     }
 
-    /// Backbeat's real streams into the simulator, time forward, then the gates: every UI frame.
-    /// The actions go first: voices are released before the gates let the synth be heard again.
+    /// Backbeat's real streams into the simulator, time forward, then its actions, gates and notes into the
+    /// engine (`LiveUpdate.apply`): every UI frame.
     private func updateLifecycle(now: Double) {
         let update = lifecycle.update(wall: now, synthLevelDB: meters.loudestPeakDB, demoPlaying: actions.demoPlaying)
-        for action in update.actions {
-            switch action {
-            case .releaseAllVoices:
-                for m in keyboard.releaseAll() { send(.midi(m, .keyboard)) }
-                send(.releaseAllVoices)
-            }
-        }
-        engine.setGates(midiDelivered: update.gates.midiDelivered, audioPlaying: update.gates.audioPlaying)
+        update.apply(to: engine, held: { keyboard.releaseAll() }, dropped: say)
         midiGateOpen = update.gates.midiDelivered
-        // A scenario's midi:S notes, after the gates: the callback delivers or drops them as the app's input.
-        for note in update.notes {
-            switch note {
-            case .on(let n): send(.midi(ShortMessage(status: 0x90, data1: n & 0x7F, data2: 100), .keyboard))
-            case .off(let n): send(.midi(ShortMessage(status: 0x80, data1: n & 0x7F, data2: 0), .keyboard))
-            }
-        }
         let sim = lifecycle.simulator
         // The panel counts whole seconds: redraw on a change or once a second, not every frame.
         if lifecycle.version != lifecycleVersion || Int(now) != lifecycleSecond {

@@ -107,8 +107,7 @@ struct Bench: ParsableCommand {
     /// Onset latency of Backbeat, jack_midisine and FluidSynth in one private JACK graph.
     func latencyRows() throws -> [Row] {
         let server = "backbeat-bench"
-        let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server)
-            ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: 256)
+        let jackd = try PrivateJackServer.unlessRunning(server)
         defer { jackd?.stop() }
 
         var options = EngineOptions()
@@ -160,8 +159,7 @@ struct Bench: ParsableCommand {
         var rows: [Row] = []
         for period in [64, 256] {
             let server = "backbeat-bench-\(period)"
-            let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server)
-                ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: period)
+            let jackd = try PrivateJackServer.unlessRunning(server, period: period)
             defer { jackd?.stop() }
             let sweepStart = ContinuousClock.now
             let ours = try PolyphonyBenchmark.backbeat(server: server)
@@ -192,8 +190,7 @@ struct Bench: ParsableCommand {
         var rows: [Row] = []
         for period in [256, 64] {
             let server = "backbeat-bench-cpu-\(period)"
-            let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server)
-                ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: period)
+            let jackd = try PrivateJackServer.unlessRunning(server, period: period)
             defer { jackd?.stop() }
             let ours = try CPUCapacityBenchmark.backbeat(server: server)
             let theirs = try CPUCapacityBenchmark.fluidsynth(server: server)
@@ -270,7 +267,7 @@ struct Bench: ParsableCommand {
         let server = "backbeat-bench-sf"
         var onsets = "n/a (font not loaded)", fluidOnsets = "n/a"
         if let font {
-            let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server) ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: 256)
+            let jackd = try PrivateJackServer.unlessRunning(server)
             defer { jackd?.stop() }
             var options = EngineOptions()
             options.serverName = server
@@ -347,8 +344,7 @@ struct Bench: ParsableCommand {
     /// next to nothing costs.
     func midisineResident() throws -> (total: Int, own: Int)? {
         let server = "backbeat-bench-rss"
-        let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server)
-            ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: 256)
+        let jackd = try PrivateJackServer.unlessRunning(server)
         defer { jackd?.stop() }
         guard let midisine = try ReferenceClient.start(["jack_midisine"], server: server, waitingFor: "midisine:midi_in") else { return nil }
         defer { midisine.stop() }
@@ -371,5 +367,13 @@ struct Bench: ParsableCommand {
                                                          ("target", .string(row.target))]
         if let pass = row.pass { fields.append(("pass", .bool(pass))) }
         return MIDIJSON.object(fields)
+    }
+}
+
+extension PrivateJackServer {
+    /// A private server `name` at 48 kHz and `period` frames for a benchmark, or nil when a server of that
+    /// name runs already: the benchmark then uses that one and leaves it running.
+    static func unlessRunning(_ name: String, period: Int = 256) throws -> PrivateJackServer? {
+        isRunning(name: name) ? nil : try start(name: name, rate: 48_000, period: period)
     }
 }

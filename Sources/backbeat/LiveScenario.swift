@@ -1,7 +1,6 @@
 import Engine
 import Foundation
 import Lifecycle
-import MIDI
 import TUI
 
 /// `backbeat --headless --scenario FILE`: plays a lifecycle scenario in real time against the running
@@ -35,7 +34,7 @@ enum LiveScenario {
             }
         }
         // The steps at 0 before anything plays: a launch at 0 opens the gates for the demo's first notes.
-        apply(session.update(wall: 0), to: engine)
+        session.update(wall: 0).apply(to: engine, dropped: Console.info)
         Console.info("playing scenario '\(scenario.title)' (\(scenarioPath)) in real time")
         SessionSetup.start(arguments, engine: engine, capture: capture)
         for n in session.takeNarrations() { Console.info("narration: " + n.text) }
@@ -60,7 +59,8 @@ enum LiveScenario {
             let elapsed = ContinuousClock.now - start
             let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             drain()
-            apply(session.update(wall: t, synthLevelDB: LiveSession.decibels(recentPeak), demoPlaying: engine.demo.isPlaying), to: engine)
+            session.update(wall: t, synthLevelDB: LiveSession.decibels(recentPeak), demoPlaying: engine.demo.isPlaying)
+                .apply(to: engine, dropped: Console.info)
             emit(session.takeTimeline())
             for n in session.takeNarrations() { Console.info("narration: " + n.text) }
             if session.scenarioFinished && !announcedEnd {
@@ -78,29 +78,6 @@ enum LiveScenario {
         if failed > 0 {
             engine.stop()
             throw ExitCodeError.expectationsFailed
-        }
-    }
-
-    /// The session's actions first (voices released while the gates may still be closed), then its gates,
-    /// then the scenario's notes, through the computer keyboard's ring: the callback's gate delivers or drops them.
-    static func apply(_ update: LiveUpdate, to engine: Engine) {
-        for action in update.actions {
-            switch action {
-            case .releaseAllVoices:
-                if !engine.keyboardRing.push(.releaseAllVoices) { Console.info("control ring full: voices not released") }
-            }
-        }
-        engine.setGates(midiDelivered: update.gates.midiDelivered, audioPlaying: update.gates.audioPlaying)
-        for note in update.notes {
-            if !engine.keyboardRing.push(.midi(LiveScenario.message(note), .keyboard)) { Console.info("control ring full: scenario note dropped") }
-        }
-    }
-
-    /// A scenario note as a MIDI message on channel 1.
-    static func message(_ note: LiveNote) -> ShortMessage {
-        switch note {
-        case .on(let n): ShortMessage(status: 0x90, data1: n & 0x7F, data2: 100)
-        case .off(let n): ShortMessage(status: 0x80, data1: n & 0x7F, data2: 0)
         }
     }
 }

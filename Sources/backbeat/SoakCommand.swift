@@ -42,8 +42,7 @@ struct Soak: ParsableCommand {
     func run() throws {
         let server = "backbeat-soak"
         PrivateJackServer.quietLibjack()
-        let jackd: PrivateJackServer? = PrivateJackServer.isRunning(name: server)
-            ? nil : try PrivateJackServer.start(name: server, rate: 48_000, period: period)
+        let jackd = try PrivateJackServer.unlessRunning(server, period: period)
         defer { jackd?.stop() }
         var options = EngineOptions()
         options.serverName = server

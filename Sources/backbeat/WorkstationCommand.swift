@@ -36,16 +36,15 @@ enum WorkstationCommand {
         let messages = Mutex<[String]>([])
 
         let signals = QuitSignals.install()
-        let engine = Engine(options: options, log: { line in
+        let log: @Sendable (String) -> Void = { line in
             logFile?.write(line)
             messages.withLock { $0.append(line) }
-        })
+        }
+        let engine = Engine(options: options, log: log)
         // A scenario's app is not running until its `launch` step: its steps at 0 are applied before the
         // engine starts, so a launch at 0 lets the first MIDI through (no LOST rows under an active badge).
         let lifecycle = scenario.map { LiveSession(scenario: $0) }
-        if let gates = lifecycle?.update(wall: 0).gates {
-            engine.setGates(midiDelivered: gates.midiDelivered, audioPlaying: gates.audioPlaying)
-        }
+        lifecycle?.update(wall: 0).apply(to: engine, dropped: log)
         preset?.apply(to: engine.synth)
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
@@ -61,54 +60,14 @@ enum WorkstationCommand {
         let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8, asciiOnly: settings.ascii)
         defer { driver.close() }
 
-        let clock = ContinuousClock()
-        let start = clock.now
-        func now() -> Double {
-            let d = clock.now - start
-            return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-        }
-        var grid = Grid(width: 0, height: 0)
-        var needsDraw = true
-        var lastDraw = -1.0
-        var firstFrame = true
-        var receivedAtDraw = 0
-        while !workstation.quitRequested, signals.signal == nil {
-            if let key = driver.readKey(timeoutMilliseconds: needsDraw ? 5 : 33) {
-                let size = driver.size
-                let layout = Layout.compute(width: size.width, height: size.height)
-                workstation.handle(key, layout: layout, now: now())
-                var more = 0
-                while more < 64, let next = driver.readKey(timeoutMilliseconds: 0) {
-                    workstation.handle(next, layout: layout, now: now())
-                    more += 1
-                }
-                needsDraw = true
-            }
-            for line in messages.withLock({ lines in defer { lines.removeAll() }; return lines }) { workstation.say(line) }
-            if workstation.tick(now: now()) { needsDraw = true }
-            let t = now()
-            // Up to 30 frames a second; when messages stream in (a scrolling log nobody can read line by line)
-            // 20 are enough and cost a third less terminal output.
-            let streaming = workstation.log.received - receivedAtDraw > 20
-            guard needsDraw, t - lastDraw >= (streaming ? 1.0 / 20 : 1.0 / 30) else { continue }
-            receivedAtDraw = workstation.log.received
-            let size = driver.size
-            if grid.width != size.width || grid.height != size.height { grid = Grid(width: size.width, height: size.height) }
-            grid.fill(Rect(x: 0, y: 0, width: grid.width, height: grid.height))
-            workstation.draw(into: &grid)
-            driver.present(grid)
-            lastDraw = t
-            needsDraw = false
-            if firstFrame {
-                firstFrame = false
-                logFile?.write("first frame")
-            }
-        }
+        let loop = WorkstationLoop(workstation: workstation, driver: driver)
+        loop.run(messages: { messages.withLock { lines in defer { lines.removeAll() }; return lines } },
+                 stop: { signals.signal != nil }, firstFrame: { logFile?.write("first frame") })
         let reason = signals.signal.map { "signal \($0)" } ?? "q"
         driver.close()
         logFile?.write("quitting (\(reason))")
         // The workstation hands the last drained events to the recorders, then every file is written.
-        try SessionSetup.finish(engine: engine, capture: capture) { workstation.tick(now: now()) }
+        try SessionSetup.finish(engine: engine, capture: capture) { workstation.tick(now: loop.now()) }
     }
 }
 

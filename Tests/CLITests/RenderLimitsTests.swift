@@ -64,17 +64,10 @@ private struct MeasuredRun {
     }
 }
 
-@Suite struct RenderLimitsTests {
+@Suite struct RenderLimitsTests: FolderTest {
     let directory: URL
 
     init() throws { directory = try makeTemporaryDirectory("backbeat-render") }
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-    func write(_ bytes: [UInt8], _ name: String) throws -> String {
-        try Data(bytes).write(to: URL(fileURLWithPath: path(name)))
-        return path(name)
-    }
-    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted() }
 
     /// 44 bytes: a tempo of 0xFFFFFF us per quarter note, one tick per quarter, and a note held for
     /// 0x0FFFFFFF ticks: about 143 years of audio, which render used to try to hold in memory.

@@ -1,8 +1,7 @@
 // Backbeat's SoundFont player against FluidSynth on the same font (TimGM6mb): General MIDI files made by
-// Bench.GeneralMIDITestFiles, rendered by `backbeat render --soundfont` and by `fluidsynth -F` (reverb and
+// TestSupport's GeneralMIDITestFiles, rendered by `backbeat render --soundfont` and by `fluidsynth -F` (reverb and
 // chorus off), compared by pitch, spectrum and loudness envelope. Levels differ (FluidSynth's gain is 0.2),
 // so only shapes are compared. The figures each test measures are printed, for docs/soundfont.md.
-import Bench
 import Foundation
 import Testing
 

@@ -18,17 +18,10 @@ private let generalMIDIFile: [UInt8] = {
 
 private let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 
-@Suite struct SoundFontRenderTests {
+@Suite struct SoundFontRenderTests: FolderTest {
     let directory: URL
 
     init() throws { directory = try makeTemporaryDirectory("backbeat-soundfont") }
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-    func write(_ bytes: [UInt8], _ name: String) throws -> String {
-        try Data(bytes).write(to: URL(fileURLWithPath: path(name)))
-        return path(name)
-    }
-    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted() }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: timGM6mb), "needs timgm6mb-soundfont (scripts/setup)"))
     func renderPlaysAGeneralMIDIFileThroughTheFont() throws {

@@ -100,7 +100,7 @@ import Realtime
         player.start()
         player.start()  // idempotent
         #expect(player.isPlaying)
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)  // time passing is what is measured: the clock's ticks in 0.3 s
         player.stop()
         #expect(!player.isPlaying)
         var messages: [ShortMessage] = []

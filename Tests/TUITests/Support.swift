@@ -28,7 +28,12 @@ final class FakeEngine: WorkstationEngine {
     }
     /// Control events and gate changes in the order they reached the engine.
     var journal: [String] = []
-    func send(_ event: ControlEvent) -> Bool { sent.append(event); journal.append("\(event)"); return true }
+    /// The keyboard ring is full: `send` refuses every event.
+    var ringFull = false
+    func send(_ event: ControlEvent) -> Bool {
+        guard !ringFull else { return false }
+        sent.append(event); journal.append("\(event)"); return true
+    }
     func synthView() -> SynthView { SynthView(patch: patch, values: values, voicesInUse: 1, voiceCapacity: 64) }
     var synthChannel: UInt8? { nil }
     var gates: (midi: Bool, audio: Bool) = (true, true)

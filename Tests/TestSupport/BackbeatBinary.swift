@@ -1,5 +1,5 @@
 // Where the built `backbeat` binary is, and running a program to completion: shared by every test target that
-// launches processes (CLITests, EngineTests).
+// launches processes (CLITests, EngineSystemTests).
 import Foundation
 
 /// The package root, found from this file (Tests/TestSupport/BackbeatBinary.swift).

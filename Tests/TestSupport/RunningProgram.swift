@@ -1,4 +1,4 @@
-// A program that keeps running while the test watches its output lines: shared by the CLI and Engine tests.
+// A program that keeps running while the test watches its output lines: shared by the system tests.
 import Foundation
 
 /// A running program whose stderr and stdout lines are collected, so a test can wait for a line (a signal).

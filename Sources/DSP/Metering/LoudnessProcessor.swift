@@ -17,7 +17,6 @@ public final class LoudnessProcessor: @unchecked Sendable {
         [-0.0083007812500, 0.0148925781250, -0.0266113281250, 0.0476074218750, -0.1022949218750, 0.9721679687500,
          0.1373291015625, -0.0594482421875, 0.0332031250000, -0.0196533203125, 0.0109863281250, 0.0017089843750],
     ]
-    private static var tapsPerPhase: Int { 12 }
 
     public private(set) var sampleRate: Double = 48_000
     /// 10 coefficients (pre-filter b0 b1 b2 a1 a2, high-pass b0 b1 b2 a1 a2) then 8 filter states (per

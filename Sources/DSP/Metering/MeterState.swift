@@ -39,7 +39,6 @@ public struct MeterState: Sendable {
 
     public static let peakFallDecibelsPerSecond = 20.0 / 1.5
     public static let peakHoldSeconds = 2.0
-    public static let rmsWindowSeconds = 0.3
     /// Below this a falling peak reads as silence.
     public static let floorDB = -144.0
 

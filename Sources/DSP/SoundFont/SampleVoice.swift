@@ -194,9 +194,3 @@ struct SampleVoice: BitwiseCopyable {
 func samples(timecents: Float, rate: Float) -> Float {
     FastMath.exp2(max(timecents, -12000) / 1200) * rate
 }
-
-/// 10^(-cB / 200).
-@_noLocks @inline(__always)
-func amplitudeOf(centibels: Float) -> Float {
-    FastMath.exp2(centibels * -0.016_609_640_5)
-}

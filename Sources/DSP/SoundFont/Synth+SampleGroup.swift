@@ -198,13 +198,3 @@ extension Synth {
     }
 }
 
-/// Lane by lane into 0...`upper`.
-@_noLocks @inline(__always)
-func clampLanes(_ x: LaneInts, _ upper: LaneInts) -> LaneInts {
-    var result = x
-    result.replace(with: upper, where: x .> upper)
-    let zero = LaneInts()
-    result.replace(with: zero, where: result .< zero)
-    return result
-}
-

@@ -100,7 +100,6 @@ final class ALSASequencer: @unchecked Sendable {
     /// "backbeat:midi_in (128:0)": client name, port, client and port numbers.
     var address: String { "\(clientName):midi_in (\(clientID):\(port))" }
     var sysexDropped: Int { sysexDrops.load(ordering: .relaxed) }
-    var outDropped: Int { outDrops.load(ordering: .relaxed) }
 
     func start() {
         guard !running else { return }

@@ -13,7 +13,6 @@ final class AudioRecorder: @unchecked Sendable {
     private let failureLock = Mutex<String?>(nil)
     private let finished = DispatchSemaphore(value: 0)
     private var thread: Thread?
-    let startedAt = ContinuousClock.now
 
     /// Opens the file (so a path that cannot be written fails here, before anything runs).
     init(path: String, engine: Engine, expectedSampleRate: Int) throws(SystemError) {

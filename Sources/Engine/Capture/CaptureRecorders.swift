@@ -20,7 +20,6 @@ public struct RecordingStatus: Sendable, Equatable {
 public struct CaptureStatus: Sendable, Equatable {
     public var midi: RecordingStatus?
     public var audio: RecordingStatus?
-    public var isRecording: Bool { midi != nil || audio != nil }
 }
 
 /// The result of stopping a recording: where it went and a line to show the user.

@@ -22,8 +22,9 @@ public enum WAVFile {
 
     /// Bytes before the samples; the data of `frames` interleaved frames follows at this offset.
     public static let headerSize = 94
-    /// Offsets of the sizes a streaming writer patches when it closes (RIFF size, fact frames, data size).
-    public static let riffSizeOffset = 4, factFramesOffset = 82, dataSizeOffset = 90
+    /// Offsets of the sizes a streaming writer patches when it closes (fact frames, data size; the RIFF size
+    /// is at 4).
+    public static let factFramesOffset = 82, dataSizeOffset = 90
     /// The largest RIFF size (file size - 8) a plain WAV header holds; above it the file is RF64. 0xFFFFFFFF
     /// itself means "see ds64" in RF64, so plain WAV stops one short of it.
     public static let plainWAVLimit = Int(UInt32.max) - 1

@@ -116,7 +116,4 @@ public struct DemoSequencer: Sendable {
         if wasPlaying { messages.append(ShortMessage(status: 0xFC)) }
         return messages
     }
-
-    /// Notes sounding now (for tests and displays).
-    public var soundingNotes: [(channel: UInt8, note: UInt8)] { sounding.map { ($0.channel, $0.note) } }
 }

@@ -51,9 +51,4 @@ public final class QuitSignals: Sendable {
         if signal != nil { wake.signal() }  // pass the wake-up on to any other waiter
         return signal
     }
-
-    /// Wakes a `wait` as if a signal had come (used for an orderly quit from inside).
-    public func requestQuit(_ number: Int32 = SIGTERM) {
-        if received.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged { wake.signal() }
-    }
 }

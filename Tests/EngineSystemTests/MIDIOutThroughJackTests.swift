@@ -37,28 +37,19 @@ extension JACK {
         init(extra: [String], sequencerNote: Int? = nil) throws {
             server = try JackTestServer()
             dump = try RunningProgram("/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_midi_dump", "dump"], server: server.name)
-            try Self.waitForPort("dump:input", server: server)
+            try server.waitForPort("dump:input")
             var arguments = ["--headless", "--server", server.name, "--no-autoconnect"] + extra
             if let note = sequencerNote {
                 // A note every 4800 frames (0.1 s), so some arrive after Backbeat has connected.
                 let sequencer = try RunningProgram("/usr/bin/jack_midiseq", ["seq", "4800", "0", String(note), "2400"], server: server.name)
                 self.sequencer = sequencer
-                try Self.waitForPort("seq:out", server: server)
+                try server.waitForPort("seq:out")
                 arguments += ["--connect-midi", "seq:out"]
             }
             backbeat = try RunningProgram(backbeatExecutable(), arguments, server: server.name)
             try backbeat.waitForLine(containing: "ready:")
             let connected = try run("/usr/bin/jack_connect", ["backbeat:midi_out", "dump:input"], server: server.name)
             guard connected.status == 0 else { throw HarnessError("jack_connect backbeat:midi_out dump:input: \(connected.output)") }
-        }
-
-        static func waitForPort(_ port: String, server: JackTestServer, timeout: TimeInterval = 10) throws {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if try run("/usr/bin/jack_lsp", [], server: server.name).output.split(separator: "\n").contains(Substring(port)) { return }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            throw HarnessError("port \(port) did not appear")
         }
 
         /// Waits until the dump has printed `count` note-ons matching `matching` (each new line is the signal to

@@ -53,9 +53,9 @@ extension JACK {
         let (status, after) = try term.quit()
         #expect(status == 0)
         #expect(!after.contains("MIDI monitor"), "the screen was not restored:\n\(after)")
-        usleep(300_000)
-        let left = try run("/usr/bin/pgrep", ["-f", server])
-        #expect(left.output.isEmpty, "left running: \(left.output)")
+        // Backbeat's private jackd ends after the shell is back; no signal says when.
+        let gone = try waitUntil(timeout: 5) { try run("/usr/bin/pgrep", ["-f", server]).output.isEmpty }
+        #expect(gone, "left running: \((try? run("/usr/bin/pgrep", ["-f", server]).output) ?? "")")
         let logText = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(logText.contains("ready:") && logText.contains("first frame"))
     }
@@ -71,8 +71,7 @@ extension JACK {
         let (status, after) = try term.waitForExit()
         #expect(status == 0)
         #expect(!after.contains("MIDI monitor"))
-        usleep(300_000)
-        #expect(try run("/usr/bin/pgrep", ["-f", server]).output.isEmpty)
+        #expect(try waitUntil(timeout: 5) { try run("/usr/bin/pgrep", ["-f", server]).output.isEmpty })
     }
 
     @Test func badThemeStopsBeforeTheScreenIsTaken() throws {
@@ -102,7 +101,12 @@ extension JACK {
 
         // A: audio recording; the header shows the file and its seconds; A again stops and saves.
         try term.type("A", thenWaitFor: "REC audio backbeat-")
-        usleep(1_200_000)
+        // The header counts the recorded seconds: stop once it shows a whole one.
+        try term.waitFor("a second recorded") { screen in
+            guard let range = screen.range(of: #"REC audio \S+ [0-9]+\.[0-9] s"#, options: .regularExpression) else { return false }
+            let seconds = screen[range].split(separator: " ").dropLast().last.flatMap { Double($0) } ?? 0
+            return seconds >= 1
+        }
         try term.type("A", thenWaitFor: "saved")
         try term.quitExpectingSuccess()
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }

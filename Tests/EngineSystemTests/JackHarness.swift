@@ -32,12 +32,16 @@ final class JackTestServer {
 
     /// jackd has no readiness signal: a `jack_lsp` that succeeds is the signal.
     func waitUntilUp(timeout: TimeInterval = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if (try? run("/usr/bin/jack_lsp", [], server: name).status) == 0 { return }
-            Thread.sleep(forTimeInterval: 0.05)
+        guard waitUntil(timeout: timeout, { (try? run("/usr/bin/jack_lsp", [], server: name).status) == 0 }) else {
+            throw HarnessError("jackd '\(name)' did not come up in \(timeout) s")
         }
-        throw HarnessError("jackd '\(name)' did not come up in \(timeout) s")
+    }
+
+    /// A client's port has no signal either: waits until `jack_lsp` lists `port`.
+    func waitForPort(_ port: String, timeout: TimeInterval = 10) throws {
+        guard try waitUntil(timeout: timeout, { try connections(listing: false).split(separator: "\n").contains(Substring(port)) }) else {
+            throw HarnessError("port \(port) did not appear in \(timeout) s")
+        }
     }
 
     func stop() {
@@ -49,7 +53,8 @@ final class JackTestServer {
     deinit { stop() }
 
     /// Ports of the server and what each connects to (`jack_lsp -c`).
-    func connections() throws -> String { try run("/usr/bin/jack_lsp", ["-c"], server: name).output }
+    /// `jack_lsp`'s listing: the ports, and with `listing` each port's connections under it.
+    func connections(listing: Bool = true) throws -> String { try run("/usr/bin/jack_lsp", listing ? ["-c"] : [], server: name).output }
 }
 
 /// Names of test servers: the same on every run from this checkout, different between checkouts.

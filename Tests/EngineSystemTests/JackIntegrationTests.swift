@@ -25,17 +25,8 @@ extension JACK {
     func startSequencer(server: JackTestServer, name: String = "seq", loop: Int, notes: [(start: Int, note: Int, length: Int)]) throws -> RunningProgram {
         let arguments = [name, String(loop)] + notes.flatMap { [String($0.start), String($0.note), String($0.length)] }
         let sequencer = try RunningProgram("/usr/bin/jack_midiseq", arguments, server: server.name)
-        try waitForPort("\(name):out", server: server)
+        try server.waitForPort("\(name):out")
         return sequencer
-    }
-
-    func waitForPort(_ port: String, server: JackTestServer, timeout: TimeInterval = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try run("/usr/bin/jack_lsp", [], server: server.name).output.split(separator: "\n").contains(Substring(port)) { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw HarnessError("port \(port) did not appear")
     }
 
     /// Records Backbeat's two outputs for `seconds` with jack_rec and reads the file back.
@@ -200,16 +191,6 @@ extension JACK {
         let line = try backbeat.waitForLine(containing: "| voices ", after: backbeat.output.count)
         let field = try #require(line.components(separatedBy: "| xruns ").dropFirst().first, "no xruns in '\(line)'")
         return try #require(Int(field.prefix { $0.isNumber }), "no xrun count in '\(line)'")
-    }
-
-    /// Polls a condition that has no signal of its own (a process vanishing), up to `timeout`.
-    func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
     }
 }
 }

@@ -29,7 +29,7 @@ extension JACK.JackIntegrationTests {
                                                                  "-o", "audio.jack.autoconnect=0", Self.timGM6mb],
                                                                 server: server.name, waitingFor: "fluid:midi_00"))
         defer { fluidsynth.stop() }
-        try waitForPort("fluid:left", server: server)
+        try server.waitForPort("fluid:left")
         #expect(try run("/usr/bin/jack_connect", ["seq:out", "fluid:midi_00"], server: server.name).status == 0)
         // FluidSynth loads the font after its ports appear and says nothing when done (no signal to wait
         // for): let one loop go by before recording; a note it still missed would fail the counts below.

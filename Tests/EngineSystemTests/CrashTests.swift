@@ -92,15 +92,5 @@ extension JACK {
                 && PrivateServerFiles.leftoverFiles(name: name).isEmpty
         }, "left: \(log)?, its record?, \(PrivateServerFiles.leftoverFiles(name: name))")
     }
-
-    /// Polls a condition that has no signal of its own (a process vanishing), up to `timeout`.
-    func waitUntil(timeout: TimeInterval, _ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
-    }
 }
 }

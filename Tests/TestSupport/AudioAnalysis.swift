@@ -1,15 +1,15 @@
 import Foundation
 
 /// Sine "blueprints" with tolerances: what a recording is checked against.
-enum AudioAnalysis {
+public enum AudioAnalysis {
     /// Magnitude of the component at `frequency` (Goertzel over a Hann-windowed segment), normalised so a
     /// full-scale sine gives about 0.5.
-    static func magnitude(_ samples: ArraySlice<Float>, at frequency: Double, sampleRate: Int) -> Double {
+    public static func magnitude(_ samples: ArraySlice<Float>, at frequency: Double, sampleRate: Int) -> Double {
         AudioComparison.magnitude(samples, at: frequency, rate: sampleRate)
     }
 
     /// The strongest frequency between `low` and `high`, refined to 0.05 Hz.
-    static func dominantFrequency(_ samples: ArraySlice<Float>, sampleRate: Int, low: Double, high: Double) -> Double {
+    public static func dominantFrequency(_ samples: ArraySlice<Float>, sampleRate: Int, low: Double, high: Double) -> Double {
         func best(_ from: Double, _ to: Double, _ step: Double) -> Double {
             var bestFrequency = from, bestMagnitude = -1.0
             var f = from
@@ -25,14 +25,14 @@ enum AudioAnalysis {
     }
 
     /// Level in dBFS (RMS) of a segment.
-    static func rmsDecibels(_ samples: ArraySlice<Float>) -> Double {
+    public static func rmsDecibels(_ samples: ArraySlice<Float>) -> Double {
         guard !samples.isEmpty else { return -.infinity }
         let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
         return 10 * log10(max(sum / Double(samples.count), 1e-30))
     }
 
     /// Frames at which sound starts after at least `quietFrames` of silence (|x| <= threshold).
-    static func onsets(_ samples: [Float], threshold: Float = 1e-4, quietFrames: Int = 2000) -> [Int] {
+    public static func onsets(_ samples: [Float], threshold: Float = 1e-4, quietFrames: Int = 2000) -> [Int] {
         var result: [Int] = []
         var quiet = quietFrames  // the start of the recording counts as after silence only if it is silent
         var sawQuietStart = false

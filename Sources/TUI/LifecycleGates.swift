@@ -1,0 +1,37 @@
+import Engine
+import Lifecycle
+import MIDI
+
+extension LiveUpdate {
+    /// Puts one step of the lifecycle simulator into the engine, for the workstation and the headless
+    /// scenario player alike. The actions first (voices released while the gates may still be closed; the
+    /// note-offs of `held`, the notes Backbeat's own keyboard holds, before them), then the gates (suspended:
+    /// MIDI in is dropped and counted lost, audio out is silence), then the scenario's notes through the
+    /// keyboard ring: the callback's gate delivers or drops them as the app's input. `dropped` hears of each
+    /// event the full ring refused (counted in the ring's drops).
+    public func apply(to engine: any WorkstationEngine, held: () -> [ShortMessage] = { [] },
+                      dropped: (String) -> Void) {
+        func send(_ event: ControlEvent, _ what: String) {
+            if !engine.send(event) { dropped("keyboard ring full: \(what) dropped (counted in drops)") }
+        }
+        for action in actions {
+            switch action {
+            case .releaseAllVoices:
+                for message in held() { send(.midi(message, .keyboard), "note-off") }
+                send(.releaseAllVoices, "release of every voice")
+            }
+        }
+        engine.setGates(midiDelivered: gates.midiDelivered, audioPlaying: gates.audioPlaying)
+        for note in notes { send(.midi(note.message, .keyboard), "scenario note") }
+    }
+}
+
+extension LiveNote {
+    /// The note as a MIDI message on channel 1 (note-on at velocity 100).
+    public var message: ShortMessage {
+        switch self {
+        case .on(let n): ShortMessage(status: 0x90, data1: n & 0x7F, data2: 100)
+        case .off(let n): ShortMessage(status: 0x80, data1: n & 0x7F, data2: 0)
+        }
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import MIDI
-
-@Test func MIDIModuleLinks() { #expect(Bool(true)) }
