@@ -21,6 +21,27 @@ func render(_ synth: Synth, frames: Int, block: Int = 256) -> (left: [Float], ri
     return (left, right)
 }
 
+/// Renders `frames` samples in `block`-sized calls with the engine's split (PeriodRenderer's): render up to
+/// an event's frame, handle it, go on; `events` in frame order.
+func render(_ synth: Synth, frames: Int, events: [(frame: Int, message: ShortMessage)], block: Int = 256,
+            fill: Float = 0) -> (left: [Float], right: [Float]) {
+    var left = [Float](repeating: fill, count: frames)
+    var right = [Float](repeating: fill, count: frames)
+    left.withUnsafeMutableBufferPointer { l in
+        right.withUnsafeMutableBufferPointer { r in
+            var done = 0, next = 0
+            while done < frames {
+                while next < events.count && events[next].frame <= done { synth.handle(events[next].message); next += 1 }
+                let until = next < events.count ? min(events[next].frame, frames) : frames
+                let n = min(block, until - done)
+                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
+                done += n
+            }
+        }
+    }
+    return (left, right)
+}
+
 func noteOn(_ note: UInt8, velocity: UInt8 = 100, channel: UInt8 = 0) -> ShortMessage {
     ShortMessage(status: 0x90 | channel, data1: note, data2: velocity)
 }

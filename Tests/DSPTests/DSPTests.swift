@@ -236,24 +236,7 @@ func noAliasingUpTo5kHz(_ waveform: Waveform) {
 func noteOnStartsExactlyAtItsFrame(_ offset: Int) {
     let synth = Synth()
     synth.prepare(sampleRate: rate, maxFrames: 256)
-    var left = [Float](repeating: 1, count: 1_024), right = left
-    left.withUnsafeMutableBufferPointer { l in
-        right.withUnsafeMutableBufferPointer { r in
-            // The engine's split: render up to the event, handle it, render the rest.
-            var done = 0
-            while done < offset {
-                let n = min(256, offset - done)
-                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
-                done += n
-            }
-            synth.handle(noteOn(69, velocity: 100))
-            while done < 1_024 {
-                let n = min(256, 1_024 - done)
-                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
-                done += n
-            }
-        }
-    }
+    let (left, right) = render(synth, frames: 1_024, events: [(offset, noteOn(69, velocity: 100))], fill: 1)
     let first = left.firstIndex { $0 != 0 }
     #expect(first == offset)
     #expect(right.firstIndex { $0 != 0 } == offset)

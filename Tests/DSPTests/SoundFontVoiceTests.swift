@@ -34,24 +34,7 @@ func aLoopedSamplePlaysAtThePitchOfItsKey(_ key: UInt8, _ generators: [Int: Int3
 @Test(arguments: [0, 1, 37, 255, 256, 300])
 func aSampleVoiceStartsExactlyAtItsFrame(_ offset: Int) {
     let synth = cosineFontSynth([makeZone([54: 1])])
-    var left = [Float](repeating: 1, count: 1_024), right = left
-    left.withUnsafeMutableBufferPointer { l in
-        right.withUnsafeMutableBufferPointer { r in
-            var done = 0
-            // As PeriodRenderer does: render up to the event's frame, apply it, go on.
-            while done < offset {
-                let n = min(256, offset - done)
-                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
-                done += n
-            }
-            synth.handle(noteOn(69, velocity: 127))
-            while done < 1_024 {
-                let n = min(256, 1_024 - done)
-                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
-                done += n
-            }
-        }
-    }
+    let left = render(synth, frames: 1_024, events: [(offset, noteOn(69, velocity: 127))], fill: 1).left
     let first = left.firstIndex { $0 != 0 }
     #expect(first == offset)
 }
