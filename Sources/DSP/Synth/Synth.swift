@@ -115,6 +115,7 @@ public final class Synth: @unchecked Sendable {
     let published = Atomic<Int>(0)
     /// Patch values copied out of `SynthPatch.builtIn` so program change touches no Swift array.
     let patchValues: UnsafeMutablePointer<PatchValues>
+    private let patchStore: ArrayStore
     let patchCount: Int
     var velocitySensitivity: Float
     // Smoothed global values (real-time thread only).
@@ -158,25 +159,26 @@ public final class Synth: @unchecked Sendable {
         slotCount = 2 * voiceCapacity
         self.voices = VoiceSlots(count: slotCount)
         laneCache = LaneCache(slots: slotCount)
-        controls = ChannelControls(count: channelCount)
+        controls = ChannelControls()
         self.soundFont = soundFont
         font = SoundFontTables(soundFont)
         hasFont = font.presetCount > 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
         sampleVoices = SampleVoiceSlots(count: hasFont ? slotCount : 1)
-        fontChannels = SoundFontChannels(count: channelCount)
+        fontChannels = SoundFontChannels()
         channelPresets = InlineArray { _ in Atomic(-1) }
         presetRequests = InlineArray { _ in Atomic(-1) }
 
         let patches = SynthPatch.builtIn
         patchCount = patches.count
-        patchValues = .allocate(capacity: patches.count)
-        for (i, p) in patches.enumerated() {
-            (patchValues + i).initialize(to: PatchValues(
-                values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
-                         p.cutoff, p.resonance, p.filterEnvelopeAmount),
-                velocitySensitivity: p.velocitySensitivity))
+        var patchStore = ArrayStore()
+        patchValues = patchStore.make(patches.count) { i in
+            let p = patches[i]
+            return PatchValues(values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
+                                        p.cutoff, p.resonance, p.filterEnvelopeAmount),
+                               velocitySensitivity: p.velocitySensitivity)
         }
+        self.patchStore = patchStore
         parameters = InlineArray { Atomic(SynthParameter(rawValue: $0)!.defaultValue.bitPattern) }
         velocitySensitivity = patches[0].velocitySensitivity
 
@@ -194,22 +196,10 @@ public final class Synth: @unchecked Sendable {
         for c in 0..<channelCount { controls.gainLeft[c] = targetLeft(c); controls.gainRight[c] = targetRight(c) }
     }
 
-    deinit {
-        voices.deallocate()
-        laneCache.deallocate()
-        controls.deallocate()
-        scratch.deallocate()
-        patchValues.deallocate()
-        sampleVoices.deallocate()
-        fontChannels.deallocate()
-        font.deallocate()
-    }
-
     /// Allocates the per-period buffers for `maxFrames` and sets the sample rate. Not real-time safe; call it
     /// before the first `render` (again to change either). Silences every voice.
     public func prepare(sampleRate: Double, maxFrames: Int) {
         let frames = max(maxFrames, 1)
-        scratch.deallocate()
         scratch = RenderScratch(frames: frames, channels: channelCount)
 
         self.sampleRate = sampleRate
