@@ -134,3 +134,19 @@ func steadySynth(_ waveform: Waveform = .sine, voices: Int = 16, channel: UInt8?
 }
 
 func noteFrequency(_ note: Double) -> Double { 440 * pow(2, (note - 69) / 12) }
+
+/// The stealing workout of both synths' click tests: 24 notes on 12 keys for a synth of 4 voices, some at the
+/// same frame, some released, in blocks of 128. The output's left channel and the most voices that sounded.
+func stealingWorkout(_ synth: Synth) -> (output: [Float], maximumVoices: Int) {
+    var output: [Float] = []
+    var maximumVoices = 0
+    for i in 0..<24 {
+        let note = UInt8(45 + (i * 7) % 12)
+        synth.handle(noteOn(note, velocity: 127))
+        if i % 5 == 4 { synth.handle(noteOff(UInt8(45 + ((i - 2) * 7) % 12))) }
+        maximumVoices = max(maximumVoices, synth.activeVoiceCount)
+        if i % 3 != 0 { output += render(synth, frames: 1_000 + 37 * i, block: 128).left }
+    }
+    output += render(synth, frames: 4_800).left
+    return (output, maximumVoices)
+}

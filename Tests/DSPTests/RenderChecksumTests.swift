@@ -41,9 +41,13 @@ private func font(_ key: String) throws -> SoundFont? {
 }
 
 /// Checksums of main at babf1b6: "file voices patch font" -> FNV-1a of 2 s past the file's last event.
+/// Two differ on purpose since the allocator stopped stealing voices not yet heard ("chords 6 0 fr3" was
+/// d2162a2a9606b474, "drums 6 0 fr3" e321bd71cc6bcfa9): FluidR3 starts two voices a note (stereo pairs),
+/// so 6 voices fill within one period there, where main stole a voice of that same period's notes. With
+/// that rule switched off the allocator renders all 21 as main did.
 private let expected: [String: String] = [
     "chords 6 0 -": "86e3461a5e2ab825",
-    "chords 6 0 fr3": "d2162a2a9606b474",
+    "chords 6 0 fr3": "b2c7b11d348abd77",
     "chords 6 0 tim": "c513d8f8856a565f",
     "chords 6 3 -": "f2d869eb095e4995",
     "chords 64 0 -": "e33e8f3416f617cd",
@@ -57,7 +61,7 @@ private let expected: [String: String] = [
     "controllers 64 0 fr3": "e988d29d8dbfea5b",
     "controllers 64 0 tim": "c96b648530a72f9b",
     "drums 6 0 -": "816644c75878c171",
-    "drums 6 0 fr3": "e321bd71cc6bcfa9",
+    "drums 6 0 fr3": "8767e025b7fac9cd",
     "drums 6 0 tim": "96b91da2a862b946",
     "drums 6 3 -": "c096901892210389",
     "drums 64 0 -": "42422a9fe6cc7761",

@@ -174,16 +174,7 @@ private func peakOf(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs
 
 @Test func stealingSampleVoicesNeverClicks() {
     let synth = cosineFontSynth([makeZone([54: 1, 38: 1200])], voices: 4)
-    var output: [Float] = []
-    var maximumVoices = 0
-    for i in 0..<24 {
-        let note = UInt8(45 + (i * 7) % 12)
-        synth.handle(noteOn(note, velocity: 127))
-        if i % 5 == 4 { synth.handle(noteOff(UInt8(45 + ((i - 2) * 7) % 12))) }
-        maximumVoices = max(maximumVoices, synth.activeVoiceCount)
-        if i % 3 != 0 { output += render(synth, frames: 1_000 + 37 * i, block: 128).left }
-    }
-    output += render(synth, frames: 4_800).left
+    let (output, maximumVoices) = stealingWorkout(synth)
     #expect(maximumVoices <= 4)
     let largestJump = zip(output.dropFirst(), output).map { abs($0 - $1) }.max()!
     // Four cosines up to 441 Hz at about 0.0437 each (velocity 127, CC7 100, centre pan) move at most
