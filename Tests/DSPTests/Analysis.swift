@@ -21,6 +21,27 @@ func render(_ synth: Synth, frames: Int, block: Int = 256) -> (left: [Float], ri
     return (left, right)
 }
 
+/// Renders `frames` samples in `block`-sized calls with the engine's split (PeriodRenderer's): render up to
+/// an event's frame, handle it, go on; `events` in frame order.
+func render(_ synth: Synth, frames: Int, events: [(frame: Int, message: ShortMessage)], block: Int = 256,
+            fill: Float = 0) -> (left: [Float], right: [Float]) {
+    var left = [Float](repeating: fill, count: frames)
+    var right = [Float](repeating: fill, count: frames)
+    left.withUnsafeMutableBufferPointer { l in
+        right.withUnsafeMutableBufferPointer { r in
+            var done = 0, next = 0
+            while done < frames {
+                while next < events.count && events[next].frame <= done { synth.handle(events[next].message); next += 1 }
+                let until = next < events.count ? min(events[next].frame, frames) : frames
+                let n = min(block, until - done)
+                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
+                done += n
+            }
+        }
+    }
+    return (left, right)
+}
+
 func noteOn(_ note: UInt8, velocity: UInt8 = 100, channel: UInt8 = 0) -> ShortMessage {
     ShortMessage(status: 0x90 | channel, data1: note, data2: velocity)
 }
@@ -113,3 +134,19 @@ func steadySynth(_ waveform: Waveform = .sine, voices: Int = 16, channel: UInt8?
 }
 
 func noteFrequency(_ note: Double) -> Double { 440 * pow(2, (note - 69) / 12) }
+
+/// The stealing workout of both synths' click tests: 24 notes on 12 keys for a synth of 4 voices, some at the
+/// same frame, some released, in blocks of 128. The output's left channel and the most voices that sounded.
+func stealingWorkout(_ synth: Synth) -> (output: [Float], maximumVoices: Int) {
+    var output: [Float] = []
+    var maximumVoices = 0
+    for i in 0..<24 {
+        let note = UInt8(45 + (i * 7) % 12)
+        synth.handle(noteOn(note, velocity: 127))
+        if i % 5 == 4 { synth.handle(noteOff(UInt8(45 + ((i - 2) * 7) % 12))) }
+        maximumVoices = max(maximumVoices, synth.activeVoiceCount)
+        if i % 3 != 0 { output += render(synth, frames: 1_000 + 37 * i, block: 128).left }
+    }
+    output += render(synth, frames: 4_800).left
+    return (output, maximumVoices)
+}

@@ -214,17 +214,8 @@ func noAliasingUpTo5kHz(_ waveform: Waveform) {
 @Test func stealingMoreNotesThanVoicesNeverClicks() {
     let synth = steadySynth(voices: 4)
     synth.setParameter(.release, 2)
-    var output: [Float] = []
-    var maximumVoices = 0
     // 24 notes 110...220 Hz, some at the same frame, some released, none waiting for a free voice.
-    for i in 0..<24 {
-        let note = UInt8(45 + (i * 7) % 12)
-        synth.handle(noteOn(note, velocity: 127))
-        if i % 5 == 4 { synth.handle(noteOff(UInt8(45 + ((i - 2) * 7) % 12))) }
-        maximumVoices = max(maximumVoices, synth.activeVoiceCount)
-        if i % 3 != 0 { output += render(synth, frames: 1_000 + 37 * i, block: 128).left }
-    }
-    output += render(synth, frames: 4_800).left
+    let (output, maximumVoices) = stealingWorkout(synth)
     #expect(maximumVoices <= 4)
     let largestJump = zip(output.dropFirst(), output).map { abs($0 - $1) }.max()!
     // Four held sines up to 220 Hz at about 0.21 each move at most ~0.025 per sample; a voice cut
@@ -236,24 +227,7 @@ func noAliasingUpTo5kHz(_ waveform: Waveform) {
 func noteOnStartsExactlyAtItsFrame(_ offset: Int) {
     let synth = Synth()
     synth.prepare(sampleRate: rate, maxFrames: 256)
-    var left = [Float](repeating: 1, count: 1_024), right = left
-    left.withUnsafeMutableBufferPointer { l in
-        right.withUnsafeMutableBufferPointer { r in
-            // The engine's split: render up to the event, handle it, render the rest.
-            var done = 0
-            while done < offset {
-                let n = min(256, offset - done)
-                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
-                done += n
-            }
-            synth.handle(noteOn(69, velocity: 100))
-            while done < 1_024 {
-                let n = min(256, 1_024 - done)
-                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
-                done += n
-            }
-        }
-    }
+    let (left, right) = render(synth, frames: 1_024, events: [(offset, noteOn(69, velocity: 100))], fill: 1)
     let first = left.firstIndex { $0 != 0 }
     #expect(first == offset)
     #expect(right.firstIndex { $0 != 0 } == offset)

@@ -34,24 +34,7 @@ func aLoopedSamplePlaysAtThePitchOfItsKey(_ key: UInt8, _ generators: [Int: Int3
 @Test(arguments: [0, 1, 37, 255, 256, 300])
 func aSampleVoiceStartsExactlyAtItsFrame(_ offset: Int) {
     let synth = cosineFontSynth([makeZone([54: 1])])
-    var left = [Float](repeating: 1, count: 1_024), right = left
-    left.withUnsafeMutableBufferPointer { l in
-        right.withUnsafeMutableBufferPointer { r in
-            var done = 0
-            // As PeriodRenderer does: render up to the event's frame, apply it, go on.
-            while done < offset {
-                let n = min(256, offset - done)
-                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
-                done += n
-            }
-            synth.handle(noteOn(69, velocity: 127))
-            while done < 1_024 {
-                let n = min(256, 1_024 - done)
-                synth.render(left: l.baseAddress! + done, right: r.baseAddress! + done, frames: n)
-                done += n
-            }
-        }
-    }
+    let left = render(synth, frames: 1_024, events: [(offset, noteOn(69, velocity: 127))], fill: 1).left
     let first = left.firstIndex { $0 != 0 }
     #expect(first == offset)
 }
@@ -191,16 +174,7 @@ private func peakOf(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { max($0, abs
 
 @Test func stealingSampleVoicesNeverClicks() {
     let synth = cosineFontSynth([makeZone([54: 1, 38: 1200])], voices: 4)
-    var output: [Float] = []
-    var maximumVoices = 0
-    for i in 0..<24 {
-        let note = UInt8(45 + (i * 7) % 12)
-        synth.handle(noteOn(note, velocity: 127))
-        if i % 5 == 4 { synth.handle(noteOff(UInt8(45 + ((i - 2) * 7) % 12))) }
-        maximumVoices = max(maximumVoices, synth.activeVoiceCount)
-        if i % 3 != 0 { output += render(synth, frames: 1_000 + 37 * i, block: 128).left }
-    }
-    output += render(synth, frames: 4_800).left
+    let (output, maximumVoices) = stealingWorkout(synth)
     #expect(maximumVoices <= 4)
     let largestJump = zip(output.dropFirst(), output).map { abs($0 - $1) }.max()!
     // Four cosines up to 441 Hz at about 0.0437 each (velocity 127, CC7 100, centre pan) move at most

@@ -3,7 +3,8 @@
 /// The 4-point cubic Hermite (Catmull-Rom) weights of the points i - 1, i, i + 1, i + 2 for 256 fractions
 /// t = r / 256 between i and i + 1. The sample loop indexes a row with the top 8 bits of a voice's 32-bit
 /// fraction: FluidSynth's table (256 rows of the same polynomial), so the interpolated value is the
-/// polynomial's at t rounded down to 1/256 of a frame. Allocated once, off the real-time path.
+/// polynomial's at t rounded down to 1/256 of a frame. Filled once, off the real-time path, into arrays its
+/// owner keeps (`SampleVoiceSlots`): this value only points at them.
 ///
 /// Each weight is kept as a 16-bit integer in units of 2^-15 (rounded; the weight 1 of row 0 as 32767), so
 /// that the fast runs multiply four 16-bit sample words by their row and add the products pairwise in one
@@ -17,9 +18,10 @@ struct InterpolationTable {
     let weights: UnsafeMutablePointer<HalfLanes>
     let words: UnsafeMutablePointer<SIMD4<Int16>>
 
-    init() {
-        weights = .allocate(capacity: Self.rows)
-        words = .allocate(capacity: Self.rows)
+    /// Fills `rows` entries at `weights` and `words` and points at them.
+    init(weights: UnsafeMutablePointer<HalfLanes>, words: UnsafeMutablePointer<SIMD4<Int16>>) {
+        self.weights = weights
+        self.words = words
         for r in 0..<Self.rows {
             let t = Double(r) / Double(Self.rows)
             let w = [t * (-0.5 + t * (1 - 0.5 * t)),
@@ -31,6 +33,4 @@ struct InterpolationTable {
             weights[r] = HalfLanes(q.map { Float($0) * Self.integerScale })
         }
     }
-
-    func deallocate() { weights.deallocate(); words.deallocate() }
 }

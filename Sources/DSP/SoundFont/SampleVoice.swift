@@ -45,17 +45,28 @@ struct SampleEnvelope: BitwiseCopyable {
         stage = remaining > 0 ? SampleEnvelope.delay : SampleEnvelope.attack
     }
 
+    /// The envelope of the six generators from `delay` on (delay, attack, hold, decay, sustain, release:
+    /// 25-30 for the modulation envelope, 33-38 for the volume envelope) and the two key-number scalings of
+    /// hold and decay that follow them, keyed `keyOffset` (60 - key) keys away; `sustain` is read by the caller.
+    @_noLocks
+    init(_ values: GeneratorValues, delay: Int, sustain: Float, keyOffset: Float, rate: Float) {
+        self.init(delay: values[delay], attack: values[delay + 1],
+                  hold: values[delay + 2] + values[delay + 6] * keyOffset,
+                  decay: values[delay + 3] + values[delay + 7] * keyOffset,
+                  sustain: sustain, release: values[delay + 5], rate: rate)
+    }
+
     /// Moves the envelope `count` samples on, through as many stages as that crosses.
     @_noLocks
     mutating func advance(_ count: Float) {
         var n = count
         while n > 0 {
             switch stage {
-            case SampleEnvelope.delay:
+            case SampleEnvelope.delay, SampleEnvelope.holding: // a wait, then the attack or the decay
                 if remaining > n { remaining -= n; return }
                 n -= remaining
                 remaining = 0
-                stage = SampleEnvelope.attack
+                stage = stage == SampleEnvelope.delay ? SampleEnvelope.attack : SampleEnvelope.decay
             case SampleEnvelope.attack:
                 value += attackStep * n
                 if value < 1 { return }
@@ -63,11 +74,6 @@ struct SampleEnvelope: BitwiseCopyable {
                 value = 1
                 remaining = hold
                 stage = SampleEnvelope.holding
-            case SampleEnvelope.holding:
-                if remaining > n { remaining -= n; return }
-                n -= remaining
-                remaining = 0
-                stage = SampleEnvelope.decay
             case SampleEnvelope.decay:
                 value -= decayStep * n
                 if value > sustain { return }

@@ -1,7 +1,7 @@
 /// What the SoundFont voices read of each of the 16 channels beyond `ChannelControls`: every controller's
 /// value (the modulators' sources), the pitch wheel, channel pressure, the bank and program selected and the
-/// preset they chose. One `ArrayBlock`; the synth frees it in `deinit`. Real-time thread only.
-struct SoundFontChannels {
+/// preset they chose. Owned by its `ArrayStore`, freed with the synth. Real-time thread only.
+struct SoundFontChannels: ~Copyable {
     /// 128 controller values per channel: `controllers[channel * 128 + number]`.
     let controllers: UnsafeMutablePointer<UInt8>
     /// 14-bit pitch wheel, 0...16383 (8192 centre).
@@ -10,17 +10,18 @@ struct SoundFontChannels {
     let program: UnsafeMutablePointer<UInt8>
     /// Index into the font's presets, or -1 (nothing plays on the channel).
     let preset: UnsafeMutablePointer<Int32>
-    private let block: ArrayBlock
 
-    init(count: Int) {
-        var block = ArrayBlock(arrays: 5, count: count, bytesPerEntry: 128 + 4 + 1 + 1 + 4)
-        controllers = block.take(count * 128, 0)
-        pitchWheel = block.take(count, 8192)
-        pressure = block.take(count, 0)
-        program = block.take(count, 0)
-        preset = block.take(count, -1)
-        self.block = block
-        for ch in 0..<count { resetControllers(ch, all: true) }
+    private let store: ArrayStore
+
+    init() {
+        var store = ArrayStore()
+        controllers = store.make(128 * channelCount, 0 as UInt8)
+        pitchWheel = store.make(channelCount, 8192 as Int32)
+        pressure = store.make(channelCount, 0 as UInt8)
+        program = store.make(channelCount, 0 as UInt8)
+        preset = store.make(channelCount, -1 as Int32)
+        self.store = store
+        for ch in 0..<channelCount { resetControllers(ch, all: true) }
     }
 
     /// The controllers' power-on values (`all`), or what "reset all controllers" resets (RP-015: volume,
@@ -40,6 +41,4 @@ struct SoundFontChannels {
         pitchWheel[ch] = 8192
         pressure[ch] = 0
     }
-
-    func deallocate() { block.deallocate() }
 }

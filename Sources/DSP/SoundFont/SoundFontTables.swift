@@ -1,6 +1,7 @@
 /// What the real-time thread reads of a `SoundFont`: its tables as plain buffers (no reference counting),
 /// and each preset's zone range copied out of the Swift array of presets. Empty when the synth has no font.
-struct SoundFontTables {
+/// The buffers are the font's (the synth keeps the font); the zone ranges are its `ArrayStore`'s.
+struct SoundFontTables: ~Copyable {
     let zones: UnsafeBufferPointer<SoundFontZone>
     let modulators: UnsafeBufferPointer<SoundFontModulator>
     let samples: UnsafeBufferPointer<SoundFontSample>
@@ -12,17 +13,19 @@ struct SoundFontTables {
     /// zoneStart, zoneCount of each preset, in `SoundFont.presets` order.
     let presetZones: UnsafeMutablePointer<SIMD2<Int32>>
     let presetCount: Int
+    /// The zone ranges, and the one silent frame `data` points at without a font.
+    private let store: ArrayStore
 
     init(_ font: SoundFont?) {
-        presetZones = .allocate(capacity: max(font?.presets.count ?? 0, 1))
-        presetZones.initialize(to: .zero)
+        var store = ArrayStore()
+        presetZones = store.make(font?.presets.count ?? 0, .zero)
+        let silence = store.make(1, Int16(0))
+        self.store = store
         guard let font, font.sampleData.count > 0 else {
             zones = UnsafeBufferPointer(start: nil, count: 0)
             modulators = UnsafeBufferPointer(start: nil, count: 0)
             samples = UnsafeBufferPointer(start: nil, count: 0)
-            let one = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
-            one.initialize(to: 0)
-            data = UnsafePointer(one) // never freed: two bytes for a synth without a font
+            data = UnsafePointer(silence)
             dataCount = 0
             lowBytes = nil
             presetKeys = UnsafeBufferPointer(start: nil, count: 0)
@@ -43,8 +46,6 @@ struct SoundFontTables {
             presetZones[i] = valid ? SIMD2(p.zoneStart, p.zoneCount) : .zero
         }
     }
-
-    func deallocate() { presetZones.deallocate() }
 
     /// The preset at exactly `bank`:`program`, or -1 (a binary search of `presetKeys`).
     @_noLocks

@@ -1,7 +1,7 @@
 // SoundFont notes: a note-on starts one sample voice per zone of the channel's preset that contains its key
-// and velocity, in slots taken by the synth's own policy (lowest free slot; at capacity the quietest released
-// voice, else the oldest, fades out in its own slot). Note-off, the pedal, all-notes-off and all-sound-off
-// are the synth's own code (Synth+Channels.swift, Synth+VoiceAllocation.swift): they act on every slot.
+// and velocity, each in a slot from the synth's one `VoiceAllocator` (VoiceAllocator.swift), which also cuts
+// exclusive classes. Note-off, the pedal, all-notes-off and all-sound-off are the synth's own code
+// (Synth+Channels.swift, Synth+VoiceAllocation.swift): they act on every slot.
 
 extension Synth {
     @_noLocks
@@ -16,8 +16,8 @@ extension Synth {
         }
         // Exclusive classes first, so the voices this note starts are not cut by their own class.
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
-            let exclusive = font.zones[z].generators[Generator.exclusiveClass]
-            if exclusive > 0 && exclusive <= 127 { cutExclusiveClass(UInt8(exclusive), channel: ch, preset: p) }
+            let key = VoiceAllocator.exclusiveKey(Int(font.zones[z].generators[Generator.exclusiveClass]), preset: p)
+            if key != 0 { allocator.cut(voices, exclusive: key, channel: ch) }
         }
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
             startSampleVoice(zone: z, preset: p, channel: ch, note: note, velocity: velocity)
@@ -30,18 +30,6 @@ extension Synth {
         let zone = font.zones[z]
         if key < zone.keyLow || key > zone.keyHigh { return false }
         return velocity >= zone.velocityLow && velocity <= zone.velocityHigh
-    }
-
-    /// A note of exclusive class `exclusive` (an open hi-hat closed by a pedal hi-hat): the other voices of
-    /// that class in the same preset on the channel fade out as a stolen voice does (3 ms: no click).
-    @_noLocks
-    func cutExclusiveClass(_ exclusive: UInt8, channel ch: Int, preset p: Int) {
-        let stages = voices.stage, kinds = voices.kind // `&&` must not capture self
-        for v in 0..<slotLimit where kinds[v] == VoiceKind.sample && stages[v] != Stage.free {
-            guard Int(voices.channel[v]) == ch else { continue }
-            let voice = sampleVoices.state[v]
-            if voice.exclusiveClass == exclusive && Int(voice.preset) == p { startFade(v, step: stealFadeStep) }
-        }
     }
 
     @_noLocks
@@ -59,7 +47,7 @@ extension Synth {
         let keyGenerator = zone.generators[Generator.keynum]
         let modulatorKey = keyGenerator >= 0 && keyGenerator <= 127 ? UInt8(keyGenerator) : note
         let values = generatorValues(zone: z, channel: ch, key: modulatorKey, velocity: playedVelocity)
-        let v = allocateSampleSlot()
+        let v = allocator.take(voices, channel: ch, note: note, sameKey: .keep)
         guard v >= 0 else { return }
 
         var voice = SampleVoice()
@@ -75,40 +63,21 @@ extension Synth {
 
         let rate = Float(sampleRate)
         let keyOffset = Float(60 - Int(note))
+        // sustainVolEnv is attenuation in cB; FluidSynth reads 1000 cB as silence.
         voice.volumeEnvelope = SampleEnvelope(
-            delay: values[Generator.delayVolEnv], attack: values[Generator.attackVolEnv],
-            hold: values[Generator.holdVolEnv] + values[Generator.keynumToVolEnvHold] * keyOffset,
-            decay: values[Generator.decayVolEnv] + values[Generator.keynumToVolEnvDecay] * keyOffset,
-            // sustainVolEnv is attenuation in cB; FluidSynth reads 1000 cB as silence.
-            sustain: 1 - 0.001 * min(max(values[Generator.sustainVolEnv], 0), 1440),
-            release: values[Generator.releaseVolEnv], rate: rate)
+            values, delay: Generator.delayVolEnv, sustain: 1 - 0.001 * min(max(values[Generator.sustainVolEnv], 0), 1440),
+            keyOffset: keyOffset, rate: rate)
+        // sustainModEnv is in 0.1 % below full.
         voice.modulationEnvelope = SampleEnvelope(
-            delay: values[Generator.delayModEnv], attack: values[Generator.attackModEnv],
-            hold: values[Generator.holdModEnv] + values[Generator.keynumToModEnvHold] * keyOffset,
-            decay: values[Generator.decayModEnv] + values[Generator.keynumToModEnvDecay] * keyOffset,
-            // sustainModEnv is in 0.1 % below full.
-            sustain: 1 - 0.001 * min(max(values[Generator.sustainModEnv], 0), 1000),
-            release: values[Generator.releaseModEnv], rate: rate)
+            values, delay: Generator.delayModEnv, sustain: 1 - 0.001 * min(max(values[Generator.sustainModEnv], 0), 1000),
+            keyOffset: keyOffset, rate: rate)
         voice.modulationLFO = SampleLFO(delay: values[Generator.delayModLFO],
                                         frequency: values[Generator.freqModLFO], rate: rate)
         voice.vibratoLFO = SampleLFO(delay: values[Generator.delayVibLFO],
                                      frequency: values[Generator.freqVibLFO], rate: rate)
         sampleVoices.state[v] = voice
-
-        slotLimit = max(slotLimit, v + 1)
-        voices.stage[v] = Stage.attack
-        voices.kind[v] = VoiceKind.sample
-        sounding += 1
-        voices.held[v] = 0
-        voices.channel[v] = UInt8(ch)
-        voices.note[v] = note
-        voices.age[v] = nextAge
-        nextAge &+= 1
-        voices.envelope[v] = 0
-        voices.ic1[v] = 0
-        voices.ic2[v] = 0
-        voices.fade[v] = 1
-        voices.fadeStep[v] = 0
+        allocator.start(voices, v, kind: VoiceKind.sample, channel: ch, note: note,
+                        exclusive: VoiceAllocator.exclusiveKey(Int(voice.exclusiveClass), preset: p))
     }
 
     /// The sample's points moved by the zone's address offsets (fine + 32768 x coarse), kept inside the
@@ -133,44 +102,5 @@ extension Synth {
         voice.end = Int32(end)
         voice.loopStart = Int32(loopStart)
         voice.loopEnd = Int32(loopEnd)
-    }
-
-    /// A slot for a sample voice, by the synth's policy: at `voiceCapacity` sounding voices the quietest
-    /// released one, else the oldest, starts fading; the lowest free slot, or a new one at `slotLimit`, or
-    /// (every slot busy) the faintest fading tail. -1 if none.
-    @_noLocks
-    func allocateSampleSlot() -> Int {
-        var playing = 0
-        var freeSlot = -1
-        var oldest = -1, oldestAge = UInt64.max
-        var quietestReleased = -1, quietestLevel = Float.infinity
-        var quietestFading = -1, quietestFade = Float.infinity
-        for v in 0..<slotLimit {
-            let s = voices.stage[v]
-            if s == Stage.free {
-                if freeSlot < 0 { freeSlot = v }
-                continue
-            }
-            if voices.fadeStep[v] > 0 {
-                let level = voices.fade[v] * voices.envelope[v]
-                if level < quietestFade { quietestFade = level; quietestFading = v }
-                continue
-            }
-            playing += 1
-            if s == Stage.release {
-                if voices.envelope[v] < quietestLevel { quietestLevel = voices.envelope[v]; quietestReleased = v }
-            } else if voices.age[v] < oldestAge {
-                oldestAge = voices.age[v]; oldest = v
-            }
-        }
-        if playing >= voiceCapacity {
-            let victim = quietestReleased >= 0 ? quietestReleased : oldest
-            if victim >= 0 { startFade(victim, step: stealFadeStep) }
-        }
-        let limit = slotLimit, slots = slotCount // `&&` must not capture self
-        if freeSlot < 0 && limit < slots { freeSlot = limit }
-        if freeSlot < 0 { freeSlot = quietestFading }
-        if freeSlot >= 0, voices.stage[freeSlot] != Stage.free { freeVoice(freeSlot) }
-        return freeSlot
     }
 }

@@ -1,6 +1,6 @@
-/// The synth's per-channel controller state (16 entries each), in one `ArrayBlock`. Like `VoiceSlots`, plain
-/// pointers the synth owns and frees in `deinit`.
-struct ChannelControls {
+/// The synth's per-channel controller state (16 entries each), owned by its `ArrayStore` (freed with the
+/// synth).
+struct ChannelControls: ~Copyable {
     let bend: UnsafeMutablePointer<Float>           // semitones now
     let bendRange: UnsafeMutablePointer<Float>      // semitones at full bend
     let bendValue: UnsafeMutablePointer<Int32>      // last 14-bit bend - 8192
@@ -13,24 +13,22 @@ struct ChannelControls {
     let pedal: UnsafeMutablePointer<UInt8>
     let gainLeft: UnsafeMutablePointer<Float>       // smoothed channel gains
     let gainRight: UnsafeMutablePointer<Float>
-    private let block: ArrayBlock
+    private let store: ArrayStore
 
-    init(count: Int) {
-        var block = ArrayBlock(arrays: 12, count: count, bytesPerEntry: 11 * 4 + 1)
-        bend = block.take(count, 0)
-        bendRange = block.take(count, 2)
-        bendValue = block.take(count, 0)
-        modulation = block.take(count, 0)
-        vibrato = block.take(count, 0)
-        lfoPhase = block.take(count, 0)
-        volume = block.take(count, 100.0 / 127)
-        expression = block.take(count, 1)
-        pan = block.take(count, 0.5)
-        pedal = block.take(count, 0)
-        gainLeft = block.take(count, 0)
-        gainRight = block.take(count, 0)
-        self.block = block
+    init() {
+        var store = ArrayStore()
+        bend = store.make(channelCount, 0 as Float)
+        bendRange = store.make(channelCount, 2 as Float)
+        bendValue = store.make(channelCount, 0 as Int32)
+        modulation = store.make(channelCount, 0 as Float)
+        vibrato = store.make(channelCount, 0 as Float)
+        lfoPhase = store.make(channelCount, 0 as Float)
+        volume = store.make(channelCount, 100.0 / 127 as Float)
+        expression = store.make(channelCount, 1 as Float)
+        pan = store.make(channelCount, 0.5 as Float)
+        pedal = store.make(channelCount, 0 as UInt8)
+        gainLeft = store.make(channelCount, 0 as Float)
+        gainRight = store.make(channelCount, 0 as Float)
+        self.store = store
     }
-
-    func deallocate() { block.deallocate() }
 }

@@ -1,8 +1,8 @@
 /// The SIMD lane state of the steady voice groups of the last slice, kept so that the next slice can render
 /// a group that is the same again without gathering its voices' state into lanes, planning its filter and
-/// choosing its tables anew, and without scattering it back (Synth+LaneCache.swift uses it). Raw arrays
-/// in one `ArrayBlock`, like `VoiceSlots`; the synth owns it and frees it in `deinit`.
-struct LaneCache {
+/// choosing its tables anew, and without scattering it back (Synth+LaneCache.swift uses it). Arrays owned by
+/// its `ArrayStore`, like `VoiceSlots`.
+struct LaneCache: ~Copyable {
     /// One group of up to eight steady voices, as `renderGroup` gathered it: everything its loop reads.
     struct Entry: BitwiseCopyable {
         var phase = LaneBits(), step = LaneBits(), offset = LaneBits()
@@ -38,16 +38,14 @@ struct LaneCache {
 
     init(slots: Int) {
         capacity = max((slots + 7) / 8, 1)
-        let stateBytes = 16 * MemoryLayout<SIMD4<Float>>.stride // 16 channels, at most one entry's share
-        var block = ArrayBlock(arrays: 3, count: capacity,
-                               bytesPerEntry: MemoryLayout<Entry>.stride + 8 * 8 + stateBytes)
-        entries = block.take(capacity, Entry())
-        ages = block.take(8 * capacity, 0)
-        channelState = block.take(16, SIMD4<Float>(repeating: .nan))
-        self.block = block
+        var store = ArrayStore()
+        entries = store.make(capacity, Entry())
+        ages = store.make(8 * capacity, 0)
+        channelState = store.make(channelCount, SIMD4<Float>(repeating: .nan))
+        self.store = store
     }
 
-    private let block: ArrayBlock
+    private let store: ArrayStore
 
     /// Forgets every kept group without writing anything back (the voices were reset).
     @_noLocks
@@ -56,8 +54,6 @@ struct LaneCache {
         live = 0
         filter = SIMD4(repeating: .nan)
         wave = -1
-        channelState.update(repeating: SIMD4(repeating: .nan), count: 16)
+        channelState.update(repeating: SIMD4(repeating: .nan), count: channelCount)
     }
-
-    func deallocate() { block.deallocate() }
 }

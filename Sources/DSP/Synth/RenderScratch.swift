@@ -1,6 +1,6 @@
-/// The synth's per-period working buffers for periods of up to `frames` samples, in one `ArrayBlock`:
-/// allocated by `Synth.prepare`, written and read within one `render`.
-struct RenderScratch {
+/// The synth's per-period working buffers for periods of up to `frames` samples, owned by its `ArrayStore`: made by
+/// `Synth.prepare` (the old ones freed as the new ones replace them), written and read within one `render`.
+struct RenderScratch: ~Copyable {
     let pitch: UnsafeMutablePointer<Float>       // channels * frames: pitch ratios
     let left: UnsafeMutablePointer<Float>        // channels * frames: channel gains
     let right: UnsafeMutablePointer<Float>
@@ -14,25 +14,23 @@ struct RenderScratch {
     let increments: UnsafeMutablePointer<LaneBits> // frames: phase steps when pitch moves
     let sumLeft: UnsafeMutablePointer<HalfLanes> // 2 * frames: lanes 0-3, 4-7 summed over groups
     let sumRight: UnsafeMutablePointer<HalfLanes>
-    private let block: ArrayBlock
+
+    private let store: ArrayStore
 
     init(frames: Int, channels: Int) {
-        let floats = 3 * channels + 4, vectors = 5 * 32 + 32 + 2 * 2 * 16
-        var block = ArrayBlock(arrays: 12, count: frames, bytesPerEntry: floats * 4 + vectors + 4 * channels)
-        pitch = block.take(channels * frames, 0)
-        left = block.take(channels * frames, 0)
-        right = block.take(channels * frames, 0)
-        cutoff = block.take(frames, 0)
-        damping = block.take(frames, 0)
-        envelopeAmount = block.take(frames, 0)
-        master = block.take(frames, 0)
-        pitchMax = block.take(channels, 0)
-        lanes = block.take(5 * frames, .zero)
-        increments = block.take(frames, .zero)
-        sumLeft = block.take(2 * frames, .zero)
-        sumRight = block.take(2 * frames, .zero)
-        self.block = block
+        var store = ArrayStore()
+        pitch = store.make(channels * frames, 0)
+        left = store.make(channels * frames, 0)
+        right = store.make(channels * frames, 0)
+        cutoff = store.make(frames, 0)
+        damping = store.make(frames, 0)
+        envelopeAmount = store.make(frames, 0)
+        master = store.make(frames, 0)
+        pitchMax = store.make(channels, 0)
+        lanes = store.make(5 * frames, .zero)
+        increments = store.make(frames, .zero)
+        sumLeft = store.make(2 * frames, .zero)
+        sumRight = store.make(2 * frames, .zero)
+        self.store = store
     }
-
-    func deallocate() { block.deallocate() }
 }

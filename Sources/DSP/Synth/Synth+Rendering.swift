@@ -16,10 +16,7 @@ extension Synth {
             renderSlice(left: left + offset, right: right + offset, frames: count)
             offset += count
         }
-        var limit = slotLimit
-        let stages = voices.stage // `&&` must not capture self
-        while limit > 0 && stages[limit - 1] == Stage.free { limit -= 1 }
-        slotLimit = limit
+        allocator.rendered(voices)
         publishCount()
     }
 

@@ -6,11 +6,14 @@ import Synchronization
 //
 // The files of this folder, in the order a sample is made:
 // - Synth.swift (here): the public type, its stored state, `prepare`, parameters through atomics.
-// - VoiceSlots, ChannelControls, RenderScratch (over ArrayBlock): the raw arrays, one block each.
+// - ArrayStore.swift: the `~Copyable` owner of the arrays below; each frees its own in `deinit`.
+// - VoiceSlots (control state apart from render state), ChannelControls, RenderScratch: the arrays.
 // - Synth+Channels.swift: MIDI in. Notes go to voice allocation; controllers, bend and the pedal change
 //   `ChannelControls`; RPN/NRPN data entry is decoded by the MIDI module's `ParameterNumberDecoder`.
-// - Synth+VoiceAllocation.swift: note-on takes a free slot (stealing fades the victim out in its own slot),
-//   note-off, the pedal, fades and freeing.
+// - VoiceAllocator.swift: the one allocation policy of both kinds of voice: the slot a note takes,
+//   stealing (a stolen voice fades out in its own slot; a voice not yet heard is never stolen), fades,
+//   freeing, exclusive classes.
+// - Synth+VoiceAllocation.swift: a built-in note-on through the allocator, note-off, the pedal.
 // - Synth+Rendering.swift: per slice, smoothing of the global parameters, per-channel pitch and gains, the
 //   sorting of voices into groups of eight, the mix and its soft clipper.
 // - Synth+VoiceGroup.swift: one group of eight voices: envelopes, then (moving groups) the filter
@@ -20,8 +23,8 @@ import Synchronization
 //   are gathered afresh only when their voices or what their lanes were computed from change.
 // - VoiceLanes.swift, StateVariableFilter.swift: the per-sample math on SIMD lanes; the one SVF step.
 // - WavetableBank.swift: the band-limited tables every synth shares.
-// An instrument of another kind (a sample player) would keep this split: its own voice arrays and a
-// group renderer, sharing the channel state, the allocation policy and the mix.
+// The sample player (Sources/DSP/SoundFont/) keeps this split: its own voice arrays (SampleVoiceSlots) and
+// group renderer, sharing the channel state, the allocator and the mix.
 
 /// A polyphonic subtractive synth driven by MIDI: band-limited wavetable oscillator, amplitude ADSR that also
 /// opens a resonant state-variable low-pass, velocity, pitch bend (RPN 0 range), vibrato (CC1), volume,
@@ -31,7 +34,7 @@ import Synchronization
 /// real-time thread and are `@_noLocks`. `setParameter`, `value(of:)`, `activeVoiceCount` and `currentPatch`
 /// may be used from any thread: they go through atomics.
 ///
-/// Voice state is struct-of-arrays in memory owned by this object. There are `2 * voiceCapacity` slots: a
+/// Voice state is struct-of-arrays in memory this object's stores own. There are `2 * voiceCapacity` slots: a
 /// stolen voice fades out over 3 ms in its own slot while the new note starts at once in a free one, so
 /// stealing neither clicks nor delays the new note. `render` processes the sounding voices eight at a time,
 /// one per lane of SIMD8 vectors (VoiceLanes.swift); voices whose envelope has settled get their filter
@@ -41,7 +44,7 @@ public final class Synth: @unchecked Sendable {
     /// The largest `voiceCapacity`: every key of all 16 channels twice over (release tails included).
     public static var maximumVoices: Int { 4096 }
     /// The number of notes that can sound at once (1...`maximumVoices`).
-    public let voiceCapacity: Int
+    public var voiceCapacity: Int { allocator.capacity }
     /// The only channel (0...15) this synth answers, or nil for omni.
     public let channel: UInt8?
 
@@ -61,17 +64,12 @@ public final class Synth: @unchecked Sendable {
     public private(set) var maxFrames: Int = 0
 
 
-    // MARK: Voices and channels (raw arrays; the synth frees them in deinit)
+    // MARK: Voices and channels (arrays owned by their ArrayStores, freed with the synth)
 
-    let slotCount: Int
-    /// Slots at and above this index are free: the loops over voices stop here (notes take the lowest
-    /// free slot, so a large capacity costs nothing while few voices sound).
-    var slotLimit = 0
-    /// Voices sounding (not free, not fading): kept up to date as voices start, fade and end.
-    var sounding = 0
+    /// Which slot a note takes, stealing, fades and exclusive classes, for both kinds of voice.
+    var allocator: VoiceAllocator
     /// `2 * voiceCapacity` slots.
     let voices: VoiceSlots
-    var nextAge: UInt64 = 1
     /// 16 channels.
     let controls: ChannelControls
     /// RPN/NRPN selection and data entry of every channel (a value: no allocation).
@@ -115,6 +113,7 @@ public final class Synth: @unchecked Sendable {
     let published = Atomic<Int>(0)
     /// Patch values copied out of `SynthPatch.builtIn` so program change touches no Swift array.
     let patchValues: UnsafeMutablePointer<PatchValues>
+    private let patchStore: ArrayStore
     let patchCount: Int
     var velocitySensitivity: Float
     // Smoothed global values (real-time thread only).
@@ -142,7 +141,6 @@ public final class Synth: @unchecked Sendable {
     var smoothing: Float = 1       // one-pole coefficient, ~5 ms
     var inverseRate: Float = 0
     var lfoIncrement: Float = 0
-    var stealFadeStep: Float = 1
     var soundOffFadeStep: Float = 1
 
     /// Creates a synth; call `prepare` before rendering.
@@ -153,30 +151,31 @@ public final class Synth: @unchecked Sendable {
     ///   - soundFont: a loaded font to play instead of the built-in patches: notes start its sample voices,
     ///     program changes and bank selects choose its presets (channel 10 the percussion bank).
     public init(voices: Int = 64, patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil) {
-        voiceCapacity = min(max(voices, 1), Synth.maximumVoices)
+        allocator = VoiceAllocator(capacity: min(max(voices, 1), Synth.maximumVoices))
+        let slotCount = allocator.slotCount
         self.channel = channel.map { $0 & 0x0F }
-        slotCount = 2 * voiceCapacity
         self.voices = VoiceSlots(count: slotCount)
         laneCache = LaneCache(slots: slotCount)
-        controls = ChannelControls(count: channelCount)
+        controls = ChannelControls()
         self.soundFont = soundFont
         font = SoundFontTables(soundFont)
         hasFont = font.presetCount > 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
         sampleVoices = SampleVoiceSlots(count: hasFont ? slotCount : 1)
-        fontChannels = SoundFontChannels(count: channelCount)
+        fontChannels = SoundFontChannels()
         channelPresets = InlineArray { _ in Atomic(-1) }
         presetRequests = InlineArray { _ in Atomic(-1) }
 
         let patches = SynthPatch.builtIn
         patchCount = patches.count
-        patchValues = .allocate(capacity: patches.count)
-        for (i, p) in patches.enumerated() {
-            (patchValues + i).initialize(to: PatchValues(
-                values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
-                         p.cutoff, p.resonance, p.filterEnvelopeAmount),
-                velocitySensitivity: p.velocitySensitivity))
+        var patchStore = ArrayStore()
+        patchValues = patchStore.make(patches.count) { i in
+            let p = patches[i]
+            return PatchValues(values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
+                                        p.cutoff, p.resonance, p.filterEnvelopeAmount),
+                               velocitySensitivity: p.velocitySensitivity)
         }
+        self.patchStore = patchStore
         parameters = InlineArray { Atomic(SynthParameter(rawValue: $0)!.defaultValue.bitPattern) }
         velocitySensitivity = patches[0].velocitySensitivity
 
@@ -194,22 +193,10 @@ public final class Synth: @unchecked Sendable {
         for c in 0..<channelCount { controls.gainLeft[c] = targetLeft(c); controls.gainRight[c] = targetRight(c) }
     }
 
-    deinit {
-        voices.deallocate()
-        laneCache.deallocate()
-        controls.deallocate()
-        scratch.deallocate()
-        patchValues.deallocate()
-        sampleVoices.deallocate()
-        fontChannels.deallocate()
-        font.deallocate()
-    }
-
     /// Allocates the per-period buffers for `maxFrames` and sets the sample rate. Not real-time safe; call it
     /// before the first `render` (again to change either). Silences every voice.
     public func prepare(sampleRate: Double, maxFrames: Int) {
         let frames = max(maxFrames, 1)
-        scratch.deallocate()
         scratch = RenderScratch(frames: frames, channels: channelCount)
 
         self.sampleRate = sampleRate
@@ -218,12 +205,10 @@ public final class Synth: @unchecked Sendable {
         // One-pole smoothing with a 5 ms time constant: 1 - e^(-1 / (0.005 fs)).
         smoothing = Float(1 - FastMath.exp2(-1.442_695_040_888_963 / (0.005 * sampleRate)))
         lfoIncrement = Float(5.5 / sampleRate)
-        stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
+        allocator.stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
         soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
-        for v in 0..<slotCount { freeVoice(v) }
+        allocator.reset(voices)
         laneCache.reset()
-        slotLimit = 0
-        sounding = 0
         resetFontChannels()
         cutoffOctaves = FastMath.log2(parameter(.cutoff))
         resonanceK = damping(resonance: parameter(.resonance))

@@ -1,14 +1,19 @@
-/// The synth's per-voice state, struct of arrays with one entry per slot, in one `ArrayBlock`. A value of
-/// plain pointers: the render loop reads them without reference counting. The synth owns it and frees it
-/// in `deinit`. Between two `render` calls the phase and filter states of a voice in a kept steady group
-/// live in the lane cache (Synth+LaneCache.swift), not here: only the render path reads them.
-struct VoiceSlots {
+/// The synth's per-voice state, struct of arrays with one entry per slot, owned by its `ArrayStore` (freed
+/// with the synth). Control state, what the allocator (`VoiceAllocator`) and MIDI in decide on, apart from render
+/// state, what the group loops read and write per sample. Between two `render` calls the phase and filter
+/// states of a voice in a kept steady group live in the lane cache (Synth+LaneCache.swift), not here.
+struct VoiceSlots: ~Copyable {
+    // Control state (VoiceAllocator, MIDI in).
     let stage: UnsafeMutablePointer<UInt8>        // Synth.Stage
     let held: UnsafeMutablePointer<UInt8>         // 1: note-off arrived while the pedal was down
     let kind: UnsafeMutablePointer<UInt8>         // VoiceKind: what the slot plays
     let channel: UnsafeMutablePointer<UInt8>
     let note: UnsafeMutablePointer<UInt8>
     let age: UnsafeMutablePointer<UInt64>         // note-on serial: smaller is older
+    let exclusive: UnsafeMutablePointer<Int32>    // exclusive class key (VoiceAllocator.exclusiveKey), 0: none
+    let fade: UnsafeMutablePointer<Float>         // 1, or falling to 0 when stolen / sound off
+    let fadeStep: UnsafeMutablePointer<Float>     // 0 unless fading
+    // Render state (the group loops).
     let phase: UnsafeMutablePointer<UInt32>       // cycles times 2^32 (fixed point, wraps)
     let increment: UnsafeMutablePointer<Float>    // cycles per sample at the note's own pitch
     let envelope: UnsafeMutablePointer<Float>
@@ -16,35 +21,33 @@ struct VoiceSlots {
     let filterScale: UnsafeMutablePointer<Float>  // velocity's share of the filter envelope
     let ic1: UnsafeMutablePointer<Float>          // SVF integrator states
     let ic2: UnsafeMutablePointer<Float>
-    let fade: UnsafeMutablePointer<Float>         // 1, or falling to 0 when stolen / sound off
-    let fadeStep: UnsafeMutablePointer<Float>     // 0 unless fading
     let activeSlots: UnsafeMutablePointer<Int32>  // per slice: steady voices first, the rest last
     let glidingSlots: UnsafeMutablePointer<Int32> // per slice: settled voices whose pitch moves
-    private let block: ArrayBlock
+
+    private let store: ArrayStore
 
     init(count: Int) {
-        var block = ArrayBlock(arrays: 17, count: count, bytesPerEntry: 5 * 1 + 8 + 4 + 8 * 4 + 2 * 4)
-        stage = block.take(count, 0)
-        held = block.take(count, 0)
-        kind = block.take(count, 0)
-        channel = block.take(count, 0)
-        note = block.take(count, 0)
-        age = block.take(count, 0)
-        phase = block.take(count, 0)
-        increment = block.take(count, 0)
-        envelope = block.take(count, 0)
-        amplitude = block.take(count, 0)
-        filterScale = block.take(count, 0)
-        ic1 = block.take(count, 0)
-        ic2 = block.take(count, 0)
-        fade = block.take(count, 1)
-        fadeStep = block.take(count, 0)
-        activeSlots = block.take(count, 0)
-        glidingSlots = block.take(count, 0)
-        self.block = block
+        var store = ArrayStore()
+        stage = store.make(count, 0)
+        held = store.make(count, 0)
+        kind = store.make(count, 0)
+        channel = store.make(count, 0)
+        note = store.make(count, 0)
+        age = store.make(count, 0)
+        exclusive = store.make(count, 0)
+        fade = store.make(count, 1)
+        fadeStep = store.make(count, 0)
+        phase = store.make(count, 0)
+        increment = store.make(count, 0)
+        envelope = store.make(count, 0)
+        amplitude = store.make(count, 0)
+        filterScale = store.make(count, 0)
+        ic1 = store.make(count, 0)
+        ic2 = store.make(count, 0)
+        activeSlots = store.make(count, 0)
+        glidingSlots = store.make(count, 0)
+        self.store = store
     }
-
-    func deallocate() { block.deallocate() }
 }
 
 /// What a voice slot plays, the values stored in `VoiceSlots.kind` (bytes, not an enum, for the same reason as

@@ -1,0 +1,37 @@
+// The synth's memory frees itself: every buffer is a `FixedArray` freed in its own deinit, so a synth made,
+// prepared and dropped a thousand times leaves the resident set where it was.
+import Foundation
+import Testing
+@testable import DSP
+import MIDI
+
+/// Resident pages of this process, in bytes (/proc/self/statm's second field).
+private func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+@Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/sounds/sf2/TimGM6mb.sf2"),
+               "needs timgm6mb-soundfont (scripts/setup)"))
+func aThousandSynthsWithAFontLeaveTheResidentSetFlat() throws {
+    let font = try SoundFont.load(path: "/usr/share/sounds/sf2/TimGM6mb.sf2")
+    var left = [Float](repeating: 0, count: 256), right = left
+    func cycle() {
+        // 64 voices (128 slots) and 1024-frame periods: about half a megabyte of voice, sample-voice and period
+        // buffers, the period buffers made twice.
+        let synth = Synth(voices: 64, soundFont: font)
+        synth.prepare(sampleRate: 48_000, maxFrames: 1_024)
+        synth.prepare(sampleRate: 48_000, maxFrames: 1_024) // the first period buffers are replaced
+        synth.handle(ShortMessage(status: 0x90, data1: 60, data2: 100))
+        synth.render(left: &left, right: &right, frames: 256)
+    }
+    for _ in 0..<50 { cycle() } // the allocator's caches warm up
+    let before = residentBytes()
+    for _ in 0..<1_000 { cycle() }
+    let grown = residentBytes() - before
+    print("resident set: \(before / 1024) kB before 1000 synths, grew \(grown / 1024) kB")
+    // A leak of the per-synth buffers would grow it by some 500 MB; allocator noise is a few MB at most.
+    #expect(before > 0)
+    #expect(grown < 16 << 20, "grew \(grown / 1024) kB over 1000 synths")
+}
