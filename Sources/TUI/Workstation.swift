@@ -162,8 +162,8 @@ public final class Workstation {
         // A scenario's midi:S notes, after the gates: the callback delivers or drops them as the app's input.
         for note in update.notes {
             switch note {
-            case .on(let n): send(.midi(ShortMessage(status: 0x90, data1: n & 0x7F, data2: 100), .keyboard))
-            case .off(let n): send(.midi(ShortMessage(status: 0x80, data1: n & 0x7F, data2: 0), .keyboard))
+            case .on(let n): send(.midi(ShortMessage.noteOn(n & 0x7F, velocity: 100), .keyboard))
+            case .off(let n): send(.midi(ShortMessage.noteOff(n & 0x7F), .keyboard))
             }
         }
         let sim = lifecycle.simulator
@@ -317,7 +317,7 @@ public final class Workstation {
         let count = SynthPatch.builtIn.count
         let current = synthView?.patch ?? engine.synthView().patch
         let next = ((current + d) % count + count) % count
-        send(.midi(ShortMessage(status: 0xC0 | keyboard.channel, data1: UInt8(next)), .keyboard))
+        send(.midi(ShortMessage.programChange(UInt8(next), channel: keyboard.channel), .keyboard))
         synthView?.patch = next
         for p in SynthParameter.allCases where p != .masterGain { synthView?.values[p.rawValue] = SynthPatch.builtIn[next].value(of: p) }
         say("patch \(next): \(SynthPatch.builtIn[next].name)")

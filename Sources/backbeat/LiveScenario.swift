@@ -99,8 +99,8 @@ enum LiveScenario {
     /// A scenario note as a MIDI message on channel 1.
     static func message(_ note: LiveNote) -> ShortMessage {
         switch note {
-        case .on(let n): ShortMessage(status: 0x90, data1: n & 0x7F, data2: 100)
-        case .off(let n): ShortMessage(status: 0x80, data1: n & 0x7F, data2: 0)
+        case .on(let n): ShortMessage.noteOn(n & 0x7F, velocity: 100)
+        case .off(let n): ShortMessage.noteOff(n & 0x7F)
         }
     }
 }
