@@ -10,22 +10,16 @@ public struct PeriodEvent: Sendable, BitwiseCopyable, Equatable {
     public var message: ShortMessage
     /// For a sysex (`message.isSystemExclusive`): where its bytes, F0 through F7, are in the period's sysex
     /// bytes (`renderPeriod`'s `sysex`).
-    public var sysexStart: Int
-    public var sysexCount: Int
+    public var sysexStart = 0, sysexCount = 0
 
     public init(offset: Int, message: ShortMessage) {
-        self.init(offset: offset, message: message, sysexStart: 0, sysexCount: 0)
+        self.offset = offset
+        self.message = message
     }
 
     /// A sysex whose bytes are `sysex[sysexStart ..< sysexStart + sysexCount]` of its period.
     public init(offset: Int, sysexStart: Int, sysexCount: Int) {
-        self.init(offset: offset, message: ShortMessage(status: SystemStatus.exclusive), sysexStart: sysexStart,
-                  sysexCount: sysexCount)
-    }
-
-    init(offset: Int, message: ShortMessage, sysexStart: Int, sysexCount: Int) {
-        self.offset = offset
-        self.message = message
+        self.init(offset: offset, message: ShortMessage(status: SystemStatus.exclusive))
         self.sysexStart = sysexStart
         self.sysexCount = sysexCount
     }
