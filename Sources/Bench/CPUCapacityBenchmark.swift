@@ -64,7 +64,7 @@ public enum CPUCapacityBenchmark {
                                addNotes: { notes in
                                    for index in notes {
                                        let (channel, note) = SynthBenchmark.heldNote(index)
-                                       while !engine.keyboardRing.push(.midi(ShortMessage(status: 0x90 | channel, data1: note, data2: 100), .keyboard)) {
+                                       while !engine.keyboardRing.push(.midi(ShortMessage.noteOn(note, velocity: 100, channel: channel), .keyboard)) {
                                            usleepMilliseconds(1)
                                        }
                                    }

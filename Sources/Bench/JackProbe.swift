@@ -23,13 +23,18 @@ public struct ProbeEvent: Sendable, BitwiseCopyable {
         self.bytes = fixed
     }
 
-    public static func noteOn(_ frame: Int, _ note: UInt8, _ velocity: UInt8 = 100, channel: UInt8 = 0) -> Self { .init(frame: frame, bytes: [0x90 | channel, note, velocity]) }
-    public static func noteOff(_ frame: Int, _ note: UInt8, channel: UInt8 = 0) -> Self { .init(frame: frame, bytes: [0x80 | channel, note, 0]) }
-    public static func cc(_ frame: Int, _ controller: UInt8, _ value: UInt8, channel: UInt8 = 0) -> Self { .init(frame: frame, bytes: [0xB0 | channel, controller, value]) }
+    public static func noteOn(_ frame: Int, _ note: UInt8, _ velocity: UInt8 = 100, channel: UInt8 = 0) -> Self { .init(frame: frame, bytes: [MessageKind.noteOn.status(channel: channel), note, velocity]) }
+    public static func noteOff(_ frame: Int, _ note: UInt8, channel: UInt8 = 0) -> Self { .init(frame: frame, bytes: [MessageKind.noteOff.status(channel: channel), note, 0]) }
+    public static func cc(_ frame: Int, _ controller: UInt8, _ value: UInt8, channel: UInt8 = 0) -> Self { .init(frame: frame, bytes: [MessageKind.controlChange.status(channel: channel), controller, value]) }
+    public static func cc(_ frame: Int, _ controller: Controller, _ value: UInt8, channel: UInt8 = 0) -> Self {
+        cc(frame, controller.rawValue, value, channel: channel)
+    }
+    /// A universal sysex (at most 8 bytes: master volume is the longest Backbeat names).
+    public static func sysex(_ frame: Int, _ message: UniversalSystemExclusive) -> Self { .init(frame: frame, bytes: message.bytes()) }
     /// `value` in -8192...8191.
     public static func bend(_ frame: Int, _ value: Int, channel: UInt8 = 0) -> Self {
         let raw = UInt16(clamping: value + 8192)
-        return .init(frame: frame, bytes: [0xE0 | channel, UInt8(raw & 0x7F), UInt8(raw >> 7)])
+        return .init(frame: frame, bytes: [MessageKind.pitchBend.status(channel: channel), UInt8(raw & 0x7F), UInt8(raw >> 7)])
     }
 }
 

@@ -32,7 +32,7 @@ public enum PolyphonyBenchmark {
         return try sweep(server: server, maxNotes: maxNotes, step: step) { notes in
             for index in notes {
                 let (channel, note) = SynthBenchmark.heldNote(index)
-                _ = engine.keyboardRing.push(.midi(ShortMessage(status: 0x90 | channel, data1: note, data2: 100), .keyboard))
+                _ = engine.keyboardRing.push(.midi(ShortMessage.noteOn(note, velocity: 100, channel: channel), .keyboard))
             }
         }
     }
@@ -50,11 +50,11 @@ public enum PolyphonyBenchmark {
         try LatencyBenchmark.connect(server: server, "\(sender.name):out", "fluidpoly:midi_00")
         usleepMilliseconds(2_000)  // the sound font loads after the ports appear
         func send(_ message: ShortMessage) { while !sender.send(message) { usleepMilliseconds(1) } }
-        for channel in 0..<UInt8(16) { send(ShortMessage(status: 0xC0 | channel, data1: 81)) }
+        for channel in 0..<UInt8(16) { send(ShortMessage.programChange(81, channel: channel)) }
         return try sweep(server: server, maxNotes: maxNotes, step: step) { notes in
             for index in notes {
                 let (channel, note) = SynthBenchmark.heldNote(index)
-                send(ShortMessage(status: 0x90 | channel, data1: note, data2: 100))
+                send(ShortMessage.noteOn(note, velocity: 100, channel: channel))
             }
         }
     }

@@ -76,7 +76,7 @@ public enum SoakBenchmark {
         func send(_ message: ShortMessage) { while !sender.send(message) { usleepMilliseconds(1) } }
         for index in 0..<voices {
             let (channel, note) = SynthBenchmark.heldNote(index)
-            send(ShortMessage(status: 0x90 | channel, data1: note, data2: 90))
+            send(ShortMessage.noteOn(note, velocity: 90, channel: channel))
         }
         usleepMilliseconds(500)
         started()
@@ -96,10 +96,10 @@ public enum SoakBenchmark {
             while Double(sent) < t * Double(eventsPerSecond) {
                 let channel = UInt8.random(in: 0..<16, using: &random)
                 switch sent % 4 {
-                case 0: send(ShortMessage(status: 0x90 | channel, data1: UInt8.random(in: 100...127, using: &random), data2: 80))
-                case 1: send(ShortMessage(status: 0x80 | channel, data1: UInt8.random(in: 100...127, using: &random), data2: 0))
-                case 2: send(ShortMessage(status: 0xB0 | channel, data1: 1, data2: UInt8.random(in: 0...127, using: &random)))
-                default: send(ShortMessage(status: 0xE0 | channel, data1: 0, data2: UInt8.random(in: 48...80, using: &random)))
+                case 0: send(ShortMessage.noteOn(UInt8.random(in: 100...127, using: &random), velocity: 80, channel: channel))
+                case 1: send(ShortMessage.noteOff(UInt8.random(in: 100...127, using: &random), channel: channel))
+                case 2: send(ShortMessage.controlChange(.modulationWheel, value: UInt8.random(in: 0...127, using: &random), channel: channel))
+                default: send(ShortMessage(.pitchBend, channel: channel, data1: 0, data2: UInt8.random(in: 48...80, using: &random)))
                 }
                 sent += 1
             }

@@ -41,8 +41,8 @@ public enum SoundFontBenchmark {
         let synth = Synth(voices: Synth.maximumVoices, soundFont: font)
         synth.prepare(sampleRate: 48_000, maxFrames: 256)
         let held = (0..<notes).map(heldNote)
-        for channel in Set(held.map(\.channel)) { synth.handle(ShortMessage(status: 0xC0 | channel, data1: program, data2: 0)) }
-        for (channel, note) in held { synth.handle(ShortMessage(status: 0x90 | channel, data1: note, data2: 100)) }
+        for channel in Set(held.map(\.channel)) { synth.handle(ShortMessage.programChange(program, channel: channel)) }
+        for (channel, note) in held { synth.handle(ShortMessage.noteOn(note, velocity: 100, channel: channel)) }
         let left = UnsafeMutablePointer<Float>.allocate(capacity: 256), right = UnsafeMutablePointer<Float>.allocate(capacity: 256)
         defer { left.deallocate(); right.deallocate() }
         synth.render(left: left, right: right, frames: 256)

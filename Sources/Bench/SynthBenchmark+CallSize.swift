@@ -14,7 +14,7 @@ extension SynthBenchmark {
             let synth = Synth(voices: voices, patch: 1)
             synth.prepare(sampleRate: sampleRate, maxFrames: period)
             for (channel, note) in heldNotes(voices) {
-                synth.handle(ShortMessage(status: 0x90 | channel, data1: note, data2: 100))
+                synth.handle(ShortMessage.noteOn(note, velocity: 100, channel: channel))
             }
             return synth
         }

@@ -51,10 +51,10 @@ public enum SynthBenchmark {
         let synth = Synth(voices: voices, patch: patch, soundFont: soundFont)
         synth.prepare(sampleRate: sampleRate, maxFrames: period)
         if vibrato {
-            for channel in 0..<UInt8(16) { synth.handle(ShortMessage(status: 0xB0 | channel, data1: 1, data2: 64)) }
+            for channel in 0..<UInt8(16) { synth.handle(ShortMessage.controlChange(.modulationWheel, value: 64, channel: channel)) }
         }
         for (channel, note) in heldNotes(voices) {
-            synth.handle(ShortMessage(status: 0x90 | channel, data1: note, data2: 100))
+            synth.handle(ShortMessage.noteOn(note, velocity: 100, channel: channel))
         }
         let left = UnsafeMutablePointer<Float>.allocate(capacity: period)
         let right = UnsafeMutablePointer<Float>.allocate(capacity: period)

@@ -28,10 +28,10 @@ public struct ClockTempo: Sendable, Equatable {
     /// Feeds a message seen at `seconds`: clock, start, continue and stop matter, the rest is ignored.
     public mutating func receive(_ message: ShortMessage, at seconds: Double) {
         switch message.status {
-        case 0xF8: tick(at: seconds)
-        case 0xFA: start()
-        case 0xFB: resume()
-        case 0xFC: stop()
+        case SystemStatus.timingClock: tick(at: seconds)
+        case SystemStatus.start: start()
+        case SystemStatus.continue: resume()
+        case SystemStatus.stop: stop()
         default: break
         }
     }

@@ -311,15 +311,11 @@ public struct MIDIDecodeStream: ~Copyable {
     }
 
     static func typeName(_ status: UInt8) -> String {
-        switch status & 0xF0 {
-        case 0x80: "Note Off"
-        case 0x90: "Note On"
-        case 0xA0: "Poly Pressure"
-        case 0xB0: "Control Change"
-        case 0xC0: "Program Change"
-        case 0xD0: "Channel Pressure"
-        case 0xE0: "Pitch Bend"
-        default: status == 0xF1 ? "MTC Quarter Frame" : status == 0xF2 ? "Song Position" : status == 0xF3 ? "Song Select" : "message"
+        switch status {
+        case SystemStatus.timeCodeQuarterFrame: "MTC Quarter Frame"
+        case SystemStatus.songPosition: "Song Position"
+        case SystemStatus.songSelect: "Song Select"
+        default: ShortMessage(status: status).isChannelMessage ? MessageKind(status: status).description : "message"
         }
     }
 }

@@ -13,20 +13,20 @@ public struct MIDIEncoder: Sendable {
     /// Appends the bytes of `message` to `bytes`.
     public mutating func encode(_ message: MIDIMessage, into bytes: inout [UInt8]) {
         if case .systemExclusive(let sysex) = message {
-            bytes.append(0xF0)
+            bytes.append(SystemStatus.exclusive)
             for byte in sysex.data { bytes.append(byte & 0x7F) }
-            if sysex.isTerminated { bytes.append(0xF7) }
+            if sysex.isTerminated { bytes.append(SystemStatus.endOfExclusive) }
             runningStatus = 0
             return
         }
         guard let short = message.shortMessage else { return }
         let status = short.status
-        if status < 0xF0 {
+        if short.isChannelMessage {
             if !usesRunningStatus || status != runningStatus { bytes.append(status) }
             runningStatus = status
         } else {
             bytes.append(status)
-            if status < 0xF8 { runningStatus = 0 }
+            if status < SystemStatus.timingClock { runningStatus = 0 }  // system common, not real-time
         }
         let length = short.dataByteCount
         if length >= 1 { bytes.append(short.data1) }

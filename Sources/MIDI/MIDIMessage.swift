@@ -111,30 +111,33 @@ public enum ChannelMode: Hashable, Sendable {
 
     /// Interprets a control change; nil below controller 120.
     public init?(controller: UInt8, value: UInt8) {
-        switch controller {
-        case 120: self = .allSoundOff
-        case 121: self = .resetAllControllers
-        case 122: self = .localControl(on: value >= 64)
-        case 123: self = .allNotesOff
-        case 124: self = .omniOff
-        case 125: self = .omniOn
-        case 126: self = .monoOn(channels: value)
-        case 127: self = .polyOn
+        switch Controller(rawValue: controller) {
+        case .allSoundOff: self = .allSoundOff
+        case .resetAllControllers: self = .resetAllControllers
+        case .localControl: self = .localControl(on: value >= 64)
+        case .allNotesOff: self = .allNotesOff
+        case .omniOff: self = .omniOff
+        case .omniOn: self = .omniOn
+        case .monoOn: self = .monoOn(channels: value)
+        case .polyOn: self = .polyOn
         default: return nil
         }
     }
 
     /// The controller number (120...127).
-    public var controller: UInt8 {
+    public var controller: UInt8 { named.rawValue }
+
+    /// The controller, by name (``Controller/allSoundOff`` ... ``Controller/polyOn``).
+    public var named: Controller {
         switch self {
-        case .allSoundOff: 120
-        case .resetAllControllers: 121
-        case .localControl: 122
-        case .allNotesOff: 123
-        case .omniOff: 124
-        case .omniOn: 125
-        case .monoOn: 126
-        case .polyOn: 127
+        case .allSoundOff: .allSoundOff
+        case .resetAllControllers: .resetAllControllers
+        case .localControl: .localControl
+        case .allNotesOff: .allNotesOff
+        case .omniOff: .omniOff
+        case .omniOn: .omniOn
+        case .monoOn: .monoOn
+        case .polyOn: .polyOn
         }
     }
 
@@ -231,26 +234,26 @@ extension MIDIMessage {
     @inlinable
     public init?(_ short: ShortMessage) {
         let d1 = short.data1 & 0x7F, d2 = short.data2 & 0x7F, ch = short.status & 0x0F
-        switch short.status & 0xF0 {
-        case 0x80: self = .noteOff(NoteOff(channel: ch, note: d1, velocity: d2))
-        case 0x90: self = .noteOn(NoteOn(channel: ch, note: d1, velocity: d2))
-        case 0xA0: self = .polyPressure(PolyPressure(channel: ch, note: d1, pressure: d2))
-        case 0xB0: self = .controlChange(ControlChange(channel: ch, controller: d1, value: d2))
-        case 0xC0: self = .programChange(ProgramChange(channel: ch, program: d1))
-        case 0xD0: self = .channelPressure(ChannelPressure(channel: ch, pressure: d1))
-        case 0xE0: self = .pitchBend(PitchBend(channel: ch, value: UInt16(d2) << 7 | UInt16(d1)))
-        case 0xF0:
+        switch short.kind {
+        case .noteOff: self = .noteOff(NoteOff(channel: ch, note: d1, velocity: d2))
+        case .noteOn: self = .noteOn(NoteOn(channel: ch, note: d1, velocity: d2))
+        case .polyPressure: self = .polyPressure(PolyPressure(channel: ch, note: d1, pressure: d2))
+        case .controlChange: self = .controlChange(ControlChange(channel: ch, controller: d1, value: d2))
+        case .programChange: self = .programChange(ProgramChange(channel: ch, program: d1))
+        case .channelPressure: self = .channelPressure(ChannelPressure(channel: ch, pressure: d1))
+        case .pitchBend: self = .pitchBend(PitchBend(channel: ch, value: UInt16(d2) << 7 | UInt16(d1)))
+        case .system:
             switch short.status {
-            case 0xF1: self = .mtcQuarterFrame(MTCQuarterFrame(dataByte: d1))
-            case 0xF2: self = .songPosition(SongPosition(position: UInt16(d2) << 7 | UInt16(d1)))
-            case 0xF3: self = .songSelect(SongSelect(song: d1))
-            case 0xF6: self = .tuneRequest
-            case 0xF8: self = .timingClock
-            case 0xFA: self = .start
-            case 0xFB: self = .continue
-            case 0xFC: self = .stop
-            case 0xFE: self = .activeSensing
-            case 0xFF: self = .systemReset
+            case SystemStatus.timeCodeQuarterFrame: self = .mtcQuarterFrame(MTCQuarterFrame(dataByte: d1))
+            case SystemStatus.songPosition: self = .songPosition(SongPosition(position: UInt16(d2) << 7 | UInt16(d1)))
+            case SystemStatus.songSelect: self = .songSelect(SongSelect(song: d1))
+            case SystemStatus.tuneRequest: self = .tuneRequest
+            case SystemStatus.timingClock: self = .timingClock
+            case SystemStatus.start: self = .start
+            case SystemStatus.continue: self = .continue
+            case SystemStatus.stop: self = .stop
+            case SystemStatus.activeSensing: self = .activeSensing
+            case SystemStatus.systemReset: self = .systemReset
             default: return nil
             }
         default: return nil
@@ -261,28 +264,28 @@ extension MIDIMessage {
     @inlinable
     public var shortMessage: ShortMessage? {
         switch self {
-        case .noteOff(let m): ShortMessage(status: 0x80 | m.channel & 0x0F, data1: m.note & 0x7F, data2: m.velocity & 0x7F)
-        case .noteOn(let m): ShortMessage(status: 0x90 | m.channel & 0x0F, data1: m.note & 0x7F, data2: m.velocity & 0x7F)
+        case .noteOff(let m): ShortMessage(.noteOff, channel: m.channel, data1: m.note & 0x7F, data2: m.velocity & 0x7F)
+        case .noteOn(let m): ShortMessage(.noteOn, channel: m.channel, data1: m.note & 0x7F, data2: m.velocity & 0x7F)
         case .polyPressure(let m):
-            ShortMessage(status: 0xA0 | m.channel & 0x0F, data1: m.note & 0x7F, data2: m.pressure & 0x7F)
+            ShortMessage(.polyPressure, channel: m.channel, data1: m.note & 0x7F, data2: m.pressure & 0x7F)
         case .controlChange(let m):
-            ShortMessage(status: 0xB0 | m.channel & 0x0F, data1: m.controller & 0x7F, data2: m.value & 0x7F)
-        case .programChange(let m): ShortMessage(status: 0xC0 | m.channel & 0x0F, data1: m.program & 0x7F)
-        case .channelPressure(let m): ShortMessage(status: 0xD0 | m.channel & 0x0F, data1: m.pressure & 0x7F)
+            ShortMessage(.controlChange, channel: m.channel, data1: m.controller & 0x7F, data2: m.value & 0x7F)
+        case .programChange(let m): ShortMessage(.programChange, channel: m.channel, data1: m.program & 0x7F)
+        case .channelPressure(let m): ShortMessage(.channelPressure, channel: m.channel, data1: m.pressure & 0x7F)
         case .pitchBend(let m):
-            ShortMessage(status: 0xE0 | m.channel & 0x0F, data1: UInt8(m.value & 0x7F), data2: UInt8((m.value >> 7) & 0x7F))
+            ShortMessage(.pitchBend, channel: m.channel, data1: UInt8(m.value & 0x7F), data2: UInt8((m.value >> 7) & 0x7F))
         case .systemExclusive: nil
-        case .mtcQuarterFrame(let m): ShortMessage(status: 0xF1, data1: m.dataByte & 0x7F)
+        case .mtcQuarterFrame(let m): ShortMessage(status: SystemStatus.timeCodeQuarterFrame, data1: m.dataByte & 0x7F)
         case .songPosition(let m):
-            ShortMessage(status: 0xF2, data1: UInt8(m.position & 0x7F), data2: UInt8((m.position >> 7) & 0x7F))
-        case .songSelect(let m): ShortMessage(status: 0xF3, data1: m.song & 0x7F)
-        case .tuneRequest: ShortMessage(status: 0xF6)
-        case .timingClock: ShortMessage(status: 0xF8)
-        case .start: ShortMessage(status: 0xFA)
-        case .continue: ShortMessage(status: 0xFB)
-        case .stop: ShortMessage(status: 0xFC)
-        case .activeSensing: ShortMessage(status: 0xFE)
-        case .systemReset: ShortMessage(status: 0xFF)
+            ShortMessage(status: SystemStatus.songPosition, data1: UInt8(m.position & 0x7F), data2: UInt8((m.position >> 7) & 0x7F))
+        case .songSelect(let m): ShortMessage(status: SystemStatus.songSelect, data1: m.song & 0x7F)
+        case .tuneRequest: ShortMessage(status: SystemStatus.tuneRequest)
+        case .timingClock: ShortMessage(status: SystemStatus.timingClock)
+        case .start: ShortMessage(status: SystemStatus.start)
+        case .continue: ShortMessage(status: SystemStatus.continue)
+        case .stop: ShortMessage(status: SystemStatus.stop)
+        case .activeSensing: ShortMessage(status: SystemStatus.activeSensing)
+        case .systemReset: ShortMessage(status: SystemStatus.systemReset)
         }
     }
 
@@ -319,11 +322,13 @@ extension ShortMessage {
     /// Number of data bytes that follow a status byte (0 for real-time, F6, F0, F7 and undefined statuses).
     @inlinable
     public static func dataLength(status: UInt8) -> Int {
-        switch status & 0xF0 {
-        case 0x80, 0x90, 0xA0, 0xB0, 0xE0: 2
-        case 0xC0, 0xD0: 1
-        case 0xF0: status == 0xF2 ? 2 : (status == 0xF1 || status == 0xF3) ? 1 : 0
-        default: 0
+        guard status >= MessageKind.noteOff.rawValue else { return 0 }
+        let kind = MessageKind(status: status)
+        guard kind == .system else { return kind.dataLength }
+        switch status {
+        case SystemStatus.songPosition: return 2
+        case SystemStatus.timeCodeQuarterFrame, SystemStatus.songSelect: return 1
+        default: return 0
         }
     }
 }

@@ -65,7 +65,7 @@ public struct MessageLineWriter: ~Copyable {
         for status in 0...255 {
             let short = ShortMessage(status: UInt8(status), data1: 0, data2: 0)
             let channel = channels[status < 0xF0 ? status & 0x0F : 16]
-            if status >= 0x80, let message = MIDIMessage(short) {
+            if let message = MIDIMessage(short) {
                 types.append(pad(formatter.typeName(message), Self.typeWidth) + channel)
                 var head = "{\"type\":" + MIDIJSON.quote(message.jsonType)
                 if let channel = message.channel { head += ",\"channel\":\(Int(channel & 0x0F) + 1)" }
@@ -101,38 +101,38 @@ public struct MessageLineWriter: ~Copyable {
         var c = out.cursor(reserving: textLineBound)
         writeIndex(index, into: &c)
         let status = m.status
-        let isModeMessage = status & 0xF0 == 0xB0 && m.data1 >= 120
+        let isModeMessage = m.kind == .controlChange && Controller(rawValue: m.data1).isChannelMode
         c.put(heads[isModeMessage ? 256 + Int(status & 0x0F) : Int(status)])
         let detailsEnd = c.p + Self.detailsWidth
-        switch status & 0xF0 {
-        case 0x80:
+        switch m.kind {
+        case .noteOff:
             c.put(noteVelocities[Int(m.data1)]); putNumber(m.data2, &c)
-        case 0x90:
+        case .noteOn:
             c.put(noteVelocities[Int(m.data1)]); putNumber(m.data2, &c)
             if m.data2 == 0 { c.put(phrase(.off)) }
-        case 0xA0:
+        case .polyPressure:
             c.put(notePressures[Int(m.data1)]); putNumber(m.data2, &c)
-        case 0xB0:
+        case .controlChange:
             c.put(controllers[Int(m.data1)]); putNumber(m.data2, &c)
-        case 0xC0:
+        case .programChange:
             c.put(programs[Int(m.data1)])
-        case 0xD0:
+        case .channelPressure:
             c.put(phrase(.pressure)); putNumber(m.data1, &c)
-        case 0xE0:
+        case .pitchBend:
             c.put(phrase(.bend)); c.putDecimal((Int(m.data2) << 7 | Int(m.data1)) - 8192)
         default:
             switch status {
-            case 0xF1:
+            case SystemStatus.timeCodeQuarterFrame:
                 c.put(phrase(.piece)); putNumber((m.data1 >> 4) & 0x07, &c)
                 c.put(phrase(.value)); putNumber(m.data1 & 0x0F, &c)
-            case 0xF2: c.put(phrase(.position)); c.putDecimal(Int(m.data2) << 7 | Int(m.data1))
-            case 0xF3: c.put(phrase(.song)); putNumber(m.data1, &c)
+            case SystemStatus.songPosition: c.put(phrase(.position)); c.putDecimal(Int(m.data2) << 7 | Int(m.data1))
+            case SystemStatus.songSelect: c.put(phrase(.song)); putNumber(m.data1, &c)
             default: break
             }
         }
         c.pad(to: detailsEnd)
         // "SS D1 D2" in one word; the line ends after the status and its data bytes.
-        let dataBytes = status < 0xF0 ? ((status & 0xE0) == 0xC0 ? 1 : 2) : (status == 0xF2 ? 2 : status == 0xF1 || status == 0xF3 ? 1 : 0)
+        let dataBytes = m.dataByteCount
         let spaceHex1 = UInt64(0x20 | UInt32(ByteCursor.hexPair(m.data1)) << 8)
         let spaceHex2 = UInt64(0x20 | UInt32(ByteCursor.hexPair(m.data2)) << 8)
         c.put(word: UInt64(ByteCursor.hexPair(status)) | spaceHex1 << 16 | spaceHex2 << 40, count: 2 &+ 3 &* dataBytes)
@@ -216,24 +216,24 @@ public struct MessageLineWriter: ~Copyable {
         var c = out.cursor(reserving: jsonLineBound)
         let status = m.status
         c.put(jsonHeads[Int(status)])
-        switch status & 0xF0 {
-        case 0x80, 0x90:
+        switch m.kind {
+        case .noteOff, .noteOn:
             c.put(phrase(.jsonNote)); putNumber(m.data1, &c)
             c.put(phrase(.jsonVelocity)); putNumber(m.data2, &c)
-        case 0xA0:
+        case .polyPressure:
             c.put(phrase(.jsonNote)); putNumber(m.data1, &c)
             c.put(phrase(.jsonPressure)); putNumber(m.data2, &c)
-        case 0xB0:
+        case .controlChange:
             c.put(phrase(.jsonController)); putNumber(m.data1, &c)
             c.put(phrase(.jsonValue)); putNumber(m.data2, &c)
-        case 0xC0: c.put(phrase(.jsonProgram)); putNumber(m.data1, &c)
-        case 0xD0: c.put(phrase(.jsonPressure)); putNumber(m.data1, &c)
-        case 0xE0: c.put(phrase(.jsonBend)); c.putDecimal((Int(m.data2) << 7 | Int(m.data1)) - 8192)
+        case .programChange: c.put(phrase(.jsonProgram)); putNumber(m.data1, &c)
+        case .channelPressure: c.put(phrase(.jsonPressure)); putNumber(m.data1, &c)
+        case .pitchBend: c.put(phrase(.jsonBend)); c.putDecimal((Int(m.data2) << 7 | Int(m.data1)) - 8192)
         default:
             switch status {
-            case 0xF1: c.put(phrase(.jsonFrame)); putNumber(m.data1, &c)
-            case 0xF2: c.put(phrase(.jsonPosition)); c.putDecimal(Int(m.data2) << 7 | Int(m.data1))
-            case 0xF3: c.put(phrase(.jsonSong)); putNumber(m.data1, &c)
+            case SystemStatus.timeCodeQuarterFrame: c.put(phrase(.jsonFrame)); putNumber(m.data1, &c)
+            case SystemStatus.songPosition: c.put(phrase(.jsonPosition)); c.putDecimal(Int(m.data2) << 7 | Int(m.data1))
+            case SystemStatus.songSelect: c.put(phrase(.jsonSong)); putNumber(m.data1, &c)
             default: break
             }
         }

@@ -55,76 +55,19 @@ public enum GeneralMIDI {
     public static func programName(_ program: UInt8) -> String { programNames[Int(program & 0x7F)] }
 
     /// The name of a defined controller (MIDI 1.0 / GM), channel mode messages 120...127 included;
-    /// nil for undefined controller numbers.
-    public static func controllerName(_ controller: UInt8) -> String? {
-        switch controller {
-        case 0: "Bank Select"
-        case 1: "Modulation Wheel"
-        case 2: "Breath Controller"
-        case 4: "Foot Controller"
-        case 5: "Portamento Time"
-        case 6: "Data Entry"
-        case 7: "Channel Volume"
-        case 8: "Balance"
-        case 10: "Pan"
-        case 11: "Expression"
-        case 12: "Effect Control 1"
-        case 13: "Effect Control 2"
-        case 16...19: "General Purpose Controller \(controller - 15)"
-        case 32...63:
-            controllerName(controller - 32).map { "\($0) LSB" } ?? "LSB for Controller \(controller - 32)"
-        case 64: "Sustain Pedal"
-        case 65: "Portamento On/Off"
-        case 66: "Sostenuto"
-        case 67: "Soft Pedal"
-        case 68: "Legato Footswitch"
-        case 69: "Hold 2"
-        case 70: "Sound Variation"
-        case 71: "Timbre/Harmonic Intensity"
-        case 72: "Release Time"
-        case 73: "Attack Time"
-        case 74: "Brightness"
-        case 75: "Decay Time"
-        case 76: "Vibrato Rate"
-        case 77: "Vibrato Depth"
-        case 78: "Vibrato Delay"
-        case 79: "Sound Controller 10"
-        case 80...83: "General Purpose Controller \(controller - 75)"
-        case 84: "Portamento Control"
-        case 88: "High Resolution Velocity Prefix"
-        case 91: "Reverb Send Level"
-        case 92: "Tremolo Depth"
-        case 93: "Chorus Send Level"
-        case 94: "Celeste Depth"
-        case 95: "Phaser Depth"
-        case 96: "Data Increment"
-        case 97: "Data Decrement"
-        case 98: "NRPN LSB"
-        case 99: "NRPN MSB"
-        case 100: "RPN LSB"
-        case 101: "RPN MSB"
-        case 120: "All Sound Off"
-        case 121: "Reset All Controllers"
-        case 122: "Local Control"
-        case 123: "All Notes Off"
-        case 124: "Omni Mode Off"
-        case 125: "Omni Mode On"
-        case 126: "Mono Mode On"
-        case 127: "Poly Mode On"
-        default: nil
-        }
-    }
+    /// nil for undefined controller numbers (see ``Controller/name``).
+    public static func controllerName(_ controller: UInt8) -> String? { Controller(rawValue: controller).name }
 
     /// The name of a registered parameter number (RPN), or nil when not defined by MIDI 1.0.
     public static func registeredParameterName(_ parameter: UInt16) -> String? {
         switch parameter {
-        case 0: "Pitch Bend Sensitivity"
-        case 1: "Channel Fine Tuning"
-        case 2: "Channel Coarse Tuning"
-        case 3: "Tuning Program Change"
-        case 4: "Tuning Bank Select"
-        case 5: "Modulation Depth Range"
-        case 0x3FFF: "Null"
+        case RegisteredParameter.pitchBendSensitivity: "Pitch Bend Sensitivity"
+        case RegisteredParameter.fineTuning: "Channel Fine Tuning"
+        case RegisteredParameter.coarseTuning: "Channel Coarse Tuning"
+        case RegisteredParameter.tuningProgram: "Tuning Program Change"
+        case RegisteredParameter.tuningBank: "Tuning Bank Select"
+        case RegisteredParameter.modulationDepthRange: "Modulation Depth Range"
+        case RegisteredParameter.null: "Null"
         default: nil
         }
     }

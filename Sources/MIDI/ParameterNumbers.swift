@@ -67,7 +67,7 @@ public struct ParameterNumberDecoder: Sendable {
 
     @usableFromInline var channels: InlineArray<16, ChannelState>
 
-    @inlinable
+    @inlinable @_noLocks
     public init() { channels = InlineArray(repeating: ChannelState()) }
 
     /// Feeds one message; returns the parameter change it completes, if any. Non-CC messages are ignored.
@@ -91,23 +91,24 @@ public struct ParameterNumberDecoder: Sendable {
         var state = channels[ch]
         defer { channels[ch] = state }
         let value = rawValue & 0x7F
-        switch controller {
-        case 101: state.select(1, msb: value, lsb: nil)
-        case 100: state.select(1, msb: nil, lsb: value)
-        case 99: state.select(2, msb: value, lsb: nil)
-        case 98: state.select(2, msb: nil, lsb: value)
-        case 6, 38, 96, 97:
+        let named = Controller(rawValue: controller)
+        switch named {
+        case .rpnMSB: state.select(1, msb: value, lsb: nil)
+        case .rpnLSB: state.select(1, msb: nil, lsb: value)
+        case .nrpnMSB: state.select(2, msb: value, lsb: nil)
+        case .nrpnLSB: state.select(2, msb: nil, lsb: value)
+        case .dataEntry, .dataEntryLSB, .dataIncrement, .dataDecrement:
             guard !state.isNull else { return nil }
             let kind: ParameterChange.Kind = state.selection == 1 ? .registered : .nonRegistered
             let source: ParameterChange.Source
-            switch controller {
-            case 6:
+            switch named {
+            case .dataEntry:
                 state.value = UInt16(value) << 7
                 source = .dataEntryMSB
-            case 38:
+            case .dataEntryLSB:
                 state.value = state.value & 0x3F80 | UInt16(value)
                 source = .dataEntryLSB
-            case 96:
+            case .dataIncrement:
                 state.value = min(state.value + 1, 0x3FFF)
                 source = .increment
             default:
@@ -127,4 +128,22 @@ public struct ParameterNumberDecoder: Sendable {
     public mutating func deselect(channel: UInt8) {
         channels[Int(channel & 0x0F)] = ChannelState()
     }
+}
+
+/// The registered parameter numbers of MIDI 1.0 (CC 101/100), as ``ParameterChange/parameter`` holds them.
+public enum RegisteredParameter {
+    /// RPN 0: pitch bend sensitivity, semitones (data entry MSB) and cents (LSB).
+    @inlinable public static var pitchBendSensitivity: UInt16 { @_noLocks get { 0 } }
+    /// RPN 1: channel fine tuning.
+    @inlinable public static var fineTuning: UInt16 { @_noLocks get { 1 } }
+    /// RPN 2: channel coarse tuning.
+    @inlinable public static var coarseTuning: UInt16 { @_noLocks get { 2 } }
+    /// RPN 3: tuning program change.
+    @inlinable public static var tuningProgram: UInt16 { @_noLocks get { 3 } }
+    /// RPN 4: tuning bank select.
+    @inlinable public static var tuningBank: UInt16 { @_noLocks get { 4 } }
+    /// RPN 5: modulation depth range.
+    @inlinable public static var modulationDepthRange: UInt16 { @_noLocks get { 5 } }
+    /// RPN 127/127: no parameter selected (data entry is ignored).
+    @inlinable public static var null: UInt16 { @_noLocks get { 0x3FFF } }
 }

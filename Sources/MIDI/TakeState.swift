@@ -21,8 +21,9 @@ public struct ChannelState: Sendable, Equatable {
     private var bendCents: UInt8 = 0
     /// Pitch bend, 14 bits (8192 is the centre); nil: never moved.
     public var bend: UInt16?
-    /// The registered parameter selected (CC 101 << 7 | CC 100); 0x3FFF: none. An NRPN select clears it.
-    var rpn: UInt16 = 0x3FFF
+    /// The registered parameter selected (CC 101 << 7 | CC 100); `RegisteredParameter.null`: none. An NRPN
+    /// select clears it.
+    var rpn: UInt16 = RegisteredParameter.null
     /// True once any message set something on the channel.
     public var isSet: Bool { program != nil || bend != nil || bendSemitones != nil || controllers.contains { $0 != nil } }
 
@@ -31,27 +32,31 @@ public struct ChannelState: Sendable, Equatable {
     /// The controllers that a take always writes for a channel it uses (volume, pan, expression, sustain,
     /// reverb and chorus send), with the General MIDI power-on values used when the channel never set them
     /// (the values FluidSynth and Backbeat's synth start with).
-    public static let alwaysWritten: [(controller: UInt8, initial: UInt8)] = [(7, 100), (10, 64), (11, 127), (64, 0), (91, 40), (93, 0)]
+    public static let alwaysWritten: [(controller: Controller, initial: UInt8)] = [
+        (.volume, 100), (.pan, 64), (.expression, 127), (.sustain, 0), (.reverbSend, 40), (.chorusSend, 0),
+    ]
 
     public mutating func apply(_ message: MIDIMessage) {
         switch message {
         case .programChange(let m): program = m.program
         case .pitchBend(let m): bend = m.value
         case .controlChange(let m):
-            let c = m.controller, v = m.value
+            let c = m.named, v = m.value
+            let bendRange = RegisteredParameter.pitchBendSensitivity
             switch c {
-            case 101: rpn = UInt16(v) << 7 | (rpn & 0x7F)
-            case 100: rpn = (rpn & 0x3F80) | UInt16(v)
-            case 98, 99: rpn = 0x3FFF  // an NRPN is selected: data entry no longer goes to an RPN
-            case 6: if rpn == 0 { bendSemitones = v; if bendCents > 99 { bendCents = 0 } }
-            case 38: if rpn == 0 { if bendSemitones == nil { bendSemitones = 2 }; bendCents = v }
-            case 96, 97: break
-            case 121:
+            case .rpnMSB: rpn = UInt16(v) << 7 | (rpn & 0x7F)
+            case .rpnLSB: rpn = (rpn & 0x3F80) | UInt16(v)
+            case .nrpnLSB, .nrpnMSB: rpn = RegisteredParameter.null  // data entry no longer goes to an RPN
+            case .dataEntry: if rpn == bendRange { bendSemitones = v; if bendCents > 99 { bendCents = 0 } }
+            case .dataEntryLSB: if rpn == bendRange { if bendSemitones == nil { bendSemitones = 2 }; bendCents = v }
+            case .dataIncrement, .dataDecrement: break
+            case .resetAllControllers:
                 // Reset All Controllers (RP-015): not bank, volume, pan, the effect sends or the program.
-                for i in controllers.indices where ![0, 32, 7, 10, 91, 93].contains(i) { controllers[i] = nil }
+                let kept: [Controller] = [.bankSelect, .bankSelectLSB, .volume, .pan, .reverbSend, .chorusSend]
+                for i in controllers.indices where !kept.contains(Controller(UInt8(i))) { controllers[i] = nil }
                 bend = nil
-                rpn = 0x3FFF
-            case 0..<120: controllers[Int(c)] = v
+                rpn = RegisteredParameter.null
+            case let c where !c.isChannelMode: controllers[Int(c.rawValue)] = v
             default: break  // channel mode messages (120...127) are not state
             }
         default: break
@@ -65,20 +70,19 @@ public struct ChannelState: Sendable, Equatable {
     /// program that selects what was playing); nil keeps the values seen.
     public func setupMessages(channel: UInt8, program: UInt8? = nil, bankMSB: UInt8? = nil, bankLSB: UInt8? = nil) -> [MIDIMessage] {
         let ch = channel & 0x0F
-        func cc(_ controller: UInt8, _ value: UInt8) -> MIDIMessage { .controlChange(ControlChange(channel: ch, controller: controller, value: value & 0x7F)) }
+        func cc(_ controller: Controller, _ value: UInt8) -> MIDIMessage { .controlChange(ControlChange(channel: ch, controller, value: value & 0x7F)) }
         var out: [MIDIMessage] = []
-        if let msb = bankMSB ?? controllers[0] { out.append(cc(0, msb)) }
-        if let lsb = bankLSB ?? controllers[32] { out.append(cc(32, lsb)) }
+        if let msb = bankMSB ?? controllers[Int(Controller.bankSelect.rawValue)] { out.append(cc(.bankSelect, msb)) }
+        if let lsb = bankLSB ?? controllers[Int(Controller.bankSelectLSB.rawValue)] { out.append(cc(.bankSelectLSB, lsb)) }
         if let p = program ?? self.program { out.append(.programChange(ProgramChange(channel: ch, program: p & 0x7F))) }
-        let always = Set(Self.alwaysWritten.map(\.controller))
-        for c in 1..<120 where c != 32 {
-            if let v = controllers[c] { out.append(cc(UInt8(c), v)) }
-            else if always.contains(UInt8(c)), let initial = Self.alwaysWritten.first(where: { $0.controller == UInt8(c) })?.initial {
-                out.append(cc(UInt8(c), initial))
-            }
+        for number in 1..<UInt8(120) where Controller(number) != .bankSelectLSB {
+            let c = Controller(number)
+            if let v = controllers[Int(number)] { out.append(cc(c, v)) }
+            else if let initial = Self.alwaysWritten.first(where: { $0.controller == c })?.initial { out.append(cc(c, initial)) }
         }
         if let range = bendRange, range.semitones != 2 || range.cents != 0 {
-            out += [cc(101, 0), cc(100, 0), cc(6, range.semitones), cc(38, range.cents), cc(101, 127), cc(100, 127)]
+            out += [cc(.rpnMSB, 0), cc(.rpnLSB, 0), cc(.dataEntry, range.semitones), cc(.dataEntryLSB, range.cents),
+                    cc(.rpnMSB, 127), cc(.rpnLSB, 127)]
         }
         if let bend, bend != 8192 { out.append(.pitchBend(PitchBend(channel: ch, value: bend))) }
         return out
@@ -136,15 +140,15 @@ public struct ClockTempoTrack: Sendable, Equatable {
     /// note) when one is due. The time may be a tick earlier than `seconds` (the first tick of a run).
     public mutating func receive(_ status: UInt8, at seconds: Double) -> (seconds: Double, microseconds: UInt32)? {
         switch status {
-        case 0xFA, 0xFB:
+        case SystemStatus.start, SystemStatus.continue:
             clock.receive(ShortMessage(status: status), at: seconds)
             runStart = nil
             ticksInBar = 0
             return nil
-        case 0xFC:
+        case SystemStatus.stop:
             clock.stop()
             return nil
-        case 0xF8: break
+        case SystemStatus.timingClock: break
         default: return nil
         }
         let before = clock.intervalCount

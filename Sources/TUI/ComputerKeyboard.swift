@@ -34,13 +34,13 @@ public struct ComputerKeyboard: Sendable {
         if let _ = sounding[note] {
             if hold {
                 sounding[note] = nil
-                return [ShortMessage(status: 0x80 | channel, data1: note, data2: 0)]
+                return [ShortMessage.noteOff(note, channel: channel)]
             }
             sounding[note] = now + gate
             return []
         }
         sounding[note] = hold ? .infinity : now + gate
-        return [ShortMessage(status: 0x90 | channel, data1: note, data2: UInt8(velocity))]
+        return [ShortMessage.noteOn(note, velocity: UInt8(velocity), channel: channel)]
     }
 
     /// Note offs for notes whose gate ran out.
@@ -48,7 +48,7 @@ public struct ComputerKeyboard: Sendable {
         var out: [ShortMessage] = []
         for (note, end) in sounding where end <= now {
             sounding[note] = nil
-            out.append(ShortMessage(status: 0x80 | channel, data1: note, data2: 0))
+            out.append(ShortMessage.noteOff(note, channel: channel))
         }
         return out.sorted { $0.data1 < $1.data1 }
     }
@@ -56,7 +56,7 @@ public struct ComputerKeyboard: Sendable {
     /// Note offs for everything sounding from here.
     public mutating func releaseAll() -> [ShortMessage] {
         defer { sounding.removeAll() }
-        return sounding.keys.sorted().map { ShortMessage(status: 0x80 | channel, data1: $0, data2: 0) }
+        return sounding.keys.sorted().map { ShortMessage.noteOff($0, channel: channel) }
     }
 
     /// The earliest pending note end (for the UI loop's wake-up), nil if none.

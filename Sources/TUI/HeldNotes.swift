@@ -11,7 +11,7 @@ public struct HeldNotes: Equatable, Sendable {
         switch message {
         case .noteOn(let m): velocities[Int(m.channel & 15) * 128 + Int(m.note & 127)] = m.velocity
         case .noteOff(let m): velocities[Int(m.channel & 15) * 128 + Int(m.note & 127)] = 0
-        case .controlChange(let m) where m.controller == 120 || m.controller == 123:
+        case .controlChange(let m) where m.named == .allSoundOff || m.named == .allNotesOff:
             let base = Int(m.channel & 15) * 128
             for i in base..<base + 128 { velocities[i] = 0 }
         case .systemReset: velocities = [UInt8](repeating: 0, count: 16 * 128)

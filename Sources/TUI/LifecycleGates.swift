@@ -30,8 +30,8 @@ extension LiveNote {
     /// The note as a MIDI message on channel 1 (note-on at velocity 100).
     public var message: ShortMessage {
         switch self {
-        case .on(let n): ShortMessage(status: 0x90, data1: n & 0x7F, data2: 100)
-        case .off(let n): ShortMessage(status: 0x80, data1: n & 0x7F, data2: 0)
+        case .on(let n): ShortMessage.noteOn(n & 0x7F, velocity: 100)
+        case .off(let n): ShortMessage.noteOff(n & 0x7F)
         }
     }
 }

@@ -129,7 +129,7 @@ public struct SynthPreset: Equatable, Sendable {
     /// What the workstation sends to load the preset: the program change (on `channel`, 0...15), then every
     /// parameter, which the callback applies in that order at the start of one period.
     public func controlEvents(channel: UInt8) -> [ControlEvent] {
-        [.midi(ShortMessage(status: 0xC0 | (channel & 0x0F), data1: UInt8(patch)), .keyboard)]
+        [.midi(ShortMessage.programChange(UInt8(patch), channel: channel), .keyboard)]
             + SynthParameter.allCases.map { .parameter(index: UInt8($0.rawValue), value: value($0)) }
     }
 

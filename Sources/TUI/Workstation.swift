@@ -301,7 +301,7 @@ public final class Workstation {
         let count = SynthPatch.builtIn.count
         let current = synthView?.patch ?? engine.synthView().patch
         let next = ((current + d) % count + count) % count
-        send(.midi(ShortMessage(status: 0xC0 | keyboard.channel, data1: UInt8(next)), .keyboard))
+        send(.midi(ShortMessage.programChange(UInt8(next), channel: keyboard.channel), .keyboard))
         synthView?.patch = next
         for p in SynthParameter.allCases where p != .masterGain { synthView?.values[p.rawValue] = SynthPatch.builtIn[next].value(of: p) }
         say("patch \(next): \(SynthPatch.builtIn[next].name)")

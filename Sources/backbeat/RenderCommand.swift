@@ -126,7 +126,7 @@ struct Render: ParsableCommand {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(writer.frames) / Double(rate)
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        let notes = messages.count { $0.message.kind == 0x90 && $0.message.data2 > 0 }
+        let notes = messages.count { $0.message.kind == .noteOn && $0.message.data2 > 0 }
         let speed = wall > 0 ? String(format: "%.0fx real time", seconds / wall) : "instant"
         let summary = String(format: "%@: %d notes, %.2f s of stereo 32-bit float at %d Hz, peak %.1f dBFS (%@)",
                              output, notes, seconds, rate, 20 * log10(max(Double(peak), 1e-10)), speed)

@@ -119,6 +119,19 @@ extension JACK {
         #expect(silent < -90, "after all sound off: \(silent) dBFS")
     }
 
+    @Test func masterVolumeSysexHalvesTheLevel() throws {
+        let rig = try Rig(seconds: 1.5)
+        // Hollow organ (program 5): full sustain, so the level is steady from 0.2 s on.
+        let take = try rig.play([
+            ProbeEvent(frame: 0, bytes: [0xC0, 5]), .noteOn(0, 69, 100),
+            .sysex(36_011, .masterVolume(8192)), .noteOff(66_000, 69),
+        ])
+        let before = AudioAnalysis.rmsDecibels(take.left[(take.zero + 14_400)..<(take.zero + 36_000)])
+        let after = AudioAnalysis.rmsDecibels(take.left[(take.zero + 38_400)..<(take.zero + 60_000)])
+        let expected = 20 * log10(8192.0 / 16383)
+        #expect(abs(after - before - expected) < 0.1, "master volume 8192 through JACK: \(after - before) dB, expected \(expected)")
+    }
+
     @Test func releasedNoteFallsSilent() throws {
         let rig = try Rig(seconds: 3)
         let take = try rig.play([.noteOn(0, 72, 127), .noteOff(12_000, 72)])

@@ -80,7 +80,7 @@ import Testing
         defer { engine.stop() }
         let sysex: [UInt8] = [0xF0, 0x7E, 0x7F, 0x06, 0x01, 0xF7]
         _ = sysex.withUnsafeBufferPointer { engine.context.alsaSysexRing.push(contentsOf: $0) }
-        #expect(engine.alsaRing.push(.midi(ShortMessage(status: 0xF0, data1: UInt8(sysex.count), data2: 0), .alsa)))
+        #expect(engine.alsaRing.push(.sysex(length: UInt32(sysex.count), .alsa)))
         #expect(engine.alsaRing.push(.midi(ShortMessage(status: 0x91, data1: 64, data2: 90), .alsa)))
         var seen: [MonitorEvent] = []
         var payload: [UInt8] = []
@@ -89,7 +89,7 @@ import Testing
             engine.drainEvents { event in
                 guard case .midi(let midi) = event else { return }
                 seen.append(midi)
-                if midi.message.status == 0xF0 { payload = engine.takeSysex(count: Int(midi.sysexBytesQueued)) }
+                if midi.message.isSystemExclusive { payload = engine.takeSysex(count: Int(midi.sysexBytesQueued)) }
             }
             Thread.sleep(forTimeInterval: 0.02)  // polls the engine's event ring, which has no wake-up for readers
         }

@@ -22,7 +22,7 @@ import Realtime
         let first = sequencer.advance(to: 0)
         #expect(first.first == ShortMessage(status: 0xFA))
         #expect(first.dropFirst().first == ShortMessage(status: 0xF8))
-        let ons = first.filter { $0.kind == 0x90 }
+        let ons = first.filter { $0.kind == .noteOn }
         #expect(Set(ons.map(\.data1)) == [76, 57, 60, 64, 45], "melody E5, Am chord, bass A2")
         #expect(Set(ons.map(\.channel)) == [0, 1, 2])
         #expect(sequencer.nextEventSeconds == 60.0 / (120 * 24))
@@ -41,7 +41,7 @@ import Realtime
     @Test func notesComeAtTheirTimes() {
         var sequencer = DemoSequencer(bpm: 120)
         let events = play(&sequencer, until: 2.01)
-        let melody = events.filter { $0.message.kind == 0x90 && $0.message.channel == 0 }
+        let melody = events.filter { $0.message.kind == .noteOn && $0.message.channel == 0 }
         // E5 at 0, C5 at beat 1 (0.5 s), D5 at 0.75 s, E5 at 1 s, G5 at 1.5 s; bar 2 starts with F5 at 2 s.
         let expected: [(Double, UInt8)] = [(0, 76), (0.5, 72), (0.75, 74), (1.0, 76), (1.5, 79), (2.0, 77)]
         #expect(melody.count == expected.count)
@@ -52,17 +52,17 @@ import Realtime
         // Every note-on is ended before the same note starts again.
         var sounding = Set<[UInt8]>()
         for (_, m) in events {
-            if m.kind == 0x90 { #expect(sounding.insert([m.channel, m.data1]).inserted, "doubled \(m)") }
-            if m.kind == 0x80 { sounding.remove([m.channel, m.data1]) }
+            if m.kind == .noteOn { #expect(sounding.insert([m.channel, m.data1]).inserted, "doubled \(m)") }
+            if m.kind == .noteOff { sounding.remove([m.channel, m.data1]) }
         }
     }
 
     @Test func loopsEveryFourBars() {
         var sequencer = DemoSequencer(bpm: 120)
         #expect(sequencer.loopSeconds == 8)
-        let first = sequencer.advance(to: 0).filter { $0.kind == 0x90 }
+        let first = sequencer.advance(to: 0).filter { $0.kind == .noteOn }
         _ = sequencer.advance(to: 7.99)
-        let again = sequencer.advance(to: 8).filter { $0.kind == 0x90 }
+        let again = sequencer.advance(to: 8).filter { $0.kind == .noteOn }
         #expect(first == again)
     }
 
@@ -77,12 +77,12 @@ import Realtime
         var sequencer = DemoSequencer()
         var on = Set<[UInt8]>()
         for m in sequencer.advance(to: 0.3) {
-            if m.kind == 0x90 { on.insert([m.channel, m.data1]) }
-            if m.kind == 0x80 { on.remove([m.channel, m.data1]) }
+            if m.kind == .noteOn { on.insert([m.channel, m.data1]) }
+            if m.kind == .noteOff { on.remove([m.channel, m.data1]) }
         }
         #expect(!on.isEmpty)
         let stop = sequencer.stop()
-        #expect(Set(stop.filter { $0.kind == 0x80 }.map { [$0.channel, $0.data1] }) == on)
+        #expect(Set(stop.filter { $0.kind == .noteOff }.map { [$0.channel, $0.data1] }) == on)
         #expect(stop.last == ShortMessage(status: 0xFC))
         #expect(sequencer.advance(to: 100).isEmpty)
         #expect(sequencer.stop().isEmpty)
@@ -113,8 +113,8 @@ import Realtime
         #expect((12...20).contains(clocks), "\(clocks) clock ticks in 0.3 s at 48 per second")
         var on = Set<[UInt8]>()
         for m in messages {
-            if m.kind == 0x90 { on.insert([m.channel, m.data1]) }
-            if m.kind == 0x80 { on.remove([m.channel, m.data1]) }
+            if m.kind == .noteOn { on.insert([m.channel, m.data1]) }
+            if m.kind == .noteOff { on.remove([m.channel, m.data1]) }
         }
         #expect(on.isEmpty, "hanging notes: \(on)")
         #expect(messages.last == ShortMessage(status: 0xFC))

@@ -1,58 +1,105 @@
-/// The generator numbers of `SoundFontGenerator` as the real-time path reads them (`@_noLocks` getters: code
-/// in other files may call them under the checker).
-enum Generator {
-    static var startAddressOffset: Int { @_noLocks get { 0 } }
-    static var endAddressOffset: Int { @_noLocks get { 1 } }
-    static var startLoopAddressOffset: Int { @_noLocks get { 2 } }
-    static var endLoopAddressOffset: Int { @_noLocks get { 3 } }
-    static var startAddressCoarseOffset: Int { @_noLocks get { 4 } }
-    static var modLFOToPitch: Int { @_noLocks get { 5 } }
-    static var vibLFOToPitch: Int { @_noLocks get { 6 } }
-    static var modEnvToPitch: Int { @_noLocks get { 7 } }
-    static var initialFilterFc: Int { @_noLocks get { 8 } }
-    static var initialFilterQ: Int { @_noLocks get { 9 } }
-    static var modLFOToFilterFc: Int { @_noLocks get { 10 } }
-    static var modEnvToFilterFc: Int { @_noLocks get { 11 } }
-    static var endAddressCoarseOffset: Int { @_noLocks get { 12 } }
-    static var modLFOToVolume: Int { @_noLocks get { 13 } }
-    static var chorusEffectsSend: Int { @_noLocks get { 15 } }
-    static var reverbEffectsSend: Int { @_noLocks get { 16 } }
-    static var pan: Int { @_noLocks get { 17 } }
-    static var delayModLFO: Int { @_noLocks get { 21 } }
-    static var freqModLFO: Int { @_noLocks get { 22 } }
-    static var delayVibLFO: Int { @_noLocks get { 23 } }
-    static var freqVibLFO: Int { @_noLocks get { 24 } }
-    static var delayModEnv: Int { @_noLocks get { 25 } }
-    static var attackModEnv: Int { @_noLocks get { 26 } }
-    static var holdModEnv: Int { @_noLocks get { 27 } }
-    static var decayModEnv: Int { @_noLocks get { 28 } }
-    static var sustainModEnv: Int { @_noLocks get { 29 } }
-    static var releaseModEnv: Int { @_noLocks get { 30 } }
-    static var keynumToModEnvHold: Int { @_noLocks get { 31 } }
-    static var keynumToModEnvDecay: Int { @_noLocks get { 32 } }
-    static var delayVolEnv: Int { @_noLocks get { 33 } }
-    static var attackVolEnv: Int { @_noLocks get { 34 } }
-    static var holdVolEnv: Int { @_noLocks get { 35 } }
-    static var decayVolEnv: Int { @_noLocks get { 36 } }
-    static var sustainVolEnv: Int { @_noLocks get { 37 } }
-    static var releaseVolEnv: Int { @_noLocks get { 38 } }
-    static var keynumToVolEnvHold: Int { @_noLocks get { 39 } }
-    static var keynumToVolEnvDecay: Int { @_noLocks get { 40 } }
-    static var instrument: Int { @_noLocks get { 41 } }
-    static var keyRange: Int { @_noLocks get { 43 } }
-    static var velRange: Int { @_noLocks get { 44 } }
-    static var startLoopAddressCoarseOffset: Int { @_noLocks get { 45 } }
-    static var keynum: Int { @_noLocks get { 46 } }
-    static var velocity: Int { @_noLocks get { 47 } }
-    static var initialAttenuation: Int { @_noLocks get { 48 } }
-    static var endLoopAddressCoarseOffset: Int { @_noLocks get { 50 } }
-    static var coarseTune: Int { @_noLocks get { 51 } }
-    static var fineTune: Int { @_noLocks get { 52 } }
-    static var sampleID: Int { @_noLocks get { 53 } }
-    static var sampleModes: Int { @_noLocks get { 54 } }
-    static var scaleTuning: Int { @_noLocks get { 56 } }
-    static var exclusiveClass: Int { @_noLocks get { 57 } }
-    static var overridingRootKey: Int { @_noLocks get { 58 } }
-    /// The default pitch-wheel modulator's destination (cents), as the loader stores it.
-    static var initialPitch: Int { @_noLocks get { 59 } }
+// The SoundFont 2.04 vocabulary, named once: generator numbers (the index into a zone's and a voice's
+// generator values) and the modulator source words' fields. The loader, the resolver and the sample voices all
+// read these names; the getters are `@_noLocks` so the real-time code of other files may call them under the
+// checker.
+
+/// SoundFont 2.04 generator numbers (section 8.1.2), the index into `SoundFontZone.generators`.
+public enum SoundFontGenerator {
+    public static var startAddressOffset: Int { @_noLocks get { 0 } }
+    public static var endAddressOffset: Int { @_noLocks get { 1 } }
+    public static var startLoopAddressOffset: Int { @_noLocks get { 2 } }
+    public static var endLoopAddressOffset: Int { @_noLocks get { 3 } }
+    public static var startAddressCoarseOffset: Int { @_noLocks get { 4 } }
+    public static var modLFOToPitch: Int { @_noLocks get { 5 } }
+    public static var vibLFOToPitch: Int { @_noLocks get { 6 } }
+    public static var modEnvToPitch: Int { @_noLocks get { 7 } }
+    public static var initialFilterFc: Int { @_noLocks get { 8 } }
+    public static var initialFilterQ: Int { @_noLocks get { 9 } }
+    public static var modLFOToFilterFc: Int { @_noLocks get { 10 } }
+    public static var modEnvToFilterFc: Int { @_noLocks get { 11 } }
+    public static var endAddressCoarseOffset: Int { @_noLocks get { 12 } }
+    public static var modLFOToVolume: Int { @_noLocks get { 13 } }
+    public static var chorusEffectsSend: Int { @_noLocks get { 15 } }
+    public static var reverbEffectsSend: Int { @_noLocks get { 16 } }
+    public static var pan: Int { @_noLocks get { 17 } }
+    public static var delayModLFO: Int { @_noLocks get { 21 } }
+    public static var freqModLFO: Int { @_noLocks get { 22 } }
+    public static var delayVibLFO: Int { @_noLocks get { 23 } }
+    public static var freqVibLFO: Int { @_noLocks get { 24 } }
+    public static var delayModEnv: Int { @_noLocks get { 25 } }
+    public static var attackModEnv: Int { @_noLocks get { 26 } }
+    public static var holdModEnv: Int { @_noLocks get { 27 } }
+    public static var decayModEnv: Int { @_noLocks get { 28 } }
+    public static var sustainModEnv: Int { @_noLocks get { 29 } }
+    public static var releaseModEnv: Int { @_noLocks get { 30 } }
+    public static var keynumToModEnvHold: Int { @_noLocks get { 31 } }
+    public static var keynumToModEnvDecay: Int { @_noLocks get { 32 } }
+    public static var delayVolEnv: Int { @_noLocks get { 33 } }
+    public static var attackVolEnv: Int { @_noLocks get { 34 } }
+    public static var holdVolEnv: Int { @_noLocks get { 35 } }
+    public static var decayVolEnv: Int { @_noLocks get { 36 } }
+    public static var sustainVolEnv: Int { @_noLocks get { 37 } }
+    public static var releaseVolEnv: Int { @_noLocks get { 38 } }
+    public static var keynumToVolEnvHold: Int { @_noLocks get { 39 } }
+    public static var keynumToVolEnvDecay: Int { @_noLocks get { 40 } }
+    public static var instrument: Int { @_noLocks get { 41 } }
+    public static var keyRange: Int { @_noLocks get { 43 } }
+    public static var velRange: Int { @_noLocks get { 44 } }
+    public static var startLoopAddressCoarseOffset: Int { @_noLocks get { 45 } }
+    public static var keynum: Int { @_noLocks get { 46 } }
+    public static var velocity: Int { @_noLocks get { 47 } }
+    public static var initialAttenuation: Int { @_noLocks get { 48 } }
+    public static var endLoopAddressCoarseOffset: Int { @_noLocks get { 50 } }
+    public static var coarseTune: Int { @_noLocks get { 51 } }
+    public static var fineTune: Int { @_noLocks get { 52 } }
+    public static var sampleID: Int { @_noLocks get { 53 } }
+    public static var sampleModes: Int { @_noLocks get { 54 } }
+    public static var scaleTuning: Int { @_noLocks get { 56 } }
+    public static var exclusiveClass: Int { @_noLocks get { 57 } }
+    public static var overridingRootKey: Int { @_noLocks get { 58 } }
+    /// The "initial pitch" destination of the default pitch-wheel modulator (section 8.4.10): not a generator
+    /// a file may set, so it uses the unused number 59 (as FluidSynth does); its value is in cents.
+    public static var initialPitch: Int { @_noLocks get { 59 } }
+    /// Generators 0..<count exist (60, endOper, is the terminator).
+    public static var count: Int { @_noLocks get { 61 } }
+
+    /// The specification's default value of each generator (section 8.1.3): -12000 timecents for envelope and
+    /// LFO delays and times, 13500 cents for the filter cutoff, 100 for scale tuning, -1 for keynum, velocity
+    /// and the overriding root key, 0 otherwise. Ranges are not generators here (see `SoundFontZone`).
+    public static func defaultValue(_ generator: Int) -> Int32 {
+        switch generator {
+        case initialFilterFc: 13500
+        case delayModLFO, delayVibLFO, delayModEnv, attackModEnv, holdModEnv, decayModEnv, releaseModEnv,
+             delayVolEnv, attackVolEnv, holdVolEnv, decayVolEnv, releaseVolEnv: -12000
+        case scaleTuning: 100
+        case keynum, velocity, overridingRootKey: -1
+        default: 0
+        }
+    }
+}
+
+/// The fields of an SFModulator source word (section 8.2): an index (bits 0-6) that names a MIDI controller
+/// when the CC flag (bit 7) is set and one of the general controllers below when it is not, the direction
+/// (bit 8), the polarity (bit 9) and the curve type (bits 10-15: 0 linear, 1 concave, 2 convex, 3 switch).
+enum ModulatorSource {
+    static var indexMask: UInt16 { @_noLocks get { 0x7F } }
+    /// Set: the index is a MIDI controller number (a `Controller`).
+    static var controllerFlag: UInt16 { @_noLocks get { 0x80 } }
+    /// Set: the source runs from max to min.
+    static var negativeDirection: UInt16 { @_noLocks get { 0x100 } }
+    /// Set: the source runs -1...1 rather than 0...1.
+    static var bipolar: UInt16 { @_noLocks get { 0x200 } }
+    static var typeShift: UInt16 { @_noLocks get { 10 } }
+
+    // The general controllers (section 8.2.1), indexes when the CC flag is clear.
+    /// No controller: the source is a constant 1.
+    static var noController: Int { @_noLocks get { 0 } }
+    static var noteOnVelocity: Int { @_noLocks get { 2 } }
+    static var noteOnKey: Int { @_noLocks get { 3 } }
+    static var polyPressure: Int { @_noLocks get { 10 } }
+    static var channelPressure: Int { @_noLocks get { 13 } }
+    static var pitchWheel: Int { @_noLocks get { 14 } }
+    static var pitchWheelSensitivity: Int { @_noLocks get { 16 } }
+    /// The output of another modulator (linked modulators, not followed).
+    static var link: Int { @_noLocks get { 127 } }
 }

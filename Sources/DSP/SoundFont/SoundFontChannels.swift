@@ -1,3 +1,5 @@
+import MIDI
+
 /// What the SoundFont voices read of each of the 16 channels beyond `ChannelControls`: every controller's
 /// value (the modulators' sources), the pitch wheel, channel pressure, the bank and program selected and the
 /// preset they chose. Owned by its `ArrayStore`, freed with the synth. Real-time thread only.
@@ -31,13 +33,14 @@ struct SoundFontChannels: ~Copyable {
         let cc = controllers + ch * 128
         if all {
             cc.update(repeating: 0, count: 128)
-            cc[7] = 100
-            cc[10] = 64
+            cc[Int(Controller.volume.rawValue)] = 100
+            cc[Int(Controller.pan.rawValue)] = 64
         } else {
-            cc[1] = 0
-            for n in 64...69 { cc[n] = 0 }
+            cc[Int(Controller.modulationWheel.rawValue)] = 0
+            // The pedals: sustain, portamento, sostenuto, soft, legato, hold 2.
+            for n in Controller.sustain.rawValue...Controller.hold2.rawValue { cc[Int(n)] = 0 }
         }
-        cc[11] = 127
+        cc[Int(Controller.expression.rawValue)] = 127
         pitchWheel[ch] = 8192
         pressure[ch] = 0
     }

@@ -20,7 +20,7 @@ enum ZoneLevel {
     func allows(_ generator: Int) -> Bool {
         guard generator >= 0, generator <= SoundFontGenerator.overridingRootKey else { return false }
         switch generator {
-        case 14, 18, 19, 20, 42, 49, 55, 59: return false  // unused and reserved
+        case 14, 18, 19, 20, 42, 49, 55, 59: return false  // unused and reserved: no names (59 is Backbeat's initialPitch)
         case SoundFontGenerator.instrument, SoundFontGenerator.sampleID: return false
         default: return self == .instrument || !ZoneLevel.instrumentOnly(generator)
         }
@@ -30,7 +30,12 @@ enum ZoneLevel {
     /// velocity, sampleModes, exclusiveClass and overridingRootKey. At preset level they are ignored.
     static func instrumentOnly(_ generator: Int) -> Bool {
         switch generator {
-        case 0, 1, 2, 3, 4, 12, 45, 46, 47, 50, 54, 57, 58: true
+        case SoundFontGenerator.startAddressOffset, SoundFontGenerator.endAddressOffset,
+             SoundFontGenerator.startLoopAddressOffset, SoundFontGenerator.endLoopAddressOffset,
+             SoundFontGenerator.startAddressCoarseOffset, SoundFontGenerator.endAddressCoarseOffset,
+             SoundFontGenerator.startLoopAddressCoarseOffset, SoundFontGenerator.endLoopAddressCoarseOffset,
+             SoundFontGenerator.keynum, SoundFontGenerator.velocity, SoundFontGenerator.sampleModes,
+             SoundFontGenerator.exclusiveClass, SoundFontGenerator.overridingRootKey: true
         default: false
         }
     }

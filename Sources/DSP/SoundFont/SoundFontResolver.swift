@@ -3,12 +3,6 @@ import MIDI
 // key and velocity ranges intersect becomes one `SoundFontZone` with every generator final and its own merged
 // modulator list, so that a note-on needs no lookup beyond its preset's zones.
 
-extension SoundFontGenerator {
-    /// The "initial pitch" destination of the default pitch-wheel modulator (section 8.4.10): not a generator a
-    /// file may set, so it uses the unused number 59 (as FluidSynth does); its value is in cents.
-    public static var initialPitch: Int { 59 }
-}
-
 extension SoundFontModulator {
     /// The ten default modulators of section 8.4, in the specification's order, with FluidSynth's two
     /// corrections so that a font sounds as it does there (docs/soundfont.md): velocity to filter cutoff has a

@@ -16,7 +16,7 @@ extension Synth {
         }
         // Exclusive classes first, so the voices this note starts are not cut by their own class.
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
-            let key = VoiceAllocator.exclusiveKey(Int(font.zones[z].generators[Generator.exclusiveClass]), preset: p)
+            let key = VoiceAllocator.exclusiveKey(Int(font.zones[z].generators[SoundFontGenerator.exclusiveClass]), preset: p)
             if key != 0 { allocator.cut(voices, exclusive: key, channel: ch) }
         }
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
@@ -42,9 +42,9 @@ extension Synth {
         // ROM samples are not in the file; a header outside the data or without a rate cannot play.
         guard sample.type & 0x8000 == 0, sample.sampleRate > 0, sample.end > sample.start,
               Int(sample.end) <= font.dataCount else { return }
-        let velocityGenerator = zone.generators[Generator.velocity]
+        let velocityGenerator = zone.generators[SoundFontGenerator.velocity]
         let playedVelocity = velocityGenerator >= 1 && velocityGenerator <= 127 ? UInt8(velocityGenerator) : velocity
-        let keyGenerator = zone.generators[Generator.keynum]
+        let keyGenerator = zone.generators[SoundFontGenerator.keynum]
         let modulatorKey = keyGenerator >= 0 && keyGenerator <= 127 ? UInt8(keyGenerator) : note
         let values = generatorValues(zone: z, channel: ch, key: modulatorKey, velocity: playedVelocity)
         let v = allocator.take(voices, channel: ch, note: note, sameKey: .keep)
@@ -55,7 +55,7 @@ extension Synth {
         voice.preset = Int32(p)
         voice.key = modulatorKey
         voice.velocity = playedVelocity
-        voice.exclusiveClass = UInt8(min(max(zone.generators[Generator.exclusiveClass], 0), 127))
+        voice.exclusiveClass = UInt8(min(max(zone.generators[SoundFontGenerator.exclusiveClass], 0), 127))
         voice.rateRatio = Float(Double(sample.sampleRate) / sampleRate)
         applyModulated(values, to: &voice, key: note, root: rootKey(values, sample: sample),
                        correction: sample.pitchCorrection)
@@ -65,16 +65,16 @@ extension Synth {
         let keyOffset = Float(60 - Int(note))
         // sustainVolEnv is attenuation in cB; FluidSynth reads 1000 cB as silence.
         voice.volumeEnvelope = SampleEnvelope(
-            values, delay: Generator.delayVolEnv, sustain: 1 - 0.001 * min(max(values[Generator.sustainVolEnv], 0), 1440),
+            values, delay: SoundFontGenerator.delayVolEnv, sustain: 1 - 0.001 * min(max(values[SoundFontGenerator.sustainVolEnv], 0), 1440),
             keyOffset: keyOffset, rate: rate)
         // sustainModEnv is in 0.1 % below full.
         voice.modulationEnvelope = SampleEnvelope(
-            values, delay: Generator.delayModEnv, sustain: 1 - 0.001 * min(max(values[Generator.sustainModEnv], 0), 1000),
+            values, delay: SoundFontGenerator.delayModEnv, sustain: 1 - 0.001 * min(max(values[SoundFontGenerator.sustainModEnv], 0), 1000),
             keyOffset: keyOffset, rate: rate)
-        voice.modulationLFO = SampleLFO(delay: values[Generator.delayModLFO],
-                                        frequency: values[Generator.freqModLFO], rate: rate)
-        voice.vibratoLFO = SampleLFO(delay: values[Generator.delayVibLFO],
-                                     frequency: values[Generator.freqVibLFO], rate: rate)
+        voice.modulationLFO = SampleLFO(delay: values[SoundFontGenerator.delayModLFO],
+                                        frequency: values[SoundFontGenerator.freqModLFO], rate: rate)
+        voice.vibratoLFO = SampleLFO(delay: values[SoundFontGenerator.delayVibLFO],
+                                     frequency: values[SoundFontGenerator.freqVibLFO], rate: rate)
         sampleVoices.state[v] = voice
         allocator.start(voices, v, kind: VoiceKind.sample, channel: ch, note: note,
                         exclusive: VoiceAllocator.exclusiveKey(Int(voice.exclusiveClass), preset: p))
@@ -88,13 +88,13 @@ extension Synth {
             Int(zone.generators[fine]) + 32768 * Int(zone.generators[coarse])
         }
         let low = Int(sample.start), high = Int(sample.end)
-        let start = min(max(low + offset(Generator.startAddressOffset, Generator.startAddressCoarseOffset), low), high - 1)
-        let end = min(max(high + offset(Generator.endAddressOffset, Generator.endAddressCoarseOffset), start + 1), high)
+        let start = min(max(low + offset(SoundFontGenerator.startAddressOffset, SoundFontGenerator.startAddressCoarseOffset), low), high - 1)
+        let end = min(max(high + offset(SoundFontGenerator.endAddressOffset, SoundFontGenerator.endAddressCoarseOffset), start + 1), high)
         let loopStart = min(max(Int(sample.loopStart)
-            + offset(Generator.startLoopAddressOffset, Generator.startLoopAddressCoarseOffset), start), end)
+            + offset(SoundFontGenerator.startLoopAddressOffset, SoundFontGenerator.startLoopAddressCoarseOffset), start), end)
         let loopEnd = min(max(Int(sample.loopEnd)
-            + offset(Generator.endLoopAddressOffset, Generator.endLoopAddressCoarseOffset), loopStart), end)
-        var mode = UInt8(truncatingIfNeeded: zone.generators[Generator.sampleModes] & 3)
+            + offset(SoundFontGenerator.endLoopAddressOffset, SoundFontGenerator.endLoopAddressCoarseOffset), loopStart), end)
+        var mode = UInt8(truncatingIfNeeded: zone.generators[SoundFontGenerator.sampleModes] & 3)
         if mode == 2 || loopEnd - loopStart < 2 { mode = 0 }
         voice.loopMode = mode
         voice.position = Int32(mode != 0 && start >= loopEnd ? loopStart : start)

@@ -31,19 +31,20 @@ extension Synth {
     /// Channel messages the sample voices need beyond the synth's own handling: controller values (bank
     /// select, modulator sources), program change, channel pressure and the pitch wheel.
     @_noLocks
-    func fontMessage(_ kind: UInt8, channel ch: Int, _ d1: UInt8, _ d2: UInt8) {
+    func fontMessage(_ kind: MessageKind, channel ch: Int, _ d1: UInt8, _ d2: UInt8) {
         switch kind {
-        case 0xB0:
-            if d1 < 120 { fontChannels.controllers[ch * 128 + Int(d1)] = d2 }
-            if d1 == 121 { fontChannels.resetControllers(ch, all: false) }
+        case .controlChange:
+            let controller = Controller(d1)
+            if !controller.isChannelMode { fontChannels.controllers[ch * 128 + Int(d1)] = d2 }
+            if controller == .resetAllControllers { fontChannels.resetControllers(ch, all: false) }
             fontDirty |= 1 << UInt16(ch)
-        case 0xC0:
+        case .programChange:
             fontChannels.program[ch] = d1
             selectFontPreset(ch)
-        case 0xD0:
+        case .channelPressure:
             fontChannels.pressure[ch] = d1
             fontDirty |= 1 << UInt16(ch)
-        case 0xE0:
+        case .pitchBend:
             fontChannels.pitchWheel[ch] = Int32(d2) << 7 | Int32(d1)
             fontDirty |= 1 << UInt16(ch)
         default: break
@@ -56,7 +57,8 @@ extension Synth {
     @_noLocks
     func selectFontPreset(_ ch: Int) {
         guard let font = fontReference else { return }
-        let bank = Int(fontChannels.controllers[ch * 128]), program = Int(fontChannels.program[ch])
+        let bank = Int(fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)])
+        let program = Int(fontChannels.program[ch])
         let found = font._withUnsafeGuaranteedRef { $0.preferredPreset(bank: bank, program: program, percussion: ch == 9) }
         let p = found ?? -1
         fontChannels.preset[ch] = Int32(p)
@@ -85,7 +87,7 @@ extension Synth {
             let request = presetRequests[ch].exchange(-1, ordering: .relaxed)
             guard request >= 0 && request < presets else { continue }
             let key = Int(font.presetKeys[request])
-            fontChannels.controllers[ch * 128] = UInt8(truncatingIfNeeded: min(key >> 7, 127))
+            fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)] = UInt8(truncatingIfNeeded: min(key >> 7, 127))
             fontChannels.program[ch] = UInt8(key & 0x7F)
             fontChannels.preset[ch] = Int32(request)
             channelPresets[ch].store(request, ordering: .relaxed)

@@ -3,7 +3,7 @@
 // are now. Evaluated at note-on and again, for the parameters that may change while a note sounds, when a
 // controller, the pitch wheel or pressure changes on the voice's channel.
 
-/// The generator values of one voice, indexed by `SoundFontGenerator`.
+/// The generator values of one voice, indexed by `SoundFontGenerator` (`SoundFontGenerator.count` of them).
 typealias GeneratorValues = InlineArray<61, Float>
 
 /// The attenuation generator is scaled by this before the modulators are added: FluidSynth's EMU-compatible
@@ -16,14 +16,14 @@ extension Synth {
     func generatorValues(zone z: Int, channel ch: Int, key: UInt8, velocity: UInt8) -> GeneratorValues {
         let zone = font.zones[z]
         var values = GeneratorValues(repeating: 0)
-        for g in 0..<61 { values[g] = Float(zone.generators[g]) }
-        values[Generator.initialAttenuation] *= attenuationGeneratorScale
+        for g in 0..<SoundFontGenerator.count { values[g] = Float(zone.generators[g]) }
+        values[SoundFontGenerator.initialAttenuation] *= attenuationGeneratorScale
         let start = Int(zone.modulatorStart), count = Int(zone.modulatorCount)
         guard start >= 0, count > 0, start + count <= font.modulators.count else { return values }
         for m in start..<(start + count) {
             let modulator = font.modulators[m]
             let destination = Int(modulator.destination)
-            guard destination < 61, modulator.amount != 0 else { continue } // links (bit 15) are not followed
+            guard destination < SoundFontGenerator.count, modulator.amount != 0 else { continue } // links (bit 15) are not followed
             let x = sourceValue(modulator.source, channel: ch, key: key, velocity: velocity)
             if x == 0 { continue }
             let y = sourceValue(modulator.amountSource, channel: ch, key: key, velocity: velocity)
@@ -38,25 +38,25 @@ extension Synth {
     /// its direction, then its curve (linear, concave, convex, switch), unipolar or bipolar.
     @_noLocks
     func sourceValue(_ word: UInt16, channel ch: Int, key: UInt8, velocity: UInt8) -> Float {
-        let index = Int(word & 0x7F)
+        let index = Int(word & ModulatorSource.indexMask)
         var x: Float
-        if word & 0x80 != 0 {
+        if word & ModulatorSource.controllerFlag != 0 {
             x = Float(fontChannels.controllers[ch * 128 + index]) / 127
         } else {
             switch index {
-            case 0: return 1 // no controller: a constant 1
-            case 2: x = Float(velocity) / 127
-            case 3: x = Float(key) / 127
-            case 10: x = 0 // polyphonic pressure is not kept
-            case 13: x = Float(fontChannels.pressure[ch]) / 127
-            case 14: x = Float(fontChannels.pitchWheel[ch]) / 16384
-            case 16: x = controls.bendRange[ch] / 127
-            default: return 0 // a link (127) or an unknown source contributes nothing
+            case ModulatorSource.noController: return 1 // a constant 1
+            case ModulatorSource.noteOnVelocity: x = Float(velocity) / 127
+            case ModulatorSource.noteOnKey: x = Float(key) / 127
+            case ModulatorSource.polyPressure: x = 0 // polyphonic pressure is not kept
+            case ModulatorSource.channelPressure: x = Float(fontChannels.pressure[ch]) / 127
+            case ModulatorSource.pitchWheel: x = Float(fontChannels.pitchWheel[ch]) / 16384
+            case ModulatorSource.pitchWheelSensitivity: x = controls.bendRange[ch] / 127
+            default: return 0 // a link or an unknown source contributes nothing
             }
         }
-        if word & 0x100 != 0 { x = 1 - x }
-        let bipolar = word & 0x200 != 0
-        let type = word >> 10
+        if word & ModulatorSource.negativeDirection != 0 { x = 1 - x }
+        let bipolar = word & ModulatorSource.bipolar != 0
+        let type = word >> ModulatorSource.typeShift
         if bipolar {
             let u = 2 * x - 1
             let magnitude = curve(type, abs(u))
@@ -89,28 +89,28 @@ extension Synth {
     /// pan, filter, and the LFO and envelope amounts.
     @_noLocks
     func applyModulated(_ values: GeneratorValues, to voice: inout SampleVoice, key: UInt8, root: Int, correction: Int8) {
-        let scaleTuning = min(max(values[Generator.scaleTuning], 0), 1200)
-        let keynum = values[Generator.keynum]
+        let scaleTuning = min(max(values[SoundFontGenerator.scaleTuning], 0), 1200)
+        let keynum = values[SoundFontGenerator.keynum]
         let playedKey = keynum >= 0 && keynum <= 127 ? keynum : Float(key)
         voice.pitchCents = (playedKey - Float(root)) * scaleTuning
-            + min(max(values[Generator.coarseTune], -120), 120) * 100
-            + values[Generator.fineTune] + values[Generator.initialPitch] + Float(correction)
-        voice.attenuation = min(max(values[Generator.initialAttenuation], 0), 1440)
-        let pan = min(max(values[Generator.pan], -500), 500)
+            + min(max(values[SoundFontGenerator.coarseTune], -120), 120) * 100
+            + values[SoundFontGenerator.fineTune] + values[SoundFontGenerator.initialPitch] + Float(correction)
+        voice.attenuation = min(max(values[SoundFontGenerator.initialAttenuation], 0), 1440)
+        let pan = min(max(values[SoundFontGenerator.pan], -500), 500)
         let angle = Double(pan + 500) * (Double.pi / 2000)
         voice.panLeft = Float(FastMath.cos(angle))
         voice.panRight = Float(FastMath.sin(angle))
-        voice.filterCents = min(max(values[Generator.initialFilterFc], 1500), 13500)
+        voice.filterCents = min(max(values[SoundFontGenerator.initialFilterFc], 1500), 13500)
         // initialFilterQ is the resonance peak in cB; 0 is a flat (Butterworth, Q = 1/sqrt(2)) response.
-        let q = min(max(values[Generator.initialFilterQ], 0), 960)
+        let q = min(max(values[SoundFontGenerator.initialFilterQ], 0), 960)
         let qLinear = FastMath.linear(decibels: q / 10 - 3.01)
         voice.filterDamping = min(max(1 / qLinear, 0.02), 2)
-        voice.modLFOToPitch = min(max(values[Generator.modLFOToPitch], -12000), 12000)
-        voice.vibLFOToPitch = min(max(values[Generator.vibLFOToPitch], -12000), 12000)
-        voice.modEnvToPitch = min(max(values[Generator.modEnvToPitch], -12000), 12000)
-        voice.modLFOToFilter = min(max(values[Generator.modLFOToFilterFc], -12000), 12000)
-        voice.modEnvToFilter = min(max(values[Generator.modEnvToFilterFc], -12000), 12000)
-        voice.modLFOToVolume = min(max(values[Generator.modLFOToVolume], -960), 960)
+        voice.modLFOToPitch = min(max(values[SoundFontGenerator.modLFOToPitch], -12000), 12000)
+        voice.vibLFOToPitch = min(max(values[SoundFontGenerator.vibLFOToPitch], -12000), 12000)
+        voice.modEnvToPitch = min(max(values[SoundFontGenerator.modEnvToPitch], -12000), 12000)
+        voice.modLFOToFilter = min(max(values[SoundFontGenerator.modLFOToFilterFc], -12000), 12000)
+        voice.modEnvToFilter = min(max(values[SoundFontGenerator.modEnvToFilterFc], -12000), 12000)
+        voice.modLFOToVolume = min(max(values[SoundFontGenerator.modLFOToVolume], -960), 960)
     }
 
     /// Channels whose controllers changed since the last slice: their sample voices' modulated parameters are
@@ -133,7 +133,7 @@ extension Synth {
     /// The key at which the sample plays at its recorded pitch: overridingRootKey, else the sample's own.
     @_noLocks @inline(__always)
     func rootKey(_ values: GeneratorValues, sample: SoundFontSample) -> Int {
-        let overriding = Int(values[Generator.overridingRootKey])
+        let overriding = Int(values[SoundFontGenerator.overridingRootKey])
         if overriding >= 0 && overriding <= 127 { return overriding }
         return sample.originalPitch <= 127 ? Int(sample.originalPitch) : 60
     }

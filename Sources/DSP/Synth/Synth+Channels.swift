@@ -18,12 +18,12 @@ extension Synth {
         let d2 = message.data2 & 0x7F
         if hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
         switch message.kind {
-        case 0x90 where d2 > 0:
+        case .noteOn where d2 > 0:
             if hasFont { sampleNoteOn(channel: ch, note: d1, velocity: d2) } else { noteOn(channel: ch, note: d1, velocity: d2) }
-        case 0x80, 0x90: noteOff(channel: ch, note: d1)
-        case 0xB0: controlChange(channel: ch, controller: d1, value: d2)
-        case 0xC0: if !hasFont { selectPatch(Int(d1)) }
-        case 0xE0:
+        case .noteOff, .noteOn: noteOff(channel: ch, note: d1)
+        case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
+        case .programChange: if !hasFont { selectPatch(Int(d1)) }
+        case .pitchBend:
             controls.bendValue[ch] = (Int32(d2) << 7 | Int32(d1)) - 8192
             updateBend(ch)
         default: break
@@ -35,43 +35,44 @@ extension Synth {
     /// pedal held. What an app does when it runs again after its note-offs were lost; notes end with their
     /// release.
     @_noLocks
-    public func releaseAllVoices() { onEveryChannel(pedalUpThen: 123) }
+    public func releaseAllVoices() { onEveryChannel(pedalUpThen: .allNotesOff) }
 
     /// Panic: every voice on all 16 channels, sustained or releasing, fades out within CC 120's 2 ms, and
     /// the pedals are up, so nothing sounds on after it.
     @_noLocks
-    public func silenceAllVoices() { onEveryChannel(pedalUpThen: 120) }
+    public func silenceAllVoices() { onEveryChannel(pedalUpThen: .allSoundOff) }
 
     /// The sustain pedal up, then the channel mode message `controller`, on all 16 channels.
     @_noLocks
-    func onEveryChannel(pedalUpThen controller: UInt8) {
+    func onEveryChannel(pedalUpThen controller: Controller) {
         for ch in 0..<channelCount {
-            controlChange(channel: ch, controller: 64, value: 0)
+            controlChange(channel: ch, controller: .sustain, value: 0)
             controlChange(channel: ch, controller: controller, value: 0)
         }
         publishCount()
     }
 
     @_noLocks
-    func controlChange(channel ch: Int, controller: UInt8, value: UInt8) {
+    func controlChange(channel ch: Int, controller: Controller, value: UInt8) {
         let x = Float(value) / 127
         switch controller {
-        case 1: controls.modulation[ch] = x * 0.5 // full wheel: +-0.5 semitone vibrato
-        case 7: controls.volume[ch] = x
-        case 10: controls.pan[ch] = Float(max(Int(value) - 1, 0)) / 126
-        case 11: controls.expression[ch] = x
-        case 64:
+        case .modulationWheel: controls.modulation[ch] = x * 0.5 // full wheel: +-0.5 semitone vibrato
+        case .volume: controls.volume[ch] = x
+        case .pan: controls.pan[ch] = Float(max(Int(value) - 1, 0)) / 126
+        case .expression: controls.expression[ch] = x
+        case .sustain:
             controls.pedal[ch] = value >= 64 ? 1 : 0
             if value < 64 { releaseHeld(ch) }
-        case 6, 38, 96, 97, 98, 99, 100, 101: // parameter numbers: selection and data entry
-            if let change = parameterNumbers.process(channel: UInt8(ch), controller: controller, value: value) {
+        case .dataEntry, .dataEntryLSB, .dataIncrement, .dataDecrement, .nrpnLSB, .nrpnMSB, .rpnLSB, .rpnMSB:
+            // parameter numbers: selection and data entry
+            if let change = parameterNumbers.process(channel: UInt8(ch), controller: controller.rawValue, value: value) {
                 parameterChanged(channel: ch, change)
             }
-        case 120: // all sound off: a tiny fade, then silence
+        case .allSoundOff: // a tiny fade, then silence
             for v in 0..<slotLimit where voices.stage[v] != Stage.free {
                 if Int(voices.channel[v]) == ch { startFade(v, step: soundOffFadeStep) }
             }
-        case 121: // reset all controllers (RP-015: volume, pan and RPN values stay)
+        case .resetAllControllers: // RP-015: volume, pan and RPN values stay
             controls.bendValue[ch] = 0
             updateBend(ch)
             controls.modulation[ch] = 0
@@ -79,7 +80,7 @@ extension Synth {
             controls.pedal[ch] = 0
             releaseHeld(ch)
             parameterNumbers.deselect(channel: UInt8(ch))
-        case 123, 124, 125, 126, 127: // all notes off (and the mode changes that imply it)
+        case .allNotesOff, .omniOff, .omniOn, .monoOn, .polyOn: // the mode changes imply all notes off
             for v in 0..<slotLimit where isHeldNote(v, channel: ch) { keyUp(v, channel: ch) }
         default: break
         }
@@ -92,7 +93,7 @@ extension Synth {
     /// other RPNs change nothing.
     @_noLocks
     func parameterChanged(channel ch: Int, _ change: ParameterChange) {
-        guard case .registered = change.kind, change.parameter == 0 else { return }
+        guard case .registered = change.kind, change.parameter == RegisteredParameter.pitchBendSensitivity else { return }
         let range = controls.bendRange[ch]
         switch change.source {
         case .dataEntryMSB: controls.bendRange[ch] = Float(change.value >> 7) + (range - Float(Int(range)))

@@ -32,7 +32,7 @@ extension Synth {
         let cutoffTarget = FastMath.log2(parameter(.cutoff))
         let kTarget = damping(resonance: parameter(.resonance))
         let envelopeTarget = parameter(.filterEnvelopeAmount)
-        let masterTarget = FastMath.linear(decibels: parameter(.masterGain))
+        let masterTarget = FastMath.linear(decibels: parameter(.masterGain)) * masterVolume
         let a = smoothing
         // Smoothing moves monotonically toward its target: equal ends mean constant all through the slice.
         let filterBefore = (cutoffOctaves, resonanceK, envelopeOctaves)

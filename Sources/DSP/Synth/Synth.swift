@@ -121,6 +121,8 @@ public final class Synth: @unchecked Sendable {
     var resonanceK: Float = 2
     var envelopeOctaves: Float = 0
     var masterLinear: Float = 1
+    /// The Master Volume a sysex set, 0...1, on top of the master gain parameter (Synth+SystemExclusive.swift).
+    public internal(set) var masterVolume: Float = 1
 
     struct PatchValues: BitwiseCopyable {
         var values: (Float, Float, Float, Float, Float, Float, Float, Float)

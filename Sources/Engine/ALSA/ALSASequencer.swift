@@ -14,10 +14,10 @@ import SystemPackage
 /// thread, so while a port is open the reader's poll wakes every `outPollMilliseconds` to send what waits
 /// there (that is the added latency: at most a few milliseconds).
 ///
-/// Sysex travels in two parts: its bytes into `sysexRing` (this thread is its only producer), then a
-/// header `.midi(ShortMessage(status: 0xF0, data1: length & 0xFF, data2: length >> 8), .alsa)` into
-/// `ring`; the real-time callback moves that many bytes to the monitor's sysex ring. A sysex is sent only
-/// when its bytes and its header both fit (else it is dropped and counted), so the two stay in step.
+/// Sysex travels in two parts: its bytes into `sysexRing` (this thread is its only producer), then
+/// `.sysex(length:, .alsa)` into `ring`; the real-time callback moves that many bytes to the monitor's sysex
+/// ring and gives the message to the synth. A sysex is sent only
+/// when its bytes and its event both fit (else it is dropped and counted), so the two stay in step.
 final class ALSASequencer: @unchecked Sendable {
     /// The device alsa-lib's "default" sequencer opens (named in errors).
     static let device = "/dev/snd/seq"
@@ -198,8 +198,7 @@ final class ALSASequencer: @unchecked Sendable {
             return
         }
         _ = bytes.withUnsafeBufferPointer { sysexRing.push(contentsOf: $0) }
-        let length = bytes.count
-        _ = ring.push(.midi(ShortMessage(status: 0xF0, data1: UInt8(length & 0xFF), data2: UInt8(length >> 8)), .alsa))
+        _ = ring.push(.sysex(length: UInt32(bytes.count), .alsa))
     }
 
     private func announce(_ announcement: ALSAAnnouncement) {

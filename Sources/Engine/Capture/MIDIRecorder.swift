@@ -118,7 +118,7 @@ public struct MIDIRecording: Sendable {
         case .activeSensing, .tuneRequest, .mtcQuarterFrame, .systemReset: break
         case .systemExclusive(let sysex):
             if openSysex.contains(port) {
-                append(.escape(sysex.data.map { $0 & 0x7F } + (sysex.isTerminated ? [0xF7] : [])))
+                append(.escape(sysex.data.map { $0 & 0x7F } + (sysex.isTerminated ? [SystemStatus.endOfExclusive] : [])))
             } else {
                 append(.sysex(sysex))
             }

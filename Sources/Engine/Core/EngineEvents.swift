@@ -22,6 +22,11 @@ public enum MIDISource: UInt8, Sendable, BitwiseCopyable, CaseIterable, CustomSt
 public enum ControlEvent: Sendable, BitwiseCopyable, Equatable {
     /// A MIDI message from a producer other than JACK.
     case midi(ShortMessage, MIDISource)
+    /// A system exclusive message of `length` bytes (F0 through F7) from a producer other than JACK: the
+    /// bytes wait in that producer's sysex byte ring, pushed before this event (the ring is storage allocated
+    /// before the real-time thread starts; the event itself stays a few bytes). The real-time thread hands
+    /// them to the synth (`Synth.handle(sysex:)`) and to the monitor.
+    case sysex(length: UInt32, MIDISource)
     /// A synth parameter edit (raw value of `DSP.SynthParameter`).
     case parameter(index: UInt8, value: Float)
     /// Release every voice (all notes off, pedal up, all channels): the lifecycle's resume. Applied even
@@ -39,7 +44,7 @@ public struct MonitorEvent: Sendable, BitwiseCopyable, Equatable {
     public var source: MIDISource
     /// True when the lifecycle gate dropped it (the simulated app was suspended).
     public var lost: Bool
-    /// For a sysex (message.status == 0xF0): its length in bytes, the payload is in the sysex byte ring.
+    /// For a sysex (`message.isSystemExclusive`): its length in bytes, the payload is in the sysex byte ring.
     public var sysexLength: UInt32
     /// For a sysex: how many of its bytes made it into the sysex byte ring (less when it was full).
     public var sysexBytesQueued: UInt32
@@ -59,10 +64,10 @@ public struct MonitorEvent: Sendable, BitwiseCopyable, Equatable {
     /// payload `takeSysex` hands over (`sysexBytesQueued` bytes from the sysex byte ring, F0 included; call it
     /// once per event, in order, as it consumes them). Nil for a status byte that is no message.
     public func message(takingSysex takeSysex: (Int) -> [UInt8]) -> MIDIMessage? {
-        guard message.status == 0xF0 else { return MIDIMessage(message) }
+        guard message.isSystemExclusive else { return MIDIMessage(message) }
         var bytes = takeSysex(Int(sysexBytesQueued))
-        let terminated = bytes.last == 0xF7
-        if bytes.first == 0xF0 { bytes.removeFirst() }
+        let terminated = bytes.last == SystemStatus.endOfExclusive
+        if bytes.first == SystemStatus.exclusive { bytes.removeFirst() }
         if terminated { bytes.removeLast() }
         return .systemExclusive(SystemExclusive(data: bytes, isTerminated: terminated, isTruncated: sysexBytesQueued < sysexLength))
     }

@@ -8,21 +8,42 @@ public struct PeriodEvent: Sendable, BitwiseCopyable, Equatable {
     /// Frame within the period, 0..<frames.
     public var offset: Int
     public var message: ShortMessage
+    /// For a sysex (`message.isSystemExclusive`): where its bytes, F0 through F7, are in the period's sysex
+    /// bytes (`renderPeriod`'s `sysex`).
+    public var sysexStart = 0, sysexCount = 0
 
     public init(offset: Int, message: ShortMessage) {
         self.offset = offset
         self.message = message
+    }
+
+    /// A sysex whose bytes are `sysex[sysexStart ..< sysexStart + sysexCount]` of its period.
+    public init(offset: Int, sysexStart: Int, sysexCount: Int) {
+        self.init(offset: offset, message: ShortMessage(status: SystemStatus.exclusive))
+        self.sysexStart = sysexStart
+        self.sysexCount = sysexCount
     }
 }
 
 /// A MIDI message at an absolute time in seconds, from a file or a test.
 public struct TimedMessage: Sendable, Equatable {
     public var seconds: Double
+    /// The message; status F0 (`isSystemExclusive`) for a sysex, whose bytes are `sysex`.
     public var message: ShortMessage
+    /// A sysex's bytes, F0 through F7; empty for any other message.
+    public var sysex: [UInt8]
 
     public init(seconds: Double, message: ShortMessage) {
         self.seconds = seconds
         self.message = message
+        sysex = []
+    }
+
+    /// A system exclusive message, `bytes` F0 through F7.
+    public init(seconds: Double, sysex bytes: [UInt8]) {
+        self.seconds = seconds
+        message = ShortMessage(status: SystemStatus.exclusive)
+        sysex = bytes
     }
 }
 
@@ -32,17 +53,26 @@ public enum OfflineRenderer {
     /// Renders one period: for each event (sorted by offset), render up to its frame, apply it, continue.
     /// The split is `PeriodRenderer`'s, the one the JACK callback and the ALSA PCM thread use (`@_noLocks`,
     /// the synth reached without retain/release), so offline output matches live output sample for sample.
-    /// `chunk` is the most frames per synth call (what it was prepared for; the period by default). Returns
-    /// the voices sounding at the end of the period.
+    /// A sysex event's bytes are in `sysex` (`PeriodEvent.sysexStart`), and reach the synth at their frame
+    /// as a live sysex does. `chunk` is the most frames per synth call (what it was prepared for; the period
+    /// by default). Returns the voices sounding at the end of the period.
     @_noLocks @discardableResult
     public static func renderPeriod(_ synth: Unmanaged<Synth>, events: UnsafeBufferPointer<PeriodEvent>,
+                                    sysex: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0),
                                     left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>,
                                     frames: Int, chunk: Int? = nil) -> Int {
         var output = PeriodRenderer(left: left, right: right, frames: frames, chunk: chunk ?? frames)
         for i in 0..<events.count {
             let event = events[i]
             output.render(upTo: event.offset, synth)
-            synth._withUnsafeGuaranteedRef { $0.handle(event.message) }
+            if event.message.isSystemExclusive {
+                let start = event.sysexStart, end = event.sysexStart + event.sysexCount
+                guard start >= 0, start <= end, end <= sysex.count else { continue }
+                let bytes = UnsafeBufferPointer(rebasing: sysex[start..<end])
+                synth._withUnsafeGuaranteedRef { _ = $0.handle(sysex: bytes) }
+            } else {
+                synth._withUnsafeGuaranteedRef { $0.handle(event.message) }
+            }
         }
         output.finish(synth)
         return synth._withUnsafeGuaranteedRef { $0.activeVoiceCount }
@@ -76,7 +106,8 @@ public enum OfflineRenderer {
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
         let sorted = messages.enumerated().sorted {
             ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)
-        }.map { (frame: frame(at: $0.element.seconds, sampleRate: sampleRate), message: $0.element.message) }
+        }.map { (frame: frame(at: $0.element.seconds, sampleRate: sampleRate), message: $0.element.message,
+                 sysex: $0.element.sysex) }
         let lastFrame = sorted.last?.frame ?? 0
         let tailLimit = lastFrame + frames(in: maxTail, sampleRate: sampleRate)
 
@@ -87,6 +118,7 @@ public enum OfflineRenderer {
         defer { periodLeft.deallocate(); periodRight.deallocate() }
         var periodEvents: [PeriodEvent] = []
         periodEvents.reserveCapacity(1_024)
+        var periodSysex: [UInt8] = []
         var next = 0
         var start = 0
         let unmanaged = Unmanaged.passUnretained(synth)
@@ -96,13 +128,22 @@ public enum OfflineRenderer {
                 break
             }
             periodEvents.removeAll(keepingCapacity: true)
+            periodSysex.removeAll(keepingCapacity: true)
             while next < sorted.count && sorted[next].frame < start + periodFrames {
-                periodEvents.append(PeriodEvent(offset: sorted[next].frame - start, message: sorted[next].message))
+                let event = sorted[next], offset = event.frame - start
+                if event.message.isSystemExclusive {
+                    periodEvents.append(PeriodEvent(offset: offset, sysexStart: periodSysex.count, sysexCount: event.sysex.count))
+                    periodSysex += event.sysex
+                } else {
+                    periodEvents.append(PeriodEvent(offset: offset, message: event.message))
+                }
                 next += 1
             }
             _ = periodEvents.withUnsafeBufferPointer { events in
-                renderPeriod(unmanaged, events: events, left: periodLeft.baseAddress!, right: periodRight.baseAddress!,
-                             frames: periodFrames)
+                periodSysex.withUnsafeBufferPointer { sysex in
+                    renderPeriod(unmanaged, events: events, sysex: sysex, left: periodLeft.baseAddress!,
+                                 right: periodRight.baseAddress!, frames: periodFrames)
+                }
             }
             try sink(UnsafeBufferPointer(periodLeft), UnsafeBufferPointer(periodRight))
             start += periodFrames
@@ -141,13 +182,21 @@ public enum OfflineRenderer {
 }
 
 extension OfflineRenderer {
-    /// The synth's input from a Standard MIDI File: its channel messages at their times through the tempo
-    /// map (sysex, meta and system messages are dropped; the synth ignores them).
+    /// The synth's input from a Standard MIDI File: its channel messages and its whole sysex messages at
+    /// their times through the tempo map, as a live synth gets them (a sysex divided into packets, meta and
+    /// other system messages are dropped; the synth ignores them).
     public static func messages(of file: StandardMIDIFile) -> [TimedMessage] {
         file.timedEvents().compactMap { timed in
-            guard case .message(let message) = timed.event, let short = message.shortMessage,
-                  short.isChannelMessage else { return nil }
-            return TimedMessage(seconds: timed.seconds, message: short)
+            switch timed.event {
+            case .sysex(let sysex), .message(.systemExclusive(let sysex)):
+                guard sysex.isTerminated else { return nil }
+                return TimedMessage(seconds: timed.seconds, sysex: MIDIMessage.systemExclusive(sysex).bytes)
+            case .message(let message):
+                guard let short = message.shortMessage, short.isChannelMessage else { return nil }
+                return TimedMessage(seconds: timed.seconds, message: short)
+            default:
+                return nil
+            }
         }
     }
 }

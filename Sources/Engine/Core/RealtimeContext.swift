@@ -159,9 +159,9 @@ final class RealtimeContext: @unchecked Sendable {
         let period = Period(started: MonotonicInstant.now(), midiOpen: midiOpen, audioOpen: audioOpen)
         currentPeriodStart = periodStart
         rtMIDIOut._withUnsafeGuaranteedRef { $0.reset() }
-        drain(rtKeyboard, periodStart: periodStart, midiOpen: period.midiOpen)
-        drain(rtALSA, periodStart: periodStart, midiOpen: period.midiOpen)
-        drain(rtDemo, periodStart: periodStart, midiOpen: period.midiOpen)
+        drain(rtKeyboard, sysexBytes: nil, periodStart: periodStart, midiOpen: period.midiOpen)
+        drain(rtALSA, sysexBytes: rtALSASysex, periodStart: periodStart, midiOpen: period.midiOpen)
+        drain(rtDemo, sysexBytes: nil, periodStart: periodStart, midiOpen: period.midiOpen)
         return period
     }
 
@@ -202,8 +202,11 @@ final class RealtimeContext: @unchecked Sendable {
         if pushed < frames { counters.captureFramesDropped.wrappingAdd(frames - pushed, ordering: .relaxed) }
     }
 
+    /// Applies a control ring's events at the period's start. `sysexBytes`: the ring where its producer puts
+    /// the bytes of the sysex it announces (`ControlEvent.sysex`), nil for producers that send none.
     @_noLocks
-    private func drain(_ ring: Unmanaged<SPSCRing<ControlEvent>>, periodStart: UInt32, midiOpen: Bool) {
+    private func drain(_ ring: Unmanaged<SPSCRing<ControlEvent>>, sysexBytes: Unmanaged<SPSCRing<UInt8>>?,
+                       periodStart: UInt32, midiOpen: Bool) {
         while true {
             // The closure returns Void and captures only `next`: a generic result or a captured self
             // would cost metadata or retains on this thread.
@@ -211,8 +214,9 @@ final class RealtimeContext: @unchecked Sendable {
             ring._withUnsafeGuaranteedRef { next = $0.pop() }
             guard let event = next else { return }
             switch event {
-            case let .midi(header, .alsa) where header.status == 0xF0:
-                deliverALSASysex(length: Int(header.data1) | Int(header.data2) << 8, frameTime: periodStart, midiOpen: midiOpen)
+            case let .sysex(length, source):
+                deliverQueuedSysex(length: Int(length), from: sysexBytes, source: source, frameTime: periodStart,
+                                   midiOpen: midiOpen)
             case let .midi(message, source):
                 deliver(message, source: source, frameTime: periodStart, midiOpen: midiOpen, sysexLength: 0, queued: 0)
             case let .parameter(index, value):
@@ -227,21 +231,38 @@ final class RealtimeContext: @unchecked Sendable {
         }
     }
 
-    /// An ALSA sysex: its `length` bytes wait in the ALSA sysex ring (pushed before its header); they move to
-    /// the monitor's sysex ring, or are consumed and counted when it is full or the gate is closed.
+    /// A sysex whose `length` bytes wait in a producer's sysex ring (pushed before its event): they move to the
+    /// monitor's sysex ring, or are consumed and counted when it is full or the gate is closed. While the gate
+    /// is open the synth gets the whole message too, gathered on the stack (`SysexScratch`: a sysex longer
+    /// than that is none the synth answers, so it only reaches the monitor).
     @_noLocks
-    private func deliverALSASysex(length: Int, frameTime: UInt32, midiOpen: Bool) {
-        var queued = 0
-        for _ in 0..<length {
-            var next: UInt8?
-            rtALSASysex._withUnsafeGuaranteedRef { next = $0.pop() }
-            guard let byte = next else { break }
-            var pushed = false
-            if midiOpen { rtSysex._withUnsafeGuaranteedRef { pushed = $0.push(byte) } }
-            if pushed { queued += 1 }
+    private func deliverQueuedSysex(length: Int, from sysexBytes: Unmanaged<SPSCRing<UInt8>>?, source: MIDISource,
+                                    frameTime: UInt32, midiOpen: Bool) {
+        var scratch = SysexScratch(repeating: 0)
+        var queued = 0, taken = 0
+        if let sysexBytes {
+            for _ in 0..<length {
+                var next: UInt8?
+                sysexBytes._withUnsafeGuaranteedRef { next = $0.pop() }
+                guard let byte = next else { break }
+                if taken < scratch.count { scratch[taken] = byte }
+                taken += 1
+                var pushed = false
+                if midiOpen { rtSysex._withUnsafeGuaranteedRef { pushed = $0.push(byte) } }
+                if pushed { queued += 1 }
+            }
         }
         if midiOpen && queued < length { counters.sysexBytesDropped.wrappingAdd(length - queued, ordering: .relaxed) }
-        deliver(ShortMessage(status: 0xF0), source: .alsa, frameTime: frameTime, midiOpen: midiOpen,
+        if midiOpen && taken == length && length <= scratch.count {
+            let synth = rtSynth // the closure captures this, not self
+            withUnsafeMutablePointer(to: &scratch) { storage in
+                storage.withMemoryRebound(to: UInt8.self, capacity: length) { start in
+                    let message = UnsafeBufferPointer(start: start, count: length)
+                    synth._withUnsafeGuaranteedRef { _ = $0.handle(sysex: message) }
+                }
+            }
+        }
+        deliver(ShortMessage(status: SystemStatus.exclusive), source: source, frameTime: frameTime, midiOpen: midiOpen,
                 sysexLength: UInt32(truncatingIfNeeded: length), queued: UInt32(truncatingIfNeeded: queued))
     }
 
@@ -250,11 +271,13 @@ final class RealtimeContext: @unchecked Sendable {
     func receive(bytes: UnsafeMutablePointer<UInt8>, size: Int, frameTime: UInt32, midiOpen: Bool) {
         let status = bytes[0]
         guard status >= 0x80 else { return }
-        if status == 0xF0 {
-            let queued = midiOpen
-                ? rtSysex._withUnsafeGuaranteedRef { $0.push(contentsOf: UnsafeBufferPointer(start: bytes, count: size)) } : 0
+        if status == SystemStatus.exclusive {
+            let message = UnsafeBufferPointer(start: UnsafePointer(bytes), count: size)
+            let queued = midiOpen ? rtSysex._withUnsafeGuaranteedRef { $0.push(contentsOf: message) } : 0
             if queued < size && midiOpen { counters.sysexBytesDropped.wrappingAdd(size - queued, ordering: .relaxed) }
-            deliver(ShortMessage(status: 0xF0), source: .jack, frameTime: frameTime, midiOpen: midiOpen,
+            // At its frame, like any message: the callback rendered up to it before calling here.
+            if midiOpen { rtSynth._withUnsafeGuaranteedRef { _ = $0.handle(sysex: message) } }
+            deliver(ShortMessage(status: SystemStatus.exclusive), source: .jack, frameTime: frameTime, midiOpen: midiOpen,
                     sysexLength: UInt32(truncatingIfNeeded: size), queued: UInt32(truncatingIfNeeded: queued))
             return
         }
@@ -267,7 +290,7 @@ final class RealtimeContext: @unchecked Sendable {
                          sysexLength: UInt32, queued: UInt32) {
         counters.midiReceived.wrappingAdd(1, ordering: .relaxed)
         if midiOpen {
-            if message.status != 0xF0 { rtSynth._withUnsafeGuaranteedRef { $0.handle(message) } }
+            if !message.isSystemExclusive { rtSynth._withUnsafeGuaranteedRef { $0.handle(message) } }
         } else {
             counters.midiLost.wrappingAdd(1, ordering: .relaxed)
         }
@@ -282,7 +305,7 @@ final class RealtimeContext: @unchecked Sendable {
     /// to the monitor's ring). The monitor sees it again as source `out`.
     @_noLocks
     private func send(_ message: ShortMessage, source: MIDISource, frameTime: UInt32) {
-        guard midiOutActive, message.status != 0xF0 else { return }
+        guard midiOutActive, !message.isSystemExclusive else { return }
         switch source {
         case .keyboard, .demo: break
         case .jack, .alsa: guard midiThru else { return }
@@ -323,3 +346,7 @@ private func pushFrames(_ ring: SPSCRing<StereoFrame>, left: UnsafeMutablePointe
     }
     return pushed
 }
+
+/// Where the real-time thread gathers a queued sysex for the synth: on its stack, no allocation. Longer than
+/// any universal message the synth answers (`UniversalSystemExclusive`: at most 8 bytes) by far.
+typealias SysexScratch = InlineArray<256, UInt8>

@@ -81,24 +81,24 @@ public struct DemoSequencer: Sendable {
         var messages: [ShortMessage] = []
         if state == .idle {
             state = .playing
-            messages.append(ShortMessage(status: 0xFA))
+            messages.append(ShortMessage(status: SystemStatus.start))
         }
         while Double(nextTick) * secondsPerTick <= seconds + 1e-9 {
             let tick = nextTick
-            messages.append(ShortMessage(status: 0xF8))
+            messages.append(ShortMessage(status: SystemStatus.timingClock))
             sounding.removeAll { playing in
                 guard playing.off <= tick else { return false }
-                messages.append(ShortMessage(status: 0x80 | playing.channel, data1: playing.note, data2: 0))
+                messages.append(ShortMessage.noteOff(playing.note, channel: playing.channel))
                 return true
             }
             let inLoop = tick % Self.loopTicks
             for note in Self.pattern where note.tick == inLoop {
                 // A note still sounding is ended first, so no note-on ever doubles a held one.
                 if let held = sounding.firstIndex(where: { $0.channel == note.channel && $0.note == note.note }) {
-                    messages.append(ShortMessage(status: 0x80 | note.channel, data1: note.note, data2: 0))
+                    messages.append(ShortMessage.noteOff(note.note, channel: note.channel))
                     sounding.remove(at: held)
                 }
-                messages.append(ShortMessage(status: 0x90 | note.channel, data1: note.note, data2: note.velocity))
+                messages.append(ShortMessage.noteOn(note.note, velocity: note.velocity, channel: note.channel))
                 sounding.append((tick + note.length, note.channel, note.note))
             }
             nextTick += 1
@@ -111,9 +111,9 @@ public struct DemoSequencer: Sendable {
         guard state != .stopped else { return [] }
         let wasPlaying = state == .playing
         state = .stopped
-        var messages = sounding.map { ShortMessage(status: 0x80 | $0.channel, data1: $0.note, data2: 0) }
+        var messages = sounding.map { ShortMessage.noteOff($0.note, channel: $0.channel) }
         sounding.removeAll()
-        if wasPlaying { messages.append(ShortMessage(status: 0xFC)) }
+        if wasPlaying { messages.append(ShortMessage(status: SystemStatus.stop)) }
         return messages
     }
 }
