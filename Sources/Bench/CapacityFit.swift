@@ -8,10 +8,6 @@ public struct CapacityFit: Sendable, Equatable {
     public struct Point: Sendable, Equatable {
         public var voices: Double
         public var nanoseconds: Double
-        public init(voices: Double, nanoseconds: Double) {
-            self.voices = voices
-            self.nanoseconds = nanoseconds
-        }
     }
 
     /// What the fit says the capacity is.

@@ -15,13 +15,6 @@ public struct TaskSample: Sendable, Equatable {
     /// ticks of 10 ms) converted when the kernel has no schedstat.
     public var onCPUNanoseconds: UInt64
 
-    public init(tid: Int32, name: String, policy: Int, onCPUNanoseconds: UInt64) {
-        self.tid = tid
-        self.name = name
-        self.policy = policy
-        self.onCPUNanoseconds = onCPUNanoseconds
-    }
-
     /// SCHED_FIFO or SCHED_RR: how JACK runs a client's process thread when the server runs with -R.
     public var isRealtime: Bool { policy == 1 || policy == 2 }
 }

@@ -10,10 +10,6 @@ public struct LiveGates: Equatable, Sendable {
     public var midiDelivered: Bool
     /// The synth's output plays (false: silence).
     public var audioPlaying: Bool
-    public init(midiDelivered: Bool, audioPlaying: Bool) {
-        self.midiDelivered = midiDelivered
-        self.audioPlaying = audioPlaying
-    }
 }
 
 /// Something the engine must do once, before it applies the gates that come with it.

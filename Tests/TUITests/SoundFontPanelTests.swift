@@ -1,4 +1,4 @@
-import DSP
+@testable import DSP
 @testable import Engine
 import Foundation
 import MIDI

@@ -45,14 +45,6 @@ public struct SoundFontModulator: BitwiseCopyable, Equatable {
     public var amountSource: UInt16
     public var transform: UInt16
 
-    public init(source: UInt16, destination: UInt16, amount: Int32, amountSource: UInt16, transform: UInt16) {
-        self.source = source
-        self.destination = destination
-        self.amount = amount
-        self.amountSource = amountSource
-        self.transform = transform
-    }
-
     /// Two modulators are identical (section 9.5.1) when all but the amount match.
     @inline(__always)
     public func isIdentical(to other: SoundFontModulator) -> Bool {
@@ -74,18 +66,6 @@ public struct SoundFontSample: BitwiseCopyable {
     /// 1 mono, 2 right, 4 left, 8 linked; 0x8000 set for ROM samples (not playable).
     public var type: UInt16
 
-    public init(start: UInt32, end: UInt32, loopStart: UInt32, loopEnd: UInt32, sampleRate: UInt32,
-                originalPitch: UInt8, pitchCorrection: Int8, link: UInt16, type: UInt16) {
-        self.start = start
-        self.end = end
-        self.loopStart = loopStart
-        self.loopEnd = loopEnd
-        self.sampleRate = sampleRate
-        self.originalPitch = originalPitch
-        self.pitchCorrection = pitchCorrection
-        self.link = link
-        self.type = type
-    }
 }
 
 /// A preset header (phdr) and where its zones are in `SoundFont.zones`.
@@ -96,13 +76,6 @@ public struct SoundFontPreset: Sendable, Equatable {
     public var zoneStart: Int32
     public var zoneCount: Int32
 
-    public init(name: String, bank: UInt16, program: UInt8, zoneStart: Int32, zoneCount: Int32) {
-        self.name = name
-        self.bank = bank
-        self.program = program
-        self.zoneStart = zoneStart
-        self.zoneCount = zoneCount
-    }
 }
 
 /// A font that cannot be loaded: the file, the chunk (e.g. "pdta/phdr") and the byte offset in the file.
@@ -111,13 +84,6 @@ public struct SoundFontError: Error, CustomStringConvertible, Equatable {
     public var chunk: String
     public var offset: Int
     public var reason: String
-
-    public init(path: String, chunk: String, offset: Int, reason: String) {
-        self.path = path
-        self.chunk = chunk
-        self.offset = offset
-        self.reason = reason
-    }
 
     public var description: String {
         chunk.isEmpty ? "\(path): \(reason)" : "\(path): chunk '\(chunk)' at byte \(offset): \(reason)"

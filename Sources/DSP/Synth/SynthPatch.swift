@@ -12,20 +12,6 @@ public struct SynthPatch: Sendable, Hashable {
     /// 0: every velocity plays at full level; 1: level follows (velocity/127)^2.
     public var velocitySensitivity: Float
 
-    public init(name: String, waveform: Waveform, attack: Float, decay: Float, sustain: Float, release: Float,
-                cutoff: Float, resonance: Float, filterEnvelopeAmount: Float, velocitySensitivity: Float) {
-        self.name = name
-        self.waveform = waveform
-        self.attack = attack
-        self.decay = decay
-        self.sustain = sustain
-        self.release = release
-        self.cutoff = cutoff
-        self.resonance = resonance
-        self.filterEnvelopeAmount = filterEnvelopeAmount
-        self.velocitySensitivity = velocitySensitivity
-    }
-
     /// The built-in patches, chosen by program change (program n plays patch n modulo the count).
     public static let builtIn: [SynthPatch] = [
         SynthPatch(name: "sine keys", waveform: .sine, attack: 0.002, decay: 1.2, sustain: 0.6, release: 0.3, cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8),
