@@ -156,30 +156,28 @@ struct Bench: ParsableCommand {
     /// the machine's real-time behaviour, beside the xruns of the idle server and of jack_midisine watched
     /// for as long as Backbeat's sweep took. No target: the CPU-time rows measure the synths' capacity.
     func polyphonyRows() throws -> [Row] {
-        var rows: [Row] = []
-        for period in [64, 256] {
+        try [64, 256].map { period in
             let server = "backbeat-bench-\(period)"
-            let jackd = try PrivateJackServer.unlessRunning(server, period: period)
-            defer { jackd?.stop() }
-            let sweepStart = ContinuousClock.now
-            let ours = try PolyphonyBenchmark.backbeat(server: server)
-            let sweepTime = ContinuousClock.now - sweepStart
-            let theirs = try PolyphonyBenchmark.fluidsynth(server: server)
-            let idle = try XrunBaseline.idle(server: server, duration: sweepTime)
-            let midisine = try XrunBaseline.midisine(server: server, duration: sweepTime)
-            let seconds = String(format: "%.0f s", Double(sweepTime.components.seconds) + Double(sweepTime.components.attoseconds) * 1e-18)
-            let baseline = "; in \(seconds): idle server \(idle) xruns, jack_midisine \(midisine.map(String.init) ?? "n/a") xruns"
-            func load(_ result: PolyphonyBenchmark.Result) -> String {
-                String(format: "%.0f %% load held", result.load)
-                    + (result.isolatedXruns > 0 ? ", \(result.isolatedXruns) isolated xruns" : "")
+            return try PrivateJackServer.whileRunning(server, period: period) {
+                let sweepStart = ContinuousClock.now
+                let ours = try PolyphonyBenchmark.backbeat(server: server)
+                let sweepTime = ContinuousClock.now - sweepStart
+                let theirs = try PolyphonyBenchmark.fluidsynth(server: server)
+                let idle = try XrunBaseline.idle(server: server, duration: sweepTime)
+                let midisine = try XrunBaseline.midisine(server: server, duration: sweepTime)
+                let seconds = String(format: "%.0f s", Double(sweepTime.components.seconds) + Double(sweepTime.components.attoseconds) * 1e-18)
+                let baseline = "; in \(seconds): idle server \(idle) xruns, jack_midisine \(midisine.map(String.init) ?? "n/a") xruns"
+                func load(_ result: PolyphonyBenchmark.Result) -> String {
+                    String(format: "%.0f %% load held", result.load)
+                        + (result.isolatedXruns > 0 ? ", \(result.isolatedXruns) isolated xruns" : "")
+                }
+                let reference = (theirs.map { "\($0.notes) notes = \($0.notes * 2) voices (\($0.reason); \(load($0)))" } ?? "n/a") + baseline
+                return Row(metric: "xrun sweep at \(period) frames: the machine's real-time behaviour (vs FluidSynth over JACK)",
+                           backbeat: "\(ours.notes) voices (\(ours.reason); \(load(ours)))", reference: reference,
+                           ratio: theirs.map { $0.notes == 0 ? "n/a (0)" : String(format: "%.1fx", Double(ours.notes) / Double($0.notes * 2)) } ?? "n/a",
+                           target: "-", pass: nil)
             }
-            let reference = (theirs.map { "\($0.notes) notes = \($0.notes * 2) voices (\($0.reason); \(load($0)))" } ?? "n/a") + baseline
-            rows.append(Row(metric: "xrun sweep at \(period) frames: the machine's real-time behaviour (vs FluidSynth over JACK)",
-                            backbeat: "\(ours.notes) voices (\(ours.reason); \(load(ours)))", reference: reference,
-                            ratio: theirs.map { $0.notes == 0 ? "n/a (0)" : String(format: "%.1fx", Double(ours.notes) / Double($0.notes * 2)) } ?? "n/a",
-                            target: "-", pass: nil))
         }
-        return rows
     }
 
     /// Real-time capacity from CPU time: each synth's JACK process thread's time on the CPU per period at
@@ -187,32 +185,30 @@ struct Bench: ParsableCommand {
     /// at 256 and 64 frames on a private server each, and the voices a least-squares line through those
     /// points puts at 80 % of the period. Backbeat's own callback-duration histogram goes beside its fit.
     func capacityRows() throws -> [Row] {
-        var rows: [Row] = []
-        for period in [256, 64] {
+        try [256, 64].map { period in
             let server = "backbeat-bench-cpu-\(period)"
-            let jackd = try PrivateJackServer.unlessRunning(server, period: period)
-            defer { jackd?.stop() }
-            let ours = try CPUCapacityBenchmark.backbeat(server: server)
-            let theirs = try CPUCapacityBenchmark.fluidsynth(server: server)
-            let ourFit = ours.fit, theirFit = theirs?.fit
-            func extras(_ result: CPUCapacityBenchmark.Result) -> String {
-                let xruns = result.points.reduce(0) { $0 + $1.xruns }
-                return "; \(result.thread)" + (xruns > 0 ? "; \(xruns) xruns during the windows" : "") + (result.stoppedEarly.map { "; \($0)" } ?? "")
+            return try PrivateJackServer.whileRunning(server, period: period) {
+                let ours = try CPUCapacityBenchmark.backbeat(server: server)
+                let theirs = try CPUCapacityBenchmark.fluidsynth(server: server)
+                let ourFit = ours.fit, theirFit = theirs?.fit
+                func extras(_ result: CPUCapacityBenchmark.Result) -> String {
+                    let xruns = result.points.reduce(0) { $0 + $1.xruns }
+                    return "; \(result.thread)" + (xruns > 0 ? "; \(xruns) xruns during the windows" : "") + (result.stoppedEarly.map { "; \($0)" } ?? "")
+                }
+                var detail = ourFit.description + extras(ours)
+                if let median = ours.callbackMedian, let p99 = ours.callbackP99, let top = ours.points.last {
+                    detail += String(format: "; callback median %.0f µs, p99 %.0f µs at %d voices", Double(median) / 1000, Double(p99) / 1000, top.voices)
+                }
+                let reference = theirs.map { "FluidSynth " + $0.fit.description + extras($0) } ?? "n/a (FluidSynth or its sound font not installed)"
+                var ratio: Double?
+                if let mine = ourFit.voices, let other = theirFit?.voices { ratio = other > 0 ? Double(mine) / Double(other) : .infinity }
+                let bigEnough = period != 256 || (ourFit.voices ?? 0) >= 4096
+                return Row(metric: "real-time capacity at \(period) frames, CPU time (vs FluidSynth over JACK)", backbeat: detail,
+                           reference: reference, ratio: ratio.map { String(format: "%.1fx", $0) } ?? "n/a",
+                           target: period == 256 ? "≥4x FluidSynth, ≥4096 voices" : "≥4x FluidSynth",
+                           pass: theirs == nil ? (period == 256 ? bigEnough : nil) : (ratio.map { $0 >= 4 } ?? false) && bigEnough)
             }
-            var detail = ourFit.description + extras(ours)
-            if let median = ours.callbackMedian, let p99 = ours.callbackP99, let top = ours.points.last {
-                detail += String(format: "; callback median %.0f µs, p99 %.0f µs at %d voices", Double(median) / 1000, Double(p99) / 1000, top.voices)
-            }
-            let reference = theirs.map { "FluidSynth " + $0.fit.description + extras($0) } ?? "n/a (FluidSynth or its sound font not installed)"
-            var ratio: Double?
-            if let mine = ourFit.voices, let other = theirFit?.voices { ratio = other > 0 ? Double(mine) / Double(other) : .infinity }
-            let bigEnough = period != 256 || (ourFit.voices ?? 0) >= 4096
-            rows.append(Row(metric: "real-time capacity at \(period) frames, CPU time (vs FluidSynth over JACK)", backbeat: detail,
-                            reference: reference, ratio: ratio.map { String(format: "%.1fx", $0) } ?? "n/a",
-                            target: period == 256 ? "≥4x FluidSynth, ≥4096 voices" : "≥4x FluidSynth",
-                            pass: theirs == nil ? (period == 256 ? bigEnough : nil) : (ratio.map { $0 >= 4 } ?? false) && bigEnough))
         }
-        return rows
     }
 
     func processRows(backbeat: String) throws -> [Row] {
@@ -375,5 +371,12 @@ extension PrivateJackServer {
     /// name runs already: the benchmark then uses that one and leaves it running.
     static func unlessRunning(_ name: String, period: Int = 256) throws -> PrivateJackServer? {
         isRunning(name: name) ? nil : try start(name: name, rate: 48_000, period: period)
+    }
+
+    /// `body` with the server `name` running (`unlessRunning`), stopped after it if it was started for it.
+    static func whileRunning<T>(_ name: String, period: Int = 256, _ body: () throws -> T) throws -> T {
+        let jackd = try unlessRunning(name, period: period)
+        defer { jackd?.stop() }
+        return try body()
     }
 }

@@ -32,6 +32,16 @@ struct SoundFontBuilder {
         var bank: UInt16 = 0
         var program: UInt16 = 0
         var zones: [Zone]
+
+        /// A preset of one zone that plays the first instrument.
+        static func playing(_ name: String, bank: UInt16, program: UInt16) -> Preset {
+            Preset(name: name, bank: bank, program: program, zones: [Zone(target: 0)])
+        }
+
+        /// Such presets from (name, bank, program).
+        static func playing(_ list: [(String, UInt16, UInt16)]) -> [Preset] {
+            list.map { playing($0.0, bank: $0.1, program: $0.2) }
+        }
     }
 
     struct Instrument {

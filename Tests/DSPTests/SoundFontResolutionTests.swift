@@ -180,10 +180,7 @@ private func modulators(_ font: SoundFont, zone: Int) -> [SoundFontModulator] {
 
 @Test func presetsAreSortedAndDuplicatesKeepTheFirst() throws {
     var b = SoundFontBuilder.minimal()
-    b.presets = [
-        .init(name: "drums", bank: 128, program: 0, zones: [Zone(target: 0)]),
-        .init(name: "organ", bank: 0, program: 16, zones: [Zone(target: 0)]),
-        .init(name: "piano", bank: 0, program: 0, zones: [Zone(target: 0)]),
+    b.presets = SoundFontBuilder.Preset.playing([("drums", 128, 0), ("organ", 0, 16), ("piano", 0, 0)]) + [
         .init(name: "organ copy", bank: 0, program: 16, zones: []),
         .init(name: "bad program", bank: 0, program: 200, zones: []),
     ]
@@ -196,14 +193,10 @@ private func modulators(_ font: SoundFont, zone: Int) -> [SoundFontModulator] {
 // Preset selection with FluidSynth's fallbacks: every branch.
 @Test func preferredPresetFallsBackAsFluidSynthDoes() throws {
     var b = SoundFontBuilder.minimal()
-    b.presets = [
-        .init(name: "piano", bank: 0, program: 0, zones: [Zone(target: 0)]),
-        .init(name: "strings", bank: 0, program: 48, zones: [Zone(target: 0)]),
-        .init(name: "strings 2", bank: 8, program: 48, zones: [Zone(target: 0)]),
-        .init(name: "standard", bank: 128, program: 0, zones: [Zone(target: 0)]),
-        .init(name: "room", bank: 128, program: 8, zones: [Zone(target: 0)]),
-        .init(name: "sfx kit", bank: 129, program: 0, zones: [Zone(target: 0)]),
-    ]
+    b.presets = SoundFontBuilder.Preset.playing([
+        ("piano", 0, 0), ("strings", 0, 48), ("strings 2", 8, 48),
+        ("standard", 128, 0), ("room", 128, 8), ("sfx kit", 129, 0),
+    ])
     let font = try load(b)
     func name(_ bank: Int, _ program: Int, _ percussion: Bool) -> String? {
         font.preferredPreset(bank: bank, program: program, percussion: percussion).map { font.presets[$0].name }

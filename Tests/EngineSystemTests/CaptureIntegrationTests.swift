@@ -176,5 +176,42 @@ extension JACK {
         let left = try FileManager.default.contentsOfDirectory(atPath: kept.path)
         #expect(left == [], "left on the disk: \(left) \(output)")
     }
+
+    @Test func midiCaptureSurvivesSIGKILL() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        // A note every half second (24000 frames), 50 ms long.
+        let sequencer = try RunningProgram("/usr/bin/jack_midiseq", ["seq", "24000", "0", "60", "2400"], server: server.name)
+        defer { sequencer.signal(SIGTERM) }
+        let path = temporary.appendingPathComponent("killed.mid").path
+        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--no-autoconnect",
+                                                                 "--connect-midi", "seq:out", "--record-midi", path], server: server.name)
+        try backbeat.waitForLine(containing: "recording MIDI to")
+        let started = Date()
+        for _ in 0..<4 { try backbeat.waitForLine(containing: "rec MIDI", after: backbeat.output.count) }
+        let elapsed = Date().timeIntervalSince(started)
+        backbeat.signal(SIGKILL)
+        _ = try backbeat.waitForExit()
+
+        let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+        let ons = file.timedEvents().compactMap { event -> Double? in
+            if case .message(.noteOn(let on)) = event.event, on.note == 60 { event.seconds } else { nil }
+        }
+        // Everything sent more than 1.5 s before the kill is in the file: notes every 0.5 s up to then.
+        let last = try #require(ons.last, "no notes in the file")
+        #expect(last >= elapsed - 1.5 - 0.5, "last note at \(last) s of \(elapsed) s recorded")
+        #expect(ons.count >= Int((elapsed - 1.5) / 0.5), "\(ons.count) notes in \(elapsed) s")
+        let gaps = zip(ons.dropFirst(), ons).map { $0 - $1 }
+        // The capture keeps JACK frame times, so notes are 0.5 s (24000 frames) apart, except that a loaded
+        // machine's xruns make jack_midiseq's own loop slip: each cycle it misses delays its later notes by
+        // exactly one period (256 frames; seen up to 4 in one gap in a CI dry run). So each gap is 24000
+        // frames plus whole periods, to the file's resolution (1920 ticks a second: 25 frames a tick, and a
+        // gap of two rounded times may be off by one tick): not arrival times, which would wander.
+        #expect(gaps.allSatisfy { gap in
+            let late = gap * 48_000 - 24_000
+            let periods = (late / 256).rounded()
+            return periods >= 0 && periods <= 16 && abs(late - periods * 256) <= 26
+        }, "note spacing \(gaps)")
+    }
 }
 }
