@@ -118,9 +118,7 @@ extension Synth {
                 sampleCount += 1
                 continue
             }
-            // The decay's float arithmetic settles a few ulps off the sustain level, at a fixed point.
-            let level = levels[v]
-            let settled = sustainLevel + (level - sustainLevel) * decayCoefficient == level
+            let settled = LaneEnvelope.isSettled(levels[v], sustain: sustainLevel, decay: decayCoefficient)
             let chBit: UInt16 = 1 << UInt16(channels[v])
             let constantLevel = sustainHolds && stages[v] == Stage.decay && settled
                 && fadeSteps[v] == 0 && gainsMove & chBit == 0

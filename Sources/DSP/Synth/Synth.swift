@@ -16,7 +16,8 @@ import Synchronization
 // - Synth+VoiceAllocation.swift: a built-in note-on through the allocator, note-off, the pedal.
 // - Synth+Rendering.swift: per slice, smoothing of the global parameters, per-channel pitch and gains, the
 //   sorting of voices into groups of eight, the mix and its soft clipper.
-// - Synth+VoiceGroup.swift: one group of eight voices: envelopes, then (moving groups) the filter
+// - Synth+VoiceGroup.swift: one group of eight voices: envelopes (LaneEnvelope.swift: eight voices' stages
+//   and levels, `process` one sample, the built-in voice's counterpart of SampleEnvelope), then (moving groups) the filter
 //   coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then the
 //   oscillator-and-filter loops of VoiceLanes.swift.
 // - Synth+LaneCache.swift, LaneCache.swift: steady groups keep their lanes from one call to the next and
