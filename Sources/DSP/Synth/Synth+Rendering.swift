@@ -33,27 +33,29 @@ extension Synth {
         let kTarget = damping(resonance: parameter(.resonance))
         let envelopeTarget = parameter(.filterEnvelopeAmount)
         let masterTarget = FastMath.linear(decibels: parameter(.masterGain)) * masterVolume
-        let a = smoothing
+        var g = smoothed
+        let a = g.coefficient
         // Smoothing moves monotonically toward its target: equal ends mean constant all through the slice.
-        let filterBefore = (cutoffOctaves, resonanceK, envelopeOctaves)
+        let filterBefore = (g.cutoffOctaves, g.resonanceK, g.envelopeOctaves)
         for n in 0..<frames {
-            cutoffOctaves += a * (cutoffTarget - cutoffOctaves)
-            resonanceK += a * (kTarget - resonanceK)
-            envelopeOctaves += a * (envelopeTarget - envelopeOctaves)
-            masterLinear += a * (masterTarget - masterLinear)
-            scratch.cutoff[n] = cutoffOctaves
-            scratch.damping[n] = resonanceK
-            scratch.envelopeAmount[n] = envelopeOctaves
-            scratch.master[n] = masterLinear
+            g.cutoffOctaves += a * (cutoffTarget - g.cutoffOctaves)
+            g.resonanceK += a * (kTarget - g.resonanceK)
+            g.envelopeOctaves += a * (envelopeTarget - g.envelopeOctaves)
+            g.masterLinear += a * (masterTarget - g.masterLinear)
+            scratch.cutoff[n] = g.cutoffOctaves
+            scratch.damping[n] = g.resonanceK
+            scratch.envelopeAmount[n] = g.envelopeOctaves
+            scratch.master[n] = g.masterLinear
         }
-        let filterAfter = (cutoffOctaves, resonanceK, envelopeOctaves)
+        smoothed = g
+        let filterAfter = (g.cutoffOctaves, g.resonanceK, g.envelopeOctaves)
         let filterSteady = filterBefore == filterAfter
 
         // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
         var activeChannels: UInt16 = 0
         for v in 0..<slotLimit where voices.stage[v] != Stage.free { activeChannels |= 1 << UInt16(voices.channel[v]) }
         var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
-        let sineTable = tables[0]
+        let sineTable = wavetables.tables[0]
         let tableSize = wavetableSize
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
             let pitch = scratch.pitch + ch * maxFrames

@@ -64,7 +64,8 @@ extension Synth {
             // The richest table whose harmonics stay below Nyquist at this slice's highest pitch.
             let maxIncrement = min(base * scratch.pitchMax[ch], 0.49)
             let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
-            offsets[l] = pairOffsets[wave * levelCount + Int(levelForMaxHarmonics[max(allowed, 1)])]
+            offsets[l] = wavetables.pairOffsets[wave * wavetables.levelCount
+                                                + Int(wavetables.levelForMaxHarmonics[max(allowed, 1)])]
             if pitchMoves & chBit != 0 { pitchVaries = true } else {
                 steps[l] = UInt32(min(base * scratch.pitch[ch * frameCount], 0.49) * phaseStepsPerCycle)
             }
@@ -112,14 +113,14 @@ extension Synth {
 
         if case .steady = kind {
             var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
-            oscillateAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: offsets.lowHalf,
+            oscillateAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
                                phase: &halfPhase, increment: steps.lowHalf, z1: &halfZ1, z2: &halfZ2,
                                b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
                                levelRight: levelRight.lowHalf, left: scratch.sumLeft, right: scratch.sumRight)
             phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
             if count > 4 {
                 halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
-                oscillateAndFilter(frames: frames, half: 1, pairs: pairs, tableOffsets: offsets.highHalf,
+                oscillateAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: offsets.highHalf,
                                    phase: &halfPhase, increment: steps.highHalf, z1: &halfZ1, z2: &halfZ2,
                                    b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
                                    levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
@@ -129,14 +130,14 @@ extension Synth {
         } else if case .gliding = kind {
             let halfSteps = UnsafeRawPointer(scratch.increments).assumingMemoryBound(to: HalfLaneBits.self)
             var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
-            glideAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: offsets.lowHalf,
+            glideAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
                            phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
                            b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
                            levelRight: levelRight.lowHalf, left: scratch.sumLeft, right: scratch.sumRight)
             phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
             if count > 4 {
                 halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
-                glideAndFilter(frames: frames, half: 1, pairs: pairs, tableOffsets: offsets.highHalf,
+                glideAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: offsets.highHalf,
                                phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
                                b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
                                levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
@@ -144,7 +145,7 @@ extension Synth {
                 phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
             }
         } else {
-            oscillateAndFilter(frames: frames, pairs: pairs, tableOffsets: offsets, phase: &phases, increment: steps,
+            oscillateAndFilter(frames: frames, pairs: wavetables.pairs, tableOffsets: offsets, phase: &phases, increment: steps,
                                increments: scratch.increments, incrementsVary: pitchVaries, z1: &z1, z2: &z2,
                                perSample: perSample, stride: stride, left: scratch.sumLeft, right: scratch.sumRight)
         }
