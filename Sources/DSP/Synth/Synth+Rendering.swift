@@ -56,7 +56,6 @@ extension Synth {
         for v in 0..<slotLimit where voices.stage[v] != Stage.free { activeChannels |= 1 << UInt16(voices.channel[v]) }
         var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
         let sineTable = wavetables.tables[0]
-        let tableSize = wavetableSize
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
             let pitch = scratch.pitch + ch * maxFrames
             let gl = scratch.left + ch * maxFrames
@@ -64,7 +63,8 @@ extension Synth {
             let bendSemitones = controls.bend[ch]
             let depthTarget = controls.modulation[ch]
             let leftTarget = targetLeft(ch), rightTarget = targetRight(ch)
-            var depth = controls.vibrato[ch], lfo = controls.lfoPhase[ch], l = controls.gainLeft[ch], r = controls.gainRight[ch]
+            var depth = controls.vibrato[ch], l = controls.gainLeft[ch], r = controls.gainRight[ch]
+            var lfo = VibratoLFO(phase: controls.lfoPhase[ch], increment: lfoIncrement, sine: sineTable)
             let gainsBefore = (l, r)
             var highest: Float = 0
             if depthTarget == 0 && depth < 1e-6 {
@@ -72,8 +72,7 @@ extension Synth {
                 depth = 0
                 let ratio = FastMath.exp2(bendSemitones * (1.0 / 12))
                 highest = ratio
-                lfo += Float(frames) * lfoIncrement
-                lfo -= Float(Int(lfo))
+                lfo.skip(frames)
                 for n in 0..<frames {
                     l += a * (leftTarget - l)
                     r += a * (rightTarget - r)
@@ -87,11 +86,7 @@ extension Synth {
                     depth += a * (depthTarget - depth)
                     l += a * (leftTarget - l)
                     r += a * (rightTarget - r)
-                    lfo += lfoIncrement
-                    if lfo >= 1 { lfo -= 1 }
-                    let x = lfo * tableSize
-                    let i = Int(x)
-                    let s = sineTable[i] + (x - Float(i)) * (sineTable[i + 1] - sineTable[i])
+                    let s = lfo.process()
                     let ratio = FastMath.exp2((bendSemitones + depth * s) * (1.0 / 12))
                     pitch[n] = ratio
                     highest = max(highest, ratio)
@@ -100,7 +95,7 @@ extension Synth {
                 }
             }
             if gainsBefore.0 != l || gainsBefore.1 != r { gainsMove |= 1 << UInt16(ch) }
-            controls.vibrato[ch] = depth; controls.lfoPhase[ch] = lfo; controls.gainLeft[ch] = l; controls.gainRight[ch] = r
+            controls.vibrato[ch] = depth; controls.lfoPhase[ch] = lfo.phase; controls.gainLeft[ch] = l; controls.gainRight[ch] = r
             scratch.pitchMax[ch] = highest
         }
 

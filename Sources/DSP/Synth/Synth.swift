@@ -17,12 +17,13 @@ import Synchronization
 //   stealing (a stolen voice fades out in its own slot; a voice not yet heard is never stolen), fades,
 //   freeing, exclusive classes.
 // - Synth+VoiceAllocation.swift: a built-in note-on through the allocator, note-off, the pedal.
-// - Synth+Rendering.swift: per slice, smoothing of the global parameters, per-channel pitch and gains, the
+// - Synth+Rendering.swift: per slice, smoothing of the global parameters, per-channel pitch (the vibrato's
+//   VibratoLFO.swift: one channel's sine LFO, `process` one sample, SampleLFO's counterpart) and gains, the
 //   sorting of voices into groups of eight, the mix and its soft clipper.
 // - Synth+VoiceGroup.swift: one group of eight voices: envelopes (LaneEnvelope.swift: eight voices' stages
-//   and levels, `process` one sample, the built-in voice's counterpart of SampleEnvelope), then (moving groups) the filter
-//   coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then the
-//   oscillator-and-filter loops of VoiceLanes.swift.
+//   and levels, `process` one sample, the built-in voice's counterpart of SampleEnvelope), then (moving
+//   groups) the filter coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then
+//   the oscillator-and-filter loops of VoiceLanes.swift.
 // - Synth+LaneCache.swift, LaneCache.swift: steady groups keep their lanes from one call to the next and
 //   are gathered afresh only when their voices or what their lanes were computed from change.
 // - VoiceLanes.swift, StateVariableFilter.swift: the per-sample math on SIMD lanes; the one SVF step.
