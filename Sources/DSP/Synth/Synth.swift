@@ -92,10 +92,8 @@ public final class Synth: @unchecked Sendable {
     let fontChannels: SoundFontChannels
     /// Channels whose controllers changed since the last slice (bit per channel).
     var fontDirty: UInt16 = 0
-    /// Each channel's preset index (-1: none), published for any thread.
-    let channelPresets: InlineArray<16, Atomic<Int>>
-    /// A preset index the UI asked for per channel (-1: none), applied before the next slice.
-    let presetRequests: InlineArray<16, Atomic<Int>>
+    /// Each channel's preset playing, published for any thread, and the one the UI asked for.
+    let presetExchange: PresetExchange
 
     /// A voice slot's stage, the values stored in `VoiceSlots.stage`: plain bytes, because an enum's
     /// synthesized `rawValue` lives in one file, where the `@_noLocks` checker of other files cannot see it.
@@ -154,8 +152,7 @@ public final class Synth: @unchecked Sendable {
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
         sampleVoices = SampleVoiceSlots(count: hasFont ? slotCount : 1)
         fontChannels = SoundFontChannels()
-        channelPresets = InlineArray { _ in Atomic(-1) }
-        presetRequests = InlineArray { _ in Atomic(-1) }
+        presetExchange = PresetExchange()
 
         patches = PatchTable(SynthPatch.builtIn)
         parameters = InlineArray { Atomic(SynthParameter(rawValue: $0)!.defaultValue.bitPattern) }
