@@ -1,4 +1,5 @@
 import MIDI
+import Synchronization
 
 /// What the SoundFont voices read of each of the 16 channels beyond `ChannelControls`: every controller's
 /// value (the modulators' sources), the pitch wheel, channel pressure, the bank and program selected and the
@@ -43,5 +44,17 @@ struct SoundFontChannels: ~Copyable {
         cc[Int(Controller.expression.rawValue)] = 127
         pitchWheel[ch] = 8192
         pressure[ch] = 0
+    }
+}
+
+/// Each channel's preset between the real-time thread and any other: the one playing, which the real-time
+/// thread publishes, and the one the UI asked for, which it applies before its next slice (-1: none).
+struct PresetExchange: ~Copyable {
+    let playing: InlineArray<16, Atomic<Int>>
+    let requested: InlineArray<16, Atomic<Int>>
+
+    init() {
+        playing = InlineArray { _ in Atomic(-1) }
+        requested = InlineArray { _ in Atomic(-1) }
     }
 }

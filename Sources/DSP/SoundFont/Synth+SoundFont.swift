@@ -12,9 +12,9 @@ extension Synth {
     @_noLocks
     public func preset(onChannel channel: Int) -> Int? {
         guard channel >= 0 && channel < channelCount else { return nil }
-        let request = presetRequests[channel].load(ordering: .relaxed)
+        let request = presetExchange.requested[channel].load(ordering: .relaxed)
         if request >= 0 { return request }
-        let index = channelPresets[channel].load(ordering: .relaxed)
+        let index = presetExchange.playing[channel].load(ordering: .relaxed)
         return index >= 0 ? index : nil
     }
 
@@ -25,7 +25,7 @@ extension Synth {
     public func requestPreset(_ index: Int, onChannel channel: Int) {
         let presets = font.presetCount // `&&` must not capture self
         guard channel >= 0 && channel < channelCount, index >= 0 && index < presets else { return }
-        presetRequests[channel].store(index, ordering: .relaxed)
+        presetExchange.requested[channel].store(index, ordering: .relaxed)
     }
 
     /// Channel messages the sample voices need beyond the synth's own handling: controller values (bank
@@ -62,7 +62,7 @@ extension Synth {
         let found = font._withUnsafeGuaranteedRef { $0.preferredPreset(bank: bank, program: program, percussion: ch == 9) }
         let p = found ?? -1
         fontChannels.preset[ch] = Int32(p)
-        channelPresets[ch].store(p, ordering: .relaxed)
+        presetExchange.playing[ch].store(p, ordering: .relaxed)
     }
 
     /// Every channel's controllers at power-on and its preset chosen again (program 0): what `prepare` does.
@@ -73,7 +73,7 @@ extension Synth {
             fontChannels.resetControllers(ch, all: true)
             fontChannels.program[ch] = 0
             selectFontPreset(ch)
-            presetRequests[ch].store(-1, ordering: .relaxed)
+            presetExchange.requested[ch].store(-1, ordering: .relaxed)
         }
         fontDirty = 0
     }
@@ -84,13 +84,13 @@ extension Synth {
     func prepareFontSlice() {
         let presets = font.presetCount // `&&` must not capture self
         for ch in 0..<channelCount {
-            let request = presetRequests[ch].exchange(-1, ordering: .relaxed)
+            let request = presetExchange.requested[ch].exchange(-1, ordering: .relaxed)
             guard request >= 0 && request < presets else { continue }
             let key = Int(font.presetKeys[request])
             fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)] = UInt8(truncatingIfNeeded: min(key >> 7, 127))
             fontChannels.program[ch] = UInt8(key & 0x7F)
             fontChannels.preset[ch] = Int32(request)
-            channelPresets[ch].store(request, ordering: .relaxed)
+            presetExchange.playing[ch].store(request, ordering: .relaxed)
         }
         if fontDirty != 0 {
             refreshModulatedVoices(channels: fontDirty)

@@ -99,14 +99,14 @@ extension Synth {
     func renderKept(_ entry: UnsafeMutablePointer<LaneCache.Entry>, frames: Int) {
         var g = entry.pointee
         var halfPhase = g.phase.lowHalf, halfZ1 = g.z1.lowHalf, halfZ2 = g.z2.lowHalf
-        oscillateAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: g.offset.lowHalf,
+        oscillateAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: g.offset.lowHalf,
                            phase: &halfPhase, increment: g.step.lowHalf, z1: &halfZ1, z2: &halfZ2,
                            b1: g.b1.lowHalf, b2: g.b2.lowHalf, b3: g.b3.lowHalf, levelLeft: g.levelLeft.lowHalf,
                            levelRight: g.levelRight.lowHalf, left: scratch.sumLeft, right: scratch.sumRight)
         g.phase.lowHalf = halfPhase; g.z1.lowHalf = halfZ1; g.z2.lowHalf = halfZ2
         if g.count > 4 {
             halfPhase = g.phase.highHalf; halfZ1 = g.z1.highHalf; halfZ2 = g.z2.highHalf
-            oscillateAndFilter(frames: frames, half: 1, pairs: pairs, tableOffsets: g.offset.highHalf,
+            oscillateAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: g.offset.highHalf,
                                phase: &halfPhase, increment: g.step.highHalf, z1: &halfZ1, z2: &halfZ2,
                                b1: g.b1.highHalf, b2: g.b2.highHalf, b3: g.b3.highHalf,
                                levelLeft: g.levelLeft.highHalf, levelRight: g.levelRight.highHalf,

@@ -33,28 +33,29 @@ extension Synth {
         let kTarget = damping(resonance: parameter(.resonance))
         let envelopeTarget = parameter(.filterEnvelopeAmount)
         let masterTarget = FastMath.linear(decibels: parameter(.masterGain)) * masterVolume
-        let a = smoothing
+        var g = smoothed
+        let a = g.coefficient
         // Smoothing moves monotonically toward its target: equal ends mean constant all through the slice.
-        let filterBefore = (cutoffOctaves, resonanceK, envelopeOctaves)
+        let filterBefore = (g.cutoffOctaves, g.resonanceK, g.envelopeOctaves)
         for n in 0..<frames {
-            cutoffOctaves += a * (cutoffTarget - cutoffOctaves)
-            resonanceK += a * (kTarget - resonanceK)
-            envelopeOctaves += a * (envelopeTarget - envelopeOctaves)
-            masterLinear += a * (masterTarget - masterLinear)
-            scratch.cutoff[n] = cutoffOctaves
-            scratch.damping[n] = resonanceK
-            scratch.envelopeAmount[n] = envelopeOctaves
-            scratch.master[n] = masterLinear
+            g.cutoffOctaves += a * (cutoffTarget - g.cutoffOctaves)
+            g.resonanceK += a * (kTarget - g.resonanceK)
+            g.envelopeOctaves += a * (envelopeTarget - g.envelopeOctaves)
+            g.masterLinear += a * (masterTarget - g.masterLinear)
+            scratch.cutoff[n] = g.cutoffOctaves
+            scratch.damping[n] = g.resonanceK
+            scratch.envelopeAmount[n] = g.envelopeOctaves
+            scratch.master[n] = g.masterLinear
         }
-        let filterAfter = (cutoffOctaves, resonanceK, envelopeOctaves)
+        smoothed = g
+        let filterAfter = (g.cutoffOctaves, g.resonanceK, g.envelopeOctaves)
         let filterSteady = filterBefore == filterAfter
 
         // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
         var activeChannels: UInt16 = 0
         for v in 0..<slotLimit where voices.stage[v] != Stage.free { activeChannels |= 1 << UInt16(voices.channel[v]) }
         var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
-        let sineTable = tables[0]
-        let tableSize = wavetableSize
+        let sineTable = wavetables.tables[0]
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
             let pitch = scratch.pitch + ch * maxFrames
             let gl = scratch.left + ch * maxFrames
@@ -62,7 +63,8 @@ extension Synth {
             let bendSemitones = controls.bend[ch]
             let depthTarget = controls.modulation[ch]
             let leftTarget = targetLeft(ch), rightTarget = targetRight(ch)
-            var depth = controls.vibrato[ch], lfo = controls.lfoPhase[ch], l = controls.gainLeft[ch], r = controls.gainRight[ch]
+            var depth = controls.vibrato[ch], l = controls.gainLeft[ch], r = controls.gainRight[ch]
+            var lfo = VibratoLFO(phase: controls.lfoPhase[ch], increment: lfoIncrement, sine: sineTable)
             let gainsBefore = (l, r)
             var highest: Float = 0
             if depthTarget == 0 && depth < 1e-6 {
@@ -70,8 +72,7 @@ extension Synth {
                 depth = 0
                 let ratio = FastMath.exp2(bendSemitones * (1.0 / 12))
                 highest = ratio
-                lfo += Float(frames) * lfoIncrement
-                lfo -= Float(Int(lfo))
+                lfo.skip(frames)
                 for n in 0..<frames {
                     l += a * (leftTarget - l)
                     r += a * (rightTarget - r)
@@ -85,11 +86,7 @@ extension Synth {
                     depth += a * (depthTarget - depth)
                     l += a * (leftTarget - l)
                     r += a * (rightTarget - r)
-                    lfo += lfoIncrement
-                    if lfo >= 1 { lfo -= 1 }
-                    let x = lfo * tableSize
-                    let i = Int(x)
-                    let s = sineTable[i] + (x - Float(i)) * (sineTable[i + 1] - sineTable[i])
+                    let s = lfo.process()
                     let ratio = FastMath.exp2((bendSemitones + depth * s) * (1.0 / 12))
                     pitch[n] = ratio
                     highest = max(highest, ratio)
@@ -98,7 +95,7 @@ extension Synth {
                 }
             }
             if gainsBefore.0 != l || gainsBefore.1 != r { gainsMove |= 1 << UInt16(ch) }
-            controls.vibrato[ch] = depth; controls.lfoPhase[ch] = lfo; controls.gainLeft[ch] = l; controls.gainRight[ch] = r
+            controls.vibrato[ch] = depth; controls.lfoPhase[ch] = lfo.phase; controls.gainLeft[ch] = l; controls.gainRight[ch] = r
             scratch.pitchMax[ch] = highest
         }
 
@@ -118,9 +115,7 @@ extension Synth {
                 sampleCount += 1
                 continue
             }
-            // The decay's float arithmetic settles a few ulps off the sustain level, at a fixed point.
-            let level = levels[v]
-            let settled = sustainLevel + (level - sustainLevel) * decayCoefficient == level
+            let settled = LaneEnvelope.isSettled(levels[v], sustain: sustainLevel, decay: decayCoefficient)
             let chBit: UInt16 = 1 << UInt16(channels[v])
             let constantLevel = sustainHolds && stages[v] == Stage.decay && settled
                 && fadeSteps[v] == 0 && gainsMove & chBit == 0

@@ -1,21 +1,7 @@
-// One group of up to eight voices, one per SIMD lane: envelopes, filter coefficient planning, then the
+// One group of up to eight voices, one per SIMD lane: envelopes (LaneEnvelope.swift), filter coefficient planning, then the
 // oscillator-and-filter loops of VoiceLanes.swift.
 
 extension Synth {
-    /// One envelope stage as the affine step env' = (env - a) m + b, exactly the scalar stage's
-    /// arithmetic, and the bounds whose crossing ends it (env' >= upper, env' < lower).
-    @_noLocks @inline(__always)
-    func segment(_ s: UInt8, sustain: Float, decay: Float, release: Float, attackStep: Float)
-        -> (a: Float, m: Float, b: Float, upper: Float, lower: Float) {
-        switch s {
-        case Stage.attack: (0, 1, attackStep, 1, -1)
-        // With sustain 0 (a pluck) the voice ends when silent instead of holding its slot.
-        case Stage.decay: (sustain, decay, sustain, .infinity, sustain < silenceLevel ? silenceLevel : -1)
-        case Stage.release: (0, release, 0, .infinity, silenceLevel)
-        default: (0, 0, 0, .infinity, -1) // free (or an empty lane): silent
-        }
-    }
-
     /// Phase steps per sample for lanes whose channel's pitch moves, into `incrementScratch`: exact at every
     /// `coefficientInterval`-th sample and the last, linear in between (in fixed point). Vibrato moves the
     /// pitch by at most 0.5 semitone at 5.5 Hz: a straight line over 8 samples is off by under 1e-7 of it.
@@ -57,13 +43,10 @@ extension Synth {
                              pitchMoves: UInt16, gainsMove: UInt16,
                              envelopeShape: (attackStep: Float, sustain: Float, decay: Float, release: Float),
                              keep: UnsafeMutablePointer<LaneCache.Entry>? = nil) {
-        let (attackStep, sustain, decay, release) = envelopeShape
         var phases = LaneBits(), steps = LaneBits(), offsets = LaneBits()
-        var z1 = Lanes(), z2 = Lanes(), env = Lanes(), fades = Lanes(), fadeSteps = Lanes()
+        var z1 = Lanes(), z2 = Lanes(), fades = Lanes(), fadeSteps = Lanes()
         var gains = Lanes(), scales = Lanes(), bases = Lanes(), halfLeft = Lanes(), halfRight = Lanes()
-        var segA = Lanes(), segM = Lanes(), segB = Lanes()
-        var upper = Lanes(repeating: .infinity), lower = Lanes(repeating: -1)
-        var stages = SIMD8<UInt8>()
+        var envelope = LaneEnvelope(shape: envelopeShape, count: count)
         var channelOffsets = SIMD8<Int32>()
         var pitchVaries = false, gainsVary = false
         let frameCount = maxFrames
@@ -72,18 +55,17 @@ extension Synth {
             let ch = Int(voices.channel[v])
             let chBit: UInt16 = 1 << UInt16(ch)
             let base = voices.increment[v]
-            let s = voices.stage[v]
-            stages[l] = s
+            envelope.gather(lane: l, stage: voices.stage[v], level: voices.envelope[v])
             phases[l] = voices.phase[v]
             z1[l] = voices.ic1[v]; z2[l] = voices.ic2[v]
-            env[l] = voices.envelope[v]
             fades[l] = voices.fade[v]; fadeSteps[l] = voices.fadeStep[v]
             gains[l] = voices.amplitude[v]; scales[l] = voices.filterScale[v]; bases[l] = base
             channelOffsets[l] = Int32(ch * frameCount)
             // The richest table whose harmonics stay below Nyquist at this slice's highest pitch.
             let maxIncrement = min(base * scratch.pitchMax[ch], 0.49)
             let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
-            offsets[l] = pairOffsets[wave * levelCount + Int(levelForMaxHarmonics[max(allowed, 1)])]
+            offsets[l] = wavetables.pairOffsets[wave * wavetables.levelCount
+                                                + Int(wavetables.levelForMaxHarmonics[max(allowed, 1)])]
             if pitchMoves & chBit != 0 { pitchVaries = true } else {
                 steps[l] = UInt32(min(base * scratch.pitch[ch * frameCount], 0.49) * phaseStepsPerCycle)
             }
@@ -91,8 +73,6 @@ extension Synth {
             // Both gains are halved: the filter's output form yields twice its v2.
             halfLeft[l] = 0.5 * scratch.left[ch * frameCount]
             halfRight[l] = 0.5 * scratch.right[ch * frameCount]
-            let shape = segment(s, sustain: sustain, decay: decay, release: release, attackStep: attackStep)
-            segA[l] = shape.a; segM[l] = shape.m; segB[l] = shape.b; upper[l] = shape.upper; lower[l] = shape.lower
         }
 
         let perSample = scratch.lanes, stride = frameCount
@@ -101,6 +81,7 @@ extension Synth {
         var b1 = Lanes(), b2 = Lanes(), b3 = Lanes(), levelLeft = Lanes(), levelRight = Lanes()
         if case .gliding = kind { fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count) }
         if !isMoving {
+            let env = envelope.level
             // Settled in the decay stage: each step returns env unchanged, as does the fade (step 0).
             (b1, b2, b3) = filterCoefficients(octaves: scratch.cutoff[0] + (scratch.envelopeAmount[0] * scales) * env,
                                               k: scratch.damping[0], inverseRate: inverseRate)
@@ -113,23 +94,7 @@ extension Synth {
             if pitchVaries { fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count) }
             let zero = Lanes.zero
             for n in 0..<frames {
-                env = (env - segA) * segM + segB
-                let ended = (env .>= upper) .| (env .< lower)
-                if any(ended) {
-                    for l in 0..<count where ended[l] {
-                        if stages[l] == Stage.attack {
-                            env[l] = 1
-                            stages[l] = Stage.decay
-                        } else {
-                            env[l] = 0
-                            stages[l] = Stage.free
-                        }
-                        let shape = segment(stages[l], sustain: sustain, decay: decay, release: release,
-                                            attackStep: attackStep)
-                        segA[l] = shape.a; segM[l] = shape.m; segB[l] = shape.b
-                        upper[l] = shape.upper; lower[l] = shape.lower
-                    }
-                }
+                let env = envelope.process()
                 fades = maxLanes(fades - fadeSteps, zero)
                 let level = env * gains * fades
                 if gainsVary {
@@ -148,14 +113,14 @@ extension Synth {
 
         if case .steady = kind {
             var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
-            oscillateAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: offsets.lowHalf,
+            oscillateAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
                                phase: &halfPhase, increment: steps.lowHalf, z1: &halfZ1, z2: &halfZ2,
                                b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
                                levelRight: levelRight.lowHalf, left: scratch.sumLeft, right: scratch.sumRight)
             phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
             if count > 4 {
                 halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
-                oscillateAndFilter(frames: frames, half: 1, pairs: pairs, tableOffsets: offsets.highHalf,
+                oscillateAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: offsets.highHalf,
                                    phase: &halfPhase, increment: steps.highHalf, z1: &halfZ1, z2: &halfZ2,
                                    b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
                                    levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
@@ -165,14 +130,14 @@ extension Synth {
         } else if case .gliding = kind {
             let halfSteps = UnsafeRawPointer(scratch.increments).assumingMemoryBound(to: HalfLaneBits.self)
             var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
-            glideAndFilter(frames: frames, half: 0, pairs: pairs, tableOffsets: offsets.lowHalf,
+            glideAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
                            phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
                            b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
                            levelRight: levelRight.lowHalf, left: scratch.sumLeft, right: scratch.sumRight)
             phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
             if count > 4 {
                 halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
-                glideAndFilter(frames: frames, half: 1, pairs: pairs, tableOffsets: offsets.highHalf,
+                glideAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: offsets.highHalf,
                                phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
                                b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
                                levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
@@ -180,20 +145,20 @@ extension Synth {
                 phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
             }
         } else {
-            oscillateAndFilter(frames: frames, pairs: pairs, tableOffsets: offsets, phase: &phases, increment: steps,
+            oscillateAndFilter(frames: frames, pairs: wavetables.pairs, tableOffsets: offsets, phase: &phases, increment: steps,
                                increments: scratch.increments, incrementsVary: pitchVaries, z1: &z1, z2: &z2,
                                perSample: perSample, stride: stride, left: scratch.sumLeft, right: scratch.sumRight)
         }
 
         for l in 0..<count {
             let v = Int(slots[l])
-            if stages[l] == Stage.free || fades[l] <= 0 {
+            if envelope.stages[l] == Stage.free || fades[l] <= 0 {
                 freeVoice(v)
                 continue
             }
-            voices.stage[v] = stages[l]
+            voices.stage[v] = envelope.stages[l]
             voices.phase[v] = phases[l]
-            voices.envelope[v] = env[l]
+            voices.envelope[v] = envelope.level[l]
             voices.fade[v] = fades[l]
             // Flush states too small to matter: denormal arithmetic is slow.
             voices.ic1[v] = abs(z1[l]) < 1e-30 ? 0 : z1[l]

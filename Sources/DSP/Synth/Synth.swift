@@ -5,7 +5,10 @@ import Synchronization
 // everything, `handle` and `render` only touch what they made, on one real-time thread, `@_noLocks`.
 //
 // The files of this folder, in the order a sample is made:
-// - Synth.swift (here): the public type, its stored state, `prepare`, parameters through atomics.
+// - Synth.swift (here): the public type, its stored state, `prepare`, parameters through atomics. Its parts:
+//   `SmoothedGlobals` (SynthParameter.swift: the global parameters as smoothed per sample), `PatchTable`
+//   (SynthPatch.swift: the built-in patches' values for program change), `WavetableLookup`
+//   (WavetableBank.swift: the shared bank's table pointers the voices read).
 // - ArrayStore.swift: the `~Copyable` owner of the arrays below; each frees its own in `deinit`.
 // - VoiceSlots (control state apart from render state), ChannelControls, RenderScratch: the arrays.
 // - Synth+Channels.swift: MIDI in. Notes go to voice allocation; controllers, bend and the pedal change
@@ -14,11 +17,13 @@ import Synchronization
 //   stealing (a stolen voice fades out in its own slot; a voice not yet heard is never stolen), fades,
 //   freeing, exclusive classes.
 // - Synth+VoiceAllocation.swift: a built-in note-on through the allocator, note-off, the pedal.
-// - Synth+Rendering.swift: per slice, smoothing of the global parameters, per-channel pitch and gains, the
+// - Synth+Rendering.swift: per slice, smoothing of the global parameters, per-channel pitch (the vibrato's
+//   VibratoLFO.swift: one channel's sine LFO, `process` one sample, SampleLFO's counterpart) and gains, the
 //   sorting of voices into groups of eight, the mix and its soft clipper.
-// - Synth+VoiceGroup.swift: one group of eight voices: envelopes, then (moving groups) the filter
-//   coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then the
-//   oscillator-and-filter loops of VoiceLanes.swift.
+// - Synth+VoiceGroup.swift: one group of eight voices: envelopes (LaneEnvelope.swift: eight voices' stages
+//   and levels, `process` one sample, the built-in voice's counterpart of SampleEnvelope), then (moving
+//   groups) the filter coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then
+//   the oscillator-and-filter loops of VoiceLanes.swift.
 // - Synth+LaneCache.swift, LaneCache.swift: steady groups keep their lanes from one call to the next and
 //   are gathered afresh only when their voices or what their lanes were computed from change.
 // - VoiceLanes.swift, StateVariableFilter.swift: the per-sample math on SIMD lanes; the one SVF step.
@@ -87,10 +92,8 @@ public final class Synth: @unchecked Sendable {
     let fontChannels: SoundFontChannels
     /// Channels whose controllers changed since the last slice (bit per channel).
     var fontDirty: UInt16 = 0
-    /// Each channel's preset index (-1: none), published for any thread.
-    let channelPresets: InlineArray<16, Atomic<Int>>
-    /// A preset index the UI asked for per channel (-1: none), applied before the next slice.
-    let presetRequests: InlineArray<16, Atomic<Int>>
+    /// Each channel's preset playing, published for any thread, and the one the UI asked for.
+    let presetExchange: PresetExchange
 
     /// A voice slot's stage, the values stored in `VoiceSlots.stage`: plain bytes, because an enum's
     /// synthesized `rawValue` lives in one file, where the `@_noLocks` checker of other files cannot see it.
@@ -111,36 +114,20 @@ public final class Synth: @unchecked Sendable {
     let parameters: InlineArray<9, Atomic<UInt32>>
     let patchIndex = Atomic<Int>(0)
     let published = Atomic<Int>(0)
-    /// Patch values copied out of `SynthPatch.builtIn` so program change touches no Swift array.
-    let patchValues: UnsafeMutablePointer<PatchValues>
-    private let patchStore: ArrayStore
-    let patchCount: Int
+    /// The built-in patches' values, for program change on the real-time thread.
+    let patches: PatchTable
     var velocitySensitivity: Float
-    // Smoothed global values (real-time thread only).
-    var cutoffOctaves: Float = 0
-    var resonanceK: Float = 2
-    var envelopeOctaves: Float = 0
-    var masterLinear: Float = 1
+    /// The global parameters smoothed toward their targets (real-time thread only).
+    var smoothed = SmoothedGlobals()
     /// The Master Volume a sysex set, 0...1, on top of the master gain parameter (Synth+SystemExclusive.swift).
     public internal(set) var masterVolume: Float = 1
 
-    struct PatchValues: BitwiseCopyable {
-        var values: (Float, Float, Float, Float, Float, Float, Float, Float)
-        var velocitySensitivity: Float
-    }
-
     // MARK: Wavetables (shared, read-only) and per-period scratch (allocated by prepare)
 
-    let bank: WavetableBank
-    let tables: UnsafeMutablePointer<UnsafePointer<Float>>
-    let levelForMaxHarmonics: UnsafeMutablePointer<Int32>
-    let levelCount: Int
-    let pairs: UnsafePointer<SIMD2<Float>>
-    let pairOffsets: UnsafeMutablePointer<UInt32>
+    let wavetables: WavetableLookup
     var scratch: RenderScratch
     /// Steady voice groups' lanes kept between slices (Synth+LaneCache.swift).
     var laneCache: LaneCache
-    var smoothing: Float = 1       // one-pole coefficient, ~5 ms
     var inverseRate: Float = 0
     var lfoIncrement: Float = 0
     var soundOffFadeStep: Float = 1
@@ -165,29 +152,13 @@ public final class Synth: @unchecked Sendable {
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
         sampleVoices = SampleVoiceSlots(count: hasFont ? slotCount : 1)
         fontChannels = SoundFontChannels()
-        channelPresets = InlineArray { _ in Atomic(-1) }
-        presetRequests = InlineArray { _ in Atomic(-1) }
+        presetExchange = PresetExchange()
 
-        let patches = SynthPatch.builtIn
-        patchCount = patches.count
-        var patchStore = ArrayStore()
-        patchValues = patchStore.make(patches.count) { i in
-            let p = patches[i]
-            return PatchValues(values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
-                                        p.cutoff, p.resonance, p.filterEnvelopeAmount),
-                               velocitySensitivity: p.velocitySensitivity)
-        }
-        self.patchStore = patchStore
+        patches = PatchTable(SynthPatch.builtIn)
         parameters = InlineArray { Atomic(SynthParameter(rawValue: $0)!.defaultValue.bitPattern) }
-        velocitySensitivity = patches[0].velocitySensitivity
+        velocitySensitivity = patches.values[0].velocitySensitivity
 
-        bank = WavetableBank.shared
-        precondition(Float(WavetableBank.tableSize) == wavetableSize)
-        tables = bank.tables
-        levelForMaxHarmonics = bank.levelForMaxHarmonics
-        levelCount = bank.levelCount
-        pairs = UnsafePointer(bank.pairs)
-        pairOffsets = bank.pairOffsets
+        wavetables = WavetableLookup(WavetableBank.shared)
         scratch = RenderScratch(frames: 1, channels: channelCount)
 
         selectPatch(patch)
@@ -205,17 +176,17 @@ public final class Synth: @unchecked Sendable {
         self.maxFrames = frames
         inverseRate = Float(1 / sampleRate)
         // One-pole smoothing with a 5 ms time constant: 1 - e^(-1 / (0.005 fs)).
-        smoothing = Float(1 - FastMath.exp2(-1.442_695_040_888_963 / (0.005 * sampleRate)))
+        smoothed.coefficient = Float(1 - FastMath.exp2(-1.442_695_040_888_963 / (0.005 * sampleRate)))
         lfoIncrement = Float(5.5 / sampleRate)
         allocator.stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
         soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
         allocator.reset(voices)
         laneCache.reset()
         resetFontChannels()
-        cutoffOctaves = FastMath.log2(parameter(.cutoff))
-        resonanceK = damping(resonance: parameter(.resonance))
-        envelopeOctaves = parameter(.filterEnvelopeAmount)
-        masterLinear = FastMath.linear(decibels: parameter(.masterGain))
+        smoothed.cutoffOctaves = FastMath.log2(parameter(.cutoff))
+        smoothed.resonanceK = damping(resonance: parameter(.resonance))
+        smoothed.envelopeOctaves = parameter(.filterEnvelopeAmount)
+        smoothed.masterLinear = FastMath.linear(decibels: parameter(.masterGain))
         published.store(0, ordering: .relaxed)
     }
 
@@ -242,8 +213,9 @@ public final class Synth: @unchecked Sendable {
 
     @_noLocks
     func selectPatch(_ program: Int) {
-        let index = ((program % patchCount) + patchCount) % patchCount
-        let p = patchValues[index]
+        let count = patches.count
+        let index = ((program % count) + count) % count
+        let p = patches.values[index]
         let v = p.values
         setParameter(.waveform, v.0)
         setParameter(.attack, v.1)

@@ -90,3 +90,14 @@ extension SynthParameter {
         }
     }
 }
+
+/// The global parameters as the render smooths them toward their targets, per sample (real-time thread
+/// only): filter cutoff in log2 Hz, SVF damping, filter envelope amount in octaves, master gain (linear).
+struct SmoothedGlobals {
+    var cutoffOctaves: Float = 0
+    var resonanceK: Float = 2
+    var envelopeOctaves: Float = 0
+    var masterLinear: Float = 1
+    /// The one-pole coefficient of every one, ~5 ms (set by `prepare`).
+    var coefficient: Float = 1
+}

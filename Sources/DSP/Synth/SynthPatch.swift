@@ -37,3 +37,28 @@ public struct SynthPatch: Sendable, Hashable {
         }
     }
 }
+
+/// The built-in patches' values copied out of `SynthPatch.builtIn` into memory this table owns, so a
+/// program change on the real-time thread touches no Swift array.
+struct PatchTable: ~Copyable {
+    struct Values: BitwiseCopyable {
+        var values: (Float, Float, Float, Float, Float, Float, Float, Float)
+        var velocitySensitivity: Float
+    }
+
+    let values: UnsafeMutablePointer<Values>
+    let count: Int
+    private let store: ArrayStore
+
+    init(_ patches: [SynthPatch]) {
+        count = patches.count
+        var store = ArrayStore()
+        values = store.make(patches.count) { i in
+            let p = patches[i]
+            return Values(values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
+                                   p.cutoff, p.resonance, p.filterEnvelopeAmount),
+                          velocitySensitivity: p.velocitySensitivity)
+        }
+        self.store = store
+    }
+}

@@ -118,3 +118,29 @@ final class WavetableBank: @unchecked Sendable {
         return tables[wave * levelCount + level]
     }
 }
+
+/// The shared bank's lookup pointers as the real-time path reads them: which table (and pair run) a voice
+/// plays, for its waveform and the harmonics its pitch allows. Plain pointers into the bank, which lives
+/// for the process.
+struct WavetableLookup {
+    let bank: WavetableBank
+    /// `tables[wave * levelCount + level]`: first point of that table.
+    let tables: UnsafeMutablePointer<UnsafePointer<Float>>
+    /// For a maximum allowed harmonic count m, the richest level whose count <= m.
+    let levelForMaxHarmonics: UnsafeMutablePointer<Int32>
+    let levelCount: Int
+    /// (value, next value - value) pairs of every table.
+    let pairs: UnsafePointer<SIMD2<Float>>
+    /// `pairOffsets[wave * levelCount + level]`: index of that table's first pair in `pairs`.
+    let pairOffsets: UnsafeMutablePointer<UInt32>
+
+    init(_ bank: WavetableBank) {
+        precondition(Float(WavetableBank.tableSize) == wavetableSize)
+        self.bank = bank
+        tables = bank.tables
+        levelForMaxHarmonics = bank.levelForMaxHarmonics
+        levelCount = bank.levelCount
+        pairs = UnsafePointer(bank.pairs)
+        pairOffsets = bank.pairOffsets
+    }
+}
