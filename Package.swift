@@ -48,12 +48,14 @@ let package = Package(
         .target(name: "MIDI"),
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
         .target(name: "DSP", dependencies: ["MIDI"], swiftSettings: nativeDSP + optimizedInDebug),
+        // The one door to the OS for files and processes off the real-time path (swift-system beneath).
+        .target(name: "OSCall", dependencies: [system]),
         // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.
         .target(name: "TOML"),
-        .target(name: "Lifecycle", dependencies: ["MIDI", "TOML"]),
+        .target(name: "Lifecycle", dependencies: ["MIDI", "TOML", "OSCall", system]),
 
         // What runs the DSP against the world, and the terminal.
-        .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP", system]),
+        .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP", "OSCall", system]),
         // Benchmarks, reference clients and measurement probes: `backbeat bench`/`soak` and the tests use
         // them; Engine never imports Bench.
         .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine", system]),

@@ -3,6 +3,8 @@
 // dictionary order.
 import Foundation
 import MIDI
+import OSCall
+import SystemPackage
 
 /// What an Info.plist declares, and what follows from it, without running anything.
 public struct InfoPlistReport: Sendable, Equatable {
@@ -66,8 +68,9 @@ public struct InfoPlistReport: Sendable, Equatable {
 
     /// Reads an XML or binary Info.plist.
     public static func load(path: String) throws(Failure) -> InfoPlistReport {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "\(path): cannot read the file")
+        let data: Data
+        do throws(Errno) { data = Data(try SystemCall.readFile(path)) } catch {
+            throw Failure(description: "\(path): cannot read the file: \(error)")
         }
         let plist: Any
         do {

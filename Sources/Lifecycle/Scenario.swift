@@ -1,6 +1,8 @@
 // Scenario files (format: docs/scenarios.md), read with the TOML module, whose tables know the line of every
 // key and table: the lines errors name.
 import Foundation
+import OSCall
+import SystemPackage
 import TOML
 
 /// A scenario error: names the file, the line and, when relevant, the accepted values.
@@ -46,10 +48,11 @@ public struct Scenario: Sendable, Equatable {
 
     /// Reads and parses `path`; errors name `path` as given.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(file: path, line: 0, message: "cannot read the file")
+        let bytes: [UInt8]
+        do throws(Errno) { bytes = try SystemCall.readFile(path) } catch {
+            throw ScenarioError(file: path, line: 0, message: "cannot read the file: \(error)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ScenarioError(file: path, line: 1, message: "not UTF-8 text")
         }
         return try parse(text, file: path)

@@ -134,8 +134,20 @@ func malformed(c: Malformed) {
     }
 }
 
-@Test func unreadableFileIsAnError() {
+@Test func unreadableFileIsAnErrorWithItsReason() {
     #expect(throws: ScenarioError.self) { try Scenario.load(path: "/nonexistent/x.toml") }
+    do { _ = try Scenario.load(path: "/nonexistent/x.toml") } catch {
+        #expect(error.message == "cannot read the file: No such file or directory", "\(error)")
+    }
+    do { _ = try Scenario.load(path: "/") } catch {
+        #expect(error.message == "cannot read the file: Is a directory", "\(error)")
+    }
+}
+
+@Test func unreadablePlistNamesTheReason() {
+    do { _ = try InfoPlistReport.load(path: "/nonexistent/Info.plist") } catch {
+        #expect(error.description == "/nonexistent/Info.plist: cannot read the file: No such file or directory")
+    }
 }
 
 // Issue 11 made `terminate` under SwiftUI a rule (it was the example of an unknown rule): no scenePhase
