@@ -139,6 +139,32 @@ extension JACK {
         #expect(try jackdRunning(server), "\(started)")
     }
 
+    /// Only a socket that accepts a connection is a running PipeWire: a socket file whose daemon died (bound,
+    /// nobody listening) is not, and `PIPEWIRE_REMOTE` may name the socket by path.
+    @Test func onlyAListeningSocketIsARunningPipeWire() throws {
+        let runtime = temporary.path + "/sockets"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let path = runtime + "/pipewire-0"
+        unlink(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd); unlink(path) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, byte) in path.utf8.enumerated() { raw[i] = byte } }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        try #require(bound == 0)
+        let environment = ["XDG_RUNTIME_DIR": runtime]
+        #expect(PipeWireDesktop.runningSocket(environment: environment) == nil)
+        #expect(PipeWireDesktop.refusal(environment: environment) == nil)
+        try #require(listen(fd, 4) == 0)
+        #expect(PipeWireDesktop.runningSocket(environment: environment) == path)
+        #expect(PipeWireDesktop.runningSocket(environment: ["PIPEWIRE_REMOTE": path]) == path)
+        // This test process runs on jack2's libjack: the refusal stands unless overridden.
+        #expect(PipeWireDesktop.refusal(environment: environment)?.socket == path)
+        #expect(PipeWireDesktop.refusal(environment: environment.merging([PipeWireDesktop.overrideVariable: "1"]) { $1 }) == nil)
+        #expect(PipeWireDesktop.libjackPath().map(PipeWireDesktop.isPipeWireLibjack) == false)
+    }
+
     // MARK: netJACK2
 
     /// A jackd whose driver is netJACK2's `net`: it runs as a slave of the master at 127.0.0.1:`port`.

@@ -32,8 +32,14 @@ public enum PipeWireDesktop {
 
     /// The libjack this process runs on (from /proc/self/maps), or nil when none is loaded.
     public static func libjackPath() -> String? {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
-        for line in maps.split(separator: "\n") {
+        // Read line by line: /proc files report a size of 0, which whole-file readers take at its word.
+        guard let file = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        while getline(&buffer, &capacity, file) > 0, let buffer {
+            let line = String(cString: buffer).trimmingCharacters(in: .newlines)
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = String(line[slash...])
             if path.split(separator: "/").last?.hasPrefix("libjack.so") == true { return path }
