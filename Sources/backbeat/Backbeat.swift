@@ -21,6 +21,12 @@ struct Backbeat: ParsableCommand {
     /// Output errors are checked from the start, so that even `--help > /dev/full` exits non-zero.
     static func main() {
         StandardOutput.installChecks()
+        // Completion scripts patched for the default subcommand (Completions.swift, CompletionScripts).
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.count == 2, arguments[0] == "--generate-completion-script", let script = CompletionScripts.script(for: arguments[1]) {
+            print(script)
+            return
+        }
         main(nil)
     }
 }

@@ -19,7 +19,7 @@ struct Decode: ParsableCommand {
             """
     )
 
-    @Argument(help: "File of raw MIDI bytes; '-' or nothing reads standard input.")
+    @Argument(help: "File of raw MIDI bytes; '-' or nothing reads standard input.", completion: .file())
     var file: String?
 
     @Flag(help: "The input is hex text: whitespace-separated or contiguous pairs, optional 0x prefixes.")

@@ -35,10 +35,10 @@ struct EngineArguments: ParsableArguments {
     @Option(help: "Initial patch (program number).")
     var patch = 0
 
-    @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch.", valueName: "name|path"))
+    @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch.", valueName: "name|path"), completion: Completions.presets)
     var preset: String?
 
-    @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play this SoundFont 2 file (.sf2) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. A broken font stops Backbeat before the engine starts (exit 2).", valueName: "path"))
+    @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play this SoundFont 2 file (.sf2) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. A broken font stops Backbeat before the engine starts (exit 2).", valueName: "path"), completion: .file(extensions: ["sf2", "sf3"]))
     var soundFont: String?
 
     @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
@@ -47,7 +47,7 @@ struct EngineArguments: ParsableArguments {
     @Flag(help: "Play the built-in demo loop (120 BPM: melody, chords, bass, MIDI clock) through the synth.")
     var demo = false
 
-    @Option(name: .customLong("record-midi"), help: ArgumentHelp("Record the MIDI Backbeat receives to a Standard MIDI File, written as it arrives: 960 ticks per quarter note, the tempo of an incoming MIDI clock as Set Tempo events (else 120 BPM), transport messages as markers, each channel's bank, program, controllers and pitch bend at the start. Nothing received: no file.", valueName: "file.mid"))
+    @Option(name: .customLong("record-midi"), help: ArgumentHelp("Record the MIDI Backbeat receives to a Standard MIDI File, written as it arrives: 960 ticks per quarter note, the tempo of an incoming MIDI clock as Set Tempo events (else 120 BPM), transport messages as markers, each channel's bank, program, controllers and pitch bend at the start. Nothing received: no file.", valueName: "file.mid"), completion: .file(extensions: ["mid", "midi"]))
     var recordMIDI: String?
 
     @Option(name: .customLong("record-midi-format"), help: ArgumentHelp("Standard MIDI File format of a MIDI take: 1 (a tempo track, then one track per input port) or 0 (one track).", valueName: "0|1"))
@@ -56,7 +56,7 @@ struct EngineArguments: ParsableArguments {
     @Flag(name: .customLong("record-midi-raw"), help: "Keep every MIDI byte of a take as it arrived (clock ticks and other system messages as F7 escape events, 120 BPM, format 0, no channel state at the start). Most readers (mido, FluidSynth, DAWs) reject or misplay such files.")
     var recordMIDIRaw = false
 
-    @Option(name: .customLong("record-audio"), help: ArgumentHelp("Record Backbeat's output to a stereo 32-bit float WAV file, written as it plays.", valueName: "file.wav"))
+    @Option(name: .customLong("record-audio"), help: ArgumentHelp("Record Backbeat's output to a stereo 32-bit float WAV file, written as it plays.", valueName: "file.wav"), completion: .file(extensions: ["wav"]))
     var recordAudio: String?
 
     func validate() throws {

@@ -26,13 +26,13 @@ struct LifecycleRun: ParsableCommand {
         discussion: "Exit status: 0 when every expectation passes, 1 when one fails, 2 on a bad file."
     )
 
-    @Argument(help: "The scenario file (TOML, see docs/scenarios.md), or the name of a bundled one (midikit-swiftui).")
+    @Argument(help: "The scenario file (TOML, see docs/scenarios.md), or the name of a bundled one (midikit-swiftui).", completion: Completions.scenarios)
     var file: String
 
     @Flag(help: "Print the timeline as JSON lines (see docs/scenarios.md).")
     var json = false
 
-    @Option(name: .customLong("svg"), help: ArgumentHelp("Also draw the timeline as SVG into this file; - writes it to stdout instead of the table.", valueName: "OUT.svg"))
+    @Option(name: .customLong("svg"), help: ArgumentHelp("Also draw the timeline as SVG into this file; - writes it to stdout instead of the table.", valueName: "OUT.svg"), completion: .file(extensions: ["svg"]))
     var svg: String?
 
     func run() throws {
@@ -80,10 +80,10 @@ struct LifecycleCheck: ParsableCommand {
             """
     )
 
-    @Argument(help: "The app's Info.plist.")
+    @Argument(help: "The app's Info.plist.", completion: .file(extensions: ["plist"]))
     var plist: String
 
-    @Argument(help: "Where --emit-scenario writes the starter scenario (default: stdout).")
+    @Argument(help: "Where --emit-scenario writes the starter scenario (default: stdout).", completion: .file(extensions: ["toml"]))
     var scenarioFile: String?
 
     @Flag(help: "Print the report as one JSON object (see docs/lifecycle-rules.md).")

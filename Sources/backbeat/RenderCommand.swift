@@ -22,10 +22,10 @@ struct Render: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The Standard MIDI File to render.", valueName: "in.mid"))
+    @Argument(help: ArgumentHelp("The Standard MIDI File to render.", valueName: "in.mid"), completion: .file(extensions: ["mid", "midi", "smf", "kar"]))
     var input: String
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The WAV file to write.", valueName: "out.wav"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The WAV file to write.", valueName: "out.wav"), completion: .file(extensions: ["wav"]))
     var output: String
 
     @Option(help: "Sample rate in Hz (8000...384000).")
@@ -42,7 +42,8 @@ struct Render: ParsableCommand {
 
     @Option(name: .customLong("soundfont"),
             help: ArgumentHelp("Play through this SoundFont 2 file (.sf2) instead of the built-in patches: the file's program changes and bank selects choose its presets, channel 10 its percussion bank.",
-                               valueName: "path"))
+                               valueName: "path"),
+            completion: .file(extensions: ["sf2", "sf3"]))
     var soundFont: String?
 
     @Option(name: .customLong("max-duration"),

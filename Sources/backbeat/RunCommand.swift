@@ -16,7 +16,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Run the engine without the terminal UI, printing a status line every second.")
     var headless = false
 
-    @Option(help: ArgumentHelp("Play a lifecycle scenario live (a file, or the name of a bundled one): it gates Backbeat's MIDI and audio as the simulated app's state changes.", valueName: "file"))
+    @Option(help: ArgumentHelp("Play a lifecycle scenario live (a file, or the name of a bundled one): it gates Backbeat's MIDI and audio as the simulated app's state changes.", valueName: "file"), completion: Completions.scenarios)
     var scenario: String?
 
     func validate() throws {

@@ -20,7 +20,7 @@ struct SMFCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The Standard MIDI File (.mid); '-' reads standard input.")
+    @Argument(help: "The Standard MIDI File (.mid); '-' reads standard input.", completion: .file(extensions: ["mid", "midi", "smf", "kar"]))
     var file: String
 
     @Flag(help: "One JSON object per line.")

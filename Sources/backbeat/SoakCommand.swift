@@ -26,7 +26,7 @@ struct Soak: ParsableCommand {
     var baseline = true
     @Option(name: .customLong("reference-minutes"), help: "Minutes each reference runs (default: --minutes).")
     var referenceMinutes: Double?
-    @Option(help: ArgumentHelp("Also write the table to this file.", valueName: "path")) var report: String?
+    @Option(help: ArgumentHelp("Also write the table to this file.", valueName: "path"), completion: .file()) var report: String?
     @Flag(help: "One JSON object per row.") var json = false
 
     func validate() throws {

@@ -23,7 +23,7 @@ struct SoundFontCommand: ParsableCommand {
                 """
         )
 
-        @Argument(help: "The .sf2 file.")
+        @Argument(help: "The .sf2 file.", completion: .file(extensions: ["sf2", "sf3"]))
         var file: String
 
         @Flag(help: "JSON lines: the font, then one object per preset.")

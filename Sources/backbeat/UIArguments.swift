@@ -6,7 +6,7 @@ import TUI
 
 /// The workstation's own options. Each one left out falls back to the config file, then the default.
 struct UIArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Theme: a name in themes/ (dark, light, high-contrast, monochrome, amber; a theme may extend another) or a .toml path.", valueName: "name|path"))
+    @Option(help: ArgumentHelp("Theme: a name in themes/ (dark, light, high-contrast, monochrome, amber; a theme may extend another) or a .toml path.", valueName: "name|path"), completion: Completions.themes)
     var theme: String?
 
     @Flag(help: "ASCII glyphs instead of UTF-8 blocks and boxes (automatic when the locale is not UTF-8).")
@@ -30,10 +30,10 @@ struct UIArguments: ParsableArguments {
     @Option(name: .customLong("middle-c"), help: ArgumentHelp("Name of note 60: C4 or C3.", valueName: "C4|C3"))
     var middleC: String?
 
-    @Option(help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/backbeat/config.toml).", valueName: "path"))
+    @Option(help: ArgumentHelp("Config file (default: $XDG_CONFIG_HOME/backbeat/config.toml).", valueName: "path"), completion: .file(extensions: ["toml"]))
     var config: String?
 
-    @Option(help: ArgumentHelp("Append engine messages and timings to this file (the screen is the UI's).", valueName: "file"))
+    @Option(help: ArgumentHelp("Append engine messages and timings to this file (the screen is the UI's).", valueName: "file"), completion: .file())
     var log: String?
 
     func validate() throws {

@@ -106,6 +106,8 @@ public final class Engine: @unchecked Sendable {
                 guard options.startServer else {
                     throw EngineError.clientOpenFailed(server: name, status: .serverFailed)
                 }
+                // On a PipeWire desktop a private jackd would play to nobody: say how to join PipeWire.
+                if let pipeWire = PipeWireDesktop.refusal() { throw pipeWire }
                 // What earlier private servers that died left behind (registry slots, shared memory) would
                 // keep this one from starting.
                 for line in PrivateJackServer.cleanUpAfterDeadServers() { log(line) }
