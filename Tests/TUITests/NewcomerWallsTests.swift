@@ -5,6 +5,7 @@ import DSP
 @testable import Engine
 import Foundation
 import MIDI
+import TestSupport
 import Testing
 @testable import TUI
 
@@ -315,5 +316,32 @@ final class FontFakeEngine: WorkstationEngine {
         w.tick(now: 1)
         #expect(render(w).contains("0 x0.02"), "attack at CC73 0: 64 times shorter")
         #expect(!w.synthRows.contains(.parameter(.waveform)))
+    }
+}
+
+@Suite struct TakeStemTests {
+    @Test func aTakeStartedWhileTheOtherKindRecordsSharesItsStem() throws {
+        let directory = try makeTemporaryDirectory("bbstem").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let engine = Engine(options: EngineOptions(), log: { _ in })
+        let capture = CaptureController(engine: engine)
+        let actions = SessionActions(engine: engine, capture: capture, directory: directory)
+        // The other kind's take names the stem, whatever second it is now.
+        #expect(actions.takePath("wav", sharing: "/takes/backbeat-20200101-000000.mid") == "/takes/backbeat-20200101-000000.wav")
+        // M, then A: one stem.
+        _ = actions.toggleMIDIRecording()
+        _ = actions.toggleAudioRecording()
+        let status = capture.status()
+        let midi = try #require(status.midi?.path), audio = try #require(status.audio?.path)
+        #expect((midi as NSString).deletingPathExtension == (audio as NSString).deletingPathExtension, "\(midi) \(audio)")
+        #expect(midi.hasPrefix(directory + "/backbeat-") && midi.hasSuffix(".mid") && audio.hasSuffix(".wav"))
+        // R stops both; R again starts both under one new stem.
+        _ = actions.toggleTake()
+        #expect(!capture.isRecordingMIDI && !capture.isRecordingAudio)
+        let said = actions.toggleTake()
+        #expect(said.hasPrefix("recording MIDI and audio to "), "\(said)")
+        let again = capture.status()
+        #expect(again.midi.map { ($0.path as NSString).deletingPathExtension } == again.audio.map { ($0.path as NSString).deletingPathExtension })
+        _ = actions.toggleTake()
     }
 }
