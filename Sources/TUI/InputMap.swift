@@ -1,4 +1,5 @@
 import Lifecycle
+import MIDI
 
 /// A key or mouse event as the driver reports it.
 public enum Key: Equatable, Sendable {
@@ -17,10 +18,12 @@ public enum Command: Equatable, Sendable {
     case quit, help, closeOverlay, focusNext, focusPrevious, enterPlay, leavePlay
     case note(Character), octave(Int), velocity(Int), gate(Int), toggleHold, allNotesOff
     case pause, clear, channelFilter(Int), typeFilter, toggleClock, scroll(Int), scrollPage(Int), scrollOldest, scrollNewest
-    case select(Int), change(Int), patch(Int), savePreset, loadPreset(Int)
-    case resetClip, demo, recordMIDI, recordAudio, presenter
+    case select(Int), change(Int), patch(Int), savePreset, loadPreset(Int), browsePresets
+    case resetClip, demo, recordMIDI, recordAudio, recordTake, presenter
     case lifecycle(LifecycleKey)
     case click(x: Int, y: Int)
+    /// A key that does nothing where it was pressed: the status line says so and what to press instead.
+    case unbound(String)
 }
 
 /// The key map, and the help overlay's text from the same table.
@@ -40,9 +43,16 @@ public enum InputMap {
             case .char(","): return .gate(-1)
             case .char("."): return .gate(1)
             case .char(" "): return .toggleHold
-            case .backspace: return .allNotesOff
-            case .char("?"): return .help
+            case .backspace, .char("!"): return .allNotesOff
+            case .char("<"): return .octave(-1)
+            case .char(">"): return .octave(1)
+            case .pageUp: return .patch(-1)
+            case .pageDown: return .patch(1)
+            case .char("/"): return .browsePresets
+            case .char("?"), .function(1): return .help
             case .function(10): return .quit
+            case .char(let c): return .unbound(playModeHint(c))
+            case .enter, .home, .end, .shiftLeft, .shiftRight, .function: return .unbound(playModeHint(nil))
             default: return nil
             }
         }
@@ -57,6 +67,7 @@ public enum InputMap {
         case .char("D"): return .demo
         case .char("M"): return .recordMIDI
         case .char("A"): return .recordAudio
+        case .char("R"): return .recordTake
         case .char("!"): return .allNotesOff
         case .char("P"): return .presenter
         default: break
@@ -89,6 +100,7 @@ public enum InputMap {
             case .char("<"), .pageUp: return .patch(-1)
             case .char(">"), .pageDown: return .patch(1)
             case .char("s"): return .savePreset
+            case .enter, .char("/"): return .browsePresets
             case .char("["): return .loadPreset(-1)
             case .char("]"): return .loadPreset(1)
             default: return nil
@@ -108,6 +120,17 @@ public enum InputMap {
         case .meters:
             return nil
         }
+    }
+
+    /// What the status line says of a key that plays nothing in play mode (nil: a key without a character).
+    static func playModeHint(_ c: Character?) -> String {
+        let name = c.map { $0 == " " ? "Space" : "'\(TerminalText.sanitized(String($0)))'" } ?? "that key"
+        let caps = c.map { c in
+            let lower = Character(c.lowercased())
+            return c.isUppercase && (ComputerKeyboard.lowerRow.contains(lower) || ComputerKeyboard.upperRow.contains(lower))
+        } ?? false
+        return "\(name) plays nothing in play mode\(caps ? " (Caps Lock on?)" : ""): notes z s x d c v g b h n j m / q 2 w 3 e r 5 t 6 y 7 u, "
+            + "< > octave, ! panic, PgUp PgDn patch, / presets, Esc command keys"
     }
 
     /// The lifecycle panel's keys (letters are case-sensitive: `l` locks, `L` launches).
@@ -133,13 +156,17 @@ public enum InputMap {
             ("Tab  Shift-Tab", "next / previous panel"), ("i", "play mode: letters play notes (Esc leaves)"),
             ("x", "reset clip lamps and peak holds"), ("!", "panic: silence every voice now (sustained ones too)"),
             ("P", "presenter view: the lifecycle panel fills the screen (P or Esc back)"),
-            ("D", "demo sequencer on/off"), ("M  A", "record MIDI / audio on/off"), ("mouse", "click the piano to play"),
+            ("D", "demo sequencer on/off"), ("M  A", "record MIDI / audio on/off"),
+            ("R", "record MIDI and audio together, one take name (R again saves both)"), ("mouse", "click the piano to play"),
         ]),
         ("Play mode (Keyboard panel, after i or Enter)", [
             ("z s x d c v g b h n j m", "lower octave C ... B"), ("q 2 w 3 e r 5 t 6 y 7 u", "upper octave C ... B"),
-            ("Left Right  - =", "octave down / up"), ("Up Down  [ ]", "velocity up / down"),
+            ("Left Right  - =  < >", "octave down / up"), ("Up Down  [ ]", "velocity up / down"),
             (",  .", "gate time shorter / longer"), ("Space", "hold mode: a second press ends the note"),
-            ("Backspace", "all notes off"), ("Esc", "leave play mode (letters are commands again)"),
+            ("!  Backspace", "panic: silence every voice now"), ("PgUp PgDn", "previous / next patch or preset"),
+            ("/", "preset browser (Enter plays, Esc back to playing)"),
+            ("Esc", "leave play mode (letters are commands again)"),
+            ("other keys", "play nothing: the status line says so and what to press"),
         ]),
         ("MIDI monitor", [
             ("Space  p", "pause / resume (scroll back while paused)"), ("c", "clear"),
@@ -150,8 +177,19 @@ public enum InputMap {
         ("Synth", [
             ("Up Down  k j", "select a row"), ("Left Right  h l", "change the value"),
             ("H L  Shift-arrows", "change by 4 steps"), ("< >  PgUp PgDn", "previous / next patch (with a SoundFont: the keyboard channel's preset)"),
+            ("Enter  /", "preset browser: type a name or a number (N, bank:program), Enter plays"),
             ("s", "save these settings as a preset (type a name, Enter; Esc cancels)"),
             ("[  ]", "load the previous / next saved preset"),
+        ]),
+        ("What the screen says", [
+            ("dropped while suspended", "MIDI that arrived while the simulated app was suspended or terminated:"),
+            ("", "the lifecycle gate dropped it (LOST rows in the monitor), as iOS would"),
+            ("lost to input overflow", "events dropped because a queue between threads was full (keys, ALSA,"),
+            ("", "demo into the synth, or the engine's reports to the screen); header: overflow"),
+            ("in thru out local", "monitor direction: arrived; arrived and sent on (--midi-thru);"),
+            ("", "Backbeat's own, sent on midi_out; Backbeat's own, played here only"),
+            ("no sound card", "a private dummy server runs: nothing is heard until out_L/out_R are"),
+            ("", "connected, or run with --driver alsa"),
         ]),
         ("Lifecycle (Tab to the panel; iOS events for the simulated app)", [
             ("h  l", "home / lock (background)"), ("w  c  d", "app switcher / control center / dismiss them"),

@@ -1,4 +1,4 @@
-/// The panels, in Tab order.
+/// The panels (Tab follows the screen: `Layout.tabOrder`).
 public enum PanelID: Int, CaseIterable, Sendable {
     case monitor, keyboard, synth, meters, lifecycle
     public var title: String {
@@ -36,6 +36,18 @@ public struct Layout: Equatable, Sendable {
         case .lifecycle: lifecycle
         }
     }
+
+    /// The panels on screen in reading order, left to right and top to bottom (by their top-left corners):
+    /// the order Tab moves in. A panel without room (the lifecycle panel on a short terminal) is left out.
+    public var tabOrder: [PanelID] {
+        PanelID.allCases.filter { !rect($0).isEmpty }.sorted { a, b in
+            let ra = rect(a), rb = rect(b)
+            return (ra.y, ra.x) < (rb.y, rb.x)
+        }
+    }
+
+    /// Tab order without a layout (below the minimum size): the screen's at the minimum size.
+    public static let defaultTabOrder: [PanelID] = [.monitor, .meters, .synth, .lifecycle, .keyboard]
 
     /// nil below the minimum size.
     public static func compute(width: Int, height: Int) -> Layout? {

@@ -12,7 +12,7 @@ extension LiveUpdate {
     public func apply(to engine: any WorkstationEngine, held: () -> [ShortMessage] = { [] },
                       dropped: (String) -> Void) {
         func send(_ event: ControlEvent, _ what: String) {
-            if !engine.send(event) { dropped("keyboard ring full: \(what) dropped (counted in drops)") }
+            if !engine.send(event) { dropped("keyboard ring full: \(what) dropped (counted in overflow)") }
         }
         for action in actions {
             switch action {

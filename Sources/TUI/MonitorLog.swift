@@ -12,6 +12,21 @@ public struct MonitorEntry: Equatable, Sendable {
     public var message: MIDIMessage?
     /// The status byte, for undefined statuses.
     public var status: UInt8
+    /// Backbeat also sent it on its MIDI outputs (the engine reported it a second time as source `out`,
+    /// merged into this row).
+    public var echoed = false
+    /// How the synth took it when that needs words beyond the message (a program change's patch or preset).
+    public var label: String?
+
+    /// Which way it went: `in` arrived on a MIDI input, `thru` arrived and was sent on (--midi-thru), `out`
+    /// Backbeat's own (keys, demo) sent on its outputs, `local` Backbeat's own played here only.
+    public var direction: String {
+        switch source {
+        case .out: "out"
+        case .jack, .alsa: echoed ? "thru" : "in"
+        case .keyboard, .demo: echoed ? "out" : "local"
+        }
+    }
 }
 
 /// Which kinds of messages the monitor shows.
@@ -71,8 +86,22 @@ public struct MonitorLog: Sendable {
     /// Oldest first.
     public func entry(at i: Int) -> MonitorEntry { entries[(head + i) % entries.count] }
 
-    public mutating func append(time: Double, source: MIDISource, lost: Bool, message: MIDIMessage?, status: UInt8) {
-        let entry = MonitorEntry(sequence: nextSequence, time: time, source: source, lost: lost, message: message, status: status)
+    /// Adds one message. An outgoing copy (`out`) of the message just added (same time, same message) is not a
+    /// row of its own: it marks that row as sent on (its direction becomes `thru` or `out`). Returns false when
+    /// it was merged so.
+    @discardableResult
+    public mutating func append(time: Double, source: MIDISource, lost: Bool, message: MIDIMessage?, status: UInt8,
+                                label: String? = nil) -> Bool {
+        if source == .out, !entries.isEmpty {
+            let newest = entries.count < capacity ? entries.count - 1 : (head + capacity - 1) % capacity
+            let e = entries[newest]
+            if e.source != .out, !e.echoed, !e.lost, e.time == time, e.message == message, e.status == status {
+                entries[newest].echoed = true
+                return false
+            }
+        }
+        let entry = MonitorEntry(sequence: nextSequence, time: time, source: source, lost: lost, message: message, status: status,
+                                 label: label)
         nextSequence += 1
         received += 1
         if lost { gateLost += 1 }
@@ -82,6 +111,7 @@ public struct MonitorLog: Sendable {
             entries[head] = entry
             head = (head + 1) % capacity
         }
+        return true
     }
 
     public mutating func clear() {

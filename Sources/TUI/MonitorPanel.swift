@@ -13,9 +13,10 @@ public struct MonitorPanel {
         let time = String(format: "%9.3f", e.time)
         let source = e.source.description.fitted(4)
         // What Backbeat sent on its MIDI outputs stands out from what came in.
-        let sourceRole: Role = e.source == .out ? .badgeActive : .monitorSource
+        let direction = e.direction.fitted(5)
+        let directionRole: Role = e.direction == "out" || e.direction == "thru" ? .badgeActive : .monitorSource
         guard let message = e.message else {
-            return [(time + " ", .monitorTime), (source + " ", sourceRole),
+            return [(time + " ", .monitorTime), (source + " ", .monitorSource), (direction + " ", directionRole),
                     ("undefined status " + hexString([e.status]), .monitorSystem)]
         }
         let role: Role = e.lost ? .monitorLost : {
@@ -25,7 +26,7 @@ public struct MonitorPanel {
             default: .monitorSystem
             }
         }()
-        var details = formatter.details(message)
+        var details = e.label ?? formatter.details(message)
         if case .systemExclusive(let sysex) = message {
             details += " " + TerminalText.sanitized(bytes: sysex.data.prefix(24))
         }
@@ -33,13 +34,23 @@ public struct MonitorPanel {
         let hex = formatter.rawHex(message)
         let channel = formatter.channelText(message).fitted(5)
         let type = formatter.typeName(message).fitted(14)
-        let fixed = 10 + 5 + 6 + 15
+        let fixed = 10 + 5 + 6 + 6 + 15
         let hexWidth = min(hex.count, max(0, width - fixed - 12))
         // Hex follows the details closely on wide screens rather than at the far edge.
         let detailsWidth = min(46, max(0, width - fixed - hexWidth - 1))
-        return [(time + " ", .monitorTime), (source + " ", sourceRole), (channel + " ", .dim),
+        return [(time + " ", .monitorTime), (source + " ", .monitorSource), (direction + " ", directionRole), (channel + " ", .dim),
                 (type + " ", role), (details.fitted(detailsWidth) + " ", role),
                 (String(hex.prefix(hexWidth)), .monitorHex)]
+    }
+
+    /// What was lost and why, in words (the help overlay says more): MIDI the lifecycle gate dropped while the
+    /// simulated app was suspended, and events dropped because a queue between threads was full.
+    public static func lossText(engineLost: Int, ringDrops: Int) -> String {
+        if engineLost == 0 && ringDrops == 0 { return "nothing lost" }
+        var parts: [String] = []
+        if engineLost > 0 { parts.append("\(engineLost) dropped while suspended") }
+        if ringDrops > 0 { parts.append("\(ringDrops) lost to input overflow") }
+        return "lost: " + parts.joined(separator: " · ")
     }
 
     public func draw(_ log: MonitorLog, tempo: TempoReadout?, ringDrops: Int, engineLost: Int,
@@ -55,7 +66,7 @@ public struct MonitorPanel {
         let tempoText = tempo.map { String(format: "  %.1f BPM ±%.2f ms", $0.bpm, $0.jitterMilliseconds) } ?? "  -- BPM"
         x = grid.put(x, inner.y, tempoText, .normal, limit: inner.maxX - x)
         let lostRole: Role = (engineLost + ringDrops) > 0 ? .monitorLost : .dim
-        x = grid.put(x, inner.y, "  lost \(engineLost) gate · \(ringDrops) ring", lostRole, limit: inner.maxX - x)
+        x = grid.put(x, inner.y, "  " + Self.lossText(engineLost: engineLost, ringDrops: ringDrops), lostRole, limit: inner.maxX - x)
         if log.paused || log.anchor != nil {
             let tag = log.paused ? "  PAUSED" : "  SCROLLED"
             x = grid.put(x, inner.y, tag + (log.hiddenNewer > 0 ? " +\(log.hiddenNewer)" : ""), .badgeWarning, limit: inner.maxX - x)

@@ -11,6 +11,8 @@ public struct SynthView: Equatable, Sendable {
     /// when no preset answers the channel). Nil without a font (the built-in patches).
     public var soundFont: String?
     public var preset: String?
+    /// With a SoundFont: the keyboard channel's sound controllers as last delivered (CC number -> value).
+    public var soundControllers: [Int: UInt8] = [:]
     public init(patch: Int, values: [Float], voicesInUse: Int, voiceCapacity: Int, soundFont: String? = nil,
                 preset: String? = nil) {
         self.patch = patch; self.values = values; self.voicesInUse = voicesInUse; self.voiceCapacity = voiceCapacity
@@ -19,13 +21,55 @@ public struct SynthView: Equatable, Sendable {
     public func value(_ p: SynthParameter) -> Float { p.rawValue < values.count ? values[p.rawValue] : p.defaultValue }
 }
 
-/// The rows of the synth panel: the patch, then every parameter, then polyphony (read only).
+/// A GM2 sound controller the synth panel edits when a SoundFont plays (`DSP.SoundControllers`).
+public enum SoundControllerRow: Int, CaseIterable, Sendable {
+    case cutoff, resonance, attack, decay, release
+
+    public var controller: Int {
+        switch self {
+        case .cutoff: SoundControllers.brightness
+        case .resonance: SoundControllers.resonance
+        case .attack: SoundControllers.attack
+        case .decay: SoundControllers.decay
+        case .release: SoundControllers.release
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .cutoff: "cutoff"
+        case .resonance: "resonance"
+        case .attack: "attack"
+        case .decay: "decay"
+        case .release: "release"
+        }
+    }
+
+    /// What `value` does to the font's own setting: "+0.0 oct", "+4.1 dB", "x2.00".
+    public func effect(_ value: UInt8) -> String {
+        let x = (Float(value) - 64) / 64
+        switch self {
+        case .cutoff: return String(format: "%+.1f oct", x * SoundControllers.brightnessCents / 1200)
+        case .resonance: return String(format: "%+.1f dB", x * SoundControllers.resonanceCentibels / 10)
+        case .attack: return String(format: "x%.2f", pow(2, x * SoundControllers.attackTimecents / 1200))
+        case .decay: return String(format: "x%.2f", pow(2, x * SoundControllers.decayTimecents / 1200))
+        case .release: return String(format: "x%.2f", pow(2, x * SoundControllers.releaseTimecents / 1200))
+        }
+    }
+}
+
+/// The rows of the synth panel: the patch, then every parameter, then polyphony (read only). With a
+/// SoundFont only what acts on its voices: the preset, the sound controllers, master gain, polyphony.
 public enum SynthRow: Equatable, Sendable {
     case patch
     case parameter(SynthParameter)
+    case soundController(SoundControllerRow)
     case polyphony
 
     public static let all: [SynthRow] = [.patch] + SynthParameter.allCases.map { .parameter($0) } + [.polyphony]
+    public static let soundFont: [SynthRow] = [.patch] + SoundControllerRow.allCases.map { .soundController($0) }
+        + [.parameter(.masterGain), .polyphony]
+    public static func rows(soundFont: Bool) -> [SynthRow] { soundFont ? Self.soundFont : all }
     public var isEditable: Bool { self != .polyphony }
 }
 
@@ -80,7 +124,7 @@ public enum SynthPanel {
         context.frame(&grid, rect, view.soundFont.map { "\(PanelID.synth.title): \($0)" } ?? PanelID.synth.title)
         let inner = rect.inset(1)
         guard inner.height >= 1, inner.width >= 20 else { return }
-        let rows = SynthRow.all
+        let rows = SynthRow.rows(soundFont: view.soundFont != nil)
         // Scroll so the selected row stays visible in short panels.
         let first = max(0, min(selected - inner.height + 1, rows.count - inner.height))
         let barWidth = max(0, min(16, inner.width - 32))
@@ -102,6 +146,11 @@ public enum SynthPanel {
                 name = "patch"
                 let patches = SynthPatch.builtIn
                 value = "\(view.patch) \(patches[max(0, min(view.patch, patches.count - 1))].name)"
+            case .soundController(let c):
+                let v = view.soundControllers[c.controller] ?? 64
+                name = c.name
+                value = "\(v) \(c.effect(v))"
+                fraction = Float(v) / 127
             case .parameter(let p):
                 name = p.name
                 value = format(p, view.value(p))

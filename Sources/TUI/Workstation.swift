@@ -34,6 +34,8 @@ public final class Workstation {
 
     public private(set) var log = MonitorLog()
     public private(set) var held = HeldNotes()
+    /// Each channel's bank and sound controllers as delivered (program names, the synth panel's rows).
+    public private(set) var channels = ChannelTracker()
     public private(set) var keyboard: ComputerKeyboard
     public private(set) var focus: PanelID = .monitor
     public private(set) var playMode = false
@@ -44,10 +46,15 @@ public final class Workstation {
     public private(set) var quitRequested = false
     /// The preset name being typed in the status line (`s` in the synth panel); nil when not asked for.
     public private(set) var presetPrompt: String?
+    /// The preset browser, while open (Enter or `/` on the synth panel): keys type its search.
+    public private(set) var browser: PresetBrowser?
     /// The preset last loaded or saved, for `[` `]` to move on from.
     public private(set) var presetName: String?
     private let presets: PresetLibrary
     private var midiGateOpen = true
+    /// The lifecycle gate lets the output be heard (false: suspended, terminated, the synth stream stopped):
+    /// while it is closed the screen shows no voices and no lit keys, as none plays.
+    public private(set) var audioGateOpen = true
     private var monitorPanel: MonitorPanel
 
     // Frame times: monitor time 0 is the first event's period start, in seconds.
@@ -131,13 +138,16 @@ public final class Workstation {
             engineLost = status.midiLost
             ringDrops = status.ringDrops
             var info = HeaderInfo(status, midiPerSecond: midiPerSecond, lifecycleBadge: lifecycle.state.rawValue)
+            info.audible = audioGateOpen
+            let view = engine.synthView(channel: keyboard.channel)
+            info.program = view.soundFont != nil ? (view.preset ?? "none")
+                : "patch \(view.patch) \(SynthPatch.builtIn[max(0, min(view.patch, SynthPatch.builtIn.count - 1))].name)"
             info.recordings = actions.recordings()
             for r in info.recordings where r.failure != nil && !reportedFailures.contains(r.path) {
                 reportedFailures.insert(r.path)
                 say("\(r.kind) recording stopped: \(r.failure ?? "") (what was captured so far is kept)")
             }
             if info != header { header = info; dirty = true }
-            let view = engine.synthView(channel: keyboard.channel)
             if view != synthView { synthView = view; dirty = true }
         }
         defer { dirty = false }
@@ -148,8 +158,14 @@ public final class Workstation {
     /// engine (`LiveUpdate.apply`): every UI frame.
     private func updateLifecycle(now: Double) {
         let update = lifecycle.update(wall: now, synthLevelDB: meters.loudestPeakDB, demoPlaying: actions.demoPlaying)
-        update.apply(to: engine, held: { keyboard.releaseAll() }, dropped: say)
+        // Every voice released: no key stays lit, not even one whose note-off was lost meanwhile.
+        update.apply(to: engine, held: { held = HeldNotes(); return keyboard.releaseAll() }, dropped: say)
         midiGateOpen = update.gates.midiDelivered
+        if audioGateOpen != update.gates.audioPlaying {
+            audioGateOpen = update.gates.audioPlaying
+            header.audible = audioGateOpen
+            dirty = true
+        }
         let sim = lifecycle.simulator
         // The panel counts whole seconds: redraw on a change or once a second, not every frame.
         if lifecycle.version != lifecycleVersion || Int(now) != lifecycleSecond {
@@ -165,17 +181,33 @@ public final class Workstation {
         let time = Double(m.frameTime &- (firstFrame ?? 0)) / max(rate, 1)
         if let message {
             // `out` repeats a message already applied from its source.
-            if !m.lost && m.source != .out { held.apply(message); tempo.receive(m.message, at: time) }
+            if !m.lost && m.source != .out { held.apply(message); channels.apply(message); tempo.receive(m.message, at: time) }
         }
-        log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status)
+        var label: String?
+        if case .programChange(let pc) = message, m.source != .out { label = programLabel(pc) }
+        log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status, label: label)
         if let message, !log.isVisible(MonitorEntry(sequence: 0, time: 0, source: m.source, lost: m.lost, message: message, status: 0)) {
             return  // hidden clock and sensing do not redraw
         }
         dirty = true
     }
 
+    /// A program change named as the synth plays it: the SoundFont preset it selects (bank from the channel's
+    /// CC0), else the built-in patch (program n plays patch n modulo their count), not a General MIDI name.
+    func programLabel(_ pc: ProgramChange) -> String {
+        if let synthChannel = engine.synthChannel, synthChannel != pc.channel {
+            return "\(pc.program) (the synth answers channel \(synthChannel + 1) only)"
+        }
+        if let name = engine.programName(pc.program, bank: channels.bank(channel: pc.channel), channel: pc.channel) {
+            return "\(pc.program) \(name)"
+        }
+        let patches = SynthPatch.builtIn
+        let index = Int(pc.program) % patches.count
+        return "\(pc.program) patch \(index) \(patches[index].name)"
+    }
+
     private func send(_ event: ControlEvent) {
-        if !engine.send(event) { say("keyboard ring full: event dropped (counted in drops)") }
+        if !engine.send(event) { say("keyboard ring full: event dropped (counted in overflow)") }
     }
 
     // MARK: - Keys
@@ -185,6 +217,7 @@ public final class Workstation {
         dirty = true
         if key == .resize { return }
         if presetPrompt != nil { return handlePrompt(key) }
+        if browser != nil { return handleBrowser(key) }
         if showHelp {
             switch key {
             case .escape, .char("?"), .char("q"), .function(1): showHelp = false
@@ -218,7 +251,7 @@ public final class Workstation {
             say(presenter ? "presenter view: Space pause · . step · - + speed · P or Esc back" : "presenter view closed")
         case .focusNext, .focusPrevious:
             presenter = false
-            let all = PanelID.allCases.filter { $0 != .lifecycle || !(layout?.lifecycle.isEmpty ?? true) }
+            let all = layout?.tabOrder ?? Layout.defaultTabOrder
             let i = all.firstIndex(of: focus) ?? 0
             focus = all[(i + (command == .focusNext ? 1 : all.count - 1)) % all.count]
             playMode = false
@@ -251,19 +284,22 @@ public final class Workstation {
         case .scrollPage(let n): log.scroll(by: n * max(1, (layout?.monitor.height ?? 20) - 4))
         case .scrollOldest: log.scrollToOldest()
         case .scrollNewest: log.scrollToNewest()
-        case .select(let d): synthSelection = min(SynthRow.all.count - 1, max(0, synthSelection + d))
-        case .change(let steps): change(SynthRow.all[synthSelection], steps: steps)
+        case .select(let d): synthSelection = min(synthRows.count - 1, max(0, synthSelection + d))
+        case .change(let steps): change(synthRows[min(synthSelection, synthRows.count - 1)], steps: steps)
         case .patch(let d): changePatch(by: d)
         case .savePreset:
             presetPrompt = ""
         case .loadPreset(let d): loadPreset(by: d)
+        case .browsePresets: openBrowser()
         case .resetClip: meters.resetClip(); lastMeters = []; say("clip lamps and holds reset")
         case .demo: say(actions.toggleDemo())
         case .recordMIDI: say(actions.toggleMIDIRecording())
         case .recordAudio: say(actions.toggleAudioRecording())
+        case .recordTake: say(actions.toggleTake())
         case .lifecycle(let key):
             say(lifecycle.perform(key, wall: now))
             updateLifecycle(now: now)
+        case .unbound(let hint): say(hint)
         case .click(let x, let y):
             guard let layout else { return }
             if let note = KeyboardPanel.note(atX: x, y: y, rect: layout.keyboard, octave: keyboard.octave) {
@@ -279,9 +315,20 @@ public final class Workstation {
         for m in keyboard.press(note: note, now: now) { send(.midi(m, .keyboard)) }
     }
 
+    /// The synth panel's rows for the synth playing (a SoundFont's are fewer).
+    var synthRows: [SynthRow] { SynthRow.rows(soundFont: (synthView ?? engine.synthView()).soundFont != nil) }
+
     private func change(_ row: SynthRow, steps: Int) {
         switch row {
         case .patch: changePatch(by: steps > 0 ? 1 : -1)
+        case .soundController(let c):
+            // Sent as the GM2 sound controller on the keyboard's channel: heard as from MIDI, shown once delivered.
+            let ch = keyboard.channel
+            let value = UInt8(min(127, max(0, Int(channels.value(c.controller, channel: ch)) + steps * 4)))
+            send(.midi(ShortMessage.controlChange(Controller(rawValue: UInt8(c.controller)), value: value, channel: ch), .keyboard))
+            if midiGateOpen { channels.apply(.controlChange(ControlChange(channel: ch, controller: UInt8(c.controller), value: value))) }
+            say(midiGateOpen ? "\(c.name): CC\(c.controller) \(value) on channel \(ch + 1) (\(c.effect(value)) on the preset's own)"
+                : "\(c.name) not changed: the simulated app is suspended, so its control change is lost (f: foreground)")
         case .parameter(let p):
             let current = synthView?.value(p) ?? engine.synthView().value(p)
             let value = SynthPanel.step(p, current, by: steps)
@@ -308,6 +355,46 @@ public final class Workstation {
     }
 
     // MARK: - Presets
+
+    /// The font's presets, or without a font the built-in patches (bank 0, program = patch).
+    private func openBrowser() {
+        var entries = engine.presetEntries()
+        var current = engine.currentPreset(channel: keyboard.channel)
+        if entries.isEmpty {
+            entries = SynthPatch.builtIn.enumerated().map { PresetEntry(index: $0, bank: 0, program: $0, name: $1.name) }
+            current = (synthView ?? engine.synthView()).patch
+        }
+        browser = PresetBrowser(presets: entries, current: current)
+    }
+
+    private func handleBrowser(_ key: Key) {
+        guard var b = browser else { return }
+        switch key {
+        case .escape: browser = nil; say("preset unchanged"); return
+        case .enter:
+            browser = nil
+            guard let entry = b.chosen else { say("no preset chosen"); return }
+            if let message = engine.choosePreset(entry.index, channel: keyboard.channel) {
+                synthView = engine.synthView(channel: keyboard.channel)
+                say(message)
+            } else {
+                let current = (synthView ?? engine.synthView()).patch
+                changePatch(by: entry.program - current)
+            }
+            return
+        case .up: b.move(-1)
+        case .down: b.move(1)
+        case .pageUp: b.move(-10)
+        case .pageDown: b.move(10)
+        case .home: b.move(-b.matches.count)
+        case .end: b.move(b.matches.count)
+        case .backspace: b.erase()
+        case .char(let c): b.type(c)
+        case .function(10): quitRequested = true
+        default: break
+        }
+        browser = b
+    }
 
     /// The status line is a one-line editor while a preset name is asked for.
     private func handlePrompt(_ key: Key) {
@@ -391,7 +478,9 @@ public final class Workstation {
             Layout.drawTooSmall(into: &grid)
             return
         }
-        let view = synthView ?? engine.synthView()
+        var view = synthView ?? engine.synthView()
+        if !audioGateOpen { view.voicesInUse = 0 }
+        if view.soundFont != nil { view.soundControllers = channels.soundControllers(channel: keyboard.channel) }
         HeaderPanel.draw(header, into: &grid, rect: layout.header, glyphs: glyphs)
         if presenter {
             LifecyclePresenter.draw(lifecycle, into: &grid, rect: Rect(x: 0, y: 1, width: grid.width, height: grid.height - 2),
@@ -400,19 +489,20 @@ public final class Workstation {
             if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
             return
         }
+        defer { browser?.draw(into: &grid, font: view.soundFont ?? "built-in patches", glyphs: glyphs) }
         monitorPanel.draw(log, tempo: lastTempo, ringDrops: ringDrops, engineLost: engineLost, into: &grid,
                           rect: layout.monitor, context: context(.monitor))
         MetersPanel.draw(meters.channels, loudness: meters.loudness, into: &grid, rect: layout.meters, context: context(.meters))
         SynthPanel.draw(view, selected: synthSelection, into: &grid, rect: layout.synth, context: context(.synth))
         LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
-        KeyboardPanel.draw(held: held, keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
+        KeyboardPanel.draw(held: audioGateOpen ? held : HeldNotes(), keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
         drawStatus(into: &grid, layout: layout)
         if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
     }
 
     private func drawStatus(into grid: inout Grid, layout: Layout) {
         grid.fill(layout.status, " ", .statusLine)
-        let mode = presetPrompt != nil ? " Preset " : playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
+        let mode = presetPrompt != nil ? " Preset " : browser != nil ? " Presets " : playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
         let x = grid.put(0, layout.status.y, mode, playMode || presetPrompt != nil ? .badgeWarning : .badgeActive)
         grid.put(x + 1, layout.status.y, presetPromptLine ?? statusMessage, .statusLine, limit: grid.width - x - 1)
     }

@@ -17,6 +17,15 @@ public protocol WorkstationEngine: AnyObject {
     /// With a SoundFont: moves `channel` (0...15) to the font's next (`steps` > 0) or previous preset and
     /// returns the status line's message; nil without a font (the caller changes the built-in patch).
     func stepPreset(by steps: Int, channel: UInt8) -> String?
+    /// With a SoundFont: the preset a program change selects on `channel` with `bank` ("bank:program name",
+    /// as the synth's fallbacks find it); nil without a font (the built-in patches).
+    func programName(_ program: UInt8, bank: Int, channel: UInt8) -> String?
+    /// With a SoundFont: its presets, for the browser; empty without a font.
+    func presetEntries() -> [PresetEntry]
+    /// With a SoundFont: plays preset `index` (into the font's presets) on `channel`; the status line's message.
+    func choosePreset(_ index: Int, channel: UInt8) -> String?
+    /// With a SoundFont: the preset playing on `channel` (index into its presets).
+    func currentPreset(channel: UInt8) -> Int?
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
     /// The lifecycle simulator's gates, read by the real-time thread.
@@ -26,6 +35,10 @@ public protocol WorkstationEngine: AnyObject {
 extension WorkstationEngine {
     public func synthView(channel: UInt8) -> SynthView { synthView() }
     public func stepPreset(by steps: Int, channel: UInt8) -> String? { nil }
+    public func programName(_ program: UInt8, bank: Int, channel: UInt8) -> String? { nil }
+    public func presetEntries() -> [PresetEntry] { [] }
+    public func choosePreset(_ index: Int, channel: UInt8) -> String? { nil }
+    public func currentPreset(channel: UInt8) -> Int? { nil }
 }
 
 extension Engine: WorkstationEngine {
@@ -47,6 +60,27 @@ extension Engine: WorkstationEngine {
         return "channel \(channel + 1): preset \(font.presetLabel(next))"
     }
 
+    public func programName(_ program: UInt8, bank: Int, channel: UInt8) -> String? {
+        guard let font = synth.soundFont else { return nil }
+        guard let index = font.preferredPreset(bank: bank, program: Int(program), percussion: channel == 9) else {
+            return "(no preset in the font)"
+        }
+        return font.presetLabel(index)
+    }
+
+    public func presetEntries() -> [PresetEntry] {
+        guard let font = synth.soundFont else { return [] }
+        return font.presets.enumerated().map { PresetEntry(index: $0, bank: Int($1.bank), program: Int($1.program), name: $1.name) }
+    }
+
+    public func choosePreset(_ index: Int, channel: UInt8) -> String? {
+        guard let font = synth.soundFont, font.presets.indices.contains(index) else { return nil }
+        synth.requestPreset(index, onChannel: Int(channel))
+        return "channel \(channel + 1): preset \(font.presetLabel(index))"
+    }
+
+    public func currentPreset(channel: UInt8) -> Int? { synth.soundFont == nil ? nil : synth.preset(onChannel: Int(channel)) }
+
     public func send(_ event: ControlEvent) -> Bool { keyboardRing.push(event) }
     public func synthView() -> SynthView {
         SynthView(patch: synth.currentPatch, values: SynthParameter.allCases.map { synth.value(of: $0) },
@@ -61,6 +95,8 @@ public protocol WorkstationActions: AnyObject {
     func toggleDemo() -> String
     func toggleMIDIRecording() -> String
     func toggleAudioRecording() -> String
+    /// MIDI and audio together, one take name for both (`R`): starts both, or stops whatever records.
+    func toggleTake() -> String
     /// Whether the demo sequencer plays now.
     var demoPlaying: Bool { get }
     /// Every MIDI event the workstation drained from the engine (it is the only consumer), with its whole
@@ -68,6 +104,10 @@ public protocol WorkstationActions: AnyObject {
     func record(_ event: MonitorEvent, message: MIDIMessage?)
     /// What is being recorded, for the header.
     func recordings() -> [Recording]
+}
+
+extension WorkstationActions {
+    public func toggleTake() -> String { [toggleMIDIRecording(), toggleAudioRecording()].joined(separator: "; ") }
 }
 
 /// One recording in progress, as the header shows it.
@@ -89,6 +129,7 @@ public final class UnavailableActions: WorkstationActions {
     public func toggleDemo() -> String { "demo sequencer: not available" }
     public func toggleMIDIRecording() -> String { "MIDI recording: not available" }
     public func toggleAudioRecording() -> String { "audio recording: not available" }
+    public func toggleTake() -> String { "recording: not available" }
     public var demoPlaying: Bool { false }
     public func record(_ event: MonitorEvent, message: MIDIMessage?) {}
     public func recordings() -> [Recording] { [] }
@@ -122,17 +163,53 @@ public final class SessionActions: WorkstationActions {
         if capture.isRecordingMIDI {
             do { return try capture.stopMIDIRecording()?.message ?? "not recording MIDI" } catch { return error.description }
         }
-        let path = CaptureController.timestampedPath(extension: "mid", directory: directory)
-        do { try capture.startMIDIRecording(to: path) } catch { return "cannot record MIDI: \(error.description)" }
-        return "recording MIDI to \(path) (M stops and saves)"
+        return startMIDI(to: takePath("mid", sharing: capture.status().audio?.path))
     }
 
     public func toggleAudioRecording() -> String {
         if capture.isRecordingAudio { return capture.stopAudioRecording()?.message ?? "not recording audio" }
-        let path = CaptureController.timestampedPath(extension: "wav", directory: directory)
+        return startAudio(to: takePath("wav", sharing: capture.status().midi?.path))
+    }
+
+    public func toggleTake() -> String {
+        if capture.isRecordingMIDI || capture.isRecordingAudio {
+            var said: [String] = []
+            if capture.isRecordingMIDI { said.append(toggleMIDIRecording()) }
+            if capture.isRecordingAudio { said.append(toggleAudioRecording()) }
+            return said.joined(separator: "; ")
+        }
+        let stem = SessionActions.takeStem(directory: directory)
+        let midi = startMIDI(to: stem + ".mid")
+        guard capture.isRecordingMIDI else { return midi }
+        let audio = startAudio(to: stem + ".wav")
+        guard capture.isRecordingAudio else { return audio }
+        return "recording MIDI and audio to \(stem).mid/.wav (R stops and saves both)"
+    }
+
+    private func startMIDI(to path: String) -> String {
+        do { try capture.startMIDIRecording(to: path) } catch { return "cannot record MIDI: \(error.description)" }
+        return "recording MIDI to \(path) (M stops and saves)"
+    }
+
+    private func startAudio(to path: String) -> String {
         do { try capture.startAudioRecording(to: path) } catch { return "cannot record audio: \(error.description)" }
         return "recording audio to \(path) (A stops and saves)"
     }
+
+    /// A take's file: the stem of the other kind's take in progress when there is one (a MIDI and an audio
+    /// take started together share their name), else a new time-stamped one.
+    func takePath(_ ext: String, sharing other: String?) -> String {
+        if let other { return SessionActions.stem(of: other) + "." + ext }
+        return SessionActions.takeStem(directory: directory) + "." + ext
+    }
+
+    /// "DIR/backbeat-YYYYMMDD-HHMMSS" for now.
+    static func takeStem(directory: String, date: Date = Date()) -> String {
+        stem(of: CaptureController.timestampedPath(extension: "x", directory: directory, date: date))
+    }
+
+    /// The path without its extension.
+    static func stem(of path: String) -> String { (path as NSString).deletingPathExtension }
 
     public func record(_ event: MonitorEvent, message: MIDIMessage?) { capture.record(event, message: message) }
     public func recordings() -> [Recording] {

@@ -68,18 +68,18 @@ func silence(seconds: Double, sampleRate: Double = 48_000) -> [Float] {
         #expect(bench.meter.readout.left.rmsDB == -.infinity, "the sine left the 300 ms window")
     }
 
-    @Test func peakFalls20DecibelsIn1point5Seconds() {
+    @Test func peakFalls20DecibelsIn1point7SecondsAsIEC60268_10() {
         var bench = MeterBench()
         bench.play(sine(frequency: 1000, decibels: -6, seconds: 0.1))
         let start = bench.meter.readout.left.peakDB
-        for _ in 0..<45 { bench.meter.advance(seconds: 1.0 / 30) }  // 1.5 s at 30 fps
+        for _ in 0..<51 { bench.meter.advance(seconds: 1.0 / 30) }  // 1.7 s at 30 fps
         let fallen = bench.meter.readout.left.peakDB
         #expect(abs((start - fallen) - 20) <= 0.5, "fell \(start - fallen) dB")
         // The same with clock readings.
         var clocked = MeterBench()
         clocked.play(sine(frequency: 1000, decibels: -6, seconds: 0.1))
         clocked.meter.advance(to: 100)
-        clocked.meter.advance(to: 101.5)
+        clocked.meter.advance(to: 101.7)
         #expect(abs(clocked.meter.readout.channels[0].peakDB - fallen) < 0.01)
         // Silence coming in does not stop the fall; a louder block attacks at once.
         bench.play(silence(seconds: 0.5))
@@ -92,7 +92,7 @@ func silence(seconds: Double, sampleRate: Double = 48_000) -> [Float] {
         bench.play(sine(frequency: 1000, decibels: -6, seconds: 0.1))
         bench.meter.advance(seconds: 1.9)
         #expect(abs(bench.meter.readout.left.holdDB - -6) <= 0.1)
-        #expect(bench.meter.readout.left.peakDB < -30)
+        #expect(bench.meter.readout.left.peakDB < -27, "the peak fell 22 dB in 1.9 s while the hold stayed")
         bench.meter.advance(seconds: 0.2)
         let readout = bench.meter.readout.left
         #expect(readout.holdDB == readout.peakDB, "hold released after 2 s: \(readout.holdDB) vs \(readout.peakDB)")

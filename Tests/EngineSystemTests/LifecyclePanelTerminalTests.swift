@@ -14,7 +14,7 @@ extension JACK {
     func homeBackgroundsSuspendsAndForegroundReturns() throws {
         let term = try TmuxSession.workstation(width: 200, height: 60)
         try term.waitFor("the panel's defaults") { $0.contains("swiftui · modes [audio] · playback · mixWithOthers off") }
-        for _ in 0..<4 { try term.keys("Tab") }
+        for _ in 0..<3 { try term.keys("Tab") }  // monitor, meters, synth, lifecycle: the screen's order
         try term.waitFor("the lifecycle panel focused") { $0.contains(" Lifecycle ") && $0.contains("synth") }
         // Category record: the synth can no longer keep the app alive in background.
         try term.type("g", thenWaitFor: "audio session category record")

@@ -16,7 +16,7 @@ import Testing
         try term.launch("XDG_DATA_HOME='\(directory)' '\(backbeatExecutable())' --server \(server) --no-autoconnect --preset '\(start)'")
         try term.waitFor("the preset's settings in the synth panel") { $0.contains("2 square bass") && $0.contains("900 Hz") && $0.contains("-6.0 dB") }
 
-        // Tab twice: monitor, keyboard, synth (the status line's badge names the focused panel).
+        // Tab twice: monitor, meters, synth (the screen's reading order) (the status line's badge names the focused panel).
         try term.keys("Tab")
         try term.keys("Tab")
         try term.waitFor("the synth panel focused") { $0.split(separator: "\n").last?.hasPrefix(" Synth ") == true }

@@ -103,7 +103,7 @@ import Testing
         let engine = FakeEngine()
         let w = Workstation(engine: engine, settings: WorkstationSettings())
         w.tick(now: 0)
-        w.handle(.tab, layout: nil, now: 0)   // keyboard
+        w.handle(.tab, layout: nil, now: 0)   // meters (Tab follows the screen)
         w.handle(.tab, layout: nil, now: 0)   // synth
         #expect(w.focus == .synth)
         w.handle(.char("j"), layout: nil, now: 0)  // waveform

@@ -37,7 +37,7 @@ import Testing
         LiveUpdate(gates: suspended, actions: [.releaseAllVoices], notes: [.on(60)])
             .apply(to: engine, held: { [heldOff] }, dropped: { dropped.append($0) })
         #expect(dropped.count == 3)
-        #expect(dropped.allSatisfy { $0.hasPrefix("keyboard ring full: ") && $0.hasSuffix("dropped (counted in drops)") })
+        #expect(dropped.allSatisfy { $0.hasPrefix("keyboard ring full: ") && $0.hasSuffix("dropped (counted in overflow)") })
         #expect(dropped.last?.contains("scenario note") == true)
         #expect(engine.gates == (false, false))
     }

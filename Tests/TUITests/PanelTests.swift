@@ -225,7 +225,7 @@ import Testing
         var g = Grid(width: 200, height: 1)
         HeaderPanel.draw(info, into: &g, rect: Rect(x: 0, y: 0, width: 200, height: 1), glyphs: .unicode)
         let row = g.row(0)
-        for text in ["evil\\x1B[2J (private, dummy)", "48000 Hz", "period 256 5.3 ms", "DSP 4.2%", "xruns 3", "voices 5/64", "MIDI 120/s", "drops 2", "active"] {
+        for text in ["evil\\x1B[2J (private, dummy)", "48000 Hz", "period 256 5.3 ms", "DSP 4.2%", "xruns 3", "voices 5/64", "MIDI 120/s", "overflow 2", "active"] {
             #expect(row.contains(text), "\(text) in \(row)")
         }
         #expect(g.allPrintable)

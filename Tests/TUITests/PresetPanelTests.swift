@@ -13,7 +13,7 @@ import Testing
         settings.presets = folder.library
         let w = Workstation(engine: engine, settings: settings)
         w.tick(now: 0)
-        w.handle(.tab, layout: nil, now: 0)  // keyboard
+        w.handle(.tab, layout: nil, now: 0)  // meters (Tab follows the screen)
         w.handle(.tab, layout: nil, now: 0)  // synth
         return w
     }

@@ -37,7 +37,7 @@ private func threePresetFont() -> SoundFont {
         var g = render(w)
         let first = (font: g.contains("Synth: Three"), row: g.contains("preset"), piano: g.contains("000:000 Piano"))
         #expect(first.font && first.row && first.piano, "\(first)")
-        w.handle(.tab, layout: nil, now: 0)   // keyboard
+        w.handle(.tab, layout: nil, now: 0)   // meters (Tab follows the screen)
         w.handle(.tab, layout: nil, now: 0)   // synth
         w.handle(.char(">"), layout: nil, now: 0)
         // The request is applied by the real-time thread at its next render.

@@ -11,9 +11,10 @@ public struct MeterState: Sendable {
     /// What a meter panel shows. Levels in dBFS (dBTP for true peak, LUFS for loudness); `-infinity` for silence.
     public struct Readout: Sendable, Equatable {
         public struct Channel: Sendable, Equatable {
-            /// Peak with instant attack, falling 20 dB in 1.5 s.
+            /// Peak with instant attack, falling 20 dB in 1.7 s (IEC 60268-10 Type I return time).
             public var peakDB: Double
-            /// RMS over the last 300 ms of audio (a full-scale sine reads -3 dB).
+            /// RMS over the last 300 ms of audio (a full-scale sine reads -3 dB): the 300 ms integration time
+            /// of a VU meter (IEC 60268-17), rising and falling with the window.
             public var rmsDB: Double
             /// The highest peak of the last 2 s.
             public var holdDB: Double
@@ -37,7 +38,9 @@ public struct MeterState: Sendable {
         public var channels: [Channel] { [left, right] }
     }
 
-    public static let peakFallDecibelsPerSecond = 20.0 / 1.5
+    /// The peak needle's fall: 20 dB in 1.7 s, the return time of IEC 60268-10's Type I peak programme meter
+    /// (the EBU/Nordic class; DIN 45406's 1.5 s is close), about 11.8 dB per second.
+    public static let peakFallDecibelsPerSecond = 20.0 / 1.7
     public static let peakHoldSeconds = 2.0
     /// Below this a falling peak reads as silence.
     public static let floorDB = -144.0

@@ -36,6 +36,8 @@ struct SoundFontChannels: ~Copyable {
             cc.update(repeating: 0, count: 128)
             cc[Int(Controller.volume.rawValue)] = 100
             cc[Int(Controller.pan.rawValue)] = 64
+            // The sound controllers (CC70-79) are centred: 64 is no change (GM2; FluidSynth does the same).
+            for n in 70...79 { cc[n] = 64 }
         } else {
             cc[Int(Controller.modulationWheel.rawValue)] = 0
             // The pedals: sustain, portamento, sostenuto, soft, legato, hold 2.

@@ -10,6 +10,48 @@ typealias GeneratorValues = InlineArray<61, Float>
 /// reading of initialAttenuation, followed so that loudness matches FluidSynth (docs/soundfont.md).
 var attenuationGeneratorScale: Float { @_noLocks get { 0.4 } }
 
+/// The GM2 sound controllers a SoundFont voice obeys, as offsets to the SF2 generators that mean the same
+/// (docs/soundfont.md): CC74 brightness to the filter cutoff, CC71 resonance (timbre) to the filter Q, CC73
+/// attack, CC75 decay and CC72 release to the volume envelope's times. Each is centred: 64 (the power-on
+/// value) changes nothing, 0 subtracts the amount, 127 adds 63/64 of it, as a bipolar linear SF2 modulator
+/// does. FluidSynth has no default modulators for them (a font may bring its own, which then replace these);
+/// the amounts are Backbeat's, in the generators' units. The filter follows at once, also for sounding notes;
+/// the envelope times apply to the notes started after the change.
+public enum SoundControllers {
+    public static var brightness: Int { @_noLocks get { 74 } }
+    public static var resonance: Int { @_noLocks get { 71 } }
+    public static var attack: Int { @_noLocks get { 73 } }
+    public static var release: Int { @_noLocks get { 72 } }
+    public static var decay: Int { @_noLocks get { 75 } }
+    /// CC74 0 lowers the cutoff by 5 octaves (6000 cents).
+    public static var brightnessCents: Float { @_noLocks get { 6000 } }
+    /// CC71 127 raises the filter's resonance peak by 21.7 dB (220 cB at full scale).
+    public static var resonanceCentibels: Float { @_noLocks get { 220 } }
+    /// CC73 127 makes the attack 63 times longer, 0 64 times shorter (7200 timecents: 6 octaves of time).
+    public static var attackTimecents: Float { @_noLocks get { 7200 } }
+    /// CC75 and CC72: 16 times shorter to about 16 times longer (4800 timecents).
+    public static var decayTimecents: Float { @_noLocks get { 4800 } }
+    public static var releaseTimecents: Float { @_noLocks get { 4800 } }
+
+    /// A controller value as a centred offset: -1 at 0, 0 at 64, 63/64 at 127.
+    @_noLocks @inline(__always)
+    public static func offset(_ value: UInt8) -> Float { (Float(value) - 64) / 64 }
+
+    /// The bit of the sound controller a modulator maps as Backbeat would (a CC source onto the same
+    /// generator), 0 for any other modulator.
+    @_noLocks
+    static func bit(source: UInt16, destination: Int) -> UInt8 {
+        guard source & ModulatorSource.controllerFlag != 0 else { return 0 }
+        let controller = Int(source & ModulatorSource.indexMask)
+        if controller == brightness && destination == SoundFontGenerator.initialFilterFc { return 1 }
+        if controller == resonance && destination == SoundFontGenerator.initialFilterQ { return 2 }
+        if controller == attack && destination == SoundFontGenerator.attackVolEnv { return 4 }
+        if controller == decay && destination == SoundFontGenerator.decayVolEnv { return 8 }
+        if controller == release && destination == SoundFontGenerator.releaseVolEnv { return 16 }
+        return 0
+    }
+}
+
 extension Synth {
     /// The zone's generators (initialAttenuation scaled as FluidSynth does) plus its modulators' outputs.
     @_noLocks
@@ -19,10 +61,12 @@ extension Synth {
         for g in 0..<SoundFontGenerator.count { values[g] = Float(zone.generators[g]) }
         values[SoundFontGenerator.initialAttenuation] *= attenuationGeneratorScale
         let start = Int(zone.modulatorStart), count = Int(zone.modulatorCount)
-        guard start >= 0, count > 0, start + count <= font.modulators.count else { return values }
+        guard start >= 0, count >= 0, start + count <= font.modulators.count else { return values }
+        var own: UInt8 = 0 // the sound controllers the zone's own modulators already map (bits as `SoundControllers`)
         for m in start..<(start + count) {
             let modulator = font.modulators[m]
             let destination = Int(modulator.destination)
+            own |= SoundControllers.bit(source: modulator.source, destination: destination)
             guard destination < SoundFontGenerator.count, modulator.amount != 0 else { continue } // links (bit 15) are not followed
             let x = sourceValue(modulator.source, channel: ch, key: key, velocity: velocity)
             if x == 0 { continue }
@@ -31,7 +75,30 @@ extension Synth {
             if modulator.transform == 2 { output = abs(output) }
             values[destination] += output
         }
+        addSoundControllers(to: &values, channel: ch, except: own)
         return values
+    }
+
+    /// The GM2 sound controllers as generator offsets (`SoundControllers`), each one unless the zone maps that
+    /// controller to that generator itself: 64 is no change, 0 the full amount down, 127 63/64 of it up.
+    @_noLocks
+    func addSoundControllers(to values: inout GeneratorValues, channel ch: Int, except own: UInt8) {
+        let cc = fontChannels.controllers + ch * 128
+        if own & 1 == 0 {
+            values[SoundFontGenerator.initialFilterFc] += SoundControllers.brightnessCents * SoundControllers.offset(cc[SoundControllers.brightness])
+        }
+        if own & 2 == 0 {
+            values[SoundFontGenerator.initialFilterQ] += SoundControllers.resonanceCentibels * SoundControllers.offset(cc[SoundControllers.resonance])
+        }
+        if own & 4 == 0 {
+            values[SoundFontGenerator.attackVolEnv] += SoundControllers.attackTimecents * SoundControllers.offset(cc[SoundControllers.attack])
+        }
+        if own & 8 == 0 {
+            values[SoundFontGenerator.decayVolEnv] += SoundControllers.decayTimecents * SoundControllers.offset(cc[SoundControllers.decay])
+        }
+        if own & 16 == 0 {
+            values[SoundFontGenerator.releaseVolEnv] += SoundControllers.releaseTimecents * SoundControllers.offset(cc[SoundControllers.release])
+        }
     }
 
     /// A modulator source (an SFModulator word) mapped to -1...1 or 0...1: the controller's value normalized,
