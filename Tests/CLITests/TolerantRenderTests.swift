@@ -65,6 +65,19 @@ private func smf(format: UInt8 = 0, tracks: [[UInt8]]) -> [UInt8] {
         #expect(bad.status == 2 && bad.output.contains("MThd"), "\(bad.output)")
     }
 
+    @Test func reportCountsTheSysexObeyedAndIgnored() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // GM System On (obeyed), GS Use For Rhythm Part (ignored) at 0.5 s, a note.
+        let gmOn: [UInt8] = [0x00, 0xF0, 0x05, 0x7E, 0x7F, 0x09, 0x01, 0xF7]
+        let rhythm: [UInt8] = [0x60, 0xF0, 0x09, 0x41, 0x10, 0x42, 0x12, 0x40, 0x11, 0x15, 0x02, 0xF7]
+        let input = try write(smf(tracks: [gmOn + rhythm + [0x00, 0x90, 60, 100, 0x30, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]]), "sysex.mid")
+        let output = directory.appendingPathComponent("sysex.wav").path
+        let result = try run(backbeatExecutable(), ["render", input, "-o", output, "--rate", "8000", "--report"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("2 received, 1 obeyed, 1 ignored"), "\(result.output)")
+        #expect(result.output.contains("ignored at 0.500 s: F0 41 10 42 12 40 11 15 02 F7"), "\(result.output)")
+    }
+
     @Test func endOfTrackSetsTheLengthAndFormat2PlaysTracksInTurn() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         // 5 s of silence: End-of-Track at 960 ticks (96 per quarter, 120 BPM).
