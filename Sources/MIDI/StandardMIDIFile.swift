@@ -13,7 +13,7 @@ public struct SMFError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "corrupt MIDI file at byte offset \(offset): expected \(expected)" }
 }
 
-/// A Standard MIDI File (format 0 or 1): its header and tracks of events at absolute ticks.
+/// A Standard MIDI File (format 0, 1 or 2): its header and tracks of events at absolute ticks.
 ///
 /// Read one with ``init(bytes:)``; get its events merged in time order, in seconds, with ``timedEvents()``;
 /// write a format 0 file with ``format0(_:ticksPerQuarterNote:microsecondsPerQuarterNote:)``.
@@ -77,7 +77,7 @@ public struct StandardMIDIFile: Hashable, Sendable {
         }
     }
 
-    /// 0 (one track) or 1 (simultaneous tracks).
+    /// 0 (one track), 1 (simultaneous tracks) or 2 (independent sequences, played one after another).
     public var format: UInt16
     public var division: Division
     public var tracks: [[TrackEvent]]
@@ -91,107 +91,201 @@ public struct StandardMIDIFile: Hashable, Sendable {
 
     // MARK: Reading
 
-    /// Reads a format 0 or 1 file. Never traps: every length is checked against the bytes left.
+    /// Reads a format 0, 1 or 2 file strictly: the first problem is an error. Never traps: every length is
+    /// checked against the bytes left.
     /// - Throws: ``SMFError`` with the byte offset of the first problem.
     public init(bytes: [UInt8]) throws(SMFError) {
+        self = try Self.read(bytes, strict: true).file
+    }
+
+    /// Reads a file as a player must: what can be played is kept and every kind of fault is counted in the
+    /// returned warnings (stray system bytes skipped with their data, running status continued after a meta
+    /// or sysex event, chunks cut short, events interrupted...). With `strict`, the first fault throws instead,
+    /// as ``init(bytes:)`` does. Only bytes that are not a Standard MIDI File at all (no `MThd` header) throw in
+    /// either mode. Memory is bounded by the input: every event read consumes at least one byte.
+    public static func read(_ bytes: [UInt8], strict: Bool) throws(SMFError) -> (file: StandardMIDIFile, warnings: [SMFWarning]) {
+        var diagnostics = SMFDiagnostics(strict: strict)
+        let file = try StandardMIDIFile(bytes: bytes, diagnostics: &diagnostics)
+        return (file, diagnostics.warnings)
+    }
+
+    private init(bytes: [UInt8], diagnostics d: inout SMFDiagnostics) throws(SMFError) {
         var r = ByteReader(bytes: bytes, position: 0, end: bytes.count)
         guard try r.fourCC("header chunk type 'MThd'") == "MThd" else {
             throw SMFError(offset: 0, expected: "header chunk type 'MThd'")
         }
         let lengthOffset = r.position
-        let headerLength = Int(try r.uint32("header chunk length"))
-        guard headerLength >= 6 else { throw SMFError(offset: lengthOffset, expected: "header length of at least 6") }
-        guard headerLength <= r.remaining else {
-            throw SMFError(offset: bytes.count, expected: "\(headerLength) header bytes (file ends after \(r.remaining))")
+        var headerLength = 6
+        if r.remaining >= 4 { headerLength = Int(try r.uint32("header chunk length")) } else {
+            try d.fault(.header, at: lengthOffset, "header chunk length (4 bytes), found the end of the file")
+            r.position = r.end
         }
-        let headerEnd = r.position + headerLength
-        let formatOffset = r.position
-        format = try r.uint16("format")
-        guard format <= 1 else { throw SMFError(offset: formatOffset, expected: "format 0 or 1 (found \(format))") }
-        let trackCount = Int(try r.uint16("number of tracks"))
-        let divisionOffset = r.position
-        let rawDivision = try r.uint16("division")
+        if headerLength < 6 {
+            try d.fault(.header, at: lengthOffset, "header length of at least 6")
+            headerLength = 6
+        }
+        if headerLength > r.remaining {
+            try d.fault(.header, at: bytes.count, "\(headerLength) header bytes (file ends after \(r.remaining))")
+        }
+        let headerEnd = min(r.position + headerLength, r.end)
+        var header = ByteReader(bytes: bytes, position: r.position, end: headerEnd)
+        let formatOffset = header.position
+        var format: UInt16 = 1, trackCount = Int.max, rawDivision: UInt16 = 480
+        if header.remaining >= 2 { format = try header.uint16("format") }
+        if header.remaining >= 2 { trackCount = Int(try header.uint16("number of tracks")) }
+        let divisionOffset = header.position
+        if header.remaining >= 2 { rawDivision = try header.uint16("division") }
+        if format > 2 {
+            try d.fault(.header, at: formatOffset, "format 0, 1 or 2 (found \(format))")
+            format = 1
+        }
+        self.format = format
+        var division = Division.ticksPerQuarterNote(480)
         if rawDivision & 0x8000 != 0 {
             let fps = UInt8(truncatingIfNeeded: -Int(Int8(bitPattern: UInt8(rawDivision >> 8))))
             let tpf = UInt8(rawDivision & 0xFF)
-            guard [24, 25, 29, 30].contains(fps), tpf > 0 else {
-                throw SMFError(offset: divisionOffset, expected: "SMPTE division of 24, 25, 29 or 30 fps and nonzero ticks per frame")
+            if [24, 25, 29, 30].contains(fps), tpf > 0 {
+                division = .smpte(framesPerSecond: fps, ticksPerFrame: tpf)
+            } else {
+                try d.fault(.header, at: divisionOffset, "SMPTE division of 24, 25, 29 or 30 fps and nonzero ticks per frame")
             }
-            division = .smpte(framesPerSecond: fps, ticksPerFrame: tpf)
-        } else {
-            guard rawDivision > 0 else { throw SMFError(offset: divisionOffset, expected: "nonzero ticks per quarter note") }
+        } else if rawDivision > 0 {
             division = .ticksPerQuarterNote(rawDivision)
+        } else {
+            try d.fault(.header, at: divisionOffset, "nonzero ticks per quarter note")
         }
+        self.division = division
         r.position = headerEnd
 
         var tracks: [[TrackEvent]] = []
         while tracks.count < trackCount {
             guard r.remaining > 0 else {
-                throw SMFError(offset: r.position, expected: "track chunk \(tracks.count + 1) of \(trackCount)")
+                if trackCount != Int.max {
+                    try d.fault(.missingTracks, at: r.position, "track chunk \(tracks.count + 1) of \(trackCount)")
+                }
+                break
+            }
+            guard r.remaining >= 8 else {
+                try d.fault(.chunkOverrun, at: r.position, "chunk type and length (8 bytes), found the end of the file")
+                break
             }
             let chunkType = try r.fourCC("chunk type")
             let lengthOffset = r.position
-            let length = Int(try r.uint32("chunk length"))
-            guard length <= r.remaining else {
-                throw SMFError(offset: lengthOffset,
-                               expected: "chunk length of at most \(r.remaining) (the bytes left), found \(length)")
+            var length = Int(try r.uint32("chunk length"))
+            if length > r.remaining {
+                try d.fault(.chunkOverrun, at: lengthOffset,
+                            "chunk length of at most \(r.remaining) (the bytes left), found \(length)")
+                length = r.remaining
             }
             let chunkEnd = r.position + length
             if chunkType == "MTrk" {
                 var track = ByteReader(bytes: bytes, position: r.position, end: chunkEnd)
-                tracks.append(try Self.readTrack(&track, number: tracks.count + 1))
+                tracks.append(try Self.readTrack(&track, number: tracks.count + 1, diagnostics: &d))
             }  // other chunk types are skipped, as the specification asks
             r.position = chunkEnd
         }
         self.tracks = tracks
     }
 
-    /// Reads the events of track chunk `number` (1-based, for messages).
-    private static func readTrack(_ r: inout ByteReader, number: Int) throws(SMFError) -> [TrackEvent] {
+    /// Reads the events of track chunk `number` (1-based, for messages); a fault that ends the track keeps
+    /// the events before it.
+    private static func readTrack(_ r: inout ByteReader, number: Int, diagnostics d: inout SMFDiagnostics) throws(SMFError) -> [TrackEvent] {
         var events: [TrackEvent] = []
         var tick: UInt64 = 0
         var runningStatus: UInt8 = 0
+        /// The running status a meta or sysex event cancelled: writers that keep using it are followed.
+        var cancelledStatus: UInt8 = 0
+        var readDelta = true
         while r.remaining > 0 {
-            tick &+= UInt64(try r.vlq("delta time"))
+            if readDelta {
+                guard let delta = try d.vlq(&r, "delta time") else { return events }
+                tick &+= UInt64(delta)
+            }
+            readDelta = true
             let statusOffset = r.position
+            guard r.remaining > 0 else {
+                try d.fault(.truncatedEvent, at: statusOffset, "an event after the delta time, found the end of the \(r.endName)")
+                return events
+            }
             var status = try r.byte("status byte")
             if status < 0x80 {
-                guard runningStatus != 0 else {
-                    throw SMFError(offset: statusOffset, expected: "a status byte (no running status in effect)")
+                if runningStatus != 0 {
+                    status = runningStatus
+                } else if cancelledStatus != 0 {
+                    try d.fault(.runningStatusAfterMetaOrSysex, at: statusOffset,
+                                "a status byte (no running status in effect after a meta or sysex event)")
+                    status = cancelledStatus
+                    runningStatus = status
+                } else {
+                    try d.fault(.missingStatus, at: statusOffset, "a status byte (no running status in effect)")
+                    // Skip data bytes up to the next status byte, which is read at the same tick.
+                    while r.remaining > 0 && r.bytes[r.position] < 0x80 { r.position += 1 }
+                    readDelta = false
+                    continue
                 }
-                status = runningStatus
                 r.position -= 1  // the byte is the first data byte
             }
             switch status {
             case 0x80...0xEF:
                 runningStatus = status
-                let d1 = try r.dataByte()
-                let d2 = try ShortMessage.dataLength(status: status) == 2 ? r.dataByte() : 0
-                let message = MIDIMessage(ShortMessage(status: status, data1: d1, data2: d2))!
+                let count = ShortMessage.dataLength(status: status)
+                var data: (UInt8, UInt8) = (0, 0)
+                var complete = true
+                for i in 0..<count {
+                    let offset = r.position
+                    guard r.remaining > 0 else {
+                        try d.fault(.truncatedEvent, at: offset, "a data byte, found the end of the \(r.endName)")
+                        return events
+                    }
+                    let b = r.bytes[offset]
+                    guard b < 0x80 else {
+                        // A status where a data byte belongs: the message is dropped, the status read next.
+                        try d.fault(.interruptedMessage, at: offset, "a data byte (00-7F), found \(hexString([b]))")
+                        complete = false
+                        break
+                    }
+                    r.position += 1
+                    if i == 0 { data.0 = b } else { data.1 = b }
+                }
+                guard complete else { readDelta = false; continue }
+                let message = MIDIMessage(ShortMessage(status: status, data1: data.0, data2: data.1))!
                 events.append(TrackEvent(tick: tick, event: .message(message)))
             case 0xFF:
+                if runningStatus != 0 { cancelledStatus = runningStatus }
                 runningStatus = 0
+                guard r.remaining > 0 else {
+                    try d.fault(.truncatedEvent, at: r.position, "meta event type, found the end of the \(r.endName)")
+                    return events
+                }
                 let type = try r.byte("meta event type")
-                let data = try r.lengthPrefixed("meta event")
+                guard let data = try d.lengthPrefixed(&r, "meta event") else { return events }
                 let meta = MetaEvent(type: type, data: data)
                 if meta.tempo == 0 {
                     // Zero microseconds per quarter note would put every later event at the same instant.
-                    throw SMFError(offset: statusOffset, expected: "a tempo above 0 microseconds per quarter note (track \(number) sets 0)")
+                    try d.fault(.zeroTempo, at: statusOffset, "a tempo above 0 microseconds per quarter note (track \(number) sets 0)")
+                    continue
                 }
                 events.append(TrackEvent(tick: tick, event: .meta(meta)))
                 if meta.isEndOfTrack { return events }
             case 0xF0:
+                if runningStatus != 0 { cancelledStatus = runningStatus }
                 runningStatus = 0
-                var data = try r.lengthPrefixed("sysex event")
+                guard var data = try d.lengthPrefixed(&r, "sysex event") else { return events }
                 let terminated = data.last == 0xF7
                 if terminated { data.removeLast() }
                 events.append(TrackEvent(tick: tick, event: .sysex(SystemExclusive(data: data, isTerminated: terminated))))
             case 0xF7:
+                if runningStatus != 0 { cancelledStatus = runningStatus }
                 runningStatus = 0
-                events.append(TrackEvent(tick: tick, event: .escape(try r.lengthPrefixed("escape event"))))
+                guard let data = try d.lengthPrefixed(&r, "escape event") else { return events }
+                events.append(TrackEvent(tick: tick, event: .escape(data)))
             default:
-                throw SMFError(offset: statusOffset,
-                               expected: "a channel status, FF (meta), F0 or F7 (sysex) event, found \(hexString([status]))")
+                // A system byte that has no place in a track: skipped with its data bytes (F1 and F3 one,
+                // F2 two), running status left as it was.
+                try d.fault(.strayStatus, at: statusOffset,
+                            "a channel status, FF (meta), F0 or F7 (sysex) event, found \(hexString([status]))")
+                let dataBytes = status == 0xF2 ? 2 : (status == 0xF1 || status == 0xF3) ? 1 : 0
+                for _ in 0..<dataBytes where r.remaining > 0 && r.bytes[r.position] < 0x80 { r.position += 1 }
             }
         }
         return events
@@ -201,12 +295,41 @@ public struct StandardMIDIFile: Hashable, Sendable {
 
     /// Every event of every track merged in time order (ties: track order, then file order), with its time in
     /// seconds. Set-tempo events on any track apply to all. Escape events that hold complete MIDI messages
-    /// (system common, real-time) come out as `.message`.
+    /// (system common, real-time) come out as `.message`. In a format 2 file each track is its own sequence
+    /// with its own tempo map: they follow one another, each starting where the one before ended (at its
+    /// End-of-Track, or its last event).
     public func timedEvents() -> [TimedEvent] {
+        guard format == 2 else { return Self.merged(tracks.indices, of: tracks, division: division) }
+        var result: [TimedEvent] = []
+        var secondsOffset = 0.0
+        var tickOffset: UInt64 = 0
+        for t in tracks.indices {
+            let events = Self.merged(t..<t + 1, of: tracks, division: division)
+            for var e in events {
+                e.seconds += secondsOffset
+                e.tick &+= tickOffset
+                result.append(e)
+            }
+            if let last = events.last {
+                secondsOffset += last.seconds
+                tickOffset &+= last.tick
+            }
+        }
+        return result
+    }
+
+    /// Seconds from the start to the end of the file: its last event, End-of-Track included (a track of
+    /// silence ending in End-of-Track lasts until it).
+    public var duration: Double {
+        timedEvents().reduce(0) { max($0, $1.seconds.isFinite ? $1.seconds : 0) }
+    }
+
+    /// The events of `trackRange` merged in time order through one tempo map.
+    private static func merged(_ trackRange: Range<Int>, of tracks: [[TrackEvent]], division: Division) -> [TimedEvent] {
         struct Item { var tick: UInt64; var track: Int; var index: Int; var event: Event }
         var items: [Item] = []
-        for (t, track) in tracks.enumerated() {
-            for (i, e) in track.enumerated() { items.append(Item(tick: e.tick, track: t, index: i, event: e.event)) }
+        for t in trackRange {
+            for (i, e) in tracks[t].enumerated() { items.append(Item(tick: e.tick, track: t, index: i, event: e.event)) }
         }
         items.sort { ($0.tick, $0.track, $0.index) < ($1.tick, $1.track, $1.index) }
 
@@ -403,5 +526,100 @@ struct ByteReader {
         }
         defer { position += length }
         return Array(bytes[position..<position + length])
+    }
+}
+
+/// One kind of fault a tolerant read skipped over: how often, and where it first happened.
+public struct SMFWarning: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Int, Hashable, Sendable, CaseIterable {
+        /// A header chunk shorter than 6 bytes or cut by the end of the file, an unknown format (read as 1),
+        /// or an invalid division (read as 480 ticks per quarter note).
+        case header
+        /// Fewer track chunks than the header announces.
+        case missingTracks
+        /// A chunk whose declared length runs past the end of the file: what is there is read.
+        case chunkOverrun
+        /// An event cut off by the end of its chunk: the track ends before it.
+        case truncatedEvent
+        /// A variable-length quantity longer than 4 bytes: the track ends there.
+        case badLength
+        /// A system byte (F1-F6, F8-FE) in a track: skipped with its data bytes.
+        case strayStatus
+        /// Data bytes after a meta or sysex event taken as running status of the channel message before it.
+        case runningStatusAfterMetaOrSysex
+        /// Data bytes with no running status at all: skipped.
+        case missingStatus
+        /// A channel message cut short by a status byte: the message is dropped.
+        case interruptedMessage
+        /// A set-tempo event of 0 microseconds per quarter note: ignored.
+        case zeroTempo
+
+        public var summary: String {
+            switch self {
+            case .header: "header field out of range (defaults used)"
+            case .missingTracks: "fewer track chunks than the header announces"
+            case .chunkOverrun: "chunk length past the end of the file (what is there was read)"
+            case .truncatedEvent: "event cut off by the end of its chunk"
+            case .badLength: "variable-length quantity longer than 4 bytes (rest of the track skipped)"
+            case .strayStatus: "system bytes in a track skipped (F1-F6, F8-FE)"
+            case .runningStatusAfterMetaOrSysex: "running status continued after a meta or sysex event"
+            case .missingStatus: "data bytes without a status skipped"
+            case .interruptedMessage: "channel message cut short by a status byte (dropped)"
+            case .zeroTempo: "set-tempo of 0 microseconds per quarter note ignored"
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// How many times it happened.
+    public var count: Int
+    /// Byte offset of its first occurrence.
+    public var firstOffset: Int
+    /// What the strict reader would have said of the first occurrence.
+    public var detail: String
+
+    public init(kind: Kind, count: Int, firstOffset: Int, detail: String) {
+        self.kind = kind; self.count = count; self.firstOffset = firstOffset; self.detail = detail
+    }
+
+    /// One line: the kind, its count and its first byte offset.
+    public var description: String {
+        "\(kind.summary): \(count) time\(count == 1 ? "" : "s"), first at byte offset \(firstOffset) (expected \(detail))"
+    }
+}
+
+/// The faults of one read: strict mode throws at the first, tolerant mode counts them by kind.
+struct SMFDiagnostics {
+    let strict: Bool
+    private var found: [SMFWarning.Kind: SMFWarning] = [:]
+
+    init(strict: Bool) { self.strict = strict }
+
+    /// The warnings in the order of ``SMFWarning/Kind``.
+    var warnings: [SMFWarning] { SMFWarning.Kind.allCases.compactMap { found[$0] } }
+
+    mutating func fault(_ kind: SMFWarning.Kind, at offset: Int, _ expected: String) throws(SMFError) {
+        if strict { throw SMFError(offset: offset, expected: expected) }
+        if found[kind] == nil {
+            found[kind] = SMFWarning(kind: kind, count: 1, firstOffset: offset, detail: expected)
+        } else {
+            found[kind]!.count += 1
+        }
+    }
+
+    /// A VLQ, or nil (after counting the fault) when the track cannot go on.
+    mutating func vlq(_ r: inout ByteReader, _ what: String) throws(SMFError) -> UInt32? {
+        do { return try r.vlq(what) } catch {
+            try fault(error.expected.contains("at most 4 bytes") ? .badLength : .truncatedEvent, at: error.offset, error.expected)
+            return nil
+        }
+    }
+
+    /// A VLQ length then that many bytes, or nil (after counting the fault) when they are not all there.
+    mutating func lengthPrefixed(_ r: inout ByteReader, _ what: String) throws(SMFError) -> [UInt8]? {
+        do { return try r.lengthPrefixed(what) } catch {
+            try fault(error.expected.contains("at most 4 bytes") ? .badLength : .truncatedEvent, at: error.offset, error.expected)
+            return nil
+        }
     }
 }

@@ -10,15 +10,19 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a Standard MIDI File to WAV through the synth.",
         discussion: """
-            Plays IN (format 0 or 1, tempo map respected) through the same synth and the same sample-accurate \
+            Plays IN (format 0, 1 or 2, tempo map respected; format 2's tracks one after another) through the same synth and the same sample-accurate \
             event split as the live engine, as fast as the machine can, until every voice has fallen silent. \
             Writes a stereo WAV of 32-bit float samples, streamed to disk in bounded memory; RF64 (64-bit \
             WAV) when the data passes 4 GiB. A regular file is written completely or not at all (Ctrl-C, \
             SIGTERM or SIGHUP leave neither it nor a temporary file); a device or FIFO is written into, and a \
             symbolic link's target is written, the link kept. The output may not be the input. \
             Patches: \(SynthPatch.builtIn.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")); \
-            program changes in the file switch patches; with --soundfont they choose the font's presets. Exit code 2 for a missing, unreadable or corrupt \
-            input, one longer than --max-duration, or an unwritable output; 128 + the signal when interrupted.
+            program changes in the file switch patches; with --soundfont they choose the font's presets. \
+            The render lasts until the file's last End-of-Track or the last release tail, whichever is later. \
+            A file with faults plays what can be played: each kind of fault is one warning line on stderr with \
+            its count and first byte offset (--strict refuses such a file instead). Exit code 2 for a missing, \
+            unreadable or non-MIDI input (or any fault with --strict), one longer than --max-duration, or an \
+            unwritable output; 128 + the signal when interrupted.
             """
     )
 
@@ -57,6 +61,12 @@ struct Render: ParsableCommand {
             })
     var maxDuration: Double = 3_600
 
+    @Flag(help: "After the summary, report on stderr the system exclusive messages received and those the synth ignored (with the first few ignored ones' bytes).")
+    var report = false
+
+    @Flag(help: "Refuse a file with any fault (exit 2 with its byte offset) instead of playing what can be played.")
+    var strict = false
+
     func validate() throws {
         guard (8_000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000...384000") }
         guard (1...4_096).contains(voices) else { throw ValidationError("--voices must be 1...4096 (got \(voices))") }
@@ -75,13 +85,16 @@ struct Render: ParsableCommand {
         OutputFile.protect(input)
         let file: StandardMIDIFile
         do {
-            file = try StandardMIDIFile(bytes: data)
+            let read = try StandardMIDIFile.read(data, strict: strict)
+            file = read.file
+            for warning in read.warnings { Console.message("'\(input)': warning: \(warning)", prefix: "backbeat render: ") }
         } catch {
             throw failure("'\(input)': \(error.description)")
         }
         let messages = OfflineRenderer.messages(of: file)
         // Before anything is written: a few bytes of MIDI can ask for years of audio.
-        let duration = OfflineRenderer.duration(of: messages)
+        let fileEnd = file.duration
+        let duration = max(OfflineRenderer.duration(of: messages), fileEnd)
         guard duration <= maxDuration else {
             throw failure("'\(input)' lasts \(HumanDuration.format(duration)) (\(String(format: "%.0f", duration)) s to its last event), "
                           + "longer than --max-duration \(HumanDuration.format(maxDuration)); raise --max-duration to render it")
@@ -107,9 +120,10 @@ struct Render: ParsableCommand {
         struct Interrupted: Error { let signal: Int32 }
         let start = ContinuousClock.now
         var peak: Float = 0
+        var rendered = OfflineRenderer.Report(sysexReceived: 0, sysexIgnored: 0)
         do {
-            try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
-                                       channel: channel.map { UInt8($0 - 1) }, soundFont: font) { left, right in
+            rendered = try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
+                                       channel: channel.map { UInt8($0 - 1) }, soundFont: font, until: fileEnd) { left, right in
                 if let signal = signals.signal { throw Interrupted(signal: signal) }
                 try writer.append(left: left.baseAddress!, right: right.baseAddress!, count: left.count)
                 for i in 0..<left.count { peak = max(peak, abs(left[i]), abs(right[i])) }
@@ -136,6 +150,21 @@ struct Render: ParsableCommand {
         } else {
             print(summary)
         }
+        if report { Self.report(rendered, messages: messages) }
+    }
+
+    /// `--report`: the sysex the synth acted on and ignored; the first ignored ones by time and bytes.
+    private static func report(_ rendered: OfflineRenderer.Report, messages: [TimedMessage]) {
+        Console.message("system exclusive: \(rendered.sysexReceived) received, \(rendered.sysexReceived - rendered.sysexIgnored) obeyed, "
+                        + "\(rendered.sysexIgnored) ignored", prefix: "backbeat render: report: ")
+        let ignored = messages.filter { m in
+            m.message.isSystemExclusive && m.sysex.withUnsafeBufferPointer { UniversalSystemExclusive($0) } == nil
+        }
+        for m in ignored.prefix(8) {
+            let shown = m.sysex.count > 16 ? hexString(Array(m.sysex.prefix(16))) + " ... (\(m.sysex.count) bytes)" : hexString(m.sysex)
+            Console.message(String(format: "ignored at %.3f s: ", m.seconds) + shown, prefix: "backbeat render: report: ")
+        }
+        if ignored.count > 8 { Console.message("... and \(ignored.count - 8) more ignored", prefix: "backbeat render: report: ") }
     }
 
     /// Whether two descriptors are the same file.

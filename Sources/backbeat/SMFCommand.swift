@@ -15,8 +15,10 @@ struct SMFCommand: ParsableCommand {
             events by their type: Set Tempo with its BPM, Marker, Track Name...). With --json, one object per \
             line: {"type":"header",...}, {"type":"track",...}, then each event with "track", "tick" and \
             "time" added to the fields of `decode --json` (meta events: "type":"meta" with "meta" and \
-            "text" or "bpm"; F7 escape events: "type":"escape" with "bytes"). A corrupt file is named with the \
-            byte offset and what was expected there (exit 2).
+            "text" or "bpm"; F7 escape events: "type":"escape" with "bytes"). A file with faults is listed as \
+            `render` plays it, with one warning line on stderr per kind of fault (count and first byte offset); \
+            with --strict, or for input that is not a MIDI file, the first fault is named with its byte offset \
+            and what was expected there (exit 2). Format 2 times run on from one track to the next.
             """
     )
 
@@ -29,6 +31,9 @@ struct SMFCommand: ParsableCommand {
     @Flag(help: "Name middle C (note 60) C3 instead of C4.")
     var middleC3 = false
 
+    @Flag(help: "Refuse a file with any fault (exit 2 with its byte offset) instead of listing what can be read.")
+    var strict = false
+
     func run() throws {
         let shown = file == "-" ? "standard input" : "'\(TerminalText.sanitized(file))'"
         let data: [UInt8]
@@ -37,7 +42,11 @@ struct SMFCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let smf: StandardMIDIFile
-        do { smf = try StandardMIDIFile(bytes: [UInt8](data)) } catch {
+        do {
+            let read = try StandardMIDIFile.read([UInt8](data), strict: strict)
+            smf = read.file
+            for warning in read.warnings { Console.message("\(shown): warning: \(warning)", prefix: "backbeat smf: ") }
+        } catch {
             Console.message("\(shown): \(error.description)", prefix: "backbeat smf: ")
             throw ExitCode(2)
         }
@@ -87,7 +96,9 @@ struct SMFCommand: ParsableCommand {
         let timed = smf.timedEvents()
         var seconds: [Int: [UInt64: Double]] = [:]
         for e in timed { seconds[e.track, default: [:]][e.tick] = e.seconds }
+        var tickOffset: UInt64 = 0 // format 2: each track starts where the one before ended
         for (index, track) in smf.tracks.enumerated() {
+            defer { if smf.format == 2 { tickOffset &+= track.last?.tick ?? 0 } }
             let name = track.compactMap { if case .meta(let m) = $0.event, m.type == 3 { m.text } else { nil } }.first
             if json {
                 var fields: [(key: String, value: JSONValue)] = [("type", .string("track")), ("track", .int(index + 1)), ("events", .int(track.count))]
@@ -97,7 +108,7 @@ struct SMFCommand: ParsableCommand {
                 out.append("track \(index + 1): \(track.count) events" + (name.map { ", \(TerminalText.sanitized($0))" } ?? ""))
             }
             for event in track {
-                let time = seconds[index]?[event.tick] ?? 0
+                let time = seconds[index]?[event.tick &+ tickOffset] ?? 0
                 out.append(line(event, track: index + 1, time: time, json: json, formatter: formatter))
             }
         }

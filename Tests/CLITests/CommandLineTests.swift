@@ -88,7 +88,7 @@ import Testing
 
         let corrupt = directory.appendingPathComponent("corrupt.mid").path
         try Data([0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, 1, 0xE0, 0x4D, 0x54, 0x72, 0x6B, 0, 0, 0, 99, 0x00]).write(to: URL(fileURLWithPath: corrupt))
-        let bad = try run(backbeatExecutable(), ["render", corrupt, "-o", output])
+        let bad = try run(backbeatExecutable(), ["render", corrupt, "-o", output, "--strict"])
         #expect(bad.status == 2)
         #expect(bad.output.contains("offset"), "a corrupt file names the byte offset: \(bad.output)")
         #expect(!FileManager.default.fileExists(atPath: output))

@@ -91,7 +91,7 @@ private struct MeasuredRun {
         let tempo = chunk("MTrk", [0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20, 0x00, 0xFF, 0x2F, 0x00])
         let notes = chunk("MTrk", [0x00, 0x90, 60, 100, 0x60, 0xFF, 0x51, 0x03, 0, 0, 0, 0x00, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00])
         let input = try write(chunk("MThd", [0, 1, 0, 2, 0, 96]) + tempo + notes, "zero.mid")
-        let result = try run(backbeatExecutable(), ["render", input, "-o", path("out.wav")])
+        let result = try run(backbeatExecutable(), ["render", input, "-o", path("out.wav"), "--strict"])
         #expect(result.status == 2, "\(result.output)")
         // The tempo event's FF is byte 14 + 19 (tempo track) + 8 (chunk header) + 5.
         #expect(result.output.contains("offset 46") && result.output.contains("track 2") && result.output.contains("tempo"),

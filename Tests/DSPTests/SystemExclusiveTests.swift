@@ -103,9 +103,10 @@ private func steadyLevel(_ x: [Float]) -> Double { rms(x[2_400...]) }
 @Test func aSysexTheSynthDoesNotAnswerChangesNothing() {
     let a = steadySynth(), b = steadySynth()
     for synth in [a, b] { synth.handle(noteOn(64)) }
-    let gsReset: [UInt8] = [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x00, 0x7F, 0x00, 0x41, 0xF7]
-    #expect(!gsReset.withUnsafeBufferPointer { b.handle(sysex: $0) })
-    #expect(!send(b, .generalMIDIOff))
+    // GS Use For Rhythm Part (not obeyed yet); GM System Off is obeyed and changes nothing (one mode only).
+    let rhythmPart: [UInt8] = [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x11, 0x15, 0x02, 0x18, 0xF7]
+    #expect(!rhythmPart.withUnsafeBufferPointer { b.handle(sysex: $0) })
+    #expect(send(b, .generalMIDIOff))
     let cutShort: [UInt8] = [0xF0, 0x7F, 0x7F, 0x04, 0x01, 0x00, 0x40]  // master volume without its F7
     #expect(!cutShort.withUnsafeBufferPointer { b.handle(sysex: $0) })
     let outA = render(a, frames: 4_800), outB = render(b, frames: 4_800)

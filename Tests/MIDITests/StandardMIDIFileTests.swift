@@ -98,7 +98,7 @@ private func on(_ note: UInt8, _ vel: UInt8, ch: UInt8 = 0) -> MIDIMessage {
         (Array("RIFF".utf8) + be32(6), 0, "MThd"),
         (Array("MThd".utf8) + be32(6) + [0, 0, 0], 11, "header bytes"),  // truncated header
         (Array("MThd".utf8) + be32(2) + [0, 0], 4, "header length"),
-        (header(format: 2, tracks: 1, division: [0, 96]), 8, "format 0 or 1"),
+        (header(format: 3, tracks: 1, division: [0, 96]), 8, "format 0, 1 or 2"),
         (header(format: 0, tracks: 1, division: [0, 0]), 12, "ticks per quarter"),
         (good, 14, "track chunk 1 of 1"),  // missing track
         (good + Array("MTrk".utf8) + be32(100) + [0, 0x90, 1, 2], 18, "chunk length"),  // bad chunk length

@@ -1,13 +1,19 @@
 import FuzzDriver
 import MIDI
 
-/// Feeds arbitrary bytes to the Standard MIDI File reader: it must throw or succeed, never trap; a file it
-/// reads, written back as format 0, must read again with the same number of messages.
+/// Feeds arbitrary bytes to the Standard MIDI File reader, strict and tolerant (what `render` uses): each must
+/// throw or succeed, never trap; the tolerant reader throws only without an MThd header. A file it reads,
+/// written back as format 0, must read again strictly with the same number of messages.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSMF(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let file = try? StandardMIDIFile(bytes: bytes) else { return 0 }
+    _ = try? StandardMIDIFile(bytes: bytes)
+    let file: StandardMIDIFile
+    do { file = try StandardMIDIFile.read(bytes, strict: false).file } catch {
+        if error.offset == 0 || bytes.count < 4 { return 0 }
+        fatalError("the tolerant reader refused a file with an MThd header: \(error)")
+    }
     let events: [(seconds: Double, message: MIDIMessage)] = file.timedEvents().compactMap { e in
         switch e.event {
         case .message(let m): (e.seconds, m)

@@ -167,6 +167,10 @@ struct SampleVoice: BitwiseCopyable {
     var loopStart: Int32 = 0
     var loopEnd: Int32 = 0
 
+    /// Cents the key's tuning moves it (scale/octave and MTS program tuning), set at note-on and by
+    /// real-time tuning messages (Synth+Tuning.swift).
+    var tuningCents: Float = 0
+
     // Modulated parameters (generators plus modulators).
     var pitchCents: Float = 0
     var attenuation: Float = 0

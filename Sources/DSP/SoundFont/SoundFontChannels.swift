@@ -27,8 +27,9 @@ struct SoundFontChannels: ~Copyable {
         for ch in 0..<channelCount { resetControllers(ch, all: true) }
     }
 
-    /// The controllers' power-on values (`all`), or what "reset all controllers" resets (RP-015: volume,
-    /// pan and the bank stay).
+    /// The controllers' power-on values (`all`), or what "reset all controllers" resets (RP-015: modulation,
+    /// expression, the pedals CC 64-67, the RPN and NRPN selection, the pitch wheel and pressure; volume, pan,
+    /// the bank, effect depths and sound controllers stay).
     @_noLocks
     func resetControllers(_ ch: Int, all: Bool) {
         let cc = controllers + ch * 128
@@ -40,9 +41,11 @@ struct SoundFontChannels: ~Copyable {
             for n in 70...79 { cc[n] = 64 }
         } else {
             cc[Int(Controller.modulationWheel.rawValue)] = 0
-            // The pedals: sustain, portamento, sostenuto, soft, legato, hold 2.
-            for n in Controller.sustain.rawValue...Controller.hold2.rawValue { cc[Int(n)] = 0 }
+            // The pedals: sustain, portamento, sostenuto, soft (not legato or hold 2: RP-015 lists 64-67).
+            for n in Controller.sustain.rawValue...(Controller.sustain.rawValue + 3) { cc[Int(n)] = 0 }
         }
+        // No parameter number selected (RP-015: null, 7F 7F).
+        for n in Controller.nrpnLSB.rawValue...Controller.rpnMSB.rawValue { cc[Int(n)] = 127 }
         cc[Int(Controller.expression.rawValue)] = 127
         pitchWheel[ch] = 8192
         pressure[ch] = 0

@@ -57,7 +57,8 @@ extension Synth {
         voice.velocity = playedVelocity
         voice.exclusiveClass = UInt8(min(max(zone.generators[SoundFontGenerator.exclusiveClass], 0), 127))
         voice.rateRatio = Float(Double(sample.sampleRate) / sampleRate)
-        applyModulated(values, to: &voice, key: note, root: rootKey(values, sample: sample),
+        voice.tuningCents = keyTuning(channel: ch, key: note) // MTS and scale tuning (Synth+Tuning.swift)
+        applyModulated(values, to: &voice, channel: ch, key: note, root: rootKey(values, sample: sample),
                        correction: sample.pitchCorrection)
         setAddresses(of: &voice, zone: zone, sample: sample)
 

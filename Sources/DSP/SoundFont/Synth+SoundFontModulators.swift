@@ -52,6 +52,9 @@ public enum SoundControllers {
     }
 }
 
+/// The modulator source word of the modulation wheel (CC 1, unipolar, positive, linear).
+var modulationWheelSource: UInt16 { @_noLocks get { ModulatorSource.controllerFlag | 1 } }
+
 extension Synth {
     /// The zone's generators (initialAttenuation scaled as FluidSynth does) plus its modulators' outputs.
     @_noLocks
@@ -72,6 +75,9 @@ extension Synth {
             if x == 0 { continue }
             let y = sourceValue(modulator.amountSource, channel: ch, key: key, velocity: velocity)
             var output = Float(modulator.amount) * x * y
+            if modulator.source == modulationWheelSource && destination == SoundFontGenerator.vibLFOToPitch {
+                output *= controls.depthRange[ch] * 2 // RPN 5: the default 50 cents is a range of 0.5 semitone
+            }
             if modulator.transform == 2 { output = abs(output) }
             values[destination] += output
         }
@@ -152,21 +158,24 @@ extension Synth {
         return min(-0.125_429_165 * FastMath.log2(1 - x), 1)
     }
 
-    /// Sets the voice's parameters that follow the channel's controllers from `values`: pitch, attenuation,
-    /// pan, filter, and the LFO and envelope amounts.
+    /// Sets the voice's parameters that follow the channel's controllers from `values`: pitch (the key's
+    /// tuning, `voice.tuningCents`, scaled by scaleTuning as the key is, and the channel's tuning added, as
+    /// FluidSynth does), attenuation, pan (master balance applied), filter, and the LFO and envelope amounts.
     @_noLocks
-    func applyModulated(_ values: GeneratorValues, to voice: inout SampleVoice, key: UInt8, root: Int, correction: Int8) {
+    func applyModulated(_ values: GeneratorValues, to voice: inout SampleVoice, channel ch: Int, key: UInt8, root: Int, correction: Int8) {
         let scaleTuning = min(max(values[SoundFontGenerator.scaleTuning], 0), 1200)
         let keynum = values[SoundFontGenerator.keynum]
         let playedKey = keynum >= 0 && keynum <= 127 ? keynum : Float(key)
+        let tuned: Float = voice.tuningCents * scaleTuning / 100 + channelTuningCents(ch)
         voice.pitchCents = (playedKey - Float(root)) * scaleTuning
             + min(max(values[SoundFontGenerator.coarseTune], -120), 120) * 100
             + values[SoundFontGenerator.fineTune] + values[SoundFontGenerator.initialPitch] + Float(correction)
+            + tuned
         voice.attenuation = min(max(values[SoundFontGenerator.initialAttenuation], 0), 1440)
         let pan = min(max(values[SoundFontGenerator.pan], -500), 500)
         let angle = Double(pan + 500) * (Double.pi / 2000)
-        voice.panLeft = Float(FastMath.cos(angle))
-        voice.panRight = Float(FastMath.sin(angle))
+        voice.panLeft = Float(FastMath.cos(angle)) * controls.master[2]
+        voice.panRight = Float(FastMath.sin(angle)) * controls.master[3]
         voice.filterCents = min(max(values[SoundFontGenerator.initialFilterFc], 1500), 13500)
         // initialFilterQ is the resonance peak in cB; 0 is a flat (Butterworth, Q = 1/sqrt(2)) response.
         let q = min(max(values[SoundFontGenerator.initialFilterQ], 0), 960)
@@ -192,7 +201,7 @@ extension Synth {
             let z = Int(voice.pointee.zone)
             let values = generatorValues(zone: z, channel: ch, key: voice.pointee.key, velocity: voice.pointee.velocity)
             let sample = font.samples[Int(font.zones[z].sample)] // checked when the voice started
-            applyModulated(values, to: &voice.pointee, key: voice.pointee.key,
+            applyModulated(values, to: &voice.pointee, channel: ch, key: voice.pointee.key,
                            root: rootKey(values, sample: sample), correction: sample.pitchCorrection)
         }
     }

@@ -13,6 +13,17 @@ struct ChannelControls: ~Copyable {
     let pedal: UnsafeMutablePointer<UInt8>
     let gainLeft: UnsafeMutablePointer<Float>       // smoothed channel gains
     let gainRight: UnsafeMutablePointer<Float>
+    // Tuning (Synth+Tuning.swift), all in the real-time thread's hands.
+    let wheel: UnsafeMutablePointer<Float>          // CC1 / 127
+    let depthRange: UnsafeMutablePointer<Float>     // RPN 5: vibrato semitones at full wheel (GM2: 0.5)
+    let fineTuning: UnsafeMutablePointer<Float>     // RPN 1, cents
+    let coarseTuning: UnsafeMutablePointer<Float>   // RPN 2, semitones
+    let tuning: UnsafeMutablePointer<Float>         // semitones: channel (RPN 1, 2) plus master tuning
+    let tuningProgram: UnsafeMutablePointer<Int32>  // RPN 3: MTS program, -1 none selected
+    let tuningBank: UnsafeMutablePointer<Int32>     // RPN 4
+    let scale: UnsafeMutablePointer<Float>          // 12 per channel: scale/octave tuning, cents per pitch class
+    let programs: UnsafeMutablePointer<Float>       // 128 MTS tuning programs x 128 keys: cents off equal temperament
+    let master: UnsafeMutablePointer<Float>         // fine cents, coarse semitones, balance left gain, right gain
     private let store: ArrayStore
 
     init() {
@@ -29,6 +40,18 @@ struct ChannelControls: ~Copyable {
         pedal = store.make(channelCount, 0 as UInt8)
         gainLeft = store.make(channelCount, 0 as Float)
         gainRight = store.make(channelCount, 0 as Float)
+        wheel = store.make(channelCount, 0 as Float)
+        depthRange = store.make(channelCount, 0.5 as Float)
+        fineTuning = store.make(channelCount, 0 as Float)
+        coarseTuning = store.make(channelCount, 0 as Float)
+        tuning = store.make(channelCount, 0 as Float)
+        tuningProgram = store.make(channelCount, -1 as Int32)
+        tuningBank = store.make(channelCount, 0 as Int32)
+        scale = store.make(12 * channelCount, 0 as Float)
+        programs = store.make(128 * 128, 0 as Float)
+        master = store.make(4, 0 as Float)
+        master[2] = 1
+        master[3] = 1
         self.store = store
     }
 }

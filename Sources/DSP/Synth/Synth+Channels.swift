@@ -56,7 +56,9 @@ extension Synth {
     func controlChange(channel ch: Int, controller: Controller, value: UInt8) {
         let x = Float(value) / 127
         switch controller {
-        case .modulationWheel: controls.modulation[ch] = x * 0.5 // full wheel: +-0.5 semitone vibrato
+        case .modulationWheel: // full wheel: the modulation depth range (RPN 5, 0.5 semitone at power-on)
+            controls.wheel[ch] = x
+            controls.modulation[ch] = x * controls.depthRange[ch]
         case .volume: controls.volume[ch] = x
         case .pan: controls.pan[ch] = Float(max(Int(value) - 1, 0)) / 126
         case .expression: controls.expression[ch] = x
@@ -72,9 +74,10 @@ extension Synth {
             for v in 0..<slotLimit where voices.stage[v] != Stage.free {
                 if Int(voices.channel[v]) == ch { startFade(v, step: soundOffFadeStep) }
             }
-        case .resetAllControllers: // RP-015: volume, pan and RPN values stay
+        case .resetAllControllers: // RP-015: volume, pan, program, bank and RPN values (range, tuning) stay
             controls.bendValue[ch] = 0
             updateBend(ch)
+            controls.wheel[ch] = 0
             controls.modulation[ch] = 0
             controls.expression[ch] = 1
             controls.pedal[ch] = 0
@@ -88,37 +91,63 @@ extension Synth {
 
     /// A voice on `ch` whose key is still down: sounding, not released, not fading, not held by the pedal.
 
-    /// A decoded RPN/NRPN data entry. The synth answers RPN 0 (pitch-bend sensitivity): the MSB sets whole
-    /// semitones, the LSB cents (0...99), each keeping the other part. Increment and decrement, NRPNs and
-    /// other RPNs change nothing.
+    /// A decoded RPN/NRPN data entry. The synth answers RPN 0 (pitch-bend sensitivity: the MSB sets whole
+    /// semitones, the LSB cents 0...99, each keeping the other part), RPN 1 (channel fine tuning, 14 bits,
+    /// +-100 cents), RPN 2 (coarse tuning, MSB 64 = 0, semitones), RPN 3 and 4 (MTS tuning program and bank
+    /// select, MSB) and RPN 5 (modulation depth range: MSB semitones, LSB 100/128 cents). Tuning changes
+    /// move sounding notes at once; a tuning program applies to notes that start afterwards. Increment and
+    /// decrement, NRPNs and other RPNs change nothing.
     @_noLocks
     func parameterChanged(channel ch: Int, _ change: ParameterChange) {
-        guard case .registered = change.kind, change.parameter == RegisteredParameter.pitchBendSensitivity else { return }
-        let range = controls.bendRange[ch]
+        guard case .registered = change.kind else { return }
         switch change.source {
-        case .dataEntryMSB: controls.bendRange[ch] = Float(change.value >> 7) + (range - Float(Int(range)))
-        case .dataEntryLSB: controls.bendRange[ch] = Float(Int(range)) + Float(min(change.value & 0x7F, 99)) / 100
+        case .dataEntryMSB, .dataEntryLSB: break
         case .increment, .decrement: return
         }
-        updateBend(ch)
+        let msb = Float(change.value >> 7), lsb = change.value & 0x7F
+        let bit: UInt16 = 1 << UInt16(ch)
+        // Plain comparisons: a `case` pattern on a value goes through the generic `~=`.
+        let p = change.parameter
+        if p == RegisteredParameter.pitchBendSensitivity {
+            let range = controls.bendRange[ch]
+            if case .dataEntryMSB = change.source {
+                controls.bendRange[ch] = msb + (range - Float(Int(range)))
+            } else {
+                controls.bendRange[ch] = Float(Int(range)) + Float(min(lsb, 99)) / 100
+            }
+            updateBend(ch)
+        } else if p == RegisteredParameter.fineTuning {
+            controls.fineTuning[ch] = UniversalSystemExclusive.cents(fourteenBit: change.value)
+            updateTuning(channels: bit)
+        } else if p == RegisteredParameter.coarseTuning {
+            controls.coarseTuning[ch] = msb - 64
+            updateTuning(channels: bit)
+        } else if p == RegisteredParameter.tuningProgram {
+            controls.tuningProgram[ch] = Int32(change.value >> 7)
+        } else if p == RegisteredParameter.tuningBank {
+            controls.tuningBank[ch] = Int32(change.value >> 7)
+        } else if p == RegisteredParameter.modulationDepthRange {
+            controls.depthRange[ch] = msb + Float(lsb) / 128
+            controls.modulation[ch] = controls.wheel[ch] * controls.depthRange[ch]
+            fontDirty |= bit
+        }
     }
-
 
     @_noLocks @inline(__always)
     func updateBend(_ ch: Int) {
-        controls.bend[ch] = Float(controls.bendValue[ch]) / 8192 * controls.bendRange[ch]
+        controls.bend[ch] = Float(controls.bendValue[ch]) / 8192 * controls.bendRange[ch] + controls.tuning[ch]
     }
 
     @_noLocks @inline(__always)
     func targetLeft(_ ch: Int) -> Float {
         controls.volume[ch] * controls.volume[ch] * controls.expression[ch] * controls.expression[ch]
-            * Float(FastMath.cos(Double(controls.pan[ch]) * Double.pi / 2))
+            * Float(FastMath.cos(Double(controls.pan[ch]) * Double.pi / 2)) * controls.master[2]
     }
 
     @_noLocks @inline(__always)
     func targetRight(_ ch: Int) -> Float {
         controls.volume[ch] * controls.volume[ch] * controls.expression[ch] * controls.expression[ch]
-            * Float(FastMath.sin(Double(controls.pan[ch]) * Double.pi / 2))
+            * Float(FastMath.sin(Double(controls.pan[ch]) * Double.pi / 2)) * controls.master[3]
     }
 
 }

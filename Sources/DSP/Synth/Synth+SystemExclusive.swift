@@ -1,34 +1,72 @@
 import MIDI
+import Synchronization
 
-// System exclusive into the synth: the universal messages it answers, named in the MIDI module
+// System exclusive into the synth: the messages it answers, named in the MIDI module
 // (`UniversalSystemExclusive`). A sysex reaches `handle(sysex:)` at its frame like any other MIDI: from JACK's
 // buffer in the period callback, from the ALSA sequencer through a control ring and a scratch buffer, and
-// from a file in the offline renderer (docs/ARCHITECTURE.md, "One MIDI vocabulary").
+// from a file in the offline renderer (docs/ARCHITECTURE.md, "One MIDI vocabulary"). What each message does,
+// in both synths, is listed in docs/conformance.md.
 
 extension Synth {
-    /// Applies one system exclusive message now, given whole: F0 through F7. Answers GM System On and GM2
-    /// System On (every channel back to its power-on state, program 0) and Master Volume (a gain of
-    /// value / 16383 on the whole output, smoothed like the master gain); returns false for any other sysex,
-    /// which changes nothing. Reads `bytes` in place: no allocation, `@_noLocks`.
+    /// Applies one system exclusive message now, given whole: F0 through F7. Answers GM System On, GM2 System
+    /// On, GS Reset and XG System On (every channel back to its power-on state, program 0; the last three also
+    /// master tuning and balance, GS and XG master volume), GM System Off (Backbeat has no other mode: nothing
+    /// changes), Master Volume (a gain of value / 16383 on the whole output, smoothed like the master gain),
+    /// Master Balance, Master Fine and Coarse Tuning, the MIDI Tuning Standard's scale/octave tuning (1- and
+    /// 2-byte), single note tuning changes and bulk dumps, and GS scale tuning (Synth+Tuning.swift). Returns
+    /// false for any other sysex, which changes nothing and is counted (`ignoredSysexCount`). Reads `bytes`
+    /// in place: no allocation, `@_noLocks`.
     @_noLocks @discardableResult
     public func handle(sysex bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let message = UniversalSystemExclusive(bytes) else { return false }
+        guard let message = UniversalSystemExclusive(bytes) else {
+            ignoredSysex.wrappingAdd(1, ordering: .relaxed)
+            return false
+        }
         switch message {
-        case .generalMIDIOn, .generalMIDI2On:
+        case .generalMIDIOn:
             resetToGeneralMIDI()
+        case .generalMIDI2On:
+            resetToGeneralMIDI()
+            resetMaster()
+        case .gsReset, .xgSystemOn:
+            resetToGeneralMIDI()
+            resetMaster()
+            masterVolume = 1
+        case .generalMIDIOff:
+            break
         case .masterVolume(let value):
             masterVolume = Float(value) / 16383
-        case .generalMIDIOff:
-            return false
+        case .masterBalance(let value):
+            setMasterBalance(value)
+        case .masterFineTuning(let value):
+            controls.master[0] = UniversalSystemExclusive.cents(fourteenBit: value)
+            updateTuning(channels: 0xFFFF)
+        case .masterCoarseTuning(let value):
+            controls.master[1] = Float(Int(value & 0x7F) - 64)
+            updateTuning(channels: 0xFFFF)
+        case .scaleOctaveTuning(let realTime, let width):
+            applyScaleOctaveTuning(bytes, bytesPerClass: width, realTime: realTime)
+        case .singleNoteTuning(let realTime, _, let program, let count, let start):
+            applySingleNoteTuning(bytes, program: Int(program), count: count, dataStart: start, realTime: realTime)
+        case .bulkTuningDump(let program):
+            applyBulkTuningDump(bytes, program: Int(program))
+        case .gsScaleTuning(let channel, let first, let count):
+            applyGSScaleTuning(bytes, channel: Int(channel & 0x0F), first: first, count: count)
         }
         publishCount()
         return true
     }
 
+    /// System exclusive messages `handle(sysex:)` did not act on since the synth was made. Any thread.
+    public var ignoredSysexCount: Int {
+        @_noLocks get { ignoredSysex.load(ordering: .relaxed) }
+    }
+
     /// GM System On: every voice cut short (all sound off's 2 ms fade), then every channel's controllers at
     /// their power-on values (volume 100, pan centre, expression full, no modulation, pedal up, bend centred
-    /// with a range of 2 semitones, no parameter number selected) and program 0 (with a font, bank 0
-    /// program 0 through its fallbacks; without, the first built-in patch). Master Volume stays as it was.
+    /// with a range of 2 semitones, no parameter number selected, no tuning, modulation depth range 50 cents)
+    /// and program 0 (with a font, bank 0 program 0 through its fallbacks; without, the first built-in
+    /// patch). Master Volume and master tuning stay as they were.
     @_noLocks
     func resetToGeneralMIDI() {
         for ch in 0..<channelCount {
@@ -39,6 +77,7 @@ extension Synth {
             controls.bendRange[ch] = 2
             updateBend(ch)
         }
+        resetChannelTuning()
         if hasFont { resetFontChannels() } else { selectPatch(0) }
     }
 }

@@ -8,10 +8,9 @@ extension Synth {
         let v = allocator.take(voices, channel: ch, note: note, sameKey: .fade)
         guard v >= 0 else { return }
         allocator.start(voices, v, kind: VoiceKind.wavetable, channel: ch, note: note)
-        let ratio = FastMath.exp2((Double(note) - 69) / 12)
         let normalized = Float(velocity) / 127
         voices.phase[v] = 0
-        voices.increment[v] = sampleRate > 0 ? Float(440 * ratio / sampleRate) : 0
+        voices.increment[v] = wavetableIncrement(channel: ch, note: note) // key tuning included (Synth+Tuning.swift)
         voices.amplitude[v] = voiceGain * (1 - velocitySensitivity + velocitySensitivity * normalized * normalized)
         voices.filterScale[v] = 0.5 + 0.5 * normalized
     }

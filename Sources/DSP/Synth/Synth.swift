@@ -121,6 +121,8 @@ public final class Synth: @unchecked Sendable {
     var smoothed = SmoothedGlobals()
     /// The Master Volume a sysex set, 0...1, on top of the master gain parameter (Synth+SystemExclusive.swift).
     public internal(set) var masterVolume: Float = 1
+    /// Sysex messages `handle(sysex:)` did not act on (Synth+SystemExclusive.swift).
+    let ignoredSysex = Atomic<Int>(0)
 
     // MARK: Wavetables (shared, read-only) and per-period scratch (allocated by prepare)
 

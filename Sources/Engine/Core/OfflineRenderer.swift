@@ -84,10 +84,10 @@ public enum OfflineRenderer {
     /// memory: for short renders and tests (`render(_:into:)` streams).
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
                               patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
-                              maxTail: Double = 30, padding: Double = 0.05) -> (left: [Float], right: [Float]) {
+                              maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0) -> (left: [Float], right: [Float]) {
         var left: [Float] = [], right: [Float] = []
         render(messages, sampleRate: sampleRate, voices: voices, patch: patch, channel: channel, soundFont: soundFont,
-               periodFrames: periodFrames, maxTail: maxTail, padding: padding) { l, r in
+               periodFrames: periodFrames, maxTail: maxTail, padding: padding, until: end) { l, r in
             left += l
             right += r
         }
@@ -98,17 +98,23 @@ public enum OfflineRenderer {
     /// included) to `sink` as it is made, so memory stays bounded whatever the length. An error thrown by
     /// `sink` (a full disk, a quit signal) stops the render. With `soundFont` the synth plays the font's presets
     /// instead of the built-in patches.
+    ///
+    /// `end` (seconds; a file's End-of-Track, `StandardMIDIFile.duration`) is the least length: when every
+    /// voice has fallen silent before it, the output stops exactly there, without padding; a tail that rings
+    /// past it ends as above. So the render ends at the later of `end` and the last release tail.
+    @discardableResult
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
                               patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
-                              maxTail: Double = 30, padding: Double = 0.05,
-                              into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
+                              maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
+                              into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows -> Report {
         let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
         let sorted = messages.enumerated().sorted {
             ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)
         }.map { (frame: frame(at: $0.element.seconds, sampleRate: sampleRate), message: $0.element.message,
                  sysex: $0.element.sysex) }
-        let lastFrame = sorted.last?.frame ?? 0
+        let endFrame = frame(at: end, sampleRate: sampleRate)
+        let lastFrame = max(sorted.last?.frame ?? 0, endFrame)
         let tailLimit = lastFrame + frames(in: maxTail, sampleRate: sampleRate)
 
         let periodLeft = UnsafeMutableBufferPointer<Float>.allocate(capacity: periodFrames)
@@ -122,9 +128,11 @@ public enum OfflineRenderer {
         var next = 0
         var start = 0
         let unmanaged = Unmanaged.passUnretained(synth)
+        var reachedEnd = false // stopped at `end` with nothing sounding: no padding
         while true {
             let finishedEvents = next >= sorted.count
-            if finishedEvents && (synth.activeVoiceCount == 0 && isSilent(periodLeft, periodRight) || start >= tailLimit) {
+            if finishedEvents && start >= endFrame
+                && (synth.activeVoiceCount == 0 && isSilent(periodLeft, periodRight) || start >= tailLimit) {
                 break
             }
             periodEvents.removeAll(keepingCapacity: true)
@@ -145,10 +153,18 @@ public enum OfflineRenderer {
                                  right: periodRight.baseAddress!, frames: periodFrames)
                 }
             }
+            if next >= sorted.count && start < endFrame && endFrame <= start + periodFrames
+                && synth.activeVoiceCount == 0 && isSilent(periodLeft, periodRight, from: endFrame - start) {
+                // The file ends inside this period and nothing rings past it: stop exactly at its end.
+                let n = endFrame - start
+                try sink(UnsafeBufferPointer(rebasing: periodLeft[0..<n]), UnsafeBufferPointer(rebasing: periodRight[0..<n]))
+                reachedEnd = true
+                break
+            }
             try sink(UnsafeBufferPointer(periodLeft), UnsafeBufferPointer(periodRight))
             start += periodFrames
         }
-        var pad = frames(in: padding, sampleRate: sampleRate)
+        var pad = reachedEnd ? 0 : frames(in: padding, sampleRate: sampleRate)
         periodLeft.update(repeating: 0)
         periodRight.update(repeating: 0)
         while pad > 0 {
@@ -156,7 +172,21 @@ public enum OfflineRenderer {
             try sink(UnsafeBufferPointer(rebasing: periodLeft[0..<n]), UnsafeBufferPointer(rebasing: periodRight[0..<n]))
             pad -= n
         }
-        withExtendedLifetime(synth) {}
+        let sysex = messages.count { $0.message.isSystemExclusive }
+        return withExtendedLifetime(synth) { Report(sysexReceived: sysex, sysexIgnored: synth.ignoredSysexCount) }
+    }
+
+    /// What a render met that a user may want to know (`backbeat render --report`).
+    public struct Report: Sendable, Equatable {
+        /// System exclusive messages the synth received.
+        public var sysexReceived: Int
+        /// Those it did not act on (`Synth.ignoredSysexCount`).
+        public var sysexIgnored: Int
+
+        public init(sysexReceived: Int, sysexIgnored: Int) {
+            self.sysexReceived = sysexReceived
+            self.sysexIgnored = sysexIgnored
+        }
     }
 
     /// The frame at `seconds` (rounded), 0 for negative or non-finite times, capped far beyond any render.
@@ -176,8 +206,9 @@ public enum OfflineRenderer {
         messages.reduce(0) { max($0, $1.seconds.isFinite ? $1.seconds : .infinity) }
     }
 
-    private static func isSilent(_ left: UnsafeMutableBufferPointer<Float>, _ right: UnsafeMutableBufferPointer<Float>) -> Bool {
-        left.allSatisfy { $0 == 0 } && right.allSatisfy { $0 == 0 }
+    private static func isSilent(_ left: UnsafeMutableBufferPointer<Float>, _ right: UnsafeMutableBufferPointer<Float>,
+                                 from first: Int = 0) -> Bool {
+        left[first...].allSatisfy { $0 == 0 } && right[first...].allSatisfy { $0 == 0 }
     }
 }
 

@@ -347,6 +347,6 @@ private func pushFrames(_ ring: SPSCRing<StereoFrame>, left: UnsafeMutablePointe
     return pushed
 }
 
-/// Where the real-time thread gathers a queued sysex for the synth: on its stack, no allocation. Longer than
-/// any universal message the synth answers (`UniversalSystemExclusive`: at most 8 bytes) by far.
-typealias SysexScratch = InlineArray<256, UInt8>
+/// Where the real-time thread gathers a queued sysex for the synth: on its stack, no allocation. Holds the
+/// longest message the synth answers (`UniversalSystemExclusive`: an MTS bulk tuning dump, 408 bytes).
+typealias SysexScratch = InlineArray<512, UInt8>
