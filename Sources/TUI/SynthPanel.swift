@@ -11,6 +11,8 @@ public struct SynthView: Equatable, Sendable {
     /// when no preset answers the channel). Nil without a font (the built-in patches).
     public var soundFont: String?
     public var preset: String?
+    /// With a stack of fonts: the file name of the font the preset came from.
+    public var presetFont: String?
     public init(patch: Int, values: [Float], voicesInUse: Int, voiceCapacity: Int, soundFont: String? = nil,
                 preset: String? = nil) {
         self.patch = patch; self.values = values; self.voicesInUse = voicesInUse; self.voiceCapacity = voiceCapacity
@@ -94,7 +96,7 @@ public enum SynthPanel {
             case .patch where view.soundFont != nil:
                 // The keyboard channel's SoundFont preset, as wide as the row allows (no bar on this row).
                 name = "preset"
-                let text = view.preset ?? "none"
+                let text = (view.preset ?? "none") + (view.presetFont.map { " · \($0)" } ?? "")
                 let x = grid.put(inner.x, y, marker + " " + name.fitted(12), isSelected ? .selected : .normal)
                 grid.put(x, y, text.fitted(max(16, inner.x + inner.width - x)), isSelected ? .selected : .title)
                 continue

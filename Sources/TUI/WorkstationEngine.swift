@@ -17,6 +17,9 @@ public protocol WorkstationEngine: AnyObject {
     /// With a SoundFont: moves `channel` (0...15) to the font's next (`steps` > 0) or previous preset and
     /// returns the status line's message; nil without a font (the caller changes the built-in patch).
     func stepPreset(by steps: Int, channel: UInt8) -> String?
+    /// With a SoundFont: a line for each channel that first played another preset than its bank and program
+    /// (no font has them: the GS fallback), once per channel; empty otherwise.
+    func takePresetSubstitutions() -> [String]
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
     /// The lifecycle simulator's gates, read by the real-time thread.
@@ -26,6 +29,7 @@ public protocol WorkstationEngine: AnyObject {
 extension WorkstationEngine {
     public func synthView(channel: UInt8) -> SynthView { synthView() }
     public func stepPreset(by steps: Int, channel: UInt8) -> String? { nil }
+    public func takePresetSubstitutions() -> [String] { [] }
 }
 
 extension Engine: WorkstationEngine {
@@ -33,8 +37,16 @@ extension Engine: WorkstationEngine {
         var view = synthView()
         guard let font = synth.soundFont else { return view }
         view.soundFont = font.displayName
-        view.preset = synth.preset(onChannel: Int(channel)).map { font.presetLabel($0) }
+        let preset = synth.preset(onChannel: Int(channel))
+        view.preset = preset.map { font.presetLabel($0) }
+        // A stack: which font the preset came from.
+        if let preset, !font.layers.isEmpty { view.presetFont = font.source(ofPreset: preset).fileName }
         return view
+    }
+
+    public func takePresetSubstitutions() -> [String] {
+        guard let font = synth.soundFont else { return [] }
+        return synth.takePresetSubstitutions().map { $0.message(font) }
     }
 
     public func stepPreset(by steps: Int, channel: UInt8) -> String? {
@@ -44,7 +56,8 @@ extension Engine: WorkstationEngine {
         let current = synth.preset(onChannel: Int(channel)) ?? (steps > 0 ? -1 : 0)
         let next = ((current + steps) % count + count) % count
         synth.requestPreset(next, onChannel: Int(channel))
-        return "channel \(channel + 1): preset \(font.presetLabel(next))"
+        let source = font.layers.isEmpty ? "" : " (\(font.source(ofPreset: next).fileName))"
+        return "channel \(channel + 1): preset \(font.presetLabel(next))\(source)"
     }
 
     public func send(_ event: ControlEvent) -> Bool { keyboardRing.push(event) }

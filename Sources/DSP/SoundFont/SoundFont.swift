@@ -24,6 +24,14 @@ public final class SoundFont: @unchecked Sendable {
     /// `presets.count`, stored so the real-time thread never touches the Swift array.
     public let presetCount: Int
 
+    /// A stack's fonts (`SoundFont.stacked`), bottom first, the last on top; empty for a font of one file.
+    public let layers: [SoundFont]
+    /// A stack's layer (index into `layers`) of each preset, in `presets` order; empty for one file.
+    public let presetLayers: [Int]
+    /// A stack's layer of each sample header (whose points index that layer's `sampleData`), or nil for one
+    /// file. Read by the real-time thread.
+    public let sampleLayers: UnsafeBufferPointer<UInt8>?
+
     /// Frees what the font owns when it goes (unmaps the file, or frees memory given to `init`).
     private let release: @Sendable () -> Void
 
@@ -32,8 +40,12 @@ public final class SoundFont: @unchecked Sendable {
     public init(path: String, name: String, presets: [SoundFontPreset], zones: UnsafeBufferPointer<SoundFontZone>,
                 modulators: UnsafeBufferPointer<SoundFontModulator>, samples: UnsafeBufferPointer<SoundFontSample>,
                 sampleData: UnsafeBufferPointer<Int16>, sampleLowBytes: UnsafeBufferPointer<UInt8>?,
+                layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: UnsafeBufferPointer<UInt8>? = nil,
                 release: @escaping @Sendable () -> Void) {
         self.path = path
+        self.layers = layers
+        self.presetLayers = presetLayers
+        self.sampleLayers = sampleLayers
         self.name = name
         let sorted = presets.sorted { ($0.bank, $0.program) < ($1.bank, $1.program) }
         self.presets = sorted

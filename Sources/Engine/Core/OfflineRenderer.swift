@@ -97,10 +97,12 @@ public enum OfflineRenderer {
     /// Renders as `render(_:sampleRate:...)` does, handing each period (`periodFrames` frames, the padding
     /// included) to `sink` as it is made, so memory stays bounded whatever the length. An error thrown by
     /// `sink` (a full disk, a quit signal) stops the render. With `soundFont` the synth plays the font's presets
-    /// instead of the built-in patches.
+    /// instead of the built-in patches; `substitutions` hears each channel's first preset substitution (a
+    /// bank or program no font has), after the period that played it.
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
                               patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05,
+                              substitutions: ((PresetSubstitution) -> Void)? = nil,
                               into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
         let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
@@ -145,6 +147,7 @@ public enum OfflineRenderer {
                                  right: periodRight.baseAddress!, frames: periodFrames)
                 }
             }
+            if let substitutions { synth.takePresetSubstitutions().forEach(substitutions) }
             try sink(UnsafeBufferPointer(periodLeft), UnsafeBufferPointer(periodRight))
             start += periodFrames
         }
