@@ -10,7 +10,7 @@ enum Headless {
         let nsm = NSMSession.join(signals: signals)
         let preset = nsm?.state?.synth ?? arguments.loadPreset()
         var options = alsa.apply(to: arguments.engineOptions).applying(preset)
-        options.soundFont = arguments.loadSoundFont()
+        options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts)
         nsm?.adjust(&options)
         let engine = Engine(options: options, log: { Console.info($0) })
         preset?.apply(to: engine.synth)

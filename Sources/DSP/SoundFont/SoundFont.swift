@@ -15,7 +15,8 @@ public final class SoundFont: @unchecked Sendable {
     public let zones: UnsafeBufferPointer<SoundFontZone>
     public let modulators: UnsafeBufferPointer<SoundFontModulator>
     public let samples: UnsafeBufferPointer<SoundFontSample>
-    /// 16-bit sample frames (mono), indexed by the sample headers' points.
+    /// 16-bit sample frames (mono), indexed by the sample headers' points. A stack's is its top layer's: its
+    /// sample headers index their own layer's data (`sampleLayers`).
     public let sampleData: UnsafeBufferPointer<Int16>
     /// The low bytes of 24-bit samples (`sm24`), parallel to `sampleData`, or nil.
     public let sampleLowBytes: UnsafeBufferPointer<UInt8>?
