@@ -6,7 +6,8 @@
 // /usr/bin/time's %M) and wall time for the song, printed as the table's row.
 //
 // The small fonts run always; the large ones (FluidR3_GM 141 MB, OPL-3_FM_128M 129 MB: a few seconds each,
-// most of it FluidSynth reading the whole font) when BACKBEAT_FONT_TABLE=all.
+// most of it FluidSynth reading the whole font) when BACKBEAT_FONT_TABLE=all. BACKBEAT_FONT_TABLE_BINARY names
+// the backbeat binary to measure (README's table: the release build, .build/release/backbeat).
 import Foundation
 import Testing
 import TestSupport
@@ -51,7 +52,7 @@ enum FontTable {
         let paths = fonts.map { Self.directory + $0 }
         let command = fluidsynth
             ? [FluidSynthComparison.fluidsynth!, "-ni", "-R", "0", "-C", "0", "-r", "48000", "-F", out] + paths + [file]
-            : [backbeatExecutable(), "render", file, "-o", out, "--voices", "256"] + paths.flatMap { ["--soundfont", $0] }
+            : [ProcessInfo.processInfo.environment["BACKBEAT_FONT_TABLE_BINARY"] ?? backbeatExecutable(), "render", file, "-o", out, "--voices", "256"] + paths.flatMap { ["--soundfont", $0] }
         let result = try run("/usr/bin/time", ["-f", "%M %e", "-o", timing] + command)
         guard result.status == 0 else { throw HarnessError("\(command.joined(separator: " ")) exited \(result.status): \(result.output)") }
         let figures = try String(contentsOfFile: timing, encoding: .utf8).split(whereSeparator: \.isWhitespace)
