@@ -19,7 +19,13 @@ enum SoundFontFile {
     /// The fonts at `paths` stacked, the later on top (`SoundFont.stacked`): one font for one path. The first
     /// that does not load ends Backbeat as `loadOrExit(_:)` does.
     static func loadOrExit(_ paths: [String], command: String? = nil) -> SoundFont {
-        SoundFont.stacked(paths.map { loadOrExit($0, command: command) })
+        // The command line is checked by `validate`; a config or preset file's list is checked here.
+        if paths.count > SoundFont.maxLayers || paths.contains(where: \.isEmpty) {
+            Console.message("a SoundFont stack holds 1...\(SoundFont.maxLayers) file names; got \(paths.count)\(paths.contains(where: \.isEmpty) ? ", one of them empty" : "")",
+                            prefix: command.map { "backbeat \($0): " } ?? "backbeat: ")
+            exit(2)
+        }
+        return SoundFont.stacked(paths.map { loadOrExit($0, command: command) })
     }
 
     /// `--soundfont` given once or more: each a file name, at most `SoundFont.maxLayers` of them.
