@@ -40,8 +40,14 @@ public struct Config: Equatable, Sendable {
         public var connectMIDI: [String]?
         public var connectAudio: [String]?
         public var preset: String?
-        /// A SoundFont file (`--soundfont`); a leading `~/` is the home directory.
-        public var soundFont: String?
+        /// SoundFont files (`--soundfont`, given once or more), stacked: the later on top; a leading `~/` is
+        /// the home directory. The key takes a string (one font) or an array of strings (a stack).
+        public var soundFonts: [String]?
+        /// The font of a one-font `soundFonts` (the top font of a stack); setting it makes a one-font list.
+        public var soundFont: String? {
+            get { soundFonts?.last }
+            set { soundFonts = newValue.map { [$0] } }
+        }
         public init() {}
     }
 
@@ -140,7 +146,19 @@ public struct Config: Equatable, Sendable {
             e.connectMIDI = try strings(t, "connect_midi", "engine")
             e.connectAudio = try strings(t, "connect_audio", "engine")
             e.preset = try string(t, "preset", "engine")
-            e.soundFont = try string(t, "soundfont", "engine")
+            if let v = t["soundfont"] {
+                // One font, or a stack: later on top.
+                let problem = "\"soundfont\" must be a file name or an array of file names (stacked, the later on top)"
+                if let s = v.string {
+                    guard !s.isEmpty else { throw fail("soundfont", "engine", problem) }
+                    e.soundFonts = [s]
+                } else {
+                    guard let list = try strings(t, "soundfont", "engine"), !list.isEmpty, !list.contains(where: \.isEmpty) else {
+                        throw fail("soundfont", "engine", problem)
+                    }
+                    e.soundFonts = list
+                }
+            }
             config.engine = e
         }
         return config

@@ -13,6 +13,8 @@ public struct SynthView: Equatable, Sendable {
     public var preset: String?
     /// With a SoundFont: the keyboard channel's sound controllers as last delivered (CC number -> value).
     public var soundControllers: [Int: UInt8] = [:]
+    /// With a stack of fonts: the file name of the font the preset came from.
+    public var presetFont: String?
     public init(patch: Int, values: [Float], voicesInUse: Int, voiceCapacity: Int, soundFont: String? = nil,
                 preset: String? = nil) {
         self.patch = patch; self.values = values; self.voicesInUse = voicesInUse; self.voiceCapacity = voiceCapacity
@@ -138,7 +140,7 @@ public enum SynthPanel {
             case .patch where view.soundFont != nil:
                 // The keyboard channel's SoundFont preset, as wide as the row allows (no bar on this row).
                 name = "preset"
-                let text = view.preset ?? "none"
+                let text = (view.preset ?? "none") + (view.presetFont.map { " · \($0)" } ?? "")
                 let x = grid.put(inner.x, y, marker + " " + name.fitted(12), isSelected ? .selected : .normal)
                 grid.put(x, y, text.fitted(max(16, inner.x + inner.width - x)), isSelected ? .selected : .title)
                 continue

@@ -12,6 +12,7 @@ import TOML
 ///     attack = 0.005           # seconds
 ///     cutoff = 1800.0          # Hz
 ///     master_gain = -3.0       # dB
+///     soundfont = ["FluidR3_GM.sf2", "FluidR3_GS.sf2"]  # optional: SoundFonts to start with, stacked
 ///
 /// Every key is optional: one left out takes the patch's value (master gain: 0 dB). The synth keeps one
 /// set of settings for every channel it answers (all 16, or the one `--channel` names).
@@ -20,6 +21,10 @@ public struct SynthPreset: Equatable, Sendable {
     public var patch: Int
     /// By `SynthParameter.rawValue`.
     public var values: [Float]
+    /// SoundFonts to play instead of the built-in patches (stacked, the later on top), or nil. Taken at start
+    /// (`--preset`), where `--soundfont` overrides them; a preset loaded while Backbeat runs keeps the fonts
+    /// it started with.
+    public var soundFonts: [String]?
 
     public init(patch: Int, values: [Float]) {
         self.patch = patch
@@ -46,7 +51,7 @@ public struct SynthPreset: Equatable, Sendable {
         }
     }
 
-    public static var keys: [String] { ["patch"] + SynthParameter.allCases.map(key) }
+    public static var keys: [String] { ["patch"] + SynthParameter.allCases.map(key) + ["soundfont"] }
 
     /// The accepted values of `p`, as an error message or a comment says them.
     static func accepted(_ p: SynthParameter) -> String {
@@ -100,6 +105,15 @@ public struct SynthPreset: Equatable, Sendable {
             }
             preset.values[p.rawValue] = Float(x)
         }
+        if let v = root["soundfont"] {
+            // One font, or a stack (the later on top), as the config file's `soundfont`.
+            let problem = "\"soundfont\" must be a file name or an array of file names (stacked, the later on top); got \(v.debugDescription)"
+            let list = v.string.map { [$0] } ?? v.array?.compactMap(\.string)
+            guard let list, !list.isEmpty, list.count == (v.array?.count ?? 1), !list.contains(where: \.isEmpty) else {
+                throw fail("soundfont", problem)
+            }
+            preset.soundFonts = list
+        }
         return preset
     }
 
@@ -112,6 +126,9 @@ public struct SynthPreset: Equatable, Sendable {
             let v = value(p)
             let text = p == .waveform ? "\"\(Waveform(rawValue: Int(v.rounded())) ?? .sine)\"" : Self.number(v)
             out += "\(Self.key(p)) = \(text)".padding(toLength: 28, withPad: " ", startingAt: 0) + "# \(Self.accepted(p))\n"
+        }
+        if let soundFonts {
+            out += "soundfont = " + TOMLValue.array(soundFonts.map { .string($0) }).debugDescription + "  # SoundFonts at start, the later on top\n"
         }
         return out
     }

@@ -149,6 +149,7 @@ public final class Workstation {
             }
             if info != header { header = info; dirty = true }
             if view != synthView { synthView = view; dirty = true }
+            for line in engine.takePresetSubstitutions() { say(line) } // once per channel
         }
         defer { dirty = false }
         return dirty

@@ -26,6 +26,9 @@ public protocol WorkstationEngine: AnyObject {
     func choosePreset(_ index: Int, channel: UInt8) -> String?
     /// With a SoundFont: the preset playing on `channel` (index into its presets).
     func currentPreset(channel: UInt8) -> Int?
+    /// With a SoundFont: a line for each channel that first played another preset than its bank and program
+    /// (no font has them: the GS fallback), once per channel; empty otherwise.
+    func takePresetSubstitutions() -> [String]
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
     /// The lifecycle simulator's gates, read by the real-time thread.
@@ -39,6 +42,7 @@ extension WorkstationEngine {
     public func presetEntries() -> [PresetEntry] { [] }
     public func choosePreset(_ index: Int, channel: UInt8) -> String? { nil }
     public func currentPreset(channel: UInt8) -> Int? { nil }
+    public func takePresetSubstitutions() -> [String] { [] }
 }
 
 extension Engine: WorkstationEngine {
@@ -46,8 +50,16 @@ extension Engine: WorkstationEngine {
         var view = synthView()
         guard let font = synth.soundFont else { return view }
         view.soundFont = font.displayName
-        view.preset = synth.preset(onChannel: Int(channel)).map { font.presetLabel($0) }
+        let preset = synth.preset(onChannel: Int(channel))
+        view.preset = preset.map { font.presetLabel($0) }
+        // A stack: which font the preset came from.
+        if let preset, !font.layers.isEmpty { view.presetFont = font.source(ofPreset: preset).fileName }
         return view
+    }
+
+    public func takePresetSubstitutions() -> [String] {
+        guard let font = synth.soundFont else { return [] }
+        return synth.takePresetSubstitutions().map { $0.message(font) }
     }
 
     public func stepPreset(by steps: Int, channel: UInt8) -> String? {
@@ -57,7 +69,8 @@ extension Engine: WorkstationEngine {
         let current = synth.preset(onChannel: Int(channel)) ?? (steps > 0 ? -1 : 0)
         let next = ((current + steps) % count + count) % count
         synth.requestPreset(next, onChannel: Int(channel))
-        return "channel \(channel + 1): preset \(font.presetLabel(next))"
+        let source = font.layers.isEmpty ? "" : " (\(font.source(ofPreset: next).fileName))"
+        return "channel \(channel + 1): preset \(font.presetLabel(next))\(source)"
     }
 
     public func programName(_ program: UInt8, bank: Int, channel: UInt8) -> String? {

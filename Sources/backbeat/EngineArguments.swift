@@ -38,8 +38,8 @@ struct EngineArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch.", valueName: "name|path"), completion: Completions.presets)
     var preset: String?
 
-    @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play this SoundFont 2 file (.sf2) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. A broken font stops Backbeat before the engine starts (exit 2).", valueName: "path"), completion: .file(extensions: ["sf2", "sf3"]))
-    var soundFont: String?
+    @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play this SoundFont 2 file (.sf2) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. Given more than once, the fonts stack, the later on top (as FluidSynth stacks them): a preset is looked up from the top font down. A broken font stops Backbeat before the engine starts (exit 2).", valueName: "path"), completion: .file(extensions: ["sf2", "sf3"]))
+    var soundFont: [String] = []
 
     @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
     var midiThru = false
@@ -76,7 +76,7 @@ struct EngineArguments: ParsableArguments {
         guard clientName.utf8.count <= JackClient.maximumNameLength else {
             throw ValidationError("--name is \(clientName.utf8.count) bytes long; a JACK client name has at most \(JackClient.maximumNameLength)")
         }
-        if let soundFont, soundFont.isEmpty { throw ValidationError("--soundfont needs a file name") }
+        try SoundFontFile.validate(soundFont)
         if let recordMIDI, recordMIDI.isEmpty { throw ValidationError("--record-midi needs a file name") }
         if let recordAudio, recordAudio.isEmpty { throw ValidationError("--record-audio needs a file name") }
         guard recordMIDIFormat == 0 || recordMIDIFormat == 1 else {
@@ -94,11 +94,13 @@ struct EngineArguments: ParsableArguments {
         do { return try PresetLibrary().resolve(nameOrPath) } catch { Console.fail("\(error)") }
     }
 
-    /// The font named by `--soundfont` (or `fallback`, the config file's `soundfont`), loaded before anything
-    /// starts: a missing or broken file ends Backbeat here with the loader's message (exit 2).
-    func loadSoundFont(fallback: String? = nil) -> SoundFont? {
-        guard let path = soundFont ?? fallback else { return nil }
-        return SoundFontFile.loadOrExit(path)
+    /// The fonts named by `--soundfont` (or `fallback`, the config file's `soundfont`), stacked (the later on
+    /// top) and loaded before anything starts: a missing or broken file ends Backbeat here with the loader's
+    /// message (exit 2).
+    func loadSoundFont(fallback: [String]? = nil) -> SoundFont? {
+        let paths = soundFont.isEmpty ? fallback ?? [] : soundFont
+        guard !paths.isEmpty else { return nil }
+        return SoundFontFile.loadOrExit(paths)
     }
 
     /// How MIDI takes are written.

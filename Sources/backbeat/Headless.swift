@@ -10,7 +10,7 @@ enum Headless {
         let nsm = NSMSession.join(signals: signals)
         let preset = nsm?.state?.synth ?? arguments.loadPreset()
         var options = alsa.apply(to: arguments.engineOptions).applying(preset)
-        options.soundFont = arguments.loadSoundFont()
+        options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts)
         nsm?.adjust(&options)
         let engine = Engine(options: options, log: { Console.info($0) })
         preset?.apply(to: engine.synth)
@@ -34,6 +34,10 @@ enum Headless {
         var tick = 0
         while signals.wait(timeout: .milliseconds(100)) == nil {
             drain()
+            // A bank or program no font has: said once per channel, at its first note.
+            if let font = engine.synth.soundFont {
+                for substitution in engine.synth.takePresetSubstitutions() { Console.info("warning: " + substitution.message(font)) }
+            }
             tick += 1
             if tick % 10 == 0 {
                 if let frameTime = engine.frameTime() { tempo.expire(now: Double(frameTime) / Double(max(engine.sampleRate, 1))) }

@@ -45,10 +45,10 @@ struct Render: ParsableCommand {
     var channel: Int?
 
     @Option(name: .customLong("soundfont"),
-            help: ArgumentHelp("Play through this SoundFont 2 file (.sf2) instead of the built-in patches: the file's program changes and bank selects choose its presets, channel 10 its percussion bank.",
+            help: ArgumentHelp("Play through this SoundFont 2 file (.sf2) instead of the built-in patches: the file's program changes and bank selects choose its presets, channel 10 its percussion bank. Given more than once, the fonts stack, the later on top, as FluidSynth stacks them; a bank no font has falls back as GS does (bank 0, or the standard drum kit) with a warning per channel.",
                                valueName: "path"),
             completion: .file(extensions: ["sf2", "sf3"]))
-    var soundFont: String?
+    var soundFont: [String] = []
 
     @Option(name: .customLong("max-duration"),
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
@@ -72,7 +72,7 @@ struct Render: ParsableCommand {
         guard (1...4_096).contains(voices) else { throw ValidationError("--voices must be 1...4096 (got \(voices))") }
         guard patch >= 0 else { throw ValidationError("--patch must not be negative") }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be 1...16") }
-        if let soundFont, soundFont.isEmpty { throw ValidationError("--soundfont needs a file name") }
+        try SoundFontFile.validate(soundFont)
     }
 
     func run() throws {
@@ -101,7 +101,7 @@ struct Render: ParsableCommand {
         }
 
         // A broken font ends here, before the output is opened.
-        let font = soundFont.map { SoundFontFile.loadOrExit($0, command: "render") }
+        let font = soundFont.isEmpty ? nil : SoundFontFile.loadOrExit(soundFont, command: "render")
 
         let writer: WAVStreamWriter
         do {
@@ -123,7 +123,10 @@ struct Render: ParsableCommand {
         var rendered = OfflineRenderer.Report(sysexReceived: 0, sysexIgnored: 0)
         do {
             rendered = try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
-                                       channel: channel.map { UInt8($0 - 1) }, soundFont: font, until: fileEnd) { left, right in
+                                       channel: channel.map { UInt8($0 - 1) }, soundFont: font, until: fileEnd,
+                                       substitutions: { substitution in
+                                           Console.message("warning: " + substitution.message(font!), prefix: "backbeat render: ")
+                                       }) { left, right in
                 if let signal = signals.signal { throw Interrupted(signal: signal) }
                 try writer.append(left: left.baseAddress!, right: right.baseAddress!, count: left.count)
                 for i in 0..<left.count { peak = max(peak, abs(left[i]), abs(right[i])) }

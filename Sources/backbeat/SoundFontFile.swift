@@ -1,3 +1,4 @@
+import ArgumentParser
 import DSP
 import Engine
 import Foundation
@@ -12,6 +13,26 @@ enum SoundFontFile {
         } catch {
             Console.message("\(error)", prefix: command.map { "backbeat \($0): " } ?? "backbeat: ")
             exit(2)
+        }
+    }
+
+    /// The fonts at `paths` stacked, the later on top (`SoundFont.stacked`): one font for one path. The first
+    /// that does not load ends Backbeat as `loadOrExit(_:)` does.
+    static func loadOrExit(_ paths: [String], command: String? = nil) -> SoundFont {
+        // The command line is checked by `validate`; a config or preset file's list is checked here.
+        if paths.count > SoundFont.maxLayers || paths.contains(where: \.isEmpty) {
+            Console.message("a SoundFont stack holds 1...\(SoundFont.maxLayers) file names; got \(paths.count)\(paths.contains(where: \.isEmpty) ? ", one of them empty" : "")",
+                            prefix: command.map { "backbeat \($0): " } ?? "backbeat: ")
+            exit(2)
+        }
+        return SoundFont.stacked(paths.map { loadOrExit($0, command: command) })
+    }
+
+    /// `--soundfont` given once or more: each a file name, at most `SoundFont.maxLayers` of them.
+    static func validate(_ paths: [String]) throws {
+        if paths.contains(where: \.isEmpty) { throw ValidationError("--soundfont needs a file name") }
+        if paths.count > SoundFont.maxLayers {
+            throw ValidationError("--soundfont is given \(paths.count) times; a stack holds at most \(SoundFont.maxLayers) fonts")
         }
     }
 

@@ -158,6 +158,8 @@ struct SampleVoice: BitwiseCopyable {
     var loopMode: UInt8 = 0
     /// 1 once the key was let go and the envelopes entered their release.
     var released: UInt8 = 0
+    /// The stack layer whose sample data `position` indexes (0 for one font: `SoundFontTables.layer(ofSample:)`).
+    var layer: UInt8 = 0
     var rateRatio: Float = 1
 
     /// Position: integer frame index into the font's sample data and a 32-bit fraction.

@@ -1,3 +1,4 @@
+import MIDI
 // Preset selection for a channel, with FluidSynth's fallbacks (fluid_synth_program_change and the GS bank
 // style it uses by default).
 
@@ -38,4 +39,54 @@ extension SoundFont {
         if bank < 0 || bank > 0xFFFF { return nil }
         return exactPreset(bank: bank, program: program)
     }
+}
+
+/// A channel that plays another preset than the bank and program it selected, because no font (no layer of a
+/// stack) has that one: FluidSynth's GS-style fallback (`SoundFont.preferredPreset`) chose `preset`, or
+/// nothing (the channel is silent). Backbeat says so once per channel, at the first note it plays that way.
+public struct PresetSubstitution: Equatable, Sendable {
+    /// 0...15.
+    public var channel: Int
+    /// The bank and program asked for (a percussion channel's bank is a drum bank, 128 and up).
+    public var bank: Int
+    public var program: Int
+    /// The preset played instead (index into the font's `presets`), or nil: none, silence.
+    public var preset: Int?
+
+    public init(channel: Int, bank: Int, program: Int, preset: Int?) {
+        self.channel = channel
+        self.bank = bank
+        self.program = program
+        self.preset = preset
+    }
+
+    /// One word for an atomic: a marker bit, the bank (16 bits), the program (7) and preset + 1 (32 bits).
+    @_noLocks
+    static func packed(bank: Int, program: Int, preset: Int) -> Int {
+        1 << 60 | (bank & 0xFFFF) << 40 | (program & 0x7F) << 32 | ((preset + 1) & 0xFFFF_FFFF)
+    }
+
+    init?(channel: Int, packed: Int) {
+        guard packed != 0 else { return nil }
+        let index = packed & 0xFFFF_FFFF
+        self.init(channel: channel, bank: packed >> 40 & 0xFFFF, program: packed >> 32 & 0x7F,
+                  preset: index > 0 ? index - 1 : nil)
+    }
+
+    /// The line that says it, e.g. "channel 1: no font has bank 8 program 73; playing 000:073 Flute
+    /// (FluidR3_GM.sf2) instead".
+    public func message(_ font: SoundFont) -> String {
+        let fonts = font.layers.isEmpty ? "the font has" : "no font of the stack has"
+        let asked = bank >= SoundFont.percussionBank ? "drum kit \(bank):\(program)" : "bank \(bank) program \(program)"
+        guard let preset, font.presets.indices.contains(preset) else {
+            return "channel \(channel + 1): \(fonts) \(asked), nor a preset to fall back on (bank 0, program 0 or the standard kit): the channel is silent"
+        }
+        let p = font.presets[preset]
+        let label = String(Int(p.bank)).leftPadded(3) + ":" + String(Int(p.program)).leftPadded(3) + " " + TerminalText.sanitized(p.name)
+        return "channel \(channel + 1): \(fonts) \(asked); playing \(label) (\(TerminalText.sanitized(font.source(ofPreset: preset).displayLabel))) instead"
+    }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(width - count, 0)) + self }
 }

@@ -15,7 +15,8 @@ public final class SoundFont: @unchecked Sendable {
     public let zones: UnsafeBufferPointer<SoundFontZone>
     public let modulators: UnsafeBufferPointer<SoundFontModulator>
     public let samples: UnsafeBufferPointer<SoundFontSample>
-    /// 16-bit sample frames (mono), indexed by the sample headers' points.
+    /// 16-bit sample frames (mono), indexed by the sample headers' points. A stack's is its top layer's: its
+    /// sample headers index their own layer's data (`sampleLayers`).
     public let sampleData: UnsafeBufferPointer<Int16>
     /// The low bytes of 24-bit samples (`sm24`), parallel to `sampleData`, or nil.
     public let sampleLowBytes: UnsafeBufferPointer<UInt8>?
@@ -23,6 +24,14 @@ public final class SoundFont: @unchecked Sendable {
     public let presetKeys: UnsafeBufferPointer<Int32>
     /// `presets.count`, stored so the real-time thread never touches the Swift array.
     public let presetCount: Int
+
+    /// A stack's fonts (`SoundFont.stacked`), bottom first, the last on top; empty for a font of one file.
+    public let layers: [SoundFont]
+    /// A stack's layer (index into `layers`) of each preset, in `presets` order; empty for one file.
+    public let presetLayers: [Int]
+    /// A stack's layer of each sample header (whose points index that layer's `sampleData`), or nil for one
+    /// file. Read by the real-time thread.
+    public let sampleLayers: UnsafeBufferPointer<UInt8>?
 
     /// Frees what the font owns when it goes (unmaps the file, or frees memory given to `init`).
     private let release: @Sendable () -> Void
@@ -32,8 +41,12 @@ public final class SoundFont: @unchecked Sendable {
     public init(path: String, name: String, presets: [SoundFontPreset], zones: UnsafeBufferPointer<SoundFontZone>,
                 modulators: UnsafeBufferPointer<SoundFontModulator>, samples: UnsafeBufferPointer<SoundFontSample>,
                 sampleData: UnsafeBufferPointer<Int16>, sampleLowBytes: UnsafeBufferPointer<UInt8>?,
+                layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: UnsafeBufferPointer<UInt8>? = nil,
                 release: @escaping @Sendable () -> Void) {
         self.path = path
+        self.layers = layers
+        self.presetLayers = presetLayers
+        self.sampleLayers = sampleLayers
         self.name = name
         let sorted = presets.sorted { ($0.bank, $0.program) < ($1.bank, $1.program) }
         self.presets = sorted

@@ -13,6 +13,11 @@ struct SoundFontChannels: ~Copyable {
     let program: UnsafeMutablePointer<UInt8>
     /// Index into the font's presets, or -1 (nothing plays on the channel).
     let preset: UnsafeMutablePointer<Int32>
+    /// When the preset the channel plays is not the bank and program it asked for (a fallback, or nothing):
+    /// `PresetSubstitution.packed`, said at the channel's next note; 0 otherwise.
+    let substitution: UnsafeMutablePointer<Int>
+    /// 1 once the channel's substitution was said (once per channel while the synth lives).
+    let substitutionSaid: UnsafeMutablePointer<UInt8>
 
     private let store: ArrayStore
 
@@ -23,6 +28,8 @@ struct SoundFontChannels: ~Copyable {
         pressure = store.make(channelCount, 0 as UInt8)
         program = store.make(channelCount, 0 as UInt8)
         preset = store.make(channelCount, -1 as Int32)
+        substitution = store.make(channelCount, 0)
+        substitutionSaid = store.make(channelCount, 0 as UInt8)
         self.store = store
         for ch in 0..<channelCount { resetControllers(ch, all: true) }
     }
@@ -54,12 +61,16 @@ struct SoundFontChannels: ~Copyable {
 
 /// Each channel's preset between the real-time thread and any other: the one playing, which the real-time
 /// thread publishes, and the one the UI asked for, which it applies before its next slice (-1: none).
+/// Also each channel's first preset substitution (`PresetSubstitution.packed`, 0: none), published by the
+/// real-time thread at the note that plays it, taken by whoever reports it.
 struct PresetExchange: ~Copyable {
     let playing: InlineArray<16, Atomic<Int>>
     let requested: InlineArray<16, Atomic<Int>>
+    let substitution: InlineArray<16, Atomic<Int>>
 
     init() {
         playing = InlineArray { _ in Atomic(-1) }
         requested = InlineArray { _ in Atomic(-1) }
+        substitution = InlineArray { _ in Atomic(0) }
     }
 }

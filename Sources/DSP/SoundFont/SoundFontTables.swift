@@ -1,14 +1,23 @@
 /// What the real-time thread reads of a `SoundFont`: its tables as plain buffers (no reference counting),
 /// and each preset's zone range copied out of the Swift array of presets. Empty when the synth has no font.
 /// The buffers are the font's (the synth keeps the font); the zone ranges are its `ArrayStore`'s.
+///
+/// A stack of fonts (`SoundFont.stacked`) has one sample data per layer: `layerData[l]`, `layerDataCount[l]`
+/// and `layerLowBytes[l]` for layer `l`, and `sampleLayers` gives each sample header's layer. One font is
+/// one layer, `sampleLayers` nil.
 struct SoundFontTables: ~Copyable {
     let zones: UnsafeBufferPointer<SoundFontZone>
     let modulators: UnsafeBufferPointer<SoundFontModulator>
     let samples: UnsafeBufferPointer<SoundFontSample>
-    let data: UnsafePointer<Int16>
-    let dataCount: Int
-    /// The 24-bit samples' low bytes, or nil.
-    let lowBytes: UnsafePointer<UInt8>?
+    /// Each layer's 16-bit sample frames (the one silent frame for a layer without data) and their count.
+    let layerData: UnsafeMutablePointer<UnsafePointer<Int16>>
+    let layerDataCount: UnsafeMutablePointer<Int>
+    /// Each layer's 24-bit samples' low bytes, or nil.
+    let layerLowBytes: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    /// 1 for one font, the number of fonts for a stack.
+    let layerCount: Int
+    /// Each sample header's layer, or nil (every sample is layer 0's).
+    let sampleLayers: UnsafePointer<UInt8>?
     let presetKeys: UnsafeBufferPointer<Int32>
     /// zoneStart, zoneCount of each preset, in `SoundFont.presets` order.
     let presetZones: UnsafeMutablePointer<SIMD2<Int32>>
@@ -20,14 +29,22 @@ struct SoundFontTables: ~Copyable {
         var store = ArrayStore()
         presetZones = store.make(font?.presets.count ?? 0, .zero)
         let silence = store.make(1, Int16(0))
+        let layers = font?.stack ?? []
+        layerCount = max(layers.count, 1)
+        layerData = store.make(layerCount, UnsafePointer(silence))
+        layerDataCount = store.make(layerCount, 0)
+        layerLowBytes = store.make(layerCount, nil as UnsafePointer<UInt8>?)
         self.store = store
-        guard let font, font.sampleData.count > 0 else {
+        for (l, layer) in layers.enumerated() where layer.sampleData.count > 0 {
+            layerData[l] = layer.sampleData.baseAddress!
+            layerDataCount[l] = layer.sampleData.count
+            layerLowBytes[l] = layer.sampleLowBytes.flatMap { $0.count >= layer.sampleData.count ? $0.baseAddress : nil }
+        }
+        guard let font, layers.contains(where: { $0.sampleData.count > 0 }) else {
             zones = UnsafeBufferPointer(start: nil, count: 0)
             modulators = UnsafeBufferPointer(start: nil, count: 0)
             samples = UnsafeBufferPointer(start: nil, count: 0)
-            data = UnsafePointer(silence)
-            dataCount = 0
-            lowBytes = nil
+            sampleLayers = nil
             presetKeys = UnsafeBufferPointer(start: nil, count: 0)
             presetCount = 0
             return
@@ -35,9 +52,7 @@ struct SoundFontTables: ~Copyable {
         zones = font.zones
         modulators = font.modulators
         samples = font.samples
-        data = font.sampleData.baseAddress!
-        dataCount = font.sampleData.count
-        lowBytes = font.sampleLowBytes.flatMap { $0.count >= font.sampleData.count ? $0.baseAddress : nil }
+        sampleLayers = font.sampleLayers.flatMap { $0.count >= font.samples.count ? $0.baseAddress : nil }
         presetKeys = font.presetKeys
         presetCount = font.presetCount
         for (i, p) in font.presets.enumerated() {
@@ -45,6 +60,13 @@ struct SoundFontTables: ~Copyable {
             let valid = p.zoneStart >= 0 && p.zoneCount >= 0 && Int(p.zoneStart) + Int(p.zoneCount) <= font.zones.count
             presetZones[i] = valid ? SIMD2(p.zoneStart, p.zoneCount) : .zero
         }
+    }
+
+    /// The layer whose sample data sample header `s` indexes (0 for one font). Real-time safe.
+    @_noLocks @inline(__always)
+    func layer(ofSample s: Int) -> Int {
+        guard let sampleLayers else { return 0 }
+        return min(Int(sampleLayers[s]), layerCount - 1)
     }
 
     /// The preset at exactly `bank`:`program`, or -1 (a binary search of `presetKeys`).

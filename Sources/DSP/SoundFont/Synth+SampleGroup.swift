@@ -17,22 +17,41 @@ typealias LaneInts = SIMD8<Int32>
 var wideOpenDamping: Float { @_noLocks get { 1.414_2 } }
 
 extension Synth {
-    /// Renders the sample voices `sampleVoices.activeSlots[0..<count]` into the lane sums.
+    /// Renders the sample voices `sampleVoices.activeSlots[0..<count]` into the lane sums. With a stack of
+    /// fonts the slots are first gathered by layer (a group's eight lanes read one sample data).
     @_noLocks
     func renderSampleVoices(count: Int, frames: Int) {
-        var start = 0
-        while start < count {
-            let n = min(8, count - start)
-            renderSampleGroup(sampleVoices.activeSlots + start, count: n, frames: frames)
-            start += n
+        let slots = sampleVoices.activeSlots
+        var begin = 0
+        for layer in 0..<font.layerCount {
+            var end = begin
+            if font.layerCount > 1 {
+                for i in begin..<count where Int(sampleVoices.state[Int(slots[i])].layer) == layer {
+                    let slot = slots[i]
+                    slots[i] = slots[end]
+                    slots[end] = slot
+                    end += 1
+                }
+            } else {
+                end = count
+            }
+            var start = begin
+            while start < end {
+                let n = min(8, end - start)
+                renderSampleGroup(slots + start, count: n, frames: frames, layer: layer)
+                start += n
+            }
+            begin = end
         }
     }
 
-    /// Up to eight sample voices (`slots[0..<count]`) over `frames` samples, added into the lane sums.
+    /// Up to eight sample voices (`slots[0..<count]`, all of stack layer `layer`) over `frames` samples,
+    /// added into the lane sums.
     @_noLocks
-    func renderSampleGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, frames: Int) {
-        let dataCount = Int32(max(font.dataCount, 1))
-        let sample = SampleData(data: font.data, lowBytes: font.lowBytes, lastIndex: HalfLaneInts(repeating: dataCount - 1))
+    func renderSampleGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, frames: Int, layer: Int) {
+        let dataCount = Int32(max(font.layerDataCount[layer], 1))
+        let sample = SampleData(data: font.layerData[layer], lowBytes: font.layerLowBytes[layer],
+                                lastIndex: HalfLaneInts(repeating: dataCount - 1))
         let floats = sampleVoices.controlFloats, ints = sampleVoices.controlInts
         @inline(__always) func row(_ r: Int) -> Lanes { UnsafeRawPointer(floats + 8 &* r).loadUnaligned(as: Lanes.self) }
         @inline(__always) func setRow(_ r: Int, _ x: Lanes) { UnsafeMutableRawPointer(floats + 8 &* r).storeBytes(of: x, as: Lanes.self) }

@@ -7,6 +7,7 @@ extension Synth {
     @_noLocks
     func sampleNoteOn(channel ch: Int, note: UInt8, velocity: UInt8) {
         let p = Int(fontChannels.preset[ch]), presets = font.presetCount // `&&` must not capture self
+        publishSubstitution(ch)
         guard p >= 0 && p < presets else { return }
         let range = font.presetZones[p]
         let first = Int(range[0]), last = first + Int(range[1])
@@ -39,9 +40,11 @@ extension Synth {
         let sampleCount = font.samples.count // `&&` must not capture self
         guard s >= 0 && s < sampleCount, sampleRate > 0 else { return }
         let sample = font.samples[s]
+        // The sample's own font's data (a stack's layer).
+        let layer = font.layer(ofSample: s)
         // ROM samples are not in the file; a header outside the data or without a rate cannot play.
         guard sample.type & 0x8000 == 0, sample.sampleRate > 0, sample.end > sample.start,
-              Int(sample.end) <= font.dataCount else { return }
+              Int(sample.end) <= font.layerDataCount[layer] else { return }
         let velocityGenerator = zone.generators[SoundFontGenerator.velocity]
         let playedVelocity = velocityGenerator >= 1 && velocityGenerator <= 127 ? UInt8(velocityGenerator) : velocity
         let keyGenerator = zone.generators[SoundFontGenerator.keynum]
@@ -53,6 +56,7 @@ extension Synth {
         var voice = SampleVoice()
         voice.zone = Int32(z)
         voice.preset = Int32(p)
+        voice.layer = UInt8(truncatingIfNeeded: layer)
         voice.key = modulatorKey
         voice.velocity = playedVelocity
         voice.exclusiveClass = UInt8(min(max(zone.generators[SoundFontGenerator.exclusiveClass], 0), 127))

@@ -59,10 +59,41 @@ extension Synth {
         guard let font = fontReference else { return }
         let bank = Int(fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)])
         let program = Int(fontChannels.program[ch])
-        let found = font._withUnsafeGuaranteedRef { $0.preferredPreset(bank: bank, program: program, percussion: ch == 9) }
+        let percussion = ch == 9
+        let found = font._withUnsafeGuaranteedRef { $0.preferredPreset(bank: bank, program: program, percussion: percussion) }
         let p = found ?? -1
         fontChannels.preset[ch] = Int32(p)
         presetExchange.playing[ch].store(p, ordering: .relaxed)
+        // What the channel asked for (a percussion channel's bank is a drum bank, as `preferredPreset` reads
+        // it): another preset, or none, is a substitution, said at the channel's next note.
+        let asked = percussion && bank < 128 ? 128 + bank : bank
+        let askedKey = asked << 7 | (program & 0x7F)
+        let presets = self.font.presetCount
+        var exact = false
+        if p >= 0 && p < presets { exact = Int(self.font.presetKeys[p]) == askedKey } // no `&&`: it would capture self
+        fontChannels.substitution[ch] = exact ? 0 : PresetSubstitution.packed(bank: asked, program: program, preset: p)
+    }
+
+    /// At a note on `ch`: the channel's substitution published for the reporters, the first time only.
+    @_noLocks @inline(__always)
+    func publishSubstitution(_ ch: Int) {
+        let substitution = fontChannels.substitution[ch]
+        if substitution == 0 { return }
+        if fontChannels.substitutionSaid[ch] != 0 { return } // not `||`: it would capture self
+        fontChannels.substitutionSaid[ch] = 1
+        presetExchange.substitution[ch].store(substitution, ordering: .relaxed)
+    }
+
+    /// The substitution channel `channel` (0...15) played since the last call, or nil: each channel's first
+    /// one only, so a reporter says each once. Any thread (one reporter).
+    public func takePresetSubstitution(channel: Int) -> PresetSubstitution? {
+        guard channel >= 0 && channel < channelCount else { return nil }
+        return PresetSubstitution(channel: channel, packed: presetExchange.substitution[channel].exchange(0, ordering: .relaxed))
+    }
+
+    /// Every channel's substitution not yet taken (`takePresetSubstitution`), by channel.
+    public func takePresetSubstitutions() -> [PresetSubstitution] {
+        (0..<channelCount).compactMap { takePresetSubstitution(channel: $0) }
     }
 
     /// Every channel's controllers at power-on and its preset chosen again (program 0): what `prepare` does.
@@ -90,6 +121,7 @@ extension Synth {
             fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)] = UInt8(truncatingIfNeeded: min(key >> 7, 127))
             fontChannels.program[ch] = UInt8(key & 0x7F)
             fontChannels.preset[ch] = Int32(request)
+            fontChannels.substitution[ch] = 0 // the preset itself was asked for
             presetExchange.playing[ch].store(request, ordering: .relaxed)
         }
         if fontDirty != 0 {

@@ -97,7 +97,8 @@ public enum OfflineRenderer {
     /// Renders as `render(_:sampleRate:...)` does, handing each period (`periodFrames` frames, the padding
     /// included) to `sink` as it is made, so memory stays bounded whatever the length. An error thrown by
     /// `sink` (a full disk, a quit signal) stops the render. With `soundFont` the synth plays the font's presets
-    /// instead of the built-in patches.
+    /// instead of the built-in patches; `substitutions` hears each channel's first preset substitution (a
+    /// bank or program no font has), after the period that played it.
     ///
     /// `end` (seconds; a file's End-of-Track, `StandardMIDIFile.duration`) is the least length: when every
     /// voice has fallen silent before it, the output stops exactly there, without padding; a tail that rings
@@ -106,6 +107,7 @@ public enum OfflineRenderer {
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
                               patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
+                              substitutions: ((PresetSubstitution) -> Void)? = nil,
                               into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows -> Report {
         let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
@@ -153,6 +155,7 @@ public enum OfflineRenderer {
                                  right: periodRight.baseAddress!, frames: periodFrames)
                 }
             }
+            if let substitutions { synth.takePresetSubstitutions().forEach(substitutions) }
             if next >= sorted.count && start < endFrame && endFrame <= start + periodFrames
                 && synth.activeVoiceCount == 0 && isSilent(periodLeft, periodRight, from: endFrame - start) {
                 // The file ends inside this period and nothing rings past it: stop exactly at its end.

@@ -1,0 +1,153 @@
+// Stacked fonts, as FluidSynth stacks the fonts it loads: the later font on top, a preset (bank, program)
+// looked up from the top font down. A stack is one `SoundFont` whose tables are its layers' tables merged:
+// the presets are the union of the layers' presets (of two with the same bank and program the upper one's, the
+// lower one shadowed), their zones copied with sample and modulator indices moved to the merged tables; the
+// sample headers of every layer follow one another, each with its layer, whose own sample data (its mapped
+// file) the voices playing it read. The layers stay loaded as long as the stack.
+//
+// Looking a preset up in the union is FluidSynth's lookup across its fonts: each step of the fallback
+// (`preferredPreset`: the bank asked for, then bank 0, then program 0) asks every font, top first, before the
+// next step, so the first step that any font answers wins, from the topmost font that has it.
+
+extension SoundFont {
+    /// The most fonts a stack may have (a sample's layer is one byte).
+    public static var maxLayers: Int { 255 }
+
+    /// `fonts` stacked, the first at the bottom, the last on top; a single font is returned as it is.
+    /// Precondition: 1...`maxLayers` fonts, none of them a stack itself (a stack's layers are passed instead).
+    public static func stacked(_ fonts: [SoundFont]) -> SoundFont {
+        let fonts = fonts.flatMap { $0.layers.isEmpty ? [$0] : $0.layers }
+        precondition(!fonts.isEmpty && fonts.count <= maxLayers, "a stack holds 1...\(maxLayers) fonts")
+        if fonts.count == 1 { return fonts[0] }
+
+        // The topmost layer's preset for each (bank, program).
+        var winner: [Int32: (layer: Int, index: Int)] = [:]
+        for (layer, font) in fonts.enumerated() {
+            for index in 0..<font.presetCount { winner[font.presetKeys[index]] = (layer, index) }
+        }
+        let keys = winner.keys.sorted()
+
+        var sampleBase: [Int] = [], modulatorBase: [Int] = []
+        var sampleTotal = 0, modulatorTotal = 0
+        for font in fonts {
+            sampleBase.append(sampleTotal)
+            modulatorBase.append(modulatorTotal)
+            sampleTotal += font.samples.count
+            modulatorTotal += font.modulators.count
+        }
+        let samples = UnsafeMutableBufferPointer<SoundFontSample>.allocate(capacity: max(sampleTotal, 1))
+        let layersOfSamples = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(sampleTotal, 1))
+        let modulators = UnsafeMutableBufferPointer<SoundFontModulator>.allocate(capacity: max(modulatorTotal, 1))
+        for (layer, font) in fonts.enumerated() {
+            for i in 0..<font.samples.count {
+                samples[sampleBase[layer] + i] = font.samples[i]
+                layersOfSamples[sampleBase[layer] + i] = UInt8(layer)
+            }
+            for i in 0..<font.modulators.count { modulators[modulatorBase[layer] + i] = font.modulators[i] }
+        }
+
+        var presets: [SoundFontPreset] = [], presetLayers: [Int] = [], zones: [SoundFontZone] = []
+        presets.reserveCapacity(keys.count)
+        for key in keys {
+            let (layer, index) = winner[key]!
+            let font = fonts[layer]
+            var preset = font.presets[index]
+            let start = Int(preset.zoneStart), count = Int(preset.zoneCount)
+            // A range outside the layer's zones plays nothing (as `SoundFontTables` treats it in one font).
+            let valid = start >= 0 && count >= 0 && start + count <= font.zones.count
+            preset.zoneStart = Int32(zones.count)
+            if valid {
+                for z in start..<(start + count) {
+                    var zone = font.zones[z]
+                    // An index outside the layer's tables must not reach another layer's: no sample, no modulators.
+                    if zone.sample >= 0 && Int(zone.sample) < font.samples.count {
+                        zone.sample += Int32(sampleBase[layer])
+                        zone.generators[SoundFontGenerator.sampleID] = zone.sample
+                    } else {
+                        zone.sample = -1
+                    }
+                    let m = Int(zone.modulatorStart), n = Int(zone.modulatorCount)
+                    if m >= 0 && n >= 0 && m + n <= font.modulators.count {
+                        zone.modulatorStart += Int32(modulatorBase[layer])
+                    } else {
+                        zone.modulatorStart = 0
+                        zone.modulatorCount = 0
+                    }
+                    zones.append(zone)
+                }
+            }
+            preset.zoneCount = Int32(zones.count) - preset.zoneStart
+            presets.append(preset)
+            presetLayers.append(layer)
+        }
+        let zoneBuffer = copyToBuffer(zones)
+
+        let owned = StackBuffers(zones: zoneBuffer, modulators: modulators, samples: samples, layers: layersOfSamples,
+                                 fonts: fonts)
+        let top = fonts[fonts.count - 1]
+        return SoundFont(path: top.path, name: fonts.map(\.displayLabel).reversed().joined(separator: " + "),
+                         presets: presets, zones: UnsafeBufferPointer(zoneBuffer),
+                         modulators: UnsafeBufferPointer(rebasing: modulators[0..<modulatorTotal]),
+                         samples: UnsafeBufferPointer(rebasing: samples[0..<sampleTotal]),
+                         sampleData: top.sampleData, sampleLowBytes: top.sampleLowBytes,
+                         layers: fonts, presetLayers: presetLayers,
+                         sampleLayers: UnsafeBufferPointer(rebasing: layersOfSamples[0..<sampleTotal])) {
+            owned.free()
+        }
+    }
+
+    /// The fonts this one plays, bottom first: a stack's layers, else the font itself.
+    public var stack: [SoundFont] { layers.isEmpty ? [self] : layers }
+
+    /// The font preset `index` (into `presets`) comes from: its layer in a stack, else the font itself.
+    public func source(ofPreset index: Int) -> SoundFont {
+        guard presetLayers.indices.contains(index) else { return self }
+        return layers[presetLayers[index]]
+    }
+
+    /// The file name (the path's last component), or the font's name when it was built in memory: how a
+    /// stack names its layers.
+    public var fileName: String {
+        guard !path.isEmpty else { return name }
+        return path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// The file name, else the font's name, else "font".
+    var displayLabel: String {
+        let label = fileName
+        return label.isEmpty ? "font" : label
+    }
+
+    /// For each layer of the stack (bottom first), its presets and whether each is shadowed by a higher layer's
+    /// preset of the same bank and program (then the stack plays the higher one).
+    public func stackListing() -> [(font: SoundFont, presets: [(preset: SoundFontPreset, shadowedBy: Int?)])] {
+        let fonts = stack
+        var topmost: [Int32: Int] = [:]
+        for (layer, font) in fonts.enumerated() {
+            for index in 0..<font.presetCount { topmost[font.presetKeys[index]] = layer }
+        }
+        return fonts.enumerated().map { layer, font in
+            (font, font.presets.indices.map { index in
+                let top = topmost[font.presetKeys[index]] ?? layer
+                return (font.presets[index], top > layer ? top : nil)
+            })
+        }
+    }
+}
+
+/// A stack's own allocations and its layers, kept and freed together by the stack's release closure.
+private struct StackBuffers: @unchecked Sendable {
+    let zones: UnsafeMutableBufferPointer<SoundFontZone>
+    let modulators: UnsafeMutableBufferPointer<SoundFontModulator>
+    let samples: UnsafeMutableBufferPointer<SoundFontSample>
+    let layers: UnsafeMutableBufferPointer<UInt8>
+    let fonts: [SoundFont]
+
+    func free() {
+        zones.deallocate()
+        modulators.deallocate()
+        samples.deallocate()
+        layers.deallocate()
+        withExtendedLifetime(fonts) {}
+    }
+}
