@@ -41,6 +41,9 @@ struct EngineArguments: ParsableArguments {
     @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play this SoundFont 2 file (.sf2) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. A broken font stops Backbeat before the engine starts (exit 2).", valueName: "path"))
     var soundFont: String?
 
+    @Option(name: .customLong("sample-cache"), help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512): beyond it, the samples used longest ago are evicted. Config: sample_cache.", valueName: "MiB"))
+    var sampleCache: Int?
+
     @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
     var midiThru = false
 
@@ -77,6 +80,7 @@ struct EngineArguments: ParsableArguments {
             throw ValidationError("--name is \(clientName.utf8.count) bytes long; a JACK client name has at most \(JackClient.maximumNameLength)")
         }
         if let soundFont, soundFont.isEmpty { throw ValidationError("--soundfont needs a file name") }
+        if let sampleCache, !(1...1_048_576).contains(sampleCache) { throw ValidationError("--sample-cache must be 1...1048576 (MiB)") }
         if let recordMIDI, recordMIDI.isEmpty { throw ValidationError("--record-midi needs a file name") }
         if let recordAudio, recordAudio.isEmpty { throw ValidationError("--record-audio needs a file name") }
         guard recordMIDIFormat == 0 || recordMIDIFormat == 1 else {
@@ -96,9 +100,9 @@ struct EngineArguments: ParsableArguments {
 
     /// The font named by `--soundfont` (or `fallback`, the config file's `soundfont`), loaded before anything
     /// starts: a missing or broken file ends Backbeat here with the loader's message (exit 2).
-    func loadSoundFont(fallback: String? = nil) -> SoundFont? {
+    func loadSoundFont(fallback: String? = nil, sampleCacheFallback: Int? = nil) -> SoundFont? {
         guard let path = soundFont ?? fallback else { return nil }
-        return SoundFontFile.loadOrExit(path)
+        return SoundFontFile.loadOrExit(path, sampleCacheMiB: sampleCache ?? sampleCacheFallback)
     }
 
     /// How MIDI takes are written.

@@ -45,6 +45,9 @@ struct Render: ParsableCommand {
                                valueName: "path"))
     var soundFont: String?
 
+    @Option(name: .customLong("sample-cache"), help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512); the samples the file needs beyond it do not sound.", valueName: "MiB"))
+    var sampleCache: Int?
+
     @Option(name: .customLong("max-duration"),
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
                                valueName: "duration"),
@@ -62,6 +65,7 @@ struct Render: ParsableCommand {
         guard patch >= 0 else { throw ValidationError("--patch must not be negative") }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be 1...16") }
         if let soundFont, soundFont.isEmpty { throw ValidationError("--soundfont needs a file name") }
+        if let sampleCache, !(1...1_048_576).contains(sampleCache) { throw ValidationError("--sample-cache must be 1...1048576 (MiB)") }
     }
 
     func run() throws {
@@ -87,7 +91,13 @@ struct Render: ParsableCommand {
         }
 
         // A broken font ends here, before the output is opened.
-        let font = soundFont.map { SoundFontFile.loadOrExit($0, command: "render") }
+        let font = soundFont.map { SoundFontFile.loadOrExit($0, command: "render", sampleCacheMiB: sampleCache) }
+        // SoundFont 3: the samples the file reaches are decoded now, so a bad stream ends the render here.
+        do {
+            try OfflineRenderer.decodeSamples(messages, soundFont: font, channel: channel.map { UInt8($0 - 1) })
+        } catch {
+            throw failure(error.description)
+        }
 
         let writer: WAVStreamWriter
         do {
@@ -130,6 +140,10 @@ struct Render: ParsableCommand {
         let speed = wall > 0 ? String(format: "%.0fx real time", seconds / wall) : "instant"
         let summary = String(format: "%@: %d notes, %.2f s of stereo 32-bit float at %d Hz, peak %.1f dBFS (%@)",
                              output, notes, seconds, rate, 20 * log10(max(Double(peak), 1e-10)), speed)
+        if let status = font?.sampleStore?.status, status.missedNotes > 0 || status.overLimit > 0 {
+            Console.message("\(status.missedNotes) note(s) did not sound: \(status.overLimit) sample(s) did not fit in the sample cache (\(status.limitBytes >> 20) MiB)",
+                            prefix: "backbeat render: ")
+        }
         if toStdout {
             Console.message(summary, prefix: "")
         } else {

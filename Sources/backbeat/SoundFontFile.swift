@@ -6,9 +6,12 @@ import Foundation
 enum SoundFontFile {
     /// The font at `path` (a leading `~/` is the home directory), or Backbeat ends with the loader's message
     /// naming the file, the chunk and the offset (exit 2): the engine never starts with a broken font.
-    static func loadOrExit(_ path: String, command: String? = nil) -> SoundFont {
+    /// `sampleCacheMiB` bounds a SoundFont 3 font's decoded samples (nil: the default).
+    static func loadOrExit(_ path: String, command: String? = nil, sampleCacheMiB: Int? = nil) -> SoundFont {
         do {
-            return try load(path)
+            let font = try load(path)
+            if let sampleCacheMiB { font.sampleStore?.setLimit(bytes: sampleCacheMiB << 20) }
+            return font
         } catch {
             Console.message("\(error)", prefix: command.map { "backbeat \($0): " } ?? "backbeat: ")
             exit(2)

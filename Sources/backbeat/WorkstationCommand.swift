@@ -27,7 +27,7 @@ enum WorkstationCommand {
         }
         let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
         var options = alsa.apply(to: arguments.options(with: config.engine)).applying(preset)
-        options.soundFont = arguments.loadSoundFont(fallback: config.engine.soundFont)
+        options.soundFont = arguments.loadSoundFont(fallback: config.engine.soundFont, sampleCacheFallback: config.engine.sampleCache)
         nsm?.adjust(&options)
         let scenario: Scenario?
         do { scenario = try scenarioPath.map { path throws(ScenarioError) in try ScenarioPath.load(path: path) } } catch { Console.fail("\(error)") }

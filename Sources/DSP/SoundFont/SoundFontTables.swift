@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What the real-time thread reads of a `SoundFont`: its tables as plain buffers (no reference counting),
 /// and each preset's zone range copied out of the Swift array of presets. Empty when the synth has no font.
 /// The buffers are the font's (the synth keeps the font); the zone ranges are its `ArrayStore`'s.
@@ -9,6 +11,10 @@ struct SoundFontTables: ~Copyable {
     let dataCount: Int
     /// The 24-bit samples' low bytes, or nil.
     let lowBytes: UnsafePointer<UInt8>?
+    /// A SoundFont 3 font's per-sample ready flags (acquire before reading a sample) and its count of notes
+    /// that found their sample not decoded; nil for SoundFont 2 (every sample is always there).
+    let ready: UnsafeMutablePointer<Atomic<UInt8>>?
+    let missedNotes: UnsafeMutablePointer<Atomic<Int>>?
     let presetKeys: UnsafeBufferPointer<Int32>
     /// zoneStart, zoneCount of each preset, in `SoundFont.presets` order.
     let presetZones: UnsafeMutablePointer<SIMD2<Int32>>
@@ -28,6 +34,8 @@ struct SoundFontTables: ~Copyable {
             data = UnsafePointer(silence)
             dataCount = 0
             lowBytes = nil
+            ready = nil
+            missedNotes = nil
             presetKeys = UnsafeBufferPointer(start: nil, count: 0)
             presetCount = 0
             return
@@ -38,6 +46,8 @@ struct SoundFontTables: ~Copyable {
         data = font.sampleData.baseAddress!
         dataCount = font.sampleData.count
         lowBytes = font.sampleLowBytes.flatMap { $0.count >= font.sampleData.count ? $0.baseAddress : nil }
+        ready = font.sampleStore?.ready
+        missedNotes = font.sampleStore?.missed
         presetKeys = font.presetKeys
         presetCount = font.presetCount
         for (i, p) in font.presets.enumerated() {

@@ -78,6 +78,14 @@ public enum OfflineRenderer {
         return synth._withUnsafeGuaranteedRef { $0.activeVoiceCount }
     }
 
+    /// Decodes the samples of a SoundFont 3 font that `messages` (any order) can reach, in the order a render
+    /// plays them (nothing for a SoundFont 2 font): a stream that does not decode throws, naming the sample.
+    public static func decodeSamples(_ messages: [TimedMessage], soundFont: SoundFont?, channel: UInt8? = nil) throws(SoundFontError) {
+        guard let soundFont, let store = soundFont.sampleStore else { return }
+        let sorted = messages.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }
+        try store.decode(soundFont.samplesNeeded(by: sorted.lazy.map { $0.element.message }, channel: channel))
+    }
+
     /// Renders `messages` (any order; stable for equal times) through a fresh synth and returns the stereo
     /// output. After the last message it keeps rendering until every voice is silent (at most `maxTail`
     /// seconds, for notes that never end), then adds `padding` seconds of silence. Holds the whole output in
@@ -102,6 +110,9 @@ public enum OfflineRenderer {
                               patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05,
                               into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
+        // A SoundFont 3 font: the samples the file reaches are decoded first (already done by a caller that
+        // wanted the error: `decodeSamples`); one that does not decode stays silent, its notes counted.
+        if soundFont?.sampleStore != nil { try? decodeSamples(messages, soundFont: soundFont, channel: channel) }
         let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
         let sorted = messages.enumerated().sorted {
