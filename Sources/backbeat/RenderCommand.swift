@@ -141,7 +141,7 @@ struct Render: ParsableCommand {
         let summary = String(format: "%@: %d notes, %.2f s of stereo 32-bit float at %d Hz, peak %.1f dBFS (%@)",
                              output, notes, seconds, rate, 20 * log10(max(Double(peak), 1e-10)), speed)
         if let status = font?.sampleStore?.status, status.missedNotes > 0 || status.overLimit > 0 {
-            Console.message("\(status.missedNotes) note(s) did not sound: \(status.overLimit) sample(s) did not fit in the sample cache (\(status.limitBytes >> 20) MiB)",
+            Console.message("\(status.missedNotes) voice(s) did not sound (a note starts one per zone): \(status.overLimit) sample(s) did not fit in the sample cache (--sample-cache \(status.limitBytes >> 20) MiB)",
                             prefix: "backbeat render: ")
         }
         if toStdout {

@@ -69,7 +69,7 @@ public final class SoundFontSampleLoader: @unchecked Sendable {
             }
             let missed = store.status.missedNotes
             if missed > reportedMissed {
-                log("SoundFont 3: \(missed - reportedMissed) note(s) did not sound: their samples were still decoding")
+                log("SoundFont 3: \(missed - reportedMissed) voice(s) did not sound: their samples were not decoded yet (or did not fit in the sample cache)")
                 reportedMissed = missed
             }
             Thread.sleep(forTimeInterval: 0.005)
