@@ -19,6 +19,9 @@ struct RIFFChunk {
 struct RIFFReader {
     let bytes: UnsafeRawBufferPointer
     let path: String
+    /// The open file the bytes are mapped from, or -1 (bytes in memory): what reads that should not go
+    /// through the mapping use (OggPages.swift).
+    var descriptor: Int32 = -1
 
     var count: Int { bytes.count }
 

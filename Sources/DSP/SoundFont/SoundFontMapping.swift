@@ -31,7 +31,7 @@ extension SoundFont {
         }
         let bytes = UnsafeRawBufferPointer(start: base, count: size)
         let address = UInt(bitPattern: base)
-        return try make(path: path, bytes: bytes) { munmap(UnsafeMutableRawPointer(bitPattern: address), size) }
+        return try make(path: path, bytes: bytes, descriptor: fd) { munmap(UnsafeMutableRawPointer(bitPattern: address), size) }
     }
 
     /// Loads a font from bytes in memory (tests, fuzzing): the bytes are copied once, and the font's sample
@@ -46,12 +46,12 @@ extension SoundFont {
 
     /// Parses and resolves `bytes` (which stay valid until `releaseBytes` is called); on error the bytes are
     /// released before the error is thrown.
-    static func make(path: String, bytes: UnsafeRawBufferPointer,
+    static func make(path: String, bytes: UnsafeRawBufferPointer, descriptor: Int32 = -1,
                      releaseBytes: @escaping @Sendable () -> Void) throws(SoundFontError) -> SoundFont {
         let parsed: ParsedSoundFont
         let resolved: ResolvedSoundFont
         do {
-            parsed = try SoundFontParser.parse(RIFFReader(bytes: bytes, path: path))
+            parsed = try SoundFontParser.parse(RIFFReader(bytes: bytes, path: path, descriptor: descriptor))
             resolved = try SoundFontResolver.resolve(parsed, path: path)
         } catch {
             releaseBytes()
