@@ -192,12 +192,12 @@ enum SoundFontParser {
                     throw r.error("pdta/shdr", o, "\(label): compressed data outside smpl (bytes \(s.start) to \(s.end), smpl has \(size))")
                 }
                 let bytes = font.smplBytes.lowerBound + Int(s.start) ..< font.smplBytes.lowerBound + min(Int(s.end), size)
-                guard let frames = OggPages.lastGranule(r, bytes), frames > 0, frames < Int(Int32.max) / 2 else {
+                guard let frames = OggPages.lastGranule(r, bytes), frames < Int(Int32.max) / 2 else {
                     throw r.error("pdta/shdr", o, "\(label): compressed sample is not an Ogg stream (no Ogg page with a sample count in bytes \(s.start) to \(s.end))")
                 }
                 font.samples.append(s)
                 font.compressed.append((bytes, frames))
-                font.sampleUsable.append(true)
+                font.sampleUsable.append(frames > 0)  // an empty stream plays nothing, as in FluidSynth
                 continue
             }
             font.compressed.append(nil)
