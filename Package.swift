@@ -43,11 +43,13 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CCurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CLO", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
+        // SoundFont 3 samples are Ogg Vorbis streams: libvorbisfile decodes them (off the real-time thread).
+        .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
 
-        // Pure Swift, no C module, no terminal.
+        // Pure Swift, no terminal; DSP's one C module is the Vorbis decoder of SoundFont 3 samples.
         .target(name: "MIDI"),
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
-        .target(name: "DSP", dependencies: ["MIDI"], swiftSettings: nativeDSP + optimizedInDebug),
+        .target(name: "DSP", dependencies: ["MIDI", "CVorbis"], swiftSettings: nativeDSP + optimizedInDebug),
         // The one door to the OS for files and processes off the real-time path (swift-system beneath).
         .target(name: "OSCall", dependencies: [system]),
         // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.

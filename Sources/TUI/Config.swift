@@ -17,6 +17,7 @@ import TOML
 ///     channel = 1   patch = 0   autoconnect = true   connect_midi = []   connect_audio = []
 ///     preset = "NAME"      # a saved synth preset, or a path to one (as --preset)
 ///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)
+///     sample_cache = 512   # MiB of decoded SoundFont 3 samples kept (as --sample-cache)
 public struct Config: Equatable, Sendable {
     public var theme: String?
     public var ascii: Bool?
@@ -48,13 +49,15 @@ public struct Config: Equatable, Sendable {
             get { soundFonts?.last }
             set { soundFonts = newValue.map { [$0] } }
         }
+        /// The bound on decoded SoundFont 3 samples, MiB (`--sample-cache`).
+        public var sampleCache: Int?
         public init() {}
     }
 
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -159,6 +162,7 @@ public struct Config: Equatable, Sendable {
                     e.soundFonts = list
                 }
             }
+            e.sampleCache = try int(t, "sample_cache", "engine", 1...1_048_576)
             config.engine = e
         }
         return config

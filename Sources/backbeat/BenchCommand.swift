@@ -20,9 +20,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of held chord each render comparison plays.")
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont, soundfont3 }
 
-    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode or soundfont.")
+    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode, soundfont or soundfont3 (the SoundFont 3 render rows alone).")
     var only: Group?
 
     struct Row {
@@ -86,6 +86,7 @@ struct Bench: ParsableCommand {
         if only == nil || only == .process { try processRows(backbeat: me).forEach(add) }
         if only == nil || only == .decode { decodeRows().forEach(add) }
         if only == nil || only == .soundfont { try soundFontRows(backbeat: me).forEach(add) }
+        if only == .soundfont3 { try soundFont3Rows(backbeat: me).forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
     }
@@ -295,7 +296,29 @@ struct Bench: ParsableCommand {
                         backbeat: resident.map(mebibytes) ?? "n/a (font not loaded)", reference: fluid.map(mebibytes) ?? "n/a",
                         ratio: resident.flatMap { r in fluid.map { String(format: "%.1fx less", Double($0.own) / Double(max(r.own, 1))) } } ?? "n/a",
                         target: "< FluidSynth", pass: resident.flatMap { r in fluid.map { r.own < $0.own } }))
-        return rows
+        return rows + (try soundFont3Rows(backbeat: backbeat))
+    }
+
+    /// A General MIDI song rendered with a SoundFont 3 font (MuseScore_General_Lite.sf3): peak memory and wall
+    /// time against `fluidsynth -F`, which decodes the whole font first.
+    func soundFont3Rows(backbeat: String) throws -> [Row] {
+        guard let path = SoundFont3Benchmark.font else {
+            return [Row(metric: "SoundFont 3 rows", backbeat: "n/a (no font in /usr/share/sounds/sf3)", reference: "-", ratio: "-", target: "-", pass: nil)]
+        }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let run = try SoundFont3Benchmark.render(backbeat: backbeat, font: path)
+        let failed = "n/a (\(run.error?.split(separator: "\n").last.map(String.init) ?? "failed"))"
+        let memory = Row(metric: "peak memory (max RSS), render of a 16 s GM song with \(name), least of 3 (vs fluidsynth -F)",
+                         backbeat: run.ours.map { String(format: "%.1f MiB", Double($0.peakKiB) / 1024) } ?? failed,
+                         reference: run.theirs.map { String(format: "%.1f MiB", Double($0.peakKiB) / 1024) } ?? "n/a",
+                         ratio: run.ours.flatMap { o in run.theirs.map { String(format: "%.1fx less", Double($0.peakKiB) / Double(max(o.peakKiB, 1))) } } ?? "n/a",
+                         target: "<= FluidSynth", pass: run.ours.flatMap { o in run.theirs.map { o.peakKiB <= $0.peakKiB } })
+        let time = Row(metric: "wall time, render of a 16 s GM song with \(name), least of 3 (vs fluidsynth -F)",
+                       backbeat: run.ours.map { String(format: "%.2f s", $0.wallSeconds) } ?? failed,
+                       reference: run.theirs.map { String(format: "%.2f s", $0.wallSeconds) } ?? "n/a",
+                       ratio: run.ours.flatMap { o in run.theirs.map { String(format: "%.1fx faster", $0.wallSeconds / max(o.wallSeconds, 1e-6)) } } ?? "n/a",
+                       target: "<= FluidSynth", pass: run.ours.flatMap { o in run.theirs.map { o.wallSeconds <= $0.wallSeconds } })
+        return [memory, time]
     }
 
     /// `decode` and `decode --json` of random bytes made in memory, through the command's own loop, its

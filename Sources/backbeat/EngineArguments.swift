@@ -41,6 +41,9 @@ struct EngineArguments: ParsableArguments {
     @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play this SoundFont 2 file (.sf2) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. Given more than once, the fonts stack, the later on top (as FluidSynth stacks them): a preset is looked up from the top font down. A broken font stops Backbeat before the engine starts (exit 2).", valueName: "path"), completion: .file(extensions: ["sf2", "sf3"]))
     var soundFont: [String] = []
 
+    @Option(name: .customLong("sample-cache"), help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512): beyond it, the samples used longest ago are evicted. Config: sample_cache.", valueName: "MiB"))
+    var sampleCache: Int?
+
     @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
     var midiThru = false
 
@@ -77,6 +80,7 @@ struct EngineArguments: ParsableArguments {
             throw ValidationError("--name is \(clientName.utf8.count) bytes long; a JACK client name has at most \(JackClient.maximumNameLength)")
         }
         try SoundFontFile.validate(soundFont)
+        if let sampleCache, !(1...1_048_576).contains(sampleCache) { throw ValidationError("--sample-cache must be 1...1048576 (MiB)") }
         if let recordMIDI, recordMIDI.isEmpty { throw ValidationError("--record-midi needs a file name") }
         if let recordAudio, recordAudio.isEmpty { throw ValidationError("--record-audio needs a file name") }
         guard recordMIDIFormat == 0 || recordMIDIFormat == 1 else {
@@ -96,11 +100,11 @@ struct EngineArguments: ParsableArguments {
 
     /// The fonts named by `--soundfont` (or `fallback`, the config file's `soundfont`), stacked (the later on
     /// top) and loaded before anything starts: a missing or broken file ends Backbeat here with the loader's
-    /// message (exit 2).
-    func loadSoundFont(fallback: [String]? = nil) -> SoundFont? {
+    /// message (exit 2). `--sample-cache` (or `sampleCacheFallback`) bounds each SoundFont 3 font's cache.
+    func loadSoundFont(fallback: [String]? = nil, sampleCacheFallback: Int? = nil) -> SoundFont? {
         let paths = soundFont.isEmpty ? fallback ?? [] : soundFont
         guard !paths.isEmpty else { return nil }
-        return SoundFontFile.loadOrExit(paths)
+        return SoundFontFile.loadOrExit(paths, sampleCacheMiB: sampleCache ?? sampleCacheFallback)
     }
 
     /// How MIDI takes are written.

@@ -50,6 +50,9 @@ struct Render: ParsableCommand {
             completion: .file(extensions: ["sf2", "sf3"]))
     var soundFont: [String] = []
 
+    @Option(name: .customLong("sample-cache"), help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512); the samples the file needs beyond it do not sound.", valueName: "MiB"))
+    var sampleCache: Int?
+
     @Option(name: .customLong("max-duration"),
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
                                valueName: "duration"),
@@ -73,6 +76,7 @@ struct Render: ParsableCommand {
         guard patch >= 0 else { throw ValidationError("--patch must not be negative") }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be 1...16") }
         try SoundFontFile.validate(soundFont)
+        if let sampleCache, !(1...1_048_576).contains(sampleCache) { throw ValidationError("--sample-cache must be 1...1048576 (MiB)") }
     }
 
     func run() throws {
@@ -101,7 +105,13 @@ struct Render: ParsableCommand {
         }
 
         // A broken font ends here, before the output is opened.
-        let font = soundFont.isEmpty ? nil : SoundFontFile.loadOrExit(soundFont, command: "render")
+        let font = soundFont.isEmpty ? nil : SoundFontFile.loadOrExit(soundFont, command: "render", sampleCacheMiB: sampleCache)
+        // SoundFont 3: the samples the file reaches are decoded now, so a bad stream ends the render here.
+        do {
+            try OfflineRenderer.decodeSamples(messages, soundFont: font, channel: channel.map { UInt8($0 - 1) })
+        } catch {
+            throw failure(error.description)
+        }
 
         let writer: WAVStreamWriter
         do {
@@ -148,6 +158,12 @@ struct Render: ParsableCommand {
         let speed = wall > 0 ? String(format: "%.0fx real time", seconds / wall) : "instant"
         let summary = String(format: "%@: %d notes, %.2f s of stereo 32-bit float at %d Hz, peak %.1f dBFS (%@)",
                              output, notes, seconds, rate, 20 * log10(max(Double(peak), 1e-10)), speed)
+        for store in font?.sampleStores ?? [] {
+            let status = store.status
+            guard status.missedNotes > 0 || status.overLimit > 0 else { continue }
+            Console.message("\(status.missedNotes) voice(s) did not sound (a note starts one per zone): \(status.overLimit) sample(s) did not fit in the sample cache (--sample-cache \(status.limitBytes >> 20) MiB)",
+                            prefix: "backbeat render: ")
+        }
         if toStdout {
             Console.message(summary, prefix: "")
         } else {

@@ -8,7 +8,7 @@ func check(_ condition: Bool, _ message: StaticString) {
 
 /// Feeds arbitrary bytes to the SoundFont loader: it must throw a SoundFontError or load, never trap; a font it
 /// loads must hold together: every zone's sample and modulators inside their tables, every sample's points
-/// inside the sample data, presets sorted with unique keys, and the preset lookup answering inside the list.
+/// inside the sample data (SoundFont 3: its samples decoded), presets sorted with unique keys, and the preset lookup answering inside the list.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSoundFont(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
@@ -35,6 +35,14 @@ public func fuzzSoundFont(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = font.sampleData[Int(s.end) - 1]
     }
     if let low = font.sampleLowBytes { check(low.count == font.sampleData.count, "sm24 length") }
+    // SoundFont 3: every compressed sample through libvorbisfile (an error naming the sample, or frames in
+    // its slot), with the cache's bound holding.
+    if let store = font.sampleStore {
+        do { try store.decode(0 ..< font.samples.count) } catch {
+            check(error.reason.contains("does not decode"), "decode error without its reason")
+        }
+        check(store.status.decodedBytes <= store.status.limitBytes, "sample cache over its bound")
+    }
     var previous: Int32 = -1
     for i in 0 ..< font.presetCount {
         let p = font.presets[i]

@@ -19,6 +19,9 @@ struct RIFFChunk {
 struct RIFFReader {
     let bytes: UnsafeRawBufferPointer
     let path: String
+    /// The open file the bytes are mapped from, or -1 (bytes in memory): what reads that should not go
+    /// through the mapping use (OggPages.swift).
+    var descriptor: Int32 = -1
 
     var count: Int { bytes.count }
 
@@ -67,8 +70,11 @@ struct RIFFReader {
     }
 
     /// The sub-chunks of `range` (the data of `parent`, named in errors). Each header must fit, and each
-    /// size must fit in what is left of the parent; an odd size is followed by a pad byte, which may be
-    /// missing at the parent's very end (some writers drop it).
+    /// size must fit in what is left of the parent. An odd size is followed by a pad byte, which some writers
+    /// leave out (Polyphone and MuseScore's SoundFont 3 writers, after an odd INFO string or an odd smpl):
+    /// it may be missing at the parent's very end, and anywhere else the next chunk is read without it when
+    /// the padded position holds no plausible chunk header and the unpadded one does. FluidSynth reads
+    /// chunks back to back without pad bytes, so it plays such files.
     func chunks(in range: Range<Int>, parent: String) throws(SoundFontError) -> [RIFFChunk] {
         var result: [RIFFChunk] = []
         var position = range.lowerBound
@@ -86,8 +92,21 @@ struct RIFFReader {
                             "bad size \(size): only \(range.upperBound - dataStart) bytes left in '\(parent)'")
             }
             result.append(RIFFChunk(id: id, offset: position, dataStart: dataStart, size: size))
-            position = min(dataStart + size + (size & 1), range.upperBound)
+            position = dataStart + size
+            if size & 1 == 1 && position < range.upperBound
+                && (isChunkHeader(position + 1, in: range) || !isChunkHeader(position, in: range)) {
+                position += 1  // the pad byte, unless only the unpadded position starts a chunk
+            }
+            position = min(position, range.upperBound)
         }
         return result
+    }
+
+    /// Whether `offset` starts what looks like a chunk header inside `range`: four printable ASCII bytes
+    /// and a size that fits in what is left.
+    func isChunkHeader(_ offset: Int, in range: Range<Int>) -> Bool {
+        guard offset >= range.lowerBound, range.upperBound - offset >= 8 else { return false }
+        for i in 0 ..< 4 where bytes[offset + i] < 0x20 || bytes[offset + i] >= 0x7F { return false }
+        return Int(u32(offset + 4)) <= range.upperBound - offset - 8
     }
 }

@@ -20,6 +20,11 @@ public final class SoundFont: @unchecked Sendable {
     public let sampleData: UnsafeBufferPointer<Int16>
     /// The low bytes of 24-bit samples (`sm24`), parallel to `sampleData`, or nil.
     public let sampleLowBytes: UnsafeBufferPointer<UInt8>?
+    /// The sample headers' names, in `samples` order ([] for a font built without them).
+    public let sampleNames: [String]
+    /// A SoundFont 3 font's decoded-sample cache (nil for SoundFont 2): `sampleData` is then its mapping,
+    /// where a sample has frames only once decoded (`SoundFontSampleStore.decode`).
+    public let sampleStore: SoundFontSampleStore?
     /// (bank << 7 | program) of each preset, in `presets` order: what the real-time preset lookup searches.
     public let presetKeys: UnsafeBufferPointer<Int32>
     /// `presets.count`, stored so the real-time thread never touches the Swift array.
@@ -41,6 +46,7 @@ public final class SoundFont: @unchecked Sendable {
     public init(path: String, name: String, presets: [SoundFontPreset], zones: UnsafeBufferPointer<SoundFontZone>,
                 modulators: UnsafeBufferPointer<SoundFontModulator>, samples: UnsafeBufferPointer<SoundFontSample>,
                 sampleData: UnsafeBufferPointer<Int16>, sampleLowBytes: UnsafeBufferPointer<UInt8>?,
+                sampleNames: [String] = [], sampleStore: SoundFontSampleStore? = nil,
                 layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: UnsafeBufferPointer<UInt8>? = nil,
                 release: @escaping @Sendable () -> Void) {
         self.path = path
@@ -55,6 +61,8 @@ public final class SoundFont: @unchecked Sendable {
         self.samples = samples
         self.sampleData = sampleData
         self.sampleLowBytes = sampleLowBytes
+        self.sampleNames = sampleNames
+        self.sampleStore = sampleStore
         let keys = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(sorted.count, 1))
         for (i, p) in sorted.enumerated() { keys[i] = Int32(p.bank) << 7 | Int32(p.program) }
         presetKeys = UnsafeBufferPointer(keys)

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 extension SoundFont {
-    /// Loads the SoundFont 2 file at `path`: every structural problem is a `SoundFontError` naming the file,
+    /// Loads the SoundFont 2 or 3 file at `path`: every structural problem is a `SoundFontError` naming the file,
     /// the chunk and the byte offset. The sample data is mapped, not read.
     public static func load(path: String) throws(SoundFontError) -> SoundFont {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -31,7 +31,7 @@ extension SoundFont {
         }
         let bytes = UnsafeRawBufferPointer(start: base, count: size)
         let address = UInt(bitPattern: base)
-        return try make(path: path, bytes: bytes) { munmap(UnsafeMutableRawPointer(bitPattern: address), size) }
+        return try make(path: path, bytes: bytes, descriptor: fd) { munmap(UnsafeMutableRawPointer(bitPattern: address), size) }
     }
 
     /// Loads a font from bytes in memory (tests, fuzzing): the bytes are copied once, and the font's sample
@@ -46,12 +46,12 @@ extension SoundFont {
 
     /// Parses and resolves `bytes` (which stay valid until `releaseBytes` is called); on error the bytes are
     /// released before the error is thrown.
-    static func make(path: String, bytes: UnsafeRawBufferPointer,
+    static func make(path: String, bytes: UnsafeRawBufferPointer, descriptor: Int32 = -1,
                      releaseBytes: @escaping @Sendable () -> Void) throws(SoundFontError) -> SoundFont {
         let parsed: ParsedSoundFont
         let resolved: ResolvedSoundFont
         do {
-            parsed = try SoundFontParser.parse(RIFFReader(bytes: bytes, path: path))
+            parsed = try SoundFontParser.parse(RIFFReader(bytes: bytes, path: path, descriptor: descriptor))
             resolved = try SoundFontResolver.resolve(parsed, path: path)
         } catch {
             releaseBytes()
@@ -59,6 +59,28 @@ extension SoundFont {
         }
         let zones = copyToBuffer(resolved.zones)
         let modulators = copyToBuffer(resolved.modulators)
+        if parsed.isCompressed {
+            // SoundFont 3: the samples are decoded on demand into the store's slots (SoundFontSampleStore.swift);
+            // the store keeps the file's bytes.
+            var headers = parsed.samples
+            let store: SoundFontSampleStore
+            do {
+                store = try SoundFontSampleStore(parsed: parsed, samples: &headers, file: bytes, path: path,
+                                                 limitBytes: SoundFontSampleStore.defaultLimitBytes, releaseFile: releaseBytes)
+            } catch {
+                zones.deallocate()
+                modulators.deallocate()
+                throw error
+            }
+            let samples = copyToBuffer(headers)
+            let owned = OwnedBuffers(zones: zones, modulators: modulators, samples: samples, frames: nil)
+            return SoundFont(path: path, name: parsed.name, presets: resolved.presets, zones: UnsafeBufferPointer(zones),
+                             modulators: UnsafeBufferPointer(modulators), samples: UnsafeBufferPointer(samples),
+                             sampleData: UnsafeBufferPointer(start: store.region, count: store.regionFrames),
+                             sampleLowBytes: nil, sampleNames: parsed.sampleNames, sampleStore: store) {
+                owned.free()
+            }
+        }
         let samples = copyToBuffer(parsed.samples)
 
         // 16-bit frames straight from the file when smpl is aligned (it always is in a valid file: chunks
@@ -85,7 +107,7 @@ extension SoundFont {
         let owned = OwnedBuffers(zones: zones, modulators: modulators, samples: samples, frames: copiedFrames)
         return SoundFont(path: path, name: parsed.name, presets: resolved.presets, zones: UnsafeBufferPointer(zones),
                          modulators: UnsafeBufferPointer(modulators), samples: UnsafeBufferPointer(samples),
-                         sampleData: sampleData, sampleLowBytes: lowBytes) {
+                         sampleData: sampleData, sampleLowBytes: lowBytes, sampleNames: parsed.sampleNames) {
             owned.free()
             releaseBytes()
         }

@@ -46,12 +46,21 @@ struct ParsedSoundFont {
     var presets: [ParsedBagOwner] = []
     var instruments: [ParsedBagOwner] = []
     var samples: [SoundFontSample] = []
-    /// Whether each sample can be played (not a ROM sample, not compressed, not empty); zones pointing at
-    /// one that cannot are dropped.
+    var sampleNames: [String] = []
+    /// Whether each sample can be played (not a ROM sample, not empty); zones pointing at one that cannot
+    /// are dropped.
     var sampleUsable: [Bool] = []
-    /// File offsets of the smpl chunk's data (a whole number of 16-bit frames) and of a usable sm24 chunk.
+    /// For each compressed (SoundFont 3, Ogg Vorbis) sample: its stream's bytes in the file and the frame
+    /// count its last Ogg page gives; nil for a 16-bit PCM sample. A compressed sample's loop points are
+    /// frames from the start of its decoded data (FluidSynth's and MuseScore's SF3 convention).
+    var compressed: [(bytes: Range<Int>, frames: Int)?] = []
+    /// File offsets of the smpl chunk's data (a whole number of 16-bit frames), of all its bytes (an SF3
+    /// smpl may be odd), and of a usable sm24 chunk.
     var smpl: Range<Int> = 0 ..< 0
+    var smplBytes: Range<Int> = 0 ..< 0
     var sm24: Range<Int>?
+
+    var isCompressed: Bool { compressed.contains { $0 != nil } }
 }
 
 enum SoundFontParser {
@@ -112,11 +121,9 @@ enum SoundFontParser {
             }
         }
         guard sawVersion else { throw r.error("INFO/ifil", list.offset, "missing chunk: the INFO list has no 'ifil' (version)") }
-        if font.versionMajor == 3 {
-            throw r.error("INFO/ifil", list.offset, "SoundFont 3 (compressed samples) is not supported")
-        }
-        guard font.versionMajor == 2 else {
-            throw r.error("INFO/ifil", list.offset, "version \(font.versionMajor).\(font.versionMinor) is not SoundFont 2")
+        // SoundFont 3 is SoundFont 2 with Ogg Vorbis samples (flag 0x10 in the sample type).
+        guard font.versionMajor == 2 || font.versionMajor == 3 else {
+            throw r.error("INFO/ifil", list.offset, "version \(font.versionMajor).\(font.versionMinor) is not SoundFont 2 or 3")
         }
     }
 
@@ -126,6 +133,7 @@ enum SoundFontParser {
             throw r.error("sdta/smpl", list.offset, "missing chunk: the sdta list has no 'smpl' (sample data)")
         }
         font.smpl = smpl.dataStart ..< smpl.dataStart + smpl.size / 2 * 2
+        font.smplBytes = smpl.dataStart ..< smpl.dataEnd
         // sm24 (2.04 and later) holds one low byte per frame, its size rounded up to even; otherwise ignored.
         let frames = smpl.size / 2
         if font.versionMinor >= 4, let sm24 = chunks.first(where: { $0.id == "sm24" }), sm24.size == frames + frames % 2 {
@@ -164,6 +172,7 @@ enum SoundFontParser {
         let count = chunk.size / 46 - 1
         let frames = UInt32(truncatingIfNeeded: font.smpl.count / 2)
         font.samples.reserveCapacity(count)
+        font.compressed.reserveCapacity(count)
         for i in 0 ..< count {
             let o = chunk.dataStart + i * 46
             let name = r.string(o, length: 20)
@@ -172,9 +181,26 @@ enum SoundFontParser {
                                     pitchCorrection: Int8(bitPattern: r.u8(o + 41)), link: r.u16(o + 42),
                                     type: r.u16(o + 44))
             if s.link >= count { s.link = UInt16(i) }  // a link out of range points at itself
-            // ROM samples (0x8000) live in a synthesizer's ROM, compressed ones (0x10, SoundFont 3) are not
-            // 16-bit PCM: neither can be played from smpl, so their zones are dropped.
-            let playable = s.type & 0x8000 == 0 && s.type & 0x10 == 0
+            font.sampleNames.append(name)
+            // ROM samples (0x8000) live in a synthesizer's ROM: they cannot be played, their zones are dropped.
+            let playable = s.type & 0x8000 == 0
+            if playable && s.type & 0x10 != 0 {
+                // Compressed (SoundFont 3): start and end are byte offsets of an Ogg Vorbis stream in smpl.
+                let label = "sample \(i) '\(TerminalText.sanitized(name))'"
+                let size = font.smplBytes.count
+                guard s.end > s.start, Int(s.start) < size else {
+                    throw r.error("pdta/shdr", o, "\(label): compressed data outside smpl (bytes \(s.start) to \(s.end), smpl has \(size))")
+                }
+                let bytes = font.smplBytes.lowerBound + Int(s.start) ..< font.smplBytes.lowerBound + min(Int(s.end), size)
+                guard let frames = OggPages.lastGranule(r, bytes), frames < Int(Int32.max) / 2 else {
+                    throw r.error("pdta/shdr", o, "\(label): compressed sample is not an Ogg stream (no Ogg page with a sample count in bytes \(s.start) to \(s.end))")
+                }
+                font.samples.append(s)
+                font.compressed.append((bytes, frames))
+                font.sampleUsable.append(frames > 0)  // an empty stream plays nothing, as in FluidSynth
+                continue
+            }
+            font.compressed.append(nil)
             if playable {
                 guard s.end >= s.start else {
                     throw r.error("pdta/shdr", o, "sample \(i) '\(TerminalText.sanitized(name))' ends (\(s.end)) before it starts (\(s.start))")

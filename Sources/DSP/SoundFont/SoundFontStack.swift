@@ -90,6 +90,10 @@ extension SoundFont {
                          modulators: UnsafeBufferPointer(rebasing: modulators[0..<modulatorTotal]),
                          samples: UnsafeBufferPointer(rebasing: samples[0..<sampleTotal]),
                          sampleData: top.sampleData, sampleLowBytes: top.sampleLowBytes,
+                         sampleNames: fonts.flatMap { font in
+                             font.sampleNames.count == font.samples.count
+                                 ? font.sampleNames : Array(repeating: "", count: font.samples.count)
+                         },
                          layers: fonts, presetLayers: presetLayers,
                          sampleLayers: UnsafeBufferPointer(rebasing: layersOfSamples[0..<sampleTotal])) {
             owned.free()
@@ -98,6 +102,32 @@ extension SoundFont {
 
     /// The fonts this one plays, bottom first: a stack's layers, else the font itself.
     public var stack: [SoundFont] { layers.isEmpty ? [self] : layers }
+
+    /// The SoundFont 3 sample caches of the fonts this one plays (a stack's layers' own), bottom first; empty
+    /// when every font is SoundFont 2 (nothing to decode).
+    public var sampleStores: [SoundFontSampleStore] { stack.compactMap(\.sampleStore) }
+
+    /// Where each layer's samples start among the stack's sample headers (one font: [0]).
+    public var layerSampleBases: [Int] {
+        var bases: [Int] = [], total = 0
+        for font in stack {
+            bases.append(total)
+            total += font.samples.count
+        }
+        return bases
+    }
+
+    /// `indices` (this font's sample headers; a stack's merged ones) grouped by the font that holds them, as
+    /// indices into that font's own samples: what its `sampleStore` decodes.
+    public func samplesByFont(_ indices: some Sequence<Int>) -> [(font: SoundFont, indices: [Int])] {
+        let fonts = stack, bases = layerSampleBases
+        var grouped = [[Int]](repeating: [], count: fonts.count)
+        for s in indices where s >= 0 && s < samples.count {
+            let layer = sampleLayers.map { min(Int($0[s]), fonts.count - 1) } ?? 0
+            grouped[layer].append(s - bases[layer])
+        }
+        return zip(fonts, grouped).filter { !$0.1.isEmpty }.map { ($0.0, $0.1) }
+    }
 
     /// The font preset `index` (into `presets`) comes from: its layer in a stack, else the font itself.
     public func source(ofPreset index: Int) -> SoundFont {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What the real-time thread reads of a `SoundFont`: its tables as plain buffers (no reference counting),
 /// and each preset's zone range copied out of the Swift array of presets. Empty when the synth has no font.
 /// The buffers are the font's (the synth keeps the font); the zone ranges are its `ArrayStore`'s.
@@ -18,6 +20,13 @@ struct SoundFontTables: ~Copyable {
     let layerCount: Int
     /// Each sample header's layer, or nil (every sample is layer 0's).
     let sampleLayers: UnsafePointer<UInt8>?
+    /// Each layer's first sample header (0 for one font): a sample's index in its own font is `s - base`.
+    let layerSampleBase: UnsafeMutablePointer<Int>
+    /// A SoundFont 3 layer's per-sample ready flags (acquire before reading a sample; indexed in the layer's
+    /// own samples) and its count of voices that found their sample not decoded; nil for SoundFont 2 (every
+    /// sample is always there).
+    let layerReady: UnsafeMutablePointer<UnsafeMutablePointer<Atomic<UInt8>>?>
+    let layerMissed: UnsafeMutablePointer<UnsafeMutablePointer<Atomic<Int>>?>
     let presetKeys: UnsafeBufferPointer<Int32>
     /// zoneStart, zoneCount of each preset, in `SoundFont.presets` order.
     let presetZones: UnsafeMutablePointer<SIMD2<Int32>>
@@ -34,11 +43,17 @@ struct SoundFontTables: ~Copyable {
         layerData = store.make(layerCount, UnsafePointer(silence))
         layerDataCount = store.make(layerCount, 0)
         layerLowBytes = store.make(layerCount, nil as UnsafePointer<UInt8>?)
+        layerSampleBase = store.make(layerCount, 0)
+        layerReady = store.make(layerCount, nil as UnsafeMutablePointer<Atomic<UInt8>>?)
+        layerMissed = store.make(layerCount, nil as UnsafeMutablePointer<Atomic<Int>>?)
         self.store = store
+        for (l, base) in (font?.layerSampleBases ?? []).enumerated() where l < layerCount { layerSampleBase[l] = base }
         for (l, layer) in layers.enumerated() where layer.sampleData.count > 0 {
             layerData[l] = layer.sampleData.baseAddress!
             layerDataCount[l] = layer.sampleData.count
             layerLowBytes[l] = layer.sampleLowBytes.flatMap { $0.count >= layer.sampleData.count ? $0.baseAddress : nil }
+            layerReady[l] = layer.sampleStore?.ready
+            layerMissed[l] = layer.sampleStore?.missed
         }
         guard let font, layers.contains(where: { $0.sampleData.count > 0 }) else {
             zones = UnsafeBufferPointer(start: nil, count: 0)

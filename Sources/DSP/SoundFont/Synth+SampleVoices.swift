@@ -1,3 +1,5 @@
+import Synchronization
+
 // SoundFont notes: a note-on starts one sample voice per zone of the channel's preset that contains its key
 // and velocity, each in a slot from the synth's one `VoiceAllocator` (VoiceAllocator.swift), which also cuts
 // exclusive classes. Note-off, the pedal, all-notes-off and all-sound-off are the synth's own code
@@ -45,6 +47,12 @@ extension Synth {
         // ROM samples are not in the file; a header outside the data or without a rate cannot play.
         guard sample.type & 0x8000 == 0, sample.sampleRate > 0, sample.end > sample.start,
               Int(sample.end) <= font.layerDataCount[layer] else { return }
+        // SoundFont 3: the sample plays once its loader has published it (acquire pairs with its release).
+        if let ready = font.layerReady[layer], let missed = font.layerMissed[layer],
+           ready[s - font.layerSampleBase[layer]].load(ordering: .acquiring) == 0 {
+            missed.pointee.wrappingAdd(1, ordering: .relaxed)
+            return
+        }
         let velocityGenerator = zone.generators[SoundFontGenerator.velocity]
         let playedVelocity = velocityGenerator >= 1 && velocityGenerator <= 127 ? UInt8(velocityGenerator) : velocity
         let keyGenerator = zone.generators[SoundFontGenerator.keynum]

@@ -37,15 +37,22 @@ public final class Engine: @unchecked Sendable {
     private let supervisorWake = DispatchSemaphore(value: 0)
     private let supervisorExited = DispatchSemaphore(value: 0)
 
+    /// Decodes a SoundFont 3 font's samples for the channels' presets (nil without such a font).
+    private let sampleLoader: SoundFontSampleLoader?
+
     /// `log` receives one-line messages meant for the user (server started, lost, reconnected).
     public init(options: EngineOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
         serverName = options.resolvedServerName
         synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel, soundFont: options.soundFont)
+        // A SoundFont 3 font's samples are decoded ahead of the notes on a thread of their own.
+        let loader = SoundFontSampleLoader(synth: synth, log: log)
+        sampleLoader = loader
         context = RealtimeContext(synth: synth)
         demo = DemoPlayer(ring: context.demoRing)
         state = Mutex(State(server: ServerDescription(name: serverName, isPrivate: false, driver: nil)))
+        loader?.start()
     }
 
     deinit { stop() }
@@ -148,6 +155,7 @@ public final class Engine: @unchecked Sendable {
     /// supervisor thread is working with it closes itself when it reports; this waits for it. Idempotent.
     public func stop() {
         demo.stop()
+        sampleLoader?.stop()
         supervisorStop.open()
         supervisorWake.signal()
         stopALSA()

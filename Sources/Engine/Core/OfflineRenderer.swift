@@ -78,6 +78,16 @@ public enum OfflineRenderer {
         return synth._withUnsafeGuaranteedRef { $0.activeVoiceCount }
     }
 
+    /// Decodes the samples of a SoundFont 3 font that `messages` (any order) can reach, in the order a render
+    /// plays them (nothing for a SoundFont 2 font; each SoundFont 3 font of a stack its own): a stream that does not decode throws, naming the sample.
+    public static func decodeSamples(_ messages: [TimedMessage], soundFont: SoundFont?, channel: UInt8? = nil) throws(SoundFontError) {
+        guard let soundFont, !soundFont.sampleStores.isEmpty else { return }
+        let sorted = messages.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }
+        let needed = soundFont.samplesNeeded(by: sorted.lazy.map { $0.element.message }, channel: channel)
+        // A stack: each font's cache decodes its own samples.
+        for (font, indices) in soundFont.samplesByFont(needed) { try font.sampleStore?.decode(indices) }
+    }
+
     /// Renders `messages` (any order; stable for equal times) through a fresh synth and returns the stereo
     /// output. After the last message it keeps rendering until every voice is silent (at most `maxTail`
     /// seconds, for notes that never end), then adds `padding` seconds of silence. Holds the whole output in
@@ -109,6 +119,9 @@ public enum OfflineRenderer {
                               maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
                               substitutions: ((PresetSubstitution) -> Void)? = nil,
                               into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows -> Report {
+        // A SoundFont 3 font: the samples the file reaches are decoded first (already done by a caller that
+        // wanted the error: `decodeSamples`); one that does not decode stays silent, its notes counted.
+        if soundFont.map({ !$0.sampleStores.isEmpty }) == true { try? decodeSamples(messages, soundFont: soundFont, channel: channel) }
         let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
         let sorted = messages.enumerated().sorted {

@@ -1,0 +1,84 @@
+import DSP
+import Foundation
+import Realtime
+
+/// Live playing with a SoundFont 3 font: a loader thread that decodes, ahead of the notes, the samples of the
+/// presets selected on the 16 channels. It starts with the presets the channels start with, then watches the
+/// channels' preset selection (`Synth.preset(onChannel:)`, atomics the real-time thread publishes) and decodes
+/// a preset's samples as soon as a program change or bank select chooses it. The real-time thread never
+/// waits for it: a note whose sample is not decoded yet does not sound and is counted; the loader reports
+/// such notes in one line per burst. The presets selected now are never evicted from the cache.
+public final class SoundFontSampleLoader: @unchecked Sendable {
+    private let synth: Synth
+    private let font: SoundFont
+    /// The SoundFont 3 fonts' caches (a stack's layers each have their own).
+    private let stores: [SoundFontSampleStore]
+    private let log: @Sendable (String) -> Void
+    private let stopGate = AtomicGate(open: false)
+    private let exited = DispatchSemaphore(value: 0)
+    private var running = false
+
+    /// A loader for `synth`'s font, or nil when it has no SoundFont 3 font, alone or in its stack (nothing to
+    /// decode).
+    public init?(synth: Synth, log: @escaping @Sendable (String) -> Void) {
+        guard let font = synth.soundFont, !font.sampleStores.isEmpty else { return nil }
+        self.synth = synth
+        self.font = font
+        self.stores = font.sampleStores
+        self.log = log
+    }
+
+    /// Starts the thread (once).
+    public func start() {
+        guard !running else { return }
+        running = true
+        let thread = Thread { [self] in run() }
+        thread.name = "backbeat-sf3-loader"
+        thread.start()
+    }
+
+    /// Stops the thread and waits for it (it finishes the sample it is decoding). Idempotent.
+    public func stop() {
+        guard running else { return }
+        running = false
+        stopGate.open()
+        exited.wait()
+    }
+
+    private func run() {
+        defer { exited.signal() }
+        var loaded: [Int?] = Array(repeating: -2, count: 16)
+        var reportedMissed = 0
+        var first = true
+        while !stopGate.isOpen {
+            let selected = (0 ..< 16).map { synth.preset(onChannel: $0) }
+            if selected != loaded {
+                // Every sample of every preset selected now: what the next note on any channel may need.
+                let presets = Set(selected.compactMap { $0 })
+                var samples = Set<Int>()
+                for p in presets { samples.formUnion(font.samples(ofPreset: p)) }
+                // A stack: each font's cache decodes its own samples.
+                for (owner, indices) in font.samplesByFont(samples) {
+                    do {
+                        try owner.sampleStore?.decode(indices)
+                    } catch {
+                        log("\(error)")
+                    }
+                }
+                if first && !presets.isEmpty {
+                    let decoded = stores.reduce(0) { $0 + $1.status.decodedSamples }
+                    let bytes = stores.reduce(0) { $0 + $1.status.decodedBytes }
+                    log("SoundFont 3: decoded \(decoded) samples (\(bytes >> 20) MiB) for the channels' presets")
+                    first = false
+                }
+                loaded = selected
+            }
+            let missed = stores.reduce(0) { $0 + $1.status.missedNotes }
+            if missed > reportedMissed {
+                log("SoundFont 3: \(missed - reportedMissed) voice(s) did not sound: their samples were not decoded yet (or did not fit in the sample cache)")
+                reportedMissed = missed
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+}
