@@ -216,9 +216,16 @@ public final class SessionActions: WorkstationActions {
         return SessionActions.takeStem(directory: directory) + "." + ext
     }
 
-    /// "DIR/backbeat-YYYYMMDD-HHMMSS" for now.
+    /// "DIR/backbeat-YYYYMMDD-HHMMSS" for now, or with "-2", "-3"... when a take of that second already has a
+    /// file of either kind there: a new take never replaces an earlier one.
     static func takeStem(directory: String, date: Date = Date()) -> String {
-        stem(of: CaptureController.timestampedPath(extension: "x", directory: directory, date: date))
+        let base = stem(of: CaptureController.timestampedPath(extension: "x", directory: directory, date: date))
+        var candidate = base, n = 1
+        while ["mid", "wav"].contains(where: { FileManager.default.fileExists(atPath: candidate + "." + $0) }) {
+            n += 1
+            candidate = base + "-\(n)"
+        }
+        return candidate
     }
 
     /// The path without its extension.

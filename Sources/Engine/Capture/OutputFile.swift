@@ -265,16 +265,28 @@ public final class OutputFile {
     }
 
     /// Files this process has read as inputs, by device and inode (taken when read, so a later change of
-    /// directory or a rename does not lose them).
+    /// directory or a rename does not lose them). Each is kept open (read-only) while the process runs: a file
+    /// deleted after it was read then keeps its inode, which a new file (a take) could otherwise be given and
+    /// be mistaken for it.
     private static let readFiles = Mutex<[(path: String, device: UInt64, inode: UInt64)]>([])
+    private static let heldFiles = Mutex<[FileDescriptor]>([])
 
     /// Marks `path`, a file this process reads (a SoundFont, a config, a theme, a scenario, a MIDI file), as
     /// one no output may replace, whichever command or key opens the output. A path that is not a regular
-    /// file is ignored.
+    /// file is ignored; a file already marked is not marked twice.
     public static func protect(_ path: String) {
+        guard let held = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking]) else { return }
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
-        readFiles.withLock { $0.append((path, UInt64(status.st_dev), UInt64(status.st_ino))) }
+        guard fstat(held.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            try? held.close()
+            return
+        }
+        let marked = readFiles.withLock { files in
+            if files.contains(where: { $0.device == UInt64(status.st_dev) && $0.inode == UInt64(status.st_ino) }) { return false }
+            files.append((path, UInt64(status.st_dev), UInt64(status.st_ino)))
+            return true
+        }
+        if marked { heldFiles.withLock { $0.append(held) } } else { try? held.close() }
     }
 
     /// `path` with symbolic links followed to the file they name (which may not exist yet: a dangling
