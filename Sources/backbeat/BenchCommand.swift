@@ -20,9 +20,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of held chord each render comparison plays.")
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont, effects }
 
-    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode or soundfont.")
+    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode, soundfont or effects (reverb and chorus).")
     var only: Group?
 
     struct Row {
@@ -86,6 +86,7 @@ struct Bench: ParsableCommand {
         if only == nil || only == .process { try processRows(backbeat: me).forEach(add) }
         if only == nil || only == .decode { decodeRows().forEach(add) }
         if only == nil || only == .soundfont { try soundFontRows(backbeat: me).forEach(add) }
+        if only == nil || only == .effects { try effectsRows(backbeat: me).forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
     }

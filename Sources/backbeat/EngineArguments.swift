@@ -41,6 +41,12 @@ struct EngineArguments: ParsableArguments {
     @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play this SoundFont 2 file (.sf2) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. A broken font stops Backbeat before the engine starts (exit 2).", valueName: "path"))
     var soundFont: String?
 
+    @Flag(name: .customLong("no-reverb"), help: "Turn the synth's reverb off (on by default; a SoundFont voice sends to it by its zone and CC91, a built-in patch by its own send and CC91).")
+    var noReverb = false
+
+    @Flag(name: .customLong("no-chorus"), help: "Turn the synth's chorus off (on by default; sends by zone or patch and CC93).")
+    var noChorus = false
+
     @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
     var midiThru = false
 
@@ -117,6 +123,8 @@ struct EngineArguments: ParsableArguments {
         options.channel = channel.map { UInt8($0 - 1) }
         options.patch = patch
         options.midiThru = midiThru
+        options.reverb = !noReverb
+        options.chorus = !noChorus
         return options
     }
 }

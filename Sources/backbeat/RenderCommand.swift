@@ -11,7 +11,7 @@ struct Render: ParsableCommand {
         abstract: "Render a Standard MIDI File to WAV through the synth.",
         discussion: """
             Plays IN (format 0 or 1, tempo map respected) through the same synth and the same sample-accurate \
-            event split as the live engine, as fast as the machine can, until every voice has fallen silent. \
+            event split as the live engine, as fast as the machine can, until every voice and the reverb and chorus tails have fallen silent. \
             Writes a stereo WAV of 32-bit float samples, streamed to disk in bounded memory; RF64 (64-bit \
             WAV) when the data passes 4 GiB. A regular file is written completely or not at all (Ctrl-C, \
             SIGTERM or SIGHUP leave neither it nor a temporary file); a device or FIFO is written into, and a \
@@ -44,6 +44,12 @@ struct Render: ParsableCommand {
             help: ArgumentHelp("Play through this SoundFont 2 file (.sf2) instead of the built-in patches: the file's program changes and bank selects choose its presets, channel 10 its percussion bank.",
                                valueName: "path"))
     var soundFont: String?
+
+    @Flag(name: .customLong("no-reverb"), help: "Render without the synth's reverb (on by default).")
+    var noReverb = false
+
+    @Flag(name: .customLong("no-chorus"), help: "Render without the synth's chorus (on by default).")
+    var noChorus = false
 
     @Option(name: .customLong("max-duration"),
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
@@ -108,7 +114,8 @@ struct Render: ParsableCommand {
         var peak: Float = 0
         do {
             try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
-                                       channel: channel.map { UInt8($0 - 1) }, soundFont: font) { left, right in
+                                       channel: channel.map { UInt8($0 - 1) }, soundFont: font,
+                                       reverb: !noReverb, chorus: !noChorus) { left, right in
                 if let signal = signals.signal { throw Interrupted(signal: signal) }
                 try writer.append(left: left.baseAddress!, right: right.baseAddress!, count: left.count)
                 for i in 0..<left.count { peak = max(peak, abs(left[i]), abs(right[i])) }

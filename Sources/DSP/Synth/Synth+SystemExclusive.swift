@@ -40,5 +40,6 @@ extension Synth {
             updateBend(ch)
         }
         if hasFont { resetFontChannels() } else { selectPatch(0) }
+        resetEffects(sends: true) // Synth+Effects.swift
     }
 }

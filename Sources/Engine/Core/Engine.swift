@@ -43,6 +43,7 @@ public final class Engine: @unchecked Sendable {
         self.log = log
         serverName = options.resolvedServerName
         synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel, soundFont: options.soundFont)
+        synth.setEffects(reverb: options.reverb, chorus: options.chorus)
         context = RealtimeContext(synth: synth)
         demo = DemoPlayer(ring: context.demoRing)
         state = Mutex(State(server: ServerDescription(name: serverName, isPrivate: false, driver: nil)))

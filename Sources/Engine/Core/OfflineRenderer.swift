@@ -84,10 +84,11 @@ public enum OfflineRenderer {
     /// memory: for short renders and tests (`render(_:into:)` streams).
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
                               patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
-                              maxTail: Double = 30, padding: Double = 0.05) -> (left: [Float], right: [Float]) {
+                              maxTail: Double = 30, padding: Double = 0.05,
+                              reverb: Bool = true, chorus: Bool = true) -> (left: [Float], right: [Float]) {
         var left: [Float] = [], right: [Float] = []
         render(messages, sampleRate: sampleRate, voices: voices, patch: patch, channel: channel, soundFont: soundFont,
-               periodFrames: periodFrames, maxTail: maxTail, padding: padding) { l, r in
+               periodFrames: periodFrames, maxTail: maxTail, padding: padding, reverb: reverb, chorus: chorus) { l, r in
             left += l
             right += r
         }
@@ -100,9 +101,10 @@ public enum OfflineRenderer {
     /// instead of the built-in patches.
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
                               patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
-                              maxTail: Double = 30, padding: Double = 0.05,
+                              maxTail: Double = 30, padding: Double = 0.05, reverb: Bool = true, chorus: Bool = true,
                               into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
         let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
+        synth.setEffects(reverb: reverb, chorus: chorus)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
         let sorted = messages.enumerated().sorted {
             ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)
