@@ -17,6 +17,7 @@ import TOML
 ///     channel = 1   patch = 0   autoconnect = true   connect_midi = []   connect_audio = []
 ///     preset = "NAME"      # a saved synth preset, or a path to one (as --preset)
 ///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)
+///     reverb = true   chorus = true   # the synth's send effects (false: as --no-reverb, --no-chorus)
 public struct Config: Equatable, Sendable {
     public var theme: String?
     public var ascii: Bool?
@@ -42,13 +43,16 @@ public struct Config: Equatable, Sendable {
         public var preset: String?
         /// A SoundFont file (`--soundfont`); a leading `~/` is the home directory.
         public var soundFont: String?
+        /// The synth's reverb and chorus (`--no-reverb`, `--no-chorus`); nil: on.
+        public var reverb: Bool?
+        public var chorus: Bool?
         public init() {}
     }
 
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "reverb", "chorus"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -141,6 +145,8 @@ public struct Config: Equatable, Sendable {
             e.connectAudio = try strings(t, "connect_audio", "engine")
             e.preset = try string(t, "preset", "engine")
             e.soundFont = try string(t, "soundfont", "engine")
+            e.reverb = try bool(t, "reverb", "engine")
+            e.chorus = try bool(t, "chorus", "engine")
             config.engine = e
         }
         return config

@@ -256,3 +256,42 @@ struct EffectTests {
         #expect(peak(a[second..<(second + 10_000)]) > 0)
     }
 }
+
+struct EffectSysexTests {
+    private func send(_ synth: Synth, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { synth.handle(sysex: $0) }
+    }
+
+    @Test func gm2GlobalParameterControlSetsReverbAndChorus() {
+        let synth = Synth()
+        synth.prepare(sampleRate: rate, maxFrames: 256)
+        // Reverb time 64: e^(24 x 0.025) = 1.82 s.
+        #expect(send(synth, [0xF0, 0x7F, 0x7F, 0x04, 0x05, 1, 1, 1, 0x01, 0x01, 1, 64, 0xF7]))
+        #expect(abs(ReverbSettings.decayTime(roomSize: synth.value(of: .roomSize)) - 1.822) < 0.01)
+        // Reverb type 4, large hall: 2.8 s.
+        #expect(send(synth, [0xF0, 0x7F, 0x7F, 0x04, 0x05, 1, 1, 1, 0x01, 0x01, 0, 4, 0xF7]))
+        #expect(abs(ReverbSettings.decayTime(roomSize: synth.value(of: .roomSize)) - 2.8) < 0.01)
+        // Chorus rate 10 (1.22 Hz) and depth 15 (5 ms) in one message.
+        #expect(send(synth, [0xF0, 0x7F, 0x7F, 0x04, 0x05, 1, 1, 1, 0x01, 0x02, 1, 10, 2, 15, 0xF7]))
+        #expect(abs(synth.value(of: .chorusRate) - 1.22) < 0.001)
+        #expect(abs(synth.value(of: .chorusDepth) - 5) < 0.001)
+        // Another slot, or an unknown reverb type: not taken, nothing changed.
+        #expect(!send(synth, [0xF0, 0x7F, 0x7F, 0x04, 0x05, 1, 1, 1, 0x01, 0x03, 0, 1, 0xF7]))
+        #expect(!send(synth, [0xF0, 0x7F, 0x7F, 0x04, 0x05, 1, 1, 1, 0x01, 0x01, 0, 6, 0xF7]))
+        #expect(abs(ReverbSettings.decayTime(roomSize: synth.value(of: .roomSize)) - 2.8) < 0.01)
+    }
+
+    @Test func aLongerReverbTimeIsHeardLonger() {
+        func tail(_ sysex: [UInt8]?) -> Double {
+            let synth = Synth(voices: 8, patch: 0)
+            synth.prepare(sampleRate: rate, maxFrames: 256)
+            if let sysex { _ = send(synth, sysex) }
+            let out = render(synth, frames: Int(2 * rate), events: [(0, cc(91, 127)), (0, noteOn(60)),
+                                                                    (Int(0.2 * rate), noteOff(60))])
+            return rms(out.left[Int(1.5 * rate)...])
+        }
+        let standard = tail(nil)
+        let hall = tail([0xF0, 0x7F, 0x7F, 0x04, 0x05, 1, 1, 1, 0x01, 0x01, 0, 4, 0xF7])
+        #expect(hall > 2 * standard, "large hall tail \(hall) against \(standard)")
+    }
+}

@@ -12,6 +12,7 @@ extension Synth {
     /// which changes nothing. Reads `bytes` in place: no allocation, `@_noLocks`.
     @_noLocks @discardableResult
     public func handle(sysex bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if handleEffectSysex(bytes) { return true } // GM2 reverb and chorus (Synth+EffectSysex.swift)
         guard let message = UniversalSystemExclusive(bytes) else { return false }
         switch message {
         case .generalMIDIOn, .generalMIDI2On:
