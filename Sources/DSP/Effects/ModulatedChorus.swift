@@ -4,8 +4,10 @@
 // spread across the stereo field from left to right. No feedback: `length` samples after the input went
 // silent the output is exactly zero, and slices of silence after that are skipped.
 //
-// The LFO is a phasor (cosine, sine) turned by a fixed rotation per sample and renormalized, so it moves on
-// per sample whatever the slicing (live and offline identical) and costs two multiplies, not a sin().
+// The LFO is a phasor (cosine, sine) turned by a fixed rotation per sample and renormalized (a few multiplies,
+// not a sin()). It turns only on samples where the line holds sound, a per-sample condition, so where it
+// stands never depends on how samples were sliced into periods (live and offline identical), and silence
+// skipped costs nothing.
 
 /// The chorus's settings in their user units (defaults FluidSynth's: 3 voices, level 2, 0.3 Hz, 8 ms).
 public struct ChorusSettings: Sendable, Equatable {
@@ -95,11 +97,10 @@ struct ModulatedChorus: ~Copyable {
     @_noLocks
     mutating func process(_ input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>,
                           right: UnsafeMutablePointer<Float>, frames: Int) {
-        // The LFO turns even in silence, so that where the sweep is does not depend on what was skipped.
         if cleared {
             var sound = false
             for n in 0..<frames where input[n] != 0 { sound = true; break }
-            if !sound { advanceLFO(frames); return }
+            if !sound { return } // the line is silent and stays so; the LFO rests while it does
         }
         let line = self.line, mask = length &- 1, voices = voiceCount
         var c = cosine, s = sine, p = position, quiet = quietSamples, isCleared = cleared
@@ -124,25 +125,15 @@ struct ModulatedChorus: ~Copyable {
             left[n] += l
             right[n] += r
             p = (p &+ 1) & mask
-            // Turn the phasor; one Newton step keeps its radius at 1.
-            let c1 = c * tc - s * ts, s1 = s * tc + c * ts
-            let k = 1.5 - 0.5 * (c1 * c1 + s1 * s1)
-            c = c1 * k; s = s1 * k
+            if !isCleared {
+                // Turn the phasor; one Newton step keeps its radius at 1.
+                let c1 = c * tc - s * ts, s1 = s * tc + c * ts
+                let k = 1.5 - 0.5 * (c1 * c1 + s1 * s1)
+                c = c1 * k; s = s1 * k
+            }
             if !isCleared && quiet >= limit { isCleared = true } // the line holds only zeros now
         }
         cosine = c; sine = s; position = p
         quietSamples = min(quiet, 1 << 40); cleared = isCleared
-    }
-
-    @_noLocks
-    mutating func advanceLFO(_ frames: Int) {
-        var c = cosine, s = sine
-        let tc = turnCos, ts = turnSin
-        for _ in 0..<frames {
-            let c1 = c * tc - s * ts, s1 = s * tc + c * ts
-            let k = 1.5 - 0.5 * (c1 * c1 + s1 * s1)
-            c = c1 * k; s = s1 * k
-        }
-        cosine = c; sine = s
     }
 }

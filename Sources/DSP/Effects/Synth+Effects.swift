@@ -151,10 +151,7 @@ extension Synth {
     func processEffects(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
         let sent = effects.sent
         let reverbSilent = effects.reverb.isSilent, chorusSilent = effects.chorus.isSilent // `&&` must not capture self
-        if !sent && reverbSilent && chorusSilent {
-            effects.chorus.advanceLFO(frames)
-            return
-        }
+        if !sent && reverbSilent && chorusSilent { return }
         let reverbInput = effects.reverbInput, chorusInput = effects.chorusInput
         if sent {
             let rl = effects.reverbLanes, cl = effects.chorusLanes
