@@ -7,7 +7,8 @@ public enum EffectsBenchmark {
     /// Nanoseconds per period of silence (least of 5 runs of `periods` periods) of a synth after a note and its
     /// tails have ended, with the effects on (sends raised by CC91/CC93) and off: the buses skip silence.
     public static func silentPeriodNanoseconds(frames: Int, periods: Int = 20_000) -> (effects: Double, dry: Double) {
-        func measure(effects: Bool) -> Double {
+        /// A synth after a note and its tails have ended (effects on: sends raised by CC91/CC93).
+        func silentSynth(effects: Bool) -> Synth {
             let synth = Synth(voices: 64, patch: 3)
             synth.setEffects(reverb: effects, chorus: effects)
             synth.prepare(sampleRate: 48_000, maxFrames: frames)
@@ -21,16 +22,23 @@ public enum EffectsBenchmark {
             synth.handle(ShortMessage.noteOff(60, channel: 0))
             // The release (1.5 s) and the reverb's tail (cleared after 2 RT60, about 3 s): 10 s.
             for _ in 0..<(480_000 / frames) { synth.render(left: left, right: right, frames: frames) }
-            let clock = ContinuousClock()
-            var best = Double.infinity
-            for _ in 0..<5 {
-                let d = clock.measure { for _ in 0..<periods { synth.render(left: left, right: right, frames: frames) } }
-                best = min(best, (Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18) / Double(periods) * 1e9)
-            }
-            return best
+            return synth
         }
-        let dry = measure(effects: false)
-        let wet = measure(effects: true)
-        return (wet, dry)
+        let wet = silentSynth(effects: true), dry = silentSynth(effects: false)
+        let left = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+        let right = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+        defer { left.deallocate(); right.deallocate() }
+        let clock = ContinuousClock()
+        func time(_ synth: Synth) -> Double {
+            let d = clock.measure { for _ in 0..<periods { synth.render(left: left, right: right, frames: frames) } }
+            return (Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18) / Double(periods) * 1e9
+        }
+        // Alternating, the least of 7 each: a busy neighbour slows both alike.
+        var bestWet = Double.infinity, bestDry = Double.infinity
+        for _ in 0..<7 {
+            bestDry = min(bestDry, time(dry))
+            bestWet = min(bestWet, time(wet))
+        }
+        return (bestWet, bestDry)
     }
 }

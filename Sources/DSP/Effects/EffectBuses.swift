@@ -115,9 +115,6 @@ struct EffectBuses: ~Copyable {
     let chorusLanes: UnsafeMutablePointer<HalfLanes>
     let reverbInput: UnsafeMutablePointer<Float>
     let chorusInput: UnsafeMutablePointer<Float>
-    /// Built-in voices' sends per channel this slice.
-    let channelReverb: UnsafeMutablePointer<Float>
-    let channelChorus: UnsafeMutablePointer<Float>
     /// Eight slots, for a kept group's voices.
     let slotScratch: UnsafeMutablePointer<Int32>
     var reverbOn = true
@@ -136,8 +133,6 @@ struct EffectBuses: ~Copyable {
         chorusLanes = store.make(2 * frames, .zero)
         reverbInput = store.make(frames, 0)
         chorusInput = store.make(frames, 0)
-        channelReverb = store.make(channelCount, 0)
-        channelChorus = store.make(channelCount, 0)
         slotScratch = store.make(8, 0 as Int32)
         self.store = store
     }

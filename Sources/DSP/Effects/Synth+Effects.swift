@@ -59,7 +59,7 @@ extension Synth {
         }
     }
 
-    /// Start of a slice: the settings applied, the built-in voices' sends per channel.
+    /// Start of a slice: the settings applied (the built-in voices' sends are read per group, `wavetableSends`).
     @_noLocks
     func prepareEffectsSlice() {
         let reverbOn = effectControls.value(.reverbOn) >= 0.5
@@ -81,15 +81,6 @@ extension Synth {
         chorus.rate = effectControls.value(.chorusRate)
         chorus.depth = effectControls.value(.chorusDepth)
         if !chorus.same(as: effects.chorus.applied) { effects.chorus.apply(chorus) }
-        let patch = patches.values[currentPatch]
-        let share = controllerSendShare / 127
-        for ch in 0..<channelCount {
-            let cc = fontChannels.controllers + ch * 128
-            let r = patch.reverbSend + share * Float(cc[Int(Controller.reverbSend.rawValue)])
-            let c = patch.chorusSend + share * Float(cc[Int(Controller.chorusSend.rawValue)])
-            effects.channelReverb[ch] = reverbOn ? min(max(r, 0), 1) : 0
-            effects.channelChorus[ch] = chorusOn ? min(max(c, 0), 1) : 0
-        }
         effects.sent = false
     }
 
@@ -97,10 +88,16 @@ extension Synth {
     @_noLocks @inline(__always)
     func wavetableSends(_ slots: UnsafeMutablePointer<Int32>, count: Int) -> (reverb: Lanes, chorus: Lanes, any: Bool) {
         var reverb = Lanes(), chorus = Lanes()
+        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
+        guard reverbOn || chorusOn else { return (reverb, chorus, false) }
+        let patch = patches.values[currentPatch]
+        let share = controllerSendShare / 127
         for l in 0..<count {
-            let ch = Int(voices.channel[Int(slots[l])])
-            reverb[l] = effects.channelReverb[ch]
-            chorus[l] = effects.channelChorus[ch]
+            let cc = fontChannels.controllers + Int(voices.channel[Int(slots[l])]) * 128
+            let r = patch.reverbSend + share * Float(cc[Int(Controller.reverbSend.rawValue)])
+            let c = patch.chorusSend + share * Float(cc[Int(Controller.chorusSend.rawValue)])
+            reverb[l] = reverbOn ? min(max(r, 0), 1) : 0
+            chorus[l] = chorusOn ? min(max(c, 0), 1) : 0
         }
         let any = laneSum(reverb) + laneSum(chorus) > 0
         return (reverb, chorus, any)
