@@ -24,11 +24,19 @@ public enum SoundFontBenchmark {
         return (channels[i / 88], UInt8(21 + i % 88))
     }
 
-    /// A Standard MIDI File holding `notes` notes (velocity 100) for `seconds` on `program`.
-    public static func heldChordFile(notes: Int, seconds: Double, program: UInt8 = program) -> [UInt8] {
+    /// A Standard MIDI File holding `notes` notes (velocity 100) for `seconds` on `program`; with `sends`,
+    /// every channel's reverb and chorus sends (CC91, CC93) at 64 first, so both synths' effects work.
+    public static func heldChordFile(notes: Int, seconds: Double, program: UInt8 = program, sends: Bool = false) -> [UInt8] {
         let held = (0..<notes).map(heldNote)
-        var events: [(seconds: Double, message: MIDIMessage)] = Set(held.map(\.channel)).sorted().map {
+        let channels = Set(held.map(\.channel)).sorted()
+        var events: [(seconds: Double, message: MIDIMessage)] = channels.map {
             (0, .programChange(.init(channel: $0, program: program)))
+        }
+        if sends {
+            events += channels.flatMap { ch -> [(seconds: Double, message: MIDIMessage)] in
+                [(0, .controlChange(.init(channel: ch, controller: 91, value: 64))),
+                 (0, .controlChange(.init(channel: ch, controller: 93, value: 64)))]
+            }
         }
         events += held.map { (0, .noteOn(.init(channel: $0.channel, note: $0.note, velocity: 100))) }
         events += held.map { (seconds, .noteOff(.init(channel: $0.channel, note: $0.note, velocity: 0))) }
@@ -59,24 +67,27 @@ public enum SoundFontBenchmark {
         public var fluidsynthVoices: Int?
     }
 
-    /// `backbeat render --soundfont FONT` and `fluidsynth -F` (reverb and chorus off, one core, polyphony
-    /// 4096) on the same held chord of `notes` notes for `seconds`, each as a child process (wait4's rusage).
-    public static func render(backbeat: String, font: String, notes: Int, seconds: Double, runs: Int = 3) throws -> Run {
+    /// `backbeat render --soundfont FONT` and `fluidsynth -F` (one core, polyphony 4096) on the same held chord
+    /// of `notes` notes for `seconds`, each as a child process (wait4's rusage). Both with reverb and chorus
+    /// off, or with `effects` both with them on at their defaults and the file's sends at 64.
+    public static func render(backbeat: String, font: String, notes: Int, seconds: Double, runs: Int = 3,
+                              effects: Bool = false) throws -> Run {
         let directory = NSTemporaryDirectory() + "backbeat-sfbench-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let midi = directory + "/chord-\(notes).mid"
-        try Data(heldChordFile(notes: notes, seconds: seconds)).write(to: URL(fileURLWithPath: midi))
+        try Data(heldChordFile(notes: notes, seconds: seconds, sends: effects)).write(to: URL(fileURLWithPath: midi))
         var run = Run()
         let mine = try SynthBenchmark.leastCPU([backbeat, "render", midi, "-o", directory + "/ours.wav", "--soundfont", font,
-                                 "--voices", String(min(Synth.maximumVoices, max(notes * 4, 64)))], runs: runs)
+                                 "--voices", String(min(Synth.maximumVoices, max(notes * 4, 64)))]
+                                 + (effects ? [] : ["--no-reverb", "--no-chorus"]), runs: runs)
         if mine.status == 0 {
             run.backbeat = mine.cpuSeconds
         } else {
             run.backbeatError = mine.output.split(separator: "\n").last.map(String.init) ?? "exit \(mine.status)"
         }
         guard let fluidsynth = ChildProcess.find("fluidsynth") else { return run }
-        let reference = try SynthBenchmark.leastCPU([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000", "-o", "synth.verbose=1",
+        let reference = try SynthBenchmark.leastCPU([fluidsynth, "-ni"] + (effects ? [] : ["-R", "0", "-C", "0"]) + ["-r", "48000", "-o", "synth.verbose=1",
                                       "-o", "synth.polyphony=4096", "-o", "synth.cpu-cores=1",
                                       "-F", directory + "/theirs.wav", font, midi], runs: runs)
         guard reference.status == 0 else { throw BenchError.commandFailed(command: "fluidsynth", output: reference.output) }

@@ -18,6 +18,7 @@ import TOML
 ///     preset = "NAME"      # a saved synth preset, or a path to one (as --preset)
 ///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)
 ///     sample_cache = 512   # MiB of decoded SoundFont 3 samples kept (as --sample-cache)
+///     reverb = true   chorus = true   # the synth's send effects (false: as --no-reverb, --no-chorus)
 public struct Config: Equatable, Sendable {
     public var theme: String?
     public var ascii: Bool?
@@ -51,13 +52,16 @@ public struct Config: Equatable, Sendable {
         }
         /// The bound on decoded SoundFont 3 samples, MiB (`--sample-cache`).
         public var sampleCache: Int?
+        /// The synth's reverb and chorus (`--no-reverb`, `--no-chorus`); nil: on.
+        public var reverb: Bool?
+        public var chorus: Bool?
         public init() {}
     }
 
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -163,6 +167,8 @@ public struct Config: Equatable, Sendable {
                 }
             }
             e.sampleCache = try int(t, "sample_cache", "engine", 1...1_048_576)
+            e.reverb = try bool(t, "reverb", "engine")
+            e.chorus = try bool(t, "chorus", "engine")
             config.engine = e
         }
         return config

@@ -20,9 +20,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of held chord each render comparison plays.")
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont, soundfont3 }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont, soundfont3, effects }
 
-    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode, soundfont or soundfont3 (the SoundFont 3 render rows alone).")
+    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode, soundfont, soundfont3 (the SoundFont 3 render rows alone) or effects (reverb and chorus).")
     var only: Group?
 
     struct Row {
@@ -87,6 +87,7 @@ struct Bench: ParsableCommand {
         if only == nil || only == .decode { decodeRows().forEach(add) }
         if only == nil || only == .soundfont { try soundFontRows(backbeat: me).forEach(add) }
         if only == .soundfont3 { try soundFont3Rows(backbeat: me).forEach(add) }
+        if only == nil || only == .effects { try effectsRows(backbeat: me).forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
     }

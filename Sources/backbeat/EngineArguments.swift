@@ -44,6 +44,12 @@ struct EngineArguments: ParsableArguments {
     @Option(name: .customLong("sample-cache"), help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512): beyond it, the samples used longest ago are evicted. Config: sample_cache.", valueName: "MiB"))
     var sampleCache: Int?
 
+    @Flag(name: .customLong("no-reverb"), help: "Turn the synth's reverb off (on by default; a SoundFont voice sends to it by its zone and CC91, a built-in patch by its own send and CC91).")
+    var noReverb = false
+
+    @Flag(name: .customLong("no-chorus"), help: "Turn the synth's chorus off (on by default; sends by zone or patch and CC93).")
+    var noChorus = false
+
     @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
     var midiThru = false
 
@@ -123,6 +129,8 @@ struct EngineArguments: ParsableArguments {
         options.channel = channel.map { UInt8($0 - 1) }
         options.patch = patch
         options.midiThru = midiThru
+        options.reverb = !noReverb
+        options.chorus = !noChorus
         return options
     }
 }

@@ -11,7 +11,7 @@ struct Render: ParsableCommand {
         abstract: "Render a Standard MIDI File to WAV through the synth.",
         discussion: """
             Plays IN (format 0, 1 or 2, tempo map respected; format 2's tracks one after another) through the same synth and the same sample-accurate \
-            event split as the live engine, as fast as the machine can, until every voice has fallen silent. \
+            event split as the live engine, as fast as the machine can, until every voice and the reverb and chorus tails have fallen silent. \
             Writes a stereo WAV of 32-bit float samples, streamed to disk in bounded memory; RF64 (64-bit \
             WAV) when the data passes 4 GiB. A regular file is written completely or not at all (Ctrl-C, \
             SIGTERM or SIGHUP leave neither it nor a temporary file); a device or FIFO is written into, and a \
@@ -52,6 +52,12 @@ struct Render: ParsableCommand {
 
     @Option(name: .customLong("sample-cache"), help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512); the samples the file needs beyond it do not sound.", valueName: "MiB"))
     var sampleCache: Int?
+
+    @Flag(name: .customLong("no-reverb"), help: "Render without the synth's reverb (on by default).")
+    var noReverb = false
+
+    @Flag(name: .customLong("no-chorus"), help: "Render without the synth's chorus (on by default).")
+    var noChorus = false
 
     @Option(name: .customLong("max-duration"),
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
@@ -134,6 +140,7 @@ struct Render: ParsableCommand {
         do {
             rendered = try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
                                        channel: channel.map { UInt8($0 - 1) }, soundFont: font, until: fileEnd,
+                                       reverb: !noReverb, chorus: !noChorus,
                                        substitutions: { substitution in
                                            Console.message("warning: " + substitution.message(font!), prefix: "backbeat render: ")
                                        }) { left, right in

@@ -71,6 +71,8 @@ extension EngineArguments {
         if !given("--no-autoconnect"), let v = file.autoconnect { o.autoconnect = v }
         if !given("--connect-midi"), let v = file.connectMIDI { o.connectMIDI = v }
         if !given("--connect-audio"), let v = file.connectAudio { o.connectAudio = v }
+        if !given("--no-reverb"), let v = file.reverb { o.reverb = v }
+        if !given("--no-chorus"), let v = file.chorus { o.chorus = v }
         return o
     }
 }

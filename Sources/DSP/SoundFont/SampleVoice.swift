@@ -178,6 +178,9 @@ struct SampleVoice: BitwiseCopyable {
     var attenuation: Float = 0
     var panLeft: Float = 0.707
     var panRight: Float = 0.707
+    /// Shares of the output sent to the reverb and chorus buses, 0...1 (generators 16 and 15 with their modulators).
+    var reverbSend: Float = 0
+    var chorusSend: Float = 0
     var filterCents: Float = 13500
     var filterDamping: Float = 1.414
     var modLFOToPitch: Float = 0

@@ -103,6 +103,10 @@ extension Synth {
         if count > 4 { high = gathered(1) }
         var levels = Lanes()
         var n0 = 0
+        // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
+        let sends = sampleSends(slots, count: count)
+        let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
+        let outRight = sends.any ? effects.groupRight : scratch.sumRight
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
             for l in 0..<count {
@@ -188,11 +192,12 @@ extension Synth {
                 lanes.filtered = false
                 for i in 0..<4 where cutoffs[i] < 13500 || dampings[i] < wideOpenDamping - 0.01 { lanes.filtered = true }
                 playSamples(&lanes, sample, sampleVoices.interpolation, from: n0, count: length, half: h,
-                            left: scratch.sumLeft, right: scratch.sumRight)
+                            left: outLeft, right: outRight)
                 if h == 0 { low = lanes } else { high = lanes }
             }
             n0 += length
         }
+        if sends.any { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
 
         for l in 0..<count {
             let v = Int(slots[l])

@@ -176,6 +176,8 @@ extension Synth {
         let angle = Double(pan + 500) * (Double.pi / 2000)
         voice.panLeft = Float(FastMath.cos(angle)) * controls.master[2]
         voice.panRight = Float(FastMath.sin(angle)) * controls.master[3]
+        voice.reverbSend = min(max(values[SoundFontGenerator.reverbEffectsSend], 0), 1000) * 0.001
+        voice.chorusSend = min(max(values[SoundFontGenerator.chorusEffectsSend], 0), 1000) * 0.001
         voice.filterCents = min(max(values[SoundFontGenerator.initialFilterFc], 1500), 13500)
         // initialFilterQ is the resonance peak in cB; 0 is a flat (Butterworth, Q = 1/sqrt(2)) response.
         let q = min(max(values[SoundFontGenerator.initialFilterQ], 0), 960)

@@ -40,7 +40,10 @@ extension Synth {
     /// Panic: every voice on all 16 channels, sustained or releasing, fades out within CC 120's 2 ms, and
     /// the pedals are up, so nothing sounds on after it.
     @_noLocks
-    public func silenceAllVoices() { onEveryChannel(pedalUpThen: .allSoundOff) }
+    public func silenceAllVoices() {
+        onEveryChannel(pedalUpThen: .allSoundOff)
+        resetEffects(sends: false) // the reverb's and chorus's tails too (Synth+Effects.swift)
+    }
 
     /// The sustain pedal up, then the channel mode message `controller`, on all 16 channels.
     @_noLocks
@@ -83,6 +86,8 @@ extension Synth {
             controls.pedal[ch] = 0
             releaseHeld(ch)
             parameterNumbers.deselect(channel: UInt8(ch))
+        case .reverbSend, .chorusSend: // the built-in voices' sends (Synth+Effects.swift)
+            fontChannels.controllers[ch * 128 + Int(controller.rawValue)] = value
         case .allNotesOff, .omniOff, .omniOn, .monoOn, .polyOn: // the mode changes imply all notes off
             for v in 0..<slotLimit where isHeldNote(v, channel: ch) { keyUp(v, channel: ch) }
         default: break

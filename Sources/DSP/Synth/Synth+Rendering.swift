@@ -23,6 +23,7 @@ extension Synth {
     @_noLocks
     func renderSlice(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
         if hasFont { prepareFontSlice() }
+        prepareEffectsSlice()
         // Global parameters: targets from the atomics, smoothed per sample.
         let wave = min(max(Int(parameter(.waveform) + 0.5), 0), 3)
         let attackStep = inverseRate / parameter(.attack)
@@ -161,6 +162,9 @@ extension Synth {
         }
 
         if sampleCount > 0 { renderSampleVoices(count: sampleCount, frames: frames) }
+
+        // The send buses' output (Synth+Effects.swift) goes into the mix before the master gain.
+        processEffects(left: left, right: right, frames: frames)
 
         // Sum the lanes, then master gain and a soft knee that keeps the output strictly inside -1...1.
         let knee = clipKnee

@@ -18,6 +18,7 @@ extension Synth {
     /// in place: no allocation, `@_noLocks`.
     @_noLocks @discardableResult
     public func handle(sysex bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if handleEffectSysex(bytes) { return true } // GM2 reverb and chorus (Synth+EffectSysex.swift)
         guard let message = UniversalSystemExclusive(bytes) else {
             ignoredSysex.wrappingAdd(1, ordering: .relaxed)
             return false
@@ -79,5 +80,6 @@ extension Synth {
         }
         resetChannelTuning()
         if hasFont { resetFontChannels() } else { selectPatch(0) }
+        resetEffects(sends: true) // Synth+Effects.swift
     }
 }

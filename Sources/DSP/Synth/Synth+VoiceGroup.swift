@@ -50,6 +50,10 @@ extension Synth {
         var channelOffsets = SIMD8<Int32>()
         var pitchVaries = false, gainsVary = false
         let frameCount = maxFrames
+        // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
+        let sends = wavetableSends(slots, count: count)
+        let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
+        let outRight = sends.any ? effects.groupRight : scratch.sumRight
         for l in 0..<count {
             let v = Int(slots[l])
             let ch = Int(voices.channel[v])
@@ -116,7 +120,7 @@ extension Synth {
             oscillateAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
                                phase: &halfPhase, increment: steps.lowHalf, z1: &halfZ1, z2: &halfZ2,
                                b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
-                               levelRight: levelRight.lowHalf, left: scratch.sumLeft, right: scratch.sumRight)
+                               levelRight: levelRight.lowHalf, left: outLeft, right: outRight)
             phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
             if count > 4 {
                 halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
@@ -124,7 +128,7 @@ extension Synth {
                                    phase: &halfPhase, increment: steps.highHalf, z1: &halfZ1, z2: &halfZ2,
                                    b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
                                    levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
-                                   left: scratch.sumLeft, right: scratch.sumRight)
+                                   left: outLeft, right: outRight)
                 phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
             }
         } else if case .gliding = kind {
@@ -133,7 +137,7 @@ extension Synth {
             glideAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
                            phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
                            b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
-                           levelRight: levelRight.lowHalf, left: scratch.sumLeft, right: scratch.sumRight)
+                           levelRight: levelRight.lowHalf, left: outLeft, right: outRight)
             phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
             if count > 4 {
                 halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
@@ -141,14 +145,16 @@ extension Synth {
                                phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
                                b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
                                levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
-                               left: scratch.sumLeft, right: scratch.sumRight)
+                               left: outLeft, right: outRight)
                 phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
             }
         } else {
             oscillateAndFilter(frames: frames, pairs: wavetables.pairs, tableOffsets: offsets, phase: &phases, increment: steps,
                                increments: scratch.increments, incrementsVary: pitchVaries, z1: &z1, z2: &z2,
-                               perSample: perSample, stride: stride, left: scratch.sumLeft, right: scratch.sumRight)
+                               perSample: perSample, stride: stride, left: outLeft, right: outRight)
         }
+
+        if sends.any { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
 
         for l in 0..<count {
             let v = Int(slots[l])

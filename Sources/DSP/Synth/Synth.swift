@@ -134,6 +134,11 @@ public final class Synth: @unchecked Sendable {
     var lfoIncrement: Float = 0
     var soundOffFadeStep: Float = 1
 
+    // MARK: Send effects (Sources/DSP/Effects/): settings from any thread, buses made by prepare
+
+    let effectControls = EffectControls()
+    var effects: EffectBuses
+
     /// Creates a synth; call `prepare` before rendering.
     /// - Parameters:
     ///   - voices: notes that can sound at once, clamped to 1...`maximumVoices`.
@@ -162,6 +167,7 @@ public final class Synth: @unchecked Sendable {
 
         wavetables = WavetableLookup(WavetableBank.shared)
         scratch = RenderScratch(frames: 1, channels: channelCount)
+        effects = EffectBuses(frames: 1, sampleRate: 44_100)
 
         selectPatch(patch)
         resetFontChannels()
@@ -173,6 +179,7 @@ public final class Synth: @unchecked Sendable {
     public func prepare(sampleRate: Double, maxFrames: Int) {
         let frames = max(maxFrames, 1)
         scratch = RenderScratch(frames: frames, channels: channelCount)
+        effects = EffectBuses(frames: frames, sampleRate: sampleRate)
 
         self.sampleRate = sampleRate
         self.maxFrames = frames

@@ -11,13 +11,17 @@ public struct SynthPatch: Sendable, Hashable {
     public var filterEnvelopeAmount: Float
     /// 0: every velocity plays at full level; 1: level follows (velocity/127)^2.
     public var velocitySensitivity: Float
+    /// Shares of the output sent to the reverb and chorus, 0...1, as a SoundFont zone's generators 16 and
+    /// 15: CC91 and CC93 add up to 20 % more (docs/soundfont.md, "Reverb and chorus").
+    public var reverbSend: Float = 0
+    public var chorusSend: Float = 0
 
     /// The built-in patches, chosen by program change (program n plays patch n modulo the count).
     public static let builtIn: [SynthPatch] = [
         SynthPatch(name: "sine keys", waveform: .sine, attack: 0.002, decay: 1.2, sustain: 0.6, release: 0.3, cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8),
         SynthPatch(name: "saw lead", waveform: .saw, attack: 0.005, decay: 0.4, sustain: 0.8, release: 0.2, cutoff: 1_800, resonance: 0.35, filterEnvelopeAmount: 2.5, velocitySensitivity: 0.6),
         SynthPatch(name: "square bass", waveform: .square, attack: 0.002, decay: 0.25, sustain: 0.7, release: 0.08, cutoff: 500, resonance: 0.3, filterEnvelopeAmount: 2, velocitySensitivity: 0.7),
-        SynthPatch(name: "soft pad", waveform: .triangle, attack: 0.6, decay: 1.5, sustain: 0.8, release: 1.5, cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 1, velocitySensitivity: 0.4),
+        SynthPatch(name: "soft pad", waveform: .triangle, attack: 0.6, decay: 1.5, sustain: 0.8, release: 1.5, cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 1, velocitySensitivity: 0.4, reverbSend: 0.3, chorusSend: 0.15),
         SynthPatch(name: "pluck", waveform: .saw, attack: 0.001, decay: 0.35, sustain: 0, release: 0.25, cutoff: 300, resonance: 0.2, filterEnvelopeAmount: 5, velocitySensitivity: 0.9),
         SynthPatch(name: "hollow organ", waveform: .square, attack: 0.01, decay: 0.1, sustain: 1, release: 0.05, cutoff: 4_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.2),
     ]
@@ -44,6 +48,8 @@ struct PatchTable: ~Copyable {
     struct Values: BitwiseCopyable {
         var values: (Float, Float, Float, Float, Float, Float, Float, Float)
         var velocitySensitivity: Float
+        var reverbSend: Float
+        var chorusSend: Float
     }
 
     let values: UnsafeMutablePointer<Values>
@@ -57,7 +63,8 @@ struct PatchTable: ~Copyable {
             let p = patches[i]
             return Values(values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
                                    p.cutoff, p.resonance, p.filterEnvelopeAmount),
-                          velocitySensitivity: p.velocitySensitivity)
+                          velocitySensitivity: p.velocitySensitivity, reverbSend: p.reverbSend,
+                          chorusSend: p.chorusSend)
         }
         self.store = store
     }

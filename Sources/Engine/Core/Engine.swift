@@ -49,6 +49,7 @@ public final class Engine: @unchecked Sendable {
         // A SoundFont 3 font's samples are decoded ahead of the notes on a thread of their own.
         let loader = SoundFontSampleLoader(synth: synth, log: log)
         sampleLoader = loader
+        synth.setEffects(reverb: options.reverb, chorus: options.chorus)
         context = RealtimeContext(synth: synth)
         demo = DemoPlayer(ring: context.demoRing)
         state = Mutex(State(server: ServerDescription(name: serverName, isPrivate: false, driver: nil)))

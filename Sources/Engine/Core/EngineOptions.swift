@@ -42,6 +42,9 @@ public struct EngineOptions: Sendable {
     public var patch = 0
     /// A loaded SoundFont the synth plays instead of the built-in patches (`--soundfont`), or nil.
     public var soundFont: SoundFont?
+    /// The synth's send effects (`--no-reverb`, `--no-chorus` turn them off; docs/soundfont.md).
+    public var reverb = true
+    public var chorus = true
     /// The audio backend, the MIDI inputs, and for ALSA the PCM device.
     public var driver: AudioDriver = .jack
     public var midiInput: MIDIInputSelection = .auto

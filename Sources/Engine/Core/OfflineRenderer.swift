@@ -94,10 +94,11 @@ public enum OfflineRenderer {
     /// memory: for short renders and tests (`render(_:into:)` streams).
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
                               patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
-                              maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0) -> (left: [Float], right: [Float]) {
+                              maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
+                              reverb: Bool = true, chorus: Bool = true) -> (left: [Float], right: [Float]) {
         var left: [Float] = [], right: [Float] = []
         render(messages, sampleRate: sampleRate, voices: voices, patch: patch, channel: channel, soundFont: soundFont,
-               periodFrames: periodFrames, maxTail: maxTail, padding: padding, until: end) { l, r in
+               periodFrames: periodFrames, maxTail: maxTail, padding: padding, until: end, reverb: reverb, chorus: chorus) { l, r in
             left += l
             right += r
         }
@@ -117,12 +118,14 @@ public enum OfflineRenderer {
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
                               patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
+                              reverb: Bool = true, chorus: Bool = true,
                               substitutions: ((PresetSubstitution) -> Void)? = nil,
                               into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows -> Report {
         // A SoundFont 3 font: the samples the file reaches are decoded first (already done by a caller that
         // wanted the error: `decodeSamples`); one that does not decode stays silent, its notes counted.
         if soundFont.map({ !$0.sampleStores.isEmpty }) == true { try? decodeSamples(messages, soundFont: soundFont, channel: channel) }
         let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
+        synth.setEffects(reverb: reverb, chorus: chorus)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
         let sorted = messages.enumerated().sorted {
             ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)

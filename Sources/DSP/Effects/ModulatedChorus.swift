@@ -1,0 +1,139 @@
+// The chorus of the send bus: mono in, stereo out, as FluidSynth's. One delay line read by up to eight
+// voices, each at a delay that a sine LFO sweeps between `minimumDelay` and `minimumDelay + depth`, the
+// voices' LFOs spread evenly in phase (2 pi k / voices); reads are linearly interpolated; the voices are
+// spread across the stereo field from left to right. No feedback: `length` samples after the input went
+// silent the output is exactly zero, and slices of silence after that are skipped.
+//
+// The LFO is a phasor (cosine, sine) turned by a fixed rotation per sample and renormalized (a few multiplies,
+// not a sin()). It turns only on samples where the line holds sound, a per-sample condition, so where it
+// stands never depends on how samples were sliced into periods (live and offline identical), and silence
+// skipped costs nothing.
+
+/// The chorus's settings in their user units (defaults FluidSynth's: 3 voices, level 2, 0.3 Hz, 8 ms).
+public struct ChorusSettings: Sendable, Equatable {
+    /// 1...8 delayed copies.
+    public var voices: Int = 3
+    /// 0...10: the output gain of all voices together (FluidSynth's synth.chorus.level).
+    public var level: Float = 2
+    /// 0.1...5 Hz: the LFO rate.
+    public var rate: Float = 0.3
+    /// 0...20 ms: how far the delay sweeps (peak to peak).
+    public var depth: Float = 8
+
+    @_noLocks public init() {}
+
+    /// The shortest delay, milliseconds: the sweep starts here.
+    public static var minimumDelay: Float { @_noLocks get { 4 } }
+}
+
+struct ModulatedChorus: ~Copyable {
+    let line: UnsafeMutablePointer<Float>
+    /// A power of two above the longest delay.
+    let length: Int
+    var position = 0
+    var cosine: Float = 1
+    var sine: Float = 0
+    var turnCos: Float = 1
+    var turnSin: Float = 0
+    /// Per voice: cos and sin of its LFO's phase offset, its left and right gains.
+    var offsetCos = SIMD8<Float>(repeating: 0)
+    var offsetSin = SIMD8<Float>(repeating: 0)
+    var gainLeft = SIMD8<Float>(repeating: 0)
+    var gainRight = SIMD8<Float>(repeating: 0)
+    var voiceCount = 3
+    /// Delay at the LFO's centre and its swing either side, samples.
+    var centre: Float = 0
+    var swing: Float = 0
+    let sampleRate: Float
+    var quietSamples = 0
+    var cleared = true
+    var applied = ChorusSettings()
+    private let store: ArrayStore
+
+    init(sampleRate rate: Double) {
+        sampleRate = Float(rate)
+        let longest = Int((Double(ChorusSettings.minimumDelay) + 20) * 0.001 * max(rate, 8000)) + 4
+        var size = 1
+        while size < longest { size <<= 1 }
+        length = size
+        var store = ArrayStore()
+        line = store.make(size, 0 as Float)
+        self.store = store
+        apply(ChorusSettings())
+    }
+
+    @_noLocks
+    mutating func apply(_ settings: ChorusSettings) {
+        applied = settings
+        let voices = min(max(settings.voices, 1), 8)
+        voiceCount = voices
+        let level = min(max(settings.level, 0), 10) / Float(voices)
+        for k in 0..<8 {
+            let angle = 2 * Double.pi * Double(k) / Double(voices)
+            offsetCos[k] = Float(FastMath.cos(angle)); offsetSin[k] = Float(FastMath.sin(angle))
+            // Voice 0 left ... the last right (one voice: centre), equal power.
+            let pan = voices == 1 ? 0.5 : Double(min(k, voices - 1)) / Double(voices - 1)
+            gainLeft[k] = k < voices ? level * Float(FastMath.cos(pan * Double.pi / 2)) : 0
+            gainRight[k] = k < voices ? level * Float(FastMath.sin(pan * Double.pi / 2)) : 0
+        }
+        let rate = Double(min(max(settings.rate, 0.1), 5))
+        let turn = 2 * Double.pi * rate / Double(sampleRate)
+        turnCos = Float(FastMath.cos(turn)); turnSin = Float(FastMath.sin(turn))
+        let depth = min(max(settings.depth, 0), 20) * 0.001 * sampleRate
+        swing = 0.5 * depth
+        centre = ChorusSettings.minimumDelay * 0.001 * sampleRate + swing
+    }
+
+    var isSilent: Bool { @_noLocks get { cleared } }
+
+    @_noLocks
+    mutating func clear() {
+        line.update(repeating: 0, count: length)
+        quietSamples = 0
+        cleared = true
+    }
+
+    /// Adds the chorus of `input[0..<frames]` into `left` and `right`.
+    @_noLocks
+    mutating func process(_ input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>,
+                          right: UnsafeMutablePointer<Float>, frames: Int) {
+        if cleared {
+            var sound = false
+            for n in 0..<frames where input[n] != 0 { sound = true; break }
+            if !sound { return } // the line is silent and stays so; the LFO rests while it does
+        }
+        let line = self.line, mask = length &- 1, voices = voiceCount
+        var c = cosine, s = sine, p = position, quiet = quietSamples, isCleared = cleared
+        let tc = turnCos, ts = turnSin, mid = centre, sweep = swing
+        let oc = offsetCos, os = offsetSin, gl = gainLeft, gr = gainRight
+        let limit = length
+        for n in 0..<frames {
+            let x = input[n]
+            if x != 0 { quiet = 0; isCleared = false } else { quiet &+= 1 }
+            line[p] = x
+            var l: Float = 0, r: Float = 0
+            for k in 0..<voices {
+                let lfo = s * oc[k] + c * os[k] // sin(theta + offset k)
+                let delay = mid + sweep * lfo
+                let whole = Int(delay)
+                let fraction = delay - Float(whole)
+                let a = line[(p &- whole) & mask], b = line[(p &- whole &- 1) & mask]
+                let y = a + fraction * (b - a)
+                l += gl[k] * y
+                r += gr[k] * y
+            }
+            left[n] += l
+            right[n] += r
+            p = (p &+ 1) & mask
+            if !isCleared {
+                // Turn the phasor; one Newton step keeps its radius at 1.
+                let c1 = c * tc - s * ts, s1 = s * tc + c * ts
+                let k = 1.5 - 0.5 * (c1 * c1 + s1 * s1)
+                c = c1 * k; s = s1 * k
+            }
+            if !isCleared && quiet >= limit { isCleared = true } // the line holds only zeros now
+        }
+        cosine = c; sine = s; position = p
+        quietSamples = min(quiet, 1 << 40); cleared = isCleared
+    }
+}

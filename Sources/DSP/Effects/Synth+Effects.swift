@@ -1,0 +1,167 @@
+import MIDI
+
+// The send buses in the synth's slice (EffectBuses.swift): settings and per-channel sends at the start of a
+// slice, a sending group folded into the lane sums and the buses, the buses run at the end of the slice.
+
+/// The SoundFont 2.01 default modulators' amount for CC91 -> reverb send and CC93 -> chorus send: 200 in
+/// 0.1 % units, 20 % at the controller's full value; the built-in patches' sends follow the controllers alike.
+var controllerSendShare: Float { @_noLocks get { 0.2 } }
+
+/// A voice sends (left + right) x this x its send: the same share of a centred voice as of its mono signal.
+var sendPanScale: Float { @_noLocks get { 0.707_106_8 } }
+
+extension ReverbSettings {
+    @_noLocks
+    func same(as other: ReverbSettings) -> Bool {
+        roomSize == other.roomSize && damping == other.damping && width == other.width && level == other.level
+    }
+}
+
+extension ChorusSettings {
+    @_noLocks
+    func same(as other: ChorusSettings) -> Bool {
+        voices == other.voices && level == other.level && rate == other.rate && depth == other.depth
+    }
+}
+
+extension Synth {
+    /// Sets an effect setting (clamped to its range) from any thread; it takes effect at the next slice.
+    @_noLocks
+    public func setEffect(_ parameter: EffectParameter, _ value: Float) {
+        let (lower, upper) = parameter.bounds
+        let clamped = value.isNaN ? lower : min(max(value, lower), upper)
+        effectControls.values[parameter.index].store(clamped.bitPattern, ordering: .relaxed)
+    }
+
+    /// The value an effect setting was last set to. Any thread.
+    @_noLocks
+    public func value(of parameter: EffectParameter) -> Float {
+        effectControls.value(parameter)
+    }
+
+    /// Turns the reverb and the chorus on or off (both on by default). Any thread.
+    @_noLocks
+    public func setEffects(reverb: Bool, chorus: Bool) {
+        setEffect(.reverbOn, reverb ? 1 : 0)
+        setEffect(.chorusOn, chorus ? 1 : 0)
+    }
+
+    /// GM System On and panic: the reverb's and the chorus's tails cut (their state cleared), and with GM On
+    /// (`sends`) every channel's CC91 and CC93 back to their power-on 0, as FluidSynth's system reset does.
+    @_noLocks
+    func resetEffects(sends: Bool) {
+        effects.reverb.clear()
+        effects.chorus.clear()
+        guard sends else { return }
+        for ch in 0..<channelCount {
+            fontChannels.controllers[ch * 128 + Int(Controller.reverbSend.rawValue)] = 0
+            fontChannels.controllers[ch * 128 + Int(Controller.chorusSend.rawValue)] = 0
+        }
+    }
+
+    /// Start of a slice: the settings applied (the built-in voices' sends are read per group, `wavetableSends`).
+    @_noLocks
+    func prepareEffectsSlice() {
+        let reverbOn = effectControls.value(.reverbOn) >= 0.5
+        let chorusOn = effectControls.value(.chorusOn) >= 0.5
+        let wasReverb = effects.reverbOn, wasChorus = effects.chorusOn // `&&` must not capture self
+        if !reverbOn && wasReverb { effects.reverb.clear() }
+        if !chorusOn && wasChorus { effects.chorus.clear() }
+        effects.reverbOn = reverbOn
+        effects.chorusOn = chorusOn
+        var reverb = ReverbSettings()
+        reverb.level = effectControls.value(.reverbLevel)
+        reverb.roomSize = effectControls.value(.roomSize)
+        reverb.damping = effectControls.value(.damping)
+        reverb.width = effectControls.value(.width)
+        if !reverb.same(as: effects.reverb.applied) { effects.reverb.apply(reverb) }
+        var chorus = ChorusSettings()
+        chorus.level = effectControls.value(.chorusLevel)
+        chorus.voices = Int(effectControls.value(.chorusVoices) + 0.5)
+        chorus.rate = effectControls.value(.chorusRate)
+        chorus.depth = effectControls.value(.chorusDepth)
+        if !chorus.same(as: effects.chorus.applied) { effects.chorus.apply(chorus) }
+        effects.sent = false
+    }
+
+    /// The sends of a group of built-in voices, lane by lane, and whether any is above 0.
+    @_noLocks @inline(__always)
+    func wavetableSends(_ slots: UnsafeMutablePointer<Int32>, count: Int) -> (reverb: Lanes, chorus: Lanes, any: Bool) {
+        var reverb = Lanes(), chorus = Lanes()
+        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
+        guard reverbOn || chorusOn else { return (reverb, chorus, false) }
+        let patch = patches.values[currentPatch]
+        let share = controllerSendShare / 127
+        for l in 0..<count {
+            let cc = fontChannels.controllers + Int(voices.channel[Int(slots[l])]) * 128
+            let r = patch.reverbSend + share * Float(cc[Int(Controller.reverbSend.rawValue)])
+            let c = patch.chorusSend + share * Float(cc[Int(Controller.chorusSend.rawValue)])
+            reverb[l] = reverbOn ? min(max(r, 0), 1) : 0
+            chorus[l] = chorusOn ? min(max(c, 0), 1) : 0
+        }
+        let any = laneSum(reverb) + laneSum(chorus) > 0
+        return (reverb, chorus, any)
+    }
+
+    /// The sends of a group of SoundFont voices (their generators and modulators), and whether any is above 0.
+    @_noLocks @inline(__always)
+    func sampleSends(_ slots: UnsafeMutablePointer<Int32>, count: Int) -> (reverb: Lanes, chorus: Lanes, any: Bool) {
+        var reverb = Lanes(), chorus = Lanes()
+        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
+        for l in 0..<count {
+            let voice = sampleVoices.state + Int(slots[l])
+            reverb[l] = reverbOn ? voice.pointee.reverbSend : 0
+            chorus[l] = chorusOn ? voice.pointee.chorusSend : 0
+        }
+        let any = laneSum(reverb) + laneSum(chorus) > 0
+        return (reverb, chorus, any)
+    }
+
+    /// A group rendered into `effects.groupLeft/Right`: added into the lane sums (as rendering there would
+    /// have) and, times each lane's sends, into the buses' lanes; the group buffers are left zeroed.
+    @_noLocks
+    func foldGroup(frames: Int, reverb: Lanes, chorus: Lanes) {
+        let reverbLanes = effects.reverbLanes, chorusLanes = effects.chorusLanes
+        if !effects.sent {
+            reverbLanes.update(repeating: .zero, count: 2 * frames)
+            chorusLanes.update(repeating: .zero, count: 2 * frames)
+            effects.sent = true
+        }
+        let gl = effects.groupLeft, gr = effects.groupRight, sl = scratch.sumLeft, sr = scratch.sumRight
+        let r0 = reverb.lowHalf * sendPanScale, r1 = reverb.highHalf * sendPanScale
+        let c0 = chorus.lowHalf * sendPanScale, c1 = chorus.highHalf * sendPanScale
+        for n in 0..<frames {
+            let i = 2 &* n, j = 2 &* n &+ 1
+            let l0 = gl[i], l1 = gl[j], q0 = gr[i], q1 = gr[j]
+            sl[i] += l0; sl[j] += l1
+            sr[i] += q0; sr[j] += q1
+            let m0 = l0 + q0, m1 = l1 + q1
+            reverbLanes[i] += m0 * r0; reverbLanes[j] += m1 * r1
+            chorusLanes[i] += m0 * c0; chorusLanes[j] += m1 * c1
+            gl[i] = .zero; gl[j] = .zero; gr[i] = .zero; gr[j] = .zero
+        }
+    }
+
+    /// End of a slice: the buses run on the summed sends; their output is added into `left` and `right`
+    /// (which hold nothing else yet). Skipped when nothing was sent and both buses are silent.
+    @_noLocks
+    func processEffects(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
+        let sent = effects.sent
+        let reverbSilent = effects.reverb.isSilent, chorusSilent = effects.chorus.isSilent // `&&` must not capture self
+        if !sent && reverbSilent && chorusSilent { return }
+        let reverbInput = effects.reverbInput, chorusInput = effects.chorusInput
+        if sent {
+            let rl = effects.reverbLanes, cl = effects.chorusLanes
+            for n in 0..<frames {
+                let r = rl[2 &* n] + rl[2 &* n &+ 1], c = cl[2 &* n] + cl[2 &* n &+ 1]
+                reverbInput[n] = (r[0] + r[1]) + (r[2] + r[3])
+                chorusInput[n] = (c[0] + c[1]) + (c[2] + c[3])
+            }
+        } else {
+            reverbInput.update(repeating: 0, count: frames)
+            chorusInput.update(repeating: 0, count: frames)
+        }
+        effects.reverb.process(reverbInput, left: left, right: right, frames: frames)
+        effects.chorus.process(chorusInput, left: left, right: right, frames: frames)
+    }
+}

@@ -1,0 +1,36 @@
+// Issue 22: with the send effects on (the default) and sounding, live and offline stay sample-identical.
+// The live half is SysexPathTests' period loop (the JACK callback's steps without a server).
+@testable import Engine
+import DSP
+import Foundation
+import MIDI
+import Testing
+
+@Suite struct EffectsLiveOfflineTests {
+    @Test func liveAndOfflineStaySampleIdenticalWithReverbAndChorus() {
+        // Frames off the period grid; reverb and chorus sends raised, notes overlapping, a send changed
+        // while they sound, then the tails.
+        let events: [(frame: Int, bytes: [UInt8])] = [
+            (10, [0xB0, 91, 127]), (10, [0xB0, 93, 100]), (10, [0xB1, 91, 60]),
+            (1_000, [0x90, 69, 100]), (1_000, [0x91, 64, 90]), (7_777, [0xB0, 93, 20]),
+            (9_001, [0x80, 69, 0]), (13_000, [0x90, 72, 110]), (17_777, [0x80, 72, 0]), (20_001, [0x81, 64, 0]),
+        ]
+        let frames = 96_000
+        let live = SysexPathTests.renderLive(events, frames: frames)
+        let timed = events.map { event in
+            TimedMessage(seconds: Double(event.frame) / SysexPathTests.rate,
+                         message: ShortMessage(status: event.bytes[0], data1: event.bytes[1], data2: event.bytes[2]))
+        }
+        let offline = OfflineRenderer.render(timed, sampleRate: SysexPathTests.rate, periodFrames: 256, padding: 0).left
+        #expect(offline.count >= frames)
+        let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }
+        #expect(firstDifference == nil, "live and offline differ from frame \(firstDifference ?? -1)")
+        // The effects sounded: a reverb tail after the last voice ended (sine keys: 0.3 s release).
+        #expect(AudioAnalysis.rmsDecibels(live[48_000..<60_000]) > -80, "no reverb tail")
+        let dry = OfflineRenderer.render(timed, sampleRate: SysexPathTests.rate, periodFrames: 256, padding: 0,
+                                         reverb: false, chorus: false).left
+        // The render's tail: to the voices' end dry, to the reverb's (cleared 2 RT60 after its input ended) wet.
+        #expect(dry.count < 48_000, "dry render of \(dry.count) frames")
+        #expect(offline.count > 34_000 + 2 * 48_000, "the render's tail stops at \(offline.count) frames")
+    }
+}
