@@ -21,7 +21,8 @@ extension JACK.JackIntegrationTests {
         defer { server.stop() }
         let sequencer = try startSequencer(server: server, loop: 96_000, notes: [(0, 69, 2400), (48_011, 69, 2400)])
         defer { sequencer.signal(SIGTERM) }
-        let backbeat = try startBackbeat(server: server.name, ["--no-autoconnect", "--connect-midi", "seq:out", "--soundfont", Self.timGM6mb])
+        // FluidSynth plays dry (-R 0 -C 0), so Backbeat does too: a reverb tail would fill the silence the onsets are found in.
+        let backbeat = try startBackbeat(server: server.name, ["--no-autoconnect", "--connect-midi", "seq:out", "--soundfont", Self.timGM6mb, "--no-reverb", "--no-chorus"])
         defer { backbeat.signal(SIGTERM) }
         // FluidSynth's shell keeps it running while its stdin is open: ReferenceClient holds it open.
         let fluidsynth = try #require(try ReferenceClient.start(["fluidsynth", "-a", "jack", "-m", "jack", "-R", "0", "-C", "0", "-r", "48000",
