@@ -1,6 +1,6 @@
 // The font table of README.md: each Debian SoundFont (alone, or FluidR3_GS stacked on FluidR3_GM) renders
 // the General MIDI test files (TestSupport's GeneralMIDITestFiles) with `backbeat render` and with
-// `fluidsynth -F` (reverb and chorus off), compared as SoundFontAgainstFluidSynthTests compares TimGM6mb:
+// `fluidsynth -F` (reverb and chorus off in both), compared as SoundFontAgainstFluidSynthTests compares TimGM6mb:
 // every melodic note's pitch within 5 cents of FluidSynth's, the drums as noise (spread spectrum, flat), the
 // song's loudness envelope r >= 0.9; and each player's peak memory (the child's maximum resident set,
 // /usr/bin/time's %M) and wall time for the song, printed as the table's row.
@@ -28,11 +28,17 @@ enum FontTable {
         Row(label: "FluidR3_GM", fonts: ["FluidR3_GM.sf2"], large: true),
         Row(label: "FluidR3_GS on FluidR3_GM", fonts: ["FluidR3_GM.sf2", "FluidR3_GS.sf2"], large: true),
         Row(label: "OPL-3_FM_128M", fonts: ["OPL-3_FM_128M.sf2"], large: true),
+        // SoundFont 3 (Ogg Vorbis samples, decoded as the file needs them).
+        Row(label: "FluidR3Mono_GM.sf3", fonts: ["/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"], large: false),
+        Row(label: "MuseScore_General_Lite.sf3", fonts: ["/usr/share/sounds/sf3/MuseScore_General_Lite.sf3"], large: true),
+        Row(label: "MuseScore_General_Full.sf2", fonts: ["/usr/share/sounds/sf2/MuseScore_General_Full.sf2"], large: true),
     ]
+    /// A row's font: a name in `directory`, or an absolute path.
+    static func path(_ font: String) -> String { font.hasPrefix("/") ? font : directory + font }
     static var all: Bool { ProcessInfo.processInfo.environment["BACKBEAT_FONT_TABLE"] == "all" }
     static var timer: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/time") }
     static func available(_ row: Row) -> Bool {
-        (all || !row.large) && row.fonts.allSatisfy { FileManager.default.fileExists(atPath: directory + $0) }
+        (all || !row.large) && row.fonts.allSatisfy { FileManager.default.fileExists(atPath: path($0)) }
     }
 
     /// One player's rendering: the mono mix, the child's peak resident memory (KiB) and wall time (s).
@@ -49,10 +55,10 @@ enum FontTable {
         let file = directory.appendingPathComponent("in.mid").path, out = directory.appendingPathComponent("out.wav").path
         let timing = directory.appendingPathComponent("time.txt").path
         try Data(midi).write(to: URL(fileURLWithPath: file))
-        let paths = fonts.map { Self.directory + $0 }
+        let paths = fonts.map(Self.path)
         let command = fluidsynth
             ? [FluidSynthComparison.fluidsynth!, "-ni", "-R", "0", "-C", "0", "-r", "48000", "-F", out] + paths + [file]
-            : [ProcessInfo.processInfo.environment["BACKBEAT_FONT_TABLE_BINARY"] ?? backbeatExecutable(), "render", file, "-o", out, "--voices", "256"] + paths.flatMap { ["--soundfont", $0] }
+            : [ProcessInfo.processInfo.environment["BACKBEAT_FONT_TABLE_BINARY"] ?? backbeatExecutable(), "render", file, "-o", out, "--voices", "256", "--no-reverb", "--no-chorus"] + paths.flatMap { ["--soundfont", $0] }
         let result = try run("/usr/bin/time", ["-f", "%M %e", "-o", timing] + command)
         guard result.status == 0 else { throw HarnessError("\(command.joined(separator: " ")) exited \(result.status): \(result.output)") }
         let figures = try String(contentsOfFile: timing, encoding: .utf8).split(whereSeparator: \.isWhitespace)
