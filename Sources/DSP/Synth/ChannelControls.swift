@@ -24,6 +24,10 @@ struct ChannelControls: ~Copyable {
     let scale: UnsafeMutablePointer<Float>          // 12 per channel: scale/octave tuning, cents per pitch class
     let programs: UnsafeMutablePointer<Float>       // 128 MTS tuning programs x 128 keys: cents off equal temperament
     let master: UnsafeMutablePointer<Float>         // fine cents, coarse semitones, balance left gain, right gain
+    // Portamento (Synth+Portamento.swift).
+    /// 4 per channel (`Portamento` indices): CC5 x 128 + CC37 (milliseconds of a glide); CC65 on (1) or off
+    /// (0); the CC84 key the next note glides from (-1 none); the channel's last note-on key (-1 none).
+    let portamento: UnsafeMutablePointer<Int32>
     private let store: ArrayStore
 
     init() {
@@ -50,8 +54,17 @@ struct ChannelControls: ~Copyable {
         scale = store.make(12 * channelCount, 0 as Float)
         programs = store.make(128 * 128, 0 as Float)
         master = store.make(4, 0 as Float)
+        portamento = store.make(4 * channelCount) { $0 % 4 >= Portamento.from ? -1 as Int32 : 0 }
         master[2] = 1
         master[3] = 1
         self.store = store
     }
+}
+
+/// Indices into `ChannelControls.portamento` (4 per channel).
+enum Portamento {
+    static var time: Int { @_noLocks get { 0 } }
+    static var on: Int { @_noLocks get { 1 } }
+    static var from: Int { @_noLocks get { 2 } }
+    static var lastNote: Int { @_noLocks get { 3 } }
 }

@@ -65,6 +65,8 @@ extension Synth {
         case .sustain:
             controls.pedal[ch] = value >= 64 ? 1 : 0
             if value < 64 { releaseHeld(ch) }
+        case .portamentoTime, Controller(rawValue: 37), .portamento, .portamentoControl:
+            portamentoControl(channel: ch, controller: controller, value: value)
         case .dataEntry, .dataEntryLSB, .dataIncrement, .dataDecrement, .nrpnLSB, .nrpnMSB, .rpnLSB, .rpnMSB:
             // parameter numbers: selection and data entry
             if let change = parameterNumbers.process(channel: UInt8(ch), controller: controller.rawValue, value: value) {
@@ -82,6 +84,8 @@ extension Synth {
             controls.expression[ch] = 1
             controls.pedal[ch] = 0
             releaseHeld(ch)
+            controls.portamento[4 * ch + Portamento.on] = 0 // CC65
+            controls.portamento[4 * ch + Portamento.from] = -1
             parameterNumbers.deselect(channel: UInt8(ch))
         case .allNotesOff, .omniOff, .omniOn, .monoOn, .polyOn: // the mode changes imply all notes off
             for v in 0..<slotLimit where isHeldNote(v, channel: ch) { keyUp(v, channel: ch) }
