@@ -28,6 +28,9 @@ struct ChannelControls: ~Copyable {
     /// 4 per channel (`Portamento` indices): CC5 x 128 + CC37 (milliseconds of a glide); CC65 on (1) or off
     /// (0); the CC84 key the next note glides from (-1 none); the channel's last note-on key (-1 none).
     let portamento: UnsafeMutablePointer<Int32>
+    /// 18 per channel (Synth+MonoMode.swift): mono mode (1) or poly (0), how many keys are down, then those
+    /// keys, oldest first.
+    let mono: UnsafeMutablePointer<UInt8>
     private let store: ArrayStore
 
     init() {
@@ -55,6 +58,7 @@ struct ChannelControls: ~Copyable {
         programs = store.make(128 * 128, 0 as Float)
         master = store.make(4, 0 as Float)
         portamento = store.make(4 * channelCount) { $0 % 4 >= Portamento.from ? -1 as Int32 : 0 }
+        mono = store.make(monoStride * channelCount, 0 as UInt8)
         master[2] = 1
         master[3] = 1
         self.store = store
@@ -68,3 +72,6 @@ enum Portamento {
     static var from: Int { @_noLocks get { 2 } }
     static var lastNote: Int { @_noLocks get { 3 } }
 }
+
+/// Entries per channel in `ChannelControls.mono`: the mode, the count, 16 keys.
+var monoStride: Int { @_noLocks get { 18 } }

@@ -19,8 +19,11 @@ extension Synth {
         if hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
         switch message.kind {
         case .noteOn where d2 > 0:
+            if isMono(ch) { if monoNoteOn(channel: ch, note: d1) { break } } // legato (Synth+MonoMode.swift)
             if hasFont { sampleNoteOn(channel: ch, note: d1, velocity: d2) } else { noteOn(channel: ch, note: d1, velocity: d2) }
-        case .noteOff, .noteOn: noteOff(channel: ch, note: d1)
+        case .noteOff, .noteOn:
+            if isMono(ch) { if monoNoteOff(channel: ch, note: d1) { break } }
+            noteOff(channel: ch, note: d1)
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
         case .programChange: if !hasFont { selectPatch(Int(d1)) }
         case .pitchBend:
@@ -89,6 +92,8 @@ extension Synth {
             parameterNumbers.deselect(channel: UInt8(ch))
         case .allNotesOff, .omniOff, .omniOn, .monoOn, .polyOn: // the mode changes imply all notes off
             for v in 0..<slotLimit where isHeldNote(v, channel: ch) { keyUp(v, channel: ch) }
+            controls.mono[monoStride * ch + 1] = 0 // no key down
+            if controller == .monoOn { setMono(true, channel: ch) } else if controller == .polyOn { setMono(false, channel: ch) }
         default: break
         }
     }

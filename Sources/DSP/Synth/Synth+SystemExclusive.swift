@@ -65,7 +65,7 @@ extension Synth {
     /// GM System On: every voice cut short (all sound off's 2 ms fade), then every channel's controllers at
     /// their power-on values (volume 100, pan centre, expression full, no modulation, pedal up, bend centred
     /// with a range of 2 semitones, no parameter number selected, no tuning, modulation depth range 50 cents)
-    /// and program 0 (with a font, bank 0 program 0 through its fallbacks; without, the first built-in
+    /// poly mode, and program 0 (with a font, bank 0 program 0 through its fallbacks; without, the first built-in
     /// patch). Master Volume and master tuning stay as they were.
     @_noLocks
     func resetToGeneralMIDI() {
@@ -76,6 +76,7 @@ extension Synth {
             controlChange(channel: ch, controller: .pan, value: 64)
             controls.bendRange[ch] = 2
             updateBend(ch)
+            setMono(false, channel: ch) // poly mode
         }
         resetChannelTuning()
         if hasFont { resetFontChannels() } else { selectPatch(0) }
