@@ -44,6 +44,9 @@ extension Synth {
         case .channelPressure:
             fontChannels.pressure[ch] = d1
             fontDirty |= 1 << UInt16(ch)
+        case .polyPressure: // per key: the modulators that name it read their voice's key
+            fontChannels.keyPressure[ch * 128 + Int(d1)] = d2
+            fontDirty |= 1 << UInt16(ch)
         case .pitchBend:
             fontChannels.pitchWheel[ch] = Int32(d2) << 7 | Int32(d1)
             fontDirty |= 1 << UInt16(ch)

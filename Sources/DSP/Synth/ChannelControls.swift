@@ -15,6 +15,7 @@ struct ChannelControls: ~Copyable {
     let gainRight: UnsafeMutablePointer<Float>
     // Tuning (Synth+Tuning.swift), all in the real-time thread's hands.
     let wheel: UnsafeMutablePointer<Float>          // CC1 / 127
+    let pressure: UnsafeMutablePointer<Float>       // channel pressure / 127: vibrato, 0.5 semitone at full
     let depthRange: UnsafeMutablePointer<Float>     // RPN 5: vibrato semitones at full wheel (GM2: 0.5)
     let fineTuning: UnsafeMutablePointer<Float>     // RPN 1, cents
     let coarseTuning: UnsafeMutablePointer<Float>   // RPN 2, semitones
@@ -48,6 +49,7 @@ struct ChannelControls: ~Copyable {
         gainLeft = store.make(channelCount, 0 as Float)
         gainRight = store.make(channelCount, 0 as Float)
         wheel = store.make(channelCount, 0 as Float)
+        pressure = store.make(channelCount, 0 as Float)
         depthRange = store.make(channelCount, 0.5 as Float)
         fineTuning = store.make(channelCount, 0 as Float)
         coarseTuning = store.make(channelCount, 0 as Float)

@@ -26,6 +26,9 @@ extension Synth {
             noteOff(channel: ch, note: d1)
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
         case .programChange: if !hasFont { selectPatch(Int(d1)) }
+        case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
+            controls.pressure[ch] = Float(d1) / 127
+            updateModulation(ch)
         case .pitchBend:
             controls.bendValue[ch] = (Int32(d2) << 7 | Int32(d1)) - 8192
             updateBend(ch)
@@ -61,7 +64,7 @@ extension Synth {
         switch controller {
         case .modulationWheel: // full wheel: the modulation depth range (RPN 5, 0.5 semitone at power-on)
             controls.wheel[ch] = x
-            controls.modulation[ch] = x * controls.depthRange[ch]
+            updateModulation(ch)
         case .volume: controls.volume[ch] = x
         case .pan: controls.pan[ch] = Float(max(Int(value) - 1, 0)) / 126
         case .expression: controls.expression[ch] = x
@@ -83,7 +86,8 @@ extension Synth {
             controls.bendValue[ch] = 0
             updateBend(ch)
             controls.wheel[ch] = 0
-            controls.modulation[ch] = 0
+            controls.pressure[ch] = 0
+            updateModulation(ch)
             controls.expression[ch] = 1
             controls.pedal[ch] = 0
             releaseHeld(ch)
@@ -137,9 +141,16 @@ extension Synth {
             controls.tuningBank[ch] = Int32(change.value >> 7)
         } else if p == RegisteredParameter.modulationDepthRange {
             controls.depthRange[ch] = msb + Float(lsb) / 128
-            controls.modulation[ch] = controls.wheel[ch] * controls.depthRange[ch]
+            updateModulation(ch)
             fontDirty |= bit
         }
+    }
+
+    /// The built-in voices' vibrato depth in semitones: the wheel times the modulation depth range (RPN 5),
+    /// plus channel pressure's 50 cents at full (SoundFont 2.01's default modulator, the same in both synths).
+    @_noLocks @inline(__always)
+    func updateModulation(_ ch: Int) {
+        controls.modulation[ch] = controls.wheel[ch] * controls.depthRange[ch] + controls.pressure[ch] * 0.5
     }
 
     @_noLocks @inline(__always)
