@@ -13,7 +13,8 @@ extension Synth {
     /// master tuning and balance, GS and XG master volume), GM System Off (Backbeat has no other mode: nothing
     /// changes), Master Volume (a gain of value / 16383 on the whole output, smoothed like the master gain),
     /// Master Balance, Master Fine and Coarse Tuning, the MIDI Tuning Standard's scale/octave tuning (1- and
-    /// 2-byte), single note tuning changes and bulk dumps, and GS scale tuning (Synth+Tuning.swift). Returns
+    /// 2-byte), single note tuning changes and bulk dumps, GS scale tuning (Synth+Tuning.swift) and GS Use For
+    /// Rhythm Part (Synth+SoundFont.swift). Returns
     /// false for any other sysex, which changes nothing and is counted (`ignoredSysexCount`). Reads `bytes`
     /// in place: no allocation, `@_noLocks`.
     @_noLocks @discardableResult
@@ -52,6 +53,12 @@ extension Synth {
             applyBulkTuningDump(bytes, program: Int(program))
         case .gsScaleTuning(let channel, let first, let count):
             applyGSScaleTuning(bytes, channel: Int(channel & 0x0F), first: first, count: count)
+        case .gsRhythmPart(let channel, let map):
+            guard hasFont else { // the built-in synth has no drum kit: counted as ignored
+                ignoredSysex.wrappingAdd(1, ordering: .relaxed)
+                return false
+            }
+            setRhythmPart(channel: Int(channel & 0x0F), drum: map != 0)
         }
         publishCount()
         return true
