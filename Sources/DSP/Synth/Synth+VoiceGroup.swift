@@ -5,8 +5,8 @@ extension Synth {
     /// Phase steps per sample for lanes whose channel's pitch moves, into `incrementScratch`: exact at every
     /// `coefficientInterval`-th sample and the last, linear in between (in fixed point). Vibrato moves the
     /// pitch by at most 0.5 semitone at 5.5 Hz: a straight line over 8 samples is off by under 1e-7 of it.
-    @_noLocks @inline(never)
     /// Portamento (`glides`, cents now, moving to 0 by `glideSteps` a sample) is in the exact points too.
+    @_noLocks @inline(never)
     func fillIncrements(frames: Int, bases: Lanes, channelOffsets: SIMD8<Int32>, count: Int,
                         glides: Lanes = .zero, glideSteps: Lanes = .zero, gliding: Bool = false) {
         let pitch = scratch.pitch, out = scratch.increments
