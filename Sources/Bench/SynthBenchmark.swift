@@ -44,16 +44,27 @@ public enum SynthBenchmark {
     /// Render cost in ns per voice-sample (one voice, one output frame) with `voices` notes held on the
     /// saw-through-filter patch (with the mod wheel at half on every channel if `vibrato`), rendering `seconds` of audio in `period`-frame calls, three times (the smallest counts). Measured on the
     /// thread's CPU clock after a warm-up. With `soundFont` the notes play the font's presets (program 0; on
-    /// channel 10 the percussion bank) and a note may sound several voices: `sounding` counts them.
+    /// channel 10 the percussion bank) and a note may sound several voices: `sounding` counts them. With
+    /// `portamento` every note glides (CC84, an octave) for longer than the measurement.
     public static func nanosecondsPerVoiceSample(voices: Int, seconds: Double = 2, sampleRate: Double = 48_000,
                                                  period: Int = 512, patch: Int = 1, vibrato: Bool = false,
+                                                 portamento: Bool = false,
                                                  soundFont: SoundFont? = nil) -> (ns: Double, sounding: Int) {
         let synth = Synth(voices: voices, patch: patch, soundFont: soundFont)
         synth.prepare(sampleRate: sampleRate, maxFrames: period)
         if vibrato {
             for channel in 0..<UInt8(16) { synth.handle(ShortMessage.controlChange(.modulationWheel, value: 64, channel: channel)) }
         }
+        if portamento { // the longest glide (16.4 s): every voice glides all through the measurement
+            for channel in 0..<UInt8(16) {
+                synth.handle(ShortMessage.controlChange(.portamentoTime, value: 127, channel: channel))
+                synth.handle(ShortMessage.controlChange(Controller(37), value: 127, channel: channel))
+            }
+        }
         for (channel, note) in heldNotes(voices) {
+            if portamento { // CC84: glide from an octave away
+                synth.handle(ShortMessage.controlChange(.portamentoControl, value: note >= 12 ? note - 12 : note + 12, channel: channel))
+            }
             synth.handle(ShortMessage.noteOn(note, velocity: 100, channel: channel))
         }
         let left = UnsafeMutablePointer<Float>.allocate(capacity: period)
@@ -69,6 +80,25 @@ public enum SynthBenchmark {
             elapsed = min(elapsed, threadCPUSeconds() - start)
         }
         return (elapsed * 1e9 / Double(calls * period * max(sounding, 1)), sounding)
+    }
+
+    /// Render cost (ns per voice-sample) of `voices` held notes without portamento and with every voice
+    /// gliding, on the saw-through-filter patch or the font at `fontPath`: the least of two alternated runs
+    /// each, as the machine's load drifts. Nil if the font does not load.
+    public static func portamentoCost(voices: Int, fontPath: String?) -> (off: Double, on: Double, sounding: Int)? {
+        var font: SoundFont?
+        if let fontPath {
+            guard let loaded = try? SoundFont.load(path: fontPath) else { return nil }
+            font = loaded
+        }
+        var off = Double.infinity, on = Double.infinity, sounding = 0
+        for _ in 0..<2 {
+            off = min(off, nanosecondsPerVoiceSample(voices: voices, soundFont: font).ns)
+            let gliding = nanosecondsPerVoiceSample(voices: voices, portamento: true, soundFont: font)
+            on = min(on, gliding.ns)
+            sounding = gliding.sounding
+        }
+        return (off, on, sounding)
     }
 
     /// A Standard MIDI File holding `notes` notes for `seconds`, each channel set to `program` if given.

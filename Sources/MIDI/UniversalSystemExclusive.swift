@@ -39,6 +39,9 @@ public enum UniversalSystemExclusive: Hashable, Sendable, BitwiseCopyable {
     /// GS scale tuning (F0 41 dev 42 12 40 1x 40+first data cs F7) of the part on `channel` (0...15): `count`
     /// pitch classes from `first` (0 = C), cents 00-7F = -64...+63, the data from byte 8.
     case gsScaleTuning(channel: UInt8, first: Int, count: Int)
+    /// GS Use For Rhythm Part (F0 41 dev 42 12 40 1x 15 mm cs F7) of the part on `channel` (0...15): `map`
+    /// 0 plays it as a normal (melodic) part, 1 or 2 as a drum part (drum map 1 or 2).
+    case gsRhythmPart(channel: UInt8, map: UInt8)
 
     /// The universal non-real-time sysex ID (7E).
     @inlinable public static var nonRealTimeID: UInt8 { @_noLocks get { 0x7E } }
@@ -102,6 +105,9 @@ public enum UniversalSystemExclusive: Hashable, Sendable, BitwiseCopyable {
                 let part = block & 0x0F  // block 0 is part 10, 1...9 parts 1...9, A...F parts 11...16
                 let channel: UInt8 = part == 0 ? 9 : part <= 9 ? part - 1 : part
                 self = .gsScaleTuning(channel: channel, first: Int(low - 0x40), count: dataCount)
+            } else if block & 0xF0 == 0x10 && low == 0x15 && dataCount == 1 {
+                let part = block & 0x0F
+                self = .gsRhythmPart(channel: part == 0 ? 9 : part <= 9 ? part - 1 : part, map: bytes[8] & 0x7F)
             } else {
                 return nil
             }
@@ -163,6 +169,8 @@ public enum UniversalSystemExclusive: Hashable, Sendable, BitwiseCopyable {
         case .gsScaleTuning(let channel, let first, let count):
             Self.gsDataSet(device: dev, address: [0x40, 0x10 | Self.gsPart(channel), 0x40 + UInt8(first & 0x0F)],
                            data: Array(repeating: 0x40, count: count))
+        case .gsRhythmPart(let channel, let map):
+            Self.gsDataSet(device: dev, address: [0x40, 0x10 | Self.gsPart(channel), 0x15], data: [map & 0x7F])
         }
         return [SystemStatus.exclusive] + body + [SystemStatus.endOfExclusive]
     }

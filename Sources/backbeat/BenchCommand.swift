@@ -53,6 +53,7 @@ struct Bench: ParsableCommand {
                     reference: "-", ratio: "-", target: "-", pass: nil))
         }
 
+        if only == nil || only == .synth { portamentoRows().forEach(add) }
         if only == nil || only == .calls { callSizeRows().forEach(add) }
 
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -90,6 +91,24 @@ struct Bench: ParsableCommand {
         if only == nil || only == .effects { try effectsRows(backbeat: me).forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
+    }
+
+    /// Portamento's cost: 256 voices all gliding (CC84, the longest time) against the same voices without,
+    /// built-in and, with a font, SoundFont voices. The row without it is the one to hold within 5 % of
+    /// the synth's cost before portamento existed (the "256 held" row of an earlier build).
+    func portamentoRows() -> [Row] {
+        var fonts: [String?] = [nil]
+        if let path = SoundFontBenchmark.font { fonts.append(path) }
+        return fonts.map { path in
+            let name = path.map { "SoundFont \(($0 as NSString).lastPathComponent)" } ?? "built-in saw+filter"
+            guard let (off, on, sounding) = SynthBenchmark.portamentoCost(voices: 256, fontPath: path) else {
+                return Row(metric: "portamento cost, \(name)", backbeat: "n/a (font not loaded)", reference: "-", ratio: "-", target: "-", pass: nil)
+            }
+            let ratio = on / off
+            return Row(metric: "synth ns/voice-sample, 256 held, \(name) (\(sounding) sounding): portamento gliding on every voice (vs off)",
+                       backbeat: String(format: "%.1f", on), reference: String(format: "%.1f", off),
+                       ratio: String(format: "%.2fx", ratio), target: "≤1.10x", pass: ratio <= 1.10)
+        }
     }
 
     /// The synth's cost per voice-sample in 64-frame calls against 512-frame calls (the per-call work:

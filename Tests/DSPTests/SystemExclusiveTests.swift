@@ -103,7 +103,7 @@ private func steadyLevel(_ x: [Float]) -> Double { rms(x[2_400...]) }
 @Test func aSysexTheSynthDoesNotAnswerChangesNothing() {
     let a = steadySynth(), b = steadySynth()
     for synth in [a, b] { synth.handle(noteOn(64)) }
-    // GS Use For Rhythm Part (not obeyed yet); GM System Off is obeyed and changes nothing (one mode only).
+    // GS Use For Rhythm Part (the built-in synth has no drum kit: ignored); GM System Off is obeyed and changes nothing (one mode only).
     let rhythmPart: [UInt8] = [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x11, 0x15, 0x02, 0x18, 0xF7]
     #expect(!rhythmPart.withUnsafeBufferPointer { b.handle(sysex: $0) })
     #expect(send(b, .generalMIDIOff))

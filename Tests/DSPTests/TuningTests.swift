@@ -223,8 +223,8 @@ private func rpn(_ msb: UInt8, _ lsb: UInt8, _ data: UInt8, _ dataLSB: UInt8? = 
     func unknownNRPNsAndIgnoredSysexChangeNothing(_ kind: TunedSynth) {
         let a = kind.make(), b = kind.make()
         for m in [cc(99, 1), cc(98, 8), cc(6, 100), cc(38, 3), cc(96, 0), cc(99, 37), cc(98, 5), cc(6, 0)] { b.handle(m) }
-        let rhythm: [UInt8] = [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x11, 0x15, 0x02, 0x18, 0xF7]
-        #expect(!send(b, rhythm))
+        let keyShift: [UInt8] = [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x11, 0x16, 0x40, 0x59, 0xF7] // GS part key shift
+        #expect(!send(b, keyShift))
         #expect(!send(b, [0xF0, 0x7E, 0x7F, 0x08, 0x08, 0x00, 0xF7]))  // a scale tuning cut short
         #expect(b.ignoredSysexCount == 2 && a.ignoredSysexCount == 0)
         for s in [a, b] { s.handle(noteOn(64)) }

@@ -10,7 +10,11 @@ struct SoundFontChannels: ~Copyable {
     /// 14-bit pitch wheel, 0...16383 (8192 centre).
     let pitchWheel: UnsafeMutablePointer<Int32>
     let pressure: UnsafeMutablePointer<UInt8>
+    /// Polyphonic key pressure, 128 keys per channel: `keyPressure[channel * 128 + key]`.
+    let keyPressure: UnsafeMutablePointer<UInt8>
     let program: UnsafeMutablePointer<UInt8>
+    /// GS Use For Rhythm Part: -1 not set (channel 10 is the drum part), 0 a normal part, 1 a drum part.
+    let rhythm: UnsafeMutablePointer<Int8>
     /// Index into the font's presets, or -1 (nothing plays on the channel).
     let preset: UnsafeMutablePointer<Int32>
     /// When the preset the channel plays is not the bank and program it asked for (a fallback, or nothing):
@@ -26,16 +30,18 @@ struct SoundFontChannels: ~Copyable {
         controllers = store.make(128 * channelCount, 0 as UInt8)
         pitchWheel = store.make(channelCount, 8192 as Int32)
         pressure = store.make(channelCount, 0 as UInt8)
+        keyPressure = store.make(128 * channelCount, 0 as UInt8)
         program = store.make(channelCount, 0 as UInt8)
         preset = store.make(channelCount, -1 as Int32)
         substitution = store.make(channelCount, 0)
         substitutionSaid = store.make(channelCount, 0 as UInt8)
+        rhythm = store.make(channelCount, -1 as Int8)
         self.store = store
         for ch in 0..<channelCount { resetControllers(ch, all: true) }
     }
 
     /// The controllers' power-on values (`all`), or what "reset all controllers" resets (RP-015: modulation,
-    /// expression, the pedals CC 64-67, the RPN and NRPN selection, the pitch wheel and pressure; volume, pan,
+    /// expression, the pedals CC 64-67, the RPN and NRPN selection, the pitch wheel, channel and key pressure; volume, pan,
     /// the bank, effect depths and sound controllers stay).
     @_noLocks
     func resetControllers(_ ch: Int, all: Bool) {
@@ -56,6 +62,7 @@ struct SoundFontChannels: ~Copyable {
         cc[Int(Controller.expression.rawValue)] = 127
         pitchWheel[ch] = 8192
         pressure[ch] = 0
+        (keyPressure + ch * 128).update(repeating: 0, count: 128)
     }
 }
 

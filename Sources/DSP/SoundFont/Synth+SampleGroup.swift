@@ -124,8 +124,13 @@ extension Synth {
                 voice.pointee.vibratoLFO.advance(step)
                 let s = voice.pointee
                 let modLFO = s.modulationLFO.value, modEnv = s.modulationEnvelope.value, vibLFO = s.vibratoLFO.value
+                let glide = voices.glide[v] // portamento (Synth+Portamento.swift), stepped per block as FluidSynth's
+                if glide != 0 {
+                    let moved = voices.glideStep[v] * step
+                    voices.glide[v] = glide > 0 ? max(glide - moved, 0) : min(glide + moved, 0)
+                }
                 floats[8 &* SampleControl.cents &+ l] = s.pitchCents + modLFO * s.modLFOToPitch
-                    + vibLFO * s.vibLFOToPitch + modEnv * s.modEnvToPitch
+                    + vibLFO * s.vibLFOToPitch + modEnv * s.modEnvToPitch + glide
                 // The volume envelope past its attack is 96 dB x (1 - value) of attenuation: added to the
                 // voice's centibels here, so one vector exp2 per block turns both into the level.
                 let envelope = s.volumeEnvelope

@@ -25,6 +25,7 @@ extension Synth {
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
             startSampleVoice(zone: z, preset: p, channel: ch, note: note, velocity: velocity)
         }
+        notePlayed(channel: ch, note: note) // portamento's origin for the next note (Synth+Portamento.swift)
     }
 
     /// Whether zone `z`'s key and velocity ranges hold the note.
@@ -91,6 +92,7 @@ extension Synth {
         sampleVoices.state[v] = voice
         allocator.start(voices, v, kind: VoiceKind.sample, channel: ch, note: note,
                         exclusive: VoiceAllocator.exclusiveKey(Int(voice.exclusiveClass), preset: p))
+        startGlide(v, channel: ch, note: note)
     }
 
     /// The sample's points moved by the zone's address offsets (fine + 32768 x coarse), kept inside the

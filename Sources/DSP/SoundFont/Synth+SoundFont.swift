@@ -44,6 +44,9 @@ extension Synth {
         case .channelPressure:
             fontChannels.pressure[ch] = d1
             fontDirty |= 1 << UInt16(ch)
+        case .polyPressure: // per key: the modulators that name it read their voice's key
+            fontChannels.keyPressure[ch * 128 + Int(d1)] = d2
+            fontDirty |= 1 << UInt16(ch)
         case .pitchBend:
             fontChannels.pitchWheel[ch] = Int32(d2) << 7 | Int32(d1)
             fontDirty |= 1 << UInt16(ch)
@@ -52,14 +55,18 @@ extension Synth {
     }
 
     /// The channel's preset from its bank (CC 0, as FluidSynth's default "gs" bank-select style) and program,
-    /// with FluidSynth's fallbacks (`SoundFont.preferredPreset`); channel 10 (index 9) is the percussion
-    /// channel, playing the drum banks.
+    /// with FluidSynth's fallbacks (`SoundFont.preferredPreset`). A drum part plays the drum banks: channel 10
+    /// (index 9) unless GS Use For Rhythm Part says otherwise, any channel that GS message makes one, and any
+    /// channel whose bank MSB is 120 (GM2 rhythm) or 127 (XG drum kit), taken as bank 128; bank MSB 121 (GM2
+    /// melodic) makes channel 10 melodic, bank 0.
     @_noLocks
     func selectFontPreset(_ ch: Int) {
         guard let font = fontReference else { return }
-        let bank = Int(fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)])
+        var bank = Int(fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)])
         let program = Int(fontChannels.program[ch])
-        let percussion = ch == 9
+        var drum = fontChannels.rhythm[ch] >= 0 ? fontChannels.rhythm[ch] != 0 : ch == 9
+        if bank == 120 || bank == 127 { drum = true; bank = 0 } else if bank == 121 { drum = false; bank = 0 }
+        let percussion = drum
         let found = font._withUnsafeGuaranteedRef { $0.preferredPreset(bank: bank, program: program, percussion: percussion) }
         let p = found ?? -1
         fontChannels.preset[ch] = Int32(p)
@@ -96,11 +103,22 @@ extension Synth {
         (0..<channelCount).compactMap { takePresetSubstitution(channel: $0) }
     }
 
-    /// Every channel's controllers at power-on and its preset chosen again (program 0): what `prepare` does.
+    /// GS Use For Rhythm Part: the channel becomes a drum part (`drum`) or a normal one; its preset is
+    /// chosen again for its bank and program. The built-in synth has no drum kit: nothing changes there.
+    @_noLocks
+    func setRhythmPart(channel ch: Int, drum: Bool) {
+        guard hasFont else { return }
+        fontChannels.rhythm[ch] = drum ? 1 : 0
+        selectFontPreset(ch)
+    }
+
+    /// Every channel's controllers at power-on, no GS rhythm part setting, and its preset chosen again
+    /// (program 0): what `prepare` does.
     @_noLocks
     func resetFontChannels() {
         guard hasFont else { return }
         for ch in 0..<channelCount {
+            fontChannels.rhythm[ch] = -1
             fontChannels.resetControllers(ch, all: true)
             fontChannels.program[ch] = 0
             selectFontPreset(ch)

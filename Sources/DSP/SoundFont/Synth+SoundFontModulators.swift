@@ -120,7 +120,7 @@ extension Synth {
             case ModulatorSource.noController: return 1 // a constant 1
             case ModulatorSource.noteOnVelocity: x = Float(velocity) / 127
             case ModulatorSource.noteOnKey: x = Float(key) / 127
-            case ModulatorSource.polyPressure: x = 0 // polyphonic pressure is not kept
+            case ModulatorSource.polyPressure: x = Float(fontChannels.keyPressure[ch * 128 + Int(key & 0x7F)]) / 127
             case ModulatorSource.channelPressure: x = Float(fontChannels.pressure[ch]) / 127
             case ModulatorSource.pitchWheel: x = Float(fontChannels.pitchWheel[ch]) / 16384
             case ModulatorSource.pitchWheelSensitivity: x = controls.bendRange[ch] / 127

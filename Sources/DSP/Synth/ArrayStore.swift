@@ -5,7 +5,7 @@
 /// (Pointers rather than a generic subscript: the `@_noLocks` checker sees a generic type's subscript as a
 /// generic call, the pointer's own as a plain load.) Each array starts on a 64-byte boundary (a cache line).
 struct ArrayStore: ~Copyable {
-    private var allocations: InlineArray<24, UnsafeMutableRawPointer?> = .init(repeating: nil)
+    private var allocations: InlineArray<32, UnsafeMutableRawPointer?> = .init(repeating: nil)
     private var made = 0
 
     init() {}

@@ -15,6 +15,7 @@ struct ChannelControls: ~Copyable {
     let gainRight: UnsafeMutablePointer<Float>
     // Tuning (Synth+Tuning.swift), all in the real-time thread's hands.
     let wheel: UnsafeMutablePointer<Float>          // CC1 / 127
+    let pressure: UnsafeMutablePointer<Float>       // channel pressure / 127: vibrato, 0.5 semitone at full
     let depthRange: UnsafeMutablePointer<Float>     // RPN 5: vibrato semitones at full wheel (GM2: 0.5)
     let fineTuning: UnsafeMutablePointer<Float>     // RPN 1, cents
     let coarseTuning: UnsafeMutablePointer<Float>   // RPN 2, semitones
@@ -24,6 +25,13 @@ struct ChannelControls: ~Copyable {
     let scale: UnsafeMutablePointer<Float>          // 12 per channel: scale/octave tuning, cents per pitch class
     let programs: UnsafeMutablePointer<Float>       // 128 MTS tuning programs x 128 keys: cents off equal temperament
     let master: UnsafeMutablePointer<Float>         // fine cents, coarse semitones, balance left gain, right gain
+    // Portamento (Synth+Portamento.swift).
+    /// 4 per channel (`Portamento` indices): CC5 x 128 + CC37 (milliseconds of a glide); CC65 on (1) or off
+    /// (0); the CC84 key the next note glides from (-1 none); the channel's last note-on key (-1 none).
+    let portamento: UnsafeMutablePointer<Int32>
+    /// 18 per channel (Synth+MonoMode.swift): mono mode (1) or poly (0), how many keys are down, then those
+    /// keys, oldest first.
+    let mono: UnsafeMutablePointer<UInt8>
     private let store: ArrayStore
 
     init() {
@@ -41,6 +49,7 @@ struct ChannelControls: ~Copyable {
         gainLeft = store.make(channelCount, 0 as Float)
         gainRight = store.make(channelCount, 0 as Float)
         wheel = store.make(channelCount, 0 as Float)
+        pressure = store.make(channelCount, 0 as Float)
         depthRange = store.make(channelCount, 0.5 as Float)
         fineTuning = store.make(channelCount, 0 as Float)
         coarseTuning = store.make(channelCount, 0 as Float)
@@ -50,8 +59,21 @@ struct ChannelControls: ~Copyable {
         scale = store.make(12 * channelCount, 0 as Float)
         programs = store.make(128 * 128, 0 as Float)
         master = store.make(4, 0 as Float)
+        portamento = store.make(4 * channelCount) { $0 % 4 >= Portamento.from ? -1 as Int32 : 0 }
+        mono = store.make(monoStride * channelCount, 0 as UInt8)
         master[2] = 1
         master[3] = 1
         self.store = store
     }
 }
+
+/// Indices into `ChannelControls.portamento` (4 per channel).
+enum Portamento {
+    static var time: Int { @_noLocks get { 0 } }
+    static var on: Int { @_noLocks get { 1 } }
+    static var from: Int { @_noLocks get { 2 } }
+    static var lastNote: Int { @_noLocks get { 3 } }
+}
+
+/// Entries per channel in `ChannelControls.mono`: the mode, the count, 16 keys.
+var monoStride: Int { @_noLocks get { 18 } }

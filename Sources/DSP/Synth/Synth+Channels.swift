@@ -19,10 +19,16 @@ extension Synth {
         if hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
         switch message.kind {
         case .noteOn where d2 > 0:
+            if isMono(ch) { if monoNoteOn(channel: ch, note: d1) { break } } // legato (Synth+MonoMode.swift)
             if hasFont { sampleNoteOn(channel: ch, note: d1, velocity: d2) } else { noteOn(channel: ch, note: d1, velocity: d2) }
-        case .noteOff, .noteOn: noteOff(channel: ch, note: d1)
+        case .noteOff, .noteOn:
+            if isMono(ch) { if monoNoteOff(channel: ch, note: d1) { break } }
+            noteOff(channel: ch, note: d1)
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
         case .programChange: if !hasFont { selectPatch(Int(d1)) }
+        case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
+            controls.pressure[ch] = Float(d1) / 127
+            updateModulation(ch)
         case .pitchBend:
             controls.bendValue[ch] = (Int32(d2) << 7 | Int32(d1)) - 8192
             updateBend(ch)
@@ -61,13 +67,15 @@ extension Synth {
         switch controller {
         case .modulationWheel: // full wheel: the modulation depth range (RPN 5, 0.5 semitone at power-on)
             controls.wheel[ch] = x
-            controls.modulation[ch] = x * controls.depthRange[ch]
+            updateModulation(ch)
         case .volume: controls.volume[ch] = x
         case .pan: controls.pan[ch] = Float(max(Int(value) - 1, 0)) / 126
         case .expression: controls.expression[ch] = x
         case .sustain:
             controls.pedal[ch] = value >= 64 ? 1 : 0
             if value < 64 { releaseHeld(ch) }
+        case .portamentoTime, Controller(rawValue: 37), .portamento, .portamentoControl:
+            portamentoControl(channel: ch, controller: controller, value: value)
         case .dataEntry, .dataEntryLSB, .dataIncrement, .dataDecrement, .nrpnLSB, .nrpnMSB, .rpnLSB, .rpnMSB:
             // parameter numbers: selection and data entry
             if let change = parameterNumbers.process(channel: UInt8(ch), controller: controller.rawValue, value: value) {
@@ -81,15 +89,20 @@ extension Synth {
             controls.bendValue[ch] = 0
             updateBend(ch)
             controls.wheel[ch] = 0
-            controls.modulation[ch] = 0
+            controls.pressure[ch] = 0
+            updateModulation(ch)
             controls.expression[ch] = 1
             controls.pedal[ch] = 0
             releaseHeld(ch)
+            controls.portamento[4 * ch + Portamento.on] = 0 // CC65
+            controls.portamento[4 * ch + Portamento.from] = -1
             parameterNumbers.deselect(channel: UInt8(ch))
         case .reverbSend, .chorusSend: // the built-in voices' sends (Synth+Effects.swift)
             fontChannels.controllers[ch * 128 + Int(controller.rawValue)] = value
         case .allNotesOff, .omniOff, .omniOn, .monoOn, .polyOn: // the mode changes imply all notes off
             for v in 0..<slotLimit where isHeldNote(v, channel: ch) { keyUp(v, channel: ch) }
+            controls.mono[monoStride * ch + 1] = 0 // no key down
+            if controller == .monoOn { setMono(true, channel: ch) } else if controller == .polyOn { setMono(false, channel: ch) }
         default: break
         }
     }
@@ -133,9 +146,16 @@ extension Synth {
             controls.tuningBank[ch] = Int32(change.value >> 7)
         } else if p == RegisteredParameter.modulationDepthRange {
             controls.depthRange[ch] = msb + Float(lsb) / 128
-            controls.modulation[ch] = controls.wheel[ch] * controls.depthRange[ch]
+            updateModulation(ch)
             fontDirty |= bit
         }
+    }
+
+    /// The built-in voices' vibrato depth in semitones: the wheel times the modulation depth range (RPN 5),
+    /// plus channel pressure's 50 cents at full (SoundFont 2.01's default modulator, the same in both synths).
+    @_noLocks @inline(__always)
+    func updateModulation(_ ch: Int) {
+        controls.modulation[ch] = controls.wheel[ch] * controls.depthRange[ch] + controls.pressure[ch] * 0.5
     }
 
     @_noLocks @inline(__always)

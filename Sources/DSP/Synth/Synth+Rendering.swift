@@ -103,12 +103,12 @@ extension Synth {
         // Voices in groups of eight. Steady voices (sustaining at a constant level, filter and channel
         // controls at rest) have the same coefficients and levels at every sample of the slice: they are
         // computed once for them; the others get them per sample. Steady ones first, the rest from the end.
-        // Settled voices on a channel whose pitch moves (vibrato) differ from steady ones only in their phase
-        // steps: they are gathered apart.
+        // Settled voices on a channel whose pitch moves (vibrato) or that glide (portamento) differ from
+        // steady ones only in their phase steps: they are gathered apart.
         var steadyCount = 0, otherStart = slotCount, glidingCount = 0
         let sustainHolds = filterSteady && sustainLevel >= silenceLevel
         let stages = voices.stage, levels = voices.envelope, fadeSteps = voices.fadeStep, channels = voices.channel // `&&` must not capture self
-        let kinds = voices.kind, sampleSlots = sampleVoices.activeSlots
+        let kinds = voices.kind, sampleSlots = sampleVoices.activeSlots, glides = voices.glide
         var sampleCount = 0
         for v in 0..<slotLimit where stages[v] != Stage.free {
             if kinds[v] != VoiceKind.wavetable { // SoundFont voices: renderSampleVoices below
@@ -120,7 +120,7 @@ extension Synth {
             let chBit: UInt16 = 1 << UInt16(channels[v])
             let constantLevel = sustainHolds && stages[v] == Stage.decay && settled
                 && fadeSteps[v] == 0 && gainsMove & chBit == 0
-            if constantLevel && pitchMoves & chBit == 0 {
+            if constantLevel && pitchMoves & chBit == 0 && glides[v] == 0 { // portamento glides with the vibrato
                 voices.activeSlots[steadyCount] = Int32(v)
                 steadyCount += 1
             } else if constantLevel {

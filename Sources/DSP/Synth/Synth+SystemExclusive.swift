@@ -13,7 +13,8 @@ extension Synth {
     /// master tuning and balance, GS and XG master volume), GM System Off (Backbeat has no other mode: nothing
     /// changes), Master Volume (a gain of value / 16383 on the whole output, smoothed like the master gain),
     /// Master Balance, Master Fine and Coarse Tuning, the MIDI Tuning Standard's scale/octave tuning (1- and
-    /// 2-byte), single note tuning changes and bulk dumps, and GS scale tuning (Synth+Tuning.swift). Returns
+    /// 2-byte), single note tuning changes and bulk dumps, GS scale tuning (Synth+Tuning.swift) and GS Use For
+    /// Rhythm Part (Synth+SoundFont.swift). Returns
     /// false for any other sysex, which changes nothing and is counted (`ignoredSysexCount`). Reads `bytes`
     /// in place: no allocation, `@_noLocks`.
     @_noLocks @discardableResult
@@ -53,6 +54,12 @@ extension Synth {
             applyBulkTuningDump(bytes, program: Int(program))
         case .gsScaleTuning(let channel, let first, let count):
             applyGSScaleTuning(bytes, channel: Int(channel & 0x0F), first: first, count: count)
+        case .gsRhythmPart(let channel, let map):
+            guard hasFont else { // the built-in synth has no drum kit: counted as ignored
+                ignoredSysex.wrappingAdd(1, ordering: .relaxed)
+                return false
+            }
+            setRhythmPart(channel: Int(channel & 0x0F), drum: map != 0)
         }
         publishCount()
         return true
@@ -66,7 +73,7 @@ extension Synth {
     /// GM System On: every voice cut short (all sound off's 2 ms fade), then every channel's controllers at
     /// their power-on values (volume 100, pan centre, expression full, no modulation, pedal up, bend centred
     /// with a range of 2 semitones, no parameter number selected, no tuning, modulation depth range 50 cents)
-    /// and program 0 (with a font, bank 0 program 0 through its fallbacks; without, the first built-in
+    /// poly mode, and program 0 (with a font, bank 0 program 0 through its fallbacks; without, the first built-in
     /// patch). Master Volume and master tuning stay as they were.
     @_noLocks
     func resetToGeneralMIDI() {
@@ -77,6 +84,7 @@ extension Synth {
             controlChange(channel: ch, controller: .pan, value: 64)
             controls.bendRange[ch] = 2
             updateBend(ch)
+            setMono(false, channel: ch) // poly mode
         }
         resetChannelTuning()
         if hasFont { resetFontChannels() } else { selectPatch(0) }

@@ -84,7 +84,7 @@ extension Synth {
             controls.tuningProgram[ch] = -1
             controls.tuningBank[ch] = 0
             controls.depthRange[ch] = 0.5
-            controls.modulation[ch] = controls.wheel[ch] * controls.depthRange[ch]
+            updateModulation(ch)
         }
         controls.scale.update(repeating: 0, count: 12 * channelCount)
         updateTuning(channels: 0xFFFF)

@@ -13,6 +13,8 @@ extension Synth {
         voices.increment[v] = wavetableIncrement(channel: ch, note: note) // key tuning included (Synth+Tuning.swift)
         voices.amplitude[v] = voiceGain * (1 - velocitySensitivity + velocitySensitivity * normalized * normalized)
         voices.filterScale[v] = 0.5 + 0.5 * normalized
+        startGlide(v, channel: ch, note: note) // portamento (Synth+Portamento.swift)
+        notePlayed(channel: ch, note: note)
     }
 
     @_noLocks

@@ -5,12 +5,15 @@ extension Synth {
     /// Phase steps per sample for lanes whose channel's pitch moves, into `incrementScratch`: exact at every
     /// `coefficientInterval`-th sample and the last, linear in between (in fixed point). Vibrato moves the
     /// pitch by at most 0.5 semitone at 5.5 Hz: a straight line over 8 samples is off by under 1e-7 of it.
+    /// Portamento (`glides`, cents now, moving to 0 by `glideSteps` a sample) is in the exact points too.
     @_noLocks @inline(never)
-    func fillIncrements(frames: Int, bases: Lanes, channelOffsets: SIMD8<Int32>, count: Int) {
+    func fillIncrements(frames: Int, bases: Lanes, channelOffsets: SIMD8<Int32>, count: Int,
+                        glides: Lanes = .zero, glideSteps: Lanes = .zero, gliding: Bool = false) {
         let pitch = scratch.pitch, out = scratch.increments
         @inline(__always) func steps(at n: Int) -> LaneBits {
             var ratios = Lanes(repeating: 1)
             for l in 0..<count { ratios[l] = pitch[Int(channelOffsets[l]) &+ n] }
+            if gliding { ratios *= exp2Lanes(glideAt(glides, glideSteps, frames: Float(n)) * (1.0 / 1200)) }
             let cycles = minLanes(bases * ratios, Lanes(repeating: 0.49)) * phaseStepsPerCycle
             var result = LaneBits()
             for l in 0..<8 { result[l] = UInt32(cycles[l]) }
@@ -49,6 +52,7 @@ extension Synth {
         var envelope = LaneEnvelope(shape: envelopeShape, count: count)
         var channelOffsets = SIMD8<Int32>()
         var pitchVaries = false, gainsVary = false
+        var glides = Lanes(), glideSteps = Lanes(), gliding = false
         let frameCount = maxFrames
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = wavetableSends(slots, count: count)
@@ -66,7 +70,13 @@ extension Synth {
             gains[l] = voices.amplitude[v]; scales[l] = voices.filterScale[v]; bases[l] = base
             channelOffsets[l] = Int32(ch * frameCount)
             // The richest table whose harmonics stay below Nyquist at this slice's highest pitch.
-            let maxIncrement = min(base * scratch.pitchMax[ch], 0.49)
+            var maxIncrement = min(base * scratch.pitchMax[ch], 0.49)
+            let glide = voices.glide[v]
+            if glide != 0 { // portamento: the phase steps ramp (it starts above its note when positive)
+                glides[l] = glide; glideSteps[l] = voices.glideStep[v]
+                gliding = true; pitchVaries = true
+                maxIncrement = min(maxIncrement * FastMath.exp2(max(glide, 0) * (1.0 / 1200)), 0.49)
+            }
             let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
             offsets[l] = wavetables.pairOffsets[wave * wavetables.levelCount
                                                 + Int(wavetables.levelForMaxHarmonics[max(allowed, 1)])]
@@ -83,7 +93,10 @@ extension Synth {
         var isMoving = false // pattern matching: an enum's `==` lives in another file, out of the checker's sight
         if case .moving = kind { isMoving = true }
         var b1 = Lanes(), b2 = Lanes(), b3 = Lanes(), levelLeft = Lanes(), levelRight = Lanes()
-        if case .gliding = kind { fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count) }
+        if case .gliding = kind {
+            fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count,
+                           glides: glides, glideSteps: glideSteps, gliding: gliding)
+        }
         if !isMoving {
             let env = envelope.level
             // Settled in the decay stage: each step returns env unchanged, as does the fade (step 0).
@@ -95,7 +108,10 @@ extension Synth {
         } else {
             let cutoffs = scratch.cutoff, amounts = scratch.envelopeAmount, damping = scratch.damping, rate = inverseRate
             let gl = scratch.left, gr = scratch.right
-            if pitchVaries { fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count) }
+            if pitchVaries {
+                fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count,
+                               glides: glides, glideSteps: glideSteps, gliding: gliding)
+            }
             let zero = Lanes.zero
             for n in 0..<frames {
                 let env = envelope.process()
@@ -166,6 +182,7 @@ extension Synth {
             voices.phase[v] = phases[l]
             voices.envelope[v] = envelope.level[l]
             voices.fade[v] = fades[l]
+            if gliding { voices.glide[v] = glideAt(glides, glideSteps, frames: Float(frames))[l] }
             // Flush states too small to matter: denormal arithmetic is slow.
             voices.ic1[v] = abs(z1[l]) < 1e-30 ? 0 : z1[l]
             voices.ic2[v] = abs(z2[l]) < 1e-30 ? 0 : z2[l]
@@ -185,4 +202,11 @@ extension Synth {
             keep.pointee.count = count
         }
     }
+}
+
+/// Portamento glides (cents, lane by lane) `frames` samples on: each moved toward 0 by its step, stopping there.
+@_noLocks @inline(__always)
+func glideAt(_ glides: Lanes, _ steps: Lanes, frames: Float) -> Lanes {
+    let moved = steps * frames
+    return maxLanes(glides - moved, .zero) + minLanes(glides + moved, .zero)
 }

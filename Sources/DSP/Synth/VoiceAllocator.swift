@@ -103,6 +103,7 @@ struct VoiceAllocator {
         voices.ic2[v] = 0
         voices.fade[v] = 1
         voices.fadeStep[v] = 0
+        voices.glide[v] = 0
     }
 
     /// The key of exclusive class `exclusive` (1...127) of preset `preset`, for `start` and `cut`.

@@ -13,6 +13,8 @@ struct VoiceSlots: ~Copyable {
     let exclusive: UnsafeMutablePointer<Int32>    // exclusive class key (VoiceAllocator.exclusiveKey), 0: none
     let fade: UnsafeMutablePointer<Float>         // 1, or falling to 0 when stolen / sound off
     let fadeStep: UnsafeMutablePointer<Float>     // 0 unless fading
+    let glide: UnsafeMutablePointer<Float>        // portamento: cents from the note's own pitch now, 0 when none
+    let glideStep: UnsafeMutablePointer<Float>    // cents per sample the glide moves toward 0
     // Render state (the group loops).
     let phase: UnsafeMutablePointer<UInt32>       // cycles times 2^32 (fixed point, wraps)
     let increment: UnsafeMutablePointer<Float>    // cycles per sample at the note's own pitch
@@ -37,6 +39,8 @@ struct VoiceSlots: ~Copyable {
         exclusive = store.make(count, 0)
         fade = store.make(count, 1)
         fadeStep = store.make(count, 0)
+        glide = store.make(count, 0)
+        glideStep = store.make(count, 0)
         phase = store.make(count, 0)
         increment = store.make(count, 0)
         envelope = store.make(count, 0)

@@ -1,0 +1,103 @@
+import MIDI
+
+// Mono mode (CC126) and poly mode (CC127), in both kinds of voice. Each mode message is also all notes off
+// (Synth+Channels.swift). In mono mode a channel sounds one note at a time, legato:
+// - A note-on while a key of the channel is down does not start a voice: the sounding one takes the new
+//   key's pitch at the message's frame (gliding to it when portamento is on), its envelope going on.
+// - Letting the newest key go while older ones are down returns the voice to the newest of those, as
+//   monophonic synths do; letting go a key that is not sounding changes nothing heard.
+// - A note-on with no key down starts the note as usual, the channel's other voices (release tails) cut
+//   with all sound off's 2 ms fade.
+// The keys down are kept per channel, oldest first, 16 at most (the oldest dropped beyond).
+
+extension Synth {
+    /// Mono mode on or off for `ch` (CC126 on, CC127 off); the keys down are forgotten.
+    @_noLocks
+    func setMono(_ on: Bool, channel ch: Int) {
+        controls.mono[monoStride * ch] = on ? 1 : 0
+        controls.mono[monoStride * ch + 1] = 0
+    }
+
+    @_noLocks @inline(__always)
+    func isMono(_ ch: Int) -> Bool { controls.mono[monoStride * ch] != 0 }
+
+    /// A note-on in mono mode. True when it was played legato (no new voice); false when the caller starts
+    /// the note as usual.
+    @_noLocks
+    func monoNoteOn(channel ch: Int, note: UInt8) -> Bool {
+        removeMonoKey(note, channel: ch)
+        let base = monoStride * ch
+        var count = Int(controls.mono[base + 1])
+        if count == monoStride - 2 { // full: the oldest goes
+            for i in 0..<(count - 1) { controls.mono[base + 2 + i] = controls.mono[base + 3 + i] }
+            count -= 1
+        }
+        controls.mono[base + 2 + count] = note
+        controls.mono[base + 1] = UInt8(count + 1)
+        var legato = false
+        for v in 0..<slotLimit where isHeldNote(v, channel: ch) {
+            legato = true
+            moveVoice(v, channel: ch, to: note)
+        }
+        if legato {
+            notePlayed(channel: ch, note: note)
+            return true
+        }
+        let stages = voices.stage, channels = voices.channel // `&&` must not capture self
+        for v in 0..<slotLimit where stages[v] != Stage.free && Int(channels[v]) == ch {
+            startFade(v, step: soundOffFadeStep) // one voice per channel: the last note's tail is cut
+        }
+        return false
+    }
+
+    /// A note-off in mono mode. True when it was taken care of (the voice went back to an older key, or
+    /// the key was not the sounding one); false when the caller releases as usual.
+    @_noLocks
+    func monoNoteOff(channel ch: Int, note: UInt8) -> Bool {
+        removeMonoKey(note, channel: ch)
+        let count = Int(controls.mono[monoStride * ch + 1])
+        guard count > 0 else { return false }
+        let older = controls.mono[monoStride * ch + 1 + count] // the newest key still down
+        for v in 0..<slotLimit where voices.note[v] == note {
+            if isHeldNote(v, channel: ch) { moveVoice(v, channel: ch, to: older) }
+        }
+        return true
+    }
+
+    @_noLocks
+    func removeMonoKey(_ note: UInt8, channel ch: Int) {
+        let base = monoStride * ch + 2
+        let count = Int(controls.mono[base - 1])
+        var kept = 0
+        for i in 0..<count where controls.mono[base + i] != note {
+            controls.mono[base + kept] = controls.mono[base + i]
+            kept += 1
+        }
+        controls.mono[base - 1] = UInt8(kept)
+    }
+
+    /// Voice `v` takes `note`'s pitch without a new attack: a glide from where it is when the channel's
+    /// portamento is on, else at once.
+    @_noLocks
+    func moveVoice(_ v: Int, channel ch: Int, to note: UInt8) {
+        let old = voices.note[v]
+        let time = controls.portamento[4 * ch + Portamento.time]
+        let rate = Float(sampleRate), origin = glideOrigin(channel: ch)
+        if origin >= 0 && time > 0 && rate > 0 {
+            let cents = voices.glide[v] + Float(Int(old) - Int(note)) * 100
+            voices.glide[v] = cents
+            voices.glideStep[v] = abs(cents) / (Float(time) * 0.001 * rate)
+        } else {
+            voices.glide[v] = 0
+        }
+        voices.note[v] = note
+        if voices.kind[v] == VoiceKind.wavetable {
+            voices.increment[v] = wavetableIncrement(channel: ch, note: note)
+            laneCache.channelState[ch] = SIMD4(repeating: .nan) // kept lanes regathered with the new step
+        } else {
+            sampleVoices.state[v].key = note
+            sampleVoices.state[v].tuningCents = keyTuning(channel: ch, key: note)
+            fontDirty |= 1 << UInt16(ch) // the pitch recomputed from the new key at the next sample
+        }
+    }
+}

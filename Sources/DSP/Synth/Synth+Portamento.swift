@@ -1,0 +1,54 @@
+// Portamento, in both kinds of voice: a note glides in pitch from an earlier key to its own, a ramp linear in
+// cents (exponential in frequency) that starts at the note's frame. The time law is FluidSynth's
+// (fluid_synth.c, fluid_voice.c): the glide takes CC5 x 128 + CC37 milliseconds, whatever the interval.
+// - CC65 on: each note glides from the channel's last note-on key.
+// - CC84 (portamento control) key: the next note glides from that key, CC65 on or off; used once.
+// - No glide when the time is 0, or the note is its origin.
+// The glide lives in the voice slot (`VoiceSlots.glide`, cents from the note's own pitch, moving to 0 by
+// `glideStep` a sample): the built-in voices ramp their phase steps with it (Synth+VoiceGroup.swift), the
+// sample voices add it to their pitch at each control block (Synth+SampleGroup.swift).
+
+import MIDI
+
+extension Synth {
+    /// Sets voice `v`, just started on `ch` for `note`, gliding as the channel's portamento says. Call
+    /// `notePlayed` once after all of a note's voices started.
+    @_noLocks @inline(__always)
+    func startGlide(_ v: Int, channel ch: Int, note: UInt8) {
+        let from = glideOrigin(channel: ch)
+        let time = controls.portamento[4 * ch + Portamento.time]
+        guard from >= 0, time > 0, sampleRate > 0 else { return }
+        let cents = Float(Int(from) - Int(note)) * 100
+        guard cents != 0 else { return }
+        voices.glide[v] = cents
+        voices.glideStep[v] = abs(cents) / (Float(time) * 0.001 * Float(sampleRate))
+    }
+
+    /// The key a note on `ch` glides from now, -1 for none.
+    @_noLocks @inline(__always)
+    func glideOrigin(channel ch: Int) -> Int32 {
+        let control = controls.portamento[4 * ch + Portamento.from]
+        if control >= 0 { return control }
+        return controls.portamento[4 * ch + Portamento.on] != 0 ? controls.portamento[4 * ch + Portamento.lastNote] : -1
+    }
+
+    /// A note-on on `ch` has started its voices: it is the key the next glide starts from; a CC84 key is used.
+    @_noLocks @inline(__always)
+    func notePlayed(channel ch: Int, note: UInt8) {
+        controls.portamento[4 * ch + Portamento.lastNote] = Int32(note)
+        controls.portamento[4 * ch + Portamento.from] = -1
+    }
+
+    /// Portamento controllers (CC5, CC37, CC65, CC84).
+    @_noLocks
+    func portamentoControl(channel ch: Int, controller: Controller, value: UInt8) {
+        let v = Int32(value & 0x7F)
+        switch controller.rawValue {
+        case 5: controls.portamento[4 * ch + Portamento.time] = v << 7 // the MSB resets the LSB
+        case 37: controls.portamento[4 * ch + Portamento.time] = (controls.portamento[4 * ch + Portamento.time] & ~0x7F) | v
+        case 65: controls.portamento[4 * ch + Portamento.on] = value >= 64 ? 1 : 0
+        case 84: controls.portamento[4 * ch + Portamento.from] = v
+        default: break
+        }
+    }
+}
