@@ -17,10 +17,7 @@ import Testing
         ]
         let frames = 96_000
         let live = SysexPathTests.renderLive(events, frames: frames)
-        let timed = events.map { event in
-            TimedMessage(seconds: Double(event.frame) / SysexPathTests.rate,
-                         message: ShortMessage(status: event.bytes[0], data1: event.bytes[1], data2: event.bytes[2]))
-        }
+        let timed = SysexPathTests.timed(events)
         let offline = OfflineRenderer.render(timed, sampleRate: SysexPathTests.rate, periodFrames: 256, padding: 0).left
         #expect(offline.count >= frames)
         let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }

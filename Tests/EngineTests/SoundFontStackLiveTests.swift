@@ -27,49 +27,14 @@ struct SoundFontStackLiveTests {
         (17_777, [0x80, 60, 0]), (18_000, [0x81, 64, 0]),
     ]
 
-    static func renderLive(_ synth: Synth, frames: Int, period: Int = 256) -> [Float] {
-        synth.prepare(sampleRate: rate, maxFrames: period)
-        let context = RealtimeContext(synth: synth)
-        context.maxFrames = period
-        var left = [Float](repeating: 0, count: frames), right = left
-        var start = 0
-        while start < frames {
-            let n = min(period, frames - start)
-            left.withUnsafeMutableBufferPointer { l in
-                right.withUnsafeMutableBufferPointer { r in
-                    let p = context.beginPeriod(periodStart: UInt32(start))
-                    var output = PeriodRenderer(left: l.baseAddress! + start, right: r.baseAddress! + start, frames: n,
-                                                chunk: period)
-                    for event in events where event.frame >= start && event.frame < start + n {
-                        context.render(&output, upTo: event.frame - start, p)
-                        var bytes = event.bytes
-                        bytes.withUnsafeMutableBufferPointer {
-                            context.receive(bytes: $0.baseAddress!, size: $0.count, frameTime: UInt32(event.frame),
-                                            midiOpen: p.midiOpen)
-                        }
-                    }
-                    context.finishPeriod(p, &output)
-                }
-            }
-            while context.uiRing.pop() != nil {}
-            while context.sysexRing.pop() != nil {}
-            start += n
-        }
-        return left
-    }
-
     static func offline(_ font: SoundFont) -> [Float] {
-        let timed = events.map { event in
-            TimedMessage(seconds: Double(event.frame) / rate,
-                         message: ShortMessage(status: event.bytes[0], data1: event.bytes[1], data2: event.bytes.count > 2 ? event.bytes[2] : 0))
-        }
-        return OfflineRenderer.render(timed, sampleRate: rate, voices: 64, soundFont: font, periodFrames: 256, padding: 0).left
+        OfflineRenderer.render(SysexPathTests.timed(events), sampleRate: rate, voices: 64, soundFont: font, periodFrames: 256, padding: 0).left
     }
 
     @Test func aStackRendersLiveAndOfflineSampleIdentical() throws {
         let stack = SoundFont.stacked([try SoundFont.load(path: Self.bottom), try SoundFont.load(path: Self.top)])
         let frames = 24_000
-        let live = Self.renderLive(Synth(voices: 64, soundFont: stack), frames: frames)
+        let live = SysexPathTests.renderLive(Self.events, frames: frames, synth: Synth(voices: 64, soundFont: stack))
         let offline = Self.offline(stack)
         #expect(offline.count >= frames)
         let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }

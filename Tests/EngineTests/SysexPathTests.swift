@@ -37,8 +37,11 @@ import Testing
 
     /// The live path without a server: each period as the JACK callback runs it (`process(frames:)` in
     /// JACK/JackProcessCallback.swift: control rings, then each event after rendering up to its frame).
-    static func renderLive(_ events: [(frame: Int, bytes: [UInt8])], frames: Int, period: Int = 256) -> [Float] {
-        let synth = Synth()
+    /// `synth` (a default one when nil) is prepared here. The tests of other message kinds (tuning, effects,
+    /// stacked fonts) use it too, against `timed(_:)` rendered offline.
+    static func renderLive(_ events: [(frame: Int, bytes: [UInt8])], frames: Int, period: Int = 256,
+                           synth: Synth? = nil) -> [Float] {
+        let synth = synth ?? Synth()
         synth.prepare(sampleRate: rate, maxFrames: period)
         let context = RealtimeContext(synth: synth)
         context.maxFrames = period
@@ -69,6 +72,17 @@ import Testing
         return left
     }
 
+    /// The same events as the offline renderer takes them: sysex whole, channel messages of one or two data bytes.
+    static func timed(_ events: [(frame: Int, bytes: [UInt8])]) -> [TimedMessage] {
+        events.map { event in
+            let seconds = Double(event.frame) / rate
+            return event.bytes[0] == SystemStatus.exclusive
+                ? TimedMessage(seconds: seconds, sysex: event.bytes)
+                : TimedMessage(seconds: seconds, message: ShortMessage(status: event.bytes[0], data1: event.bytes[1],
+                                                                       data2: event.bytes.count > 2 ? event.bytes[2] : 0))
+        }
+    }
+
     @Test func liveAndOfflineStaySampleIdenticalWithSysex() {
         // Frames off the period grid, so each message splits a period.
         let events: [(frame: Int, bytes: [UInt8])] = [
@@ -78,13 +92,7 @@ import Testing
         ]
         let frames = 24_000
         let live = Self.renderLive(events, frames: frames)
-        let timed = events.map { event in
-            let seconds = Double(event.frame) / Self.rate
-            return event.bytes[0] == SystemStatus.exclusive
-                ? TimedMessage(seconds: seconds, sysex: event.bytes)
-                : TimedMessage(seconds: seconds, message: ShortMessage(status: event.bytes[0], data1: event.bytes[1],
-                                                                       data2: event.bytes[2]))
-        }
+        let timed = Self.timed(events)
         let offline = OfflineRenderer.render(timed, sampleRate: Self.rate, periodFrames: 256, padding: 0).left
         #expect(offline.count >= frames)
         let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }

@@ -41,13 +41,7 @@ import TestSupport
         ]
         let frames = 48_000
         let live = SysexPathTests.renderLive(events, frames: frames)
-        let timed = events.map { event in
-            let seconds = Double(event.frame) / Self.rate
-            return event.bytes[0] == SystemStatus.exclusive
-                ? TimedMessage(seconds: seconds, sysex: event.bytes)
-                : TimedMessage(seconds: seconds, message: ShortMessage(status: event.bytes[0], data1: event.bytes[1],
-                                                                       data2: event.bytes[2]))
-        }
+        let timed = SysexPathTests.timed(events)
         let offline = OfflineRenderer.render(timed, sampleRate: Self.rate, periodFrames: 256, padding: 0).left
         let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }
         #expect(firstDifference == nil, "live and offline differ from frame \(firstDifference ?? -1)")
