@@ -203,14 +203,15 @@ extension JACK {
         #expect(ons.count >= Int((elapsed - 1.5) / 0.5), "\(ons.count) notes in \(elapsed) s")
         let gaps = zip(ons.dropFirst(), ons).map { $0 - $1 }
         // The capture keeps JACK frame times, so notes are 0.5 s (24000 frames) apart, except that a loaded
-        // machine's xruns make jack_midiseq's own loop slip: each cycle it misses delays its later notes by
-        // exactly one period (256 frames; seen up to 4 in one gap in a CI dry run). So each gap is 24000
-        // frames plus whole periods, to the file's resolution (1920 ticks a second: 25 frames a tick, and a
-        // gap of two rounded times may be off by one tick): not arrival times, which would wander.
+        // machine's xruns make jack_midiseq's own loop slip: each cycle it misses moves its later notes by
+        // exactly one period (256 frames; seen up to 4 in one gap, and a gap one period short after one a
+        // period long, in CI dry runs). So each gap is 24000 frames give or take whole periods, to the file's
+        // resolution (1920 ticks a second: 25 frames a tick, and a gap of two rounded times may be off by one
+        // tick): not arrival times, which would wander by fractions of a period.
         #expect(gaps.allSatisfy { gap in
             let late = gap * 48_000 - 24_000
             let periods = (late / 256).rounded()
-            return periods >= 0 && periods <= 16 && abs(late - periods * 256) <= 26
+            return abs(periods) <= 16 && abs(late - periods * 256) <= 26
         }, "note spacing \(gaps)")
     }
 }
