@@ -40,14 +40,7 @@ struct SoundFont3AgainstFluidSynthTests {
         #expect(!stderr.contains("did not sound"), "\(stderr)")
         var worst = 0.0
         for note in GeneralMIDITestFiles.melodicNotes {
-            let expected = 440 * pow(2, (Double(note.key) - 69) / 12)
-            let (low, high) = (expected * 0.97, expected * 1.03)
-            let ours = AudioComparison.strongestFrequency(
-                AudioComparison.slice(pair.ours, from: note.start + 0.3, to: note.end - 0.1, rate: pair.rate),
-                rate: pair.rate, low: low, high: high)
-            let theirs = AudioComparison.strongestFrequency(
-                AudioComparison.slice(pair.theirs, from: note.start + 0.3, to: note.end - 0.1, rate: pair.rate),
-                rate: pair.rate, low: low, high: high)
+            let (expected, ours, theirs) = pair.pitches(of: note)
             let cents = abs(1200 * log2(ours.frequency / theirs.frequency))
             print(String(format: "sf3 pitch %@: backbeat %.2f Hz (strength %.2f), fluidsynth %.2f Hz, apart %.2f cents",
                          note.name, ours.frequency, ours.strength, theirs.frequency, cents))

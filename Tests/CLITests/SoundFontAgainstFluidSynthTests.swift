@@ -12,6 +12,20 @@ struct RenderedPair {
     var rate: Int
 }
 
+extension RenderedPair {
+    /// `note`'s equal-tempered frequency and each player's strongest component within 3 % of it, over the
+    /// note's steady part (0.3 s after its start to 0.1 s before its end).
+    func pitches(of note: GeneralMIDITestFiles.Note)
+        -> (expected: Double, ours: (frequency: Double, strength: Double), theirs: (frequency: Double, strength: Double)) {
+        let expected = 440 * pow(2, (Double(note.key) - 69) / 12)
+        func strongest(_ samples: [Float]) -> (frequency: Double, strength: Double) {
+            AudioComparison.strongestFrequency(AudioComparison.slice(samples, from: note.start + 0.3, to: note.end - 0.1, rate: rate),
+                                               rate: rate, low: expected * 0.97, high: expected * 1.03)
+        }
+        return (expected, strongest(ours), strongest(theirs))
+    }
+}
+
 enum FluidSynthComparison {
     static let font = "/usr/share/sounds/sf2/TimGM6mb.sf2"
     static let fluidsynth = ["/usr/bin/fluidsynth", "/usr/local/bin/fluidsynth"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -75,14 +89,7 @@ struct SoundFontAgainstFluidSynthTests {
         let pair = try FluidSynthComparison.melodic.get()
         var worst = (ours: 0.0, theirs: 0.0, between: 0.0)
         for note in GeneralMIDITestFiles.melodicNotes {
-            let expected = 440 * pow(2, (Double(note.key) - 69) / 12)
-            let (low, high) = (expected * 0.97, expected * 1.03)
-            let ours = AudioComparison.strongestFrequency(
-                AudioComparison.slice(pair.ours, from: note.start + 0.3, to: note.end - 0.1, rate: pair.rate),
-                rate: pair.rate, low: low, high: high)
-            let theirs = AudioComparison.strongestFrequency(
-                AudioComparison.slice(pair.theirs, from: note.start + 0.3, to: note.end - 0.1, rate: pair.rate),
-                rate: pair.rate, low: low, high: high)
+            let (expected, ours, theirs) = pair.pitches(of: note)
             let errorOurs = abs(ours.frequency / expected - 1), errorTheirs = abs(theirs.frequency / expected - 1)
             let between = abs(ours.frequency / theirs.frequency - 1)
             print(String(format: "pitch %@: expected %.2f Hz, backbeat %.2f Hz (%.3f %%, strength %.2f), fluidsynth %.2f Hz (%.3f %%, strength %.2f), apart %.3f %%",
