@@ -72,6 +72,21 @@ import Testing
         return left
     }
 
+    /// Renders `events` live (`renderLive`) and offline (`OfflineRenderer`, 256-frame periods, no padding; with
+    /// `soundFont`, both at 64 voices) and expects the first `frames` sample-identical; both left channels.
+    @discardableResult
+    static func expectLiveEqualsOffline(_ events: [(frame: Int, bytes: [UInt8])], frames: Int,
+                                        soundFont: SoundFont? = nil) -> (live: [Float], offline: [Float]) {
+        let live = renderLive(events, frames: frames, synth: soundFont.map { Synth(voices: 64, soundFont: $0) })
+        let offline = soundFont.map {
+            OfflineRenderer.render(timed(events), sampleRate: rate, voices: 64, soundFont: $0, periodFrames: 256, padding: 0).left
+        } ?? OfflineRenderer.render(timed(events), sampleRate: rate, periodFrames: 256, padding: 0).left
+        #expect(offline.count >= frames)
+        let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }
+        #expect(firstDifference == nil, "live and offline differ from frame \(firstDifference ?? -1)")
+        return (live, offline)
+    }
+
     /// The same events as the offline renderer takes them: sysex whole, channel messages of one or two data bytes.
     static func timed(_ events: [(frame: Int, bytes: [UInt8])]) -> [TimedMessage] {
         events.map { event in
@@ -91,12 +106,7 @@ import Testing
             (13_000, [0x90, 72, 110]), (17_777, [0x80, 72, 0]),
         ]
         let frames = 24_000
-        let live = Self.renderLive(events, frames: frames)
-        let timed = Self.timed(events)
-        let offline = OfflineRenderer.render(timed, sampleRate: Self.rate, periodFrames: 256, padding: 0).left
-        #expect(offline.count >= frames)
-        let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }
-        #expect(firstDifference == nil, "live and offline differ from frame \(firstDifference ?? -1)")
+        let (live, _) = Self.expectLiveEqualsOffline(events, frames: frames)
         // The sysex did something: half the level from frame 5000 (against the same without it), the notes
         // cut at 12345.
         let without = Self.renderLive(events.filter { $0.frame != 5_000 }, frames: frames)

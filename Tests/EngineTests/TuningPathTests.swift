@@ -40,11 +40,7 @@ import TestSupport
             (40_000, [0x80, 64, 0]),
         ]
         let frames = 48_000
-        let live = SysexPathTests.renderLive(events, frames: frames)
-        let timed = SysexPathTests.timed(events)
-        let offline = OfflineRenderer.render(timed, sampleRate: Self.rate, periodFrames: 256, padding: 0).left
-        let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }
-        #expect(firstDifference == nil, "live and offline differ from frame \(firstDifference ?? -1)")
+        let (live, _) = SysexPathTests.expectLiveEqualsOffline(events, frames: frames)
 
         let a = 440.0, quarter = pow(2, 1.0 / 24)
         let before = Self.pitch(live[2_000..<6_000], near: a)
