@@ -47,11 +47,14 @@ let package = Package(
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
 
         // Pure Swift, no terminal; DSP's one C module is the Vorbis decoder of SoundFont 3 samples.
-        .target(name: "MIDI"),
+        // Realtime is the bottom: its ArrayStore owns every module's fixed-size buffers.
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
-        .target(name: "DSP", dependencies: ["MIDI", "CVorbis"], swiftSettings: nativeDSP + optimizedInDebug),
-        // The one door to the OS for files and processes off the real-time path (swift-system beneath).
+        .target(name: "MIDI", dependencies: ["Realtime"]),
+        // The one door to the OS for files and processes off the real-time path (swift-system beneath); the
+        // SoundFont loader (DSP) opens its files through it too.
         .target(name: "OSCall", dependencies: [system]),
+        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "OSCall", "CVorbis", system],
+                swiftSettings: nativeDSP + optimizedInDebug),
         // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.
         .target(name: "TOML"),
         .target(name: "Lifecycle", dependencies: ["MIDI", "TOML", "OSCall", system]),

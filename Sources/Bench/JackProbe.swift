@@ -48,6 +48,8 @@ public final class ProbeMIDISender: @unchecked Sendable {
     public let name: String
     private let capacity = 4096
     private let schedule: UnsafeMutablePointer<ProbeEvent>
+    /// Owns `schedule`.
+    private let memory: ArrayStore
     @exclusivity(unchecked) private var scheduled = 0
     @exclusivity(unchecked) private var next = 0
     private let immediate = SPSCRing<ShortMessage>(capacity: 256)
@@ -62,13 +64,14 @@ public final class ProbeMIDISender: @unchecked Sendable {
         clientHandle = client.handle
         self.name = client.name
         port = try client.registerPort("out", kind: .midi, input: false)
-        schedule = .allocate(capacity: capacity)
+        var memory = ArrayStore()
+        schedule = memory.makeBytes(capacity * MemoryLayout<ProbeEvent>.stride)
+            .bindMemory(to: ProbeEvent.self, capacity: capacity)
+        self.memory = memory
         rtImmediate = .passUnretained(immediate)
         client.setProcessCallback(probeSenderCallback, argument: Unmanaged.passUnretained(self).toOpaque())
         try client.activate()
     }
-
-    deinit { schedule.deallocate() }
 
     /// Schedules `events` (frames relative to the start), starting at the next period. Call once.
     public func play(_ events: [ProbeEvent]) {
@@ -133,6 +136,8 @@ public final class ProbeRecorder: @unchecked Sendable {
     private let inRight: OpaquePointer
     private let left: UnsafeMutablePointer<Float>
     private let right: UnsafeMutablePointer<Float>
+    /// Owns `left` and `right`.
+    private let memory: ArrayStore
     public let capacity: Int
     public let recorded = Atomic<Int>(0)
     public let firstFrame = Atomic<Int>(-1)
@@ -146,17 +151,12 @@ public final class ProbeRecorder: @unchecked Sendable {
         inLeft = try client.registerPort("in_L", kind: .audio, input: true)
         inRight = try client.registerPort("in_R", kind: .audio, input: true)
         capacity = Int(seconds * Double(sampleRate))
-        left = .allocate(capacity: capacity)
-        right = .allocate(capacity: capacity)
-        left.initialize(repeating: 0, count: capacity)
-        right.initialize(repeating: 0, count: capacity)
+        var memory = ArrayStore()
+        left = memory.make(capacity, Float(0))
+        right = memory.make(capacity, Float(0))
+        self.memory = memory
         client.setProcessCallback(probeRecorderCallback, argument: Unmanaged.passUnretained(self).toOpaque())
         try client.activate()
-    }
-
-    deinit {
-        left.deallocate()
-        right.deallocate()
     }
 
     public func start() { armed.store(true, ordering: .releasing) }

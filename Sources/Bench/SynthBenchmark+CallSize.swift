@@ -1,5 +1,6 @@
 import DSP
 import MIDI
+import Realtime
 
 extension SynthBenchmark {
     /// Render cost in ns per voice-sample of the same held chord (`voices` notes on the saw-through-filter
@@ -20,8 +21,8 @@ extension SynthBenchmark {
         }
         let periods = [small, large]
         let synths = periods.map(heldSynth)
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * large)
-        defer { buffer.deallocate() }
+        var memory = ArrayStore()
+        let buffer = memory.make(2 * large, Float(0))
         // Past the attack and decay (saw lead: -80 dB in 0.4 s; exactly settled after about 0.7 s) into the
         // sustain every held voice holds.
         for (synth, period) in zip(synths, periods) {

@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import Glibc
 import MIDI
+import Realtime
 
 /// Measurements of the synth against its references, for `backbeat bench`. Figures, not assertions:
 /// timing on a shared machine is noisy, so nothing here is a test.
@@ -67,9 +68,8 @@ public enum SynthBenchmark {
             }
             synth.handle(ShortMessage.noteOn(note, velocity: 100, channel: channel))
         }
-        let left = UnsafeMutablePointer<Float>.allocate(capacity: period)
-        let right = UnsafeMutablePointer<Float>.allocate(capacity: period)
-        defer { left.deallocate(); right.deallocate() }
+        var memory = ArrayStore()
+        let left = memory.make(period, Float(0)), right = memory.make(period, Float(0))
         for _ in 0..<Int(0.1 * sampleRate) / period { synth.render(left: left, right: right, frames: period) }
         let sounding = synth.activeVoiceCount
         let calls = max(1, Int(seconds * sampleRate) / period)

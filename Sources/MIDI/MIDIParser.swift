@@ -1,3 +1,5 @@
+import Realtime
+
 /// A streaming MIDI 1.0 byte parser that follows the specification's rules for running status, real-time
 /// bytes, system exclusive and errors. Feed it bytes in any chunking; it keeps its state between calls.
 ///
@@ -55,16 +57,16 @@ public struct MIDIParser: ~Copyable {
     @usableFromInline var sysexTruncated: Bool = false
     @usableFromInline var sysexCount: Int = 0
     @usableFromInline let sysexBytes: UnsafeMutablePointer<UInt8>
+    /// Owns `sysexBytes`.
+    private let memory: ArrayStore
 
     /// Creates a parser; allocates the sysex buffer of `sysexLimit` bytes (call it off the real-time thread).
     public init(sysexLimit: Int = MIDIParser.defaultSysexLimit) {
         self.sysexLimit = max(0, sysexLimit)
-        let capacity = max(1, sysexLimit)
-        sysexBytes = .allocate(capacity: capacity)
-        sysexBytes.initialize(repeating: 0, count: capacity)
+        var memory = ArrayStore()
+        sysexBytes = memory.make(max(1, sysexLimit), 0 as UInt8)
+        self.memory = memory
     }
-
-    deinit { sysexBytes.deallocate() }
 
     /// True when no message or sysex has begun without completing.
     public var isIdle: Bool { !partial && !inSysex }

@@ -1,3 +1,5 @@
+import Realtime
+
 /// Writes the lines of `backbeat decode` straight into bytes: the same text as ``MonitorFormatter/line(_:index:)``
 /// and the same JSON as ``MIDIMessage/json``, without building a `MIDIMessage` or a `String` per message.
 /// Every name (types, notes, controllers, programs) is rendered once, at init, by the formatters above, so
@@ -22,33 +24,17 @@ public struct MessageLineWriter: ~Copyable {
     private let jsonHeads: PhraseTable
     /// 0 ... 255 (every data value is one of these) as digits in the low bytes of a word, the number of
     /// digits in its top byte: one 8-byte store writes a value.
-    private let numberWords: UnsafeMutablePointer<UInt64> = {
-        let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
-        for v in 0...255 {
-            let digits = Array(String(v).utf8)
-            var word = UInt64(digits.count) << 56
-            for (i, d) in digits.enumerated() { word |= UInt64(d) << (8 * i) }
-            p[v] = word
-        }
-        return p
-    }()
+    private let numberWords: UnsafeMutablePointer<UInt64>
     /// The last index written, as digits right-aligned in 20 bytes, then two spaces, counted up in place
     /// (indexes go 1, 2, 3...); 48 bytes so that a cursor may copy 32 from the field's start (at 14 or before).
-    private let indexDigits: UnsafeMutablePointer<UInt8> = {
-        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 48)
-        p.initialize(repeating: 0x20, count: 48)
-        return p
-    }()
+    private let indexDigits: UnsafeMutablePointer<UInt8>
+    /// Owns `numberWords` and `indexDigits`.
+    private let memory: ArrayStore
     private var lastIndex = 0
     /// The width of the index column for `lastIndex` (at least ``indexWidth``).
     private var indexFieldWidth = MessageLineWriter.indexWidth
     /// Upper bounds of a short message's text line and JSON object, for ``OutputBytes/cursor(reserving:)``.
     private let textLineBound: Int, jsonLineBound: Int
-
-    deinit {
-        indexDigits.deallocate()
-        numberWords.deallocate()
-    }
     /// The fixed pieces, by ``Phrase``.
     private let phrases = PhraseTable(Phrase.allCases.map(\.text))
 
@@ -92,6 +78,15 @@ public struct MessageLineWriter: ~Copyable {
                           controllers.maxCount + 3, programs.maxCount, 30)
         textLineBound = 22 + heads.maxCount + details + 1 + 9
         jsonLineBound = self.jsonHeads.maxCount + 2 * 20 + 2 * 21 + 2
+        var memory = ArrayStore()
+        numberWords = memory.make(256) { v in
+            let digits = Array(String(v).utf8)
+            var word = UInt64(digits.count) << 56
+            for (i, d) in digits.enumerated() { word |= UInt64(d) << (8 * i) }
+            return word
+        }
+        indexDigits = memory.make(48, 0x20 as UInt8)
+        self.memory = memory
     }
 
     // MARK: Text

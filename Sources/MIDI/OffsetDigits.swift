@@ -1,3 +1,5 @@
+import Realtime
+
 /// The decimal digits of the last error offset ``MIDIDecodeStream`` wrote, kept for the next one: random
 /// input has an error about every three bytes, so the next offset is nearly always in the same hundred and
 /// only its last two digits change. Writing an offset is then a copy and one two-digit store instead of a
@@ -5,16 +7,17 @@
 struct OffsetDigits: ~Copyable {
     /// The digits, from the first; 48 bytes so that a ``ByteCursor`` may copy 32 from the first.
     private let digits: UnsafeMutablePointer<UInt8>
+    /// Owns `digits`.
+    private let memory: ArrayStore
     private var count = 0
     /// `offset / 100` of the digits kept; -1 for none.
     private var hundreds = -1
 
     init() {
-        digits = .allocate(capacity: 48)
-        digits.initialize(repeating: 0x30, count: 48)
+        var memory = ArrayStore()
+        digits = memory.make(48, 0x30 as UInt8)
+        self.memory = memory
     }
-
-    deinit { digits.deallocate() }
 
     /// Writes `offset` (not negative) in decimal.
     @inline(__always)

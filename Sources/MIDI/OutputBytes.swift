@@ -1,7 +1,11 @@
+import Realtime
+
 /// A growable byte buffer for text output built without a `String` per line: appends are a capacity check
 /// and a copy. Owns its memory (noncopyable), so no copy-on-write check runs on each append.
 public struct OutputBytes: ~Copyable {
     var base: UnsafeMutablePointer<UInt8>
+    /// Owns `base` (a new store replaces it when the buffer grows).
+    private var memory: ArrayStore
     var capacity: Int
     /// Bytes written so far.
     public private(set) var count = 0
@@ -11,10 +15,10 @@ public struct OutputBytes: ~Copyable {
 
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(16, capacity)
-        base = .allocate(capacity: self.capacity + Self.slack)
+        var memory = ArrayStore()
+        base = memory.make(self.capacity + Self.slack, 0 as UInt8)
+        self.memory = memory
     }
-
-    deinit { base.deallocate() }
 
     /// The bytes written so far (valid until the next append or `removeAll`).
     public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
@@ -33,9 +37,10 @@ public struct OutputBytes: ~Copyable {
     mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + Self.slack)
+        var newMemory = ArrayStore()
+        let newBase = newMemory.make(newCapacity + Self.slack, 0 as UInt8)
         newBase.update(from: base, count: count)
-        base.deallocate()
+        memory = newMemory // frees the old bytes
         base = newBase
         capacity = newCapacity
     }

@@ -1,17 +1,22 @@
+import Realtime
+
 /// Strings rendered once into one block of UTF-8, looked up by number. The block has 32 readable bytes
 /// after its last string, so a ``ByteCursor`` can copy any entry 32 bytes at a time.
 struct PhraseTable: ~Copyable {
     private let storage: UnsafeMutablePointer<UInt8>
     private let starts: UnsafeMutablePointer<Int>
+    /// Owns `storage` and `starts`.
+    private let memory: ArrayStore
     /// The length of the longest entry.
     let maxCount: Int
 
     init(_ strings: [String]) {
         let utf8 = strings.map { Array($0.utf8) }
         let size = utf8.reduce(0) { $0 + $1.count } + 32
-        starts = .allocate(capacity: utf8.count + 1)
-        storage = .allocate(capacity: size)
-        storage.initialize(repeating: 0, count: size)
+        var memory = ArrayStore()
+        starts = memory.make(utf8.count + 1, 0)
+        storage = memory.make(size, 0 as UInt8)
+        self.memory = memory
         var offset = 0
         for (i, bytes) in utf8.enumerated() {
             starts[i] = offset
@@ -20,11 +25,6 @@ struct PhraseTable: ~Copyable {
         }
         starts[utf8.count] = offset
         maxCount = utf8.map(\.count).max() ?? 0
-    }
-
-    deinit {
-        storage.deallocate()
-        starts.deallocate()
     }
 
     subscript(i: Int) -> UnsafeBufferPointer<UInt8> {

@@ -1,5 +1,5 @@
-// The one type in Realtime that touches raw memory (swift-collections style): SPSCRing's element slots
-// and its control block. Everything here is unchecked; SPSCRing enforces the single-producer /
+// SPSCRing's view of its raw memory (swift-collections style): the element slots and the control block,
+// both made in and freed by the ring's ArrayStore. Everything here is unchecked; SPSCRing enforces the single-producer /
 // single-consumer discipline and the index arithmetic that keeps every access in bounds.
 import Synchronization
 
@@ -19,7 +19,7 @@ enum RingLayout {
     @_transparent @usableFromInline static var controlSize: Int { 2 * 64 }
 }
 
-/// Raw storage of an `SPSCRing`: `capacity` element slots and a control block of two cache lines.
+/// The raw storage of an `SPSCRing`, a view of memory its `ArrayStore` owns: `capacity` element slots and a control block of two cache lines.
 ///
 /// Control block (one allocation, 64-byte aligned):
 ///
@@ -36,28 +36,20 @@ struct RingStorage<Element: BitwiseCopyable> {
     @usableFromInline let control: UnsafeMutableRawPointer
     @usableFromInline let mask: Int
 
-    /// Allocates `capacity` slots (a power of two, at least 1) and a zeroed control block.
-    init(capacity: Int) {
+    /// Makes `capacity` slots (a power of two, at least 1) and a zeroed control block in `store`, which
+    /// frees them: the ring keeps the store as long as it keeps this view.
+    init(capacity: Int, in store: inout ArrayStore) {
         precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
         mask = capacity - 1
-        slots = .allocate(capacity: capacity)
-        control = .allocate(byteCount: RingLayout.controlSize, alignment: cacheLineSize)
-        control.initializeMemory(as: UInt8.self, repeating: 0, count: RingLayout.controlSize)
+        slots = store.makeBytes(capacity * MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
+            .bindMemory(to: Element.self, capacity: capacity)
+        control = store.makeBytes(RingLayout.controlSize, alignment: cacheLineSize)
         for offset in [RingLayout.tailOffset, RingLayout.overrunsOffset, RingLayout.headOffset] {
             (control + offset).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
         }
         for offset in [RingLayout.cachedHeadOffset, RingLayout.cachedTailOffset] {
             (control + offset).bindMemory(to: Int.self, capacity: 1).initialize(to: 0)
         }
-    }
-
-    /// Frees both allocations. Elements are BitwiseCopyable: nothing to deinitialize.
-    func deallocate() {
-        for offset in [RingLayout.tailOffset, RingLayout.overrunsOffset, RingLayout.headOffset] {
-            _ = (control + offset).assumingMemoryBound(to: Atomic<Int>.self).move()
-        }
-        control.deallocate()
-        slots.deallocate()
     }
 
     @_transparent @usableFromInline
@@ -81,6 +73,28 @@ struct RingStorage<Element: BitwiseCopyable> {
     @_transparent @usableFromInline
     var cachedTail: UnsafeMutablePointer<Int> {
         (control + RingLayout.cachedTailOffset).assumingMemoryBound(to: Int.self)
+    }
+
+    /// Producer side: the free slots before free-running index `tail`. Reads the cached head; only when it
+    /// shows fewer than `wanted` free slots (looks full) reloads head, with an acquire that pairs with the
+    /// consumer's release of head, so the consumer's reads of the slots about to be overwritten are done.
+    @_transparent @usableFromInline
+    func freeSlots(tail: Int, wanted: Int) -> Int {
+        if (mask &+ 1) &- (tail &- cachedHead.pointee) < wanted {
+            cachedHead.pointee = head.pointee.load(ordering: .acquiring)
+        }
+        return (mask &+ 1) &- (tail &- cachedHead.pointee)
+    }
+
+    /// Consumer side: the readable slots from free-running index `head`. Reads the cached tail; only when it
+    /// shows fewer than `wanted` (looks empty) reloads tail, with an acquire that pairs with the producer's
+    /// release of tail, so the slots' contents are visible.
+    @_transparent @usableFromInline
+    func readableSlots(head: Int, wanted: Int) -> Int {
+        if cachedTail.pointee &- head < wanted {
+            cachedTail.pointee = tail.pointee.load(ordering: .acquiring)
+        }
+        return cachedTail.pointee &- head
     }
 
     /// Copies `count` elements from `source` into the slots starting at free-running index `index`,

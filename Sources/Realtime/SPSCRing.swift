@@ -27,6 +27,8 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     // @unchecked: the storage is raw memory; the SPSC discipline and the acquire/release protocol
     // above are what make the cross-thread accesses safe.
     @usableFromInline let storage: RingStorage<Element>
+    /// Owns the slots and the control block `storage` points into; frees them with the ring.
+    private let memory: ArrayStore
 
     /// Number of slots: the requested capacity rounded up to a power of two.
     public let capacity: Int
@@ -39,10 +41,10 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         var rounded = 1
         while rounded < capacity { rounded <<= 1 }
         self.capacity = rounded
-        storage = RingStorage(capacity: rounded)
+        var memory = ArrayStore()
+        storage = RingStorage(capacity: rounded, in: &memory)
+        self.memory = memory
     }
-
-    deinit { storage.deallocate() }
 
     // MARK: Producer side
 
@@ -50,14 +52,9 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @inlinable @inline(__always)
     public func push(_ element: Element) -> Bool {
         let tail = storage.tail.pointee.load(ordering: .relaxed)  // only the producer writes tail
-        if tail &- storage.cachedHead.pointee == capacity {
-            // Looks full: refresh. Acquire pairs with pop's release of head, so the consumer's read
-            // of the slot we are about to overwrite has completed.
-            storage.cachedHead.pointee = storage.head.pointee.load(ordering: .acquiring)
-            if tail &- storage.cachedHead.pointee == capacity {
-                storage.overruns.pointee.wrappingAdd(1, ordering: .relaxed)
-                return false
-            }
+        if storage.freeSlots(tail: tail, wanted: 1) == 0 {
+            storage.overruns.pointee.wrappingAdd(1, ordering: .relaxed)
+            return false
         }
         storage.slots[tail & storage.mask] = element
         // Release publishes the slot write to the consumer's acquire load of tail.
@@ -71,12 +68,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     public func push(contentsOf elements: UnsafeBufferPointer<Element>) -> Int {
         guard let source = elements.baseAddress, elements.count > 0 else { return 0 }
         let tail = storage.tail.pointee.load(ordering: .relaxed)
-        var free = capacity &- (tail &- storage.cachedHead.pointee)
-        if free < elements.count {
-            storage.cachedHead.pointee = storage.head.pointee.load(ordering: .acquiring)  // see push(_:)
-            free = capacity &- (tail &- storage.cachedHead.pointee)
-        }
-        let moved = min(free, elements.count)
+        let moved = min(storage.freeSlots(tail: tail, wanted: elements.count), elements.count)
         if moved < elements.count {
             storage.overruns.pointee.wrappingAdd(elements.count &- moved, ordering: .relaxed)
         }
@@ -92,12 +84,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @inlinable @inline(__always)
     public func pop() -> Element? {
         let head = storage.head.pointee.load(ordering: .relaxed)  // only the consumer writes head
-        if head == storage.cachedTail.pointee {
-            // Looks empty: refresh. Acquire pairs with push's release of tail, so the slot's
-            // contents are visible.
-            storage.cachedTail.pointee = storage.tail.pointee.load(ordering: .acquiring)
-            if head == storage.cachedTail.pointee { return nil }
-        }
+        if storage.readableSlots(head: head, wanted: 1) == 0 { return nil }
         let element = storage.slots[head & storage.mask]
         // Release orders the slot read before the producer may reuse the slot.
         storage.head.pointee.store(head &+ 1, ordering: .releasing)
@@ -110,12 +97,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     public func pop(into buffer: UnsafeMutableBufferPointer<Element>) -> Int {
         guard let destination = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let head = storage.head.pointee.load(ordering: .relaxed)
-        var available = storage.cachedTail.pointee &- head
-        if available < buffer.count {
-            storage.cachedTail.pointee = storage.tail.pointee.load(ordering: .acquiring)  // see pop()
-            available = storage.cachedTail.pointee &- head
-        }
-        let moved = min(available, buffer.count)
+        let moved = min(storage.readableSlots(head: head, wanted: buffer.count), buffer.count)
         if moved == 0 { return 0 }
         storage.read(into: destination, count: moved, at: head)
         storage.head.pointee.store(head &+ moved, ordering: .releasing)  // frees all `moved` slots

@@ -2,6 +2,7 @@ import ArgumentParser
 import Engine
 import Foundation
 import MIDI
+import Realtime
 import SystemPackage
 
 /// `backbeat decode`: raw MIDI bytes in, one line per message out (a monitor without times).
@@ -78,8 +79,8 @@ struct Decode: ParsableCommand {
     /// 0 at the end, -1 with errno) are decoded and written as they come. `bench` runs this too.
     static func decode(_ stream: inout MIDIDecodeStream, sink: DecodeSink,
                        read: (UnsafeMutableRawBufferPointer) -> Int) throws(Failure) {
-        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
-        defer { block.deallocate() }
+        var memory = ArrayStore()
+        let block = UnsafeMutableRawBufferPointer(start: memory.makeBytes(blockSize), count: blockSize)
         while true {
             let n: Int
             do throws(Errno) { n = try SystemCall.retryOnInterrupt { read(block) } } catch {

@@ -45,20 +45,8 @@ func memoryFont(presets: [(bank: UInt16, program: UInt8, zones: [SoundFontZone])
             allZones.append(zone)
         }
     }
-    func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
-        _ = buffer.initialize(from: array)
-        return UnsafeMutableBufferPointer(rebasing: buffer[0..<array.count])
-    }
-    let z = copy(allZones), m = copy(modulators), s = copy(samples), d = copy(data)
-    nonisolated(unsafe) let owned = (z, m, s, d)
-    return SoundFont(path: "", name: "Test font", presets: headers, zones: UnsafeBufferPointer(z),
-                     modulators: UnsafeBufferPointer(m), samples: UnsafeBufferPointer(s),
-                     sampleData: UnsafeBufferPointer(d), sampleLowBytes: nil,
-                     release: {
-                         owned.0.baseAddress?.deallocate(); owned.1.baseAddress?.deallocate()
-                         owned.2.baseAddress?.deallocate(); owned.3.baseAddress?.deallocate()
-                     })
+    return SoundFont(path: "", name: "Test font", presets: headers, zones: allZones, modulators: modulators,
+                     samples: samples, frames: data)
 }
 
 /// A synth at 48 kHz playing a font of one preset (0:0) whose zones play one looped cosine sample.

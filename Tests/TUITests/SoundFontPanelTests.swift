@@ -7,23 +7,7 @@ import Testing
 
 /// A font of three presets over one short silent sample, built in memory.
 private func threePresetFont() -> SoundFont {
-    let zones = UnsafeMutableBufferPointer<SoundFontZone>.allocate(capacity: 3)
-    _ = zones.initialize(from: [SoundFontZone(), SoundFontZone(), SoundFontZone()])
-    let samples = UnsafeMutableBufferPointer<SoundFontSample>.allocate(capacity: 1)
-    _ = samples.initialize(from: [SoundFontSample(start: 0, end: 100, loopStart: 10, loopEnd: 90, sampleRate: 44_100,
-                                                  originalPitch: 60, pitchCorrection: 0, link: 0, type: 1)])
-    let data = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 146)
-    data.initialize(repeating: 0)
-    let modulators = UnsafeMutableBufferPointer<SoundFontModulator>.allocate(capacity: 1)
-    nonisolated(unsafe) let owned = (zones, samples, data, modulators)
-    return SoundFont(path: "/fonts/three.sf2", name: "Three", presets: [
-        SoundFontPreset(name: "Piano", bank: 0, program: 0, zoneStart: 0, zoneCount: 1),
-        SoundFontPreset(name: "Organ", bank: 0, program: 5, zoneStart: 1, zoneCount: 1),
-        SoundFontPreset(name: "Drums", bank: 128, program: 0, zoneStart: 2, zoneCount: 1),
-    ], zones: UnsafeBufferPointer(zones), modulators: UnsafeBufferPointer(rebasing: modulators[0..<0]),
-       samples: UnsafeBufferPointer(samples), sampleData: UnsafeBufferPointer(data), sampleLowBytes: nil) {
-        owned.0.deallocate(); owned.1.deallocate(); owned.2.deallocate(); owned.3.deallocate()
-    }
+    silentFont("/fonts/three.sf2", name: "Three", [("Piano", 0, 0), ("Organ", 0, 5), ("Drums", 128, 0)])
 }
 
 @Suite struct SoundFontPanelTests {

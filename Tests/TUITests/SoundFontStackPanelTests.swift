@@ -7,23 +7,15 @@ import MIDI
 import Testing
 @testable import TUI
 
-/// A font of `presets` over one short silent sample, built in memory, at `path`.
-private func silentFont(_ path: String, _ presets: [(name: String, bank: UInt16, program: UInt8)]) -> SoundFont {
-    let zones = UnsafeMutableBufferPointer<SoundFontZone>.allocate(capacity: presets.count)
-    _ = zones.initialize(from: presets.map { _ in SoundFontZone() })
-    let samples = UnsafeMutableBufferPointer<SoundFontSample>.allocate(capacity: 1)
-    _ = samples.initialize(from: [SoundFontSample(start: 0, end: 100, loopStart: 10, loopEnd: 90, sampleRate: 44_100,
-                                                  originalPitch: 60, pitchCorrection: 0, link: 0, type: 1)])
-    let data = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 146)
-    data.initialize(repeating: 0)
-    let modulators = UnsafeMutableBufferPointer<SoundFontModulator>.allocate(capacity: 1)
-    nonisolated(unsafe) let owned = (zones, samples, data, modulators)
-    return SoundFont(path: path, name: "", presets: presets.enumerated().map { i, p in
+/// A font of `presets` over one short silent sample, built in memory, at `path` (the panel tests' fonts).
+func silentFont(_ path: String, name: String = "",
+                _ presets: [(name: String, bank: UInt16, program: UInt8)]) -> SoundFont {
+    SoundFont(path: path, name: name, presets: presets.enumerated().map { i, p in
         SoundFontPreset(name: p.name, bank: p.bank, program: p.program, zoneStart: Int32(i), zoneCount: 1)
-    }, zones: UnsafeBufferPointer(zones), modulators: UnsafeBufferPointer(rebasing: modulators[0..<0]),
-       samples: UnsafeBufferPointer(samples), sampleData: UnsafeBufferPointer(data), sampleLowBytes: nil) {
-        owned.0.deallocate(); owned.1.deallocate(); owned.2.deallocate(); owned.3.deallocate()
-    }
+    }, zones: presets.map { _ in SoundFontZone() },
+       samples: [SoundFontSample(start: 0, end: 100, loopStart: 10, loopEnd: 90, sampleRate: 44_100,
+                                 originalPitch: 60, pitchCorrection: 0, link: 0, type: 1)],
+       frames: [Int16](repeating: 0, count: 146))
 }
 
 @Suite struct SoundFontStackPanelTests {

@@ -28,24 +28,17 @@ public final class LoudnessProcessor: @unchecked Sendable {
     /// so each phase reads 12 contiguous samples without wrapping.
     private let history: UnsafeMutablePointer<Float>
     private let head: UnsafeMutablePointer<Int>
+    /// Owns the four arrays above.
+    private let memory: ArrayStore
 
     public init(sampleRate: Double = 48_000) {
-        filter = .allocate(capacity: 18)
-        filter.initialize(repeating: 0, count: 18)
-        taps = .allocate(capacity: 48)
-        for phase in 0..<4 { for k in 0..<12 { (taps + phase * 12 + k).initialize(to: Float(Self.truePeakTaps[phase][k])) } }
-        history = .allocate(capacity: 48)
-        history.initialize(repeating: 0, count: 48)
-        head = .allocate(capacity: 1)
-        head.initialize(to: 0)
+        var memory = ArrayStore()
+        filter = memory.make(18, 0.0)
+        taps = memory.make(48) { i in Float(Self.truePeakTaps[i / 12][i % 12]) }
+        history = memory.make(48, Float(0))
+        head = memory.make(1, 0)
+        self.memory = memory
         prepare(sampleRate: sampleRate)
-    }
-
-    deinit {
-        filter.deallocate()
-        taps.deallocate()
-        history.deallocate()
-        head.deallocate()
     }
 
     /// Designs the K-weighting for `sampleRate` and clears all state.

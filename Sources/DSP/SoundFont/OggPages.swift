@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+import OSCall
+import SystemPackage
 #endif
 
 // The one thing the loader reads of an Ogg stream itself: how many frames it decodes to, from its last page's
@@ -18,16 +20,11 @@ enum OggPages {
         }
         var window = min(range.count, 16 << 10)
         while true {
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: window, alignment: 8)
-            defer { buffer.deallocate() }
-            var done = 0
-            while done < window {
-                let n = pread(r.descriptor, buffer.baseAddress! + done, window - done, off_t(range.upperBound - window + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                done += n
-            }
-            // A short read (the file changed under us): scan the mapping instead.
+            var memory = ArrayStore()
+            let buffer = UnsafeMutableRawBufferPointer(start: memory.makeBytes(window), count: window)
+            let done = (try? FileDescriptor(rawValue: r.descriptor)
+                .readAll(fromAbsoluteOffset: Int64(range.upperBound - window), into: buffer)) ?? 0
+            // A short read or a failed one (the file changed under us): scan the mapping instead.
             if done < window { return lastGranule(in: UnsafeRawBufferPointer(rebasing: r.bytes[range])) }
             if let found = lastGranule(in: UnsafeRawBufferPointer(buffer)) { return found }
             if window == range.count { return nil }

@@ -38,42 +38,54 @@ public final class SoundFont: @unchecked Sendable {
     /// file. Read by the real-time thread.
     public let sampleLayers: UnsafeBufferPointer<UInt8>?
 
-    /// Frees what the font owns when it goes (unmaps the file, or frees memory given to `init`).
+    /// Owns the tables above (zones, modulators, samples, preset keys, sample layers).
+    private let memory: ArrayStore
+    /// Lets go of the sample data when the font goes (unmaps the file, or drops the bytes it was loaded from).
     private let release: @Sendable () -> Void
 
-    /// A font from tables already made: the loader's result, or a font a test builds in memory. The font takes
-    /// ownership of the buffers (they are freed with `release` when it goes).
-    public init(path: String, name: String, presets: [SoundFontPreset], zones: UnsafeBufferPointer<SoundFontZone>,
-                modulators: UnsafeBufferPointer<SoundFontModulator>, samples: UnsafeBufferPointer<SoundFontSample>,
+    /// A font from tables already made: the loader's result, or a font a test builds in memory. The font copies
+    /// the tables into memory it owns; `sampleData` must stay valid until `release` is called, when it goes.
+    public init(path: String, name: String, presets: [SoundFontPreset], zones: [SoundFontZone],
+                modulators: [SoundFontModulator], samples: [SoundFontSample],
                 sampleData: UnsafeBufferPointer<Int16>, sampleLowBytes: UnsafeBufferPointer<UInt8>?,
                 sampleNames: [String] = [], sampleStore: SoundFontSampleStore? = nil,
-                layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: UnsafeBufferPointer<UInt8>? = nil,
-                release: @escaping @Sendable () -> Void) {
+                layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: [UInt8]? = nil,
+                release: @escaping @Sendable () -> Void = {}) {
+        var memory = ArrayStore()
         self.path = path
         self.layers = layers
         self.presetLayers = presetLayers
-        self.sampleLayers = sampleLayers
+        self.sampleLayers = sampleLayers.map { UnsafeBufferPointer(start: memory.make(copying: $0), count: $0.count) }
         self.name = name
         let sorted = presets.sorted { ($0.bank, $0.program) < ($1.bank, $1.program) }
         self.presets = sorted
-        self.zones = zones
-        self.modulators = modulators
-        self.samples = samples
+        self.zones = UnsafeBufferPointer(start: memory.make(copying: zones), count: zones.count)
+        self.modulators = UnsafeBufferPointer(start: memory.make(copying: modulators), count: modulators.count)
+        self.samples = UnsafeBufferPointer(start: memory.make(copying: samples), count: samples.count)
         self.sampleData = sampleData
         self.sampleLowBytes = sampleLowBytes
         self.sampleNames = sampleNames
         self.sampleStore = sampleStore
-        let keys = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(sorted.count, 1))
-        for (i, p) in sorted.enumerated() { keys[i] = Int32(p.bank) << 7 | Int32(p.program) }
-        presetKeys = UnsafeBufferPointer(keys)
+        let keys = sorted.map { Int32($0.bank) << 7 | Int32($0.program) }
+        presetKeys = UnsafeBufferPointer(start: memory.make(copying: keys), count: keys.count)
         presetCount = sorted.count
+        self.memory = memory
         self.release = release
     }
 
-    deinit {
-        UnsafeMutableBufferPointer(mutating: presetKeys).deallocate()
-        release()
+    /// A font built in memory (tests, tools) whose sample frames are `frames`, which the font keeps.
+    public convenience init(path: String, name: String, presets: [SoundFontPreset], zones: [SoundFontZone],
+                            modulators: [SoundFontModulator] = [], samples: [SoundFontSample], frames: [Int16],
+                            sampleNames: [String] = []) {
+        let held = HeldBytes(frames.count * 2)
+        let data = held.base.bindMemory(to: Int16.self, capacity: max(frames.count, 1))
+        for (i, frame) in frames.enumerated() { data[i] = frame }
+        self.init(path: path, name: name, presets: presets, zones: zones, modulators: modulators, samples: samples,
+                  sampleData: UnsafeBufferPointer(start: data, count: frames.count), sampleLowBytes: nil,
+                  sampleNames: sampleNames) { withExtendedLifetime(held) {} }
     }
+
+    deinit { release() }
 
     /// The index in `presets` of the preset at exactly this bank and program, or nil. Real-time safe.
     @_noLocks

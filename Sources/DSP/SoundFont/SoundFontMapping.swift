@@ -6,18 +6,26 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import OSCall
+import SystemPackage
 
 extension SoundFont {
     /// Loads the SoundFont 2 or 3 file at `path`: every structural problem is a `SoundFontError` naming the file,
     /// the chunk and the byte offset. The sample data is mapped, not read.
     public static func load(path: String) throws(SoundFontError) -> SoundFont {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SoundFontError(path: path, chunk: "", offset: 0, reason: "cannot open: \(errnoText())") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            throw SoundFontError(path: path, chunk: "", offset: 0, reason: "cannot stat: \(errnoText())")
+        func failure(_ what: String, _ error: Errno) -> SoundFontError {
+            SoundFontError(path: path, chunk: "", offset: 0, reason: "\(what): \(SystemError.reason(error))")
         }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+        } catch {
+            throw failure("cannot open", error as? Errno ?? .ioError)
+        }
+        defer { try? file.close() }
+        let fd = file.rawValue
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("cannot stat", .last) }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw SoundFontError(path: path, chunk: "", offset: 0, reason: "not a regular file")
         }
@@ -27,7 +35,7 @@ extension SoundFont {
                                  reason: "not a RIFF file: \(size) bytes, too short for a RIFF header")
         }
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
-            throw SoundFontError(path: path, chunk: "", offset: 0, reason: "cannot map the file: \(errnoText())")
+            throw failure("cannot map the file", .last)
         }
         let bytes = UnsafeRawBufferPointer(start: base, count: size)
         let address = UInt(bitPattern: base)
@@ -35,13 +43,13 @@ extension SoundFont {
     }
 
     /// Loads a font from bytes in memory (tests, fuzzing): the bytes are copied once, and the font's sample
-    /// data points into that copy. `path` only names the font in errors.
+    /// data points into that copy, which the font keeps. `path` only names the font in errors.
     public static func load(bytes: some Collection<UInt8>, path: String = "<memory>") throws(SoundFontError) -> SoundFont {
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        _ = copy.initializeMemory(as: UInt8.self, from: bytes)
-        let memory = UnsafeRawBufferPointer(rebasing: copy[0 ..< bytes.count])
-        let address = UInt(bitPattern: copy.baseAddress)
-        return try make(path: path, bytes: memory) { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() }
+        let held = HeldBytes(bytes.count)
+        UnsafeMutableRawBufferPointer(start: held.base, count: bytes.count).copyBytes(from: bytes)
+        return try make(path: path, bytes: UnsafeRawBufferPointer(start: held.base, count: bytes.count)) {
+            withExtendedLifetime(held) {}
+        }
     }
 
     /// Parses and resolves `bytes` (which stay valid until `releaseBytes` is called); on error the bytes are
@@ -57,84 +65,61 @@ extension SoundFont {
             releaseBytes()
             throw error
         }
-        let zones = copyToBuffer(resolved.zones)
-        let modulators = copyToBuffer(resolved.modulators)
         if parsed.isCompressed {
             // SoundFont 3: the samples are decoded on demand into the store's slots (SoundFontSampleStore.swift);
             // the store keeps the file's bytes.
             var headers = parsed.samples
-            let store: SoundFontSampleStore
-            do {
-                store = try SoundFontSampleStore(parsed: parsed, samples: &headers, file: bytes, path: path,
-                                                 limitBytes: SoundFontSampleStore.defaultLimitBytes, releaseFile: releaseBytes)
-            } catch {
-                zones.deallocate()
-                modulators.deallocate()
-                throw error
-            }
-            let samples = copyToBuffer(headers)
-            let owned = OwnedBuffers(zones: zones, modulators: modulators, samples: samples, frames: nil)
-            return SoundFont(path: path, name: parsed.name, presets: resolved.presets, zones: UnsafeBufferPointer(zones),
-                             modulators: UnsafeBufferPointer(modulators), samples: UnsafeBufferPointer(samples),
+            let store = try SoundFontSampleStore(parsed: parsed, samples: &headers, file: bytes, path: path,
+                                                 limitBytes: SoundFontSampleStore.defaultLimitBytes,
+                                                 releaseFile: releaseBytes)
+            return SoundFont(path: path, name: parsed.name, presets: resolved.presets, zones: resolved.zones,
+                             modulators: resolved.modulators, samples: headers,
                              sampleData: UnsafeBufferPointer(start: store.region, count: store.regionFrames),
-                             sampleLowBytes: nil, sampleNames: parsed.sampleNames, sampleStore: store) {
-                owned.free()
-            }
+                             sampleLowBytes: nil, sampleNames: parsed.sampleNames, sampleStore: store)
         }
-        let samples = copyToBuffer(parsed.samples)
 
         // 16-bit frames straight from the file when smpl is aligned (it always is in a valid file: chunks
         // start at even offsets and the mapping at a page); a misaligned smpl is copied.
         let frames = parsed.smpl.count / 2
-        var copiedFrames: UnsafeMutableBufferPointer<Int16>?
+        var copiedFrames: HeldBytes?
         let sampleData: UnsafeBufferPointer<Int16>
         let smplStart = bytes.baseAddress.map { $0 + parsed.smpl.lowerBound }
         if let smplStart, Int(bitPattern: smplStart) % MemoryLayout<Int16>.alignment == 0 {
             sampleData = UnsafeBufferPointer(start: smplStart.assumingMemoryBound(to: Int16.self), count: frames)
         } else {
-            let copy = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(frames, 1))
+            let held = HeldBytes(frames * 2)
+            let copy = held.base.bindMemory(to: Int16.self, capacity: max(frames, 1))
             for i in 0 ..< frames {
                 let o = parsed.smpl.lowerBound + 2 * i
                 copy[i] = Int16(bitPattern: UInt16(bytes[o]) | UInt16(bytes[o + 1]) << 8)
             }
-            copiedFrames = copy
-            sampleData = UnsafeBufferPointer(start: copy.baseAddress, count: frames)
+            copiedFrames = held
+            sampleData = UnsafeBufferPointer(start: copy, count: frames)
         }
         let lowBytes = parsed.sm24.flatMap { range in
             bytes.baseAddress.map { UnsafeBufferPointer(start: ($0 + range.lowerBound).assumingMemoryBound(to: UInt8.self), count: range.count) }
         }
 
-        let owned = OwnedBuffers(zones: zones, modulators: modulators, samples: samples, frames: copiedFrames)
-        return SoundFont(path: path, name: parsed.name, presets: resolved.presets, zones: UnsafeBufferPointer(zones),
-                         modulators: UnsafeBufferPointer(modulators), samples: UnsafeBufferPointer(samples),
+        let heldFrames = copiedFrames
+        return SoundFont(path: path, name: parsed.name, presets: resolved.presets, zones: resolved.zones,
+                         modulators: resolved.modulators, samples: parsed.samples,
                          sampleData: sampleData, sampleLowBytes: lowBytes, sampleNames: parsed.sampleNames) {
-            owned.free()
+            withExtendedLifetime(heldFrames) {}
             releaseBytes()
         }
     }
-
-    static func copyToBuffer<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
-        _ = buffer.initialize(from: array)
-        return UnsafeMutableBufferPointer(start: buffer.baseAddress, count: array.count)
-    }
 }
 
-/// The loader's allocations, freed together by the font's release closure.
-private struct OwnedBuffers: @unchecked Sendable {
-    let zones: UnsafeMutableBufferPointer<SoundFontZone>
-    let modulators: UnsafeMutableBufferPointer<SoundFontModulator>
-    let samples: UnsafeMutableBufferPointer<SoundFontSample>
-    let frames: UnsafeMutableBufferPointer<Int16>?
+/// Bytes a font reads that no file mapping holds (a font loaded from memory, the copied frames of a
+/// misaligned smpl chunk, an in-memory font's frames): its `ArrayStore` frees them when the last closure
+/// that keeps this goes. 16-byte aligned, zeroed, at least one byte.
+final class HeldBytes: @unchecked Sendable {
+    private let memory: ArrayStore
+    let base: UnsafeMutableRawPointer
 
-    func free() {
-        zones.deallocate()
-        modulators.deallocate()
-        samples.deallocate()
-        frames?.deallocate()
+    init(_ byteCount: Int) {
+        var memory = ArrayStore()
+        base = memory.makeBytes(byteCount, alignment: 16)
+        self.memory = memory
     }
-}
-
-private func errnoText() -> String {
-    String(cString: strerror(errno))
 }

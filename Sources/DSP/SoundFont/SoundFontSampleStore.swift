@@ -55,6 +55,8 @@ public final class SoundFontSampleStore: @unchecked Sendable {
     let ready: UnsafeMutablePointer<Atomic<UInt8>>
     /// Note-ons whose sample was not ready (the real-time thread adds, relaxed).
     let missed: UnsafeMutablePointer<Atomic<Int>>
+    /// Owns `ready` and `missed` (zeroed bytes bound to atomics: an atomic's zero is its bits of zero).
+    private let memory: ArrayStore
     /// The font file's bytes, released with the store.
     let file: UnsafeRawBufferPointer
     private let releaseFile: @Sendable () -> Void
@@ -120,10 +122,11 @@ public final class SoundFontSampleStore: @unchecked Sendable {
         }
         region = base.bindMemory(to: Int16.self, capacity: frames)
         regionFrames = frames
-        ready = .allocate(capacity: max(samples.count, 1))
-        for i in 0 ..< max(samples.count, 1) { (ready + i).initialize(to: Atomic(0)) }
-        missed = .allocate(capacity: 1)
-        missed.initialize(to: Atomic(0))
+        var memory = ArrayStore()
+        ready = memory.makeBytes(max(samples.count, 1) * MemoryLayout<Atomic<UInt8>>.stride)
+            .bindMemory(to: Atomic<UInt8>.self, capacity: max(samples.count, 1))
+        missed = memory.makeBytes(MemoryLayout<Atomic<Int>>.stride).bindMemory(to: Atomic<Int>.self, capacity: 1)
+        self.memory = memory
         self.slots = slots
         self.names = parsed.sampleNames
         self.path = path
@@ -143,10 +146,6 @@ public final class SoundFontSampleStore: @unchecked Sendable {
 
     deinit {
         munmap(UnsafeMutableRawPointer(region), regionFrames * 2)
-        _ = ready.deinitialize(count: max(slots.count, 1))
-        ready.deallocate()
-        _ = missed.deinitialize(count: 1)
-        missed.deallocate()
         releaseFile()
     }
 

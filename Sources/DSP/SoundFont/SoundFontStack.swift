@@ -27,23 +27,15 @@ extension SoundFont {
         }
         let keys = winner.keys.sorted()
 
+        // Every layer's sample headers and modulators end to end; a layer's indices move by its base.
         var sampleBase: [Int] = [], modulatorBase: [Int] = []
-        var sampleTotal = 0, modulatorTotal = 0
-        for font in fonts {
-            sampleBase.append(sampleTotal)
-            modulatorBase.append(modulatorTotal)
-            sampleTotal += font.samples.count
-            modulatorTotal += font.modulators.count
-        }
-        let samples = UnsafeMutableBufferPointer<SoundFontSample>.allocate(capacity: max(sampleTotal, 1))
-        let layersOfSamples = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(sampleTotal, 1))
-        let modulators = UnsafeMutableBufferPointer<SoundFontModulator>.allocate(capacity: max(modulatorTotal, 1))
+        var samples: [SoundFontSample] = [], layersOfSamples: [UInt8] = [], modulators: [SoundFontModulator] = []
         for (layer, font) in fonts.enumerated() {
-            for i in 0..<font.samples.count {
-                samples[sampleBase[layer] + i] = font.samples[i]
-                layersOfSamples[sampleBase[layer] + i] = UInt8(layer)
-            }
-            for i in 0..<font.modulators.count { modulators[modulatorBase[layer] + i] = font.modulators[i] }
+            sampleBase.append(samples.count)
+            modulatorBase.append(modulators.count)
+            samples += font.samples
+            layersOfSamples += repeatElement(UInt8(layer), count: font.samples.count)
+            modulators += font.modulators
         }
 
         var presets: [SoundFontPreset] = [], presetLayers: [Int] = [], zones: [SoundFontZone] = []
@@ -80,24 +72,16 @@ extension SoundFont {
             presets.append(preset)
             presetLayers.append(layer)
         }
-        let zoneBuffer = copyToBuffer(zones)
-
-        let owned = StackBuffers(zones: zoneBuffer, modulators: modulators, samples: samples, layers: layersOfSamples,
-                                 fonts: fonts)
         let top = fonts[fonts.count - 1]
         return SoundFont(path: top.path, name: fonts.map(\.displayLabel).reversed().joined(separator: " + "),
-                         presets: presets, zones: UnsafeBufferPointer(zoneBuffer),
-                         modulators: UnsafeBufferPointer(rebasing: modulators[0..<modulatorTotal]),
-                         samples: UnsafeBufferPointer(rebasing: samples[0..<sampleTotal]),
+                         presets: presets, zones: zones, modulators: modulators, samples: samples,
                          sampleData: top.sampleData, sampleLowBytes: top.sampleLowBytes,
                          sampleNames: fonts.flatMap { font in
                              font.sampleNames.count == font.samples.count
                                  ? font.sampleNames : Array(repeating: "", count: font.samples.count)
                          },
                          layers: fonts, presetLayers: presetLayers,
-                         sampleLayers: UnsafeBufferPointer(rebasing: layersOfSamples[0..<sampleTotal])) {
-            owned.free()
-        }
+                         sampleLayers: layersOfSamples)
     }
 
     /// The fonts this one plays, bottom first: a stack's layers, else the font itself.
@@ -162,22 +146,5 @@ extension SoundFont {
                 return (font.presets[index], top > layer ? top : nil)
             })
         }
-    }
-}
-
-/// A stack's own allocations and its layers, kept and freed together by the stack's release closure.
-private struct StackBuffers: @unchecked Sendable {
-    let zones: UnsafeMutableBufferPointer<SoundFontZone>
-    let modulators: UnsafeMutableBufferPointer<SoundFontModulator>
-    let samples: UnsafeMutableBufferPointer<SoundFontSample>
-    let layers: UnsafeMutableBufferPointer<UInt8>
-    let fonts: [SoundFont]
-
-    func free() {
-        zones.deallocate()
-        modulators.deallocate()
-        samples.deallocate()
-        layers.deallocate()
-        withExtendedLifetime(fonts) {}
     }
 }

@@ -178,17 +178,14 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
         let result = pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &parameters)
         scheduling = result == 0 ? "SCHED_FIFO priority \(parameters.sched_priority)"
                                  : "normal scheduling (SCHED_FIFO: \(Errno(rawValue: result)))"
-        // Everything the loop needs is allocated here, before the loop.
-        let left = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames)
-        let right = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames)
+        // Everything the loop needs is allocated here, before the loop, and freed with `memory` when it ends.
+        var memory = ArrayStore()
+        let left = memory.make(periodFrames, Float(0))
+        let right = memory.make(periodFrames, Float(0))
         let bytesPerFrame = format == .float32 ? 8 : 4
-        let interleaved = UnsafeMutableRawPointer.allocate(byteCount: periodFrames * bytesPerFrame, alignment: 16)
+        let interleaved = memory.makeBytes(periodFrames * bytesPerFrame)
         let descriptorCount = Int(snd_pcm_poll_descriptors_count(handle))
-        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: descriptorCount + 1)
-        fds.initialize(repeating: pollfd(), count: descriptorCount + 1)
-        defer {
-            left.deallocate(); right.deallocate(); interleaved.deallocate(); fds.deallocate()
-        }
+        let fds = memory.make(descriptorCount + 1, pollfd())
         _ = snd_pcm_poll_descriptors(handle, fds, UInt32(descriptorCount))
         fds[descriptorCount] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
         let context = Unmanaged.passUnretained(self.context!)

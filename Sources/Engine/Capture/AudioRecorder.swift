@@ -1,4 +1,5 @@
 import Foundation
+import Realtime
 import Synchronization
 
 /// Records Backbeat's output: the real-time callback copies each period into the engine's capture ring, this
@@ -59,8 +60,8 @@ final class AudioRecorder: @unchecked Sendable {
 
     private func run() {
         let capacity = 16_384
-        let buffer = UnsafeMutableBufferPointer<StereoFrame>.allocate(capacity: capacity)
-        defer { buffer.deallocate() }
+        var memory = ArrayStore()
+        let buffer = UnsafeMutableBufferPointer(start: memory.make(capacity, StereoFrame(left: 0, right: 0)), count: capacity)
         var lastPatch = ContinuousClock.now
         var failed = false
         while true {
@@ -95,8 +96,8 @@ final class AudioRecorder: @unchecked Sendable {
     }
 
     private func discardCaptured() {
-        let buffer = UnsafeMutableBufferPointer<StereoFrame>.allocate(capacity: 4096)
-        defer { buffer.deallocate() }
+        var memory = ArrayStore()
+        let buffer = UnsafeMutableBufferPointer(start: memory.make(4096, StereoFrame(left: 0, right: 0)), count: 4096)
         while engine.drainCapture(into: buffer) > 0 {}
     }
 }

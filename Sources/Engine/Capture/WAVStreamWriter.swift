@@ -1,5 +1,6 @@
 // A stereo 32-bit float WAV file written as the audio arrives, in bounded memory whatever its length: the
 // live `--record-audio` capture and `backbeat render` both write through it.
+import Realtime
 
 /// A stereo 32-bit float WAV file written as the audio arrives. The header is written first and patched
 /// with the real sizes when asked (the recorder: every second) and on close, so the file is valid at any
@@ -15,6 +16,8 @@ public final class WAVStreamWriter {
     let rf64Above: Int
     /// Interleaved samples of planar appends not yet written.
     private let pending: UnsafeMutableBufferPointer<UInt32>
+    /// Owns `pending`.
+    private let memory: ArrayStore
     private var pendingFrames = 0
     private var closed = false
 
@@ -32,7 +35,9 @@ public final class WAVStreamWriter {
         self.output = output
         self.sampleRate = sampleRate
         self.rf64Above = rf64Above
-        pending = .allocate(capacity: Self.bufferFrames * 2)
+        var memory = ArrayStore()
+        pending = UnsafeMutableBufferPointer(start: memory.make(Self.bufferFrames * 2, UInt32(0)), count: Self.bufferFrames * 2)
+        self.memory = memory
         do {
             try output.write(WAVFile.header(frames: output.isSeekable ? 0 : nil, sampleRate: sampleRate, rf64Above: rf64Above))
         } catch {
@@ -50,7 +55,6 @@ public final class WAVStreamWriter {
 
     deinit {
         if !closed { output.discard() }
-        pending.deallocate()
     }
 
     /// The sample rate becomes known when the engine runs; set it before `append`.

@@ -3,6 +3,7 @@
 // it to `midi_out` at the end of the period. Storage is allocated once, before the real-time thread starts;
 // `append` never allocates and drops (counting) when the period's capacity is used up.
 import MIDI
+import Realtime
 
 /// One outgoing message and its frame offset within the period.
 struct MIDIOutEvent: BitwiseCopyable, Equatable {
@@ -14,16 +15,18 @@ struct MIDIOutEvent: BitwiseCopyable, Equatable {
 final class MIDIOutQueue: @unchecked Sendable {
     let capacity: Int
     private let storage: UnsafeMutablePointer<MIDIOutEvent>
+    /// Owns `storage`.
+    private let memory: ArrayStore
     /// Real-time thread only (or a test's thread).
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private(set) var dropped = 0
 
     init(capacity: Int = 1024) {
         self.capacity = max(1, capacity)
-        storage = .allocate(capacity: self.capacity)
+        var memory = ArrayStore()
+        storage = memory.make(self.capacity, MIDIOutEvent(offset: 0, message: ShortMessage(status: 0, data1: 0, data2: 0)))
+        self.memory = memory
     }
-
-    deinit { storage.deallocate() }
 
     /// Empties the queue for a new period.
     @_noLocks

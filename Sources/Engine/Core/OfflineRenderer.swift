@@ -2,6 +2,7 @@
 // event's frame offset by the same `PeriodRenderer`), as fast as the machine can go.
 import DSP
 import MIDI
+import Realtime
 
 /// A MIDI message at a frame offset inside one period: what the real-time loop applies.
 public struct PeriodEvent: Sendable, BitwiseCopyable, Equatable {
@@ -135,11 +136,9 @@ public enum OfflineRenderer {
         let lastFrame = max(sorted.last?.frame ?? 0, endFrame)
         let tailLimit = lastFrame + frames(in: maxTail, sampleRate: sampleRate)
 
-        let periodLeft = UnsafeMutableBufferPointer<Float>.allocate(capacity: periodFrames)
-        let periodRight = UnsafeMutableBufferPointer<Float>.allocate(capacity: periodFrames)
-        periodLeft.initialize(repeating: 0)
-        periodRight.initialize(repeating: 0)
-        defer { periodLeft.deallocate(); periodRight.deallocate() }
+        var memory = ArrayStore() // frees the period buffers when the render ends
+        let periodLeft = UnsafeMutableBufferPointer(start: memory.make(periodFrames, Float(0)), count: periodFrames)
+        let periodRight = UnsafeMutableBufferPointer(start: memory.make(periodFrames, Float(0)), count: periodFrames)
         var periodEvents: [PeriodEvent] = []
         periodEvents.reserveCapacity(1_024)
         var periodSysex: [UInt8] = []
