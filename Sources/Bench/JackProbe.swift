@@ -132,11 +132,9 @@ public final class ProbeRecorder: @unchecked Sendable {
     public let client: JackClient
     private let clientHandle: OpaquePointer
     public let name: String
-    private let inLeft: OpaquePointer
-    private let inRight: OpaquePointer
-    private let left: UnsafeMutablePointer<Float>
-    private let right: UnsafeMutablePointer<Float>
-    /// Owns `left` and `right`.
+    /// The input ports, and what each recorded: `capacity` samples, owned by `memory`.
+    private let inLeft, inRight: OpaquePointer
+    private let left, right: UnsafeMutablePointer<Float>
     private let memory: ArrayStore
     public let capacity: Int
     public let recorded = Atomic<Int>(0)

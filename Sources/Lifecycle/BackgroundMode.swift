@@ -1,17 +1,22 @@
 // The background modes an app declares in its Info.plist (UIBackgroundModes), each with what Apple says it
 // grants and what the simulator does with it (docs/lifecycle-rules.md, "Every background mode").
 
-/// UIBackgroundModes values: every value Apple defines.
-public enum BackgroundMode: String, Sendable, CaseIterable, Equatable {
-    case audio, location, voip, fetch, processing
-    case remoteNotification = "remote-notification"
-    case bluetoothCentral = "bluetooth-central"
-    case bluetoothPeripheral = "bluetooth-peripheral"
-    case externalAccessory = "external-accessory"
-    case newsstandContent = "newsstand-content"
-    case pushToTalk = "push-to-talk"
-    case nearbyInteraction = "nearby-interaction"
-    case networkAuthentication = "network-authentication"
+/// UIBackgroundModes values: every value Apple defines, each the case's name in kebab-case.
+public enum BackgroundMode: Sendable, CaseIterable, Equatable, RawRepresentable {
+    case audio, location, voip, fetch, processing, remoteNotification, bluetoothCentral, bluetoothPeripheral
+    case externalAccessory, newsstandContent, pushToTalk, nearbyInteraction, networkAuthentication
+
+    /// The Info.plist value: the case's name with each capital letter written as "-" and the letter in lower
+    /// case (`remoteNotification`: "remote-notification"), as all of Apple's values are spelled.
+    public var rawValue: String {
+        "\(self)".map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
+    }
+
+    /// The mode whose Info.plist value is `rawValue`, or nil for a value Apple does not define.
+    public init?(rawValue: String) {
+        guard let mode = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = mode
+    }
 
     /// What Apple's documentation says the mode grants.
     public var grants: String {

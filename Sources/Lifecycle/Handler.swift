@@ -13,44 +13,35 @@ public enum HandlerAction: Sendable, Equatable, CustomStringConvertible {
     /// BGTask.setTaskCompleted: the processing task ends.
     case endProcessingTask
 
-    public static let accepted = ["play:S", "stop:S", "activate-session", "deactivate-session",
-                                  "begin-background-task", "end-background-task", "detach-video:S", "attach-video:S",
-                                  "report-call", "complete", "end-processing-task"]
+    /// Every action by its name in a scenario, made from its stream (`play:S`) or from none: the one list that
+    /// parsing, `accepted` and `description` read.
+    private static let byName: [(name: String, make: @Sendable (String?) -> HandlerAction?)] = [
+        ("play", { $0.map(HandlerAction.play) }),
+        ("stop", { $0.map(HandlerAction.stop) }),
+        ("activate-session", { $0 == nil ? .activateSession : nil }),
+        ("deactivate-session", { $0 == nil ? .deactivateSession : nil }),
+        ("begin-background-task", { $0 == nil ? .beginBackgroundTask : nil }),
+        ("end-background-task", { $0 == nil ? .endBackgroundTask : nil }),
+        ("detach-video", { $0.map(HandlerAction.detachVideo) }),
+        ("attach-video", { $0.map(HandlerAction.attachVideo) }),
+        ("report-call", { $0 == nil ? .reportCall : nil }),
+        ("complete", { $0 == nil ? .complete : nil }),
+        ("end-processing-task", { $0 == nil ? .endProcessingTask : nil }),
+    ]
+
+    public static let accepted = byName.map { $0.make("S") == nil ? $0.name : $0.name + ":S" }
 
     public var description: String {
-        switch self {
-        case .play(let s): "play:\(s)"
-        case .stop(let s): "stop:\(s)"
-        case .activateSession: "activate-session"
-        case .deactivateSession: "deactivate-session"
-        case .beginBackgroundTask: "begin-background-task"
-        case .endBackgroundTask: "end-background-task"
-        case .detachVideo(let s): "detach-video:\(s)"
-        case .attachVideo(let s): "attach-video:\(s)"
-        case .reportCall: "report-call"
-        case .complete: "complete"
-        case .endProcessingTask: "end-processing-task"
-        }
+        let name = Self.byName.first { $0.make(stream) == self }?.name ?? "?"
+        return stream.map { "\(name):\($0)" } ?? name
     }
 
     /// Parses `play:S` and friends; nil when the action is not one of `accepted`.
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        let name = parts.count == 2 ? parts[1] : nil
-        switch (parts.first ?? "", name) {
-        case ("play", let s?): self = .play(s)
-        case ("stop", let s?): self = .stop(s)
-        case ("detach-video", let s?): self = .detachVideo(s)
-        case ("attach-video", let s?): self = .attachVideo(s)
-        case ("activate-session", nil): self = .activateSession
-        case ("deactivate-session", nil): self = .deactivateSession
-        case ("begin-background-task", nil): self = .beginBackgroundTask
-        case ("end-background-task", nil): self = .endBackgroundTask
-        case ("report-call", nil): self = .reportCall
-        case ("complete", nil): self = .complete
-        case ("end-processing-task", nil): self = .endProcessingTask
-        default: return nil
-        }
+        guard let entry = Self.byName.first(where: { $0.name == parts.first }),
+              let action = entry.make(parts.count == 2 ? parts[1] : nil) else { return nil }
+        self = action
     }
 
     var stream: String? {

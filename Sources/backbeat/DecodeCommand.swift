@@ -29,8 +29,7 @@ struct Decode: ParsableCommand {
     @Flag(help: "One JSON object per message, then a summary object.")
     var json = false
 
-    @Flag(help: "Name middle C (note 60) C3 instead of C4.")
-    var middleC3 = false
+    @OptionGroup var noteNames: NoteNameArguments
 
     func run() throws {
         let fd = try openInput()
@@ -66,7 +65,7 @@ struct Decode: ParsableCommand {
     }
 
     func makeStream() -> MIDIDecodeStream {
-        MIDIDecodeStream(format: json ? .json : .text, middleC: middleC3 ? .c3 : .c4, hex: hex, errorPrefix: "backbeat decode: ")
+        MIDIDecodeStream(format: json ? .json : .text, middleC: noteNames.middleC, hex: hex, errorPrefix: "backbeat decode: ")
     }
 
     enum Failure: Error { case input(HexInputError), read(Errno), empty }

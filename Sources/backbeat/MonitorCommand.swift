@@ -14,8 +14,7 @@ struct Monitor: ParsableCommand {
     @Flag(help: "One JSON object per message: the fields of `decode --json` plus frame, time and source.")
     var json = false
 
-    @Flag(help: "Name middle C (note 60) C3 instead of C4.")
-    var middleC3 = false
+    @OptionGroup var noteNames: NoteNameArguments
 
     @Option(parsing: .singleValue,
             help: ArgumentHelp("Do not print these kinds of message (comma-separated, repeatable, any case): \(MonitorHidden.kinds.joined(separator: ", ")) (the `type` names of --json), or the TUI monitor's type-filter groups \(MonitorHidden.groups.joined(separator: ", ")). Hidden messages are still played and counted. Example: --hide clock,active-sensing.",
@@ -34,7 +33,7 @@ struct Monitor: ParsableCommand {
         preset?.apply(to: engine.synth)
         do { try engine.start() } catch { Console.fail("\(error)") }
         defer { engine.stop() }
-        let formatter = MonitorFormatter(middleC: middleC3 ? .c3 : .c4)
+        let formatter = MonitorFormatter(middleC: noteNames.middleC)
         let hidden = hide.reduce(MonitorHidden()) { $0.union($1) }
         var hiddenCount = 0
         let rate = Double(max(engine.status().sampleRate, 1))

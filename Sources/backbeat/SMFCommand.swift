@@ -28,8 +28,7 @@ struct SMFCommand: ParsableCommand {
     @Flag(help: "One JSON object per line.")
     var json = false
 
-    @Flag(help: "Name middle C (note 60) C3 instead of C4.")
-    var middleC3 = false
+    @OptionGroup var noteNames: NoteNameArguments
 
     @Flag(help: "Refuse a file with any fault (exit 2 with its byte offset) instead of listing what can be read.")
     var strict = false
@@ -50,7 +49,7 @@ struct SMFCommand: ParsableCommand {
             Console.message("\(shown): \(error.description)", prefix: "backbeat smf: ")
             throw ExitCode(2)
         }
-        for line in Self.lines(smf, json: json, middleC: middleC3 ? .c3 : .c4) { Console.out(line) }
+        for line in Self.lines(smf, json: json, middleC: noteNames.middleC) { Console.out(line) }
     }
 
     static func metaName(_ type: UInt8) -> String {

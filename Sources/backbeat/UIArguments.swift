@@ -76,3 +76,12 @@ extension EngineArguments {
         return o
     }
 }
+
+/// `--middle-c3`, for the commands that print note names (`decode`, `smf`, `monitor`).
+struct NoteNameArguments: ParsableArguments {
+    @Flag(help: "Name middle C (note 60) C3 instead of C4.")
+    var middleC3 = false
+
+    /// The octave number middle C is named with.
+    var middleC: MiddleC { middleC3 ? .c3 : .c4 }
+}

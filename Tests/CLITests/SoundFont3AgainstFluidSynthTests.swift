@@ -10,21 +10,7 @@ enum SF3Comparison {
     static var available: Bool { FluidSynthComparison.fluidsynth != nil && FileManager.default.fileExists(atPath: font) }
 
     static func render(_ name: String, _ midi: [UInt8]) throws -> (pair: RenderedPair, stderr: String) {
-        let directory = try makeTemporaryDirectory("sf3-vs-fluid-\(name)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("\(name).mid").path
-        try Data(midi).write(to: URL(fileURLWithPath: file))
-        let ours = directory.appendingPathComponent("backbeat.wav").path
-        let theirs = directory.appendingPathComponent("fluidsynth.wav").path
-        let arguments = ["render", file, "-o", ours, "--voices", "256", "--soundfont", font]
-        let result = try backbeat(arguments)
-        guard result.status == 0 else {
-            throw HarnessError("backbeat \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
-        }
-        let reference = try run(FluidSynthComparison.fluidsynth!, ["-ni", "-R", "0", "-C", "0", "-r", "48000", "-F", theirs, font, file])
-        guard reference.status == 0 else { throw HarnessError("fluidsynth exited \(reference.status): \(reference.output)") }
-        let a = try WAVRecording(path: ours), b = try WAVRecording(path: theirs)
-        return (RenderedPair(ours: AudioComparison.mono(a), theirs: AudioComparison.mono(b), rate: 48_000), result.stderr)
+        try FluidSynthComparison.render("sf3-\(name)", midi, font: font)
     }
 
     static let melodic = Result { try render("melodic", GeneralMIDITestFiles.melodic()) }

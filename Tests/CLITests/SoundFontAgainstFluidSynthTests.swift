@@ -35,13 +35,20 @@ enum FluidSynthComparison {
     /// (`backbeat render`, with `--soundfont` unless `soundFont` is false: then the built-in patches, which
     /// is what a General MIDI file got before Backbeat played fonts, the negative control).
     static func render(_ name: String, _ midi: [UInt8], soundFont: Bool = true) throws -> RenderedPair {
-        let directory = try makeTemporaryDirectory("sf-vs-fluid-\(name)")
+        try render(name, midi, font: font, backbeatPlaysFont: soundFont).pair
+    }
+
+    /// `render` with any font (`font` for both players; Backbeat's `--soundfont` only when `backbeatPlaysFont`),
+    /// also returning what Backbeat wrote to stderr.
+    static func render(_ name: String, _ midi: [UInt8], font: String, backbeatPlaysFont: Bool = true)
+        throws -> (pair: RenderedPair, stderr: String) {
+        let directory = try makeTemporaryDirectory("vs-fluid-\(name)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("\(name).mid").path
         try Data(midi).write(to: URL(fileURLWithPath: file))
         let ours = directory.appendingPathComponent("backbeat.wav").path
         let theirs = directory.appendingPathComponent("fluidsynth.wav").path
-        let arguments = ["render", file, "-o", ours, "--voices", "256"] + (soundFont ? ["--soundfont", font] : [])
+        let arguments = ["render", file, "-o", ours, "--voices", "256"] + (backbeatPlaysFont ? ["--soundfont", font] : [])
         let result = try backbeat(arguments)
         guard result.status == 0 else {
             throw HarnessError("backbeat \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
@@ -52,7 +59,7 @@ enum FluidSynthComparison {
         guard a.sampleRate == 48_000, b.sampleRate == 48_000 else {
             throw HarnessError("sample rates \(a.sampleRate) (backbeat) and \(b.sampleRate) (fluidsynth), expected 48000")
         }
-        return RenderedPair(ours: AudioComparison.mono(a), theirs: AudioComparison.mono(b), rate: 48_000)
+        return (RenderedPair(ours: AudioComparison.mono(a), theirs: AudioComparison.mono(b), rate: 48_000), result.stderr)
     }
 
     /// Each file rendered once for all the tests that look at it.

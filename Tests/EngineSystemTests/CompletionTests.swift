@@ -86,27 +86,33 @@ import Testing
     /// runs in tmux: each command line is typed, Tab shows what fish offers below it.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "needs fish (scripts/setup test)"))
     func fishOffersFilesAndNames() throws {
-        let folder = try Folder()
-        let term = try TmuxSession(width: 200, height: 80)
-        try term.runCommand(folder.environment + " && exec fish --no-config")
-        try term.type("source '\(folder.root)/backbeat.fish'; function fish_prompt; echo 'fish% '; end; set -g fish_autosuggestion_enabled 0")
-        try term.keys("Enter")
-        try term.waitFor("fish%")
-        try offer(in: term, shell: "fish", key: "Tab", prompt: "fish% ", dismiss: "Escape")
+        try offerInTerminal(shell: "fish --no-config", key: "Tab", prompt: "fish% ", dismiss: "Escape") { root in
+            "source '\(root)/backbeat.fish'; function fish_prompt; echo 'fish% '; end; set -g fish_autosuggestion_enabled 0"
+        }
     }
 
     /// zsh completes only inside its line editor, so it runs in a real terminal (tmux): each command line is
     /// typed, Ctrl-D lists what zsh offers below it, and the screen is read.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "needs zsh (scripts/setup test)"))
     func zshOffersFilesAndNames() throws {
+        // Ctrl-D at the end of the line lists the choices (zsh's delete-char-or-list).
+        try offerInTerminal(shell: "zsh -f", key: "C-d", prompt: "zsh% ") { root in
+            "fpath=('\(root)/zfunc' $fpath); autoload -Uz compinit; compinit -u -D; PS1='zsh%% '"
+        }
+    }
+
+    /// Starts `shell` (its command line) in tmux in a fresh folder, types `setup(folder root)` to load the
+    /// completion script and set the prompt, waits for `prompt`, then checks every case (`offer`).
+    func offerInTerminal(shell: String, key: String, prompt: String, dismiss: String? = nil,
+                         setup: (String) -> String) throws {
         let folder = try Folder()
         let term = try TmuxSession(width: 200, height: 80)
-        try term.runCommand(folder.environment + " && exec zsh -f")
-        try term.type("fpath=('\(folder.root)/zfunc' $fpath); autoload -Uz compinit; compinit -u -D; PS1='zsh%% '")
+        try term.runCommand(folder.environment + " && exec " + shell)
+        try term.type(setup(folder.root))
         try term.keys("Enter")
-        try term.waitFor("zsh%")
-        // Ctrl-D at the end of the line lists the choices (zsh's delete-char-or-list).
-        try offer(in: term, shell: "zsh", key: "C-d", prompt: "zsh% ")
+        try term.waitFor(prompt.trimmingCharacters(in: .whitespaces))
+        let name = String(shell.prefix { $0 != " " })
+        try offer(in: term, shell: name, key: key, prompt: prompt, dismiss: dismiss)
     }
 
     /// Types each case's command line at the prompt, presses `key`, and reads what the shell shows: the

@@ -12,11 +12,9 @@ extension JACK {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func aNewcomersWalkThroughTheWorkstation() throws {
-        let server = uniqueName("bbwalls")
         let directory = try makeTemporaryDirectory("bbwalls").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let term = try TmuxSession(width: 132, height: 40)
-        try term.launch("cd '\(directory)' && '\(backbeatExecutable())' --server \(server) --no-autoconnect")
+        let term = try TmuxSession.workstation(width: 132, height: 40, in: directory, server: uniqueName("bbwalls"))
 
         // The header: the dummy driver says nothing is heard; state, DSP and xruns show; no word is cut.
         var header = try term.waitFor("the dummy-driver notice") { $0.split(separator: "\n").first?.contains("no sound card") == true }
@@ -80,8 +78,11 @@ extension JACK {
         try term.waitFor("the synth focused") { $0.split(separator: "\n").last?.hasPrefix(" Synth ") == true }
         try term.keys("Down")
         try term.keys("H")
-        screen = try term.waitFor("cutoff lowered by CC74") { $0.contains("48 -1.2 oct") }
-        #expect(screen.contains("Control Change") && screen.contains("= 48"), "the control change is in the monitor: \(screen)")
+        // The panel shows the new value at once; the monitor, a period and a screen tick later.
+        screen = try term.waitFor("cutoff lowered by CC74, and the control change in the monitor") {
+            $0.contains("48 -1.2 oct") && $0.contains("Control Change")
+        }
+        #expect(screen.contains("= 48"), "the control change is in the monitor: \(screen)")
         // The browser lists the font's presets; a program number finds them in every bank.
         try term.press("Enter", thenWaitFor: "Presets: ")
         try term.type("40", thenWaitFor: "find: 40_")

@@ -59,10 +59,12 @@ final class TmuxSession {
     }
 
     /// A session running the workstation on a JACK server name of its own, without autoconnect, showing its
-    /// first full screen.
-    static func workstation(width: Int, height: Int) throws -> TmuxSession {
+    /// first full screen; started in `directory` when given (where its takes go).
+    static func workstation(width: Int, height: Int, in directory: String? = nil,
+                            server: String = uniqueName("bbtui")) throws -> TmuxSession {
         let term = try TmuxSession(width: width, height: height)
-        try term.launch("'\(backbeatExecutable())' --server \(uniqueName("bbtui")) --no-autoconnect")
+        let cd = directory.map { "cd '\($0)' && " } ?? ""
+        try term.launch(cd + "'\(backbeatExecutable())' --server \(server) --no-autoconnect")
         return term
     }
 

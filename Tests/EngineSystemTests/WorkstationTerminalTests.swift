@@ -87,11 +87,9 @@ extension JACK {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func demoKeyPlaysAndAudioKeyRecordsAWav() throws {
-        let server = uniqueName("bbtui")
         let directory = try makeTemporaryDirectory("bbrec").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let term = try TmuxSession(width: 200, height: 60)
-        try term.launch("cd '\(directory)' && '\(backbeatExecutable())' --server \(server) --no-autoconnect")
+        let term = try TmuxSession.workstation(width: 200, height: 60, in: directory)
 
         // D: the demo sequencer plays; the monitor shows its notes with source "demo", and they move.
         try term.type("D", thenWaitFor: "demo sequencer playing")

@@ -117,22 +117,10 @@ import Testing
 
     /// The ALSA sequencer's half, played by the test: bytes into the ALSA sysex ring, then the event.
     @Test func anALSASysexReachesTheSynthAndTheMonitor() {
-        let synth = Synth()
-        synth.prepare(sampleRate: Self.rate, maxFrames: 256)
-        let context = RealtimeContext(synth: synth, ringCapacity: 64, uiRingCapacity: 256, sysexCapacity: 64, captureCapacity: 64)
-        context.maxFrames = 256
-        var left = [Float](repeating: 0, count: 256), right = left
-        func period(_ start: UInt32) {
-            left.withUnsafeMutableBufferPointer { l in
-                right.withUnsafeMutableBufferPointer { r in
-                    context.process(frames: 256, left: l.baseAddress!, right: r.baseAddress!, periodStart: start)
-                }
-            }
-        }
-        func send(_ bytes: [UInt8]) {
-            #expect(bytes.withUnsafeBufferPointer { context.alsaSysexRing.push(contentsOf: $0) } == bytes.count)
-            #expect(context.alsaRing.push(.sysex(length: UInt32(bytes.count), .alsa)))
-        }
+        let alsa = ALSASysexPath(sysexCapacity: 64)
+        let synth = alsa.synth, context = alsa.context
+        func period(_ start: UInt32) { alsa.period(start) }
+        func send(_ bytes: [UInt8]) { alsa.send(bytes) }
         // While the lifecycle gate is closed the sysex is consumed, counted lost, and not applied.
         context.midiGate.close()
         send(Self.halfVolume.bytes())
@@ -149,5 +137,35 @@ import Testing
         #expect(monitored.last?.sysexLength == 8 && monitored.last?.sysexBytesQueued == 8)
         let payload = (0..<8).compactMap { _ in context.sysexRing.pop() }
         #expect(payload == Self.halfVolume.bytes())
+    }
+}
+
+/// A synth behind a `RealtimeContext` at 256-frame periods, and the ALSA sequencer's half of a sysex played
+/// by the test: its bytes into the ALSA sysex ring, then its event.
+final class ALSASysexPath {
+    let synth = Synth()
+    let context: RealtimeContext
+    private var left = [Float](repeating: 0, count: 256), right = [Float](repeating: 0, count: 256)
+
+    init(sysexCapacity: Int) {
+        synth.prepare(sampleRate: SysexPathTests.rate, maxFrames: 256)
+        context = RealtimeContext(synth: synth, ringCapacity: 64, uiRingCapacity: 256, sysexCapacity: sysexCapacity,
+                                  captureCapacity: 64)
+        context.maxFrames = 256
+    }
+
+    /// One period of the real-time path, from frame `start`.
+    func period(_ start: UInt32) {
+        left.withUnsafeMutableBufferPointer { l in
+            right.withUnsafeMutableBufferPointer { r in
+                context.process(frames: 256, left: l.baseAddress!, right: r.baseAddress!, periodStart: start)
+            }
+        }
+    }
+
+    /// Queues `bytes` as the ALSA reader does, expecting both rings to take them.
+    func send(_ bytes: [UInt8]) {
+        #expect(bytes.withUnsafeBufferPointer { context.alsaSysexRing.push(contentsOf: $0) } == bytes.count)
+        #expect(context.alsaRing.push(.sysex(length: UInt32(bytes.count), .alsa)))
     }
 }

@@ -56,20 +56,12 @@ import TestSupport
 
     /// A bulk dump (408 bytes) through the ALSA sequencer's rings reaches the synth whole.
     @Test func aBulkDumpThroughALSAReachesTheSynth() {
-        let synth = Synth()
-        synth.prepare(sampleRate: Self.rate, maxFrames: 256)
-        let context = RealtimeContext(synth: synth, ringCapacity: 64, uiRingCapacity: 256, sysexCapacity: 1_024, captureCapacity: 64)
-        context.maxFrames = 256
-        var left = [Float](repeating: 0, count: 256), right = left
+        let alsa = ALSASysexPath(sysexCapacity: 1_024)
+        let synth = alsa.synth
         let bytes = Self.quarterToneDump
         #expect(bytes.count == 408)
-        #expect(bytes.withUnsafeBufferPointer { context.alsaSysexRing.push(contentsOf: $0) } == bytes.count)
-        #expect(context.alsaRing.push(.sysex(length: UInt32(bytes.count), .alsa)))
-        left.withUnsafeMutableBufferPointer { l in
-            right.withUnsafeMutableBufferPointer { r in
-                context.process(frames: 256, left: l.baseAddress!, right: r.baseAddress!, periodStart: 0)
-            }
-        }
+        alsa.send(bytes)
+        alsa.period(0)
         #expect(synth.ignoredSysexCount == 0, "the dump was answered")
         // Key 62 of program 1 is two quarter tones above middle C: it sounds at C# (key 61).
         for m in [ShortMessage(status: 0xB0, data1: 101, data2: 0), ShortMessage(status: 0xB0, data1: 100, data2: 3),
