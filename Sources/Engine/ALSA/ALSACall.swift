@@ -18,8 +18,9 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The one way Backbeat calls alsa-lib where a failure is possible, off the real-time path: runs the call
-/// and throws an `ALSAError` naming what Backbeat tried, the call and ALSA's reason. (The PCM thread's loop
-/// calls alsa-lib directly: it may not throw or allocate, and keeps a failure's code for `ALSA.reason`.)
+/// and throws an `ALSAError` naming what Backbeat tried, the call and ALSA's reason. Only the handles in
+/// ALSADevices.swift (`PCMDevice`, `SequencerClient`, `MIDIEventEncoder`) call alsa-lib; the PCM thread's
+/// calls there neither throw nor allocate, and keep a failure's code for `ALSA.reason`.
 enum ALSA {
     /// `snd_strerror`'s text for a negative ALSA result (a negated errno, or one of ALSA's own).
     static func reason(_ code: Int32) -> String { String(cString: snd_strerror(code)) }

@@ -29,7 +29,8 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
     /// "SCHED_FIFO priority 70" or "normal scheduling (SCHED_FIFO: Operation not permitted)"; set by `start`.
     private(set) var scheduling = "not started"
 
-    private let handle: OpaquePointer
+    /// The device, closed when the backend goes (after `stop`).
+    private let pcm: PCMDevice
     private var context: RealtimeContext?
     private var thread: pthread_t?
     private let stopRequested = Atomic<Bool>(false)
@@ -46,82 +47,17 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
     /// Opens and configures `device` for playback: stereo interleaved float32 (else S16), the rate, period
     /// and period count nearest to those asked for. Throws an `ALSAError` naming the device and ALSA's reason.
     init(device: String, rate: Int, period: Int, periods: Int) throws {
-        var pcm: OpaquePointer?
-        try ALSA.call("cannot open ALSA PCM device '\(device)' for playback", "snd_pcm_open") {
-            snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
-        }
-        guard let pcm else { throw ALSAError("cannot open ALSA PCM device '\(device)' for playback", call: "snd_pcm_open", code: -ENODEV) }
-        /// `ALSA.call` for the device being configured, closed when a call fails.
-        func check(_ what: String, _ call: StaticString, _ body: () -> Int32) throws(ALSAError) {
-            do { try ALSA.call("ALSA PCM device '\(device)': \(what)", call, body) } catch {
-                snd_pcm_close(pcm)
-                throw error
-            }
-        }
-        var hw: OpaquePointer?
-        try check("cannot allocate hardware parameters", "snd_pcm_hw_params_malloc") { snd_pcm_hw_params_malloc(&hw) }
-        defer { snd_pcm_hw_params_free(hw) }
-        try check("cannot read its configuration space", "snd_pcm_hw_params_any") { snd_pcm_hw_params_any(pcm, hw) }
-        try check("interleaved read/write access refused", "snd_pcm_hw_params_set_access") {
-            snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED)
-        }
-        if snd_pcm_hw_params_test_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE) == 0 {
-            try check("float32 samples refused", "snd_pcm_hw_params_set_format") {
-                snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE)
-            }
-            format = .float32
-        } else {
-            try check("accepts neither float32 nor S16 samples", "snd_pcm_hw_params_set_format") {
-                snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE)
-            }
-            format = .s16
-        }
-        try check("2 channels refused", "snd_pcm_hw_params_set_channels") { snd_pcm_hw_params_set_channels(pcm, hw, 2) }
-        var actualRate = UInt32(rate)
-        try check("rate \(rate) Hz refused", "snd_pcm_hw_params_set_rate_near") {
-            snd_pcm_hw_params_set_rate_near(pcm, hw, &actualRate, nil)
-        }
-        var actualPeriod = snd_pcm_uframes_t(period)
-        try check("period of \(period) frames refused", "snd_pcm_hw_params_set_period_size_near") {
-            snd_pcm_hw_params_set_period_size_near(pcm, hw, &actualPeriod, nil)
-        }
-        var actualPeriods = UInt32(periods)
-        try check("\(periods) periods refused", "snd_pcm_hw_params_set_periods_near") {
-            snd_pcm_hw_params_set_periods_near(pcm, hw, &actualPeriods, nil)
-        }
-        try check("configuration (\(rate) Hz, \(period) frames x \(periods)) refused", "snd_pcm_hw_params") {
-            snd_pcm_hw_params(pcm, hw)
-        }
-        var buffer: snd_pcm_uframes_t = 0
-        _ = snd_pcm_hw_params_get_buffer_size(hw, &buffer)
-        _ = snd_pcm_hw_params_get_period_size(hw, &actualPeriod, nil)
-        _ = snd_pcm_hw_params_get_rate(hw, &actualRate, nil)
-
-        var sw: OpaquePointer?
-        try check("cannot allocate software parameters", "snd_pcm_sw_params_malloc") { snd_pcm_sw_params_malloc(&sw) }
-        defer { snd_pcm_sw_params_free(sw) }
-        try check("cannot read software parameters", "snd_pcm_sw_params_current") { snd_pcm_sw_params_current(pcm, sw) }
-        // Start once the buffer is full (the loop fills it first); wake when a period is free.
-        try check("start threshold refused", "snd_pcm_sw_params_set_start_threshold") {
-            snd_pcm_sw_params_set_start_threshold(pcm, sw, snd_pcm_uframes_t(buffer))
-        }
-        try check("wake-up threshold refused", "snd_pcm_sw_params_set_avail_min") {
-            snd_pcm_sw_params_set_avail_min(pcm, sw, actualPeriod)
-        }
-        try check("software parameters refused", "snd_pcm_sw_params") { snd_pcm_sw_params(pcm, sw) }
-
+        let pcm = try PCMDevice(playback: device)
+        let configuration = try pcm.configure(rate: rate, period: period, periods: periods)
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
-            let error = ALSAError("cannot create the PCM thread's wake-up pipe", Errno.last)
-            snd_pcm_close(pcm)
-            throw error
-        }
+        guard pipe(&fds) == 0 else { throw ALSAError("cannot create the PCM thread's wake-up pipe", Errno.last) }
         self.device = device
-        handle = pcm
-        self.rate = Int(actualRate)
-        periodFrames = Int(actualPeriod)
-        bufferFrames = Int(buffer)
-        self.periods = max(1, Int(buffer) / max(1, Int(actualPeriod)))
+        self.pcm = pcm
+        format = configuration.float32 ? .float32 : .s16
+        self.rate = configuration.rate
+        periodFrames = configuration.period
+        bufferFrames = configuration.buffer
+        self.periods = max(1, configuration.buffer / max(1, configuration.period))
         wakeRead = fds[0]
         wakeWrite = fds[1]
     }
@@ -133,7 +69,6 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
 
     deinit {
         stop()
-        snd_pcm_close(handle)
         close(wakeRead)
         close(wakeWrite)
     }
@@ -167,7 +102,7 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
         _ = write(wakeWrite, &byte, 1)
         pthread_join(thread, nil)
         self.thread = nil
-        snd_pcm_drop(handle)
+        pcm.drop()
     }
 
     // MARK: - The PCM thread
@@ -184,9 +119,9 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
         let right = memory.make(periodFrames, Float(0))
         let bytesPerFrame = format == .float32 ? 8 : 4
         let interleaved = memory.makeBytes(periodFrames * bytesPerFrame)
-        let descriptorCount = Int(snd_pcm_poll_descriptors_count(handle))
+        let descriptorCount = pcm.pollDescriptorCount
         let fds = memory.make(descriptorCount + 1, pollfd())
-        _ = snd_pcm_poll_descriptors(handle, fds, UInt32(descriptorCount))
+        pcm.pollDescriptors(fds, count: descriptorCount)
         fds[descriptorCount] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
         let context = Unmanaged.passUnretained(self.context!)
         started.signal()
@@ -215,25 +150,22 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
                 _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nil)
                 if stopRequested.load(ordering: .acquiring) { break }
             } else {
-                let available = snd_pcm_avail_update(handle)
+                let available = pcm.available()
                 if available < 0 {
                     if !recover(Int32(truncatingIfNeeded: available), context: context) { return }
                     continue
                 }
                 if available < period {
-                    if snd_pcm_state(handle) == SND_PCM_STATE_PREPARED {
+                    if pcm.isPrepared {
                         // Full but below the start threshold (a period size that does not divide it): start.
-                        if snd_pcm_start(handle) < 0 && !recover(-EPIPE, context: context) { return }
+                        if pcm.start() < 0 && !recover(-EPIPE, context: context) { return }
                         continue
                     }
                     let ready = poll(fds, nfds_t(descriptorCount + 1), 1000)
                     if ready < 0 && errno != EINTR { failure.store(-errno, ordering: .relaxed); return }
                     if fds[descriptorCount].revents != 0 { break }
-                    var events: UInt16 = 0
-                    _ = snd_pcm_poll_descriptors_revents(handle, fds, UInt32(descriptorCount), &events)
-                    if events & UInt16(POLLERR) != 0 {
-                        let state = snd_pcm_state(handle)
-                        let code: Int32 = state == SND_PCM_STATE_SUSPENDED ? -ESTRPIPE : -EPIPE
+                    if pcm.pollEvents(fds, count: descriptorCount) & UInt16(POLLERR) != 0 {
+                        let code: Int32 = pcm.isSuspended ? -ESTRPIPE : -EPIPE
                         if !recover(code, context: context) { return }
                     }
                     continue
@@ -250,9 +182,9 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
             }
             var offset = 0
             while offset < period && !stopRequested.load(ordering: .acquiring) {
-                let count = snd_pcm_writei(handle, interleaved + offset * bytesPerFrame, snd_pcm_uframes_t(period - offset))
+                let count = pcm.write(interleaved + offset * bytesPerFrame, frames: period - offset)
                 if count == -Int(EAGAIN) {
-                    _ = snd_pcm_wait(handle, 100)
+                    pcm.wait(milliseconds: 100)
                 } else if count < 0 {
                     if !recover(Int32(truncatingIfNeeded: count), context: context) { return }
                 } else {
@@ -274,12 +206,12 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
         }
     }
 
-    /// `snd_pcm_recover` after an underrun (counted as an xrun) or a suspend; false when the device is gone.
+    /// Recovers the device (`snd_pcm_recover`) after an underrun (counted as an xrun) or a suspend; false when the device is gone.
     private func recover(_ code: Int32, context: Unmanaged<RealtimeContext>) -> Bool {
         if code == -EPIPE || code == -ESTRPIPE {
             context._withUnsafeGuaranteedRef { _ = $0.counters.xruns.wrappingAdd(1, ordering: .relaxed) }
         }
-        let result = snd_pcm_recover(handle, code, 1)
+        let result = pcm.recover(code)
         if result < 0 {
             failure.store(result, ordering: .relaxed)
             return false

@@ -20,9 +20,10 @@ import SystemPackage
 /// when its bytes and its event both fit (else it is dropped and counted), so the two stay in step.
 final class ALSASequencer: @unchecked Sendable {
     /// The device alsa-lib's "default" sequencer opens (named in errors).
-    static let device = "/dev/snd/seq"
+    static var device: String { SequencerClient.device }
 
-    let handle: OpaquePointer
+    /// The sequencer client, closed when this goes (after `stop`).
+    private let client: SequencerClient
     let clientID: Int32
     let port: Int32
     let clientName: String
@@ -48,38 +49,16 @@ final class ALSASequencer: @unchecked Sendable {
     /// Opens the sequencer and creates the port; throws an `ALSAError` naming `/dev/snd/seq` when it cannot.
     init(clientName: String, connect: [String], ring: SPSCRing<ControlEvent>, sysexRing: SPSCRing<UInt8>,
          outRing: SPSCRing<ShortMessage>, log: @escaping @Sendable (String) -> Void) throws {
-        var handle: OpaquePointer?
-        // Backbeat says it in one line (or one status line with `--midi auto`): alsa-lib need not as well.
-        backbeat_alsa_silence_errors(1)
-        let opened = snd_seq_open(&handle, "default", SND_SEQ_OPEN_DUPLEX, SND_SEQ_NONBLOCK)
-        backbeat_alsa_silence_errors(0)
-        try ALSA.call("cannot open the ALSA sequencer \(Self.device)", "snd_seq_open") { opened }
-        guard let handle else { throw ALSAError("cannot open the ALSA sequencer \(Self.device)", call: "snd_seq_open", code: -ENODEV) }
-        let port: Int32, outPort: Int32
+        let client = try SequencerClient()
+        try client.setName(clientName)
+        port = try client.createPort("midi_in", input: true)
+        outPort = try client.createPort("midi_out", input: false)
+        try client.subscribeToAnnouncements(port)
         var fds: [Int32] = [0, 0]
-        do throws(ALSAError) {
-            try ALSA.call("cannot name the ALSA sequencer client \(clientName)", "snd_seq_set_client_name") {
-                snd_seq_set_client_name(handle, clientName)
-            }
-            port = try ALSA.call("cannot create the ALSA sequencer port midi_in", "snd_seq_create_simple_port") {
-                snd_seq_create_simple_port(handle, "midi_in", backbeat_seq_port_caps_midi_in(), backbeat_seq_port_type_app())
-            }
-            outPort = try ALSA.call("cannot create the ALSA sequencer port midi_out", "snd_seq_create_simple_port") {
-                snd_seq_create_simple_port(handle, "midi_out", backbeat_seq_port_caps_midi_out(), backbeat_seq_port_type_app())
-            }
-            try ALSA.call("cannot subscribe to the ALSA sequencer's System:Announce port", "snd_seq_connect_from") {
-                snd_seq_connect_from(handle, port, backbeat_seq_client_system(), backbeat_seq_port_system_announce())
-            }
-            guard pipe(&fds) == 0 else { throw ALSAError("cannot create the ALSA reader's wake-up pipe", Errno.last) }
-        } catch {
-            snd_seq_close(handle)
-            throw error
-        }
-        self.handle = handle
-        self.port = port
-        self.outPort = outPort
+        guard pipe(&fds) == 0 else { throw ALSAError("cannot create the ALSA reader's wake-up pipe", Errno.last) }
+        self.clientID = client.clientID
+        self.client = client
         self.outRing = outRing
-        self.clientID = snd_seq_client_id(handle)
         self.clientName = clientName
         self.ring = ring
         self.sysexRing = sysexRing
@@ -92,7 +71,6 @@ final class ALSASequencer: @unchecked Sendable {
 
     deinit {
         stop()
-        snd_seq_close(handle)
         close(wakeRead)
         close(wakeWrite)
     }
@@ -122,21 +100,14 @@ final class ALSASequencer: @unchecked Sendable {
 
     private func readLoop() {
         defer { finished.signal() }
-        let count = Int(snd_seq_poll_descriptors_count(handle, Int16(POLLIN)))
-        var fds = [pollfd](repeating: pollfd(), count: count + 1)
-        _ = fds.withUnsafeMutableBufferPointer { snd_seq_poll_descriptors(handle, $0.baseAddress, UInt32(count), Int16(POLLIN)) }
+        var fds = client.inputPollDescriptors(extra: 1)
+        let count = fds.count - 1
         fds[count] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-        var encoder: OpaquePointer?
-        do throws(ALSAError) {
-            try ALSA.call("ALSA sequencer: cannot create the MIDI encoder for midi_out", "snd_midi_event_new") {
-                snd_midi_event_new(16, &encoder)
-            }
-        } catch {
+        let encoder: MIDIEventEncoder
+        do throws(ALSAError) { encoder = try MIDIEventEncoder() } catch {
             log(error.description)
             return
         }
-        guard let encoder else { return }
-        defer { snd_midi_event_free(encoder) }
         while true {
             let ready: Int32
             do throws(Errno) {
@@ -152,23 +123,17 @@ final class ALSASequencer: @unchecked Sendable {
     }
 
     /// Sends what the real-time callback queued for midi_out to midi_out's subscribers, at once.
-    private func sendOutgoing(_ encoder: OpaquePointer) {
+    private func sendOutgoing(_ encoder: borrowing MIDIEventEncoder) {
         while let message = outRing.pop() {
             var bytes: [UInt8] = [message.status, message.data1, message.data2]
-            let size = midiMessageSize(status: message.status)
-            var event = snd_seq_event_t()
-            snd_midi_event_reset_encode(encoder)
-            let used = bytes.withUnsafeMutableBufferPointer { snd_midi_event_encode(encoder, $0.baseAddress, size, &event) }
-            guard used == size, event.type != UInt8(SND_SEQ_EVENT_NONE.rawValue) else { continue }
-            backbeat_seq_event_set_output(&event, outPort)
-            if snd_seq_event_output_direct(handle, &event) < 0 { outDrops.wrappingAdd(1, ordering: .relaxed) }
+            guard var event = encoder.encode(&bytes, size: midiMessageSize(status: message.status)) else { continue }
+            if !client.send(&event, from: outPort) { outDrops.wrappingAdd(1, ordering: .relaxed) }
         }
     }
 
     private func drainEvents() {
         while true {
-            var event: UnsafeMutablePointer<snd_seq_event_t>?
-            let result = snd_seq_event_input(handle, &event)
+            let (result, event) = client.nextEvent()
             if result == -EAGAIN { return }
             if result == -ENOSPC {
                 log("ALSA sequencer: input overrun, events were lost")
@@ -230,26 +195,20 @@ final class ALSASequencer: @unchecked Sendable {
     }
 
     private func name(of client: UInt8) -> String {
-        var info: OpaquePointer?
-        guard snd_seq_client_info_malloc(&info) == 0, let info else { return "?" }
-        defer { snd_seq_client_info_free(info) }
-        guard snd_seq_get_any_client_info(handle, Int32(client), info) == 0 else { return "?" }
-        return String(cString: snd_seq_client_info_get_name(info))
+        self.client.clientName(client) ?? "?"
     }
 
     /// Subscribes every `--alsa-connect` source that exists and is not subscribed yet.
     private func connectWanted(initial: Bool) {
         for spec in wanted {
-            var address = snd_seq_addr_t()
-            guard snd_seq_parse_address(handle, &address, spec) >= 0 else {
+            guard let address = client.address(spec) else {
                 if initial { log("ALSA source '\(spec)' is not there; Backbeat subscribes it when it appears") }
                 continue
             }
             if isSubscribed(address) { continue }
             do throws(ALSAError) {
-                try ALSA.call("ALSA: cannot subscribe \(spec) (\(address.client):\(address.port))", "snd_seq_connect_from") {
-                    snd_seq_connect_from(handle, port, Int32(address.client), Int32(address.port))
-                }
+                try client.connect(port, from: Int32(address.client), Int32(address.port),
+                                   what: "ALSA: cannot subscribe \(spec) (\(address.client):\(address.port))")
                 log("ALSA: subscribed \(spec) (\(address.client):\(address.port)) to \(clientName):midi_in")
             } catch {
                 log(error.description)
@@ -258,13 +217,7 @@ final class ALSASequencer: @unchecked Sendable {
     }
 
     private func isSubscribed(_ source: snd_seq_addr_t) -> Bool {
-        var subscription: OpaquePointer?
-        guard snd_seq_port_subscribe_malloc(&subscription) == 0, let subscription else { return false }
-        defer { snd_seq_port_subscribe_free(subscription) }
-        var sender = source
-        var destination = snd_seq_addr_t(client: UInt8(truncatingIfNeeded: clientID), port: UInt8(truncatingIfNeeded: port))
-        snd_seq_port_subscribe_set_sender(subscription, &sender)
-        snd_seq_port_subscribe_set_dest(subscription, &destination)
-        return snd_seq_get_port_subscription(handle, subscription) == 0
+        client.isSubscribed(source, to: snd_seq_addr_t(client: UInt8(truncatingIfNeeded: clientID),
+                                                       port: UInt8(truncatingIfNeeded: port)))
     }
 }
