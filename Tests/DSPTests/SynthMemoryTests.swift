@@ -35,3 +35,32 @@ func aThousandSynthsWithAFontLeaveTheResidentSetFlat() throws {
     #expect(before > 0)
     #expect(grown < 16 << 20, "grew \(grown / 1024) kB over 1000 synths")
 }
+
+/// The loader's memory frees itself too: fonts loaded from bytes (their copy of the file, their tables and
+/// preset keys, each in an `ArrayStore`), stacked two high and played, then dropped.
+@Test func aThousandLoadedAndStackedFontsLeaveTheResidentSetFlat() throws {
+    // 64k frames: a quarter megabyte of file a font, so a leak shows well above allocator noise.
+    func font(bank: UInt16) -> [UInt8] {
+        var builder = SoundFontBuilder.minimal(bank: bank)
+        builder.samples = [.init(name: "ramp", frames: (0 ..< 65_536).map { Int16(truncatingIfNeeded: $0 * 100) },
+                                 loopStart: 8, loopEnd: 65_528)]
+        return builder.bytes()
+    }
+    let low = font(bank: 0), high = font(bank: 1)
+    var left = [Float](repeating: 0, count: 256), right = left
+    func cycle() throws {
+        let stack = SoundFont.stacked([try SoundFont.load(bytes: low), try SoundFont.load(bytes: high)])
+        let synth = Synth(voices: 8, soundFont: stack)
+        synth.prepare(sampleRate: 48_000, maxFrames: 256)
+        synth.handle(ShortMessage(status: 0x90, data1: 60, data2: 100))
+        synth.render(left: &left, right: &right, frames: 256)
+    }
+    for _ in 0..<50 { try cycle() }
+    let before = residentBytes()
+    for _ in 0..<1_000 { try cycle() }
+    let grown = residentBytes() - before
+    print("resident set: \(before / 1024) kB before 1000 font stacks, grew \(grown / 1024) kB")
+    // A leak of the copied files alone would grow it by some 250 MB.
+    #expect(before > 0)
+    #expect(grown < 16 << 20, "grew \(grown / 1024) kB over 1000 font stacks")
+}
