@@ -8,19 +8,16 @@ public struct HeaderInfo: Equatable, Sendable {
     public var serverPrivate = false
     public var driver: String?
     public var connected = false
-    public var sampleRate = 0
-    public var periodFrames = 0
+    public var sampleRate = 0, periodFrames = 0
     public var dspLoad: Float = 0
     public var xruns = 0
-    public var voicesInUse = 0
-    public var voiceCapacity = 0
+    public var voicesInUse = 0, voiceCapacity = 0
     public var midiPerSecond = 0
     public var ringDrops = 0
     /// The simulated app's lifecycle state (the lifecycle panel's simulator).
     public var lifecycleBadge = "active"
     /// ALSA (EngineStatus): the PCM line when the ALSA driver runs instead of JACK; the sequencer's line.
-    public var alsaPCM: String?
-    public var alsaMIDI: String?
+    public var alsaPCM, alsaMIDI: String?
     /// What is being recorded (file, seconds), shown before the badge.
     public var recordings: [Recording] = []
     /// Whether the output is heard: false while the lifecycle gate silences it (suspended, terminated, the

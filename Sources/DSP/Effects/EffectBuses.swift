@@ -108,13 +108,10 @@ struct EffectBuses: ~Copyable {
     var reverb: FeedbackDelayReverb
     var chorus: ModulatedChorus
     /// A sending group's output (lanes 0-3, 4-7 per frame), folded into the lane sums after the group.
-    let groupLeft: UnsafeMutablePointer<HalfLanes>
-    let groupRight: UnsafeMutablePointer<HalfLanes>
+    let groupLeft, groupRight: UnsafeMutablePointer<HalfLanes>
     /// The sends summed per lane, then per frame.
-    let reverbLanes: UnsafeMutablePointer<HalfLanes>
-    let chorusLanes: UnsafeMutablePointer<HalfLanes>
-    let reverbInput: UnsafeMutablePointer<Float>
-    let chorusInput: UnsafeMutablePointer<Float>
+    let reverbLanes, chorusLanes: UnsafeMutablePointer<HalfLanes>
+    let reverbInput, chorusInput: UnsafeMutablePointer<Float>
     /// Eight slots, for a kept group's voices.
     let slotScratch: UnsafeMutablePointer<Int32>
     var reverbOn = true

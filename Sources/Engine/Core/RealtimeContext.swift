@@ -46,9 +46,7 @@ public struct EngineCounters: ~Copyable, Sendable {
 final class RealtimeContext: @unchecked Sendable {
     let synth: Synth
     /// One ring per non-JACK producer (single producer each).
-    let keyboardRing: SPSCRing<ControlEvent>
-    let alsaRing: SPSCRing<ControlEvent>
-    let demoRing: SPSCRing<ControlEvent>
+    let keyboardRing, alsaRing, demoRing: SPSCRing<ControlEvent>
     let uiRing: SPSCRing<EngineEvent>
     let sysexRing: SPSCRing<UInt8>
     /// Backbeat's output while capture is on, for the disk thread (never written from this thread to disk).
@@ -60,9 +58,7 @@ final class RealtimeContext: @unchecked Sendable {
     /// The same objects, for the callback: reached through `_withUnsafeGuaranteedRef`, so no retain/release.
     /// `self` keeps them alive.
     private let rtSynth: Unmanaged<Synth>
-    private let rtKeyboard: Unmanaged<SPSCRing<ControlEvent>>
-    private let rtALSA: Unmanaged<SPSCRing<ControlEvent>>
-    private let rtDemo: Unmanaged<SPSCRing<ControlEvent>>
+    private let rtKeyboard, rtALSA, rtDemo: Unmanaged<SPSCRing<ControlEvent>>
     private let rtUI: Unmanaged<SPSCRing<EngineEvent>>
     private let rtSysex: Unmanaged<SPSCRing<UInt8>>
     private let rtCapture: Unmanaged<SPSCRing<StereoFrame>>
