@@ -1,5 +1,6 @@
 import DSP
 import MIDI
+import Realtime
 
 /// The send effects' cost, for `backbeat bench --only effects` (the render comparison with FluidSynth is
 /// `SoundFontBenchmark.render(effects: true)`). Figures, not assertions.
@@ -12,9 +13,8 @@ public enum EffectsBenchmark {
             let synth = Synth(voices: 64, patch: 3)
             synth.setEffects(reverb: effects, chorus: effects)
             synth.prepare(sampleRate: 48_000, maxFrames: frames)
-            let left = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-            let right = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-            defer { left.deallocate(); right.deallocate() }
+            var memory = ArrayStore()
+            let left = memory.make(frames, Float(0)), right = memory.make(frames, Float(0))
             synth.handle(ShortMessage.controlChange(.reverbSend, value: 127, channel: 0))
             synth.handle(ShortMessage.controlChange(.chorusSend, value: 127, channel: 0))
             synth.handle(ShortMessage.noteOn(60, velocity: 100, channel: 0))
@@ -25,9 +25,8 @@ public enum EffectsBenchmark {
             return synth
         }
         let wet = silentSynth(effects: true), dry = silentSynth(effects: false)
-        let left = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        let right = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        defer { left.deallocate(); right.deallocate() }
+        var memory = ArrayStore()
+        let left = memory.make(frames, Float(0)), right = memory.make(frames, Float(0))
         let clock = ContinuousClock()
         func time(_ synth: Synth) -> Double {
             let d = clock.measure { for _ in 0..<periods { synth.render(left: left, right: right, frames: frames) } }

@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import Glibc
 import MIDI
+import Realtime
 
 /// Backbeat's SoundFont player measured against FluidSynth on the same font, for `backbeat bench --only
 /// soundfont`: render cost per voice-sample of a held chord, and resident memory with the font loaded.
@@ -51,8 +52,8 @@ public enum SoundFontBenchmark {
         let held = (0..<notes).map(heldNote)
         for channel in Set(held.map(\.channel)) { synth.handle(ShortMessage.programChange(program, channel: channel)) }
         for (channel, note) in held { synth.handle(ShortMessage.noteOn(note, velocity: 100, channel: channel)) }
-        let left = UnsafeMutablePointer<Float>.allocate(capacity: 256), right = UnsafeMutablePointer<Float>.allocate(capacity: 256)
-        defer { left.deallocate(); right.deallocate() }
+        var memory = ArrayStore()
+        let left = memory.make(256, Float(0)), right = memory.make(256, Float(0))
         synth.render(left: left, right: right, frames: 256)
         return synth.activeVoiceCount
     }

@@ -9,10 +9,8 @@ public enum EffectCost {
                                             periods: Int = 4_000) -> (reverb: Double, chorus: Double) {
         var reverb = FeedbackDelayReverb(sampleRate: sampleRate)
         var chorus = ModulatedChorus(sampleRate: sampleRate)
-        let input = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        let left = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        let right = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        defer { input.deallocate(); left.deallocate(); right.deallocate() }
+        var memory = ArrayStore()
+        let input = memory.make(frames, Float(0)), left = memory.make(frames, Float(0)), right = memory.make(frames, Float(0))
         var seed: UInt32 = 1
         for n in 0..<frames {
             seed = seed &* 1_664_525 &+ 1_013_904_223
