@@ -189,11 +189,11 @@ extension Synth {
         func look(_ x: Float) {
             if !x.isFinite { check.nonFinite += 1 } else if x.isSubnormal { check.subnormal += 1 }
         }
-        let total = Int(effects.reverb.diffuserStart[3] + effects.reverb.diffuserLength[3])
-        let memory = effects.reverb.memory, lowPass = effects.reverb.lowPass
+        let total = effects.reverb.memory.count
+        let memory = effects.reverb.memory.samples, lowPass = effects.reverb.lowPass
         for i in 0..<total { look(memory[i]) }
         for i in 0..<8 { look(lowPass[i]) }
-        let line = effects.chorus.line, length = effects.chorus.length
+        let line = effects.chorus.line.samples, length = effects.chorus.line.count
         let c = effects.chorus.cosine, s = effects.chorus.sine
         for i in 0..<length { look(line[i]) }
         look(c); look(s)
