@@ -87,9 +87,13 @@ public enum EffectsBenchmark {
         return SilentCost(effects: median(on), dry: median(off), change: median(ratios) - 1, runs: runs)
     }
 
-    /// Hours of silence after a note, the effects on, against a dry synth that played the same note.
+    /// Hours of silence after a note, the effects on, against the same synth with them off.
     public struct LongSilence: Sendable {
+        /// On against off on the synth that played the note and the hours of silence.
         public var cost: SilentCost
+        /// Median nanoseconds per period of a second synth that played the same with its effects off all along
+        /// (another instance: its memory lies elsewhere, which alone moves the figure by several percent).
+        public var separateDry: Double
         /// The effects' state after the silence (NaN, infinities, subnormals; cleared).
         public var state: EffectStateCheck
         /// Seconds of silence rendered before the measurement.
@@ -98,33 +102,40 @@ public enum EffectsBenchmark {
         public var silentOutput: Bool
     }
 
-    /// Two synths, effects on and off, each play a note (sends full) and then render `hours` of silence in
+    /// A synth with its effects on plays a note (sends full) and then renders `hours` of silence in
     /// `frames`-frame periods, offline at 48 kHz; then the CPU per period of a further minute of silence is
-    /// measured on each, `runs` minute-long runs interleaved ABBA, medians. The effects' state is checked for
-    /// NaN and subnormals after it all.
+    /// measured with its effects on and off, `runs` minute-long runs interleaved ABBA, medians (the thread's
+    /// CPU time). A second synth that did the same dry all along is measured beside it. The effects' state is
+    /// checked for NaN and subnormals at the end of the hours of silence.
     public static func longSilence(hours: Double = 2, frames: Int = 64, runs: Int = 15) -> LongSilence {
         let seconds = hours * 3_600
         let wet = synthAfterANote(effects: true, frames: frames, silence: seconds)
         let dry = synthAfterANote(effects: false, frames: frames, silence: seconds)
+        let state = wet.checkEffectState()
         let left = UnsafeMutablePointer<Float>.allocate(capacity: frames)
         let right = UnsafeMutablePointer<Float>.allocate(capacity: frames)
         defer { left.deallocate(); right.deallocate() }
         let minute = 60 * 48_000 / frames
-        var on: [Double] = [], off: [Double] = [], ratios: [Double] = []
+        func time(_ synth: Synth) -> Double { nanoseconds(synth, frames: frames, periods: minute, left: left, right: right) }
+        func time(effects: Bool) -> Double {
+            wet.setEffects(reverb: effects, chorus: effects)
+            return time(wet)
+        }
+        var on: [Double] = [], off: [Double] = [], ratios: [Double] = [], separate: [Double] = []
         var silentOutput = true
         for run in 0..<runs {
             let a: Double, b: Double
             if run % 2 == 0 {
-                a = nanoseconds(wet, frames: frames, periods: minute, left: left, right: right)
-                b = nanoseconds(dry, frames: frames, periods: minute, left: left, right: right)
+                a = time(effects: true); b = time(effects: false)
             } else {
-                b = nanoseconds(dry, frames: frames, periods: minute, left: left, right: right)
-                a = nanoseconds(wet, frames: frames, periods: minute, left: left, right: right)
+                b = time(effects: false); a = time(effects: true)
             }
             on.append(a); off.append(b); ratios.append(a / max(b, 1e-9))
             for n in 0..<frames where left[n] != 0 || right[n] != 0 { silentOutput = false }
+            separate.append(time(dry))
         }
+        wet.setEffects(reverb: true, chorus: true)
         let cost = SilentCost(effects: median(on), dry: median(off), change: median(ratios) - 1, runs: runs)
-        return LongSilence(cost: cost, state: wet.checkEffectState(), seconds: seconds, silentOutput: silentOutput)
+        return LongSilence(cost: cost, separateDry: median(separate), state: state, seconds: seconds, silentOutput: silentOutput)
     }
 }
