@@ -17,6 +17,9 @@ public struct MonitorEntry: Equatable, Sendable {
     public var echoed = false
     /// How the synth took it when that needs words beyond the message (a program change's patch or preset).
     public var label: String?
+    /// A system exclusive message the synth did not act on (`MonitorEvent.sysexIgnored`): shown with a dim
+    /// "ignored" tag.
+    public var ignored = false
 
     /// Which way it went: `in` arrived on a MIDI input, `thru` arrived and was sent on (--midi-thru), `out`
     /// Backbeat's own (keys, demo) sent on its outputs, `local` Backbeat's own played here only.
@@ -91,7 +94,7 @@ public struct MonitorLog: Sendable {
     /// it was merged so.
     @discardableResult
     public mutating func append(time: Double, source: MIDISource, lost: Bool, message: MIDIMessage?, status: UInt8,
-                                label: String? = nil) -> Bool {
+                                label: String? = nil, ignored: Bool = false) -> Bool {
         if source == .out, !entries.isEmpty {
             let newest = entries.count < capacity ? entries.count - 1 : (head + capacity - 1) % capacity
             let e = entries[newest]
@@ -100,8 +103,9 @@ public struct MonitorLog: Sendable {
                 return false
             }
         }
-        let entry = MonitorEntry(sequence: nextSequence, time: time, source: source, lost: lost, message: message, status: status,
+        var entry = MonitorEntry(sequence: nextSequence, time: time, source: source, lost: lost, message: message, status: status,
                                  label: label)
+        entry.ignored = ignored
         nextSequence += 1
         received += 1
         if lost { gateLost += 1 }

@@ -34,12 +34,14 @@ public struct MonitorPanel {
         let hex = formatter.rawHex(message)
         let channel = formatter.channelText(message).fitted(5)
         let type = formatter.typeName(message).fitted(14)
-        let fixed = 10 + 5 + 6 + 6 + 15
+        // A sysex the synth did not act on (an unknown message, a bad checksum): a dim tag before its details.
+        let tag = e.ignored && !e.lost ? "ignored " : ""
+        let fixed = 10 + 5 + 6 + 6 + 15 + tag.count
         let hexWidth = min(hex.count, max(0, width - fixed - 12))
         // Hex follows the details closely on wide screens rather than at the far edge.
         let detailsWidth = min(46, max(0, width - fixed - hexWidth - 1))
         return [(time + " ", .monitorTime), (source + " ", .monitorSource), (direction + " ", directionRole), (channel + " ", .dim),
-                (type + " ", role), (details.fitted(detailsWidth) + " ", role),
+                (type + " ", role), (tag, .dim), (details.fitted(detailsWidth) + " ", role),
                 (String(hex.prefix(hexWidth)), .monitorHex)]
     }
 

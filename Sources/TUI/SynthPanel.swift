@@ -15,12 +15,68 @@ public struct SynthView: Equatable, Sendable {
     public var soundControllers: [Int: UInt8] = [:]
     /// With a stack of fonts: the file name of the font the preset came from.
     public var presetFont: String?
+    /// The send effects' settings, by `EffectParameter.rawValue` (empty: their defaults).
+    public var effects: [Float] = []
     public init(patch: Int, values: [Float], voicesInUse: Int, voiceCapacity: Int, soundFont: String? = nil,
                 preset: String? = nil) {
         self.patch = patch; self.values = values; self.voicesInUse = voicesInUse; self.voiceCapacity = voiceCapacity
         self.soundFont = soundFont; self.preset = preset
     }
     public func value(_ p: SynthParameter) -> Float { p.rawValue < values.count ? values[p.rawValue] : p.defaultValue }
+    public func value(_ p: EffectParameter) -> Float { p.rawValue < effects.count ? effects[p.rawValue] : p.defaultValue }
+    public mutating func set(_ p: EffectParameter, _ v: Float) {
+        if effects.count < EffectParameter.allCases.count { effects = EffectParameter.allCases.map { value($0) } }
+        effects[p.rawValue] = v
+    }
+}
+
+/// A send effect setting the synth panel edits, for both synths: it changes the running reverb or chorus at
+/// once (`Synth.setEffect`, an atomic the real-time thread reads at its next slice).
+public enum EffectRow: Int, CaseIterable, Sendable {
+    case reverbLevel, roomSize, chorusLevel
+
+    public var parameter: EffectParameter {
+        switch self {
+        case .reverbLevel: .reverbLevel
+        case .roomSize: .roomSize
+        case .chorusLevel: .chorusLevel
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .reverbLevel: "reverb"
+        case .roomSize: "room size"
+        case .chorusLevel: "chorus"
+        }
+    }
+
+    /// The bus this row's setting belongs to (its on/off switch).
+    public var bus: EffectParameter { self == .chorusLevel ? .chorusOn : .reverbOn }
+
+    /// "0.90", "RT60 1.30 s" (room size 0.2), "2.00".
+    public func format(_ v: Float) -> String {
+        switch self {
+        case .reverbLevel, .chorusLevel: String(format: "%.2f", v)
+        case .roomSize: String(format: "RT60 %.2f s", ReverbSettings.decayTime(roomSize: v))
+        }
+    }
+
+    /// Steps per unit: 0.05 of the reverb level, 0.02 of room size (0.1 s of RT60), 0.25 of the chorus level.
+    public var stepsPerUnit: Double {
+        switch self {
+        case .reverbLevel: 20
+        case .roomSize: 50
+        case .chorusLevel: 4
+        }
+    }
+
+    /// The value `steps` steps from `v`, in range, on the steps' grid (0.28, not 0.28000003 after 4 steps).
+    public func step(_ v: Float, by steps: Int) -> Float {
+        let r = parameter.range
+        let x = Float(((Double(v) * stepsPerUnit).rounded() + Double(steps)) / stepsPerUnit)
+        return min(max(x, r.lowerBound), r.upperBound)
+    }
 }
 
 /// A GM2 sound controller the synth panel edits when a SoundFont plays (`DSP.SoundControllers`).
@@ -66,11 +122,13 @@ public enum SynthRow: Equatable, Sendable {
     case patch
     case parameter(SynthParameter)
     case soundController(SoundControllerRow)
+    case effect(EffectRow)
     case polyphony
 
-    public static let all: [SynthRow] = [.patch] + SynthParameter.allCases.map { .parameter($0) } + [.polyphony]
+    public static let effects: [SynthRow] = EffectRow.allCases.map { .effect($0) }
+    public static let all: [SynthRow] = [.patch] + SynthParameter.allCases.map { .parameter($0) } + effects + [.polyphony]
     public static let soundFont: [SynthRow] = [.patch] + SoundControllerRow.allCases.map { .soundController($0) }
-        + [.parameter(.masterGain), .polyphony]
+        + [.parameter(.masterGain)] + effects + [.polyphony]
     public static func rows(soundFont: Bool) -> [SynthRow] { soundFont ? Self.soundFont : all }
     public var isEditable: Bool { self != .polyphony }
 }
@@ -157,6 +215,12 @@ public enum SynthPanel {
                 name = p.name
                 value = format(p, view.value(p))
                 fraction = p == .waveform ? nil : position(p, view.value(p))
+            case .effect(let e):
+                name = e.name
+                let v = view.value(e.parameter), r = e.parameter.range
+                // A bus switched off (--no-reverb, --no-chorus, the config) keeps its setting but plays nothing.
+                value = view.value(e.bus) >= 0.5 ? e.format(v) : e.format(v) + " off"
+                fraction = (v - r.lowerBound) / (r.upperBound - r.lowerBound)
             case .polyphony:
                 name = "polyphony"
                 value = "\(view.voicesInUse)/\(view.voiceCapacity) voices"

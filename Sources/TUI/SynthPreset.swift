@@ -12,10 +12,15 @@ import TOML
 ///     attack = 0.005           # seconds
 ///     cutoff = 1800.0          # Hz
 ///     master_gain = -3.0       # dB
+///     reverb_level = 0.9       # the send effects (both synths): 0...1
+///     room_size = 0.2          # 0...1, RT60 = 0.3 s + 5 s x room size
+///     chorus_level = 2.0       # 0...10
 ///     soundfont = ["FluidR3_GM.sf2", "FluidR3_GS.sf2"]  # optional: SoundFonts to start with, stacked
 ///
-/// Every key is optional: one left out takes the patch's value (master gain: 0 dB). The synth keeps one
-/// set of settings for every channel it answers (all 16, or the one `--channel` names).
+/// Every key is optional: one left out takes the patch's value (master gain: 0 dB; an effect setting: its
+/// default, FluidSynth's). The synth keeps one set of settings for every channel it answers (all 16, or the
+/// one `--channel` names). The effects' on/off switches are not a preset's: `--no-reverb`, `--no-chorus` and
+/// the config's `reverb`, `chorus` keys.
 public struct SynthPreset: Equatable, Sendable {
     /// Index into `SynthPatch.builtIn`.
     public var patch: Int
@@ -25,6 +30,8 @@ public struct SynthPreset: Equatable, Sendable {
     /// (`--preset`), where `--soundfont` overrides them; a preset loaded while Backbeat runs keeps the fonts
     /// it started with.
     public var soundFonts: [String]?
+    /// The send effects' settings, by `EffectParameter.rawValue` (only `effectParameters` are a preset's).
+    public var effects: [Float] = EffectParameter.allCases.map(\.defaultValue)
 
     public init(patch: Int, values: [Float]) {
         self.patch = patch
@@ -38,9 +45,36 @@ public struct SynthPreset: Equatable, Sendable {
     }
 
     /// What the synth panel shows.
-    public init(_ view: SynthView) { self.init(patch: view.patch, values: view.values) }
+    public init(_ view: SynthView) {
+        self.init(patch: view.patch, values: view.values)
+        for p in Self.effectParameters { effects[p.rawValue] = view.value(p) }
+    }
 
     public func value(_ p: SynthParameter) -> Float { values[p.rawValue] }
+    public func value(_ p: EffectParameter) -> Float { effects[p.rawValue] }
+
+    /// The effect settings a preset holds: every one but the on/off switches.
+    public static let effectParameters: [EffectParameter] = EffectParameter.allCases.filter { $0 != .reverbOn && $0 != .chorusOn }
+
+    /// The file's key for an effect setting.
+    public static func key(_ p: EffectParameter) -> String {
+        switch p {
+        case .roomSize: "room_size"
+        default: p.name.replacingOccurrences(of: " ", with: "_")  // reverb_level, reverb_damping, chorus_voices...
+        }
+    }
+
+    static func accepted(_ p: EffectParameter) -> String {
+        let r = p.range
+        let unit = switch p {
+        case .chorusRate: " Hz"
+        case .chorusDepth: " ms"
+        case .chorusVoices: " (a whole number)"
+        case .roomSize: " (RT60 = 0.3 s + 5 s x room size)"
+        default: ""
+        }
+        return "a number in \(String(format: "%g", Double(r.lowerBound)))...\(String(format: "%g", Double(r.upperBound)))\(unit)"
+    }
 
     /// The file's key for a parameter.
     public static func key(_ p: SynthParameter) -> String {
@@ -51,7 +85,9 @@ public struct SynthPreset: Equatable, Sendable {
         }
     }
 
-    public static var keys: [String] { ["patch"] + SynthParameter.allCases.map(key) + ["soundfont"] }
+    public static var keys: [String] {
+        ["patch"] + SynthParameter.allCases.map(key) + effectParameters.map { key($0) } + ["soundfont"]
+    }
 
     /// The accepted values of `p`, as an error message or a comment says them.
     static func accepted(_ p: SynthParameter) -> String {
@@ -105,6 +141,15 @@ public struct SynthPreset: Equatable, Sendable {
             }
             preset.values[p.rawValue] = Float(x)
         }
+        for p in effectParameters {
+            let key = key(p)
+            guard let v = root[key] else { continue }
+            guard let x = v.double ?? v.int.map(Double.init), p.range.contains(Float(x)),
+                  p != .chorusVoices || x == x.rounded() else {
+                throw fail(key, "\"\(key)\" must be \(accepted(p)); got \(v.debugDescription)")
+            }
+            preset.effects[p.rawValue] = Float(x)
+        }
         if let v = root["soundfont"] {
             // One font, or a stack (the later on top), as the config file's `soundfont`.
             let problem = "\"soundfont\" must be a file name or an array of file names (stacked, the later on top); got \(v.debugDescription)"
@@ -126,6 +171,10 @@ public struct SynthPreset: Equatable, Sendable {
             let v = value(p)
             let text = p == .waveform ? "\"\(Waveform(rawValue: Int(v.rounded())) ?? .sine)\"" : Self.number(v)
             out += "\(Self.key(p)) = \(text)".padding(toLength: 28, withPad: " ", startingAt: 0) + "# \(Self.accepted(p))\n"
+        }
+        out += "# The send effects (both synths); their on/off switches are --no-reverb, --no-chorus and the config's.\n"
+        for p in Self.effectParameters {
+            out += "\(Self.key(p)) = \(Self.number(value(p)))".padding(toLength: 28, withPad: " ", startingAt: 0) + "# \(Self.accepted(p))\n"
         }
         if let soundFonts {
             out += "soundfont = " + TOMLValue.array(soundFonts.map { .string($0) }).debugDescription + "  # SoundFonts at start, the later on top\n"
@@ -154,6 +203,7 @@ public struct SynthPreset: Equatable, Sendable {
     /// then `apply(to:)` sets every parameter.
     public func apply(to synth: Synth) {
         for p in SynthParameter.allCases { synth.setParameter(p, value(p)) }
+        for p in Self.effectParameters { synth.setEffect(p, value(p)) }
     }
 }
 

@@ -186,7 +186,8 @@ public final class Workstation {
         }
         var label: String?
         if case .programChange(let pc) = message, m.source != .out { label = programLabel(pc) }
-        log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status, label: label)
+        log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status, label: label,
+                   ignored: m.sysexIgnored)
         if let message, !log.isVisible(MonitorEntry(sequence: 0, time: 0, source: m.source, lost: m.lost, message: message, status: 0)) {
             return  // hidden clock and sensing do not redraw
         }
@@ -335,6 +336,15 @@ public final class Workstation {
             let value = SynthPanel.step(p, current, by: steps)
             send(.parameter(index: UInt8(p.rawValue), value: value))
             synthView?.values[p.rawValue] = value  // shown at once; the next status read confirms it
+        case .effect(let e):
+            // Straight into the running synth's effect settings (an atomic): heard at its next period.
+            let view = synthView ?? engine.synthView()
+            let value = e.step(view.value(e.parameter), by: steps)
+            engine.setEffect(e.parameter, value)
+            synthView?.set(e.parameter, value)  // shown at once; the next status read confirms it
+            if view.value(e.bus) < 0.5 {
+                say("\(e.name) \(e.format(value)) kept, but the \(e.bus.name) is off (--no-\(e.bus.name) or the config's \(e.bus.name) = false)")
+            }
         case .polyphony: say("polyphony is set at start: --voices N")
         }
     }
@@ -463,8 +473,10 @@ public final class Workstation {
             return
         }
         for event in preset.controlEvents(channel: keyboard.channel) { send(event) }
+        for p in SynthPreset.effectParameters { engine.setEffect(p, preset.value(p)) }
         synthView?.patch = preset.patch
         for p in SynthParameter.allCases { synthView?.values[p.rawValue] = preset.value(p) }
+        for p in SynthPreset.effectParameters { synthView?.set(p, preset.value(p)) }
         say("preset \"\(name)\" (\(index + 1)/\(names.count)): patch \(preset.patch) \(SynthPatch.builtIn[preset.patch].name)")
     }
 

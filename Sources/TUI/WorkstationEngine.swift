@@ -29,6 +29,9 @@ public protocol WorkstationEngine: AnyObject {
     /// With a SoundFont: a line for each channel that first played another preset than its bank and program
     /// (no font has them: the GS fallback), once per channel; empty otherwise.
     func takePresetSubstitutions() -> [String]
+    /// Sets a send effect setting of the running synth (`Synth.setEffect`: an atomic store, applied by the
+    /// real-time thread at its next slice; no lock, no ring).
+    func setEffect(_ parameter: EffectParameter, _ value: Float)
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
     /// The lifecycle simulator's gates, read by the real-time thread.
@@ -43,6 +46,7 @@ extension WorkstationEngine {
     public func choosePreset(_ index: Int, channel: UInt8) -> String? { nil }
     public func currentPreset(channel: UInt8) -> Int? { nil }
     public func takePresetSubstitutions() -> [String] { [] }
+    public func setEffect(_ parameter: EffectParameter, _ value: Float) {}
 }
 
 extension Engine: WorkstationEngine {
@@ -96,9 +100,12 @@ extension Engine: WorkstationEngine {
 
     public func send(_ event: ControlEvent) -> Bool { keyboardRing.push(event) }
     public func synthView() -> SynthView {
-        SynthView(patch: synth.currentPatch, values: SynthParameter.allCases.map { synth.value(of: $0) },
-                  voicesInUse: synth.activeVoiceCount, voiceCapacity: synth.voiceCapacity)
+        var view = SynthView(patch: synth.currentPatch, values: SynthParameter.allCases.map { synth.value(of: $0) },
+                             voicesInUse: synth.activeVoiceCount, voiceCapacity: synth.voiceCapacity)
+        view.effects = EffectParameter.allCases.map { synth.value(of: $0) }
+        return view
     }
+    public func setEffect(_ parameter: EffectParameter, _ value: Float) { synth.setEffect(parameter, value) }
     public var synthChannel: UInt8? { synth.channel }
 }
 

@@ -295,3 +295,119 @@ struct EffectSysexTests {
         #expect(hall > 2 * standard, "large hall tail \(hall) against \(standard)")
     }
 }
+
+/// GS's reverb and chorus parameters (40 01 30...3F): set on the synth, heard in its audio.
+struct GSEffectSysexTests {
+    /// A GS data set to 40 01 `address` with `data`, its checksum right (or off by one with `badChecksum`).
+    private func gs(_ address: UInt8, _ data: [UInt8], badChecksum: Bool = false) -> [UInt8] {
+        let body: [UInt8] = [0x40, 0x01, address] + data
+        let sum = body.reduce(0) { $0 + Int($1) }
+        let checksum = UInt8((128 - sum % 128) % 128)
+        return [0xF0, 0x41, 0x10, 0x42, 0x12] + body + [badChecksum ? (checksum + 1) & 0x7F : checksum, 0xF7]
+    }
+
+    private func send(_ synth: Synth, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { synth.handle(sysex: $0) }
+    }
+
+    private func rt60(_ synth: Synth) -> Float { ReverbSettings.decayTime(roomSize: synth.value(of: .roomSize)) }
+
+    @Test func macrosAndParametersSetTheEffects() {
+        let synth = Synth()
+        synth.prepare(sampleRate: rate, maxFrames: 256)
+        #expect(send(synth, gs(0x30, [0]))) // Room 1
+        #expect(abs(rt60(synth) - 0.6) < 0.01)
+        #expect(send(synth, gs(0x30, [4]))) // Hall 2
+        #expect(abs(rt60(synth) - 2.8) < 0.01)
+        #expect(send(synth, gs(0x30, [5]))) // Plate
+        #expect(abs(rt60(synth) - 1.5) < 0.01)
+        #expect(send(synth, gs(0x34, [64]))) // reverb time 64: e^(24 x 0.025) = 1.82 s
+        #expect(abs(rt60(synth) - 1.822) < 0.01)
+        #expect(send(synth, gs(0x33, [127])))
+        #expect(synth.value(of: .reverbLevel) == 1)
+        #expect(send(synth, gs(0x38, [2]))) // Chorus 3: GM2's rate 3, depth 19
+        #expect(abs(synth.value(of: .chorusRate) - 0.366) < 0.001)
+        #expect(abs(synth.value(of: .chorusDepth) - 6.25) < 0.001)
+        // Consecutive addresses in one message: level 3A, feedback 3B and delay 3C (not modelled), rate 3D, depth 3E.
+        #expect(send(synth, gs(0x3A, [32, 8, 80, 10, 15])))
+        #expect(abs(synth.value(of: .chorusLevel) - 32.0 / 127 * 4) < 0.001)
+        #expect(abs(synth.value(of: .chorusRate) - 1.22) < 0.001)
+        #expect(abs(synth.value(of: .chorusDepth) - 5) < 0.001)
+        #expect(synth.ignoredSysexCount == 0)
+        // A wrong checksum, the Delay macro, the chorus's pre-LPF alone: nothing changes, each counted as ignored.
+        #expect(!send(synth, gs(0x30, [0], badChecksum: true)))
+        #expect(!send(synth, gs(0x30, [6])))
+        #expect(!send(synth, gs(0x39, [3])))
+        #expect(abs(rt60(synth) - 1.822) < 0.01)
+        #expect(synth.ignoredSysexCount == 3)
+    }
+
+    /// RT60 of the synth's reverb tail (sine keys, CC91 full) after `sysex`, measured from the audio after the
+    /// note and its release have ended.
+    private func measuredRT60(after sysex: [UInt8]) -> Double {
+        let synth = Synth(voices: 8, patch: 0)
+        synth.setEffects(reverb: true, chorus: false)
+        synth.prepare(sampleRate: rate, maxFrames: 256)
+        #expect(send(synth, sysex))
+        let out = render(synth, frames: Int(8 * rate), events: [(0, cc(91, 127)), (0, noteOn(60)), (Int(0.2 * rate), noteOff(60))])
+        let start = Int(0.6 * rate) // the voice has ended (sine keys' release)
+        return decayTime((Array(out.left[start...]), Array(out.right[start...])), sampleRate: rate)
+    }
+
+    @Test func aHallMacroIsHeardLongerThanARoom() {
+        let room = measuredRT60(after: gs(0x30, [0])), hall = measuredRT60(after: gs(0x30, [4]))
+        #expect(abs(room / 0.6 - 1) < 0.1, "Room 1: RT60 \(room) s, set 0.6 s")
+        #expect(abs(hall / 2.8 - 1) < 0.1, "Hall 2: RT60 \(hall) s, set 2.8 s")
+    }
+
+    @Test func theReverbLevelScalesTheTail() {
+        // The synth panel's reverb row sets this value (Synth.setEffect): the tail follows it, rendered offline.
+        func tail(level: Float) -> Double {
+            let synth = Synth(voices: 8, patch: 0)
+            synth.setEffect(.reverbLevel, level)
+            synth.prepare(sampleRate: rate, maxFrames: 256)
+            let out = render(synth, frames: Int(1.5 * rate), events: [(0, cc(91, 127)), (0, noteOn(60)), (Int(0.2 * rate), noteOff(60))])
+            return rms(out.left[Int(rate)...])
+        }
+        let full = tail(level: 0.9), half = tail(level: 0.45)
+        #expect(full > 1e-5)
+        #expect(abs(half / full - 0.5) < 0.01, "tail ratio \(half / full) for level 0.45 / 0.9")
+        #expect(tail(level: 0) == 0)
+    }
+}
+
+struct LongSilenceTests {
+    @Test func hoursOfSilenceLeaveNoNaNNorSubnormalInTheEffects() {
+        // A note with both sends full, then 2 h of silence at 48 kHz in 4096-frame periods (fast: the buses
+        // skip silence once cleared), then the state read value by value.
+        let synth = Synth(voices: 8, patch: 3)
+        synth.prepare(sampleRate: rate, maxFrames: 4_096)
+        _ = render(synth, frames: Int(2 * rate), events: [(0, cc(91, 127)), (0, cc(93, 127)), (0, noteOn(60)),
+                                                         (Int(0.5 * rate), noteOff(60))])
+        let midway = synth.checkEffectState()
+        #expect(!midway.silent, "the tail has not started")
+        #expect(midway.isClean, "\(midway)")
+        var left = [Float](repeating: 1, count: 4_096), right = left
+        var lastMinutePeak: Float = 0
+        let periods = Int(2 * 3_600 * rate) / 4_096
+        left.withUnsafeMutableBufferPointer { l in
+            right.withUnsafeMutableBufferPointer { r in
+                for n in 0..<periods {
+                    synth.render(left: l.baseAddress!, right: r.baseAddress!, frames: 4_096)
+                    if n >= periods - Int(60 * rate) / 4_096 {
+                        for i in 0..<4_096 { lastMinutePeak = max(lastMinutePeak, abs(l[i]), abs(r[i])) }
+                    }
+                }
+            }
+        }
+        let state = synth.checkEffectState()
+        #expect(state.isClean, "\(state)")
+        #expect(state.silent, "the buses still run after 2 h of silence")
+        #expect(state.phasorError < 1e-5, "the chorus's LFO left the unit circle: \(state.phasorError)")
+        #expect(lastMinutePeak == 0)
+        // And the effects still work: a new note sends a tail.
+        let out = render(synth, frames: Int(2 * rate), events: [(0, noteOn(60)), (Int(0.5 * rate), noteOff(60))])
+        #expect(peak(out.left[Int(1.5 * rate)...]) > 0)
+        #expect(synth.checkEffectState().isClean)
+    }
+}

@@ -34,7 +34,16 @@ final class FakeEngine: WorkstationEngine {
         guard !ringFull else { return false }
         sent.append(event); journal.append("\(event)"); return true
     }
-    func synthView() -> SynthView { SynthView(patch: patch, values: values, voicesInUse: 1, voiceCapacity: 64) }
+    /// The send effects' settings as `setEffect` left them, by `EffectParameter.rawValue`.
+    var effects = EffectParameter.allCases.map(\.defaultValue)
+    func setEffect(_ parameter: EffectParameter, _ value: Float) {
+        effects[parameter.rawValue] = min(max(value, parameter.range.lowerBound), parameter.range.upperBound)
+    }
+    func synthView() -> SynthView {
+        var view = SynthView(patch: patch, values: values, voicesInUse: 1, voiceCapacity: 64)
+        view.effects = effects
+        return view
+    }
     var synthChannel: UInt8? { nil }
     var gates: (midi: Bool, audio: Bool) = (true, true)
     func setGates(midiDelivered: Bool, audioPlaying: Bool) {

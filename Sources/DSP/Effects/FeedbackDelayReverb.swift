@@ -42,7 +42,8 @@ struct FeedbackDelayReverb: ~Copyable {
     static var diffuserLengths: SIMD4<Int32> { @_noLocks get { SIMD4(142, 107, 379, 277) } }
     static var diffuserGains: SIMD4<Float> { @_noLocks get { SIMD4(0.75, 0.75, 0.625, 0.625) } }
 
-    let memory: UnsafeMutablePointer<Float>
+    /// The lines, then the diffusers, one after the other.
+    var memory: DelayMemory
     let lineStart: SIMD8<Int32>
     let lineLength: SIMD8<Int32>
     var linePosition = SIMD8<Int32>(repeating: 0)
@@ -55,13 +56,9 @@ struct FeedbackDelayReverb: ~Copyable {
     var wetDirect: Float = 0
     var wetCross: Float = 0
     let sampleRate: Float
-    /// Samples of silent input since the last sound, and how many make the tail inaudible.
-    var quietSamples = 0
+    /// How many samples of silent input make the tail inaudible.
     var quietLimit = 0
-    /// The state is all zeros (nothing sounded since the last clearing).
-    var cleared = true
     var applied = ReverbSettings()
-    private let store: ArrayStore
 
     static var inputGains: SIMD8<Float> { @_noLocks get { SIMD8(1, -1, 1, -1, 1, -1, 1, -1) * 0.353_553_4 } }
     /// Output taps: an impulse's reverb at the default room size (RT60 1.3 s) and level 1 carries about 60 %
@@ -84,9 +81,7 @@ struct FeedbackDelayReverb: ~Copyable {
             dStarts[i] = total
             total += dLengths[i]
         }
-        var store = ArrayStore()
-        memory = store.make(Int(total), 0 as Float)
-        self.store = store
+        memory = DelayMemory(count: Int(total))
         lineStart = starts; lineLength = lengths
         diffuserStart = dStarts; diffuserLength = dLengths
         apply(ReverbSettings())
@@ -110,49 +105,41 @@ struct FeedbackDelayReverb: ~Copyable {
     }
 
     /// Whether the state is cleared and nothing sounds.
-    var isSilent: Bool { @_noLocks get { cleared } }
+    var isSilent: Bool { @_noLocks get { memory.cleared } }
 
     /// Every line, diffuser and filter back to zero.
     @_noLocks
     mutating func clear() {
-        let total = Int(diffuserStart[3] + diffuserLength[3])
-        memory.update(repeating: 0, count: total)
+        memory.clear()
         lowPass = .zero
-        quietSamples = 0
-        cleared = true
     }
 
     /// Adds the reverb of `input[0..<frames]` into `left` and `right`.
     @_noLocks
     mutating func process(_ input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>,
                           right: UnsafeMutablePointer<Float>, frames: Int) {
-        if cleared {
-            var sound = false
-            for n in 0..<frames where input[n] != 0 { sound = true; break }
-            if !sound { return } // silent in, silent state: nothing to do
-        }
-        let memory = self.memory
+        if memory.skips(input, frames: frames) { return } // silent in, silent state: nothing to do
+        let samples = self.memory.samples, total = self.memory.count
         let inGains = Self.inputGains, leftTaps = Self.leftTaps, rightTaps = Self.rightTaps
         let dGains = Self.diffuserGains
         let d = damp, direct = wetDirect, cross = wetCross, g = gains
         var lp = lowPass, positions = linePosition, dPositions = diffuserPosition
-        var quiet = quietSamples, isCleared = cleared
+        var quiet = self.memory.quietSamples, isCleared = self.memory.cleared
         let limit = quietLimit
         for n in 0..<frames {
             var x = input[n]
             if x != 0 { quiet = 0; isCleared = false } else { quiet &+= 1 }
             if !isCleared && quiet >= limit { // the tail is below -120 dB: cleared here, whatever the slicing
-                let total = Int(diffuserStart[3] + diffuserLength[3])
-                memory.update(repeating: 0, count: total)
+                samples.update(repeating: 0, count: total)
                 lp = .zero
                 isCleared = true
             }
             // Input diffusion: four all-passes in series.
             for i in 0..<4 {
                 let p = Int(diffuserStart[i] &+ dPositions[i])
-                let delayed = memory[p]
+                let delayed = samples[p]
                 let v = x + dGains[i] * delayed
-                memory[p] = v
+                samples[p] = v
                 x = delayed - dGains[i] * v
             }
             dPositions &+= 1
@@ -160,11 +147,11 @@ struct FeedbackDelayReverb: ~Copyable {
             // The lines' outputs, damped and scaled, mixed by the Householder matrix, fed back with the input.
             var y = SIMD8<Float>()
             let reads = lineStart &+ positions
-            for i in 0..<8 { y[i] = memory[Int(reads[i])] }
+            for i in 0..<8 { y[i] = samples[Int(reads[i])] }
             lp = y + d * (lp - y)
             let s = lp * g
             let feedback = s - SIMD8(repeating: 0.25 * laneSum(s)) + inGains * x
-            for i in 0..<8 { memory[Int(reads[i])] = feedback[i] }
+            for i in 0..<8 { samples[Int(reads[i])] = feedback[i] }
             positions &+= 1
             positions.replace(with: 0, where: positions .>= lineLength)
             let l = laneSum(s * leftTaps), r = laneSum(s * rightTaps)
@@ -174,7 +161,7 @@ struct FeedbackDelayReverb: ~Copyable {
         // Denormals: the filter's state is flushed when tiny (the lines are cleared at quietLimit).
         lp.replace(with: 0, where: (lp .< 1e-20) .& (lp .> -1e-20))
         lowPass = lp; linePosition = positions; diffuserPosition = dPositions
-        quietSamples = min(quiet, 1 << 40); cleared = isCleared
+        self.memory.quietSamples = min(quiet, 1 << 40); self.memory.cleared = isCleared
     }
 }
 

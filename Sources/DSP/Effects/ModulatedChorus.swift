@@ -1,7 +1,7 @@
 // The chorus of the send bus: mono in, stereo out, as FluidSynth's. One delay line read by up to eight
 // voices, each at a delay that a sine LFO sweeps between `minimumDelay` and `minimumDelay + depth`, the
 // voices' LFOs spread evenly in phase (2 pi k / voices); reads are linearly interpolated; the voices are
-// spread across the stereo field from left to right. No feedback: `length` samples after the input went
+// spread across the stereo field from left to right. No feedback: the line's length after the input went
 // silent the output is exactly zero, and slices of silence after that are skipped.
 //
 // The LFO is a phasor (cosine, sine) turned by a fixed rotation per sample and renormalized (a few multiplies,
@@ -27,9 +27,8 @@ public struct ChorusSettings: Sendable, Equatable {
 }
 
 struct ModulatedChorus: ~Copyable {
-    let line: UnsafeMutablePointer<Float>
     /// A power of two above the longest delay.
-    let length: Int
+    var line: DelayMemory
     var position = 0
     var cosine: Float = 1
     var sine: Float = 0
@@ -45,20 +44,14 @@ struct ModulatedChorus: ~Copyable {
     var centre: Float = 0
     var swing: Float = 0
     let sampleRate: Float
-    var quietSamples = 0
-    var cleared = true
     var applied = ChorusSettings()
-    private let store: ArrayStore
 
     init(sampleRate rate: Double) {
         sampleRate = Float(rate)
         let longest = Int((Double(ChorusSettings.minimumDelay) + 20) * 0.001 * max(rate, 8000)) + 4
         var size = 1
         while size < longest { size <<= 1 }
-        length = size
-        var store = ArrayStore()
-        line = store.make(size, 0 as Float)
-        self.store = store
+        line = DelayMemory(count: size)
         apply(ChorusSettings())
     }
 
@@ -84,40 +77,32 @@ struct ModulatedChorus: ~Copyable {
         centre = ChorusSettings.minimumDelay * 0.001 * sampleRate + swing
     }
 
-    var isSilent: Bool { @_noLocks get { cleared } }
+    var isSilent: Bool { @_noLocks get { line.cleared } }
 
     @_noLocks
-    mutating func clear() {
-        line.update(repeating: 0, count: length)
-        quietSamples = 0
-        cleared = true
-    }
+    mutating func clear() { line.clear() }
 
     /// Adds the chorus of `input[0..<frames]` into `left` and `right`.
     @_noLocks
     mutating func process(_ input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>,
                           right: UnsafeMutablePointer<Float>, frames: Int) {
-        if cleared {
-            var sound = false
-            for n in 0..<frames where input[n] != 0 { sound = true; break }
-            if !sound { return } // the line is silent and stays so; the LFO rests while it does
-        }
-        let line = self.line, mask = length &- 1, voices = voiceCount
-        var c = cosine, s = sine, p = position, quiet = quietSamples, isCleared = cleared
+        if line.skips(input, frames: frames) { return } // the line is silent and stays so; the LFO rests while it does
+        let samples = self.line.samples, length = self.line.count, mask = length &- 1, voices = voiceCount
+        var c = cosine, s = sine, p = position, quiet = self.line.quietSamples, isCleared = self.line.cleared
         let tc = turnCos, ts = turnSin, mid = centre, sweep = swing
         let oc = offsetCos, os = offsetSin, gl = gainLeft, gr = gainRight
         let limit = length
         for n in 0..<frames {
             let x = input[n]
             if x != 0 { quiet = 0; isCleared = false } else { quiet &+= 1 }
-            line[p] = x
+            samples[p] = x
             var l: Float = 0, r: Float = 0
             for k in 0..<voices {
                 let lfo = s * oc[k] + c * os[k] // sin(theta + offset k)
                 let delay = mid + sweep * lfo
                 let whole = Int(delay)
                 let fraction = delay - Float(whole)
-                let a = line[(p &- whole) & mask], b = line[(p &- whole &- 1) & mask]
+                let a = samples[(p &- whole) & mask], b = samples[(p &- whole &- 1) & mask]
                 let y = a + fraction * (b - a)
                 l += gl[k] * y
                 r += gr[k] * y
@@ -134,6 +119,6 @@ struct ModulatedChorus: ~Copyable {
             if !isCleared && quiet >= limit { isCleared = true } // the line holds only zeros now
         }
         cosine = c; sine = s; position = p
-        quietSamples = min(quiet, 1 << 40); cleared = isCleared
+        self.line.quietSamples = min(quiet, 1 << 40); self.line.cleared = isCleared
     }
 }

@@ -9,11 +9,30 @@
 // 1.3 s, 3 medium hall 1.8 s, 4 large hall 2.8 s, 8 plate 1.5 s. Reverb time: e^((vv - 40) x 0.025) s.
 // Chorus types (GM2's rate and depth values): 0-3 chorus 1-4, 4 feedback chorus, 5 flanger. Rate:
 // vv x 0.122 Hz; depth: (vv + 1) / 3.2 ms. Feedback and send-to-reverb are not modelled.
+//
+// Roland GS patch common parameters 40 01 30...3F (a data set, F0 41 dev 42 12 40 01 aa dd... cs F7, any
+// device number, one or more data bytes at consecutive addresses, the checksum checked: a wrong one changes
+// nothing and the message is counted as ignored). Taken where they mean what these effects have:
+//
+//     30 reverb macro   0 Room 1 0.6 s, 1 Room 2 0.9 s, 2 Room 3 1.3 s, 3 Hall 1 1.8 s, 4 Hall 2 2.8 s,
+//                       5 Plate 1.5 s (the RT60 the room size is set to, as the GM2 types); 6 Delay and
+//                       7 Panning Delay are not modelled
+//     33 reverb level   vv / 127 (the reverb's level, 0...1)
+//     34 reverb time    e^((vv - 40) x 0.025) s, GM2's reverb time scale (64: 1.8 s)
+//     38 chorus macro   0-3 Chorus 1-4, 4 Feedback Chorus, 5 Flanger: the rate and depth of GM2's chorus
+//                       types (which are GS's); 6 Short Delay and 7 Short Delay (FB) are not modelled
+//     3A chorus level   vv / 127 x 4 (GS's default 64 is about FluidSynth's level 2)
+//     3D chorus rate    vv x 0.122 Hz
+//     3E chorus depth   (vv + 1) / 3.2 ms
+//
+// The rest (reverb character, pre-LPF, delay feedback, send to chorus; chorus pre-LPF, feedback, delay, send
+// to reverb) are not modelled. A message counts as acted on when at least one of its bytes was taken.
 
 extension Synth {
     /// Applies a GM2 reverb or chorus Global Parameter Control message; false for anything else (unchanged).
     @_noLocks
     func handleEffectSysex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let applied = handleGSEffectSysex(bytes) { return applied }
         let n = bytes.count
         // F0 7F dev 04 05 sw pw vw s1 s2 (pp vv)+ F7
         guard n >= 13, bytes[0] == 0xF0, bytes[1] == 0x7F, bytes[3] == 0x04, bytes[4] == 0x05, bytes[n - 1] == 0xF7,
@@ -29,46 +48,73 @@ extension Synth {
             if slot == 0x01 {
                 switch parameter {
                 case 0: // type
-                    let time: Float
-                    switch value {
-                    case 0: time = 0.6
-                    case 1: time = 0.9
-                    case 2: time = 1.3
-                    case 3: time = 1.8
-                    case 4: time = 2.8
-                    case 8: time = 1.5
-                    default: continue
-                    }
+                    guard let time = gm2ReverbTime(type: value) else { continue }
                     setReverbTime(time)
-                    applied = true
-                case 1: // time, seconds = e^((vv - 40) * 0.025)
-                    setReverbTime(Float(FastMath.exp2(Double(Int(value) - 40) * 0.025 * 1.442_695_040_888_963)))
-                    applied = true
+                case 1: setReverbTime(gm2ReverbTime(time: value))
                 default: continue
                 }
             } else {
                 switch parameter {
-                case 0: // type: GM2's rate and depth values
-                    let rate: Float, depth: Float
-                    switch value {
-                    case 0: (rate, depth) = (3, 5)
-                    case 1: (rate, depth) = (9, 19)
-                    case 2: (rate, depth) = (3, 19)
-                    case 3: (rate, depth) = (9, 16)
-                    case 4: (rate, depth) = (2, 24)
-                    case 5: (rate, depth) = (1, 5)
-                    default: continue
-                    }
-                    setEffect(.chorusRate, rate * 0.122)
-                    setEffect(.chorusDepth, (depth + 1) / 3.2)
-                    applied = true
-                case 1: setEffect(.chorusRate, Float(value) * 0.122); applied = true
-                case 2: setEffect(.chorusDepth, Float(Int(value) + 1) / 3.2); applied = true
+                case 0: guard setChorusType(value) else { continue }
+                case 1: setEffect(.chorusRate, Float(value) * 0.122)
+                case 2: setEffect(.chorusDepth, Float(Int(value) + 1) / 3.2)
                 default: continue
                 }
             }
+            applied = true
         }
         return applied
+    }
+
+    /// A GS data set to 40 01 30...3F: whether a byte of it was taken; nil when the message is no such data set.
+    @_noLocks
+    func handleGSEffectSysex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let n = bytes.count
+        // F0 41 dev 42 12 40 01 aa dd... cs F7
+        guard n >= 11, bytes[0] == 0xF0, bytes[1] == 0x41, bytes[3] == 0x42, bytes[4] == 0x12, bytes[5] == 0x40,
+              bytes[6] == 0x01, bytes[7] >= 0x30, bytes[7] <= 0x3F, bytes[n - 1] == 0xF7 else { return nil }
+        var sum = 0
+        for i in 5..<(n - 2) {
+            guard bytes[i] <= 0x7F else { return false }
+            sum += Int(bytes[i])
+        }
+        guard Int(bytes[n - 2]) == (128 - sum % 128) % 128 else { return false } // a wrong checksum: not taken
+        var applied = false
+        for i in 8..<(n - 2) {
+            let address = Int(bytes[7]) + (i - 8), value = bytes[i]
+            switch address {
+            case 0x30: // reverb macro: Room 1-3 and Hall 1-2 are GM2's reverb types 0-4, Plate (5) its 8
+                guard value <= 5, let time = gm2ReverbTime(type: value == 5 ? 8 : value) else { continue }
+                setReverbTime(time)
+            case 0x33: setEffect(.reverbLevel, Float(value) / 127)
+            case 0x34: setReverbTime(gm2ReverbTime(time: value))
+            case 0x38: guard setChorusType(value) else { continue } // chorus macro: GM2's types 0-5 are GS's
+            case 0x3A: setEffect(.chorusLevel, Float(value) / 127 * 4)
+            case 0x3D: setEffect(.chorusRate, Float(value) * 0.122)
+            case 0x3E: setEffect(.chorusDepth, Float(Int(value) + 1) / 3.2)
+            default: continue
+            }
+            applied = true
+        }
+        return applied
+    }
+
+    /// A GM2 chorus type (GS's chorus macros 0-5): its rate and depth; false for one not modelled.
+    @_noLocks
+    func setChorusType(_ value: UInt8) -> Bool {
+        let rate: Float, depth: Float
+        switch value {
+        case 0: (rate, depth) = (3, 5) // chorus 1
+        case 1: (rate, depth) = (9, 19) // chorus 2
+        case 2: (rate, depth) = (3, 19) // chorus 3
+        case 3: (rate, depth) = (9, 16) // chorus 4
+        case 4: (rate, depth) = (2, 24) // feedback chorus
+        case 5: (rate, depth) = (1, 5) // flanger
+        default: return false
+        }
+        setEffect(.chorusRate, rate * 0.122)
+        setEffect(.chorusDepth, (depth + 1) / 3.2)
+        return true
     }
 
     /// The room size whose RT60 (0.3 s + 5 s x room size) is `seconds`, clamped to the room's range.
@@ -76,4 +122,24 @@ extension Synth {
     func setReverbTime(_ seconds: Float) {
         setEffect(.roomSize, (seconds - 0.3) / 5)
     }
+}
+
+/// The RT60 of a GM2 reverb type, nil for one not modelled.
+@_noLocks
+func gm2ReverbTime(type value: UInt8) -> Float? {
+    switch value {
+    case 0: 0.6 // small room
+    case 1: 0.9 // medium room
+    case 2: 1.3 // large room
+    case 3: 1.8 // medium hall
+    case 4: 2.8 // large hall
+    case 8: 1.5 // plate
+    default: nil
+    }
+}
+
+/// GM2's reverb time: e^((vv - 40) x 0.025) seconds.
+@_noLocks
+func gm2ReverbTime(time value: UInt8) -> Float {
+    Float(FastMath.exp2(Double(Int(value) - 40) * 0.025 * 1.442_695_040_888_963))
 }

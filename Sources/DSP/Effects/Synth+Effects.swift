@@ -165,3 +165,41 @@ extension Synth {
         effects.chorus.process(chorusInput, left: left, right: right, frames: frames)
     }
 }
+
+/// What the effects' state holds, for tests and the long-silence bench row (off the real-time path: it reads
+/// every sample of the delay memory).
+public struct EffectStateCheck: Sendable, Equatable {
+    /// Values in the state (delay lines, diffusers, filters, the chorus's LFO) that are NaN or infinite.
+    public var nonFinite = 0
+    /// Values that are subnormal (non-zero and below Float.leastNormalMagnitude): each costs a slow path.
+    public var subnormal = 0
+    /// Both buses have cleared their state (their silent periods are skipped).
+    public var silent = true
+    /// The chorus's LFO phasor stays on the unit circle (its radius minus 1).
+    public var phasorError: Float = 0
+
+    public var isClean: Bool { nonFinite == 0 && subnormal == 0 }
+}
+
+extension Synth {
+    /// Every value of the reverb's and the chorus's state checked: NaN, infinities, subnormals. Call it from
+    /// the thread that renders, between periods.
+    public func checkEffectState() -> EffectStateCheck {
+        var check = EffectStateCheck()
+        func look(_ x: Float) {
+            if !x.isFinite { check.nonFinite += 1 } else if x.isSubnormal { check.subnormal += 1 }
+        }
+        let total = effects.reverb.memory.count
+        let memory = effects.reverb.memory.samples, lowPass = effects.reverb.lowPass
+        for i in 0..<total { look(memory[i]) }
+        for i in 0..<8 { look(lowPass[i]) }
+        let line = effects.chorus.line.samples, length = effects.chorus.line.count
+        let c = effects.chorus.cosine, s = effects.chorus.sine
+        for i in 0..<length { look(line[i]) }
+        look(c); look(s)
+        check.phasorError = abs((c * c + s * s).squareRoot() - 1)
+        let reverbSilent = effects.reverb.isSilent, chorusSilent = effects.chorus.isSilent
+        check.silent = reverbSilent && chorusSilent
+        return check
+    }
+}

@@ -48,6 +48,9 @@ public struct MonitorEvent: Sendable, BitwiseCopyable, Equatable {
     public var sysexLength: UInt32
     /// For a sysex: how many of its bytes made it into the sysex byte ring (less when it was full).
     public var sysexBytesQueued: UInt32
+    /// For a sysex delivered to the synth: it did not act on it (`Synth.handle(sysex:)` returned false, which
+    /// the synth counts in `ignoredSysexCount`, or it was too long for any message the synth answers).
+    public var sysexIgnored = false
 
     @_noLocks
     public init(frameTime: UInt32, message: ShortMessage, source: MIDISource, lost: Bool,

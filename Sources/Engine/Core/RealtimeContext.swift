@@ -249,17 +249,19 @@ final class RealtimeContext: @unchecked Sendable {
             }
         }
         if midiOpen && queued < length { counters.sysexBytesDropped.wrappingAdd(length - queued, ordering: .relaxed) }
+        var acted = false
         if midiOpen && taken == length && length <= scratch.count {
             let synth = rtSynth // the closure captures this, not self
             withUnsafeMutablePointer(to: &scratch) { storage in
                 storage.withMemoryRebound(to: UInt8.self, capacity: length) { start in
                     let message = UnsafeBufferPointer(start: start, count: length)
-                    synth._withUnsafeGuaranteedRef { _ = $0.handle(sysex: message) }
+                    synth._withUnsafeGuaranteedRef { acted = $0.handle(sysex: message) }
                 }
             }
         }
         deliver(ShortMessage(status: SystemStatus.exclusive), source: source, frameTime: frameTime, midiOpen: midiOpen,
-                sysexLength: UInt32(truncatingIfNeeded: length), queued: UInt32(truncatingIfNeeded: queued))
+                sysexLength: UInt32(truncatingIfNeeded: length), queued: UInt32(truncatingIfNeeded: queued),
+                sysexIgnored: midiOpen && !acted)
     }
 
     /// One MIDI event of a backend with MIDI in its period (JACK): a complete message (no running status).
@@ -272,9 +274,11 @@ final class RealtimeContext: @unchecked Sendable {
             let queued = midiOpen ? rtSysex._withUnsafeGuaranteedRef { $0.push(contentsOf: message) } : 0
             if queued < size && midiOpen { counters.sysexBytesDropped.wrappingAdd(size - queued, ordering: .relaxed) }
             // At its frame, like any message: the callback rendered up to it before calling here.
-            if midiOpen { rtSynth._withUnsafeGuaranteedRef { _ = $0.handle(sysex: message) } }
+            var acted = false
+            if midiOpen { rtSynth._withUnsafeGuaranteedRef { acted = $0.handle(sysex: message) } }
             deliver(ShortMessage(status: SystemStatus.exclusive), source: .jack, frameTime: frameTime, midiOpen: midiOpen,
-                    sysexLength: UInt32(truncatingIfNeeded: size), queued: UInt32(truncatingIfNeeded: queued))
+                    sysexLength: UInt32(truncatingIfNeeded: size), queued: UInt32(truncatingIfNeeded: queued),
+                    sysexIgnored: midiOpen && !acted)
             return
         }
         let message = ShortMessage(status: status, data1: size > 1 ? bytes[1] & 0x7F : 0, data2: size > 2 ? bytes[2] & 0x7F : 0)
@@ -283,15 +287,16 @@ final class RealtimeContext: @unchecked Sendable {
 
     @_noLocks
     private func deliver(_ message: ShortMessage, source: MIDISource, frameTime: UInt32, midiOpen: Bool,
-                         sysexLength: UInt32, queued: UInt32) {
+                         sysexLength: UInt32, queued: UInt32, sysexIgnored: Bool = false) {
         counters.midiReceived.wrappingAdd(1, ordering: .relaxed)
         if midiOpen {
             if !message.isSystemExclusive { rtSynth._withUnsafeGuaranteedRef { $0.handle(message) } }
         } else {
             counters.midiLost.wrappingAdd(1, ordering: .relaxed)
         }
-        let event = MonitorEvent(frameTime: frameTime, message: message, source: source, lost: !midiOpen,
+        var event = MonitorEvent(frameTime: frameTime, message: message, source: source, lost: !midiOpen,
                                  sysexLength: sysexLength, sysexBytesQueued: queued)
+        event.sysexIgnored = sysexIgnored
         if !rtUI._withUnsafeGuaranteedRef({ $0.push(.midi(event)) }) { counters.uiRingDrops.wrappingAdd(1, ordering: .relaxed) }
         if midiOpen { send(message, source: source, frameTime: frameTime) }
     }
