@@ -7,7 +7,7 @@ import TOML
 /// The built-in synth's settings, as the synth panel edits them: the patch (its program number, which also
 /// sets the velocity sensitivity) and every `SynthParameter`. Saved as a TOML file:
 ///
-///     patch = 1                # 0...5: the built-in patch
+///     patch = 1                # 0...12: the built-in patch
 ///     waveform = "saw"         # sine, triangle, saw, square
 ///     attack = 0.005           # seconds
 ///     cutoff = 1800.0          # Hz

@@ -194,7 +194,7 @@ public final class Workstation {
     }
 
     /// A program change named as the synth plays it: the SoundFont preset it selects (bank from the channel's
-    /// CC0), else the built-in patch (program n plays patch n modulo their count), not a General MIDI name.
+    /// CC0), else the built-in patch (the nearest to GM program n, `SynthPatch.generalMIDI`), not a General MIDI name.
     func programLabel(_ pc: ProgramChange) -> String {
         if let synthChannel = engine.synthChannel, synthChannel != pc.channel {
             return "\(pc.program) (the synth answers channel \(synthChannel + 1) only)"
@@ -202,9 +202,8 @@ public final class Workstation {
         if let name = engine.programName(pc.program, bank: channels.bank(channel: pc.channel), channel: pc.channel) {
             return "\(pc.program) \(name)"
         }
-        let patches = SynthPatch.builtIn
-        let index = Int(pc.program) % patches.count
-        return "\(pc.program) patch \(index) \(patches[index].name)"
+        let index = SynthPatch.generalMIDI(program: Int(pc.program))
+        return "\(pc.program) patch \(index) \(SynthPatch.builtIn[index].name)"
     }
 
     private func send(_ event: ControlEvent) {

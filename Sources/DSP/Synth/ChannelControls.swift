@@ -32,6 +32,9 @@ struct ChannelControls: ~Copyable {
     /// 18 per channel (Synth+MonoMode.swift): mono mode (1) or poly (0), how many keys are down, then those
     /// keys, oldest first.
     let mono: UnsafeMutablePointer<UInt8>
+    // Drum parts (Synth+Drums.swift).
+    let bank: UnsafeMutablePointer<UInt8>           // CC0, bank select MSB
+    let rhythm: UnsafeMutablePointer<Int8>          // GS Use For Rhythm Part: -1 not set, 0 normal, 1 drum part
     private let store: ArrayStore
 
     init() {
@@ -61,6 +64,8 @@ struct ChannelControls: ~Copyable {
         master = store.make(4, 0 as Float)
         portamento = store.make(4 * channelCount) { $0 % 4 >= Portamento.from ? -1 as Int32 : 0 }
         mono = store.make(monoStride * channelCount, 0 as UInt8)
+        bank = store.make(channelCount, 0 as UInt8)
+        rhythm = store.make(channelCount, -1 as Int8)
         master[2] = 1
         master[3] = 1
         self.store = store
