@@ -48,10 +48,10 @@ extension Synth {
             updateTuning(channels: 0xFFFF)
         case .scaleOctaveTuning(let realTime, let width):
             applyScaleOctaveTuning(bytes, bytesPerClass: width, realTime: realTime)
-        case .singleNoteTuning(let realTime, _, let program, let count, let start):
-            applySingleNoteTuning(bytes, program: Int(program), count: count, dataStart: start, realTime: realTime)
-        case .bulkTuningDump(let program):
-            applyBulkTuningDump(bytes, program: Int(program))
+        case .singleNoteTuning(let realTime, let bank, let program, let count, let start):
+            applySingleNoteTuning(bytes, bank: Int(bank), program: Int(program), count: count, dataStart: start, realTime: realTime)
+        case .bulkTuningDump(let bank, let program, let start):
+            applyBulkTuningDump(bytes, bank: Int(bank), program: Int(program), dataStart: start)
         case .gsScaleTuning(let channel, let first, let count):
             applyGSScaleTuning(bytes, channel: Int(channel & 0x0F), first: first, count: count)
         case .gsRhythmPart(let channel, let map):
