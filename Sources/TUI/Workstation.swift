@@ -348,7 +348,9 @@ public final class Workstation {
         let count = SynthPatch.builtIn.count
         let current = synthView?.patch ?? engine.synthView().patch
         let next = ((current + d) % count + count) % count
-        send(.midi(ShortMessage.programChange(UInt8(next), channel: keyboard.channel), .keyboard))
+        // The GM program that selects the patch (docs/builtin-programs.md): program n is not patch n.
+        let program = UInt8(SynthPatch.program(forPatch: next) ?? 0)
+        send(.midi(ShortMessage.programChange(program, channel: keyboard.channel), .keyboard))
         synthView?.patch = next
         for p in SynthParameter.allCases where p != .masterGain { synthView?.values[p.rawValue] = SynthPatch.builtIn[next].value(of: p) }
         say("patch \(next): \(SynthPatch.builtIn[next].name)")

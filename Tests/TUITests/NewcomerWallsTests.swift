@@ -286,7 +286,9 @@ final class FontFakeEngine: WorkstationEngine {
         #expect(w.browser?.presets.count == SynthPatch.builtIn.count)
         w.handle(.down, layout: nil, now: 0)
         w.handle(.enter, layout: nil, now: 0)
-        #expect(engine.sent.last == .midi(ShortMessage.programChange(1), .keyboard))
+        // Patch 1 (saw lead) by the first GM program that selects it (docs/builtin-programs.md).
+        let program = try #require(SynthPatch.program(forPatch: 1))
+        #expect(engine.sent.last == .midi(ShortMessage.programChange(UInt8(program)), .keyboard))
     }
 }
 

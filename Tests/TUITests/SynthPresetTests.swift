@@ -137,7 +137,7 @@ final class PresetFolder {
     @Test func loadingSendsTheProgramChangeThenEveryParameter() {
         let preset = Self.edited(patch: 2, steps: 1)
         let events = preset.controlEvents(channel: 9)
-        #expect(events.first == .midi(ShortMessage(status: 0xC9, data1: 2), .keyboard))
+        #expect(events.first == .midi(ShortMessage(status: 0xC9, data1: 32), .keyboard)) // GM 32 selects patch 2
         #expect(Array(events.dropFirst()) == SynthParameter.allCases.map { .parameter(index: UInt8($0.rawValue), value: preset.value($0)) })
     }
 
