@@ -14,6 +14,7 @@ extension SynthBenchmark {
         func heldSynth(period: Int) -> Synth {
             let synth = Synth(voices: voices, patch: 1)
             synth.prepare(sampleRate: sampleRate, maxFrames: period)
+            keepChannel10Melodic(synth)
             for (channel, note) in heldNotes(voices) {
                 synth.handle(ShortMessage.noteOn(note, velocity: 100, channel: channel))
             }

@@ -33,9 +33,10 @@ public enum UniversalSystemExclusive: Hashable, Sendable, BitwiseCopyable {
     /// MTS single note tuning change (F0 7F dev 08 02 tt ll ... F7, or with a bank F0 7E/7F dev 08 07 bb tt
     /// ll ... F7): `count` entries of four bytes (key, semitone, 14-bit fraction) from byte `dataStart`.
     case singleNoteTuning(realTime: Bool, bank: UInt8, program: UInt8, count: Int, dataStart: Int)
-    /// MTS bulk tuning dump (F0 7E dev 08 01 tt name(16) data(128 x 3) [cs] F7): every key of tuning
-    /// program `program`, the data from byte 22.
-    case bulkTuningDump(program: UInt8)
+    /// MTS bulk tuning dump (F0 7E dev 08 01 tt name(16) data(128 x 3) [cs] F7, bank 0), or with a bank
+    /// (F0 7E dev 08 04 bb tt name(16) data(128 x 3) cs F7): every key of tuning program `program` of tuning
+    /// bank `bank`, the data from byte `dataStart` (22, or 23 with a bank).
+    case bulkTuningDump(bank: UInt8, program: UInt8, dataStart: Int)
     /// GS scale tuning (F0 41 dev 42 12 40 1x 40+first data cs F7) of the part on `channel` (0...15): `count`
     /// pitch classes from `first` (0 = C), cents 00-7F = -64...+63, the data from byte 8.
     case gsScaleTuning(channel: UInt8, first: Int, count: Int)
@@ -92,7 +93,9 @@ public enum UniversalSystemExclusive: Hashable, Sendable, BitwiseCopyable {
             case 0x07 where n >= 9 && n == 9 + 4 * Int(bytes[7]):
                 self = .singleNoteTuning(realTime: realTime, bank: bytes[5], program: bytes[6], count: Int(bytes[7]), dataStart: 8)
             case 0x01 where !realTime && (n == 408 || n == 407):
-                self = .bulkTuningDump(program: bytes[5])
+                self = .bulkTuningDump(bank: 0, program: bytes[5], dataStart: 22)
+            case 0x04 where !realTime && (n == 409 || n == 408):
+                self = .bulkTuningDump(bank: bytes[5], program: bytes[6], dataStart: 23)
             default: return nil
             }
         } else if id == 0x41 && bytes[3] == 0x42 && bytes[4] == 0x12 && n >= 11 && bytes[5] == 0x40 {
@@ -163,9 +166,9 @@ public enum UniversalSystemExclusive: Hashable, Sendable, BitwiseCopyable {
                 + (width == 2 ? Array(repeating: [0x40, 0x00], count: 12).flatMap { $0 } : Array(repeating: 0x40, count: 12))
         case .singleNoteTuning(let realTime, let bank, let program, _, _):
             [realTime ? Self.realTimeID : Self.nonRealTimeID, dev, Self.tuningStandard, 0x07, bank & 0x7F, program & 0x7F, 0x00]
-        case .bulkTuningDump(let program):
-            [Self.nonRealTimeID, dev, Self.tuningStandard, 0x01, program & 0x7F] + Array(repeating: 0x20, count: 16)
-                + (0..<128).flatMap { [UInt8($0), 0x00, 0x00] } + [0x00]
+        case .bulkTuningDump(let bank, let program, _):
+            [Self.nonRealTimeID, dev, Self.tuningStandard] + (bank == 0 ? [0x01] : [0x04, bank & 0x7F]) + [program & 0x7F]
+                + Array(repeating: 0x20, count: 16) + (0..<128).flatMap { [UInt8($0), 0x00, 0x00] } + [0x00]
         case .gsScaleTuning(let channel, let first, let count):
             Self.gsDataSet(device: dev, address: [0x40, 0x10 | Self.gsPart(channel), 0x40 + UInt8(first & 0x0F)],
                            data: Array(repeating: 0x40, count: count))

@@ -7,7 +7,7 @@ import TOML
 /// The built-in synth's settings, as the synth panel edits them: the patch (its program number, which also
 /// sets the velocity sensitivity) and every `SynthParameter`. Saved as a TOML file:
 ///
-///     patch = 1                # 0...5: the built-in patch
+///     patch = 1                # 0...12: the built-in patch
 ///     waveform = "saw"         # sine, triangle, saw, square
 ///     attack = 0.005           # seconds
 ///     cutoff = 1800.0          # Hz
@@ -192,10 +192,11 @@ public struct SynthPreset: Equatable, Sendable {
 
     // MARK: - Applying
 
-    /// What the workstation sends to load the preset: the program change (on `channel`, 0...15), then every
-    /// parameter, which the callback applies in that order at the start of one period.
+    /// What the workstation sends to load the preset: the program change (on `channel`, 0...15: the first GM
+    /// program that selects the patch, docs/builtin-programs.md), then every parameter, which the callback
+    /// applies in that order at the start of one period.
     public func controlEvents(channel: UInt8) -> [ControlEvent] {
-        [.midi(ShortMessage.programChange(UInt8(patch), channel: channel), .keyboard)]
+        [.midi(ShortMessage.programChange(UInt8(SynthPatch.program(forPatch: patch) ?? 0), channel: channel), .keyboard)]
             + SynthParameter.allCases.map { .parameter(index: UInt8($0.rawValue), value: value($0)) }
     }
 

@@ -195,7 +195,7 @@ public final class Workstation {
     }
 
     /// A program change named as the synth plays it: the SoundFont preset it selects (bank from the channel's
-    /// CC0), else the built-in patch (program n plays patch n modulo their count), not a General MIDI name.
+    /// CC0), else the built-in patch (the nearest to GM program n, `SynthPatch.generalMIDI`), not a General MIDI name.
     func programLabel(_ pc: ProgramChange) -> String {
         if let synthChannel = engine.synthChannel, synthChannel != pc.channel {
             return "\(pc.program) (the synth answers channel \(synthChannel + 1) only)"
@@ -203,9 +203,8 @@ public final class Workstation {
         if let name = engine.programName(pc.program, bank: channels.bank(channel: pc.channel), channel: pc.channel) {
             return "\(pc.program) \(name)"
         }
-        let patches = SynthPatch.builtIn
-        let index = Int(pc.program) % patches.count
-        return "\(pc.program) patch \(index) \(patches[index].name)"
+        let index = SynthPatch.generalMIDI(program: Int(pc.program))
+        return "\(pc.program) patch \(index) \(SynthPatch.builtIn[index].name)"
     }
 
     private func send(_ event: ControlEvent) {
@@ -359,7 +358,9 @@ public final class Workstation {
         let count = SynthPatch.builtIn.count
         let current = synthView?.patch ?? engine.synthView().patch
         let next = ((current + d) % count + count) % count
-        send(.midi(ShortMessage.programChange(UInt8(next), channel: keyboard.channel), .keyboard))
+        // The GM program that selects the patch (docs/builtin-programs.md): program n is not patch n.
+        let program = UInt8(SynthPatch.program(forPatch: next) ?? 0)
+        send(.midi(ShortMessage.programChange(program, channel: keyboard.channel), .keyboard))
         synthView?.patch = next
         for p in SynthParameter.allCases where p != .masterGain { synthView?.values[p.rawValue] = SynthPatch.builtIn[next].value(of: p) }
         say("patch \(next): \(SynthPatch.builtIn[next].name)")

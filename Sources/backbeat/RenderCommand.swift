@@ -17,7 +17,9 @@ struct Render: ParsableCommand {
             SIGTERM or SIGHUP leave neither it nor a temporary file); a device or FIFO is written into, and a \
             symbolic link's target is written, the link kept. The output may not be the input. \
             Patches: \(SynthPatch.builtIn.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")); \
-            program changes in the file switch patches; with --soundfont they choose the font's presets. \
+            a program change in the file selects the patch nearest its General MIDI program and drum parts \
+            (channel 10) play a built-in drum kit (docs/builtin-programs.md); with --soundfont they choose the \
+            font's presets. \
             The render lasts until the file's last End-of-Track or the last release tail, whichever is later. \
             A file with faults plays what can be played: each kind of fault is one warning line on stderr with \
             its count and first byte offset (--strict refuses such a file instead). Exit code 2 for a missing, \
@@ -38,7 +40,7 @@ struct Render: ParsableCommand {
     @Option(help: "Voices that can sound at once (1...4096).")
     var voices: Int = 64
 
-    @Option(help: "Initial built-in patch (program number; taken modulo the number of patches).")
+    @Option(help: "Initial built-in patch (its number, taken modulo the number of patches).")
     var patch: Int = 0
 
     @Option(help: "Play only this MIDI channel (1...16); all channels by default.")

@@ -115,26 +115,27 @@ struct SoundFontAgainstFluidSynthTests {
 
     /// Channel 10 plays drums: each hit's spectrum is spread over many bands (a tone fills one or two), the
     /// noisy ones (all but the kick, whose thump is nearly a low tone) are flat rather than harmonic, and
-    /// the spectrum's shape (24 band energies in dB) correlates with FluidSynth's (r > 0.8). The broken case
-    /// is checked to fail: Backbeat's built-in patches play the drum keys as tones (spread 1-2 bands,
-    /// flatness about 0.0000).
+    /// the spectrum's shape (24 band energies in dB) correlates with FluidSynth's (r > 0.8). Without a font,
+    /// the built-in drum kit (docs/builtin-programs.md) passes the same spread and flatness bounds (before it,
+    /// the built-in patches played the drum keys as tones: spread 1-2 bands, flatness about 0.0000).
     @Test func percussionOnChannel10SoundsLikeFluidSynthsDrums() throws {
         let pair = try FluidSynthComparison.drums.get()
         let builtIn = try FluidSynthComparison.drumsBuiltIn.get()
         for hit in GeneralMIDITestFiles.drumHits where !hit.name.contains("cut") {
             let ours = DrumSpectrum(pair.ours, hit: hit, rate: pair.rate)
             let theirs = DrumSpectrum(pair.theirs, hit: hit, rate: pair.rate)
-            let tone = DrumSpectrum(builtIn.ours, hit: hit, rate: builtIn.rate)
+            let kit = DrumSpectrum(builtIn.ours, hit: hit, rate: builtIn.rate)
             let r = AudioComparison.pearson(ours.bands, theirs.bands)
-            print(String(format: "drum %@ (key %d): bands within 30 dB backbeat %d, fluidsynth %d, built-in patch %d; flatness to 4 kHz %.4f, %.4f, %.4f; band energies r = %.3f",
-                         hit.name, Int(hit.key), ours.spread, theirs.spread, tone.spread, ours.flatness, theirs.flatness, tone.flatness, r))
+            print(String(format: "drum %@ (key %d): bands within 30 dB backbeat %d, fluidsynth %d, built-in kit %d; flatness to 4 kHz %.4f, %.4f, %.4f; band energies r = %.3f",
+                         hit.name, Int(hit.key), ours.spread, theirs.spread, kit.spread, ours.flatness, theirs.flatness, kit.flatness, r))
             let noisy = hit.key != 36
             #expect(ours.spread >= DrumBounds.spread, "\(hit.name): energy in \(ours.spread) bands, a tone")
             if noisy { #expect(ours.flatness > DrumBounds.flatness, "\(hit.name): flatness \(ours.flatness), a tone") }
             #expect(r > 0.8, "\(hit.name): band energies correlate \(r) with FluidSynth's")
-            // The negative control: what the asserts above say of a tone.
-            #expect(tone.spread < DrumBounds.spread && tone.flatness < DrumBounds.flatness,
-                    "the built-in patch's \(hit.name) should be a tone: spread \(tone.spread), flatness \(tone.flatness)")
+            if noisy { // the built-in kit's noisy hits (its kick is a swept sine: a tone by these measures)
+                #expect(kit.spread >= DrumBounds.spread && kit.flatness > DrumBounds.flatness,
+                        "the built-in kit's \(hit.name): spread \(kit.spread), flatness \(kit.flatness)")
+            }
         }
     }
 
@@ -151,7 +152,7 @@ struct SoundFontAgainstFluidSynthTests {
         let rBuiltIn = AudioComparison.pearson(envelope(builtIn.ours), theirs)
         print(String(format: "song loudness envelope (RMS per 10 ms, dB): Pearson r = %.4f over %d windows (built-in patches: %.4f)",
                      r, min(ours.count, theirs.count), rBuiltIn))
-        // The negative control: the same notes on the built-in patches (no drums, other envelopes) stay far below.
+        // The negative control: the same notes on the built-in patches (other envelopes, its own drums) stay far below.
         #expect(rBuiltIn < 0.9)
         #expect(min(ours.count, theirs.count) > Int(GeneralMIDITestFiles.songSeconds * 90))
         #expect(r > 0.9)

@@ -233,11 +233,12 @@ func noteOnStartsExactlyAtItsFrame(_ offset: Int) {
     #expect(right.firstIndex { $0 != 0 } == offset)
 }
 
-@Test(arguments: [0, 1, 2, 3, 4, 5])
-func aFullChordDoesNotClip(_ program: Int) {
+@Test(arguments: 0..<SynthPatch.builtIn.count)
+func aFullChordDoesNotClip(_ patch: Int) {
     let synth = Synth()
     synth.prepare(sampleRate: rate, maxFrames: 256)
-    synth.handle(ShortMessage(status: 0xC0, data1: UInt8(program)))
+    synth.handle(ShortMessage(status: 0xC0, data1: UInt8(SynthPatch.program(forPatch: patch) ?? 0)))
+    #expect(synth.currentPatch == patch)
     for i in 0..<16 { synth.handle(noteOn(UInt8(36 + 3 * i), velocity: 127)) }
     let out = render(synth, frames: 48_000)
     #expect(peak(out.left[...]) < 1 && peak(out.right[...]) < 1)
@@ -268,19 +269,22 @@ func aFullChordDoesNotClip(_ program: Int) {
     #expect(synth.activeVoiceCount == 0)
 }
 
-@Test func programChangeChoosesPatchesModuloTheCount() {
+@Test func programChangeChoosesThePatchOfItsGeneralMIDIProgram() {
     let synth = Synth()
     synth.prepare(sampleRate: rate, maxFrames: 64)
     let count = SynthPatch.builtIn.count
     #expect(count >= 5)
     #expect(SynthPatch.builtIn[0].name == "sine keys")
     #expect(Set(SynthPatch.builtIn.map(\.name)).count == count)
-    synth.handle(ShortMessage(status: 0xC5, data1: 2))
+    synth.handle(ShortMessage(status: 0xC5, data1: 33)) // fingered bass
     #expect(synth.currentPatch == 2)
     #expect(synth.value(of: .waveform) == Float(SynthPatch.builtIn[2].waveform.rawValue))
     #expect(synth.value(of: .cutoff) == SynthPatch.builtIn[2].cutoff)
-    synth.handle(ShortMessage(status: 0xC0, data1: UInt8(count + 1)))
-    #expect(synth.currentPatch == 1)
+    synth.handle(ShortMessage(status: 0xC0, data1: 16)) // drawbar organ
+    #expect(SynthPatch.builtIn[synth.currentPatch].name == "hollow organ")
+    // Every patch answers some program; `init(patch:)` takes a patch index, modulo the count.
+    for patch in 0..<count { #expect(SynthPatch.program(forPatch: patch).map { SynthPatch.generalMIDI(program: $0) } == patch) }
+    #expect(Synth(patch: count + 1).currentPatch == 1)
 }
 
 @Test func parametersAreClampedAndReadBack() {
@@ -407,6 +411,7 @@ func aFullChordDoesNotClip(_ program: Int) {
 @Test func everyKeyOfEveryChannelSoundsAtOnce() {
     let synth = steadySynth(voices: Synth.maximumVoices)
     #expect(synth.voiceCapacity == 4_096)
+    synth.handle(cc(0, 121, channel: 9)) // channel 10 melodic (GM2 bank 121): every key one voice, no drum kit
     for channel in 0..<UInt8(16) {
         for note in 0..<UInt8(128) { synth.handle(noteOn(note, velocity: 10, channel: channel)) }
     }

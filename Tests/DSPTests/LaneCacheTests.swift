@@ -122,7 +122,7 @@ private func send(_ messages: ShortMessage...) -> Action {
         140: [chord(40)],
         190: [{ $0.setParameter(.waveform, 0) }],              // the waveform alone, voices steady: new tables
         240: [{ $0.setParameter(.waveform, 3) }],
-        300: [send(ShortMessage(status: 0xC0, data1: 5, data2: 0))], // hollow organ: sustain 1, filter glides
+        300: [send(ShortMessage(status: 0xC0, data1: 16, data2: 0))], // hollow organ: sustain 1, filter glides
         460: [{ $0.setParameter(.cutoff, 900) }],              // the filter glides, then rests
         560: [{ $0.releaseAllVoices() }],
         620: [chord(32)],

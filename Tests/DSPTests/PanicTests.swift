@@ -30,7 +30,7 @@ import Testing
     let synth = steadySynth()
     synth.handle(cc(64, 127, channel: 3))
     synth.handle(noteOn(64, channel: 3))
-    synth.handle(noteOn(67, channel: 9))
+    synth.handle(noteOn(67, channel: 8))
     _ = render(synth, frames: 4_800)
     synth.releaseAllVoices()
     let tail = render(synth, frames: 9_600)  // release 0.05 s

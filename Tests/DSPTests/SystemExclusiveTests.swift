@@ -50,15 +50,16 @@ private func steadyLevel(_ x: [Float]) -> Double { rms(x[2_400...]) }
     // down, an RPN still selected, another patch.
     for message in [cc(7, 20, channel: 4), cc(10, 0, channel: 4), cc(11, 60, channel: 4), cc(1, 127, channel: 4),
                     cc(101, 0, channel: 4), cc(100, 0, channel: 4), cc(6, 12, channel: 4), bend(4_000, channel: 4),
-                    cc(64, 127, channel: 4), ShortMessage.programChange(3, channel: 4), noteOn(60, channel: 4)] {
+                    cc(64, 127, channel: 4), ShortMessage.programChange(40, channel: 4), noteOn(60, channel: 4)] {
         synth.handle(message)
     }
-    #expect(synth.currentPatch == 3)
-    synth.setParameter(.attack, 0.001)  // patch 3's values replaced the steady ones; GM On brings patch 0 back
+    #expect(synth.currentPatch == SynthPatch.generalMIDI(program: 40))
+    synth.setParameter(.attack, 0.001)  // program 40's values replaced the steady ones; GM On brings program 0's
     _ = render(synth, frames: 2_400)
     #expect(send(synth, .generalMIDIOn))
     #expect(synth.activeVoiceCount == 0, "all sound off: the held note is cut")
-    #expect(synth.currentPatch == 0)
+    #expect(synth.currentPatch == SynthPatch.generalMIDI(program: 0))
+    #expect(SynthPatch.generalMIDI(program: 0) != SynthPatch.generalMIDI(program: 40))
     let cut = render(synth, frames: 480)
     #expect(peak(cut.left[240...]) == 0, "silent within 5 ms")
     for (parameter, value) in [(SynthParameter.waveform, Float(Waveform.sine.rawValue)), (.attack, 0.001), (.decay, 0.001),
@@ -103,9 +104,9 @@ private func steadyLevel(_ x: [Float]) -> Double { rms(x[2_400...]) }
 @Test func aSysexTheSynthDoesNotAnswerChangesNothing() {
     let a = steadySynth(), b = steadySynth()
     for synth in [a, b] { synth.handle(noteOn(64)) }
-    // GS Use For Rhythm Part (the built-in synth has no drum kit: ignored); GM System Off is obeyed and changes nothing (one mode only).
-    let rhythmPart: [UInt8] = [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x11, 0x15, 0x02, 0x18, 0xF7]
-    #expect(!rhythmPart.withUnsafeBufferPointer { b.handle(sysex: $0) })
+    // A Korg sysex (Backbeat answers none) is ignored; GM System Off is obeyed and changes nothing (one mode only).
+    let unanswered: [UInt8] = [0xF0, 0x42, 0x30, 0x00, 0x01, 0x2F, 0x12, 0xF7]
+    #expect(!unanswered.withUnsafeBufferPointer { b.handle(sysex: $0) })
     #expect(send(b, .generalMIDIOff))
     let cutShort: [UInt8] = [0xF0, 0x7F, 0x7F, 0x04, 0x01, 0x00, 0x40]  // master volume without its F7
     #expect(!cutShort.withUnsafeBufferPointer { b.handle(sysex: $0) })

@@ -56,6 +56,14 @@ private func bulkDump(program: UInt8, _ pitch: (Int) -> Double) -> [UInt8] {
     return bytes + [checksum, 0xF7]
 }
 
+/// A bulk tuning dump with a bank (08 04): key k at `pitch(k)` cents above key 0.
+private func bulkDump(bank: UInt8, program: UInt8, _ pitch: (Int) -> Double) -> [UInt8] {
+    var bytes: [UInt8] = [0xF0, 0x7E, 0x7F, 0x08, 0x04, bank, program] + Array("banked          ".utf8)
+    for k in 0..<128 { bytes += word(pitch(k)) }
+    let checksum = bytes[1...].reduce(0) { $0 ^ $1 } & 0x7F
+    return bytes + [checksum, 0xF7]
+}
+
 private func rpn(_ msb: UInt8, _ lsb: UInt8, _ data: UInt8, _ dataLSB: UInt8? = nil, channel: UInt8 = 0) -> [ShortMessage] {
     [cc(101, msb, channel: channel), cc(100, lsb, channel: channel), cc(6, data, channel: channel)]
         + (dataLSB.map { [cc(38, $0, channel: channel)] } ?? [])
@@ -113,6 +121,24 @@ private func rpn(_ msb: UInt8, _ lsb: UInt8, _ data: UInt8, _ dataLSB: UInt8? = 
             let heard = cents(f, kind.frequency(60))
             #expect(abs(heard - Double(i) * 50) < 2, "\(kind): key \(60 + i) at \(heard) cents above key 60")
         }
+    }
+
+    /// Tuning banks hold their own programs: program 1 of bank 0, 1 and 2 differ, each channel hears the
+    /// bank (RPN 4) and program (RPN 3) it selected; a bank no message wrote is untuned.
+    @Test(arguments: TunedSynth.allCases)
+    func tuningBanksHoldTheirOwnPrograms(_ kind: TunedSynth) {
+        let synth = kind.make()
+        #expect(send(synth, bulkDump(program: 1) { k in Double(k) * 100 + 30 }))                  // bank 0: +30
+        #expect(send(synth, bulkDump(bank: 1, program: 1) { k in max(Double(k) * 100 - 20, 0) }))        // bank 1: -20
+        // Bank 2 by single note tuning change (08 07): key 69 +45 cents.
+        #expect(send(synth, [0xF0, 0x7E, 0x7F, 0x08, 0x07, 0x02, 0x01, 0x01, 69] + word(6945) + [0xF7]))
+        for (channel, bank, expected) in [(UInt8(0), UInt8(0), 30.0), (1, 1, -20), (2, 2, 45), (3, 9, 0)] {
+            for m in rpn(0, 4, bank, channel: channel) + rpn(0, 3, 1, channel: channel) { synth.handle(m) }
+            let heard = cents(sounding(synth, 69, channel: channel), kind.frequency(69))
+            #expect(abs(heard - expected) < 2, "\(kind): channel \(channel + 1), tuning bank \(bank) program 1: \(heard) cents")
+        }
+        // Bank 0's program is unchanged by the others.
+        #expect(abs(cents(sounding(synth, 69, channel: 0), kind.frequency(69)) - 30) < 2)
     }
 
     @Test(arguments: TunedSynth.allCases)
@@ -176,7 +202,8 @@ private func rpn(_ msb: UInt8, _ lsb: UInt8, _ data: UInt8, _ dataLSB: UInt8? = 
         // Part 10 is block 0: channel 10.
         let drums = [0xF0] + UniversalSystemExclusive.gsDataSet(address: [0x40, 0x10, 0x49], data: [0x40 - 20]) + [0xF7]
         #expect(send(synth, drums))
-        if kind == .builtIn {  // the test font has no drum kit for channel 10
+        if kind == .builtIn {  // the test font has no drum kit for channel 10; GM2 bank 121 makes it melodic
+            synth.handle(cc(0, 121, channel: 9))
             #expect(abs(cents(sounding(synth, 69, channel: 9), kind.frequency(69)) - -20) < 2)
         }
         #expect(send(synth, [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x00, 0x7F, 0x00, 0x41, 0xF7]))

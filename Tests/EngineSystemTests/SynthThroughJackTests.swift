@@ -121,9 +121,9 @@ extension JACK {
 
     @Test func masterVolumeSysexHalvesTheLevel() throws {
         let rig = try Rig(seconds: 1.5)
-        // Hollow organ (program 5): full sustain, so the level is steady from 0.2 s on.
+        // Hollow organ (GM program 16, drawbar organ): full sustain, so the level is steady from 0.2 s on.
         let take = try rig.play([
-            ProbeEvent(frame: 0, bytes: [0xC0, 5]), .noteOn(0, 69, 100),
+            ProbeEvent(frame: 0, bytes: [0xC0, 16]), .noteOn(0, 69, 100),
             .sysex(36_011, .masterVolume(8192)), .noteOff(66_000, 69),
         ])
         // The median level of 50 ms blocks (22 whole cycles of 440 Hz each, so every block of the steady tone

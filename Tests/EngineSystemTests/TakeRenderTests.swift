@@ -35,7 +35,8 @@ extension JACK {
         let programs = file.tracks.flatMap { $0 }.compactMap { e -> (UInt64, UInt8)? in
             if case .message(.programChange(let p)) = e.event { (e.tick, p.program) } else { nil }
         }
-        #expect(programs.first.map { $0.0 == 0 && Int($0.1) % 6 == 4 } == true, "\(programs)")
+        // GM program 6 (harpsichord) is the first that plays patch 4, pluck (docs/builtin-programs.md).
+        #expect(programs.first.map { $0.0 == 0 && $0.1 == 6 } == true, "\(programs)")
 
         let rendered = folder.appendingPathComponent("rendered.wav").path
         let render = try run(backbeatExecutable(), ["render", take, "-o", rendered, "--rate", String(rate)])

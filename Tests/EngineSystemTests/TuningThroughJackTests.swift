@@ -11,9 +11,9 @@ extension JACK {
 @Suite struct TuningThroughJackTests {
     @Test func masterFineTuningAndRPNCoarseTuningMoveAHeldNote() throws {
         let rig = try SynthThroughJackTests.Rig(seconds: 1.5)
-        // Hollow organ (program 5): full sustain. +50 cents at 0.5 s, then 2 semitones down at 1 s.
+        // Hollow organ (GM program 16, drawbar organ): full sustain. +50 cents at 0.5 s, then 2 semitones down at 1 s.
         let take = try rig.play([
-            ProbeEvent(frame: 0, bytes: [0xC0, 5]), .noteOn(0, 69, 100),
+            ProbeEvent(frame: 0, bytes: [0xC0, 16]), .noteOn(0, 69, 100),
             .sysex(24_011, .masterFineTuning(12_288)),
             .cc(48_000, 101, 0), .cc(48_000, 100, 2), .cc(48_000, 6, 62),
             .noteOff(70_000, 69),

@@ -111,13 +111,17 @@ import DSP
     }
 
     @Test func builtInSynthWritesTheProgramThatSelectsThePatchPlaying() {
-        let synth = DSP.Synth(voices: 4, patch: 2)
+        let synth = DSP.Synth(voices: 4, patch: 2) // square bass: GM programs 32-39 select it
+        let first = UInt8(SynthPatch.program(forPatch: 2) ?? -1)
+        #expect(first == 32)
         var state = ChannelState()
-        #expect(CaptureController.setup(channel: 0, state: state, synth: synth).contains(.programChange(ProgramChange(channel: 0, program: 2))))
-        state.apply(.programChange(ProgramChange(channel: 0, program: 40)))  // 40 mod 6 = 4: not what plays (2)
-        #expect(CaptureController.setup(channel: 0, state: state, synth: synth).contains(.programChange(ProgramChange(channel: 0, program: 2))))
-        let playing40 = DSP.Synth(voices: 4, patch: 40)
-        #expect(CaptureController.setup(channel: 0, state: state, synth: playing40).contains(.programChange(ProgramChange(channel: 0, program: 40))))
+        #expect(CaptureController.setup(channel: 0, state: state, synth: synth).contains(.programChange(ProgramChange(channel: 0, program: first))))
+        state.apply(.programChange(ProgramChange(channel: 0, program: 40)))  // violin: strings, not what plays
+        #expect(CaptureController.setup(channel: 0, state: state, synth: synth).contains(.programChange(ProgramChange(channel: 0, program: first))))
+        let strings = DSP.Synth(voices: 4, patch: SynthPatch.generalMIDI(program: 40))
+        #expect(CaptureController.setup(channel: 0, state: state, synth: strings).contains(.programChange(ProgramChange(channel: 0, program: 40))))
+        state.apply(.programChange(ProgramChange(channel: 0, program: 35)))  // fretless bass: square bass too
+        #expect(CaptureController.setup(channel: 0, state: state, synth: synth).contains(.programChange(ProgramChange(channel: 0, program: 35))))
     }
 
     @Test func sysexSplitAcrossPacketsIsF0ThenF7() throws {

@@ -115,7 +115,7 @@ import Testing
         #expect(index == UInt8(SynthParameter.attack.rawValue))
         #expect(value > SynthPatch.builtIn[0].attack)
         w.handle(.char(">"), layout: nil, now: 0)
-        #expect(engine.sent.last == .midi(ShortMessage(status: 0xC0, data1: 1), .keyboard))
+        #expect(engine.sent.last == .midi(ShortMessage(status: 0xC0, data1: 29), .keyboard)) // GM 29 plays patch 1
         let g = render(w)
         #expect(g.contains("1 saw lead"))
     }

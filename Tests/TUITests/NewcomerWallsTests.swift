@@ -214,8 +214,8 @@ final class FontFakeEngine: WorkstationEngine {
         let w = Workstation(engine: engine, settings: WorkstationSettings())
         engine.midi(0xC0, 9, frame: 1)
         w.tick(now: 0)
-        let n = SynthPatch.builtIn.count
-        let name = "9 patch \(9 % n) \(SynthPatch.builtIn[9 % n].name)"
+        let patch = SynthPatch.generalMIDI(program: 9) // glockenspiel: the mallet patch (docs/builtin-programs.md)
+        let name = "9 patch \(patch) \(SynthPatch.builtIn[patch].name)"
         #expect(render(w).contains(name), "\(render(w).text)")
         #expect(!render(w).contains(GeneralMIDI.programName(9)))
 
@@ -286,7 +286,9 @@ final class FontFakeEngine: WorkstationEngine {
         #expect(w.browser?.presets.count == SynthPatch.builtIn.count)
         w.handle(.down, layout: nil, now: 0)
         w.handle(.enter, layout: nil, now: 0)
-        #expect(engine.sent.last == .midi(ShortMessage.programChange(1), .keyboard))
+        // Patch 1 (saw lead) by the first GM program that selects it (docs/builtin-programs.md).
+        let program = try #require(SynthPatch.program(forPatch: 1))
+        #expect(engine.sent.last == .midi(ShortMessage.programChange(UInt8(program)), .keyboard))
     }
 }
 

@@ -90,7 +90,7 @@ final class PresetFolder {
             ("patch = 1\n\ncutoff = 50000\n", "bad.toml:3: \"cutoff\" must be a number in 20...20000 Hz; got 50000"),
             ("attack = \"slow\"\n", "bad.toml:1: \"attack\" must be a number in 0.0005...10 seconds; got \"slow\""),
             ("# mine\nwaveform = \"noise\"\n", "bad.toml:2: \"waveform\" must be one of \"sine\", \"triangle\", \"saw\", \"square\""),
-            ("patch = 9\n", "bad.toml:1: \"patch\" must be a built-in patch number 0...5 (0 sine keys, 1 saw lead"),
+            ("patch = 13\n", "bad.toml:1: \"patch\" must be a built-in patch number 0...12 (0 sine keys, 1 saw lead"),
             ("patch = 1.5\n", "bad.toml:1: \"patch\" must be a built-in patch number"),
             ("master_gain = -80\n", "bad.toml:1: \"master_gain\" must be a number in -60...12 dB"),
             ("filter_envelope = nan\n", "bad.toml:1: \"filter_envelope\" must be a number in 0...8 octaves"),
@@ -137,7 +137,7 @@ final class PresetFolder {
     @Test func loadingSendsTheProgramChangeThenEveryParameter() {
         let preset = Self.edited(patch: 2, steps: 1)
         let events = preset.controlEvents(channel: 9)
-        #expect(events.first == .midi(ShortMessage(status: 0xC9, data1: 2), .keyboard))
+        #expect(events.first == .midi(ShortMessage(status: 0xC9, data1: 32), .keyboard)) // GM 32 selects patch 2
         #expect(Array(events.dropFirst()) == SynthParameter.allCases.map { .parameter(index: UInt8($0.rawValue), value: preset.value($0)) })
     }
 

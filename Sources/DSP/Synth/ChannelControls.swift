@@ -23,7 +23,12 @@ struct ChannelControls: ~Copyable {
     let tuningProgram: UnsafeMutablePointer<Int32>  // RPN 3: MTS program, -1 none selected
     let tuningBank: UnsafeMutablePointer<Int32>     // RPN 4
     let scale: UnsafeMutablePointer<Float>          // 12 per channel: scale/octave tuning, cents per pitch class
-    let programs: UnsafeMutablePointer<Float>       // 128 MTS tuning programs x 128 keys: cents off equal temperament
+    /// `tuningTableCapacity` tables of 128 keys: cents off equal temperament, each the MTS tuning program of
+    /// one tuning bank, taken in the order messages first write to them.
+    let programs: UnsafeMutablePointer<Float>
+    /// 128 tuning banks x 128 programs: the table in `programs` each uses (-1: none yet, untuned); then, at
+    /// index 16384, the tables taken.
+    let tuningTables: UnsafeMutablePointer<Int16>
     let master: UnsafeMutablePointer<Float>         // fine cents, coarse semitones, balance left gain, right gain
     // Portamento (Synth+Portamento.swift).
     /// 4 per channel (`Portamento` indices): CC5 x 128 + CC37 (milliseconds of a glide); CC65 on (1) or off
@@ -32,6 +37,9 @@ struct ChannelControls: ~Copyable {
     /// 18 per channel (Synth+MonoMode.swift): mono mode (1) or poly (0), how many keys are down, then those
     /// keys, oldest first.
     let mono: UnsafeMutablePointer<UInt8>
+    // Drum parts (Synth+Drums.swift).
+    let bank: UnsafeMutablePointer<UInt8>           // CC0, bank select MSB
+    let rhythm: UnsafeMutablePointer<Int8>          // GS Use For Rhythm Part: -1 not set, 0 normal, 1 drum part
     private let store: ArrayStore
 
     init() {
@@ -57,10 +65,14 @@ struct ChannelControls: ~Copyable {
         tuningProgram = store.make(channelCount, -1 as Int32)
         tuningBank = store.make(channelCount, 0 as Int32)
         scale = store.make(12 * channelCount, 0 as Float)
-        programs = store.make(128 * 128, 0 as Float)
+        programs = store.make(tuningTableCapacity * 128, 0 as Float)
+        tuningTables = store.make(128 * 128 + 1, -1 as Int16)
+        tuningTables[128 * 128] = 0
         master = store.make(4, 0 as Float)
         portamento = store.make(4 * channelCount) { $0 % 4 >= Portamento.from ? -1 as Int32 : 0 }
         mono = store.make(monoStride * channelCount, 0 as UInt8)
+        bank = store.make(channelCount, 0 as UInt8)
+        rhythm = store.make(channelCount, -1 as Int8)
         master[2] = 1
         master[3] = 1
         self.store = store
@@ -74,6 +86,10 @@ enum Portamento {
     static var from: Int { @_noLocks get { 2 } }
     static var lastNote: Int { @_noLocks get { 3 } }
 }
+
+/// Tuning programs that can hold a tuning at once, over all 128 tuning banks (96 KB): every program of one
+/// bank and 64 more.
+var tuningTableCapacity: Int { @_noLocks get { 192 } }
 
 /// Entries per channel in `ChannelControls.mono`: the mode, the count, 16 keys.
 var monoStride: Int { @_noLocks get { 18 } }

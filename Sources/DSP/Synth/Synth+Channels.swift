@@ -7,7 +7,8 @@ extension Synth {
     /// Applies one MIDI message now: it affects the sound from the next sample `render` writes.
     /// Channel messages on other channels than `channel` (when set) are ignored, as are system messages.
     /// Controllers, bend and the pedal are per channel; a program change (any answered channel) selects the
-    /// synth's one patch, loading its values into the parameters.
+    /// synth's one patch, the nearest to that General MIDI program (`SynthPatch.generalMIDI(program:)`),
+    /// loading its values into the parameters. Drum parts play the built-in drum kit (Synth+Drums.swift).
     @_noLocks
     public func handle(_ message: ShortMessage) {
         guard message.isChannelMessage else { return }
@@ -17,7 +18,10 @@ extension Synth {
         let d1 = message.data1 & 0x7F
         let d2 = message.data2 & 0x7F
         if hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
+        let drum = hasFont ? false : isDrumPart(ch) // not `&&`: it would capture self
         switch message.kind {
+        case .noteOn where d2 > 0 && drum: // the built-in drum kit (Synth+Drums.swift)
+            drumNoteOn(channel: ch, note: d1, velocity: d2)
         case .noteOn where d2 > 0:
             if isMono(ch) { if monoNoteOn(channel: ch, note: d1) { break } } // legato (Synth+MonoMode.swift)
             if hasFont { sampleNoteOn(channel: ch, note: d1, velocity: d2) } else { noteOn(channel: ch, note: d1, velocity: d2) }
@@ -25,7 +29,7 @@ extension Synth {
             if isMono(ch) { if monoNoteOff(channel: ch, note: d1) { break } }
             noteOff(channel: ch, note: d1)
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
-        case .programChange: if !hasFont { selectPatch(Int(d1)) }
+        case .programChange: if !hasFont { selectPatch(Int(patches.programs[Int(d1)])) } // the GM program's patch
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
             controls.pressure[ch] = Float(d1) / 127
             updateModulation(ch)
@@ -68,6 +72,7 @@ extension Synth {
         case .modulationWheel: // full wheel: the modulation depth range (RPN 5, 0.5 semitone at power-on)
             controls.wheel[ch] = x
             updateModulation(ch)
+        case .bankSelect: controls.bank[ch] = value // a drum part or not (Synth+Drums.swift)
         case .volume: controls.volume[ch] = x
         case .pan: controls.pan[ch] = Float(max(Int(value) - 1, 0)) / 126
         case .expression: controls.expression[ch] = x

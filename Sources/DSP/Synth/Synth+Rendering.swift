@@ -109,8 +109,12 @@ extension Synth {
         let sustainHolds = filterSteady && sustainLevel >= silenceLevel
         let stages = voices.stage, levels = voices.envelope, fadeSteps = voices.fadeStep, channels = voices.channel // `&&` must not capture self
         let kinds = voices.kind, sampleSlots = sampleVoices.activeSlots, glides = voices.glide
-        var sampleCount = 0
+        var sampleCount = 0, drumCount = 0
         for v in 0..<slotLimit where stages[v] != Stage.free {
+            if kinds[v] == VoiceKind.drum { // the built-in drum kit: renderDrumVoices below
+                drumCount += 1
+                continue
+            }
             if kinds[v] != VoiceKind.wavetable { // SoundFont voices: renderSampleVoices below
                 sampleSlots[sampleCount] = Int32(v)
                 sampleCount += 1
@@ -162,6 +166,7 @@ extension Synth {
         }
 
         if sampleCount > 0 { renderSampleVoices(count: sampleCount, frames: frames) }
+        if drumCount > 0 { renderDrumVoices(frames: frames) } // Synth+Drums.swift
 
         // The send buses' output (Synth+Effects.swift) goes into the mix before the master gain.
         processEffects(left: left, right: right, frames: frames)

@@ -14,7 +14,7 @@ extension Synth {
     /// changes), Master Volume (a gain of value / 16383 on the whole output, smoothed like the master gain),
     /// Master Balance, Master Fine and Coarse Tuning, the MIDI Tuning Standard's scale/octave tuning (1- and
     /// 2-byte), single note tuning changes and bulk dumps, GS scale tuning (Synth+Tuning.swift) and GS Use For
-    /// Rhythm Part (Synth+SoundFont.swift). Returns
+    /// Rhythm Part (Synth+SoundFont.swift, Synth+Drums.swift). Returns
     /// false for any other sysex, which changes nothing and is counted (`ignoredSysexCount`). Reads `bytes`
     /// in place: no allocation, `@_noLocks`.
     @_noLocks @discardableResult
@@ -48,17 +48,14 @@ extension Synth {
             updateTuning(channels: 0xFFFF)
         case .scaleOctaveTuning(let realTime, let width):
             applyScaleOctaveTuning(bytes, bytesPerClass: width, realTime: realTime)
-        case .singleNoteTuning(let realTime, _, let program, let count, let start):
-            applySingleNoteTuning(bytes, program: Int(program), count: count, dataStart: start, realTime: realTime)
-        case .bulkTuningDump(let program):
-            applyBulkTuningDump(bytes, program: Int(program))
+        case .singleNoteTuning(let realTime, let bank, let program, let count, let start):
+            applySingleNoteTuning(bytes, bank: Int(bank), program: Int(program), count: count, dataStart: start, realTime: realTime)
+        case .bulkTuningDump(let bank, let program, let start):
+            applyBulkTuningDump(bytes, bank: Int(bank), program: Int(program), dataStart: start)
         case .gsScaleTuning(let channel, let first, let count):
             applyGSScaleTuning(bytes, channel: Int(channel & 0x0F), first: first, count: count)
         case .gsRhythmPart(let channel, let map):
-            guard hasFont else { // the built-in synth has no drum kit: counted as ignored
-                ignoredSysex.wrappingAdd(1, ordering: .relaxed)
-                return false
-            }
+            controls.rhythm[Int(channel & 0x0F)] = map != 0 ? 1 : 0 // the built-in drum kit (Synth+Drums.swift)
             setRhythmPart(channel: Int(channel & 0x0F), drum: map != 0)
         }
         publishCount()
@@ -73,8 +70,8 @@ extension Synth {
     /// GM System On: every voice cut short (all sound off's 2 ms fade), then every channel's controllers at
     /// their power-on values (volume 100, pan centre, expression full, no modulation, pedal up, bend centred
     /// with a range of 2 semitones, no parameter number selected, no tuning, modulation depth range 50 cents)
-    /// poly mode, and program 0 (with a font, bank 0 program 0 through its fallbacks; without, the first built-in
-    /// patch). Master Volume and master tuning stay as they were.
+    /// poly mode, and program 0 (with a font, bank 0 program 0 through its fallbacks; without, the built-in
+    /// patch of GM program 0, `SynthPatch.generalMIDI(program:)`). Master Volume and master tuning stay as they were.
     @_noLocks
     func resetToGeneralMIDI() {
         for ch in 0..<channelCount {
@@ -85,9 +82,11 @@ extension Synth {
             controls.bendRange[ch] = 2
             updateBend(ch)
             setMono(false, channel: ch) // poly mode
+            controls.bank[ch] = 0
+            controls.rhythm[ch] = -1
         }
         resetChannelTuning()
-        if hasFont { resetFontChannels() } else { selectPatch(0) }
+        if hasFont { resetFontChannels() } else { selectPatch(Int(patches.programs[0])) } // GM program 0
         resetEffects(sends: true) // Synth+Effects.swift
     }
 }

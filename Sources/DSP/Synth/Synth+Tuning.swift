@@ -3,6 +3,9 @@ import MIDI
 // Tuning in the pitch of both kinds of voice. A note sounds at its key plus the key's tuning (the channel's
 // scale/octave tuning for its pitch class, plus the MTS tuning program the channel selected with RPN 3)
 // plus the channel's tuning (RPN 1 fine, RPN 2 coarse, Master Fine and Coarse Tuning), plus the bend.
+// - Tuning programs live in tuning banks (RPN 4 selects the bank, RPN 3 the program; MTS messages with a
+//   bank address write there, those without bank 0): each written program takes one of
+//   `tuningTableCapacity` tables in the order messages first write to them; one never written is untuned.
 // - The key's tuning is fixed when the note starts (`keyTuning`): the built-in voice's phase step holds it,
 //   the sample voice's `tuningCents`. Real-time tuning messages (7F forms, GS scale tuning) change sounding
 //   notes too (`retune`); non-real-time ones (7E) only the notes that start afterwards.
@@ -18,7 +21,10 @@ extension Synth {
         let k = Int(key & 0x7F)
         var cents = controls.scale[ch * 12 + k % 12]
         let program = Int(controls.tuningProgram[ch])
-        if program >= 0 && program < 128 { cents += controls.programs[program * 128 + k] }
+        if program >= 0 && program < 128 {
+            let table = Int(controls.tuningTables[(Int(controls.tuningBank[ch]) & 0x7F) * 128 + program])
+            if table >= 0 { cents += controls.programs[table * 128 + k] }
+        }
         return cents
     }
 
@@ -66,12 +72,29 @@ extension Synth {
         fontDirty |= mask
     }
 
-    /// Channels whose selected tuning program is `program`.
+    /// Channels whose selected tuning bank and program are `bank` and `program`.
     @_noLocks
-    func channelsUsing(program: Int) -> UInt16 {
+    func channelsUsing(bank: Int, program: Int) -> UInt16 {
         var mask: UInt16 = 0
-        for ch in 0..<channelCount where Int(controls.tuningProgram[ch]) == program { mask |= 1 << UInt16(ch) }
+        for ch in 0..<channelCount where Int(controls.tuningProgram[ch]) == program {
+            if Int(controls.tuningBank[ch]) & 0x7F == bank { mask |= 1 << UInt16(ch) }
+        }
         return mask
+    }
+
+    /// The 128 keys of tuning program `program` of tuning bank `bank`, given a table of its own if it has none
+    /// yet; nil when every table is taken (the message is then ignored).
+    @_noLocks
+    func tuningTable(bank: Int, program: Int) -> UnsafeMutablePointer<Float>? {
+        let tables = controls.tuningTables, at = (bank & 0x7F) * 128 + (program & 0x7F)
+        var table = Int(tables[at])
+        if table < 0 {
+            table = Int(tables[128 * 128])
+            guard table < tuningTableCapacity else { return nil }
+            tables[at] = Int16(table)
+            tables[128 * 128] = Int16(table + 1)
+        }
+        return controls.programs + table * 128
     }
 
     /// Every channel's tuning and RPN-set values at power-on (GM System On and the other resets): no scale or
@@ -138,11 +161,11 @@ extension Synth {
         retune(channels: 1 << UInt16(channel))
     }
 
-    /// Single note tuning change: `count` keys of tuning program `program` (tuning banks share one set of
-    /// programs).
+    /// Single note tuning change: `count` keys of tuning program `program` of tuning bank `bank`.
     @_noLocks
-    func applySingleNoteTuning(_ bytes: UnsafeBufferPointer<UInt8>, program: Int, count: Int, dataStart: Int, realTime: Bool) {
-        let table = controls.programs + (program & 0x7F) * 128
+    func applySingleNoteTuning(_ bytes: UnsafeBufferPointer<UInt8>, bank: Int, program: Int, count: Int, dataStart: Int,
+                               realTime: Bool) {
+        guard let table = tuningTable(bank: bank, program: program) else { return }
         for i in 0..<count {
             let at = dataStart + 4 * i
             guard at + 3 < bytes.count else { break }
@@ -151,15 +174,16 @@ extension Synth {
                 table[key] = cents - Float(key) * 100
             }
         }
-        if realTime { retune(channels: channelsUsing(program: program & 0x7F)) }
+        if realTime { retune(channels: channelsUsing(bank: bank & 0x7F, program: program & 0x7F)) }
     }
 
-    /// Bulk tuning dump: all 128 keys of tuning program `program`, for notes that start afterwards.
+    /// Bulk tuning dump: all 128 keys of tuning program `program` of tuning bank `bank`, for notes that start
+    /// afterwards.
     @_noLocks
-    func applyBulkTuningDump(_ bytes: UnsafeBufferPointer<UInt8>, program: Int) {
-        let table = controls.programs + (program & 0x7F) * 128
+    func applyBulkTuningDump(_ bytes: UnsafeBufferPointer<UInt8>, bank: Int, program: Int, dataStart: Int) {
+        guard let table = tuningTable(bank: bank, program: program) else { return }
         for key in 0..<128 {
-            let at = 22 + 3 * key
+            let at = dataStart + 3 * key
             guard at + 2 < bytes.count else { break }
             if let cents = UniversalSystemExclusive.absoluteCents(bytes[at], bytes[at + 1], bytes[at + 2]) {
                 table[key] = cents - Float(key) * 100

@@ -53,6 +53,9 @@ extension Synth {
         var channelOffsets = SIMD8<Int32>()
         var pitchVaries = false, gainsVary = false
         var glides = Lanes(), glideSteps = Lanes(), gliding = false
+        // A gliding group whose channels have no vibrato and whose glides go on through the slice, each
+        // moving at most `rampLimitCents`, ramps its phase steps linearly (`rampAndFilter`).
+        var rampable = true
         let frameCount = maxFrames
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = wavetableSends(slots, count: count)
@@ -75,12 +78,14 @@ extension Synth {
             if glide != 0 { // portamento: the phase steps ramp (it starts above its note when positive)
                 glides[l] = glide; glideSteps[l] = voices.glideStep[v]
                 gliding = true; pitchVaries = true
+                let moved = voices.glideStep[v] * Float(frames)
+                if abs(glide) <= moved || moved > rampLimitCents { rampable = false }
                 maxIncrement = min(maxIncrement * FastMath.exp2(max(glide, 0) * (1.0 / 1200)), 0.49)
             }
             let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
             offsets[l] = wavetables.pairOffsets[wave * wavetables.levelCount
                                                 + Int(wavetables.levelForMaxHarmonics[max(allowed, 1)])]
-            if pitchMoves & chBit != 0 { pitchVaries = true } else {
+            if pitchMoves & chBit != 0 { pitchVaries = true; rampable = false } else {
                 steps[l] = UInt32(min(base * scratch.pitch[ch * frameCount], 0.49) * phaseStepsPerCycle)
             }
             if gainsMove & chBit != 0 { gainsVary = true }
@@ -93,9 +98,24 @@ extension Synth {
         var isMoving = false // pattern matching: an enum's `==` lives in another file, out of the checker's sight
         if case .moving = kind { isMoving = true }
         var b1 = Lanes(), b2 = Lanes(), b3 = Lanes(), levelLeft = Lanes(), levelRight = Lanes()
+        var slopes = LaneBits()
         if case .gliding = kind {
-            fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count,
-                           glides: glides, glideSteps: glideSteps, gliding: gliding)
+            if rampable { // exact steps at the slice's first sample and one past its last, a line between
+                var ratios = Lanes(repeating: 1)
+                for l in 0..<count { ratios[l] = scratch.pitch[Int(channelOffsets[l])] }
+                let first = minLanes(bases * ratios * exp2Lanes(glides * (1.0 / 1200)), Lanes(repeating: 0.49))
+                    * phaseStepsPerCycle
+                let end = glideAt(glides, glideSteps, frames: Float(frames))
+                let last = minLanes(bases * ratios * exp2Lanes(end * (1.0 / 1200)), Lanes(repeating: 0.49))
+                    * phaseStepsPerCycle
+                var s0 = SIMD8<Int32>(), s1 = SIMD8<Int32>()
+                for l in 0..<8 { s0[l] = Int32(first[l]); s1[l] = Int32(last[l]) } // below 2^31: 0.49 cycle
+                steps = LaneBits(truncatingIfNeeded: s0)
+                slopes = LaneBits(truncatingIfNeeded: (s1 &- s0) / Int32(frames))
+            } else {
+                fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count,
+                               glides: glides, glideSteps: glideSteps, gliding: gliding)
+            }
         }
         if !isMoving {
             let env = envelope.level
@@ -145,6 +165,22 @@ extension Synth {
                                    b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
                                    levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
                                    left: outLeft, right: outRight)
+                phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
+            }
+        } else if case .gliding = kind, rampable {
+            var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
+            rampAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
+                          phase: &halfPhase, increment: steps.lowHalf, slope: slopes.lowHalf, z1: &halfZ1, z2: &halfZ2,
+                          b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
+                          levelRight: levelRight.lowHalf, left: outLeft, right: outRight)
+            phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
+            if count > 4 {
+                halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
+                rampAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: offsets.highHalf,
+                              phase: &halfPhase, increment: steps.highHalf, slope: slopes.highHalf, z1: &halfZ1,
+                              z2: &halfZ2, b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
+                              levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
+                              left: outLeft, right: outRight)
                 phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
             }
         } else if case .gliding = kind {
@@ -203,6 +239,10 @@ extension Synth {
         }
     }
 }
+
+/// A glide that moves at most this many cents over a slice is ramped linearly in phase steps (`rampAndFilter`):
+/// the straight line is then off the exponential curve by under 0.2 cent.
+var rampLimitCents: Float { @_noLocks get { 50 } }
 
 /// Portamento glides (cents, lane by lane) `frames` samples on: each moved toward 0 by its step, stopping there.
 @_noLocks @inline(__always)

@@ -79,6 +79,9 @@ public final class Synth: @unchecked Sendable {
     let controls: ChannelControls
     /// RPN/NRPN selection and data entry of every channel (a value: no allocation).
     var parameterNumbers = ParameterNumberDecoder()
+    /// The built-in drum voices' state, one entry per slot (one only with a font), and the kit.
+    let drums: DrumSlots
+    let drumKit: DrumKitTable
 
     // MARK: SoundFont (Sources/DSP/SoundFont/): empty tables and no sample voices without a font
 
@@ -162,6 +165,8 @@ public final class Synth: @unchecked Sendable {
         presetExchange = PresetExchange()
 
         patches = PatchTable(SynthPatch.builtIn)
+        drums = DrumSlots(count: hasFont ? 1 : slotCount)
+        drumKit = DrumKitTable()
         parameters = InlineArray { Atomic(SynthParameter(rawValue: $0)!.defaultValue.bitPattern) }
         velocitySensitivity = patches.values[0].velocitySensitivity
 

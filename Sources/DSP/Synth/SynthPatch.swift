@@ -16,7 +16,8 @@ public struct SynthPatch: Sendable, Hashable {
     public var reverbSend: Float = 0
     public var chorusSend: Float = 0
 
-    /// The built-in patches, chosen by program change (program n plays patch n modulo the count).
+    /// The built-in patches. A program change plays General MIDI program n on the nearest of them
+    /// (`generalMIDI(program:)`); `--patch`, presets and the UI choose them by index.
     public static let builtIn: [SynthPatch] = [
         SynthPatch(name: "sine keys", waveform: .sine, attack: 0.002, decay: 1.2, sustain: 0.6, release: 0.3, cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8),
         SynthPatch(name: "saw lead", waveform: .saw, attack: 0.005, decay: 0.4, sustain: 0.8, release: 0.2, cutoff: 1_800, resonance: 0.35, filterEnvelopeAmount: 2.5, velocitySensitivity: 0.6),
@@ -24,7 +25,55 @@ public struct SynthPatch: Sendable, Hashable {
         SynthPatch(name: "soft pad", waveform: .triangle, attack: 0.6, decay: 1.5, sustain: 0.8, release: 1.5, cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 1, velocitySensitivity: 0.4, reverbSend: 0.3, chorusSend: 0.15),
         SynthPatch(name: "pluck", waveform: .saw, attack: 0.001, decay: 0.35, sustain: 0, release: 0.25, cutoff: 300, resonance: 0.2, filterEnvelopeAmount: 5, velocitySensitivity: 0.9),
         SynthPatch(name: "hollow organ", waveform: .square, attack: 0.01, decay: 0.1, sustain: 1, release: 0.05, cutoff: 4_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.2),
+        // For the General MIDI programs (`generalMIDI`): percussive ones decay to silence (sustain 0), sustained
+        // ones hold a level as long as the key is down.
+        SynthPatch(name: "piano", waveform: .triangle, attack: 0.002, decay: 6, sustain: 0, release: 0.3, cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 2, velocitySensitivity: 0.8),
+        SynthPatch(name: "mallet", waveform: .sine, attack: 0.001, decay: 4, sustain: 0, release: 0.2, cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8, reverbSend: 0.2),
+        SynthPatch(name: "guitar", waveform: .saw, attack: 0.002, decay: 4, sustain: 0, release: 0.2, cutoff: 900, resonance: 0.15, filterEnvelopeAmount: 3, velocitySensitivity: 0.8, reverbSend: 0.1),
+        SynthPatch(name: "strings", waveform: .saw, attack: 0.12, decay: 1, sustain: 0.9, release: 0.4, cutoff: 2_200, resonance: 0.1, filterEnvelopeAmount: 0.5, velocitySensitivity: 0.5, reverbSend: 0.3, chorusSend: 0.1),
+        SynthPatch(name: "brass", waveform: .saw, attack: 0.04, decay: 0.5, sustain: 0.85, release: 0.15, cutoff: 1_200, resonance: 0.2, filterEnvelopeAmount: 2, velocitySensitivity: 0.6, reverbSend: 0.15),
+        SynthPatch(name: "reed", waveform: .square, attack: 0.02, decay: 0.3, sustain: 0.9, release: 0.1, cutoff: 2_000, resonance: 0.15, filterEnvelopeAmount: 1, velocitySensitivity: 0.5, reverbSend: 0.15),
+        SynthPatch(name: "flute", waveform: .triangle, attack: 0.05, decay: 0.3, sustain: 0.9, release: 0.15, cutoff: 5_000, resonance: 0, filterEnvelopeAmount: 0.5, velocitySensitivity: 0.4, reverbSend: 0.2),
     ]
+
+    /// The built-in patch (index into `builtIn`) that plays General MIDI program `program` (0...127): the
+    /// nearest sound of the family, percussive or sustained as the instrument is. docs/builtin-programs.md
+    /// lists the same table (a test checks they agree).
+    public static func generalMIDI(program: Int) -> Int {
+        let p = min(max(program, 0), 127)
+        return Int(generalMIDIPatches[p])
+    }
+
+    /// A General MIDI program that plays built-in patch `patch`, for a recorder that must select that patch
+    /// again: the first program mapped to it, else nil (patches 0 "sine keys" and 3 "soft pad" answer
+    /// programs; the others too, see `generalMIDIPatches`).
+    public static func program(forPatch patch: Int) -> Int? {
+        generalMIDIPatches.firstIndex(of: UInt8(truncatingIfNeeded: patch))
+    }
+
+    /// `generalMIDI(program:)`'s table: the patch of each program, in GM's 16 families of eight.
+    static let generalMIDIPatches: [UInt8] = {
+        let (sineKeys, sawLead, squareBass, softPad, pluck, organ) = (UInt8(0), UInt8(1), UInt8(2), UInt8(3), UInt8(4), UInt8(5))
+        let (piano, mallet, guitar, strings, brass, reed, flute) = (UInt8(6), UInt8(7), UInt8(8), UInt8(9), UInt8(10), UInt8(11), UInt8(12))
+        return [
+            piano, piano, piano, piano, sineKeys, sineKeys, pluck, pluck,                  // 0-7 piano
+            mallet, mallet, mallet, mallet, mallet, mallet, mallet, mallet,               // 8-15 chromatic percussion
+            organ, organ, organ, organ, organ, reed, reed, reed,                          // 16-23 organ
+            guitar, guitar, guitar, guitar, guitar, sawLead, sawLead, guitar,             // 24-31 guitar
+            squareBass, squareBass, squareBass, squareBass, squareBass, squareBass, squareBass, squareBass, // 32-39 bass
+            strings, strings, strings, strings, strings, pluck, guitar, mallet,           // 40-47 strings
+            strings, strings, strings, strings, softPad, softPad, softPad, brass,         // 48-55 ensemble
+            brass, brass, brass, brass, brass, brass, brass, brass,                       // 56-63 brass
+            reed, reed, reed, reed, reed, reed, reed, reed,                               // 64-71 reed
+            flute, flute, flute, flute, flute, flute, flute, flute,                       // 72-79 pipe
+            sawLead, sawLead, sawLead, sawLead, sawLead, sawLead, sawLead, sawLead,       // 80-87 synth lead
+            softPad, softPad, softPad, softPad, softPad, softPad, softPad, softPad,       // 88-95 synth pad
+            softPad, softPad, mallet, softPad, softPad, softPad, softPad, softPad,        // 96-103 synth effects
+            guitar, guitar, guitar, guitar, mallet, reed, strings, reed,                  // 104-111 ethnic
+            mallet, mallet, mallet, pluck, mallet, mallet, mallet, softPad,               // 112-119 percussive
+            pluck, flute, softPad, flute, reed, softPad, softPad, pluck,                  // 120-127 sound effects
+        ]
+    }()
 
     /// This patch's value for `parameter` (master gain is not part of a patch: 0 dB).
     public func value(of parameter: SynthParameter) -> Float {
@@ -54,6 +103,8 @@ struct PatchTable: ~Copyable {
 
     let values: UnsafeMutablePointer<Values>
     let count: Int
+    /// 128 entries: the patch of each General MIDI program (`SynthPatch.generalMIDI(program:)`).
+    let programs: UnsafeMutablePointer<UInt8>
     private let store: ArrayStore
 
     init(_ patches: [SynthPatch]) {
@@ -66,6 +117,7 @@ struct PatchTable: ~Copyable {
                           velocitySensitivity: p.velocitySensitivity, reverbSend: p.reverbSend,
                           chorusSend: p.chorusSend)
         }
+        programs = store.make(128) { SynthPatch.generalMIDIPatches[$0] }
         self.store = store
     }
 }

@@ -113,6 +113,27 @@ func glideAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, 
     (phase, z1, z2) = (p, s1, s2)
 }
 
+/// `oscillateAndFilter` of four voices whose phase steps ramp linearly: `increment` at the first sample,
+/// `slope` more at each next (wrapping arithmetic: a falling ramp's slope is negative in two's complement).
+/// A glide's exponential pitch curve as a straight line over one slice, where it moves at most
+/// `rampLimitCents` (Synth+VoiceGroup.swift): one add a sample instead of a load of a per-sample step.
+@_noLocks @inline(never)
+func rampAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits,
+                   phase: inout HalfLaneBits, increment: HalfLaneBits, slope: HalfLaneBits, z1: inout HalfLanes,
+                   z2: inout HalfLanes, b1: HalfLanes, b2: HalfLanes, b3: HalfLanes, levelLeft: HalfLanes,
+                   levelRight: HalfLanes, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
+    var p = phase, s1 = z1, s2 = z2, step = increment
+    let sumLeft = left + half, sumRight = right + half
+    for n in 0..<frames {
+        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p, increment: step,
+                            z1: &s1, z2: &s2, b1: b1, b2: b2, b3: b3)
+        step &+= slope
+        sumLeft[2 &* n] += out * levelLeft
+        sumRight[2 &* n] += out * levelRight
+    }
+    (phase, z1, z2) = (p, s1, s2)
+}
+
 /// As `oscillateAndFilter` for a whole group (both halves), with coefficients and levels per sample from
 /// `perSample` (b1, b2, b3, left level, right level, `stride` apart) and phase steps per sample from
 /// `increments` if `incrementsVary`.

@@ -55,8 +55,11 @@ struct VoiceSlots: ~Copyable {
 }
 
 /// What a voice slot plays, the values stored in `VoiceSlots.kind` (bytes, not an enum, for the same reason as
-/// `Synth.Stage`): the built-in wavetable voice, or a SoundFont sample voice (Sources/DSP/SoundFont/).
+/// `Synth.Stage`): the built-in wavetable voice, a SoundFont sample voice (Sources/DSP/SoundFont/), or a
+/// built-in drum voice.
 enum VoiceKind {
     static var wavetable: UInt8 { @_noLocks get { 0 } }
     static var sample: UInt8 { @_noLocks get { 1 } }
+    /// The built-in drum kit's voice (DrumKit.swift, Synth+Drums.swift).
+    static var drum: UInt8 { @_noLocks get { 2 } }
 }
