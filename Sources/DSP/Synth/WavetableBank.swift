@@ -25,6 +25,8 @@ final class WavetableBank: @unchecked Sendable {
     /// `pairOffsets[wave * levelCount + level]`: index of that table's first pair in `pairs`.
     let pairOffsets: UnsafeMutablePointer<UInt32>
     private let storage: UnsafeMutablePointer<Float>
+    /// Owns the arrays above (the bank lives as long as the process; still, no hand-written frees).
+    private let memory: ArrayStore
 
     private init() {
         var counts = Array(1...12)
@@ -44,10 +46,10 @@ final class WavetableBank: @unchecked Sendable {
         let waves = Waveform.allCases.count
         // One sine table plus one table per level for each of the three harmonic-rich waves.
         let tableCount = 1 + (waves - 1) * levelCount
-        storage = .allocate(capacity: tableCount * stride)
-        storage.initialize(repeating: 0, count: tableCount * stride)
-        tables = .allocate(capacity: waves * levelCount)
-        levelForMaxHarmonics = .allocate(capacity: Self.maxHarmonics + 1)
+        var memory = ArrayStore()
+        storage = memory.make(tableCount * stride, Float(0))
+        tables = memory.make(waves * levelCount, UnsafePointer(storage))
+        levelForMaxHarmonics = memory.make(Self.maxHarmonics + 1, Int32(0))
 
         var sines = [Double](repeating: 0, count: size)
         for j in 0..<size { sines[j] = FastMath.sin(2 * Double.pi * Double(j) / Double(size)) }
@@ -77,12 +79,12 @@ final class WavetableBank: @unchecked Sendable {
         }
 
         // The deltas are the very subtraction the scalar interpolation did, so lookups are unchanged.
-        pairs = .allocate(capacity: tableCount * size)
+        pairs = memory.make(tableCount * size, SIMD2<Float>(0, 0))
         for t in 0..<tableCount {
             let table = storage + t * stride
             for j in 0..<size { (pairs + t * size + j).initialize(to: SIMD2(table[j], table[j + 1] - table[j])) }
         }
-        pairOffsets = .allocate(capacity: waves * levelCount)
+        pairOffsets = memory.make(waves * levelCount, UInt32(0))
         for entry in 0..<waves * levelCount {
             let t = (UnsafePointer(storage).distance(to: tables[entry])) / stride
             (pairOffsets + entry).initialize(to: UInt32(t * size))
@@ -94,6 +96,7 @@ final class WavetableBank: @unchecked Sendable {
             while Int(level) + 1 < levelCount && counts[Int(level) + 1] <= m { level += 1 }
             levelForMaxHarmonics[m] = level
         }
+        self.memory = memory
     }
 
     /// Fourier sine coefficient of harmonic k, scaled so the ideal wave spans -1...1.
