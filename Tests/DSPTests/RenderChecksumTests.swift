@@ -48,28 +48,33 @@ private func font(_ key: String) throws -> SoundFont? {
 /// the sample voices' interpolation table went from 256 rows to 1024 (issue 24: the fraction rounded to 1/1024
 /// of a frame, InterpolationQualityTests); the faster interpolated read that came with it gives the same sums
 /// as before for every input (checked against the old read on two million random positions and tables).
+/// Ten of them (the drums on FluidR3 excepted) were taken again when short loops began to play from a copy
+/// repeated many times (Synth+SampleGroup.swift's `unrollLane`): past a loop's first pass the point before
+/// the loop's start is now the loop's last frame, as FluidSynth reads a loop that has wrapped, where the font's
+/// frame before the loop was read at each wrap; and the reads near a loop's end that went one by one now go
+/// through the fast run's integer sums.
 private let expected: [String: String] = [
     "chords 6 0 -": "86e3461a5e2ab825",
-    "chords 6 0 fr3": "9487a993ab361541",
-    "chords 6 0 tim": "d792466b7f0c2fec",
+    "chords 6 0 fr3": "384a754cc58358f3",
+    "chords 6 0 tim": "78ed32eb07b255a4",
     "chords 6 3 -": "f2d869eb095e4995",
     "chords 64 0 -": "e33e8f3416f617cd",
-    "chords 64 0 fr3": "a61d92197b6f5b7",
-    "chords 64 0 tim": "f1e2ce1fc671b669",
+    "chords 64 0 fr3": "9ad1cd3b6842c04b",
+    "chords 64 0 tim": "8af8f1e2c641e7ab",
     "controllers 6 0 -": "db13da89c3893395",
-    "controllers 6 0 fr3": "16a8181a54d61505",
-    "controllers 6 0 tim": "b74c822a04eee5c7",
+    "controllers 6 0 fr3": "13462308b97f8591",
+    "controllers 6 0 tim": "4b23a15d8e102014",
     "controllers 6 3 -": "2f5eb66a98baf4f5",
     "controllers 64 0 -": "db13da89c3893395",
-    "controllers 64 0 fr3": "1fd5851b579bdaa4",
-    "controllers 64 0 tim": "ea1e3b1303566a5a",
+    "controllers 64 0 fr3": "19b61155b9aff074",
+    "controllers 64 0 tim": "987fb1d4a8e421fe",
     "drums 6 0 -": "816644c75878c171",
     "drums 6 0 fr3": "e53aa3a83e2e40e2",
-    "drums 6 0 tim": "e3c9872fed451307",
+    "drums 6 0 tim": "b0033cbf17d239e9",
     "drums 6 3 -": "c096901892210389",
     "drums 64 0 -": "42422a9fe6cc7761",
     "drums 64 0 fr3": "1ca8b81351383d22",
-    "drums 64 0 tim": "be8c34f16d41c4b3",
+    "drums 64 0 tim": "9d9e0a8b3dd15013",
 ]
 
 struct RenderChecksumTests {

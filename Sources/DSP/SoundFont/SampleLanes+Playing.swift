@@ -103,23 +103,24 @@ func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: Unsaf
 /// compiler fuse those shuffles with the multiply's and give up pmaddwd for two multiplies, unpacks and
 /// a dozen shuffles: 92 instructions per sample of the fast run against 70.)
 @_noLocks @inline(__always)
-func fourPoints(_ data: UnsafePointer<Int16>, _ words: UnsafeMutablePointer<SIMD4<Int16>>,
+func fourPoints(_ d0: UnsafePointer<Int16>, _ d1: UnsafePointer<Int16>, _ d2: UnsafePointer<Int16>,
+                _ d3: UnsafePointer<Int16>, _ words: UnsafeMutablePointer<SIMD4<Int16>>,
                 _ p0: UInt64, _ p1: UInt64, _ p2: UInt64, _ p3: UInt64) -> SIMD4<Int32> {
-    @inline(__always) func points(_ phase: UInt64) -> SIMD4<Int16> {
+    @inline(__always) func points(_ data: UnsafePointer<Int16>, _ phase: UInt64) -> SIMD4<Int16> {
         UnsafeRawPointer(data + Int(truncatingIfNeeded: phase >> 32)).loadUnaligned(fromByteOffset: -2, as: SIMD4<Int16>.self)
     }
     @inline(__always) func row(_ phase: UInt64) -> SIMD4<Int16> {
         words[InterpolationTable.row(UInt32(truncatingIfNeeded: phase))]
     }
-    @inline(__always) func pairs(_ p: UInt64, _ q: UInt64) -> SIMD4<Int32> {
-        let x = SIMD8<Int32>(truncatingIfNeeded: SIMD8<Int16>(lowHalf: points(p), highHalf: points(q)))
+    @inline(__always) func pairs(_ dp: UnsafePointer<Int16>, _ p: UInt64, _ dq: UnsafePointer<Int16>, _ q: UInt64) -> SIMD4<Int32> {
+        let x = SIMD8<Int32>(truncatingIfNeeded: SIMD8<Int16>(lowHalf: points(dp, p), highHalf: points(dq, q)))
         let w = SIMD8<Int32>(truncatingIfNeeded: SIMD8<Int16>(lowHalf: row(p), highHalf: row(q)))
         let products = x &* w
         let pairs = SIMD4(products[0], products[2], products[4], products[6]) &+ SIMD4(products[1], products[3], products[5], products[7])
         let wide = unsafeBitCast(pairs, to: SIMD2<UInt64>.self)
         return unsafeBitCast(wide &+ (wide &>> 32), to: SIMD4<Int32>.self) // the sums in lanes 0 and 2
     }
-    let ab = pairs(p0, p1), cd = pairs(p2, p3)
+    let ab = pairs(d0, p0, d1, p1), cd = pairs(d2, p2, d3, p3)
     return SIMD4(ab[0], ab[2], cd[0], cd[2])
 }
 
@@ -136,10 +137,13 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
     }
     var p0 = phase(0), p1 = phase(1), p2 = phase(2), p3 = phase(3)
     let i0 = increment(0), i1 = increment(1), i2 = increment(2), i3 = increment(3)
-    let data = sample.data, words = table.words
+    // Each lane's own data: the font's, or its unrolled loop (`SampleLanes.offset`).
+    let d0 = sample.data + s.offset[0], d1 = sample.data + s.offset[1]
+    let d2 = sample.data + s.offset[2], d3 = sample.data + s.offset[3]
+    let words = table.words
     var x = HalfLanes()
     for n in start..<(start &+ count) {
-        let sums = fourPoints(data, words, p0, p1, p2, p3)
+        let sums = fourPoints(d0, d1, d2, d3, words, p0, p1, p2, p3)
         p0 &+= i0; p1 &+= i1; p2 &+= i2; p3 &+= i3
         x = HalfLanes(sums) * InterpolationTable.integerScale
         mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
@@ -189,29 +193,33 @@ func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpol
 @_noLocks @inline(__always)
 func lanePoints(_ s: SampleData, _ lanes: SampleLanes, _ l: Int) -> HalfLanes {
     let first = lanes.position[l] &- 1
+    let data = s.data + lanes.offset[l]
     guard s.lowBytes == nil && UInt32(bitPattern: first) <= UInt32(bitPattern: lanes.fastLimit[l]) else {
-        return carefulPoints(s, lanes.position[l], wrapAt: lanes.wrapAt[l], loopLength: lanes.loopLength[l])
+        return carefulPoints(s, data, lanes.position[l], last: lanes.lastIndex[l], wrapAt: lanes.wrapAt[l],
+                             loopLength: lanes.loopLength[l])
     }
-    let words = (UnsafeRawPointer(s.data) + 2 &* Int(first)).loadUnaligned(as: SIMD4<Int16>.self)
+    let words = (UnsafeRawPointer(data) + 2 &* Int(first)).loadUnaligned(as: SIMD4<Int16>.self)
     return HalfLanes(HalfLaneInts(truncatingIfNeeded: words))
 }
 
-/// `lanePoints` the slow way: each point clamped into the data, and past a loop's end continued from its start.
+/// `lanePoints` the slow way: each point clamped into the data (`data`, the font's or an unrolled loop's, up
+/// to `last`), and past a loop's end continued from its start.
 @_noLocks @inline(never)
-func carefulPoints(_ s: SampleData, _ p: Int32, wrapAt wrap: Int32, loopLength length: Int32) -> HalfLanes {
-    let last = s.lastIndex[0]
+func carefulPoints(_ s: SampleData, _ data: UnsafePointer<Int16>, _ p: Int32, last: Int32, wrapAt wrap: Int32,
+                   loopLength length: Int32) -> HalfLanes {
     var i1 = p &+ 1, i2 = p &+ 2
     if i1 >= wrap { i1 = i1 &- length }
     if i2 >= wrap { i2 = i2 &- length }
-    return HalfLanes(point(s, min(max(p &- 1, 0), last)), point(s, min(max(p, 0), last)),
-                     point(s, min(max(i1, 0), last)), point(s, min(max(i2, 0), last)))
+    return HalfLanes(point(s, data, min(max(p &- 1, 0), last)), point(s, data, min(max(p, 0), last)),
+                     point(s, data, min(max(i1, 0), last)), point(s, data, min(max(i2, 0), last)))
 }
 
-/// One sample point, 16 or 24 bits, in 16-bit units (-32768...32767).
+/// One sample point, 16 or 24 bits, in 16-bit units (-32768...32767); 16-bit ones from `data` (24-bit
+/// samples are never unrolled).
 @_noLocks @inline(__always)
-func point(_ s: SampleData, _ index: Int32) -> Float {
+func point(_ s: SampleData, _ data: UnsafePointer<Int16>, _ index: Int32) -> Float {
     if let low = s.lowBytes { return wideSample(s.data, low, index) }
-    return Float(s.data[Int(index)])
+    return Float(data[Int(index)])
 }
 
 /// A 24-bit sample point (the 16-bit word and its low byte) in 16-bit units.
