@@ -273,24 +273,30 @@ extension Synth {
     /// repeated (filled once a call), its rows set for the copy: frame start - 1 of the font is the copy's
     /// first; it wraps at the copy's end into the copy's second pass, whose frame before is the loop's last
     /// (as FluidSynth reads a loop that has wrapped), not the one before the loop.
-    @_noLocks
+    @_noLocks @inline(__always)
     func unrollLane(_ l: Int, sample: SampleData, start: Int32, length: Int32) {
         let ints = sampleVoices.controlInts
-        let copy = sampleVoices.unrolledLoops + l &* unrolledLoopFrames
-        if ints[8 &* SampleControl.unrolledFilled &+ l] == 0 {
-            // Passes enough for 256 frames or more (fewer than the copy holds): the copy is refilled each
-            // call, so it is kept short; the span hangs on the loop alone, so where the careful steps fall
-            // does not hang on how a render is sliced.
-            let passes = max(2, (256 &+ Int(length) &- 1) / Int(length))
-            unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: passes, into: copy)
-            ints[8 &* SampleControl.unrolledSpan &+ l] = Int32(passes) &* length
-            ints[8 &* SampleControl.unrolledFilled &+ l] = 1
-            sampleVoices.laneOffsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
-        }
+        if ints[8 &* SampleControl.unrolledFilled &+ l] == 0 { fillUnrolledLane(l, sample: sample, start: start, length: length) }
         let span = ints[8 &* SampleControl.unrolledSpan &+ l]
         ints[8 &* SampleControl.wrapAt &+ l] = start &+ span
         ints[8 &* SampleControl.loopLength &+ l] = span &- length
         ints[8 &* SampleControl.lastIndex &+ l] = start &+ span &+ 1
+    }
+}
+
+extension Synth {
+    /// `unrollLane`'s copy, once a call: passes enough for 256 frames or more (fewer than the copy holds),
+    /// since the copy is refilled each call; the span hangs on the loop alone, so where the careful steps
+    /// fall does not hang on how a render is sliced.
+    @_noLocks @inline(never)
+    func fillUnrolledLane(_ l: Int, sample: SampleData, start: Int32, length: Int32) {
+        let ints = sampleVoices.controlInts
+        let copy = sampleVoices.unrolledLoops + l &* unrolledLoopFrames
+        let passes = max(2, (256 &+ Int(length) &- 1) / Int(length))
+        unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: passes, into: copy)
+        ints[8 &* SampleControl.unrolledSpan &+ l] = Int32(passes) &* length
+        ints[8 &* SampleControl.unrolledFilled &+ l] = 1
+        sampleVoices.laneOffsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
     }
 }
 
