@@ -1,4 +1,5 @@
 import CJack
+import DSP
 import Engine
 import Foundation
 import MIDI
@@ -48,17 +49,28 @@ public enum CPUCapacityBenchmark {
     /// Backbeat: the sweep stops early where a step costs over 70 % of a period.
     public static var fluidsynthSteps: [Int] { [0, 16, 32, 64, 128, 256, 512, 1024, 2048] }
 
-    /// Backbeat's engine in this process on `server`, the notes of `steps` held in turn.
-    public static func backbeat(server: String, steps: [Int] = backbeatSteps, window: Duration = .seconds(1), repeats: Int = 3) throws -> Result {
+    /// Backbeat's engine in this process on `server`, the notes of `steps` held in turn: the built-in synth's
+    /// patch 1, or with `soundFont` the font's `program` on every channel (as many voices as the synth allows:
+    /// a stereo preset sounds two a note).
+    public static func backbeat(server: String, steps: [Int] = backbeatSteps, window: Duration = .seconds(1), repeats: Int = 3,
+                                soundFont: SoundFont? = nil, program: UInt8 = 81) throws -> Result {
         let maxNotes = steps.max() ?? 0
         var options = EngineOptions()
         options.serverName = server
         options.autoconnect = false
-        options.voices = max(maxNotes, 1)
+        options.voices = soundFont == nil ? max(maxNotes, 1) : min(max(2 * maxNotes, 1), Synth.maximumVoices)
         options.patch = 1
+        options.soundFont = soundFont
         let engine = Engine(options: options, log: { _ in })
         try engine.start()
         defer { engine.stop() }
+        if soundFont != nil {
+            for channel in 0..<UInt8(16) {
+                while !engine.keyboardRing.push(.midi(ShortMessage.programChange(program, channel: channel), .keyboard)) {
+                    usleepMilliseconds(1)
+                }
+            }
+        }
         var median: UInt64?, p99: UInt64?
         var result = try sweep(pid: getpid(), server: server, steps: steps, window: window, repeats: repeats,
                                addNotes: { notes in

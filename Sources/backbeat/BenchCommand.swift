@@ -1,4 +1,5 @@
 import Bench
+import DSP
 import ArgumentParser
 import Engine
 import Foundation
@@ -20,9 +21,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds of held chord each render comparison plays.")
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont, soundfont3, effects }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont, soundfont3, sfspeed, effects }
 
-    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode, soundfont, soundfont3 (the SoundFont 3 render rows alone) or effects (reverb and chorus).")
+    @Option(help: "Run one group only: synth, calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode, soundfont, soundfont3 (the SoundFont 3 render rows alone), sfspeed (the SoundFont voice speed rows alone) or effects (reverb and chorus).")
     var only: Group?
 
     struct Row {
@@ -88,6 +89,7 @@ struct Bench: ParsableCommand {
         if only == nil || only == .decode { decodeRows().forEach(add) }
         if only == nil || only == .soundfont { try soundFontRows(backbeat: me).forEach(add) }
         if only == .soundfont3 { try soundFont3Rows(backbeat: me).forEach(add) }
+        if only == .sfspeed { try soundFontSpeedRows(backbeat: me, perVoice: true).forEach(add) }
         if only == nil || only == .effects { try effectsRows(backbeat: me).forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
@@ -205,11 +207,14 @@ struct Bench: ParsableCommand {
     /// several held voice counts (Backbeat in this process, FluidSynth as a child, read alike from /proc),
     /// at 256 and 64 frames on a private server each, and the voices a least-squares line through those
     /// points puts at 80 % of the period. Backbeat's own callback-duration histogram goes beside its fit.
-    func capacityRows() throws -> [Row] {
+    /// With `soundFont`, Backbeat plays that font (FluidSynth's, program 82 on both sides) and the target is
+    /// issue 24's.
+    func capacityRows(soundFont: (name: String, font: SoundFont)? = nil) throws -> [Row] {
         try [256, 64].map { period in
             let server = "backbeat-bench-cpu-\(period)"
             return try PrivateJackServer.whileRunning(server, period: period) {
-                let ours = try CPUCapacityBenchmark.backbeat(server: server)
+                let ours = try soundFont.map { try CPUCapacityBenchmark.backbeat(server: server, steps: [0, 64, 256, 512, 1024], soundFont: $0.font) }
+                    ?? CPUCapacityBenchmark.backbeat(server: server)
                 let theirs = try CPUCapacityBenchmark.fluidsynth(server: server)
                 let ourFit = ours.fit, theirFit = theirs?.fit
                 func extras(_ result: CPUCapacityBenchmark.Result) -> String {
@@ -224,10 +229,12 @@ struct Bench: ParsableCommand {
                 var ratio: Double?
                 if let mine = ourFit.voices, let other = theirFit?.voices { ratio = other > 0 ? Double(mine) / Double(other) : .infinity }
                 let bigEnough = period != 256 || (ourFit.voices ?? 0) >= 4096
-                return Row(metric: "real-time capacity at \(period) frames, CPU time (vs FluidSynth over JACK)", backbeat: detail,
+                let times = soundFont == nil ? 4.0 : 6.0
+                let what = soundFont.map { "SoundFont \($0.name) program 82, " } ?? ""
+                return Row(metric: "real-time capacity at \(period) frames, \(what)CPU time (vs FluidSynth over JACK)", backbeat: detail,
                            reference: reference, ratio: ratio.map { String(format: "%.1fx", $0) } ?? "n/a",
-                           target: period == 256 ? "≥4x FluidSynth, ≥4096 voices" : "≥4x FluidSynth",
-                           pass: theirs == nil ? (period == 256 ? bigEnough : nil) : (ratio.map { $0 >= 4 } ?? false) && bigEnough)
+                           target: period == 256 ? "≥\(Int(times))x FluidSynth, ≥4096 voices" : "≥\(Int(times))x FluidSynth",
+                           pass: theirs == nil ? (period == 256 ? bigEnough : nil) : (ratio.map { $0 >= times } ?? false) && bigEnough)
             }
         }
     }
@@ -259,26 +266,7 @@ struct Bench: ParsableCommand {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let font = try? SoundFontFile.load(path)
         var rows: [Row] = []
-        let samples = seconds * 48_000
-        let one = try SoundFontBenchmark.render(backbeat: backbeat, font: path, notes: 1, seconds: seconds)
-        let oneVoices = font.map { SoundFontBenchmark.backbeatVoices(font: $0, notes: 1) }
-        for notes in [64, 256, 1024] {
-            let run = try SoundFontBenchmark.render(backbeat: backbeat, font: path, notes: notes, seconds: seconds)
-            let voices = font.map { SoundFontBenchmark.backbeatVoices(font: $0, notes: notes) }
-            var ours: Double?, theirs: Double?
-            if let all = run.backbeat, let base = one.backbeat, let voices, let oneVoices, voices > oneVoices {
-                ours = (all - base) / (Double(voices - oneVoices) * samples) * 1e9
-            }
-            if let all = run.fluidsynth, let base = one.fluidsynth, let v = run.fluidsynthVoices, let v1 = one.fluidsynthVoices, v > v1 {
-                theirs = (all - base) / (Double(v - v1) * samples) * 1e9
-            }
-            let ratio = ours.flatMap { o in theirs.map { $0 / max(o, 1e-9) } }
-            let mine = ours.map { String(format: "%.1f (%.3f s, %d voices)", $0, run.backbeat ?? 0, voices ?? 0) }
-                ?? "n/a (\(run.backbeatError ?? "voices not counted"))"
-            rows.append(Row(metric: "SoundFont render ns per voice-sample above a 1-note render, \(notes)-note piano chord \(seconds) s, \(name), least of 3 (vs fluidsynth -F)",
-                            backbeat: mine, reference: theirs.map { String(format: "%.1f (%.3f s, %d voices)", $0, run.fluidsynth ?? 0, run.fluidsynthVoices ?? 0) } ?? "n/a",
-                            ratio: ratio.map { String(format: "%.1fx", $0) } ?? "n/a", target: ">= 3x", pass: ratio.map { $0 >= 3 }))
-        }
+        rows += try soundFontVoiceSampleRows(backbeat: backbeat, path: path, font: font, notes: [64, 256, 1024])
 
         // Onsets over JACK: Backbeat with the font in process, FluidSynth as a client of the same server.
         let server = "backbeat-bench-sf"
@@ -316,7 +304,7 @@ struct Bench: ParsableCommand {
                         backbeat: resident.map(mebibytes) ?? "n/a (font not loaded)", reference: fluid.map(mebibytes) ?? "n/a",
                         ratio: resident.flatMap { r in fluid.map { String(format: "%.1fx less", Double($0.own) / Double(max(r.own, 1))) } } ?? "n/a",
                         target: "< FluidSynth", pass: resident.flatMap { r in fluid.map { r.own < $0.own } }))
-        return rows + (try soundFont3Rows(backbeat: backbeat))
+        return rows + (try soundFontSpeedRows(backbeat: backbeat, perVoice: false)) + (try soundFont3Rows(backbeat: backbeat))
     }
 
     /// A General MIDI song rendered with a SoundFont 3 font (MuseScore_General_Lite.sf3): peak memory and wall

@@ -36,7 +36,11 @@ enum SampleControl {
     static var fastLimit: Int { @_noLocks get { 5 } }
     static var position: Int { @_noLocks get { 6 } }
     static var fraction: Int { @_noLocks get { 7 } }
-    static var intRows: Int { @_noLocks get { 8 } }
+    static var lastIndex: Int { @_noLocks get { 8 } }
+    // Per call: a lane's unrolled loop (Synth+SampleGroup.swift's `unrollLane`).
+    static var unrolledSpan: Int { @_noLocks get { 9 } }
+    static var unrolledFilled: Int { @_noLocks get { 10 } }
+    static var intRows: Int { @_noLocks get { 11 } }
 }
 
 /// Four sample voices' playing state over a control block: position, loop, filter, levels.
@@ -48,6 +52,11 @@ struct SampleLanes {
     var wrapAt = HalfLaneInts(), loopLength = HalfLaneInts(), stopAt = HalfLaneInts(), fastLimit = HalfLaneInts()
     var z1 = HalfLanes(), z2 = HalfLanes(), b1 = HalfLanes(), b2 = HalfLanes(), b3 = HalfLanes()
     var left = HalfLanes(), right = HalfLanes(), stepLeft = HalfLanes(), stepRight = HalfLanes()
+    /// Per lane, where its points are read, in frames from the font's data: 0, or for a short loop
+    /// repeated in `SampleVoiceSlots.unrolledLoops`, that copy's place less the loop's start (minus one).
+    var offset = SIMD4<Int>()
+    /// Per lane, the last frame its careful reads may take (the data's, or the unrolled copy's).
+    var lastIndex = HalfLaneInts()
     /// 1 while the voice plays, 0 from the sample frame after a non-looping sample's end (and in empty lanes).
     var alive = HalfLanes()
     /// Whether any of the four runs its filter; when none does (cutoff at the top, no resonance), the filter

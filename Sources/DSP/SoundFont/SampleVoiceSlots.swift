@@ -11,6 +11,11 @@ struct SampleVoiceSlots: ~Copyable {
     let controlInts: UnsafeMutablePointer<Int32>
     /// The sample loop's interpolation weights (`InterpolationTable`, in two arrays of the store).
     let interpolation: InterpolationTable
+    /// Per lane of a group, `unrolledLoopFrames` frames: a short loop repeated (`Synth.unrollLoop`), so that
+    /// its voice wraps once per many passes rather than every pass.
+    let unrolledLoops: UnsafeMutablePointer<Int16>
+    /// Per lane of a group: `SampleLanes.offset`, set with the copy.
+    let laneOffsets: UnsafeMutablePointer<Int>
     private let store: ArrayStore
 
     init(count: Int) {
@@ -21,6 +26,8 @@ struct SampleVoiceSlots: ~Copyable {
         controlInts = store.make(8 * SampleControl.intRows, 0)
         interpolation = InterpolationTable(weights: store.make(InterpolationTable.rows, .zero),
                                            words: store.make(InterpolationTable.rows, .zero))
+        unrolledLoops = store.make(8 * unrolledLoopFrames, 0)
+        laneOffsets = store.make(8, 0)
         self.store = store
     }
 }

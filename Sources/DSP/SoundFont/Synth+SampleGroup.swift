@@ -13,6 +13,13 @@ var sampleVoiceGain: Float { @_noLocks get { 0.2 } }
 
 typealias LaneInts = SIMD8<Int32>
 
+/// Frames of `SampleVoiceSlots.unrolledLoops` per lane: a loop of at most half of this (less three) is
+/// played from a copy repeated there, so that it wraps (a careful step and a new fast run) once per many
+/// passes. FluidR3's saw lead loops every few dozen frames: played from the font's data, its loop ends cost
+/// a third of a render's instructions.
+var unrolledLoopFrames: Int { @_noLocks get { 1024 } }
+// (A loop of at most 510 frames spans fewer than 256 + 510 frames in its copy: it fits with its three more.)
+
 /// The filter's damping with initialFilterQ 0 (Q = 1/sqrt(2)): no resonance.
 var wideOpenDamping: Float { @_noLocks get { 1.414_2 } }
 
@@ -103,6 +110,14 @@ extension Synth {
         if count > 4 { high = gathered(1) }
         var levels = Lanes()
         var n0 = 0
+        // Per lane: the frames its unrolled copy's loop spans (a whole number of passes), 0 while it plays
+        // from the font's data; and whether the copy is filled in this call (rows, as the others: scalar writes).
+        for l in 0..<8 {
+            ints[8 &* SampleControl.unrolledSpan &+ l] = 0
+            ints[8 &* SampleControl.unrolledFilled &+ l] = 0
+            ints[8 &* SampleControl.lastIndex &+ l] = dataCount &- 1
+            sampleVoices.laneOffsets[l] = 0
+        }
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = sampleSends(slots, count: count)
         let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
@@ -150,6 +165,23 @@ extension Synth {
                 ints[8 &* SampleControl.wrapAt &+ l] = loops ? s.loopEnd : .max
                 ints[8 &* SampleControl.loopLength &+ l] = loops ? s.loopEnd - s.loopStart : 0
                 ints[8 &* SampleControl.stopAt &+ l] = loops ? .max : s.end
+                let start = s.loopStart, length = s.loopEnd &- start
+                let short = loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil
+                let span = ints[8 &* SampleControl.unrolledSpan &+ l]
+                if span != 0 || short {
+                    let p = l < 4 ? low.position[l] : high.position[l &- 4]
+                    if span != 0 && !short {
+                        // Back to the font's data (a loop-until-release voice released): the position
+                        // folded into the loop's one pass.
+                        let folded = start &+ (p &- start) % length
+                        if l < 4 { low.position[l] = folded } else { high.position[l &- 4] = folded }
+                        sampleVoices.laneOffsets[l] = 0
+                        ints[8 &* SampleControl.lastIndex &+ l] = dataCount &- 1
+                        ints[8 &* SampleControl.unrolledSpan &+ l] = 0
+                    } else if span != 0 || (p >= start && p < s.loopEnd) {
+                        unrollLane(l, sample: sample, start: start, length: length)
+                    }
+                }
             }
             // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
             let increments = minLanes(row(SampleControl.ratio) * exp2Lanes(row(SampleControl.cents) * (1.0 / 1200)),
@@ -177,6 +209,10 @@ extension Synth {
             let dataCounts = LaneInts(repeating: dataCount) // a vector compare: with a scalar it is a loop
             fastLimit.replace(with: dataCounts, where: fastLimit .> dataCounts)
             UnsafeMutableRawPointer(ints + 8 &* SampleControl.fastLimit).storeBytes(of: fastLimit &- 4, as: LaneInts.self)
+            for l in 0..<count where ints[8 &* SampleControl.unrolledSpan &+ l] != 0 {
+                // An unrolled loop's points lie in its copy up to wrapAt + 1 (`unrollLane`).
+                ints[8 &* SampleControl.fastLimit &+ l] = ints[8 &* SampleControl.wrapAt &+ l] &- 2
+            }
             let inverseLength = 1 / Float(length)
             for h in 0..<(count > 4 ? 2 : 1) {
                 var lanes = h == 0 ? low : high
@@ -190,6 +226,8 @@ extension Synth {
                 lanes.loopLength = halfInts(SampleControl.loopLength, h)
                 lanes.stopAt = halfInts(SampleControl.stopAt, h)
                 lanes.fastLimit = halfInts(SampleControl.fastLimit, h)
+                lanes.lastIndex = halfInts(SampleControl.lastIndex, h)
+                lanes.offset = UnsafeRawPointer(sampleVoices.laneOffsets + 4 &* h).loadUnaligned(as: SIMD4<Int>.self)
                 lanes.b1 = half(SampleControl.b1, h); lanes.b2 = half(SampleControl.b2, h); lanes.b3 = half(SampleControl.b3, h)
                 lanes.stepLeft = (half(SampleControl.targetLeft, h) - lanes.left) * inverseLength * lanes.alive
                 lanes.stepRight = (half(SampleControl.targetRight, h) - lanes.right) * inverseLength * lanes.alive
@@ -214,7 +252,9 @@ extension Synth {
                 freeVoice(v)
                 continue
             }
-            voice.pointee.position = lanes.position[i]
+            let start = voice.pointee.loopStart
+            voice.pointee.position = ints[8 &* SampleControl.unrolledSpan &+ l] == 0 ? lanes.position[i]
+                : start &+ (lanes.position[i] &- start) % (voice.pointee.loopEnd &- start)
             voice.pointee.fraction = lanes.fraction[i]
             voice.pointee.lastLeft = lanes.left[i]
             voice.pointee.lastRight = lanes.right[i]
@@ -227,3 +267,53 @@ extension Synth {
     }
 }
 
+
+extension Synth {
+    /// Lane `l` (its voice in the loop `start..<start + length`, short) reads from its copy of the loop
+    /// repeated (filled once a call), its rows set for the copy: frame start - 1 of the font is the copy's
+    /// first; it wraps at the copy's end into the copy's second pass, whose frame before is the loop's last
+    /// (as FluidSynth reads a loop that has wrapped), not the one before the loop.
+    @_noLocks @inline(__always)
+    func unrollLane(_ l: Int, sample: SampleData, start: Int32, length: Int32) {
+        let ints = sampleVoices.controlInts
+        if ints[8 &* SampleControl.unrolledFilled &+ l] == 0 { fillUnrolledLane(l, sample: sample, start: start, length: length) }
+        let span = ints[8 &* SampleControl.unrolledSpan &+ l]
+        ints[8 &* SampleControl.wrapAt &+ l] = start &+ span
+        ints[8 &* SampleControl.loopLength &+ l] = span &- length
+        ints[8 &* SampleControl.lastIndex &+ l] = start &+ span &+ 1
+    }
+}
+
+extension Synth {
+    /// `unrollLane`'s copy, once a call: passes enough for 256 frames or more (fewer than the copy holds),
+    /// since the copy is refilled each call; the span hangs on the loop alone, so where the careful steps
+    /// fall does not hang on how a render is sliced.
+    @_noLocks @inline(never)
+    func fillUnrolledLane(_ l: Int, sample: SampleData, start: Int32, length: Int32) {
+        let ints = sampleVoices.controlInts
+        let copy = sampleVoices.unrolledLoops + l &* unrolledLoopFrames
+        let passes = max(2, (256 &+ Int(length) &- 1) / Int(length))
+        unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: passes, into: copy)
+        ints[8 &* SampleControl.unrolledSpan &+ l] = Int32(passes) &* length
+        ints[8 &* SampleControl.unrolledFilled &+ l] = 1
+        sampleVoices.laneOffsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
+    }
+}
+
+/// `passes` passes of the loop `start..<start + length` of `data` into `copy`, after the frame before the
+/// loop (the font's frame 0 for a loop at 0: what a careful read clamps to), and two frames more, so that
+/// every position of the passes reads its four points from the copy: one copy of the loop, then the copy
+/// doubled until it is long enough.
+@_noLocks
+func unrollLoop(from data: UnsafePointer<Int16>, start: Int, length: Int, passes: Int, into copy: UnsafeMutablePointer<Int16>) {
+    copy[0] = data[max(start &- 1, 0)]
+    let loop = copy + 1
+    let total = passes &* length &+ 2
+    UnsafeMutableRawPointer(loop).copyMemory(from: data + start, byteCount: 2 &* length)
+    var have = length
+    while have < total {
+        let more = min(have, total &- have)
+        UnsafeMutableRawPointer(loop + have).copyMemory(from: loop, byteCount: 2 &* more)
+        have &+= more
+    }
+}
