@@ -1,4 +1,4 @@
-// The synth's memory frees itself: every buffer is a `FixedArray` freed in its own deinit, so a synth made,
+// The synth's memory frees itself: every buffer comes from an `ArrayStore` freed in its own deinit, so a synth made,
 // prepared and dropped a thousand times leaves the resident set where it was.
 import Foundation
 import Testing
@@ -31,9 +31,11 @@ func aThousandSynthsWithAFontLeaveTheResidentSetFlat() throws {
     for _ in 0..<1_000 { cycle() }
     let grown = residentBytes() - before
     print("resident set: \(before / 1024) kB before 1000 synths, grew \(grown / 1024) kB")
-    // A leak of the per-synth buffers would grow it by some 500 MB; allocator noise is a few MB at most.
+    // A leak of the per-synth buffers would grow it by some 500 MB. The resident set is the whole test
+    // process's, which the tests running beside this one move by tens of MB (16.4 MB seen once), so the
+    // bound sits between the two.
     #expect(before > 0)
-    #expect(grown < 16 << 20, "grew \(grown / 1024) kB over 1000 synths")
+    #expect(grown < 64 << 20, "grew \(grown / 1024) kB over 1000 synths")
 }
 
 /// The loader's memory frees itself too: fonts loaded from bytes (their copy of the file, their tables and
@@ -60,7 +62,7 @@ func aThousandSynthsWithAFontLeaveTheResidentSetFlat() throws {
     for _ in 0..<1_000 { try cycle() }
     let grown = residentBytes() - before
     print("resident set: \(before / 1024) kB before 1000 font stacks, grew \(grown / 1024) kB")
-    // A leak of the copied files alone would grow it by some 250 MB.
+    // A leak of the copied files alone would grow it by some 250 MB (the bound: as above).
     #expect(before > 0)
-    #expect(grown < 16 << 20, "grew \(grown / 1024) kB over 1000 font stacks")
+    #expect(grown < 64 << 20, "grew \(grown / 1024) kB over 1000 font stacks")
 }
