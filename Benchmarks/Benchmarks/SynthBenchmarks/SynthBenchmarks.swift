@@ -20,6 +20,9 @@ nonisolated(unsafe) let benchmarks = {
     for (voices, vibrato) in [(1, false), (16, false), (64, false), (256, false), (1024, false), (2048, false), (256, true)] {
         let synth = Synth(voices: voices, patch: 1)
         synth.prepare(sampleRate: 48_000, maxFrames: period)
+        // Channel 10 plays the patch too, not the drum kit (GM2 bank MSB 121: melodic), so that its voices
+        // hold like the others' instead of ending as one-shot drums.
+        synth.handle(ShortMessage(status: 0xB9, data1: 0, data2: 121))
         for index in 0..<voices {
             // 64 keys per channel (36...99), then the other 64 (0...35, 100...127) past 1024.
             let i = index % 1024, k = UInt8(i % 64)
