@@ -13,8 +13,6 @@ struct SoundFontChannels: ~Copyable {
     /// Polyphonic key pressure, 128 keys per channel: `keyPressure[channel * 128 + key]`.
     let keyPressure: UnsafeMutablePointer<UInt8>
     let program: UnsafeMutablePointer<UInt8>
-    /// GS Use For Rhythm Part: -1 not set (channel 10 is the drum part), 0 a normal part, 1 a drum part.
-    let rhythm: UnsafeMutablePointer<Int8>
     /// Index into the font's presets, or -1 (nothing plays on the channel).
     let preset: UnsafeMutablePointer<Int32>
     /// When the preset the channel plays is not the bank and program it asked for (a fallback, or nothing):
@@ -35,7 +33,6 @@ struct SoundFontChannels: ~Copyable {
         preset = store.make(channelCount, -1 as Int32)
         substitution = store.make(channelCount, 0)
         substitutionSaid = store.make(channelCount, 0 as UInt8)
-        rhythm = store.make(channelCount, -1 as Int8)
         self.store = store
         for ch in 0..<channelCount { resetControllers(ch, all: true) }
     }

@@ -64,9 +64,8 @@ extension Synth {
         guard let font = fontReference else { return }
         var bank = Int(fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)])
         let program = Int(fontChannels.program[ch])
-        var drum = fontChannels.rhythm[ch] >= 0 ? fontChannels.rhythm[ch] != 0 : ch == 9
-        if bank == 120 || bank == 127 { drum = true; bank = 0 } else if bank == 121 { drum = false; bank = 0 }
-        let percussion = drum
+        let percussion = isDrumPart(ch, bank: bank) // the one rule (Synth+Drums.swift)
+        if bank == 120 || bank == 121 || bank == 127 { bank = 0 }
         let found = font._withUnsafeGuaranteedRef { $0.preferredPreset(bank: bank, program: program, percussion: percussion) }
         let p = found ?? -1
         fontChannels.preset[ch] = Int32(p)
@@ -104,12 +103,11 @@ extension Synth {
     }
 
     /// GS Use For Rhythm Part: the channel becomes a drum part (`drum`) or a normal one; its preset is
-    /// chosen again for its bank and program. The built-in synth has no drum kit: nothing changes there.
+    /// chosen again for its bank and program (with a font; the built-in kit reads the part at each note).
     @_noLocks
     func setRhythmPart(channel ch: Int, drum: Bool) {
-        guard hasFont else { return }
-        fontChannels.rhythm[ch] = drum ? 1 : 0
-        selectFontPreset(ch)
+        controls.rhythm[ch] = drum ? 1 : 0
+        if hasFont { selectFontPreset(ch) }
     }
 
     /// Every channel's controllers at power-on, no GS rhythm part setting, and its preset chosen again
@@ -118,7 +116,7 @@ extension Synth {
     func resetFontChannels() {
         guard hasFont else { return }
         for ch in 0..<channelCount {
-            fontChannels.rhythm[ch] = -1
+            controls.rhythm[ch] = -1
             fontChannels.resetControllers(ch, all: true)
             fontChannels.program[ch] = 0
             selectFontPreset(ch)

@@ -10,12 +10,15 @@ extension Synth {
     /// A drum part plays the kit: channel 10 (index 9) unless GS Use For Rhythm Part says otherwise, any
     /// channel that GS message makes one, and any channel whose bank MSB is 120 (GM2 rhythm) or 127 (XG drum
     /// kit); bank MSB 121 (GM2 melodic) makes a channel melodic. The rule the SoundFont synth applies to
-    /// choose its drum banks (`selectFontPreset`, Synth+SoundFont.swift).
+    /// choose its drum banks (`selectFontPreset`, Synth+SoundFont.swift, with the bank its preset lookup holds).
     @_noLocks @inline(__always)
-    func isDrumPart(_ ch: Int) -> Bool {
-        let bank = controls.bank[ch], rhythm = controls.rhythm[ch]
+    func isDrumPart(_ ch: Int) -> Bool { isDrumPart(ch, bank: Int(controls.bank[ch])) }
+
+    @_noLocks @inline(__always)
+    func isDrumPart(_ ch: Int, bank: Int) -> Bool {
         if bank == 120 || bank == 127 { return true }
         if bank == 121 { return false }
+        let rhythm = controls.rhythm[ch]
         return rhythm >= 0 ? rhythm != 0 : ch == 9
     }
 

@@ -55,7 +55,6 @@ extension Synth {
         case .gsScaleTuning(let channel, let first, let count):
             applyGSScaleTuning(bytes, channel: Int(channel & 0x0F), first: first, count: count)
         case .gsRhythmPart(let channel, let map):
-            controls.rhythm[Int(channel & 0x0F)] = map != 0 ? 1 : 0 // the built-in drum kit (Synth+Drums.swift)
             setRhythmPart(channel: Int(channel & 0x0F), drum: map != 0)
         }
         publishCount()
