@@ -151,23 +151,11 @@ extension Synth {
                              inverseRate: rate, perSample: perSample, stride: stride)
         }
 
-        if case .steady = kind {
-            var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
-            oscillateAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
-                               phase: &halfPhase, increment: steps.lowHalf, z1: &halfZ1, z2: &halfZ2,
-                               b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
-                               levelRight: levelRight.lowHalf, left: outLeft, right: outRight)
-            phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
-            if count > 4 {
-                halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
-                oscillateAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: offsets.highHalf,
-                                   phase: &halfPhase, increment: steps.highHalf, z1: &halfZ1, z2: &halfZ2,
-                                   b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
-                                   levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
-                                   left: outLeft, right: outRight)
-                phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
-            }
-        } else if case .gliding = kind, rampable {
+        // Steady groups and rampable glides share the ramp loop: a steady group's slopes are zero (`slopes`
+        // is set only for a ramp above), so its steps stay constant, the same samples as a constant-step loop.
+        var ramps = false
+        if case .steady = kind { ramps = true } else if case .gliding = kind, rampable { ramps = true }
+        if ramps {
             var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
             rampAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
                           phase: &halfPhase, increment: steps.lowHalf, slope: slopes.lowHalf, z1: &halfZ1, z2: &halfZ2,
