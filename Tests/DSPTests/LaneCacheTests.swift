@@ -157,3 +157,27 @@ func keptGroupsMatchAFreshGatherInCallsOfAnySize(period: Int) {
     _ = render(synth, frames: 64 * 100, block: 64)
     #expect(synth.laneCache.keptRenders - before == 100 * 32)
 }
+
+@Test func keptGroupsOfManyPatchesSoundAsAFreshGather() {
+    // Each channel plays its own built-in patch (a program change per channel, each patch given short decays):
+    // groups are sorted by patch, kept per patch, and a patch's change (its waveform, its filter) makes only
+    // its own groups stale.
+    let programs: [UInt8] = [16, 21, 40, 56, 73, 80, 32, 88, 4, 16, 21, 40, 56, 73, 80, 32]
+    let result = compareCachedToFresh(calls: 900, setUp: { synth in
+        for (ch, program) in programs.enumerated() {
+            synth.handle(ShortMessage(status: 0xC0 | UInt8(ch), data1: program, data2: 0))
+            synth.setParameter(.decay, 0.02)
+            synth.setParameter(.attack, 0.005)
+        }
+    }, script: [
+        0: [{ synth in for i in 0..<96 { synth.handle(noteOn(UInt8(40 + i % 24), channel: UInt8(i % 16))) } }],
+        200: [send(noteOn(90, channel: 3), noteOff(41, channel: 1))],  // one patch's groups shift
+        300: [{ $0.setParameter(.waveform, 1) }],                      // program 32's patch (the last chosen)
+        400: [{ $0.setParameter(.cutoff, 700) }],                      // its filter glides, then rests
+        500: [send(ShortMessage(status: 0xC2, data1: 0, data2: 0)), send(noteOn(70, channel: 2))], // a piano note
+        600: [send(cc(7, 50, channel: 5))],
+        700: [{ $0.releaseAllVoices() }],
+    ])
+    #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
+    #expect(result.kept > 2_000, "kept groups rendered: \(result.kept)")
+}

@@ -90,9 +90,9 @@ extension Synth {
         var reverb = Lanes(), chorus = Lanes()
         let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
         guard reverbOn || chorusOn else { return (reverb, chorus, false) }
-        let patch = patches.values[currentPatch]
         let share = controllerSendShare / 127
         for l in 0..<count {
+            let patch = patches.values[Int(voices.patch[Int(slots[l])])] // the patch the note started with
             let cc = fontChannels.controllers + Int(voices.channel[Int(slots[l])]) * 128
             let r = patch.reverbSend + share * Float(cc[Int(Controller.reverbSend.rawValue)])
             let c = patch.chorusSend + share * Float(cc[Int(Controller.chorusSend.rawValue)])

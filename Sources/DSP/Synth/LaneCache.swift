@@ -27,18 +27,22 @@ struct LaneCache: ~Copyable {
     let capacity: Int
     /// Entries the last slice rendered (0 after `prepare`): the prefix of `entries` that may hold state.
     var live = 0
-    /// The global values the kept coefficients and tables came from: smoothed cutoff (octaves), filter
-    /// envelope amount, SVF damping, 1 / sample rate; and the waveform.
-    var filter = SIMD4<Float>(repeating: .nan)
-    var wave = -1
+    /// Per built-in patch, the values its kept coefficients and tables came from: smoothed cutoff (octaves),
+    /// filter envelope amount, SVF damping, 1 / sample rate; and the waveform (-1: none kept).
+    let filter: UnsafeMutablePointer<SIMD4<Float>>
+    let wave: UnsafeMutablePointer<Int>
+    let patchCount: Int
     /// False: every slice gathers every group afresh (the path the cache must match, for tests).
     var isEnabled = true
     /// Groups rendered straight from kept lanes since `init` (the tests' evidence that the cache was used).
     var keptRenders = 0
 
-    init(slots: Int) {
+    init(slots: Int, patches: Int) {
         capacity = max((slots + 7) / 8, 1)
+        patchCount = patches
         var store = ArrayStore()
+        filter = store.make(patches, SIMD4<Float>(repeating: .nan))
+        wave = store.make(patches, -1)
         entries = store.make(capacity, Entry())
         ages = store.make(8 * capacity, 0)
         channelState = store.make(channelCount, SIMD4<Float>(repeating: .nan))
@@ -52,8 +56,8 @@ struct LaneCache: ~Copyable {
     mutating func reset() {
         for e in 0..<live { entries[e].count = 0 }
         live = 0
-        filter = SIMD4(repeating: .nan)
-        wave = -1
+        filter.update(repeating: SIMD4(repeating: .nan), count: patchCount)
+        wave.update(repeating: -1, count: patchCount)
         channelState.update(repeating: SIMD4(repeating: .nan), count: channelCount)
     }
 }

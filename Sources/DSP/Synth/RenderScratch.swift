@@ -4,9 +4,9 @@ struct RenderScratch: ~Copyable {
     let pitch: UnsafeMutablePointer<Float>       // channels * frames: pitch ratios
     let left: UnsafeMutablePointer<Float>        // channels * frames: channel gains
     let right: UnsafeMutablePointer<Float>
-    let cutoff: UnsafeMutablePointer<Float>      // frames: smoothed cutoff, log2 Hz
-    let damping: UnsafeMutablePointer<Float>     // frames: smoothed SVF k
-    let envelopeAmount: UnsafeMutablePointer<Float> // frames: smoothed filter envelope, octaves
+    let cutoff: UnsafeMutablePointer<Float>      // patches * frames: each built-in patch's smoothed cutoff, log2 Hz
+    let damping: UnsafeMutablePointer<Float>     // patches * frames: smoothed SVF k
+    let envelopeAmount: UnsafeMutablePointer<Float> // patches * frames: smoothed filter envelope, octaves
     let master: UnsafeMutablePointer<Float>      // frames: smoothed master gain
     let pitchMax: UnsafeMutablePointer<Float>    // channels: highest pitch ratio this period
     // Eight voices at a time (VoiceLanes.swift), `frames` vectors each:
@@ -17,14 +17,14 @@ struct RenderScratch: ~Copyable {
 
     private let store: ArrayStore
 
-    init(frames: Int, channels: Int) {
+    init(frames: Int, channels: Int, patches: Int) {
         var store = ArrayStore()
         pitch = store.make(channels * frames, 0)
         left = store.make(channels * frames, 0)
         right = store.make(channels * frames, 0)
-        cutoff = store.make(frames, 0)
-        damping = store.make(frames, 0)
-        envelopeAmount = store.make(frames, 0)
+        cutoff = store.make(patches * frames, 0)
+        damping = store.make(patches * frames, 0)
+        envelopeAmount = store.make(patches * frames, 0)
         master = store.make(frames, 0)
         pitchMax = store.make(channels, 0)
         lanes = store.make(5 * frames, .zero)

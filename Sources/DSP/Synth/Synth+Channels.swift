@@ -6,9 +6,9 @@ import MIDI
 extension Synth {
     /// Applies one MIDI message now: it affects the sound from the next sample `render` writes.
     /// Channel messages on other channels than `channel` (when set) are ignored, as are system messages.
-    /// Controllers, bend and the pedal are per channel; a program change (any answered channel) selects the
-    /// synth's one patch, the nearest to that General MIDI program (`SynthPatch.generalMIDI(program:)`),
-    /// loading its values into the parameters. Drum parts play the built-in drum kit (Synth+Drums.swift).
+    /// Controllers, bend and the pedal are per channel; so is a program change: the channel's next notes
+    /// play the built-in patch nearest to that General MIDI program (`SynthPatch.generalMIDI(program:)`),
+    /// whose values it loads (it becomes `currentPatch`); notes sounding keep theirs. Drum parts play the built-in drum kit (Synth+Drums.swift).
     @_noLocks
     public func handle(_ message: ShortMessage) {
         guard message.isChannelMessage else { return }
@@ -29,7 +29,7 @@ extension Synth {
             if isMono(ch) { if monoNoteOff(channel: ch, note: d1) { break } }
             noteOff(channel: ch, note: d1)
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
-        case .programChange: if !hasFont { selectPatch(Int(patches.programs[Int(d1)])) } // the GM program's patch
+        case .programChange: if !hasFont { selectPatch(Int(patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
             controls.pressure[ch] = Float(d1) / 127
             updateModulation(ch)

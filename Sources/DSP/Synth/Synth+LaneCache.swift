@@ -2,7 +2,7 @@
 //
 // A steady voice (sustaining, pitch, gains and filter at rest) needs nothing per slice but its phase and
 // filter state: its phase step, table, coefficients and levels are the same as in the last slice as long
-// as the voice, its channel's pitch and gains, the filter's smoothed values and the waveform are. Gathering
+// as the voice, its channel's pitch and gains, its patch's smoothed filter values and waveform are. Gathering
 // all that into lanes and scattering it back cost about 120 ns per voice per call, which is most of the
 // synth's cost in 64-frame calls. So each steady group keeps its lanes: the next slice renders it straight
 // from them when it holds the same voices in the same lanes (the steady voices, sorted by slot, chunked by
@@ -13,22 +13,26 @@
 // of every slice as the scatter does), so the output is bit for bit the same.
 
 extension Synth {
-    /// Renders the slice's steady voices, `voices.activeSlots[0..<steadyCount]` in slot order, in groups of
-    /// eight as `renderGroup` does, reusing each group kept from the last slice that is still valid.
+    /// Renders the slice's steady voices in groups of eight as `renderGroup` does, reusing each group kept
+    /// from the last slice that is still valid: patch by patch (in index order), each patch's steady voices
+    /// `voices.activeSlots[steadyStart ..< steadyStart + steadyCount]` in slot order (`patchStates`). Entry `e`
+    /// is the slice's `e`th steady group counted over the patches in that order.
     @_noLocks
-    func renderSteadyGroups(count steadyCount: Int, wave: Int, frames: Int, activeChannels: UInt16,
-                            pitchMoves: UInt16, gainsMove: UInt16,
-                            envelopeShape: (attackStep: Float, sustain: Float, decay: Float, release: Float)) {
-        let groups = (steadyCount + 7) / 8
+    func renderSteadyGroups(frames: Int, activeChannels: UInt16, pitchMoves: UInt16, gainsMove: UInt16) {
         // What kept lanes were computed from: a channel whose values differ from the last slice's makes its
-        // groups stale; a global change all of them.
+        // groups stale; a patch's values (or the sample rate) all of that patch's.
         var stale: UInt16 = pitchMoves | gainsMove
-        let filter = SIMD4<Float>(scratch.cutoff[0], scratch.envelopeAmount[0], scratch.damping[0], inverseRate)
-        let keptWave = laneCache.wave // `||` must not capture self
-        if any(filter .!= laneCache.filter) || wave != keptWave { stale = 0xFFFF }
-        laneCache.filter = filter
-        laneCache.wave = wave
+        let states = patchStates.state, patchCount = patchStates.count
         let frameCount = maxFrames
+        var stalePatches: UInt64 = 0
+        for p in 0..<patchCount where states[p].steadyCount > 0 {
+            let row = p &* frameCount
+            let filter = SIMD4<Float>(scratch.cutoff[row], scratch.envelopeAmount[row], scratch.damping[row], inverseRate)
+            let wave = states[p].wave, keptWave = laneCache.wave[p] // `||` must not capture self
+            if any(filter .!= laneCache.filter[p]) || wave != keptWave { stalePatches |= 1 << UInt64(p) }
+            laneCache.filter[p] = filter
+            laneCache.wave[p] = wave
+        }
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
             let state = SIMD4<Float>(scratch.pitch[ch * frameCount], scratch.pitchMax[ch],
                                      scratch.left[ch * frameCount], scratch.right[ch * frameCount])
@@ -41,26 +45,39 @@ extension Synth {
         // Before any group of this slice is gathered: groups that are not kept give their state back.
         let entries = laneCache.entries, slots = voices.activeSlots
         let live = laneCache.live
-        for e in 0..<live where entries[e].count > 0 {
-            if e < groups && entries[e].channels & stale == 0 {
-                if sameSlots(entries[e], slots + 8 * e, count: min(8, steadyCount - 8 * e)) { continue }
+        var e = 0
+        for p in 0..<patchCount where states[p].steadyCount > 0 {
+            let start = states[p].steadyStart, steadyCount = states[p].steadyCount
+            let patchStale = stalePatches & (1 << UInt64(p)) != 0
+            for g in stride(from: 0, to: steadyCount, by: 8) {
+                defer { e += 1 }
+                guard e < live, entries[e].count > 0 else { continue }
+                if !patchStale && entries[e].channels & stale == 0 { // `&&` must not capture self
+                    if sameSlots(entries[e], slots + start + g, count: min(8, steadyCount - g)) { continue }
+                }
+                writeBack(e)
             }
-            writeBack(e)
         }
+        let groups = e
+        if groups < live { for e in groups..<live where entries[e].count > 0 { writeBack(e) } }
         laneCache.live = groups // entries past the old `live` are empty already
 
         var kept = 0
-        for e in 0..<groups {
-            let start = 8 * e
-            let count = min(8, steadyCount - start)
-            if entries[e].count > 0 {
-                renderKept(entries + e, frames: frames)
-                kept += 1
-            } else {
-                renderGroup(slots + start, count: count, kind: .steady, wave: wave, frames: frames,
-                            pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape,
-                            keep: entries + e)
-                for l in 0..<count { laneCache.ages[start + l] = voices.age[Int(slots[start + l])] }
+        e = 0
+        for p in 0..<patchCount where states[p].steadyCount > 0 {
+            let first = states[p].steadyStart, steadyCount = states[p].steadyCount
+            for g in stride(from: 0, to: steadyCount, by: 8) {
+                let start = first + g
+                let count = min(8, steadyCount - g)
+                if entries[e].count > 0 {
+                    renderKept(entries + e, frames: frames)
+                    kept += 1
+                } else {
+                    renderGroup(slots + start, count: count, kind: .steady, patch: p, frames: frames,
+                                pitchMoves: pitchMoves, gainsMove: gainsMove, keep: entries + e)
+                    for l in 0..<count { laneCache.ages[8 * e + l] = voices.age[Int(slots[start + l])] }
+                }
+                e += 1
             }
         }
         laneCache.keptRenders &+= kept

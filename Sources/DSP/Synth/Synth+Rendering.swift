@@ -1,5 +1,6 @@
-// Rendering one period: the global parameters smoothed per sample, each channel's pitch and gains, the
-// sounding voices sorted into groups of eight (Synth+VoiceGroup.swift renders a group), then the mix.
+// Rendering one period: each sounding patch's parameters smoothed per sample, each channel's pitch and gains,
+// the sounding voices sorted into groups of eight of one patch (Synth+VoiceGroup.swift renders a group), then
+// the mix.
 
 extension Synth {
     /// Writes (does not add) `frames` stereo samples, `frames <= maxFrames`. Events handled between two calls
@@ -24,37 +25,74 @@ extension Synth {
     func renderSlice(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
         if hasFont { prepareFontSlice() }
         prepareEffectsSlice()
-        // Global parameters: targets from the atomics, smoothed per sample.
-        let wave = min(max(Int(parameter(.waveform) + 0.5), 0), 3)
-        let attackStep = inverseRate / parameter(.attack)
-        let sustainLevel = parameter(.sustain)
-        let decayCoefficient = FastMath.exp2(-13.287_712 * inverseRate / parameter(.decay)) // -80 dB
-        let releaseCoefficient = FastMath.exp2(-16.609_64 * inverseRate / parameter(.release)) // -100 dB
-        let cutoffTarget = FastMath.log2(parameter(.cutoff))
-        let kTarget = damping(resonance: parameter(.resonance))
-        let envelopeTarget = parameter(.filterEnvelopeAmount)
+        let a = smoothing
+        // Master gain: target from its atomic, smoothed per sample.
         let masterTarget = FastMath.linear(decibels: parameter(.masterGain)) * masterVolume
-        var g = smoothed
-        let a = g.coefficient
-        // Smoothing moves monotonically toward its target: equal ends mean constant all through the slice.
-        let filterBefore = (g.cutoffOctaves, g.resonanceK, g.envelopeOctaves)
+        var master = masterLinear
         for n in 0..<frames {
-            g.cutoffOctaves += a * (cutoffTarget - g.cutoffOctaves)
-            g.resonanceK += a * (kTarget - g.resonanceK)
-            g.envelopeOctaves += a * (envelopeTarget - g.envelopeOctaves)
-            g.masterLinear += a * (masterTarget - g.masterLinear)
-            scratch.cutoff[n] = g.cutoffOctaves
-            scratch.damping[n] = g.resonanceK
-            scratch.envelopeAmount[n] = g.envelopeOctaves
-            scratch.master[n] = g.masterLinear
+            master += a * (masterTarget - master)
+            scratch.master[n] = master
         }
-        smoothed = g
-        let filterAfter = (g.cutoffOctaves, g.resonanceK, g.envelopeOctaves)
-        let filterSteady = filterBefore == filterAfter
+        masterLinear = master
+
+        // The channels that have voices, and how many built-in voices play each patch.
+        let states = patchStates.state, patchCount = patchStates.count
+        for p in 0..<patchCount { states[p].voices = 0 }
+        var activeChannels: UInt16 = 0
+        do {
+            let stages = voices.stage, kinds = voices.kind, patchOf = voices.patch, channels = voices.channel
+            for v in 0..<slotLimit where stages[v] != Stage.free {
+                activeChannels |= 1 << UInt16(channels[v])
+                if kinds[v] == VoiceKind.wavetable { states[Int(patchOf[v])].voices &+= 1 }
+            }
+        }
+        // Each patch with voices: its values, targets from its atomics, smoothed per sample into its rows of
+        // the scratch (a patch that had no voices in the last slice starts at its targets: no one heard it
+        // move); its voices get a region of the slot lists.
+        var regionStart = 0
+        for p in 0..<patchCount {
+            var s = states[p]
+            guard s.voices > 0 else {
+                if s.sounded { states[p].sounded = false }
+                continue
+            }
+            s.wave = min(max(Int(parameter(.waveform, patch: p) + 0.5), 0), 3)
+            s.attackStep = inverseRate / parameter(.attack, patch: p)
+            s.sustain = parameter(.sustain, patch: p)
+            s.decay = FastMath.exp2(-13.287_712 * inverseRate / parameter(.decay, patch: p)) // -80 dB
+            s.release = FastMath.exp2(-16.609_64 * inverseRate / parameter(.release, patch: p)) // -100 dB
+            let cutoffTarget = FastMath.log2(parameter(.cutoff, patch: p))
+            let kTarget = damping(resonance: parameter(.resonance, patch: p))
+            let envelopeTarget = parameter(.filterEnvelopeAmount, patch: p)
+            if !s.sounded {
+                s.cutoffOctaves = cutoffTarget; s.resonanceK = kTarget; s.envelopeOctaves = envelopeTarget
+                s.sounded = true
+            }
+            let row = p &* maxFrames
+            let cutoffs = scratch.cutoff + row, dampings = scratch.damping + row, amounts = scratch.envelopeAmount + row
+            var c = s.cutoffOctaves, k = s.resonanceK, e = s.envelopeOctaves
+            // Smoothing moves monotonically toward its target: equal ends mean constant all through the slice.
+            let filterBefore = (c, k, e)
+            for n in 0..<frames {
+                c += a * (cutoffTarget - c)
+                k += a * (kTarget - k)
+                e += a * (envelopeTarget - e)
+                cutoffs[n] = c
+                dampings[n] = k
+                amounts[n] = e
+            }
+            s.cutoffOctaves = c; s.resonanceK = k; s.envelopeOctaves = e
+            s.sustainHolds = filterBefore == (c, k, e) && s.sustain >= silenceLevel
+            s.steadyStart = regionStart
+            s.steadyCount = 0
+            s.glidingCount = 0
+            regionStart += s.voices
+            s.otherStart = regionStart
+            s.end = regionStart
+            states[p] = s
+        }
 
         // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
-        var activeChannels: UInt16 = 0
-        for v in 0..<slotLimit where voices.stage[v] != Stage.free { activeChannels |= 1 << UInt16(voices.channel[v]) }
         var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
         let sineTable = wavetables.tables[0]
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
@@ -100,15 +138,15 @@ extension Synth {
             scratch.pitchMax[ch] = highest
         }
 
-        // Voices in groups of eight. Steady voices (sustaining at a constant level, filter and channel
-        // controls at rest) have the same coefficients and levels at every sample of the slice: they are
-        // computed once for them; the others get them per sample. Steady ones first, the rest from the end.
-        // Settled voices on a channel whose pitch moves (vibrato) or that glide (portamento) differ from
-        // steady ones only in their phase steps: they are gathered apart.
-        var steadyCount = 0, otherStart = slotCount, glidingCount = 0
-        let sustainHolds = filterSteady && sustainLevel >= silenceLevel
+        // Voices in groups of eight, each group of one patch. Steady voices (sustaining at a constant level,
+        // filter and channel controls at rest) have the same coefficients and levels at every sample of the
+        // slice: they are computed once for them; the others get them per sample. Each patch's steady ones
+        // first in its region of the slot list, the rest from the region's end. Settled voices on a channel
+        // whose pitch moves (vibrato) or that glide (portamento) differ from steady ones only in their phase
+        // steps: they are gathered apart.
         let stages = voices.stage, levels = voices.envelope, fadeSteps = voices.fadeStep, channels = voices.channel // `&&` must not capture self
-        let kinds = voices.kind, sampleSlots = sampleVoices.activeSlots, glides = voices.glide
+        let kinds = voices.kind, sampleSlots = sampleVoices.activeSlots, glides = voices.glide, patchOf = voices.patch
+        let active = voices.activeSlots, gliding = voices.glidingSlots
         var sampleCount = 0, drumCount = 0
         for v in 0..<slotLimit where stages[v] != Stage.free {
             if kinds[v] == VoiceKind.drum { // the built-in drum kit: renderDrumVoices below
@@ -120,49 +158,58 @@ extension Synth {
                 sampleCount += 1
                 continue
             }
-            let settled = LaneEnvelope.isSettled(levels[v], sustain: sustainLevel, decay: decayCoefficient)
+            let state = states + Int(patchOf[v])
+            let settled = LaneEnvelope.isSettled(levels[v], sustain: state.pointee.sustain, decay: state.pointee.decay)
             let chBit: UInt16 = 1 << UInt16(channels[v])
-            let constantLevel = sustainHolds && stages[v] == Stage.decay && settled
+            let constantLevel = state.pointee.sustainHolds && stages[v] == Stage.decay && settled
                 && fadeSteps[v] == 0 && gainsMove & chBit == 0
             if constantLevel && pitchMoves & chBit == 0 && glides[v] == 0 { // portamento glides with the vibrato
-                voices.activeSlots[steadyCount] = Int32(v)
-                steadyCount += 1
+                active[state.pointee.steadyStart &+ state.pointee.steadyCount] = Int32(v)
+                state.pointee.steadyCount &+= 1
             } else if constantLevel {
-                voices.glidingSlots[glidingCount] = Int32(v)
-                glidingCount += 1
+                gliding[state.pointee.steadyStart &+ state.pointee.glidingCount] = Int32(v)
+                state.pointee.glidingCount &+= 1
             } else {
-                otherStart -= 1
-                voices.activeSlots[otherStart] = Int32(v)
+                state.pointee.otherStart &-= 1
+                active[state.pointee.otherStart] = Int32(v)
             }
         }
         scratch.sumLeft.update(repeating: .zero, count: 2 * frames)
         scratch.sumRight.update(repeating: .zero, count: 2 * frames)
-        let envelopeShape = (attackStep, sustainLevel, decayCoefficient, releaseCoefficient)
-        var start = 0
         if laneCache.isEnabled { // the same groups, kept in their lanes between slices (Synth+LaneCache.swift)
-            renderSteadyGroups(count: steadyCount, wave: wave, frames: frames, activeChannels: activeChannels,
-                               pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
+            renderSteadyGroups(frames: frames, activeChannels: activeChannels, pitchMoves: pitchMoves,
+                               gainsMove: gainsMove)
         } else {
-            while start < steadyCount {
-                let count = min(8, steadyCount - start)
-                renderGroup(voices.activeSlots + start, count: count, kind: .steady, wave: wave, frames: frames,
-                            pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
+            for p in 0..<patchCount where states[p].voices > 0 {
+                var start = states[p].steadyStart
+                let end = start + states[p].steadyCount
+                while start < end {
+                    let count = min(8, end - start)
+                    renderGroup(active + start, count: count, kind: .steady, patch: p, frames: frames,
+                                pitchMoves: pitchMoves, gainsMove: gainsMove)
+                    start += count
+                }
+            }
+        }
+        for p in 0..<patchCount where states[p].voices > 0 {
+            var start = states[p].steadyStart
+            let end = start + states[p].glidingCount
+            while start < end {
+                let count = min(8, end - start)
+                renderGroup(gliding + start, count: count, kind: .gliding, patch: p, frames: frames,
+                            pitchMoves: pitchMoves, gainsMove: gainsMove)
                 start += count
             }
         }
-        start = 0
-        while start < glidingCount {
-            let count = min(8, glidingCount - start)
-            renderGroup(voices.glidingSlots + start, count: count, kind: .gliding, wave: wave, frames: frames,
-                        pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
-            start += count
-        }
-        start = otherStart
-        while start < slotCount {
-            let count = min(8, slotCount - start)
-            renderGroup(voices.activeSlots + start, count: count, kind: .moving, wave: wave, frames: frames,
-                        pitchMoves: pitchMoves, gainsMove: gainsMove, envelopeShape: envelopeShape)
-            start += count
+        for p in 0..<patchCount where states[p].voices > 0 {
+            var start = states[p].otherStart
+            let end = states[p].end
+            while start < end {
+                let count = min(8, end - start)
+                renderGroup(active + start, count: count, kind: .moving, patch: p, frames: frames,
+                            pitchMoves: pitchMoves, gainsMove: gainsMove)
+                start += count
+            }
         }
 
         if sampleCount > 0 { renderSampleVoices(count: sampleCount, frames: frames) }

@@ -85,7 +85,7 @@ extension Synth {
             controls.rhythm[ch] = -1
         }
         resetChannelTuning()
-        if hasFont { resetFontChannels() } else { selectPatch(Int(patches.programs[0])) } // GM program 0
+        if hasFont { resetFontChannels() } else { selectPatch(Int(patches.programs[0]), channel: nil) } // GM program 0
         resetEffects(sends: true) // Synth+Effects.swift
     }
 }

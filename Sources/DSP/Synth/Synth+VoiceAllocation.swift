@@ -9,6 +9,9 @@ extension Synth {
         guard v >= 0 else { return }
         allocator.start(voices, v, kind: VoiceKind.wavetable, channel: ch, note: note)
         let normalized = Float(velocity) / 127
+        let patch = channelPatches[ch].load(ordering: .relaxed) // the note keeps it to the end of its release
+        let velocitySensitivity = patches.values[patch].velocitySensitivity
+        voices.patch[v] = UInt8(truncatingIfNeeded: patch)
         voices.phase[v] = 0
         voices.increment[v] = wavetableIncrement(channel: ch, note: note) // key tuning included (Synth+Tuning.swift)
         voices.amplitude[v] = voiceGain * (1 - velocitySensitivity + velocitySensitivity * normalized * normalized)

@@ -39,13 +39,17 @@ extension Synth {
         out[frames - 1] = s0
     }
 
-    /// Renders up to eight voices (`slots[0..<count]`) in the lanes of SIMD8 vectors, adding into the lane sums.
-    /// A steady group's lanes are also stored into `keep` if given (Synth+LaneCache.swift).
+    /// Renders up to eight voices (`slots[0..<count]`) of built-in patch `patch` in the lanes of SIMD8 vectors,
+    /// adding into the lane sums: the patch's waveform, envelope shape and smoothed filter values of this slice
+    /// (`patchStates`, its rows of the scratch). A steady group's lanes are also stored into `keep` if given
+    /// (Synth+LaneCache.swift).
     @_noLocks @inline(__always)
-    func renderGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, kind: GroupKind, wave: Int, frames: Int,
+    func renderGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, kind: GroupKind, patch: Int, frames: Int,
                              pitchMoves: UInt16, gainsMove: UInt16,
-                             envelopeShape: (attackStep: Float, sustain: Float, decay: Float, release: Float),
                              keep: UnsafeMutablePointer<LaneCache.Entry>? = nil) {
+        let state = patchStates.state + patch
+        let wave = state.pointee.wave
+        let envelopeShape = state.pointee.shape
         var phases = LaneBits(), steps = LaneBits(), offsets = LaneBits()
         var z1 = Lanes(), z2 = Lanes(), fades = Lanes(), fadeSteps = Lanes()
         var gains = Lanes(), scales = Lanes(), bases = Lanes(), halfLeft = Lanes(), halfRight = Lanes()
@@ -57,6 +61,8 @@ extension Synth {
         // moving at most `rampLimitCents`, ramps its phase steps linearly (`rampAndFilter`).
         var rampable = true
         let frameCount = maxFrames
+        let row = patch &* frameCount // the patch's smoothed filter values
+        let cutoffs = scratch.cutoff + row, amounts = scratch.envelopeAmount + row, damping = scratch.damping + row
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = wavetableSends(slots, count: count)
         let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
@@ -120,13 +126,13 @@ extension Synth {
         if !isMoving {
             let env = envelope.level
             // Settled in the decay stage: each step returns env unchanged, as does the fade (step 0).
-            (b1, b2, b3) = filterCoefficients(octaves: scratch.cutoff[0] + (scratch.envelopeAmount[0] * scales) * env,
-                                              k: scratch.damping[0], inverseRate: inverseRate)
+            (b1, b2, b3) = filterCoefficients(octaves: cutoffs[0] + (amounts[0] * scales) * env,
+                                              k: damping[0], inverseRate: inverseRate)
             let level = env * gains * fades
             levelLeft = level * halfLeft
             levelRight = level * halfRight
         } else {
-            let cutoffs = scratch.cutoff, amounts = scratch.envelopeAmount, damping = scratch.damping, rate = inverseRate
+            let rate = inverseRate
             let gl = scratch.left, gr = scratch.right
             if pitchVaries {
                 fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count,

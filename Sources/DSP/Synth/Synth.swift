@@ -6,9 +6,9 @@ import Synchronization
 //
 // The files of this folder, in the order a sample is made:
 // - Synth.swift (here): the public type, its stored state, `prepare`, parameters through atomics. Its parts:
-//   `SmoothedGlobals` (SynthParameter.swift: the global parameters as smoothed per sample), `PatchTable`
-//   (SynthPatch.swift: the built-in patches' values for program change), `WavetableLookup`
-//   (WavetableBank.swift: the shared bank's table pointers the voices read).
+//   `PatchTable` (SynthPatch.swift: the built-in patches' values for program change), `PatchStates`
+//   (SynthParameter.swift: each patch's values as smoothed per sample and what a slice works out for its
+//   voices), `WavetableLookup` (WavetableBank.swift: the shared bank's table pointers the voices read).
 // - ArrayStore.swift: the `~Copyable` owner of the arrays below; each frees its own in `deinit`.
 // - VoiceSlots (control state apart from render state), ChannelControls, RenderScratch: the arrays.
 // - Synth+Channels.swift: MIDI in. Notes go to voice allocation; controllers, bend and the pedal change
@@ -17,9 +17,9 @@ import Synchronization
 //   stealing (a stolen voice fades out in its own slot; a voice not yet heard is never stolen), fades,
 //   freeing, exclusive classes.
 // - Synth+VoiceAllocation.swift: a built-in note-on through the allocator, note-off, the pedal.
-// - Synth+Rendering.swift: per slice, smoothing of the global parameters, per-channel pitch (the vibrato's
+// - Synth+Rendering.swift: per slice, smoothing of each patch's parameters, per-channel pitch (the vibrato's
 //   VibratoLFO.swift: one channel's sine LFO, `process` one sample, SampleLFO's counterpart) and gains, the
-//   sorting of voices into groups of eight, the mix and its soft clipper.
+//   sorting of voices into groups of eight of one patch each, the mix and its soft clipper.
 // - Synth+VoiceGroup.swift: one group of eight voices: envelopes (LaneEnvelope.swift: eight voices' stages
 //   and levels, `process` one sample, the built-in voice's counterpart of SampleEnvelope), then (moving
 //   groups) the filter coefficients of CoefficientPlan.swift (exact every 8 samples, linear between), then
@@ -34,6 +34,11 @@ import Synchronization
 /// A polyphonic subtractive synth driven by MIDI: band-limited wavetable oscillator, amplitude ADSR that also
 /// opens a resonant state-variable low-pass, velocity, pitch bend (RPN 0 range), vibrato (CC1), volume,
 /// expression, equal-power pan, sustain pedal and the channel-mode messages, on all 16 channels (omni) or one.
+///
+/// Each channel plays its own built-in patch, the one of its last program change (`SynthPatch.generalMIDI`);
+/// a note keeps the patch it started with to the end of its release. The sound parameters
+/// (`setParameter`, `value(of:)`) are those of `currentPatch`, the patch last chosen on any channel: an edit
+/// changes that patch for every channel playing it, sounding notes included. Master gain is global.
 ///
 /// Threads: `init` and `prepare` allocate (never on the real-time thread). `handle` and `render` belong to one
 /// real-time thread and are `@_noLocks`. `setParameter`, `value(of:)`, `activeVoiceCount` and `currentPatch`
@@ -57,9 +62,16 @@ public final class Synth: @unchecked Sendable {
     public var activeVoiceCount: Int {
         @_noLocks get { published.load(ordering: .relaxed) }
     }
-    /// The built-in patch last chosen (index into `SynthPatch.builtIn`). Any thread.
+    /// The built-in patch last chosen, on any channel (index into `SynthPatch.builtIn`): the one whose values
+    /// `setParameter` and `value(of:)` edit and read. Any thread.
     public var currentPatch: Int {
         @_noLocks get { patchIndex.load(ordering: .relaxed) }
+    }
+    /// The built-in patch channel `channel` (0...15) plays, that of its last program change (index into
+    /// `SynthPatch.builtIn`). Any thread.
+    @_noLocks
+    public func patch(onChannel channel: Int) -> Int {
+        channelPatches[channel & 0x0F].load(ordering: .relaxed)
     }
     /// The SoundFont this synth plays, or nil: the built-in patches. Read-only after `init`.
     public let soundFont: SoundFont?
@@ -113,15 +125,22 @@ public final class Synth: @unchecked Sendable {
 
     // MARK: Parameters
 
-    /// Float bit patterns written by any thread, read once per render.
-    let parameters: InlineArray<9, Atomic<UInt32>>
+    /// Float bit patterns written by any thread, read once per render: each built-in patch's values (patch
+    /// `p`'s parameter `i` at `p * patchParameterCount + i`, up to `patchCapacity` patches), and master gain.
+    let parameters: InlineArray<128, Atomic<UInt32>>
+    let masterGainBits = Atomic<UInt32>(0)
     let patchIndex = Atomic<Int>(0)
+    /// Each channel's built-in patch, that of its last program change (written on the real-time thread).
+    let channelPatches: InlineArray<16, Atomic<Int>>
     let published = Atomic<Int>(0)
     /// The built-in patches' values, for program change on the real-time thread.
     let patches: PatchTable
-    var velocitySensitivity: Float
-    /// The global parameters smoothed toward their targets (real-time thread only).
-    var smoothed = SmoothedGlobals()
+    /// Per patch, its values smoothed toward their targets and what the slice works out for its voices
+    /// (real-time thread only).
+    let patchStates: PatchStates
+    /// Master gain smoothed toward its target, and the one-pole coefficient of every smoothing, ~5 ms.
+    var masterLinear: Float = 1
+    var smoothing: Float = 1
     /// The Master Volume a sysex set, 0...1, on top of the master gain parameter (Synth+SystemExclusive.swift).
     public internal(set) var masterVolume: Float = 1
     /// Sysex messages `handle(sysex:)` did not act on (Synth+SystemExclusive.swift).
@@ -154,7 +173,10 @@ public final class Synth: @unchecked Sendable {
         let slotCount = allocator.slotCount
         self.channel = channel.map { $0 & 0x0F }
         self.voices = VoiceSlots(count: slotCount)
-        laneCache = LaneCache(slots: slotCount)
+        patches = PatchTable(SynthPatch.builtIn)
+        precondition(patches.count <= patchCapacity, "Synth: more built-in patches than the parameter table holds")
+        patchStates = PatchStates(count: patches.count)
+        laneCache = LaneCache(slots: slotCount, patches: patches.count)
         controls = ChannelControls()
         self.soundFont = soundFont
         font = SoundFontTables(soundFont)
@@ -164,17 +186,17 @@ public final class Synth: @unchecked Sendable {
         fontChannels = SoundFontChannels()
         presetExchange = PresetExchange()
 
-        patches = PatchTable(SynthPatch.builtIn)
         drums = DrumSlots(count: hasFont ? 1 : slotCount)
         drumKit = DrumKitTable()
-        parameters = InlineArray { Atomic(SynthParameter(rawValue: $0)!.defaultValue.bitPattern) }
-        velocitySensitivity = patches.values[0].velocitySensitivity
+        parameters = InlineArray { _ in Atomic(0) }
+        channelPatches = InlineArray { _ in Atomic(0) }
 
         wavetables = WavetableLookup(WavetableBank.shared)
-        scratch = RenderScratch(frames: 1, channels: channelCount)
+        scratch = RenderScratch(frames: 1, channels: channelCount, patches: patches.count)
         effects = EffectBuses(frames: 1, sampleRate: 44_100)
 
-        selectPatch(patch)
+        for p in 0..<patches.count { loadPatch(p) }
+        selectPatch(patch, channel: nil)
         resetFontChannels()
         for c in 0..<channelCount { controls.gainLeft[c] = targetLeft(c); controls.gainRight[c] = targetRight(c) }
     }
@@ -183,64 +205,103 @@ public final class Synth: @unchecked Sendable {
     /// before the first `render` (again to change either). Silences every voice.
     public func prepare(sampleRate: Double, maxFrames: Int) {
         let frames = max(maxFrames, 1)
-        scratch = RenderScratch(frames: frames, channels: channelCount)
+        scratch = RenderScratch(frames: frames, channels: channelCount, patches: patches.count)
         effects = EffectBuses(frames: frames, sampleRate: sampleRate)
 
         self.sampleRate = sampleRate
         self.maxFrames = frames
         inverseRate = Float(1 / sampleRate)
         // One-pole smoothing with a 5 ms time constant: 1 - e^(-1 / (0.005 fs)).
-        smoothed.coefficient = Float(1 - FastMath.exp2(-1.442_695_040_888_963 / (0.005 * sampleRate)))
+        smoothing = Float(1 - FastMath.exp2(-1.442_695_040_888_963 / (0.005 * sampleRate)))
         lfoIncrement = Float(5.5 / sampleRate)
         allocator.stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
         soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
         allocator.reset(voices)
         laneCache.reset()
         resetFontChannels()
-        smoothed.cutoffOctaves = FastMath.log2(parameter(.cutoff))
-        smoothed.resonanceK = damping(resonance: parameter(.resonance))
-        smoothed.envelopeOctaves = parameter(.filterEnvelopeAmount)
-        smoothed.masterLinear = FastMath.linear(decibels: parameter(.masterGain))
+        for p in 0..<patches.count {
+            patchStates.state[p].cutoffOctaves = FastMath.log2(parameter(.cutoff, patch: p))
+            patchStates.state[p].resonanceK = damping(resonance: parameter(.resonance, patch: p))
+            patchStates.state[p].envelopeOctaves = parameter(.filterEnvelopeAmount, patch: p)
+        }
+        masterLinear = FastMath.linear(decibels: parameter(.masterGain))
         published.store(0, ordering: .relaxed)
     }
 
     // MARK: Parameters
 
-    /// Sets a sound parameter (clamped to its range) from any thread; continuous ones glide over ~5 ms.
+    /// Sets a sound parameter (clamped to its range) from any thread; continuous ones glide over ~5 ms. All but
+    /// master gain are `currentPatch`'s: every channel playing that patch hears the change.
     @_noLocks
     public func setParameter(_ parameter: SynthParameter, _ value: Float) {
-        let (lower, upper) = parameter.bounds
-        let clamped = value.isNaN ? lower : min(max(value, lower), upper)
-        parameters[parameter.index].store(clamped.bitPattern, ordering: .relaxed)
+        setParameter(parameter, value, patch: currentPatch)
     }
 
-    /// The value a parameter was last set to (by `setParameter` or a program change). Any thread.
+    /// The value a parameter of `currentPatch` was last set to (by `setParameter` or a program change). Any thread.
     @_noLocks
     public func value(of parameter: SynthParameter) -> Float {
-        self.parameter(parameter)
-    }
-
-    @_noLocks @inline(__always)
-    func parameter(_ parameter: SynthParameter) -> Float {
-        Float(bitPattern: parameters[parameter.index].load(ordering: .relaxed))
+        self.parameter(parameter, patch: currentPatch)
     }
 
     @_noLocks
-    func selectPatch(_ program: Int) {
+    func setParameter(_ parameter: SynthParameter, _ value: Float, patch: Int) {
+        let (lower, upper) = parameter.bounds
+        let clamped = value.isNaN ? lower : min(max(value, lower), upper)
+        if parameter.index == SynthParameter.masterGain.index {
+            masterGainBits.store(clamped.bitPattern, ordering: .relaxed)
+        } else {
+            parameters[patch &* patchParameterCount &+ parameter.index].store(clamped.bitPattern, ordering: .relaxed)
+        }
+    }
+
+    /// Patch `patch`'s value of `parameter` (master gain: the global one).
+    @_noLocks @inline(__always)
+    func parameter(_ parameter: SynthParameter, patch: Int) -> Float {
+        if parameter.index == SynthParameter.masterGain.index {
+            return Float(bitPattern: masterGainBits.load(ordering: .relaxed))
+        }
+        return Float(bitPattern: parameters[patch &* patchParameterCount &+ parameter.index].load(ordering: .relaxed))
+    }
+
+    /// The global master gain (the one parameter no patch holds).
+    @_noLocks @inline(__always)
+    func parameter(_ parameter: SynthParameter) -> Float {
+        self.parameter(parameter, patch: 0)
+    }
+
+    /// Patch `patch`'s parameters back to its built-in values.
+    @_noLocks
+    func loadPatch(_ patch: Int) {
+        let v = patches.values[patch].values
+        setParameter(.waveform, v.0, patch: patch)
+        setParameter(.attack, v.1, patch: patch)
+        setParameter(.decay, v.2, patch: patch)
+        setParameter(.sustain, v.3, patch: patch)
+        setParameter(.release, v.4, patch: patch)
+        setParameter(.cutoff, v.5, patch: patch)
+        setParameter(.resonance, v.6, patch: patch)
+        setParameter(.filterEnvelopeAmount, v.7, patch: patch)
+    }
+
+    /// Program change's built-in side: channel `ch` (every channel when nil) plays built-in patch `patch`
+    /// (modulo the count) from its next note on; the patch's values are its built-in ones again and it becomes
+    /// `currentPatch`. Notes sounding keep the patch they started with.
+    @_noLocks
+    func selectPatch(_ patch: Int, channel ch: Int?) {
         let count = patches.count
-        let index = ((program % count) + count) % count
-        let p = patches.values[index]
-        let v = p.values
-        setParameter(.waveform, v.0)
-        setParameter(.attack, v.1)
-        setParameter(.decay, v.2)
-        setParameter(.sustain, v.3)
-        setParameter(.release, v.4)
-        setParameter(.cutoff, v.5)
-        setParameter(.resonance, v.6)
-        setParameter(.filterEnvelopeAmount, v.7)
-        velocitySensitivity = p.velocitySensitivity
+        let index = ((patch % count) + count) % count
+        loadPatch(index)
+        if let ch {
+            channelPatches[ch].store(index, ordering: .relaxed)
+        } else {
+            for c in 0..<channelCount { channelPatches[c].store(index, ordering: .relaxed) }
+        }
         patchIndex.store(index, ordering: .relaxed)
     }
 
 }
+
+/// Built-in patches the parameter atomics hold (`Synth.parameters`), and the parameters each holds (all but
+/// master gain).
+var patchCapacity: Int { @_noLocks get { 16 } }
+var patchParameterCount: Int { @_noLocks get { 8 } }

@@ -91,13 +91,40 @@ extension SynthParameter {
     }
 }
 
-/// The global parameters as the render smooths them toward their targets, per sample (real-time thread
-/// only): filter cutoff in log2 Hz, SVF damping, filter envelope amount in octaves, master gain (linear).
-struct SmoothedGlobals {
+/// One built-in patch as the render keeps it (real-time thread only): its filter values smoothed toward their
+/// targets per sample (cutoff in log2 Hz, SVF damping, filter envelope amount in octaves) while it has voices,
+/// and what a slice works out for its voices (Synth+Rendering.swift).
+struct PatchState: BitwiseCopyable {
     var cutoffOctaves: Float = 0
     var resonanceK: Float = 2
     var envelopeOctaves: Float = 0
-    var masterLinear: Float = 1
-    /// The one-pole coefficient of every one, ~5 ms (set by `prepare`).
-    var coefficient: Float = 1
+    // This slice's: waveform, envelope shape, whether settled voices hold a constant level.
+    var wave = 0
+    var attackStep: Float = 0, sustain: Float = 0, decay: Float = 0, release: Float = 0
+    var sustainHolds = false
+    /// Whether the patch had voices in the last slice (else its smoothing starts at its targets).
+    var sounded = false
+    /// This slice's built-in voices of the patch, and where their slots go: steady ones in
+    /// `activeSlots[steadyStart ..< steadyStart + steadyCount]` (gliding ones from `steadyStart` in
+    /// `glidingSlots`), the others in `activeSlots[otherStart ..< end]`.
+    var voices = 0
+    var steadyStart = 0, steadyCount = 0, glidingCount = 0, otherStart = 0, end = 0
+
+    var shape: LaneEnvelope.Shape {
+        @_noLocks get { (attackStep, sustain, decay, release) }
+    }
+}
+
+/// Every built-in patch's `PatchState`, owned by its `ArrayStore` (freed with the synth).
+struct PatchStates: ~Copyable {
+    let state: UnsafeMutablePointer<PatchState>
+    let count: Int
+    private let store: ArrayStore
+
+    init(count: Int) {
+        self.count = count
+        var store = ArrayStore()
+        state = store.make(count, PatchState())
+        self.store = store
+    }
 }

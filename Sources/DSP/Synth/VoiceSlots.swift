@@ -15,6 +15,7 @@ struct VoiceSlots: ~Copyable {
     let fadeStep: UnsafeMutablePointer<Float>     // 0 unless fading
     let glide: UnsafeMutablePointer<Float>        // portamento: cents from the note's own pitch now, 0 when none
     let glideStep: UnsafeMutablePointer<Float>    // cents per sample the glide moves toward 0
+    let patch: UnsafeMutablePointer<UInt8>        // built-in patch the note started with (its channel's then)
     // Render state (the group loops).
     let phase: UnsafeMutablePointer<UInt32>       // cycles times 2^32 (fixed point, wraps)
     let increment: UnsafeMutablePointer<Float>    // cycles per sample at the note's own pitch
@@ -41,6 +42,7 @@ struct VoiceSlots: ~Copyable {
         fadeStep = store.make(count, 0)
         glide = store.make(count, 0)
         glideStep = store.make(count, 0)
+        patch = store.make(count, 0)
         phase = store.make(count, 0)
         increment = store.make(count, 0)
         envelope = store.make(count, 0)

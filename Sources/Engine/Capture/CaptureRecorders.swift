@@ -88,7 +88,7 @@ public final class CaptureController: @unchecked Sendable {
 
     /// The messages that put `channel` into `state` so that it sounds as it does now: with a SoundFont the
     /// bank and program of the preset the channel plays (after the font's fallbacks); with the built-in synth
-    /// the program that selects the patch playing (its own program when that selects it, else the patch's
+    /// the program that selects the channel's patch (its own program when that selects it, else the patch's
     /// number: program n selects the patch `SynthPatch.generalMIDI(program: n)`, and the patch may come from
     /// `--patch`, a preset or the UI: then the first program that selects it).
     static func setup(channel: UInt8, state: ChannelState, synth: Synth) -> [MIDIMessage] {
@@ -99,7 +99,7 @@ public final class CaptureController: @unchecked Sendable {
             if channel == 9 && bank >= SoundFont.percussionBank { bank -= SoundFont.percussionBank }
             return state.setupMessages(channel: channel, program: preset.program, bankMSB: UInt8(min(bank, 127)), bankLSB: 0)
         }
-        let patch = synth.currentPatch
+        let patch = synth.patch(onChannel: Int(channel))
         let program = state.program.flatMap { SynthPatch.generalMIDI(program: Int($0)) == patch ? $0 : nil }
             ?? UInt8(SynthPatch.program(forPatch: patch) ?? 0)
         return state.setupMessages(channel: channel, program: program)
