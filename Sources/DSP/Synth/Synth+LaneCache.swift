@@ -22,10 +22,14 @@ extension Synth {
         // What kept lanes were computed from: a channel whose values differ from the last slice's makes its
         // groups stale; a patch's values (or the sample rate) all of that patch's.
         var stale: UInt16 = pitchMoves | gainsMove
-        let states = patchStates.state, patchCount = patchStates.count
+        let states = patchStates.state
         let frameCount = maxFrames
         var stalePatches: UInt64 = 0
-        for p in 0..<patchCount where states[p].steadyCount > 0 {
+        var bits = patchesInUse
+        while bits != 0 {
+            let p = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            guard states[p].steadyCount > 0 else { continue }
             let row = p &* frameCount
             let filter = SIMD4<Float>(scratch.cutoff[row], scratch.envelopeAmount[row], scratch.damping[row], inverseRate)
             let wave = states[p].wave, keptWave = laneCache.wave[p] // `||` must not capture self
@@ -46,7 +50,10 @@ extension Synth {
         let entries = laneCache.entries, slots = voices.activeSlots
         let live = laneCache.live
         var e = 0
-        for p in 0..<patchCount where states[p].steadyCount > 0 {
+        bits = patchesInUse
+        while bits != 0 {
+            let p = bits.trailingZeroBitCount
+            bits &= bits &- 1
             let start = states[p].steadyStart, steadyCount = states[p].steadyCount
             let patchStale = stalePatches & (1 << UInt64(p)) != 0
             for g in stride(from: 0, to: steadyCount, by: 8) {
@@ -64,7 +71,10 @@ extension Synth {
 
         var kept = 0
         e = 0
-        for p in 0..<patchCount where states[p].steadyCount > 0 {
+        bits = patchesInUse
+        while bits != 0 {
+            let p = bits.trailingZeroBitCount
+            bits &= bits &- 1
             let first = states[p].steadyStart, steadyCount = states[p].steadyCount
             for g in stride(from: 0, to: steadyCount, by: 8) {
                 let start = first + g

@@ -26,36 +26,40 @@ extension Synth {
         if hasFont { prepareFontSlice() }
         prepareEffectsSlice()
         let a = smoothing
-        // Master gain: target from its atomic, smoothed per sample.
-        let masterTarget = FastMath.linear(decibels: parameter(.masterGain)) * masterVolume
-        var master = masterLinear
-        for n in 0..<frames {
-            master += a * (masterTarget - master)
-            scratch.master[n] = master
+        // The channels that have voices, and how many built-in voices play each patch (the patches in use:
+        // bits of `patchesInUse`; the counts of the last slice's are set back to 0 first).
+        let states = patchStates.state
+        let sounded = patchesInUse // the last slice's
+        var bits = sounded
+        while bits != 0 {
+            states[bits.trailingZeroBitCount].voices = 0
+            bits &= bits &- 1
         }
-        masterLinear = master
-
-        // The channels that have voices, and how many built-in voices play each patch.
-        let states = patchStates.state, patchCount = patchStates.count
-        for p in 0..<patchCount { states[p].voices = 0 }
-        var activeChannels: UInt16 = 0
+        var activeChannels: UInt16 = 0, inUse: UInt64 = 0
         do {
             let stages = voices.stage, kinds = voices.kind, patchOf = voices.patch, channels = voices.channel
             for v in 0..<slotLimit where stages[v] != Stage.free {
                 activeChannels |= 1 << UInt16(channels[v])
-                if kinds[v] == VoiceKind.wavetable { states[Int(patchOf[v])].voices &+= 1 }
+                if kinds[v] == VoiceKind.wavetable {
+                    let p = Int(patchOf[v])
+                    states[p].voices &+= 1
+                    inUse |= 1 << UInt64(p)
+                }
             }
         }
-        // Each patch with voices: its values, targets from its atomics, smoothed per sample into its rows of
-        // the scratch (a patch that had no voices in the last slice starts at its targets: no one heard it
-        // move); its voices get a region of the slot lists.
+        patchesInUse = inUse
+        // Master gain, and each patch in use's values: targets from the atomics, smoothed per sample into the
+        // scratch (master gain in the first patch's loop; a patch that had no voices in the last slice starts
+        // at its targets: no one heard it move). A patch's voices get a region of the slot lists.
+        let masterTarget = FastMath.linear(decibels: parameter(.masterGain)) * masterVolume
+        let masterRow = scratch.master
+        var master = masterLinear, masterPending = true
         var regionStart = 0
-        for p in 0..<patchCount {
+        bits = inUse
+        while bits != 0 {
+            let p = bits.trailingZeroBitCount
+            bits &= bits &- 1
             var s = states[p]
-            guard s.voices > 0 else {
-                if s.sounded { states[p].sounded = false }
-                continue
-            }
             s.wave = min(max(Int(parameter(.waveform, patch: p) + 0.5), 0), 3)
             s.attackStep = inverseRate / parameter(.attack, patch: p)
             s.sustain = parameter(.sustain, patch: p)
@@ -64,22 +68,35 @@ extension Synth {
             let cutoffTarget = FastMath.log2(parameter(.cutoff, patch: p))
             let kTarget = damping(resonance: parameter(.resonance, patch: p))
             let envelopeTarget = parameter(.filterEnvelopeAmount, patch: p)
-            if !s.sounded {
+            if sounded & (1 << UInt64(p)) == 0 {
                 s.cutoffOctaves = cutoffTarget; s.resonanceK = kTarget; s.envelopeOctaves = envelopeTarget
-                s.sounded = true
             }
             let row = p &* maxFrames
             let cutoffs = scratch.cutoff + row, dampings = scratch.damping + row, amounts = scratch.envelopeAmount + row
             var c = s.cutoffOctaves, k = s.resonanceK, e = s.envelopeOctaves
             // Smoothing moves monotonically toward its target: equal ends mean constant all through the slice.
             let filterBefore = (c, k, e)
-            for n in 0..<frames {
-                c += a * (cutoffTarget - c)
-                k += a * (kTarget - k)
-                e += a * (envelopeTarget - e)
-                cutoffs[n] = c
-                dampings[n] = k
-                amounts[n] = e
+            if masterPending {
+                masterPending = false
+                for n in 0..<frames {
+                    c += a * (cutoffTarget - c)
+                    k += a * (kTarget - k)
+                    e += a * (envelopeTarget - e)
+                    master += a * (masterTarget - master)
+                    cutoffs[n] = c
+                    dampings[n] = k
+                    amounts[n] = e
+                    masterRow[n] = master
+                }
+            } else {
+                for n in 0..<frames {
+                    c += a * (cutoffTarget - c)
+                    k += a * (kTarget - k)
+                    e += a * (envelopeTarget - e)
+                    cutoffs[n] = c
+                    dampings[n] = k
+                    amounts[n] = e
+                }
             }
             s.cutoffOctaves = c; s.resonanceK = k; s.envelopeOctaves = e
             s.sustainHolds = filterBefore == (c, k, e) && s.sustain >= silenceLevel
@@ -91,6 +108,13 @@ extension Synth {
             s.end = regionStart
             states[p] = s
         }
+        if masterPending { // no built-in voice
+            for n in 0..<frames {
+                master += a * (masterTarget - master)
+                masterRow[n] = master
+            }
+        }
+        masterLinear = master
 
         // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
         var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
@@ -180,7 +204,10 @@ extension Synth {
             renderSteadyGroups(frames: frames, activeChannels: activeChannels, pitchMoves: pitchMoves,
                                gainsMove: gainsMove)
         } else {
-            for p in 0..<patchCount where states[p].voices > 0 {
+            bits = inUse
+            while bits != 0 {
+                let p = bits.trailingZeroBitCount
+                bits &= bits &- 1
                 var start = states[p].steadyStart
                 let end = start + states[p].steadyCount
                 while start < end {
@@ -191,7 +218,10 @@ extension Synth {
                 }
             }
         }
-        for p in 0..<patchCount where states[p].voices > 0 {
+        bits = inUse
+        while bits != 0 {
+            let p = bits.trailingZeroBitCount
+            bits &= bits &- 1
             var start = states[p].steadyStart
             let end = start + states[p].glidingCount
             while start < end {
@@ -201,7 +231,10 @@ extension Synth {
                 start += count
             }
         }
-        for p in 0..<patchCount where states[p].voices > 0 {
+        bits = inUse
+        while bits != 0 {
+            let p = bits.trailingZeroBitCount
+            bits &= bits &- 1
             var start = states[p].otherStart
             let end = states[p].end
             while start < end {

@@ -141,6 +141,8 @@ public final class Synth: @unchecked Sendable {
     /// Master gain smoothed toward its target, and the one-pole coefficient of every smoothing, ~5 ms.
     var masterLinear: Float = 1
     var smoothing: Float = 1
+    /// The built-in patches the last slice's voices played, one bit each (Synth+Rendering.swift).
+    var patchesInUse: UInt64 = 0
     /// The Master Volume a sysex set, 0...1, on top of the master gain parameter (Synth+SystemExclusive.swift).
     public internal(set) var masterVolume: Float = 1
     /// Sysex messages `handle(sysex:)` did not act on (Synth+SystemExclusive.swift).
@@ -223,8 +225,10 @@ public final class Synth: @unchecked Sendable {
             patchStates.state[p].cutoffOctaves = FastMath.log2(parameter(.cutoff, patch: p))
             patchStates.state[p].resonanceK = damping(resonance: parameter(.resonance, patch: p))
             patchStates.state[p].envelopeOctaves = parameter(.filterEnvelopeAmount, patch: p)
+            patchStates.state[p].voices = 0
         }
         masterLinear = FastMath.linear(decibels: parameter(.masterGain))
+        patchesInUse = 0
         published.store(0, ordering: .relaxed)
     }
 

@@ -93,7 +93,8 @@ extension SynthParameter {
 
 /// One built-in patch as the render keeps it (real-time thread only): its filter values smoothed toward their
 /// targets per sample (cutoff in log2 Hz, SVF damping, filter envelope amount in octaves) while it has voices,
-/// and what a slice works out for its voices (Synth+Rendering.swift).
+/// and what a slice works out for its voices (Synth+Rendering.swift). Entries of patches without voices in the
+/// last slice (not in `Synth.patchesInUse`) are stale.
 struct PatchState: BitwiseCopyable {
     var cutoffOctaves: Float = 0
     var resonanceK: Float = 2
@@ -102,8 +103,6 @@ struct PatchState: BitwiseCopyable {
     var wave = 0
     var attackStep: Float = 0, sustain: Float = 0, decay: Float = 0, release: Float = 0
     var sustainHolds = false
-    /// Whether the patch had voices in the last slice (else its smoothing starts at its targets).
-    var sounded = false
     /// This slice's built-in voices of the patch, and where their slots go: steady ones in
     /// `activeSlots[steadyStart ..< steadyStart + steadyCount]` (gliding ones from `steadyStart` in
     /// `glidingSlots`), the others in `activeSlots[otherStart ..< end]`.
