@@ -18,8 +18,9 @@ import TOML
 ///     soundfont = ["FluidR3_GM.sf2", "FluidR3_GS.sf2"]  # optional: SoundFonts to start with, stacked
 ///
 /// Every key is optional: one left out takes the patch's value (master gain: 0 dB; an effect setting: its
-/// default, FluidSynth's). The synth keeps one set of settings for every channel it answers (all 16, or the
-/// one `--channel` names). The effects' on/off switches are not a preset's: `--no-reverb`, `--no-chorus` and
+/// default, FluidSynth's). The parameters are the patch's: the synth applies them to `currentPatch`, the
+/// patch chosen last (each channel plays the patch of its own last program change; master gain is the whole
+/// synth's). The effects' on/off switches are not a preset's: `--no-reverb`, `--no-chorus` and
 /// the config's `reverb`, `chorus` keys.
 public struct SynthPreset: Equatable, Sendable {
     /// Index into `SynthPatch.builtIn`.
