@@ -130,20 +130,10 @@ extension Synth {
         let sends = wavetableSends(slots, count: g.count)
         let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
         let outRight = sends.any ? effects.groupRight : scratch.sumRight
-        var halfPhase = g.phase.lowHalf, halfZ1 = g.z1.lowHalf, halfZ2 = g.z2.lowHalf
-        oscillateAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: g.offset.lowHalf,
-                           phase: &halfPhase, increment: g.step.lowHalf, z1: &halfZ1, z2: &halfZ2,
-                           b1: g.b1.lowHalf, b2: g.b2.lowHalf, b3: g.b3.lowHalf, levelLeft: g.levelLeft.lowHalf,
-                           levelRight: g.levelRight.lowHalf, left: outLeft, right: outRight)
-        g.phase.lowHalf = halfPhase; g.z1.lowHalf = halfZ1; g.z2.lowHalf = halfZ2
-        if g.count > 4 {
-            halfPhase = g.phase.highHalf; halfZ1 = g.z1.highHalf; halfZ2 = g.z2.highHalf
-            oscillateAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: g.offset.highHalf,
-                               phase: &halfPhase, increment: g.step.highHalf, z1: &halfZ1, z2: &halfZ2,
-                               b1: g.b1.highHalf, b2: g.b2.highHalf, b3: g.b3.highHalf,
-                               levelLeft: g.levelLeft.highHalf, levelRight: g.levelRight.highHalf,
-                               left: outLeft, right: outRight)
-            g.phase.highHalf = halfPhase; g.z1.highHalf = halfZ1; g.z2.highHalf = halfZ2
+        for half in 0..<(g.count > 4 ? 2 : 1) {
+            oscillateAndFilter(frames: frames, half: half, pairs: wavetables.pairs, tableOffsets: g.offset,
+                               phase: &g.phase, increment: g.step, z1: &g.z1, z2: &g.z2, b1: g.b1, b2: g.b2,
+                               b3: g.b3, levelLeft: g.levelLeft, levelRight: g.levelRight, left: outLeft, right: outRight)
         }
         if sends.any { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
         entry.pointee.phase = g.phase

@@ -161,38 +161,19 @@ extension Synth {
         // is set only for a ramp above), so its steps stay constant, the same samples as a constant-step loop.
         var ramps = false
         if case .steady = kind { ramps = true } else if case .gliding = kind, rampable { ramps = true }
+        let halves = count > 4 ? 2 : 1 // a group's loops run half a group at a time (VoiceLanes.swift)
         if ramps {
-            var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
-            rampAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
-                          phase: &halfPhase, increment: steps.lowHalf, slope: slopes.lowHalf, z1: &halfZ1, z2: &halfZ2,
-                          b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
-                          levelRight: levelRight.lowHalf, left: outLeft, right: outRight)
-            phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
-            if count > 4 {
-                halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
-                rampAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: offsets.highHalf,
-                              phase: &halfPhase, increment: steps.highHalf, slope: slopes.highHalf, z1: &halfZ1,
-                              z2: &halfZ2, b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
-                              levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
-                              left: outLeft, right: outRight)
-                phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
+            for half in 0..<halves {
+                rampAndFilter(frames: frames, half: half, pairs: wavetables.pairs, tableOffsets: offsets, phase: &phases,
+                              increment: steps, slope: slopes, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3,
+                              levelLeft: levelLeft, levelRight: levelRight, left: outLeft, right: outRight)
             }
         } else if case .gliding = kind {
             let halfSteps = UnsafeRawPointer(scratch.increments).assumingMemoryBound(to: HalfLaneBits.self)
-            var halfPhase = phases.lowHalf, halfZ1 = z1.lowHalf, halfZ2 = z2.lowHalf
-            glideAndFilter(frames: frames, half: 0, pairs: wavetables.pairs, tableOffsets: offsets.lowHalf,
-                           phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
-                           b1: b1.lowHalf, b2: b2.lowHalf, b3: b3.lowHalf, levelLeft: levelLeft.lowHalf,
-                           levelRight: levelRight.lowHalf, left: outLeft, right: outRight)
-            phases.lowHalf = halfPhase; z1.lowHalf = halfZ1; z2.lowHalf = halfZ2
-            if count > 4 {
-                halfPhase = phases.highHalf; halfZ1 = z1.highHalf; halfZ2 = z2.highHalf
-                glideAndFilter(frames: frames, half: 1, pairs: wavetables.pairs, tableOffsets: offsets.highHalf,
-                               phase: &halfPhase, increments: halfSteps, z1: &halfZ1, z2: &halfZ2,
-                               b1: b1.highHalf, b2: b2.highHalf, b3: b3.highHalf,
-                               levelLeft: levelLeft.highHalf, levelRight: levelRight.highHalf,
-                               left: outLeft, right: outRight)
-                phases.highHalf = halfPhase; z1.highHalf = halfZ1; z2.highHalf = halfZ2
+            for half in 0..<halves {
+                glideAndFilter(frames: frames, half: half, pairs: wavetables.pairs, tableOffsets: offsets, phase: &phases,
+                               increments: halfSteps, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3,
+                               levelLeft: levelLeft, levelRight: levelRight, left: outLeft, right: outRight)
             }
         } else {
             oscillateAndFilter(frames: frames, pairs: wavetables.pairs, tableOffsets: offsets, phase: &phases, increment: steps,

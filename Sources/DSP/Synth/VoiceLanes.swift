@@ -76,41 +76,65 @@ func voiceStep(pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits, p
     return svfStep(values + fraction * deltas, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3)
 }
 
-/// Oscillator and filter of four voices (`half` 0 or 1 of a group) with coefficients, levels and phase
-/// steps constant over the slice, adding each lane's output times its levels into the lane sums: four
-/// lanes per half, `left[2 n + half]` (lanes summed later). Not inlined: in the large body of
-/// `renderGroup` its loop lost registers to spills and ran about 50 % slower (`backbeat bench --only synth`).
+/// Half `half` (0: lanes 0-3, 1: lanes 4-7) of eight lanes.
+@_noLocks @inline(__always)
+func laneHalf(_ x: Lanes, _ half: Int) -> HalfLanes { half == 0 ? x.lowHalf : x.highHalf }
+@_noLocks @inline(__always)
+func laneHalf(_ x: LaneBits, _ half: Int) -> HalfLaneBits { half == 0 ? x.lowHalf : x.highHalf }
+
+/// Phases and filter states of half `half` of eight lanes written back after a half-group loop.
+@_noLocks @inline(__always)
+func storeHalf(_ half: Int, phase: inout LaneBits, _ p: HalfLaneBits, z1: inout Lanes, _ s1: HalfLanes,
+               z2: inout Lanes, _ s2: HalfLanes) {
+    if half == 0 {
+        phase.lowHalf = p; z1.lowHalf = s1; z2.lowHalf = s2
+    } else {
+        phase.highHalf = p; z1.highHalf = s1; z2.highHalf = s2
+    }
+}
+
+/// Oscillator and filter of four voices, half `half` (0 or 1) of a group's eight lanes, with coefficients,
+/// levels and phase steps constant over the slice, adding each lane's output times its levels into the lane
+/// sums: four lanes per half, `left[2 n + half]` (lanes summed later); the half's phases and filter states
+/// are updated in place. Not inlined: in the large body of `renderGroup` its loop lost registers to spills
+/// and ran about 50 % slower (`backbeat bench --only synth`).
 @_noLocks @inline(never)
-func oscillateAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits,
-                        phase: inout HalfLaneBits, increment: HalfLaneBits, z1: inout HalfLanes, z2: inout HalfLanes,
-                        b1: HalfLanes, b2: HalfLanes, b3: HalfLanes, levelLeft: HalfLanes, levelRight: HalfLanes,
+func oscillateAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits,
+                        phase: inout LaneBits, increment: LaneBits, z1: inout Lanes, z2: inout Lanes,
+                        b1: Lanes, b2: Lanes, b3: Lanes, levelLeft: Lanes, levelRight: Lanes,
                         left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var p = phase, s1 = z1, s2 = z2
+    var p = laneHalf(phase, half), s1 = laneHalf(z1, half), s2 = laneHalf(z2, half)
+    let offsets = laneHalf(tableOffsets, half), step = laneHalf(increment, half)
+    let c1 = laneHalf(b1, half), c2 = laneHalf(b2, half), c3 = laneHalf(b3, half)
+    let gainLeft = laneHalf(levelLeft, half), gainRight = laneHalf(levelRight, half)
     let sumLeft = left + half, sumRight = right + half
     for n in 0..<frames {
-        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p, increment: increment,
-                            z1: &s1, z2: &s2, b1: b1, b2: b2, b3: b3)
-        sumLeft[2 &* n] += out * levelLeft
-        sumRight[2 &* n] += out * levelRight
+        let out = voiceStep(pairs: pairs, tableOffsets: offsets, phase: &p, increment: step,
+                            z1: &s1, z2: &s2, b1: c1, b2: c2, b3: c3)
+        sumLeft[2 &* n] += out * gainLeft
+        sumRight[2 &* n] += out * gainRight
     }
-    (phase, z1, z2) = (p, s1, s2)
+    storeHalf(half, phase: &phase, p, z1: &z1, s1, z2: &z2, s2)
 }
 
 /// `oscillateAndFilter` of four voices with phase steps per sample: `increments[2 n + half]`.
 @_noLocks @inline(never)
-func glideAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits,
-                    phase: inout HalfLaneBits, increments: UnsafePointer<HalfLaneBits>, z1: inout HalfLanes,
-                    z2: inout HalfLanes, b1: HalfLanes, b2: HalfLanes, b3: HalfLanes, levelLeft: HalfLanes,
-                    levelRight: HalfLanes, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var p = phase, s1 = z1, s2 = z2
-    let sumLeft = left + half, sumRight = right + half, steps = increments + half
+func glideAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits,
+                    phase: inout LaneBits, increments: UnsafePointer<HalfLaneBits>, z1: inout Lanes,
+                    z2: inout Lanes, b1: Lanes, b2: Lanes, b3: Lanes, levelLeft: Lanes,
+                    levelRight: Lanes, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
+    var p = laneHalf(phase, half), s1 = laneHalf(z1, half), s2 = laneHalf(z2, half)
+    let offsets = laneHalf(tableOffsets, half), steps = increments + half
+    let c1 = laneHalf(b1, half), c2 = laneHalf(b2, half), c3 = laneHalf(b3, half)
+    let gainLeft = laneHalf(levelLeft, half), gainRight = laneHalf(levelRight, half)
+    let sumLeft = left + half, sumRight = right + half
     for n in 0..<frames {
-        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p, increment: steps[2 &* n],
-                            z1: &s1, z2: &s2, b1: b1, b2: b2, b3: b3)
-        sumLeft[2 &* n] += out * levelLeft
-        sumRight[2 &* n] += out * levelRight
+        let out = voiceStep(pairs: pairs, tableOffsets: offsets, phase: &p, increment: steps[2 &* n],
+                            z1: &s1, z2: &s2, b1: c1, b2: c2, b3: c3)
+        sumLeft[2 &* n] += out * gainLeft
+        sumRight[2 &* n] += out * gainRight
     }
-    (phase, z1, z2) = (p, s1, s2)
+    storeHalf(half, phase: &phase, p, z1: &z1, s1, z2: &z2, s2)
 }
 
 /// `oscillateAndFilter` of four voices whose phase steps ramp linearly: `increment` at the first sample,
@@ -118,20 +142,24 @@ func glideAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, 
 /// A glide's exponential pitch curve as a straight line over one slice, where it moves at most
 /// `rampLimitCents` (Synth+VoiceGroup.swift): one add a sample instead of a load of a per-sample step.
 @_noLocks @inline(never)
-func rampAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: HalfLaneBits,
-                   phase: inout HalfLaneBits, increment: HalfLaneBits, slope: HalfLaneBits, z1: inout HalfLanes,
-                   z2: inout HalfLanes, b1: HalfLanes, b2: HalfLanes, b3: HalfLanes, levelLeft: HalfLanes,
-                   levelRight: HalfLanes, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var p = phase, s1 = z1, s2 = z2, step = increment
+func rampAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits,
+                   phase: inout LaneBits, increment: LaneBits, slope: LaneBits, z1: inout Lanes,
+                   z2: inout Lanes, b1: Lanes, b2: Lanes, b3: Lanes, levelLeft: Lanes,
+                   levelRight: Lanes, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
+    var p = laneHalf(phase, half), s1 = laneHalf(z1, half), s2 = laneHalf(z2, half)
+    let offsets = laneHalf(tableOffsets, half), ramp = laneHalf(slope, half)
+    var step = laneHalf(increment, half)
+    let c1 = laneHalf(b1, half), c2 = laneHalf(b2, half), c3 = laneHalf(b3, half)
+    let gainLeft = laneHalf(levelLeft, half), gainRight = laneHalf(levelRight, half)
     let sumLeft = left + half, sumRight = right + half
     for n in 0..<frames {
-        let out = voiceStep(pairs: pairs, tableOffsets: tableOffsets, phase: &p, increment: step,
-                            z1: &s1, z2: &s2, b1: b1, b2: b2, b3: b3)
-        step &+= slope
-        sumLeft[2 &* n] += out * levelLeft
-        sumRight[2 &* n] += out * levelRight
+        let out = voiceStep(pairs: pairs, tableOffsets: offsets, phase: &p, increment: step,
+                            z1: &s1, z2: &s2, b1: c1, b2: c2, b3: c3)
+        step &+= ramp
+        sumLeft[2 &* n] += out * gainLeft
+        sumRight[2 &* n] += out * gainRight
     }
-    (phase, z1, z2) = (p, s1, s2)
+    storeHalf(half, phase: &phase, p, z1: &z1, s1, z2: &z2, s2)
 }
 
 /// As `oscillateAndFilter` for a whole group (both halves), with coefficients and levels per sample from
