@@ -82,14 +82,42 @@ func laneHalf(_ x: Lanes, _ half: Int) -> HalfLanes { half == 0 ? x.lowHalf : x.
 @_noLocks @inline(__always)
 func laneHalf(_ x: LaneBits, _ half: Int) -> HalfLaneBits { half == 0 ? x.lowHalf : x.highHalf }
 
-/// Phases and filter states of half `half` of eight lanes written back after a half-group loop.
-@_noLocks @inline(__always)
-func storeHalf(_ half: Int, phase: inout LaneBits, _ p: HalfLaneBits, z1: inout Lanes, _ s1: HalfLanes,
-               z2: inout Lanes, _ s2: HalfLanes) {
-    if half == 0 {
-        phase.lowHalf = p; z1.lowHalf = s1; z2.lowHalf = s2
-    } else {
-        phase.highHalf = p; z1.highHalf = s1; z2.highHalf = s2
+/// Half `half` (0: lanes 0-3, 1: lanes 4-7) of a group's eight lanes as the half-group loops read them: its
+/// phases and filter states (changed per sample), table offsets, coefficients and levels (constant).
+struct HalfGroup {
+    let half: Int
+    var phase: HalfLaneBits, z1: HalfLanes, z2: HalfLanes
+    let offsets: HalfLaneBits, b1: HalfLanes, b2: HalfLanes, b3: HalfLanes, levelLeft: HalfLanes, levelRight: HalfLanes
+
+    @_noLocks @inline(__always)
+    init(_ half: Int, tableOffsets: LaneBits, phase: LaneBits, z1: Lanes, z2: Lanes, b1: Lanes, b2: Lanes, b3: Lanes,
+         levelLeft: Lanes, levelRight: Lanes) {
+        self.half = half
+        self.phase = laneHalf(phase, half); self.z1 = laneHalf(z1, half); self.z2 = laneHalf(z2, half)
+        offsets = laneHalf(tableOffsets, half)
+        self.b1 = laneHalf(b1, half); self.b2 = laneHalf(b2, half); self.b3 = laneHalf(b3, half)
+        self.levelLeft = laneHalf(levelLeft, half); self.levelRight = laneHalf(levelRight, half)
+    }
+
+    /// Sample `n`: oscillator and filter with phase steps `increment`, added times the levels into the lane
+    /// sums at `2 n + half`.
+    @_noLocks @inline(__always)
+    mutating func step(_ n: Int, pairs: UnsafePointer<SIMD2<Float>>, increment: HalfLaneBits,
+                       left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
+        let out = voiceStep(pairs: pairs, tableOffsets: offsets, phase: &phase, increment: increment,
+                            z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3)
+        left[2 &* n &+ half] += out * levelLeft
+        right[2 &* n &+ half] += out * levelRight
+    }
+
+    /// The half's phases and filter states written back into the group's eight lanes.
+    @_noLocks @inline(__always)
+    func store(phase lanes: inout LaneBits, z1 first: inout Lanes, z2 second: inout Lanes) {
+        if half == 0 {
+            lanes.lowHalf = phase; first.lowHalf = z1; second.lowHalf = z2
+        } else {
+            lanes.highHalf = phase; first.highHalf = z1; second.highHalf = z2
+        }
     }
 }
 
@@ -103,18 +131,11 @@ func oscillateAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float
                         phase: inout LaneBits, increment: LaneBits, z1: inout Lanes, z2: inout Lanes,
                         b1: Lanes, b2: Lanes, b3: Lanes, levelLeft: Lanes, levelRight: Lanes,
                         left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var p = laneHalf(phase, half), s1 = laneHalf(z1, half), s2 = laneHalf(z2, half)
-    let offsets = laneHalf(tableOffsets, half), step = laneHalf(increment, half)
-    let c1 = laneHalf(b1, half), c2 = laneHalf(b2, half), c3 = laneHalf(b3, half)
-    let gainLeft = laneHalf(levelLeft, half), gainRight = laneHalf(levelRight, half)
-    let sumLeft = left + half, sumRight = right + half
-    for n in 0..<frames {
-        let out = voiceStep(pairs: pairs, tableOffsets: offsets, phase: &p, increment: step,
-                            z1: &s1, z2: &s2, b1: c1, b2: c2, b3: c3)
-        sumLeft[2 &* n] += out * gainLeft
-        sumRight[2 &* n] += out * gainRight
-    }
-    storeHalf(half, phase: &phase, p, z1: &z1, s1, z2: &z2, s2)
+    var g = HalfGroup(half, tableOffsets: tableOffsets, phase: phase, z1: z1, z2: z2, b1: b1, b2: b2, b3: b3,
+                      levelLeft: levelLeft, levelRight: levelRight)
+    let step = laneHalf(increment, half)
+    for n in 0..<frames { g.step(n, pairs: pairs, increment: step, left: left, right: right) }
+    g.store(phase: &phase, z1: &z1, z2: &z2)
 }
 
 /// `oscillateAndFilter` of four voices with phase steps per sample: `increments[2 n + half]`.
@@ -123,18 +144,10 @@ func glideAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, 
                     phase: inout LaneBits, increments: UnsafePointer<HalfLaneBits>, z1: inout Lanes,
                     z2: inout Lanes, b1: Lanes, b2: Lanes, b3: Lanes, levelLeft: Lanes,
                     levelRight: Lanes, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var p = laneHalf(phase, half), s1 = laneHalf(z1, half), s2 = laneHalf(z2, half)
-    let offsets = laneHalf(tableOffsets, half), steps = increments + half
-    let c1 = laneHalf(b1, half), c2 = laneHalf(b2, half), c3 = laneHalf(b3, half)
-    let gainLeft = laneHalf(levelLeft, half), gainRight = laneHalf(levelRight, half)
-    let sumLeft = left + half, sumRight = right + half
-    for n in 0..<frames {
-        let out = voiceStep(pairs: pairs, tableOffsets: offsets, phase: &p, increment: steps[2 &* n],
-                            z1: &s1, z2: &s2, b1: c1, b2: c2, b3: c3)
-        sumLeft[2 &* n] += out * gainLeft
-        sumRight[2 &* n] += out * gainRight
-    }
-    storeHalf(half, phase: &phase, p, z1: &z1, s1, z2: &z2, s2)
+    var g = HalfGroup(half, tableOffsets: tableOffsets, phase: phase, z1: z1, z2: z2, b1: b1, b2: b2, b3: b3,
+                      levelLeft: levelLeft, levelRight: levelRight)
+    for n in 0..<frames { g.step(n, pairs: pairs, increment: increments[2 &* n &+ half], left: left, right: right) }
+    g.store(phase: &phase, z1: &z1, z2: &z2)
 }
 
 /// `oscillateAndFilter` of four voices whose phase steps ramp linearly: `increment` at the first sample,
@@ -146,20 +159,15 @@ func rampAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, t
                    phase: inout LaneBits, increment: LaneBits, slope: LaneBits, z1: inout Lanes,
                    z2: inout Lanes, b1: Lanes, b2: Lanes, b3: Lanes, levelLeft: Lanes,
                    levelRight: Lanes, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var p = laneHalf(phase, half), s1 = laneHalf(z1, half), s2 = laneHalf(z2, half)
-    let offsets = laneHalf(tableOffsets, half), ramp = laneHalf(slope, half)
+    var g = HalfGroup(half, tableOffsets: tableOffsets, phase: phase, z1: z1, z2: z2, b1: b1, b2: b2, b3: b3,
+                      levelLeft: levelLeft, levelRight: levelRight)
     var step = laneHalf(increment, half)
-    let c1 = laneHalf(b1, half), c2 = laneHalf(b2, half), c3 = laneHalf(b3, half)
-    let gainLeft = laneHalf(levelLeft, half), gainRight = laneHalf(levelRight, half)
-    let sumLeft = left + half, sumRight = right + half
+    let ramp = laneHalf(slope, half)
     for n in 0..<frames {
-        let out = voiceStep(pairs: pairs, tableOffsets: offsets, phase: &p, increment: step,
-                            z1: &s1, z2: &s2, b1: c1, b2: c2, b3: c3)
+        g.step(n, pairs: pairs, increment: step, left: left, right: right)
         step &+= ramp
-        sumLeft[2 &* n] += out * gainLeft
-        sumRight[2 &* n] += out * gainRight
     }
-    storeHalf(half, phase: &phase, p, z1: &z1, s1, z2: &z2, s2)
+    g.store(phase: &phase, z1: &z1, z2: &z2)
 }
 
 /// As `oscillateAndFilter` for a whole group (both halves), with coefficients and levels per sample from
