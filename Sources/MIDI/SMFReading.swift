@@ -120,10 +120,6 @@ public struct SMFWarning: Hashable, Sendable, CustomStringConvertible {
     /// What the strict reader would have said of the first occurrence.
     public var detail: String
 
-    public init(kind: Kind, count: Int, firstOffset: Int, detail: String) {
-        self.kind = kind; self.count = count; self.firstOffset = firstOffset; self.detail = detail
-    }
-
     /// One line: the kind, its count and its first byte offset.
     public var description: String {
         "\(kind.summary): \(count) time\(count == 1 ? "" : "s"), first at byte offset \(firstOffset) (expected \(detail))"

@@ -72,9 +72,6 @@ public struct StandardMIDIFile: Hashable, Sendable {
         /// Index of the track it came from.
         public var track: Int
         public var event: Event
-        public init(seconds: Double, tick: UInt64, track: Int, event: Event) {
-            self.seconds = seconds; self.tick = tick; self.track = track; self.event = event
-        }
     }
 
     /// 0 (one track), 1 (simultaneous tracks) or 2 (independent sequences, played one after another).
