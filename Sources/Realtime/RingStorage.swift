@@ -97,6 +97,25 @@ struct RingStorage<Element: BitwiseCopyable> {
         return cachedTail.pointee &- head
     }
 
+    /// Either side's batch move, one algorithm for both: read this side's own index (relaxed: only it writes
+    /// it), take at most `wanted` of the slots it may use (free for the producer, readable for the consumer),
+    /// copy them in at most two runs, and publish the new index with a release store (the producer's makes
+    /// the slots visible to the consumer's acquire, the consumer's frees them for the producer's). The
+    /// producer counts what did not fit as overruns. `producing` is a constant at each call site; the
+    /// transparent body folds the other side's branches away.
+    @_transparent @usableFromInline
+    func move(_ outside: UnsafeMutablePointer<Element>, wanted: Int, producing: Bool) -> Int {
+        let own = producing ? tail : head
+        let index = own.pointee.load(ordering: .relaxed)
+        let usable = producing ? freeSlots(tail: index, wanted: wanted) : readableSlots(head: index, wanted: wanted)
+        let moved = min(usable, wanted)
+        if producing && moved < wanted { overruns.pointee.wrappingAdd(wanted &- moved, ordering: .relaxed) }
+        if moved == 0 { return 0 }
+        if producing { write(outside, count: moved, at: index) } else { read(into: outside, count: moved, at: index) }
+        own.pointee.store(index &+ moved, ordering: .releasing)
+        return moved
+    }
+
     /// Copies `count` elements from `source` into the slots starting at free-running index `index`,
     /// in at most two runs (before and after the wrap). The caller has checked there is room.
     @_transparent @usableFromInline

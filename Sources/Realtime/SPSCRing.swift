@@ -67,15 +67,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @inlinable @inline(__always)
     public func push(contentsOf elements: UnsafeBufferPointer<Element>) -> Int {
         guard let source = elements.baseAddress, elements.count > 0 else { return 0 }
-        let tail = storage.tail.pointee.load(ordering: .relaxed)
-        let moved = min(storage.freeSlots(tail: tail, wanted: elements.count), elements.count)
-        if moved < elements.count {
-            storage.overruns.pointee.wrappingAdd(elements.count &- moved, ordering: .relaxed)
-        }
-        if moved == 0 { return 0 }
-        storage.write(source, count: moved, at: tail)
-        storage.tail.pointee.store(tail &+ moved, ordering: .releasing)  // publishes all `moved` slots
-        return moved
+        return storage.move(UnsafeMutablePointer(mutating: source), wanted: elements.count, producing: true)
     }
 
     // MARK: Consumer side
@@ -96,12 +88,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @inlinable @inline(__always)
     public func pop(into buffer: UnsafeMutableBufferPointer<Element>) -> Int {
         guard let destination = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        let head = storage.head.pointee.load(ordering: .relaxed)
-        let moved = min(storage.readableSlots(head: head, wanted: buffer.count), buffer.count)
-        if moved == 0 { return 0 }
-        storage.read(into: destination, count: moved, at: head)
-        storage.head.pointee.store(head &+ moved, ordering: .releasing)  // frees all `moved` slots
-        return moved
+        return storage.move(destination, wanted: buffer.count, producing: false)
     }
 
     // MARK: Either side, or an observer

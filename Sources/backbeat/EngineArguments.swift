@@ -38,17 +38,7 @@ struct EngineArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch.", valueName: "name|path"), completion: Completions.presets)
     var preset: String?
 
-    @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play this SoundFont 2 file (.sf2) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. Given more than once, the fonts stack, the later on top (as FluidSynth stacks them): a preset is looked up from the top font down. A broken font stops Backbeat before the engine starts (exit 2).", valueName: "path"), completion: .file(extensions: ["sf2", "sf3"]))
-    var soundFont: [String] = []
-
-    @Option(name: .customLong("sample-cache"), help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512): beyond it, the samples used longest ago are evicted. Config: sample_cache.", valueName: "MiB"))
-    var sampleCache: Int?
-
-    @Flag(name: .customLong("no-reverb"), help: "Turn the synth's reverb off (on by default; a SoundFont voice sends to it by its zone and CC91, a built-in patch by its own send and CC91).")
-    var noReverb = false
-
-    @Flag(name: .customLong("no-chorus"), help: "Turn the synth's chorus off (on by default; sends by zone or patch and CC93).")
-    var noChorus = false
+    @OptionGroup var sound: SoundArguments
 
     @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
     var midiThru = false
@@ -85,8 +75,6 @@ struct EngineArguments: ParsableArguments {
         guard clientName.utf8.count <= JackClient.maximumNameLength else {
             throw ValidationError("--name is \(clientName.utf8.count) bytes long; a JACK client name has at most \(JackClient.maximumNameLength)")
         }
-        try SoundFontFile.validate(soundFont)
-        if let sampleCache, !(1...1_048_576).contains(sampleCache) { throw ValidationError("--sample-cache must be 1...1048576 (MiB)") }
         if let recordMIDI, recordMIDI.isEmpty { throw ValidationError("--record-midi needs a file name") }
         if let recordAudio, recordAudio.isEmpty { throw ValidationError("--record-audio needs a file name") }
         guard recordMIDIFormat == 0 || recordMIDIFormat == 1 else {
@@ -108,9 +96,9 @@ struct EngineArguments: ParsableArguments {
     /// top) and loaded before anything starts: a missing or broken file ends Backbeat here with the loader's
     /// message (exit 2). `--sample-cache` (or `sampleCacheFallback`) bounds each SoundFont 3 font's cache.
     func loadSoundFont(fallback: [String]? = nil, sampleCacheFallback: Int? = nil) -> SoundFont? {
-        let paths = soundFont.isEmpty ? fallback ?? [] : soundFont
+        let paths = sound.soundFont.isEmpty ? fallback ?? [] : sound.soundFont
         guard !paths.isEmpty else { return nil }
-        return SoundFontFile.loadOrExit(paths, sampleCacheMiB: sampleCache ?? sampleCacheFallback)
+        return SoundFontFile.loadOrExit(paths, sampleCacheMiB: sound.sampleCache ?? sampleCacheFallback)
     }
 
     /// How MIDI takes are written.
@@ -129,8 +117,8 @@ struct EngineArguments: ParsableArguments {
         options.channel = channel.map { UInt8($0 - 1) }
         options.patch = patch
         options.midiThru = midiThru
-        options.reverb = !noReverb
-        options.chorus = !noChorus
+        options.reverb = !sound.noReverb
+        options.chorus = !sound.noChorus
         return options
     }
 }

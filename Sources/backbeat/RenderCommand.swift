@@ -46,20 +46,7 @@ struct Render: ParsableCommand {
     @Option(help: "Play only this MIDI channel (1...16); all channels by default.")
     var channel: Int?
 
-    @Option(name: .customLong("soundfont"),
-            help: ArgumentHelp("Play through this SoundFont 2 file (.sf2) instead of the built-in patches: the file's program changes and bank selects choose its presets, channel 10 its percussion bank. Given more than once, the fonts stack, the later on top, as FluidSynth stacks them; a bank no font has falls back as GS does (bank 0, or the standard drum kit) with a warning per channel.",
-                               valueName: "path"),
-            completion: .file(extensions: ["sf2", "sf3"]))
-    var soundFont: [String] = []
-
-    @Option(name: .customLong("sample-cache"), help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512); the samples the file needs beyond it do not sound.", valueName: "MiB"))
-    var sampleCache: Int?
-
-    @Flag(name: .customLong("no-reverb"), help: "Render without the synth's reverb (on by default).")
-    var noReverb = false
-
-    @Flag(name: .customLong("no-chorus"), help: "Render without the synth's chorus (on by default).")
-    var noChorus = false
+    @OptionGroup var sound: SoundArguments
 
     @Option(name: .customLong("max-duration"),
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
@@ -83,8 +70,6 @@ struct Render: ParsableCommand {
         guard (1...4_096).contains(voices) else { throw ValidationError("--voices must be 1...4096 (got \(voices))") }
         guard patch >= 0 else { throw ValidationError("--patch must not be negative") }
         if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be 1...16") }
-        try SoundFontFile.validate(soundFont)
-        if let sampleCache, !(1...1_048_576).contains(sampleCache) { throw ValidationError("--sample-cache must be 1...1048576 (MiB)") }
     }
 
     func run() throws {
@@ -113,7 +98,7 @@ struct Render: ParsableCommand {
         }
 
         // A broken font ends here, before the output is opened.
-        let font = soundFont.isEmpty ? nil : SoundFontFile.loadOrExit(soundFont, command: "render", sampleCacheMiB: sampleCache)
+        let font = sound.soundFont.isEmpty ? nil : SoundFontFile.loadOrExit(sound.soundFont, command: "render", sampleCacheMiB: sound.sampleCache)
         // SoundFont 3: the samples the file reaches are decoded now, so a bad stream ends the render here.
         do {
             try OfflineRenderer.decodeSamples(messages, soundFont: font, channel: channel.map { UInt8($0 - 1) })
@@ -142,7 +127,7 @@ struct Render: ParsableCommand {
         do {
             rendered = try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
                                        channel: channel.map { UInt8($0 - 1) }, soundFont: font, until: fileEnd,
-                                       reverb: !noReverb, chorus: !noChorus,
+                                       reverb: !sound.noReverb, chorus: !sound.noChorus,
                                        substitutions: { substitution in
                                            Console.message("warning: " + substitution.message(font!), prefix: "backbeat render: ")
                                        }) { left, right in

@@ -45,23 +45,7 @@ extension Synth {
             let parameter = bytes[i], value = bytes[i + 1]
             i += 2
             guard value <= 0x7F else { return applied }
-            if slot == 0x01 {
-                switch parameter {
-                case 0: // type
-                    guard let time = gm2ReverbTime(type: value) else { continue }
-                    setReverbTime(time)
-                case 1: setReverbTime(gm2ReverbTime(time: value))
-                default: continue
-                }
-            } else {
-                switch parameter {
-                case 0: guard setChorusType(value) else { continue }
-                case 1: setEffect(.chorusRate, Float(value) * 0.122)
-                case 2: setEffect(.chorusDepth, Float(Int(value) + 1) / 3.2)
-                default: continue
-                }
-            }
-            applied = true
+            if setGM2Effect(slot: slot, parameter: parameter, value) { applied = true }
         }
         return applied
     }
@@ -83,20 +67,36 @@ extension Synth {
         for i in 8..<(n - 2) {
             let address = Int(bytes[7]) + (i - 8), value = bytes[i]
             switch address {
-            case 0x30: // reverb macro: Room 1-3 and Hall 1-2 are GM2's reverb types 0-4, Plate (5) its 8
-                guard value <= 5, let time = gm2ReverbTime(type: value == 5 ? 8 : value) else { continue }
-                setReverbTime(time)
+            case 0x30: // reverb macro: GM2's reverb types, Plate (5) being its 8
+                guard value <= 5, setGM2Effect(slot: 0x01, parameter: 0, value == 5 ? 8 : value) else { continue }
             case 0x33: setEffect(.reverbLevel, Float(value) / 127)
-            case 0x34: setReverbTime(gm2ReverbTime(time: value))
-            case 0x38: guard setChorusType(value) else { continue } // chorus macro: GM2's types 0-5 are GS's
             case 0x3A: setEffect(.chorusLevel, Float(value) / 127 * 4)
-            case 0x3D: setEffect(.chorusRate, Float(value) * 0.122)
-            case 0x3E: setEffect(.chorusDepth, Float(Int(value) + 1) / 3.2)
+            case 0x34: guard setGM2Effect(slot: 0x01, parameter: 1, value) else { continue } // reverb time
+            case 0x38: guard setGM2Effect(slot: 0x02, parameter: 0, value) else { continue } // chorus macro: type
+            case 0x3D, 0x3E: // chorus rate, depth
+                guard setGM2Effect(slot: 0x02, parameter: UInt8(address - 0x3C), value) else { continue }
             default: continue
             }
             applied = true
         }
         return applied
+    }
+
+    /// One GM2 effect parameter (slot 01 reverb: 0 type, 1 time; slot 02 chorus: 0 type, 1 rate, 2 depth), the
+    /// GS macros and times being the same values: whether it was taken.
+    @_noLocks
+    func setGM2Effect(slot: UInt8, parameter: UInt8, _ value: UInt8) -> Bool {
+        switch (slot, parameter) {
+        case (0x01, 0):
+            guard let time = gm2ReverbTime(type: value) else { return false }
+            setReverbTime(time)
+        case (0x01, 1): setReverbTime(gm2ReverbTime(time: value))
+        case (0x02, 0): return setChorusType(value)
+        case (0x02, 1): setEffect(.chorusRate, Float(value) * 0.122)
+        case (0x02, 2): setEffect(.chorusDepth, Float(Int(value) + 1) / 3.2)
+        default: return false
+        }
+        return true
     }
 
     /// A GM2 chorus type (GS's chorus macros 0-5): its rate and depth; false for one not modelled.
