@@ -43,7 +43,11 @@ enum SampleControl {
     static var intRows: Int { @_noLocks get { 11 } }
 }
 
-/// Four sample voices' playing state over a control block: position, loop, filter, levels.
+/// Four sample voices' playing state over a control block: position, loop, filter, levels. The interpolated
+/// values are the integer sums of the table's read, in units of 2^-30 (`InterpolationTable`): the filter's
+/// state `z1`, `z2` is kept in those units and the levels `left`, `right` and their steps times 2^-30, so
+/// that each product into the lane sums is the same as with values in -1...1 (scaling by a power of two is
+/// exact), without a multiply per sample. `Synth.renderSampleGroup` converts when it gathers and scatters.
 struct SampleLanes {
     /// Empty lanes sit at frame 1 (their four points inside any data of four frames or more) with no
     /// increment, so the fast runs read them without checks (`fastSamples`).

@@ -84,6 +84,12 @@ extension Synth {
             floats[8 &* SampleControl.lastRight &+ l] = voice.pointee.lastRight
             floats[8 &* SampleControl.alive &+ l] = 1
             fades[l] = voices.fade[v]
+            // What stays the same for the whole call (the channel's controllers change between calls).
+            floats[8 &* SampleControl.damping &+ l] = voice.pointee.filterDamping
+            floats[8 &* SampleControl.panLeft &+ l] = voice.pointee.panLeft
+            floats[8 &* SampleControl.panRight &+ l] = voice.pointee.panRight
+            floats[8 &* SampleControl.ratio &+ l] = voice.pointee.rateRatio
+            floats[8 &* SampleControl.fadeStep &+ l] = voices.fadeStep[v]
         }
         // Empty lanes: silent, never wrapping or stopping, parked at frame 1 (`SampleLanes`).
         for l in count..<8 {
@@ -101,8 +107,11 @@ extension Synth {
             var lanes = SampleLanes()
             lanes.position = halfInts(SampleControl.position, h)
             lanes.fraction = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.fraction, h))
-            lanes.z1 = half(SampleControl.z1, h); lanes.z2 = half(SampleControl.z2, h)
-            lanes.left = half(SampleControl.lastLeft, h); lanes.right = half(SampleControl.lastRight, h)
+            // In the sample loop's units (`SampleLanes`).
+            lanes.z1 = half(SampleControl.z1, h) * InterpolationTable.integerUnits
+            lanes.z2 = half(SampleControl.z2, h) * InterpolationTable.integerUnits
+            lanes.left = half(SampleControl.lastLeft, h) * InterpolationTable.integerScale
+            lanes.right = half(SampleControl.lastRight, h) * InterpolationTable.integerScale
             lanes.alive = half(SampleControl.alive, h)
             return lanes
         }
@@ -133,8 +142,8 @@ extension Synth {
                     voice.pointee.modulationEnvelope.release(decibelValue: false)
                 }
                 let step = Float(length)
-                voice.pointee.volumeEnvelope.advance(step)
-                voice.pointee.modulationEnvelope.advance(step)
+                voice.pointee.volumeEnvelope.step(step)
+                voice.pointee.modulationEnvelope.step(step)
                 voice.pointee.modulationLFO.advance(step)
                 voice.pointee.vibratoLFO.advance(step)
                 let s = voice.pointee
@@ -155,12 +164,7 @@ extension Synth {
                     + (attack || silent ? 0 : 960 * (1 - envelope.value))
                 floats[8 &* SampleControl.filterCents &+ l] = min(max(s.filterCents + modLFO * s.modLFOToFilter
                     + modEnv * s.modEnvToFilter, 1500), 13500)
-                floats[8 &* SampleControl.damping &+ l] = s.filterDamping
                 floats[8 &* SampleControl.envelope &+ l] = silent ? 0 : attack ? envelope.value : 1
-                floats[8 &* SampleControl.panLeft &+ l] = s.panLeft
-                floats[8 &* SampleControl.panRight &+ l] = s.panRight
-                floats[8 &* SampleControl.ratio &+ l] = s.rateRatio
-                floats[8 &* SampleControl.fadeStep &+ l] = voices.fadeStep[v]
                 let loops = s.loops
                 ints[8 &* SampleControl.wrapAt &+ l] = loops ? s.loopEnd : .max
                 ints[8 &* SampleControl.loopLength &+ l] = loops ? s.loopEnd - s.loopStart : 0
@@ -229,8 +233,9 @@ extension Synth {
                 lanes.lastIndex = halfInts(SampleControl.lastIndex, h)
                 lanes.offset = UnsafeRawPointer(sampleVoices.laneOffsets + 4 &* h).loadUnaligned(as: SIMD4<Int>.self)
                 lanes.b1 = half(SampleControl.b1, h); lanes.b2 = half(SampleControl.b2, h); lanes.b3 = half(SampleControl.b3, h)
-                lanes.stepLeft = (half(SampleControl.targetLeft, h) - lanes.left) * inverseLength * lanes.alive
-                lanes.stepRight = (half(SampleControl.targetRight, h) - lanes.right) * inverseLength * lanes.alive
+                let scale = InterpolationTable.integerScale
+                lanes.stepLeft = (half(SampleControl.targetLeft, h) * scale - lanes.left) * inverseLength * lanes.alive
+                lanes.stepRight = (half(SampleControl.targetRight, h) * scale - lanes.right) * inverseLength * lanes.alive
                 let cutoffs = half(SampleControl.filterCents, h), dampings = half(SampleControl.damping, h)
                 lanes.filtered = false
                 for i in 0..<4 where cutoffs[i] < 13500 || dampings[i] < wideOpenDamping - 0.01 { lanes.filtered = true }
@@ -256,13 +261,15 @@ extension Synth {
             voice.pointee.position = ints[8 &* SampleControl.unrolledSpan &+ l] == 0 ? lanes.position[i]
                 : start &+ (lanes.position[i] &- start) % (voice.pointee.loopEnd &- start)
             voice.pointee.fraction = lanes.fraction[i]
-            voice.pointee.lastLeft = lanes.left[i]
-            voice.pointee.lastRight = lanes.right[i]
+            // Out of the sample loop's units (`SampleLanes`).
+            voice.pointee.lastLeft = lanes.left[i] * InterpolationTable.integerUnits
+            voice.pointee.lastRight = lanes.right[i] * InterpolationTable.integerUnits
             voices.fade[v] = fades[l]
             voices.envelope[v] = levels[l] // for stealing: the quietest released voice goes first
             // Flush states too small to matter: denormal arithmetic is slow.
-            voices.ic1[v] = abs(lanes.z1[i]) < 1e-30 ? 0 : lanes.z1[i]
-            voices.ic2[v] = abs(lanes.z2[i]) < 1e-30 ? 0 : lanes.z2[i]
+            let z1 = lanes.z1[i] * InterpolationTable.integerScale, z2 = lanes.z2[i] * InterpolationTable.integerScale
+            voices.ic1[v] = abs(z1) < 1e-30 ? 0 : z1
+            voices.ic2[v] = abs(z2) < 1e-30 ? 0 : z2
         }
     }
 }
