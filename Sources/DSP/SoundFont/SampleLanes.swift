@@ -26,7 +26,23 @@ enum SampleControl {
     static var lastLeft: Int { @_noLocks get { 17 } }
     static var lastRight: Int { @_noLocks get { 18 } }
     static var alive: Int { @_noLocks get { 19 } }
-    static var allFloatRows: Int { @_noLocks get { 20 } }
+    // Per call: the voices' modulated parameters (`SampleVoice`), which change only between calls.
+    static var pitchCents: Int { @_noLocks get { 20 } }
+    static var modLFOToPitch: Int { @_noLocks get { 21 } }
+    static var vibLFOToPitch: Int { @_noLocks get { 22 } }
+    static var modEnvToPitch: Int { @_noLocks get { 23 } }
+    static var attenuation: Int { @_noLocks get { 24 } }
+    static var modLFOToVolume: Int { @_noLocks get { 25 } }
+    static var filterBase: Int { @_noLocks get { 26 } }
+    static var modLFOToFilter: Int { @_noLocks get { 27 } }
+    static var modEnvToFilter: Int { @_noLocks get { 28 } }
+    // Per block: the envelopes', LFOs' and glide's values, which `cents`, `centibels` and `filterCents` are made of.
+    static var modLFO: Int { @_noLocks get { 29 } }
+    static var vibLFO: Int { @_noLocks get { 30 } }
+    static var modEnv: Int { @_noLocks get { 31 } }
+    static var glide: Int { @_noLocks get { 32 } }
+    static var envelopeCentibels: Int { @_noLocks get { 33 } }
+    static var allFloatRows: Int { @_noLocks get { 34 } }
     // Int32 rows
     static var wrapAt: Int { @_noLocks get { 0 } }
     static var loopLength: Int { @_noLocks get { 1 } }

@@ -90,11 +90,20 @@ extension Synth {
             floats[8 &* SampleControl.panRight &+ l] = voice.pointee.panRight
             floats[8 &* SampleControl.ratio &+ l] = voice.pointee.rateRatio
             floats[8 &* SampleControl.fadeStep &+ l] = voices.fadeStep[v]
+            floats[8 &* SampleControl.pitchCents &+ l] = voice.pointee.pitchCents
+            floats[8 &* SampleControl.modLFOToPitch &+ l] = voice.pointee.modLFOToPitch
+            floats[8 &* SampleControl.vibLFOToPitch &+ l] = voice.pointee.vibLFOToPitch
+            floats[8 &* SampleControl.modEnvToPitch &+ l] = voice.pointee.modEnvToPitch
+            floats[8 &* SampleControl.attenuation &+ l] = voice.pointee.attenuation
+            floats[8 &* SampleControl.modLFOToVolume &+ l] = voice.pointee.modLFOToVolume
+            floats[8 &* SampleControl.filterBase &+ l] = voice.pointee.filterCents
+            floats[8 &* SampleControl.modLFOToFilter &+ l] = voice.pointee.modLFOToFilter
+            floats[8 &* SampleControl.modEnvToFilter &+ l] = voice.pointee.modEnvToFilter
         }
         // Empty lanes: silent, never wrapping or stopping, parked at frame 1 (`SampleLanes`).
         for l in count..<8 {
             for r in 0..<SampleControl.allFloatRows { floats[8 &* r &+ l] = 0 }
-            floats[8 &* SampleControl.filterCents &+ l] = 13500
+            floats[8 &* SampleControl.filterBase &+ l] = 13500
             floats[8 &* SampleControl.damping &+ l] = wideOpenDamping
             ints[8 &* SampleControl.wrapAt &+ l] = .max
             ints[8 &* SampleControl.stopAt &+ l] = .max
@@ -147,23 +156,21 @@ extension Synth {
                 voice.pointee.modulationLFO.advance(step)
                 voice.pointee.vibratoLFO.advance(step)
                 let s = voice.pointee
-                let modLFO = s.modulationLFO.value, modEnv = s.modulationEnvelope.value, vibLFO = s.vibratoLFO.value
+                floats[8 &* SampleControl.modLFO &+ l] = s.modulationLFO.value
+                floats[8 &* SampleControl.vibLFO &+ l] = s.vibratoLFO.value
+                floats[8 &* SampleControl.modEnv &+ l] = s.modulationEnvelope.value
                 let glide = voices.glide[v] // portamento (Synth+Portamento.swift), stepped per block as FluidSynth's
+                floats[8 &* SampleControl.glide &+ l] = glide
                 if glide != 0 {
                     let moved = voices.glideStep[v] * step
                     voices.glide[v] = glide > 0 ? max(glide - moved, 0) : min(glide + moved, 0)
                 }
-                floats[8 &* SampleControl.cents &+ l] = s.pitchCents + modLFO * s.modLFOToPitch
-                    + vibLFO * s.vibLFOToPitch + modEnv * s.modEnvToPitch + glide
                 // The volume envelope past its attack is 96 dB x (1 - value) of attenuation: added to the
-                // voice's centibels here, so one vector exp2 per block turns both into the level.
+                // voice's centibels (below), so one vector exp2 per block turns both into the level.
                 let envelope = s.volumeEnvelope
                 let attack = envelope.stage == SampleEnvelope.attack
                 let silent = envelope.stage == SampleEnvelope.delay || envelope.stage == SampleEnvelope.done
-                floats[8 &* SampleControl.centibels &+ l] = max(s.attenuation - modLFO * s.modLFOToVolume, 0)
-                    + (attack || silent ? 0 : 960 * (1 - envelope.value))
-                floats[8 &* SampleControl.filterCents &+ l] = min(max(s.filterCents + modLFO * s.modLFOToFilter
-                    + modEnv * s.modEnvToFilter, 1500), 13500)
+                floats[8 &* SampleControl.envelopeCentibels &+ l] = attack || silent ? 0 : 960 * (1 - envelope.value)
                 floats[8 &* SampleControl.envelope &+ l] = silent ? 0 : attack ? envelope.value : 1
                 let loops = s.loops
                 ints[8 &* SampleControl.wrapAt &+ l] = loops ? s.loopEnd : .max
@@ -187,6 +194,16 @@ extension Synth {
                     }
                 }
             }
+            // Pitch, attenuation and cutoff of the eight lanes from their parts: the arithmetic each voice had
+            // done alone, in the same order (so the same values), once for the group.
+            let modLFO = row(SampleControl.modLFO), modEnv = row(SampleControl.modEnv)
+            setRow(SampleControl.cents, row(SampleControl.pitchCents) + modLFO * row(SampleControl.modLFOToPitch)
+                + row(SampleControl.vibLFO) * row(SampleControl.vibLFOToPitch) + modEnv * row(SampleControl.modEnvToPitch)
+                + row(SampleControl.glide))
+            setRow(SampleControl.centibels, atLeast(row(SampleControl.attenuation) - modLFO * row(SampleControl.modLFOToVolume), 0)
+                + row(SampleControl.envelopeCentibels))
+            setRow(SampleControl.filterCents, minLanes(atLeast(row(SampleControl.filterBase) + modLFO * row(SampleControl.modLFOToFilter)
+                + modEnv * row(SampleControl.modEnvToFilter), 1500), Lanes(repeating: 13500)))
             // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
             let increments = minLanes(row(SampleControl.ratio) * exp2Lanes(row(SampleControl.cents) * (1.0 / 1200)),
                                       Lanes(repeating: 256))
@@ -323,4 +340,14 @@ func unrollLoop(from data: UnsafePointer<Int16>, start: Int, length: Int, passes
         UnsafeMutableRawPointer(loop + have).copyMemory(from: loop, byteCount: 2 &* more)
         have &+= more
     }
+}
+
+/// `Swift.max(x, floor)` lane by lane, as it picks: the floor where it is >= x (`maxLanes` keeps x on a tie,
+/// which differs for -0 against 0).
+@_noLocks @inline(__always)
+func atLeast(_ x: Lanes, _ floor: Float) -> Lanes {
+    var result = x
+    let bound = Lanes(repeating: floor)
+    result.replace(with: bound, where: bound .>= x)
+    return result
 }
