@@ -38,14 +38,13 @@ extension SampleLanes {
 @_noLocks @inline(never)
 func playSamples(_ lanes: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int,
                  count: Int, half: Int, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var s = lanes
+    // In place: the fast runs (`playFast`) keep their state in registers themselves.
     let sumLeft = left + half, sumRight = right + half
-    if s.filtered {
-        playLoop(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true)
+    if lanes.filtered {
+        playLoop(&lanes, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true)
     } else {
-        playLoop(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false)
+        playLoop(&lanes, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false)
     }
-    lanes = s
 }
 
 /// The loop of `playSamples`, with the filter or without: fast runs, a careful step between them.

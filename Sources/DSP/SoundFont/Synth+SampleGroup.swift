@@ -235,30 +235,12 @@ extension Synth {
                 ints[8 &* SampleControl.fastLimit &+ l] = ints[8 &* SampleControl.wrapAt &+ l] &- 2
             }
             let inverseLength = 1 / Float(length)
-            for h in 0..<(count > 4 ? 2 : 1) {
-                var lanes = h == 0 ? low : high
-                // A lane whose sample has ended stays parked and silent (`carefulStep`).
-                let ended = lanes.alive .== HalfLanes()
-                lanes.whole = halfInts(SampleControl.whole, h)
-                lanes.whole.replace(with: HalfLaneInts(), where: ended)
-                lanes.part = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.part, h))
-                lanes.part.replace(with: HalfLaneBits(), where: ended)
-                lanes.wrapAt = halfInts(SampleControl.wrapAt, h)
-                lanes.loopLength = halfInts(SampleControl.loopLength, h)
-                lanes.stopAt = halfInts(SampleControl.stopAt, h)
-                lanes.fastLimit = halfInts(SampleControl.fastLimit, h)
-                lanes.lastIndex = halfInts(SampleControl.lastIndex, h)
-                lanes.offset = UnsafeRawPointer(sampleVoices.laneOffsets + 4 &* h).loadUnaligned(as: SIMD4<Int>.self)
-                lanes.b1 = half(SampleControl.b1, h); lanes.b2 = half(SampleControl.b2, h); lanes.b3 = half(SampleControl.b3, h)
-                let scale = InterpolationTable.integerScale
-                lanes.stepLeft = (half(SampleControl.targetLeft, h) * scale - lanes.left) * inverseLength * lanes.alive
-                lanes.stepRight = (half(SampleControl.targetRight, h) * scale - lanes.right) * inverseLength * lanes.alive
-                let cutoffs = half(SampleControl.filterCents, h), dampings = half(SampleControl.damping, h)
-                lanes.filtered = false
-                for i in 0..<4 where cutoffs[i] < 13500 || dampings[i] < wideOpenDamping - 0.01 { lanes.filtered = true }
-                playSamples(&lanes, sample, sampleVoices.interpolation, from: n0, count: length, half: h,
-                            left: outLeft, right: outRight)
-                if h == 0 { low = lanes } else { high = lanes }
+            // Each half in place (a copy of its lanes in and out cost two 350-byte moves a half and block).
+            low.startBlock(floats, ints, half: 0, offsets: sampleVoices.laneOffsets, inverseLength: inverseLength)
+            playSamples(&low, sample, sampleVoices.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
+            if count > 4 {
+                high.startBlock(floats, ints, half: 1, offsets: sampleVoices.laneOffsets, inverseLength: inverseLength)
+                playSamples(&high, sample, sampleVoices.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
             }
             n0 += length
         }
@@ -350,4 +332,37 @@ func atLeast(_ x: Lanes, _ floor: Float) -> Lanes {
     let bound = Lanes(repeating: floor)
     result.replace(with: bound, where: bound .>= x)
     return result
+}
+
+extension SampleLanes {
+    /// Half `h` of a group's rows (`SampleControl`) for the next block, `inverseLength` the block's 1 / samples.
+    @_noLocks @inline(__always)
+    mutating func startBlock(_ floats: UnsafeMutablePointer<Float>, _ ints: UnsafeMutablePointer<Int32>, half h: Int,
+                             offsets: UnsafeMutablePointer<Int>, inverseLength: Float) {
+        @inline(__always) func half(_ r: Int) -> HalfLanes {
+            UnsafeRawPointer(floats + (8 &* r &+ 4 &* h)).loadUnaligned(as: HalfLanes.self)
+        }
+        @inline(__always) func halfInts(_ r: Int) -> HalfLaneInts {
+            UnsafeRawPointer(ints + (8 &* r &+ 4 &* h)).loadUnaligned(as: HalfLaneInts.self)
+        }
+        // A lane whose sample has ended stays parked and silent (`carefulStep`).
+        let ended = alive .== HalfLanes()
+        whole = halfInts(SampleControl.whole)
+        whole.replace(with: HalfLaneInts(), where: ended)
+        part = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.part))
+        part.replace(with: HalfLaneBits(), where: ended)
+        wrapAt = halfInts(SampleControl.wrapAt)
+        loopLength = halfInts(SampleControl.loopLength)
+        stopAt = halfInts(SampleControl.stopAt)
+        fastLimit = halfInts(SampleControl.fastLimit)
+        lastIndex = halfInts(SampleControl.lastIndex)
+        offset = UnsafeRawPointer(offsets + 4 &* h).loadUnaligned(as: SIMD4<Int>.self)
+        b1 = half(SampleControl.b1); b2 = half(SampleControl.b2); b3 = half(SampleControl.b3)
+        let scale = InterpolationTable.integerScale
+        stepLeft = (half(SampleControl.targetLeft) * scale - left) * inverseLength * alive
+        stepRight = (half(SampleControl.targetRight) * scale - right) * inverseLength * alive
+        let cutoffs = half(SampleControl.filterCents), dampings = half(SampleControl.damping)
+        filtered = false
+        for i in 0..<4 where cutoffs[i] < 13500 || dampings[i] < wideOpenDamping - 0.01 { filtered = true }
+    }
 }
