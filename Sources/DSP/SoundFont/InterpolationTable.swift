@@ -10,8 +10,9 @@
 /// Each weight is kept as a 16-bit integer in units of 2^-15 (rounded; the weight 1 of row 0 as 32767), so
 /// that the fast runs multiply four 16-bit sample words by their row and add the products pairwise in one
 /// integer instruction (two voices at a time) with an exact 32-bit sum; `weights` holds the same values as
-/// floats, pre-scaled by 2^-15 x 2^-15 so that 16-bit sample words multiply straight into -1...1 (the careful
-/// step's arithmetic, giving the same value up to float rounding).
+/// floats (the careful step's arithmetic, giving the same value up to float rounding). Either sum is in
+/// units of 2^-30 (16-bit sample words times weights of 2^-15): the sample loop keeps its filter state and
+/// levels in those units (`SampleLanes`) rather than scaling every interpolated value.
 struct InterpolationTable {
     static var rows: Int { @_noLocks get { 1024 } }
     /// The row of a 32-bit fraction: its top 10 bits.
@@ -19,6 +20,8 @@ struct InterpolationTable {
     static func row(_ fraction: UInt32) -> Int { Int(truncatingIfNeeded: fraction >> 22) }
     /// What the integer sum of 16-bit words times `words` is multiplied by to give -1...1.
     static var integerScale: Float { @_noLocks get { 1.0 / 1_073_741_824 } } // 2^-30
+    /// Its inverse: -1...1 into the sums' units.
+    static var integerUnits: Float { @_noLocks get { 1_073_741_824 } } // 2^30
     let weights: UnsafeMutablePointer<HalfLanes>
     let words: UnsafeMutablePointer<SIMD4<Int16>>
 
@@ -34,7 +37,7 @@ struct InterpolationTable {
                      0.5 * t * t * (t - 1)]
             let q = w.map { Int16(clamping: Int(($0 * 32768).rounded())) }
             words[r] = SIMD4(q)
-            weights[r] = HalfLanes(q.map { Float($0) * Self.integerScale })
+            weights[r] = HalfLanes(q.map { Float($0) })
         }
     }
 }

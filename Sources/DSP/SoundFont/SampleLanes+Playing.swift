@@ -38,14 +38,13 @@ extension SampleLanes {
 @_noLocks @inline(never)
 func playSamples(_ lanes: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int,
                  count: Int, half: Int, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    var s = lanes
+    // In place: the fast runs (`playFast`) keep their state in registers themselves.
     let sumLeft = left + half, sumRight = right + half
-    if s.filtered {
-        playLoop(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true)
+    if lanes.filtered {
+        playLoop(&lanes, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true)
     } else {
-        playLoop(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false)
+        playLoop(&lanes, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false)
     }
-    lanes = s
 }
 
 /// The loop of `playSamples`, with the filter or without: fast runs, a careful step between them.
@@ -58,15 +57,7 @@ func playLoop(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolati
     while n < end {
         let run = s.fastSamples(sample, atMost: end &- n)
         if run > 0 {
-            // With no lane reading an unrolled loop, one data pointer for the four (four cost a register
-            // spill per sample, 6 % more instructions on long samples).
-            if s.offset == SIMD4<Int>() {
-                fastRun(&s, sample, table, from: n, count: run, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered,
-                        unrolled: false, last: &y)
-            } else {
-                fastRun(&s, sample, table, from: n, count: run, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered,
-                        unrolled: true, last: &y)
-            }
+            playFast(&s, sample, table, from: n, count: run, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered, last: &y)
             n &+= run
             if n == end { break }
         }
@@ -138,6 +129,32 @@ func fourPoints(_ d0: UnsafePointer<Int16>, _ d1: UnsafePointer<Int16>, _ d2: Un
     return SIMD4(ab[0], ab[2], cd[0], cd[2])
 }
 
+/// `fastRun` in a function of its own, so that the loop has the registers to itself (inlined into
+/// `playLoop`, values live across it there took callee-saved registers, and the loop reloaded the sums'
+/// pointers and three phase increments from memory every sample). With no lane reading an unrolled loop,
+/// one data pointer serves the four (four cost a register spill per sample, 6 % more instructions on long
+/// samples).
+@_noLocks @inline(never)
+func playFast(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
+              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
+              last y: inout HalfLanes) {
+    let unrolled = s.offset != SIMD4<Int>()
+    switch (filtered, unrolled) {
+    case (true, false):
+        fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true,
+                unrolled: false, last: &y)
+    case (true, true):
+        fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true,
+                unrolled: true, last: &y)
+    case (false, false):
+        fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false,
+                unrolled: false, last: &y)
+    case (false, true):
+        fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false,
+                unrolled: true, last: &y)
+    }
+}
+
 /// `count` samples with no checks (`fastSamples` said how many may go so).
 @_noLocks @inline(__always)
 func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
@@ -156,12 +173,20 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
     let d2 = unrolled ? sample.data + s.offset[2] : sample.data, d3 = unrolled ? sample.data + s.offset[3] : sample.data
     let words = table.words
     var x = HalfLanes()
-    for n in start..<(start &+ count) {
+    // Counted from -count up to 0, the sums addressed from the run's end: one induction variable serves the
+    // exit test and both sums (a separate counter took a register, and two pointers were spilled and
+    // reloaded every sample).
+    let endLeft = sumLeft + 2 &* (start &+ count), endRight = sumRight + 2 &* (start &+ count)
+    var n = -count
+    repeat {
         let sums = fourPoints(d0, d1, d2, d3, words, p0, p1, p2, p3)
         p0 &+= i0; p1 &+= i1; p2 &+= i2; p3 &+= i3
-        x = HalfLanes(sums) * InterpolationTable.integerScale
-        mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
-    }
+        // The integer sums as they are: the lanes' filter state and levels are kept in their units
+        // (`SampleLanes`), which saves the multiply by 2^-30 here.
+        x = HalfLanes(sums)
+        mixSample(&s, x, at: n, sumLeft: endLeft, sumRight: endRight, filtered: filtered)
+        n &+= 1
+    } while n != 0
     y = x
     s.position = HalfLaneInts(Int32(truncatingIfNeeded: p0 >> 32), Int32(truncatingIfNeeded: p1 >> 32),
                               Int32(truncatingIfNeeded: p2 >> 32), Int32(truncatingIfNeeded: p3 >> 32))

@@ -26,7 +26,23 @@ enum SampleControl {
     static var lastLeft: Int { @_noLocks get { 17 } }
     static var lastRight: Int { @_noLocks get { 18 } }
     static var alive: Int { @_noLocks get { 19 } }
-    static var allFloatRows: Int { @_noLocks get { 20 } }
+    // Per call: the voices' modulated parameters (`SampleVoice`), which change only between calls.
+    static var pitchCents: Int { @_noLocks get { 20 } }
+    static var modLFOToPitch: Int { @_noLocks get { 21 } }
+    static var vibLFOToPitch: Int { @_noLocks get { 22 } }
+    static var modEnvToPitch: Int { @_noLocks get { 23 } }
+    static var attenuation: Int { @_noLocks get { 24 } }
+    static var modLFOToVolume: Int { @_noLocks get { 25 } }
+    static var filterBase: Int { @_noLocks get { 26 } }
+    static var modLFOToFilter: Int { @_noLocks get { 27 } }
+    static var modEnvToFilter: Int { @_noLocks get { 28 } }
+    // Per block: the envelopes', LFOs' and glide's values, which `cents`, `centibels` and `filterCents` are made of.
+    static var modLFO: Int { @_noLocks get { 29 } }
+    static var vibLFO: Int { @_noLocks get { 30 } }
+    static var modEnv: Int { @_noLocks get { 31 } }
+    static var glide: Int { @_noLocks get { 32 } }
+    static var envelopeCentibels: Int { @_noLocks get { 33 } }
+    static var allFloatRows: Int { @_noLocks get { 34 } }
     // Int32 rows
     static var wrapAt: Int { @_noLocks get { 0 } }
     static var loopLength: Int { @_noLocks get { 1 } }
@@ -43,7 +59,11 @@ enum SampleControl {
     static var intRows: Int { @_noLocks get { 11 } }
 }
 
-/// Four sample voices' playing state over a control block: position, loop, filter, levels.
+/// Four sample voices' playing state over a control block: position, loop, filter, levels. The interpolated
+/// values are the integer sums of the table's read, in units of 2^-30 (`InterpolationTable`): the filter's
+/// state `z1`, `z2` is kept in those units and the levels `left`, `right` and their steps times 2^-30, so
+/// that each product into the lane sums is the same as with values in -1...1 (scaling by a power of two is
+/// exact), without a multiply per sample. `Synth.renderSampleGroup` converts when it gathers and scatters.
 struct SampleLanes {
     /// Empty lanes sit at frame 1 (their four points inside any data of four frames or more) with no
     /// increment, so the fast runs read them without checks (`fastSamples`).

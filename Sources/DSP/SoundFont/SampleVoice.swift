@@ -56,6 +56,28 @@ struct SampleEnvelope: BitwiseCopyable {
                   sustain: sustain, release: values[delay + 5], rate: rate)
     }
 
+    /// `advance`, with the usual block (one that stays in its stage) done inline: the same arithmetic, so the
+    /// same values; a block that crosses into another stage goes through `advance` from where it was.
+    @_noLocks @inline(__always)
+    mutating func step(_ n: Float) {
+        switch stage {
+        case SampleEnvelope.decay:
+            let next = value - decayStep * n
+            if next > sustain { value = next; return }
+        case SampleEnvelope.sustaining:
+            return
+        case SampleEnvelope.release:
+            let next = value - releaseStep * n
+            if next > 0 { value = next; return }
+        case SampleEnvelope.attack:
+            let next = value + attackStep * n
+            if next < 1 { value = next; return }
+        default:
+            break
+        }
+        advance(n)
+    }
+
     /// Moves the envelope `count` samples on, through as many stages as that crosses.
     @_noLocks
     mutating func advance(_ count: Float) {

@@ -84,11 +84,26 @@ extension Synth {
             floats[8 &* SampleControl.lastRight &+ l] = voice.pointee.lastRight
             floats[8 &* SampleControl.alive &+ l] = 1
             fades[l] = voices.fade[v]
+            // What stays the same for the whole call (the channel's controllers change between calls).
+            floats[8 &* SampleControl.damping &+ l] = voice.pointee.filterDamping
+            floats[8 &* SampleControl.panLeft &+ l] = voice.pointee.panLeft
+            floats[8 &* SampleControl.panRight &+ l] = voice.pointee.panRight
+            floats[8 &* SampleControl.ratio &+ l] = voice.pointee.rateRatio
+            floats[8 &* SampleControl.fadeStep &+ l] = voices.fadeStep[v]
+            floats[8 &* SampleControl.pitchCents &+ l] = voice.pointee.pitchCents
+            floats[8 &* SampleControl.modLFOToPitch &+ l] = voice.pointee.modLFOToPitch
+            floats[8 &* SampleControl.vibLFOToPitch &+ l] = voice.pointee.vibLFOToPitch
+            floats[8 &* SampleControl.modEnvToPitch &+ l] = voice.pointee.modEnvToPitch
+            floats[8 &* SampleControl.attenuation &+ l] = voice.pointee.attenuation
+            floats[8 &* SampleControl.modLFOToVolume &+ l] = voice.pointee.modLFOToVolume
+            floats[8 &* SampleControl.filterBase &+ l] = voice.pointee.filterCents
+            floats[8 &* SampleControl.modLFOToFilter &+ l] = voice.pointee.modLFOToFilter
+            floats[8 &* SampleControl.modEnvToFilter &+ l] = voice.pointee.modEnvToFilter
         }
         // Empty lanes: silent, never wrapping or stopping, parked at frame 1 (`SampleLanes`).
         for l in count..<8 {
             for r in 0..<SampleControl.allFloatRows { floats[8 &* r &+ l] = 0 }
-            floats[8 &* SampleControl.filterCents &+ l] = 13500
+            floats[8 &* SampleControl.filterBase &+ l] = 13500
             floats[8 &* SampleControl.damping &+ l] = wideOpenDamping
             ints[8 &* SampleControl.wrapAt &+ l] = .max
             ints[8 &* SampleControl.stopAt &+ l] = .max
@@ -101,8 +116,11 @@ extension Synth {
             var lanes = SampleLanes()
             lanes.position = halfInts(SampleControl.position, h)
             lanes.fraction = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.fraction, h))
-            lanes.z1 = half(SampleControl.z1, h); lanes.z2 = half(SampleControl.z2, h)
-            lanes.left = half(SampleControl.lastLeft, h); lanes.right = half(SampleControl.lastRight, h)
+            // In the sample loop's units (`SampleLanes`).
+            lanes.z1 = half(SampleControl.z1, h) * InterpolationTable.integerUnits
+            lanes.z2 = half(SampleControl.z2, h) * InterpolationTable.integerUnits
+            lanes.left = half(SampleControl.lastLeft, h) * InterpolationTable.integerScale
+            lanes.right = half(SampleControl.lastRight, h) * InterpolationTable.integerScale
             lanes.alive = half(SampleControl.alive, h)
             return lanes
         }
@@ -133,34 +151,27 @@ extension Synth {
                     voice.pointee.modulationEnvelope.release(decibelValue: false)
                 }
                 let step = Float(length)
-                voice.pointee.volumeEnvelope.advance(step)
-                voice.pointee.modulationEnvelope.advance(step)
+                voice.pointee.volumeEnvelope.step(step)
+                voice.pointee.modulationEnvelope.step(step)
                 voice.pointee.modulationLFO.advance(step)
                 voice.pointee.vibratoLFO.advance(step)
                 let s = voice.pointee
-                let modLFO = s.modulationLFO.value, modEnv = s.modulationEnvelope.value, vibLFO = s.vibratoLFO.value
+                floats[8 &* SampleControl.modLFO &+ l] = s.modulationLFO.value
+                floats[8 &* SampleControl.vibLFO &+ l] = s.vibratoLFO.value
+                floats[8 &* SampleControl.modEnv &+ l] = s.modulationEnvelope.value
                 let glide = voices.glide[v] // portamento (Synth+Portamento.swift), stepped per block as FluidSynth's
+                floats[8 &* SampleControl.glide &+ l] = glide
                 if glide != 0 {
                     let moved = voices.glideStep[v] * step
                     voices.glide[v] = glide > 0 ? max(glide - moved, 0) : min(glide + moved, 0)
                 }
-                floats[8 &* SampleControl.cents &+ l] = s.pitchCents + modLFO * s.modLFOToPitch
-                    + vibLFO * s.vibLFOToPitch + modEnv * s.modEnvToPitch + glide
                 // The volume envelope past its attack is 96 dB x (1 - value) of attenuation: added to the
-                // voice's centibels here, so one vector exp2 per block turns both into the level.
+                // voice's centibels (below), so one vector exp2 per block turns both into the level.
                 let envelope = s.volumeEnvelope
                 let attack = envelope.stage == SampleEnvelope.attack
                 let silent = envelope.stage == SampleEnvelope.delay || envelope.stage == SampleEnvelope.done
-                floats[8 &* SampleControl.centibels &+ l] = max(s.attenuation - modLFO * s.modLFOToVolume, 0)
-                    + (attack || silent ? 0 : 960 * (1 - envelope.value))
-                floats[8 &* SampleControl.filterCents &+ l] = min(max(s.filterCents + modLFO * s.modLFOToFilter
-                    + modEnv * s.modEnvToFilter, 1500), 13500)
-                floats[8 &* SampleControl.damping &+ l] = s.filterDamping
+                floats[8 &* SampleControl.envelopeCentibels &+ l] = attack || silent ? 0 : 960 * (1 - envelope.value)
                 floats[8 &* SampleControl.envelope &+ l] = silent ? 0 : attack ? envelope.value : 1
-                floats[8 &* SampleControl.panLeft &+ l] = s.panLeft
-                floats[8 &* SampleControl.panRight &+ l] = s.panRight
-                floats[8 &* SampleControl.ratio &+ l] = s.rateRatio
-                floats[8 &* SampleControl.fadeStep &+ l] = voices.fadeStep[v]
                 let loops = s.loops
                 ints[8 &* SampleControl.wrapAt &+ l] = loops ? s.loopEnd : .max
                 ints[8 &* SampleControl.loopLength &+ l] = loops ? s.loopEnd - s.loopStart : 0
@@ -183,6 +194,16 @@ extension Synth {
                     }
                 }
             }
+            // Pitch, attenuation and cutoff of the eight lanes from their parts: the arithmetic each voice had
+            // done alone, in the same order (so the same values), once for the group.
+            let modLFO = row(SampleControl.modLFO), modEnv = row(SampleControl.modEnv)
+            setRow(SampleControl.cents, row(SampleControl.pitchCents) + modLFO * row(SampleControl.modLFOToPitch)
+                + row(SampleControl.vibLFO) * row(SampleControl.vibLFOToPitch) + modEnv * row(SampleControl.modEnvToPitch)
+                + row(SampleControl.glide))
+            setRow(SampleControl.centibels, atLeast(row(SampleControl.attenuation) - modLFO * row(SampleControl.modLFOToVolume), 0)
+                + row(SampleControl.envelopeCentibels))
+            setRow(SampleControl.filterCents, minLanes(atLeast(row(SampleControl.filterBase) + modLFO * row(SampleControl.modLFOToFilter)
+                + modEnv * row(SampleControl.modEnvToFilter), 1500), Lanes(repeating: 13500)))
             // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
             let increments = minLanes(row(SampleControl.ratio) * exp2Lanes(row(SampleControl.cents) * (1.0 / 1200)),
                                       Lanes(repeating: 256))
@@ -214,29 +235,12 @@ extension Synth {
                 ints[8 &* SampleControl.fastLimit &+ l] = ints[8 &* SampleControl.wrapAt &+ l] &- 2
             }
             let inverseLength = 1 / Float(length)
-            for h in 0..<(count > 4 ? 2 : 1) {
-                var lanes = h == 0 ? low : high
-                // A lane whose sample has ended stays parked and silent (`carefulStep`).
-                let ended = lanes.alive .== HalfLanes()
-                lanes.whole = halfInts(SampleControl.whole, h)
-                lanes.whole.replace(with: HalfLaneInts(), where: ended)
-                lanes.part = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.part, h))
-                lanes.part.replace(with: HalfLaneBits(), where: ended)
-                lanes.wrapAt = halfInts(SampleControl.wrapAt, h)
-                lanes.loopLength = halfInts(SampleControl.loopLength, h)
-                lanes.stopAt = halfInts(SampleControl.stopAt, h)
-                lanes.fastLimit = halfInts(SampleControl.fastLimit, h)
-                lanes.lastIndex = halfInts(SampleControl.lastIndex, h)
-                lanes.offset = UnsafeRawPointer(sampleVoices.laneOffsets + 4 &* h).loadUnaligned(as: SIMD4<Int>.self)
-                lanes.b1 = half(SampleControl.b1, h); lanes.b2 = half(SampleControl.b2, h); lanes.b3 = half(SampleControl.b3, h)
-                lanes.stepLeft = (half(SampleControl.targetLeft, h) - lanes.left) * inverseLength * lanes.alive
-                lanes.stepRight = (half(SampleControl.targetRight, h) - lanes.right) * inverseLength * lanes.alive
-                let cutoffs = half(SampleControl.filterCents, h), dampings = half(SampleControl.damping, h)
-                lanes.filtered = false
-                for i in 0..<4 where cutoffs[i] < 13500 || dampings[i] < wideOpenDamping - 0.01 { lanes.filtered = true }
-                playSamples(&lanes, sample, sampleVoices.interpolation, from: n0, count: length, half: h,
-                            left: outLeft, right: outRight)
-                if h == 0 { low = lanes } else { high = lanes }
+            // Each half in place (a copy of its lanes in and out cost two 350-byte moves a half and block).
+            low.startBlock(floats, ints, half: 0, offsets: sampleVoices.laneOffsets, inverseLength: inverseLength)
+            playSamples(&low, sample, sampleVoices.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
+            if count > 4 {
+                high.startBlock(floats, ints, half: 1, offsets: sampleVoices.laneOffsets, inverseLength: inverseLength)
+                playSamples(&high, sample, sampleVoices.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
             }
             n0 += length
         }
@@ -256,13 +260,15 @@ extension Synth {
             voice.pointee.position = ints[8 &* SampleControl.unrolledSpan &+ l] == 0 ? lanes.position[i]
                 : start &+ (lanes.position[i] &- start) % (voice.pointee.loopEnd &- start)
             voice.pointee.fraction = lanes.fraction[i]
-            voice.pointee.lastLeft = lanes.left[i]
-            voice.pointee.lastRight = lanes.right[i]
+            // Out of the sample loop's units (`SampleLanes`).
+            voice.pointee.lastLeft = lanes.left[i] * InterpolationTable.integerUnits
+            voice.pointee.lastRight = lanes.right[i] * InterpolationTable.integerUnits
             voices.fade[v] = fades[l]
             voices.envelope[v] = levels[l] // for stealing: the quietest released voice goes first
             // Flush states too small to matter: denormal arithmetic is slow.
-            voices.ic1[v] = abs(lanes.z1[i]) < 1e-30 ? 0 : lanes.z1[i]
-            voices.ic2[v] = abs(lanes.z2[i]) < 1e-30 ? 0 : lanes.z2[i]
+            let z1 = lanes.z1[i] * InterpolationTable.integerScale, z2 = lanes.z2[i] * InterpolationTable.integerScale
+            voices.ic1[v] = abs(z1) < 1e-30 ? 0 : z1
+            voices.ic2[v] = abs(z2) < 1e-30 ? 0 : z2
         }
     }
 }
@@ -315,5 +321,48 @@ func unrollLoop(from data: UnsafePointer<Int16>, start: Int, length: Int, passes
         let more = min(have, total &- have)
         UnsafeMutableRawPointer(loop + have).copyMemory(from: loop, byteCount: 2 &* more)
         have &+= more
+    }
+}
+
+/// `Swift.max(x, floor)` lane by lane, as it picks: the floor where it is >= x (`maxLanes` keeps x on a tie,
+/// which differs for -0 against 0).
+@_noLocks @inline(__always)
+func atLeast(_ x: Lanes, _ floor: Float) -> Lanes {
+    var result = x
+    let bound = Lanes(repeating: floor)
+    result.replace(with: bound, where: bound .>= x)
+    return result
+}
+
+extension SampleLanes {
+    /// Half `h` of a group's rows (`SampleControl`) for the next block, `inverseLength` the block's 1 / samples.
+    @_noLocks @inline(__always)
+    mutating func startBlock(_ floats: UnsafeMutablePointer<Float>, _ ints: UnsafeMutablePointer<Int32>, half h: Int,
+                             offsets: UnsafeMutablePointer<Int>, inverseLength: Float) {
+        @inline(__always) func half(_ r: Int) -> HalfLanes {
+            UnsafeRawPointer(floats + (8 &* r &+ 4 &* h)).loadUnaligned(as: HalfLanes.self)
+        }
+        @inline(__always) func halfInts(_ r: Int) -> HalfLaneInts {
+            UnsafeRawPointer(ints + (8 &* r &+ 4 &* h)).loadUnaligned(as: HalfLaneInts.self)
+        }
+        // A lane whose sample has ended stays parked and silent (`carefulStep`).
+        let ended = alive .== HalfLanes()
+        whole = halfInts(SampleControl.whole)
+        whole.replace(with: HalfLaneInts(), where: ended)
+        part = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.part))
+        part.replace(with: HalfLaneBits(), where: ended)
+        wrapAt = halfInts(SampleControl.wrapAt)
+        loopLength = halfInts(SampleControl.loopLength)
+        stopAt = halfInts(SampleControl.stopAt)
+        fastLimit = halfInts(SampleControl.fastLimit)
+        lastIndex = halfInts(SampleControl.lastIndex)
+        offset = UnsafeRawPointer(offsets + 4 &* h).loadUnaligned(as: SIMD4<Int>.self)
+        b1 = half(SampleControl.b1); b2 = half(SampleControl.b2); b3 = half(SampleControl.b3)
+        let scale = InterpolationTable.integerScale
+        stepLeft = (half(SampleControl.targetLeft) * scale - left) * inverseLength * alive
+        stepRight = (half(SampleControl.targetRight) * scale - right) * inverseLength * alive
+        let cutoffs = half(SampleControl.filterCents), dampings = half(SampleControl.damping)
+        filtered = false
+        for i in 0..<4 where cutoffs[i] < 13500 || dampings[i] < wideOpenDamping - 0.01 { filtered = true }
     }
 }
