@@ -1,0 +1,124 @@
+import DSP
+import Engine
+import Foundation
+import Lifecycle
+import MIDI
+
+// The workstation's presets: the browser of a font's presets, the name prompt, saving and loading synth presets.
+extension Workstation {
+    /// The font's presets, or without a font the built-in patches (bank 0, program = patch).
+    func openBrowser() {
+        var entries = engine.presetEntries()
+        var current = engine.currentPreset(channel: keyboard.channel)
+        if entries.isEmpty {
+            entries = SynthPatch.builtIn.enumerated().map { PresetEntry(index: $0, bank: 0, program: $0, name: $1.name) }
+            current = (synthView ?? engine.synthView()).patch
+        }
+        browser = PresetBrowser(presets: entries, current: current)
+    }
+
+    func handleBrowser(_ key: Key) {
+        guard var b = browser else { return }
+        switch key {
+        case .escape: browser = nil; say("preset unchanged"); return
+        case .enter:
+            browser = nil
+            guard let entry = b.chosen else { say("no preset chosen"); return }
+            if let message = engine.choosePreset(entry.index, channel: keyboard.channel) {
+                synthView = engine.synthView(channel: keyboard.channel)
+                say(message)
+            } else {
+                let current = (synthView ?? engine.synthView()).patch
+                changePatch(by: entry.program - current)
+            }
+            return
+        case .up: b.move(-1)
+        case .down: b.move(1)
+        case .pageUp: b.move(-10)
+        case .pageDown: b.move(10)
+        case .home: b.move(-b.matches.count)
+        case .end: b.move(b.matches.count)
+        case .backspace: b.erase()
+        case .char(let c): b.type(c)
+        case .function(10): quitRequested = true
+        default: break
+        }
+        browser = b
+    }
+
+    /// The status line is a one-line editor while a preset name is asked for.
+    func handlePrompt(_ key: Key) {
+        guard var text = presetPrompt else { return }
+        switch key {
+        case .char(let c):
+            if c.unicodeScalars.allSatisfy(TerminalText.isPrintable), text.utf8.count < 100 { text.append(c) }
+            presetPrompt = text
+        case .backspace:
+            if !text.isEmpty { text.removeLast() }
+            presetPrompt = text
+        case .escape:
+            presetPrompt = nil
+            say("preset not saved")
+        case .enter:
+            presetPrompt = nil
+            savePreset(as: text.isEmpty ? presetName ?? presets.nextFreeName() : text)
+        case .function(10): quitRequested = true
+        default: break
+        }
+    }
+
+    /// What the prompt shows: the typed name, and what an empty one saves as.
+    public var presetPromptLine: String? {
+        presetPrompt.map { "save preset as: \($0)_   (Enter saves\($0.isEmpty ? " as \(presetName ?? presets.nextFreeName())" : ""); Esc cancels)" }
+    }
+
+    /// The settings the synth panel shows (edits included at once) go to `NAME.toml`.
+    func savePreset(as name: String) {
+        let preset = SynthPreset(synthView ?? engine.synthView())
+        let existed = presets.names().contains(name)
+        do {
+            let path = try presets.save(preset, as: name)
+            presetName = name
+            say("\(existed ? "replaced" : "saved") preset \"\(name)\": \(path) ([ ] load presets)")
+        } catch {
+            say("preset not saved: \(error.description)")
+        }
+    }
+
+    /// The next (or previous) saved preset after the one last loaded or saved, cycling.
+    func loadPreset(by d: Int) {
+        let names = presets.names()
+        guard !names.isEmpty else {
+            say("no saved presets in \(presets.directory) (s saves the current settings)")
+            return
+        }
+        guard midiGateOpen else {
+            say("preset not loaded: the simulated app is suspended, so its program change would be lost (f: foreground)")
+            return
+        }
+        let index: Int
+        if let presetName, let i = names.firstIndex(of: presetName) {
+            index = ((i + d) % names.count + names.count) % names.count
+        } else if let presetName, d > 0 {
+            index = names.firstIndex { $0.compare(presetName, options: [.numeric, .caseInsensitive]) == .orderedDescending } ?? 0
+        } else {
+            index = d > 0 ? 0 : names.count - 1
+        }
+        let name = names[index]
+        presetName = name
+        let preset: SynthPreset
+        do { preset = try SynthPreset.load(path: presets.path(of: name)) } catch {
+            say("preset \(index + 1)/\(names.count) not loaded: \(error.description)")
+            return
+        }
+        for event in preset.controlEvents(channel: keyboard.channel) { send(event) }
+        for p in SynthPreset.effectParameters { engine.setEffect(p, preset.value(p)) }
+        synthView?.patch = preset.patch
+        for p in SynthParameter.allCases { synthView?.values[p.rawValue] = preset.value(p) }
+        for p in SynthPreset.effectParameters { synthView?.set(p, preset.value(p)) }
+        say("preset \"\(name)\" (\(index + 1)/\(names.count)): patch \(preset.patch) \(SynthPatch.builtIn[preset.patch].name)")
+    }
+
+    /// The earliest time something must be redrawn or a gate must end, for the loop's sleep.
+    public var nextDeadline: Double? { keyboard.nextExpiry }
+}
