@@ -135,4 +135,25 @@ private func level(_ x: [Float], from: Double, seconds: Double = 0.05) -> Double
         #expect(a.left == b.left && a.right == b.right)
         #expect(peak(a.left[...]) > 0.05)
     }
+
+    /// The kit sends by its channel's CC91 (and CC93), as the other voices do: a closed hat with CC91 at 0 is
+    /// followed by exact silence once it has ended, with CC91 at 127 by a reverb tail; the same holds with the
+    /// events split into any block size.
+    @Test func drumsSendToTheReverbByCC91() {
+        func tail(cc91: UInt8, block: Int = 256) -> [Float] {
+            let events: [(frame: Int, message: ShortMessage)] = [
+                (0, ShortMessage.controlChange(.reverbSend, value: cc91, channel: 9)), (0, noteOn(42, channel: 9)),
+            ]
+            return render(kitSynth(), frames: 48_000, events: events, block: block).left
+        }
+        let dry = tail(cc91: 0), wet = tail(cc91: 127)
+        #expect(peak(dry[24_000...]) == 0, "no send: silence after the hat")
+        // The reverb's return: what CC91 adds, against the hat's own first 50 ms.
+        let reverb = zip(wet, dry).map { $0 - $1 }
+        let hat = level(dry, from: 0), added = level(reverb, from: 0, seconds: 1), late = level(wet, from: 0.5, seconds: 0.3)
+        print("hat \(hat) dB, reverb return \(added) dB over 1 s, \(late) dB at 0.5-0.8 s")
+        #expect(added > hat - 40, "CC91 127: a reverb return, \(added) dB against the hat's \(hat) dB")
+        #expect(late > -120 && late < added, "a decaying tail after the hat, \(late) dB")
+        #expect(wet == tail(cc91: 127, block: 37))
+    }
 }

@@ -117,16 +117,33 @@ extension Synth {
         return (reverb, chorus, any)
     }
 
+    /// The first send of a slice clears the buses' lanes (the slices without one leave them as they were).
+    @_noLocks @inline(__always)
+    func beginSends(frames: Int) {
+        if effects.sent { return }
+        effects.reverbLanes.update(repeating: .zero, count: 2 * frames)
+        effects.chorusLanes.update(repeating: .zero, count: 2 * frames)
+        effects.sent = true
+    }
+
+    /// The sends of a drum voice on channel `ch`: its channel's CC91 and CC93 through the default modulators
+    /// (the kit has no sends of its own), each 0 when its bus is off, already scaled as `foldGroup` scales a
+    /// voice's (left + right).
+    @_noLocks @inline(__always)
+    func drumSends(channel ch: Int) -> (reverb: Float, chorus: Float) {
+        let cc = fontChannels.controllers + ch * 128
+        let share = controllerSendShare / 127 * sendPanScale
+        let reverb = effects.reverbOn ? share * Float(cc[Int(Controller.reverbSend.rawValue)]) : 0
+        let chorus = effects.chorusOn ? share * Float(cc[Int(Controller.chorusSend.rawValue)]) : 0
+        return (reverb, chorus)
+    }
+
     /// A group rendered into `effects.groupLeft/Right`: added into the lane sums (as rendering there would
     /// have) and, times each lane's sends, into the buses' lanes; the group buffers are left zeroed.
     @_noLocks
     func foldGroup(frames: Int, reverb: Lanes, chorus: Lanes) {
+        beginSends(frames: frames)
         let reverbLanes = effects.reverbLanes, chorusLanes = effects.chorusLanes
-        if !effects.sent {
-            reverbLanes.update(repeating: .zero, count: 2 * frames)
-            chorusLanes.update(repeating: .zero, count: 2 * frames)
-            effects.sent = true
-        }
         let gl = effects.groupLeft, gr = effects.groupRight, sl = scratch.sumLeft, sr = scratch.sumRight
         let r0 = reverb.lowHalf * sendPanScale, r1 = reverb.highHalf * sendPanScale
         let c0 = chorus.lowHalf * sendPanScale, c1 = chorus.highHalf * sendPanScale

@@ -63,7 +63,8 @@ extension Synth {
     /// The drum kit's exclusive class keys are those of a preset number no SoundFont has.
     var drumKitPreset: Int { @_noLocks get { 0xFFFF } }
 
-    /// Renders every drum voice over the slice into the lane sums (lane 0 of each frame's first half).
+    /// Renders every drum voice over the slice into the lane sums (lane 0 of each frame's first half), and by
+    /// its channel's CC91/CC93 into the send buses' lanes.
     @_noLocks
     func renderDrumVoices(frames: Int) {
         let sl = scratch.sumLeft, sr = scratch.sumRight
@@ -82,6 +83,11 @@ extension Synth {
             let mode = drums.filter[v]
             var fade = voices.fade[v]
             let fadeStep = voices.fadeStep[v], gain = voices.amplitude[v]
+            // Its channel's CC91/CC93 sends, into lane 0 of the buses' lanes (Synth+Effects.swift).
+            let (reverbSend, chorusSend) = drumSends(channel: Int(voices.channel[v]))
+            let sends = reverbSend > 0 || chorusSend > 0
+            if sends { beginSends(frames: frames) }
+            let reverbLanes = effects.reverbLanes, chorusLanes = effects.chorusLanes
             var ended = false
             for n in 0..<frames {
                 // Ends at the sample both parts are below -100 dB, whatever the slice (live and offline alike).
@@ -106,8 +112,13 @@ extension Synth {
                 tone *= toneCoefficient
                 noise *= noiseCoefficient
                 fade = max(fade - fadeStep, 0)
-                sl[2 &* n][0] += out * gl[offset &+ n]
-                sr[2 &* n][0] += out * gr[offset &+ n]
+                let left = out * gl[offset &+ n], right = out * gr[offset &+ n]
+                sl[2 &* n][0] += left
+                sr[2 &* n][0] += right
+                if sends {
+                    reverbLanes[2 &* n][0] += (left + right) * reverbSend
+                    chorusLanes[2 &* n][0] += (left + right) * chorusSend
+                }
             }
             if ended || fade <= 0 {
                 freeVoice(v)
