@@ -48,12 +48,17 @@ extension Synth {
             }
         }
         patchesInUse = inUse
-        // Master gain, and each patch in use's values: targets from the atomics, smoothed per sample into the
-        // scratch (master gain in the first patch's loop; a patch that had no voices in the last slice starts
-        // at its targets: no one heard it move). A patch's voices get a region of the slot lists.
+        // Master gain, then each patch in use's values: targets from the atomics, smoothed per sample into the
+        // scratch (a patch that had no voices in the last slice starts at its targets: no one heard it move).
+        // A patch's voices get a region of the slot lists.
         let masterTarget = FastMath.linear(decibels: parameter(.masterGain)) * masterVolume
         let masterRow = scratch.master
-        var master = masterLinear, masterPending = true
+        var master = masterLinear
+        for n in 0..<frames {
+            master += a * (masterTarget - master)
+            masterRow[n] = master
+        }
+        masterLinear = master
         var regionStart = 0
         bits = inUse
         while bits != 0 {
@@ -76,28 +81,13 @@ extension Synth {
             var c = s.cutoffOctaves, k = s.resonanceK, e = s.envelopeOctaves
             // Smoothing moves monotonically toward its target: equal ends mean constant all through the slice.
             let filterBefore = (c, k, e)
-            // Two copies of the loop: one branch inside it costs 3 % of a one-voice render (callgrind).
-            if masterPending {
-                masterPending = false
-                for n in 0..<frames {
-                    c += a * (cutoffTarget - c)
-                    k += a * (kTarget - k)
-                    e += a * (envelopeTarget - e)
-                    master += a * (masterTarget - master)
-                    cutoffs[n] = c
-                    dampings[n] = k
-                    amounts[n] = e
-                    masterRow[n] = master
-                }
-            } else {
-                for n in 0..<frames {
-                    c += a * (cutoffTarget - c)
-                    k += a * (kTarget - k)
-                    e += a * (envelopeTarget - e)
-                    cutoffs[n] = c
-                    dampings[n] = k
-                    amounts[n] = e
-                }
+            for n in 0..<frames {
+                c += a * (cutoffTarget - c)
+                k += a * (kTarget - k)
+                e += a * (envelopeTarget - e)
+                cutoffs[n] = c
+                dampings[n] = k
+                amounts[n] = e
             }
             s.cutoffOctaves = c; s.resonanceK = k; s.envelopeOctaves = e
             s.sustainHolds = filterBefore == (c, k, e) && s.sustain >= silenceLevel
@@ -109,13 +99,6 @@ extension Synth {
             s.end = regionStart
             states[p] = s
         }
-        if masterPending { // no built-in voice
-            for n in 0..<frames {
-                master += a * (masterTarget - master)
-                masterRow[n] = master
-            }
-        }
-        masterLinear = master
 
         // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
         var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
