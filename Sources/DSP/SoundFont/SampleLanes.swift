@@ -42,7 +42,20 @@ enum SampleControl {
     static var modEnv: Int { @_noLocks get { 31 } }
     static var glide: Int { @_noLocks get { 32 } }
     static var envelopeCentibels: Int { @_noLocks get { 33 } }
-    static var allFloatRows: Int { @_noLocks get { 34 } }
+    // Per call, moved on per block (SampleControlBlock.swift): each envelope's value and its stage's ramp
+    // (step, low, high: `SampleEnvelope.ramp`), each LFO's phase, increment and delay left, the glide.
+    static var volumeValue: Int { @_noLocks get { 34 } }
+    static var modulationValue: Int { @_noLocks get { 38 } }
+    static var modLFOPhase: Int { @_noLocks get { 42 } }
+    static var modLFOIncrement: Int { @_noLocks get { 43 } }
+    static var modLFOWait: Int { @_noLocks get { 44 } }
+    static var vibLFOPhase: Int { @_noLocks get { 45 } }
+    static var vibLFOIncrement: Int { @_noLocks get { 46 } }
+    static var vibLFOWait: Int { @_noLocks get { 47 } }
+    static var glideStep: Int { @_noLocks get { 48 } }
+    /// The glide a block plays (`glide` is where it is, moved on after).
+    static var glideNow: Int { @_noLocks get { 49 } }
+    static var allFloatRows: Int { @_noLocks get { 50 } }
     // Int32 rows
     static var wrapAt: Int { @_noLocks get { 0 } }
     static var loopLength: Int { @_noLocks get { 1 } }
@@ -53,10 +66,12 @@ enum SampleControl {
     static var position: Int { @_noLocks get { 6 } }
     static var fraction: Int { @_noLocks get { 7 } }
     static var lastIndex: Int { @_noLocks get { 8 } }
-    // Per call: a lane's unrolled loop (Synth+SampleGroup.swift's `unrollLane`).
+    // Per call: the frames a lane's unrolled loop spans, 0 while it plays from the font's data (`unrollLane`).
     static var unrolledSpan: Int { @_noLocks get { 9 } }
-    static var unrolledFilled: Int { @_noLocks get { 10 } }
-    static var intRows: Int { @_noLocks get { 11 } }
+    // Per call, changed by `advance` only: the envelopes' stages.
+    static var volumeStage: Int { @_noLocks get { 10 } }
+    static var modulationStage: Int { @_noLocks get { 11 } }
+    static var intRows: Int { @_noLocks get { 12 } }
 }
 
 /// Four sample voices' playing state over a control block: position, loop, filter, levels. The interpolated

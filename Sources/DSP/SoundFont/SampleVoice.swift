@@ -219,6 +219,8 @@ struct SampleVoice: BitwiseCopyable {
     /// Channel gains at the end of the last control block (what the next block ramps from).
     var lastLeft: Float = 0
     var lastRight: Float = 0
+    /// Frames its copy of a short loop spans (`SampleVoiceSlots.unrolledLoops`), 0 until it is made.
+    var unrolledSpan: Int32 = 0
 
     @_noLocks init() {}
 

@@ -11,8 +11,10 @@ struct SampleVoiceSlots: ~Copyable {
     let controlInts: UnsafeMutablePointer<Int32>
     /// The sample loop's interpolation weights (`InterpolationTable`, in two arrays of the store).
     let interpolation: InterpolationTable
-    /// Per lane of a group, `unrolledLoopFrames` frames: a short loop repeated (`Synth.unrollLoop`), so that
-    /// its voice wraps once per many passes rather than every pass.
+    /// Per slot, `unrolledLoopFrames` frames: its voice's short loop repeated (`Synth.unrollLoop`), so that
+    /// the voice wraps once per many passes rather than every pass. Filled once, when the voice first
+    /// reaches its loop (a copy per group of eight, filled each call, cost a 64-frame call as much as the
+    /// frames it played). Pages of slots never used are never touched.
     let unrolledLoops: UnsafeMutablePointer<Int16>
     /// Per lane of a group: `SampleLanes.offset`, set with the copy.
     let laneOffsets: UnsafeMutablePointer<Int>
@@ -26,7 +28,7 @@ struct SampleVoiceSlots: ~Copyable {
         controlInts = store.make(8 * SampleControl.intRows, 0)
         interpolation = InterpolationTable(weights: store.make(InterpolationTable.rows, .zero),
                                            words: store.make(InterpolationTable.rows, .zero))
-        unrolledLoops = store.make(8 * unrolledLoopFrames, 0)
+        unrolledLoops = store.make(count * unrolledLoopFrames, 0)
         laneOffsets = store.make(8, 0)
         self.store = store
     }

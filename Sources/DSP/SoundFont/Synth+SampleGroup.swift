@@ -71,11 +71,38 @@ extension Synth {
             let i: Int = 8 &* r &+ 4 &* h
             return UnsafeRawPointer(ints + i).loadUnaligned(as: HalfLaneInts.self)
         }
+        // Per lane: the frames its unrolled copy's loop spans (a whole number of passes), 0 while it plays
+        // from the font's data (rows, as the others: scalar writes).
+        for l in 0..<8 {
+            ints[8 &* SampleControl.unrolledSpan &+ l] = 0
+            ints[8 &* SampleControl.lastIndex &+ l] = dataCount &- 1
+            sampleVoices.laneOffsets[l] = 0
+        }
         // The voices' state into the lanes, through the rows (as scalars, read back as vectors).
         var fades = Lanes()
+        // Lanes whose short loop (`unrollLane`) is to be unrolled once the voice reaches it.
+        var unrollable: UInt8 = 0
         for l in 0..<count {
             let v = Int(slots[l])
             let voice = sampleVoices.state + v
+            // A key let go takes effect between calls: the envelopes enter their release before the first block.
+            if voices.stage[v] == Stage.release && voice.pointee.released == 0 {
+                voice.pointee.released = 1
+                voice.pointee.volumeEnvelope.release(decibelValue: true)
+                voice.pointee.modulationEnvelope.release(decibelValue: false)
+            }
+            gatherControls(l, voice: voice, slot: v)
+            let loops = voice.pointee.loops
+            let loopStart = voice.pointee.loopStart, loopEnd = voice.pointee.loopEnd
+            ints[8 &* SampleControl.wrapAt &+ l] = loops ? loopEnd : .max
+            ints[8 &* SampleControl.loopLength &+ l] = loops ? loopEnd - loopStart : 0
+            ints[8 &* SampleControl.stopAt &+ l] = loops ? .max : voice.pointee.end
+            let length = loopEnd &- loopStart
+            if loops && voice.pointee.unrolledSpan != 0 {
+                unrollLane(l, slot: v, sample: sample, start: loopStart, length: length)
+            } else if loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil {
+                unrollable |= 1 << UInt8(l)
+            }
             ints[8 &* SampleControl.position &+ l] = voice.pointee.position
             ints[8 &* SampleControl.fraction &+ l] = Int32(bitPattern: voice.pointee.fraction)
             floats[8 &* SampleControl.z1 &+ l] = voices.ic1[v]
@@ -108,6 +135,8 @@ extension Synth {
             ints[8 &* SampleControl.wrapAt &+ l] = .max
             ints[8 &* SampleControl.stopAt &+ l] = .max
             ints[8 &* SampleControl.loopLength &+ l] = 0
+            ints[8 &* SampleControl.volumeStage &+ l] = SampleEnvelope.done
+            ints[8 &* SampleControl.modulationStage &+ l] = SampleEnvelope.done
             ints[8 &* SampleControl.position &+ l] = 1
             ints[8 &* SampleControl.fraction &+ l] = 0
         }
@@ -128,70 +157,24 @@ extension Synth {
         if count > 4 { high = gathered(1) }
         var levels = Lanes()
         var n0 = 0
-        // Per lane: the frames its unrolled copy's loop spans (a whole number of passes), 0 while it plays
-        // from the font's data; and whether the copy is filled in this call (rows, as the others: scalar writes).
-        for l in 0..<8 {
-            ints[8 &* SampleControl.unrolledSpan &+ l] = 0
-            ints[8 &* SampleControl.unrolledFilled &+ l] = 0
-            ints[8 &* SampleControl.lastIndex &+ l] = dataCount &- 1
-            sampleVoices.laneOffsets[l] = 0
-        }
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = sampleSends(slots, count: count)
         let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
         let outRight = sends.any ? effects.groupRight : scratch.sumRight
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
-            for l in 0..<count {
-                let v = Int(slots[l])
-                let voice = sampleVoices.state + v
-                if voices.stage[v] == Stage.release && voice.pointee.released == 0 {
-                    voice.pointee.released = 1
-                    voice.pointee.volumeEnvelope.release(decibelValue: true)
-                    voice.pointee.modulationEnvelope.release(decibelValue: false)
-                }
-                let step = Float(length)
-                voice.pointee.volumeEnvelope.step(step)
-                voice.pointee.modulationEnvelope.step(step)
-                voice.pointee.modulationLFO.advance(step)
-                voice.pointee.vibratoLFO.advance(step)
-                let s = voice.pointee
-                floats[8 &* SampleControl.modLFO &+ l] = s.modulationLFO.value
-                floats[8 &* SampleControl.vibLFO &+ l] = s.vibratoLFO.value
-                floats[8 &* SampleControl.modEnv &+ l] = s.modulationEnvelope.value
-                let glide = voices.glide[v] // portamento (Synth+Portamento.swift), stepped per block as FluidSynth's
-                floats[8 &* SampleControl.glide &+ l] = glide
-                if glide != 0 {
-                    let moved = voices.glideStep[v] * step
-                    voices.glide[v] = glide > 0 ? max(glide - moved, 0) : min(glide + moved, 0)
-                }
-                // The volume envelope past its attack is 96 dB x (1 - value) of attenuation: added to the
-                // voice's centibels (below), so one vector exp2 per block turns both into the level.
-                let envelope = s.volumeEnvelope
-                let attack = envelope.stage == SampleEnvelope.attack
-                let silent = envelope.stage == SampleEnvelope.delay || envelope.stage == SampleEnvelope.done
-                floats[8 &* SampleControl.envelopeCentibels &+ l] = attack || silent ? 0 : 960 * (1 - envelope.value)
-                floats[8 &* SampleControl.envelope &+ l] = silent ? 0 : attack ? envelope.value : 1
-                let loops = s.loops
-                ints[8 &* SampleControl.wrapAt &+ l] = loops ? s.loopEnd : .max
-                ints[8 &* SampleControl.loopLength &+ l] = loops ? s.loopEnd - s.loopStart : 0
-                ints[8 &* SampleControl.stopAt &+ l] = loops ? .max : s.end
-                let start = s.loopStart, length = s.loopEnd &- start
-                let short = loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil
-                let span = ints[8 &* SampleControl.unrolledSpan &+ l]
-                if span != 0 || short {
-                    let p = l < 4 ? low.position[l] : high.position[l &- 4]
-                    if span != 0 && !short {
-                        // Back to the font's data (a loop-until-release voice released): the position
-                        // folded into the loop's one pass.
-                        let folded = start &+ (p &- start) % length
-                        if l < 4 { low.position[l] = folded } else { high.position[l &- 4] = folded }
-                        sampleVoices.laneOffsets[l] = 0
-                        ints[8 &* SampleControl.lastIndex &+ l] = dataCount &- 1
-                        ints[8 &* SampleControl.unrolledSpan &+ l] = 0
-                    } else if span != 0 || (p >= start && p < s.loopEnd) {
-                        unrollLane(l, sample: sample, start: start, length: length)
-                    }
+            stepControls(slots, count: count, samples: length)
+            // A short loop is played from its copy from the block the voice is in it (`unrollLane`).
+            var pending = unrollable
+            while pending != 0 {
+                let l = pending.trailingZeroBitCount
+                pending &= pending &- 1
+                let voice = sampleVoices.state + Int(slots[l])
+                let start = voice.pointee.loopStart, end = voice.pointee.loopEnd
+                let p = l < 4 ? low.position[l] : high.position[l &- 4]
+                if p >= start && p < end {
+                    unrollLane(l, slot: Int(slots[l]), sample: sample, start: start, length: end &- start)
+                    unrollable &= ~(1 << UInt8(l))
                 }
             }
             // Pitch, attenuation and cutoff of the eight lanes from their parts: the arithmetic each voice had
@@ -199,7 +182,7 @@ extension Synth {
             let modLFO = row(SampleControl.modLFO), modEnv = row(SampleControl.modEnv)
             setRow(SampleControl.cents, row(SampleControl.pitchCents) + modLFO * row(SampleControl.modLFOToPitch)
                 + row(SampleControl.vibLFO) * row(SampleControl.vibLFOToPitch) + modEnv * row(SampleControl.modEnvToPitch)
-                + row(SampleControl.glide))
+                + row(SampleControl.glideNow))
             setRow(SampleControl.centibels, atLeast(row(SampleControl.attenuation) - modLFO * row(SampleControl.modLFOToVolume), 0)
                 + row(SampleControl.envelopeCentibels))
             setRow(SampleControl.filterCents, minLanes(atLeast(row(SampleControl.filterBase) + modLFO * row(SampleControl.modLFOToFilter)
@@ -207,13 +190,9 @@ extension Synth {
             // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
             let increments = minLanes(row(SampleControl.ratio) * exp2Lanes(row(SampleControl.cents) * (1.0 / 1200)),
                                       Lanes(repeating: 256))
-            setRow(SampleControl.increment, increments)
-            for l in 0..<8 {
-                let x = floats[8 &* SampleControl.increment &+ l]
-                let w = Int32(x)
-                ints[8 &* SampleControl.whole &+ l] = w
-                ints[8 &* SampleControl.part &+ l] = Int32(bitPattern: UInt32((x - Float(w)) * 4_294_967_296))
-            }
+            let (whole, part) = fixedPoint(increments)
+            UnsafeMutableRawPointer(ints + 8 &* SampleControl.whole).storeBytes(of: whole, as: LaneInts.self)
+            UnsafeMutableRawPointer(ints + 8 &* SampleControl.part).storeBytes(of: part, as: LaneInts.self)
             // A stolen voice's fade is folded into the block's ramp: linear from where it was to where it
             // will be. svfStep returns twice the low-pass output: the half is folded into the levels too.
             fades = maxLanes(fades - row(SampleControl.fadeStep) * Float(length), .zero)
@@ -251,6 +230,7 @@ extension Synth {
             let voice = sampleVoices.state + v
             let lanes = l < 4 ? low : high
             let i = l & 3
+            scatterControls(l, voice: voice, slot: v)
             let finished = voice.pointee.volumeEnvelope.stage == SampleEnvelope.done
             if lanes.alive[i] == 0 || finished || fades[l] <= 0 {
                 freeVoice(v)
@@ -275,34 +255,33 @@ extension Synth {
 
 
 extension Synth {
-    /// Lane `l` (its voice in the loop `start..<start + length`, short) reads from its copy of the loop
-    /// repeated (filled once a call), its rows set for the copy: frame start - 1 of the font is the copy's
-    /// first; it wraps at the copy's end into the copy's second pass, whose frame before is the loop's last
-    /// (as FluidSynth reads a loop that has wrapped), not the one before the loop.
+    /// Lane `l` (slot `v`'s voice, in the loop `start..<start + length`, short) reads from the voice's copy of
+    /// the loop repeated (`fillUnrolledLoop`, made the first time), its rows set for the copy: frame start - 1
+    /// of the font is the copy's first; it wraps at the copy's end into the copy's second pass, whose frame
+    /// before is the loop's last (as FluidSynth reads a loop that has wrapped), not the one before the loop.
     @_noLocks @inline(__always)
-    func unrollLane(_ l: Int, sample: SampleData, start: Int32, length: Int32) {
+    func unrollLane(_ l: Int, slot v: Int, sample: SampleData, start: Int32, length: Int32) {
         let ints = sampleVoices.controlInts
-        if ints[8 &* SampleControl.unrolledFilled &+ l] == 0 { fillUnrolledLane(l, sample: sample, start: start, length: length) }
-        let span = ints[8 &* SampleControl.unrolledSpan &+ l]
+        let voice = sampleVoices.state + v
+        if voice.pointee.unrolledSpan == 0 { fillUnrolledLoop(slot: v, sample: sample, start: start, length: length) }
+        let span = voice.pointee.unrolledSpan
+        ints[8 &* SampleControl.unrolledSpan &+ l] = span
         ints[8 &* SampleControl.wrapAt &+ l] = start &+ span
         ints[8 &* SampleControl.loopLength &+ l] = span &- length
         ints[8 &* SampleControl.lastIndex &+ l] = start &+ span &+ 1
-    }
-}
-
-extension Synth {
-    /// `unrollLane`'s copy, once a call: passes enough for 256 frames or more (fewer than the copy holds),
-    /// since the copy is refilled each call; the span hangs on the loop alone, so where the careful steps
-    /// fall does not hang on how a render is sliced.
-    @_noLocks @inline(never)
-    func fillUnrolledLane(_ l: Int, sample: SampleData, start: Int32, length: Int32) {
-        let ints = sampleVoices.controlInts
-        let copy = sampleVoices.unrolledLoops + l &* unrolledLoopFrames
-        let passes = max(2, (256 &+ Int(length) &- 1) / Int(length))
-        unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: passes, into: copy)
-        ints[8 &* SampleControl.unrolledSpan &+ l] = Int32(passes) &* length
-        ints[8 &* SampleControl.unrolledFilled &+ l] = 1
+        let copy = sampleVoices.unrolledLoops + v &* unrolledLoopFrames
         sampleVoices.laneOffsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
+    }
+
+    /// Slot `v`'s copy of its loop, once in the voice's life: passes enough for 256 frames or more (fewer than
+    /// the copy holds); the span hangs on the loop alone, so where the careful steps fall does not hang on how
+    /// a render is sliced.
+    @_noLocks @inline(never)
+    func fillUnrolledLoop(slot v: Int, sample: SampleData, start: Int32, length: Int32) {
+        let passes = max(2, (256 &+ Int(length) &- 1) / Int(length))
+        unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: passes,
+                   into: sampleVoices.unrolledLoops + v &* unrolledLoopFrames)
+        sampleVoices.state[v].unrolledSpan = Int32(passes) &* length
     }
 }
 
@@ -362,7 +341,30 @@ extension SampleLanes {
         stepLeft = (half(SampleControl.targetLeft) * scale - left) * inverseLength * alive
         stepRight = (half(SampleControl.targetRight) * scale - right) * inverseLength * alive
         let cutoffs = half(SampleControl.filterCents), dampings = half(SampleControl.damping)
-        filtered = false
-        for i in 0..<4 where cutoffs[i] < 13500 || dampings[i] < wideOpenDamping - 0.01 { filtered = true }
+        let open = cutoffs .>= HalfLanes(repeating: 13500) .& dampings .>= HalfLanes(repeating: wideOpenDamping - 0.01)
+        filtered = unsafeBitCast(open, to: SIMD2<UInt64>.self) != SIMD2(repeating: .max)
     }
+}
+
+/// 0...256 as 32.32 fixed point, lane by lane: the whole part (`Int32(x)`) and the fraction's 32 bits
+/// (`UInt32((x - Float(whole)) * 2^32)`, as a bit pattern), the same values as those scalar conversions,
+/// in vector arithmetic (they are a loop of range-checked scalar conversions). Each truncation is the
+/// rounding of y + 2^23 (exact for 0 <= y < 2^22), less one where that rounded up; the fraction's 32 bits
+/// are two such truncations of 16 bits each (2^16 times the fraction and what is left of it, both exact).
+@_noLocks @inline(__always)
+func fixedPoint(_ x: Lanes) -> (whole: LaneInts, part: LaneInts) {
+    @inline(__always) func truncated(_ y: Lanes) -> (value: Lanes, bits: LaneInts) {
+        let shifted = y + 8_388_608
+        var value = shifted - 8_388_608
+        var bits = unsafeBitCast(shifted, to: LaneInts.self) &- 0x4B00_0000
+        let over = value .> y
+        value.replace(with: value - 1, where: over)
+        bits.replace(with: bits &- 1, where: over)
+        return (value, bits)
+    }
+    let whole = truncated(x)
+    let high = (x - whole.value) * 65_536
+    let top = truncated(high)
+    let low = truncated((high - top.value) * 65_536)
+    return (whole.bits, top.bits &<< 16 | low.bits)
 }

@@ -37,6 +37,14 @@ func minLanes(_ a: Lanes, _ b: Lanes) -> Lanes {
     return result
 }
 
+/// Whether any of eight lanes is set: `any` of the stdlib calls its 8-lane `min()`, not inlined here.
+@_noLocks @inline(__always)
+func anyLane(_ mask: SIMDMask<LaneInts>) -> Bool {
+    let bits = unsafeBitCast(mask, to: LaneInts.self)
+    let halves = unsafeBitCast(bits.lowHalf | bits.highHalf, to: SIMD2<UInt64>.self)
+    return halves[0] | halves[1] != 0
+}
+
 /// `max` lane by lane.
 @_noLocks @inline(__always)
 func maxLanes(_ a: Lanes, _ b: Lanes) -> Lanes {
