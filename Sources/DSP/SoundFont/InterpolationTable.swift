@@ -9,8 +9,8 @@
 ///
 /// Each weight is kept as a 16-bit integer in units of 2^-15 (rounded; the weight 1 of row 0 as 32767), so
 /// that the fast runs multiply four 16-bit sample words by their row and add the products pairwise in one
-/// integer instruction (two voices at a time) with an exact 32-bit sum; `weights` holds the same values as
-/// floats (the careful step's arithmetic, giving the same value up to float rounding). Either sum is in
+/// integer instruction (two voices at a time) with an exact 32-bit sum, as the careful steps take it too;
+/// `weights` holds the same values as floats for fonts with 24-bit samples (read point by point). Either sum is in
 /// units of 2^-30 (16-bit sample words times weights of 2^-15): the sample loop keeps its filter state and
 /// levels in those units (`SampleLanes`) rather than scaling every interpolated value.
 struct InterpolationTable {

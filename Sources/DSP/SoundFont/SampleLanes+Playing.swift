@@ -196,16 +196,29 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
 
 /// One sample with every check: points read one by one near a loop's end or the data's, the loop wrapped,
 /// a non-looping sample's end noted. A lane that ends is silenced (its levels zeroed) and parked at frame 1
-/// with no increment, so that it no longer holds the others to careful steps.
+/// with no increment, so that it no longer holds the others to careful steps. The interpolated values of
+/// 16-bit samples are the fast run's exact integer sums, so a sample played carefully is the same as played
+/// fast: where careful steps fall (how long a loop's copy is, how a render is sliced) changes nothing.
 @_noLocks @inline(never)
 func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, at n: Int,
                  sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
                  last y: inout HalfLanes) {
-    let weights = table.weights
-    @inline(__always) func weighted(_ l: Int) -> HalfLanes {
-        lanePoints(sample, s, l) * weights[InterpolationTable.row(s.fraction[l])]
+    let x: HalfLanes
+    if sample.lowBytes == nil {
+        let words = table.words
+        @inline(__always) func sum(_ l: Int) -> Int32 {
+            let p = laneWords(sample, s, l), w = words[InterpolationTable.row(s.fraction[l])]
+            return (Int32(p[0]) &* Int32(w[0]) &+ Int32(p[1]) &* Int32(w[1]))
+                &+ (Int32(p[2]) &* Int32(w[2]) &+ Int32(p[3]) &* Int32(w[3]))
+        }
+        x = HalfLanes(HalfLaneInts(sum(0), sum(1), sum(2), sum(3)))
+    } else {
+        let weights = table.weights
+        @inline(__always) func weighted(_ l: Int) -> HalfLanes {
+            wideLanePoints(sample, s, l) * weights[InterpolationTable.row(s.fraction[l])]
+        }
+        x = laneSums(weighted(0), weighted(1), weighted(2), weighted(3))
     }
-    let x = laneSums(weighted(0), weighted(1), weighted(2), weighted(3))
     y = x
     mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
 
@@ -225,40 +238,45 @@ func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpol
     }
 }
 
-/// The four points i - 1 ... i + 2 around lane `l`'s position i, as one vector of 16-bit units (the table's
-/// weights scale them to -1...1). The usual case is one 8-byte read; near a loop's end (where the points
-/// continue from its start), near the ends of the data, or for 24-bit samples, `carefulPoints` reads them
-/// one by one.
+/// The four 16-bit words i - 1 ... i + 2 around lane `l`'s position i: one 8-byte read, or near a loop's end
+/// (where the points continue from its start) or the ends of the data (`data`, the font's or an unrolled
+/// loop's, up to `lastIndex`), one by one through `carefulWords`.
 @_noLocks @inline(__always)
-func lanePoints(_ s: SampleData, _ lanes: SampleLanes, _ l: Int) -> HalfLanes {
+func laneWords(_ s: SampleData, _ lanes: SampleLanes, _ l: Int) -> SIMD4<Int16> {
     let first = lanes.position[l] &- 1
     let data = s.data + lanes.offset[l]
-    guard s.lowBytes == nil && UInt32(bitPattern: first) <= UInt32(bitPattern: lanes.fastLimit[l]) else {
-        return carefulPoints(s, data, lanes.position[l], last: lanes.lastIndex[l], wrapAt: lanes.wrapAt[l],
-                             loopLength: lanes.loopLength[l])
+    guard UInt32(bitPattern: first) <= UInt32(bitPattern: lanes.fastLimit[l]) else {
+        return carefulWords(data, lanes.position[l], last: lanes.lastIndex[l], wrapAt: lanes.wrapAt[l],
+                            loopLength: lanes.loopLength[l])
     }
-    let words = (UnsafeRawPointer(data) + 2 &* Int(first)).loadUnaligned(as: SIMD4<Int16>.self)
-    return HalfLanes(HalfLaneInts(truncatingIfNeeded: words))
+    return (UnsafeRawPointer(data) + 2 &* Int(first)).loadUnaligned(as: SIMD4<Int16>.self)
 }
 
-/// `lanePoints` the slow way: each point clamped into the data (`data`, the font's or an unrolled loop's, up
-/// to `last`), and past a loop's end continued from its start.
-@_noLocks @inline(never)
-func carefulPoints(_ s: SampleData, _ data: UnsafePointer<Int16>, _ p: Int32, last: Int32, wrapAt wrap: Int32,
-                   loopLength length: Int32) -> HalfLanes {
+/// The indices of the four points around `p`: past a loop's end continued from its start, each clamped into
+/// 0...last.
+@_noLocks @inline(__always)
+func pointIndices(_ p: Int32, last: Int32, wrapAt wrap: Int32, loopLength length: Int32) -> SIMD4<Int32> {
     var i1 = p &+ 1, i2 = p &+ 2
     if i1 >= wrap { i1 = i1 &- length }
     if i2 >= wrap { i2 = i2 &- length }
-    return HalfLanes(point(s, data, min(max(p &- 1, 0), last)), point(s, data, min(max(p, 0), last)),
-                     point(s, data, min(max(i1, 0), last)), point(s, data, min(max(i2, 0), last)))
+    return SIMD4(min(max(p &- 1, 0), last), min(max(p, 0), last), min(max(i1, 0), last), min(max(i2, 0), last))
 }
 
-/// One sample point, 16 or 24 bits, in 16-bit units (-32768...32767); 16-bit ones from `data` (24-bit
-/// samples are never unrolled).
+/// `laneWords` the slow way, point by point (`pointIndices`).
+@_noLocks @inline(never)
+func carefulWords(_ data: UnsafePointer<Int16>, _ p: Int32, last: Int32, wrapAt wrap: Int32, loopLength length: Int32) -> SIMD4<Int16> {
+    let i = pointIndices(p, last: last, wrapAt: wrap, loopLength: length)
+    return SIMD4(data[Int(i[0])], data[Int(i[1])], data[Int(i[2])], data[Int(i[3])])
+}
+
+/// The four points of lane `l` of a font with 24-bit samples (never unrolled, never played fast), in 16-bit
+/// units: the table's float weights scale them to -1...1.
 @_noLocks @inline(__always)
-func point(_ s: SampleData, _ data: UnsafePointer<Int16>, _ index: Int32) -> Float {
-    if let low = s.lowBytes { return wideSample(s.data, low, index) }
-    return Float(data[Int(index)])
+func wideLanePoints(_ s: SampleData, _ lanes: SampleLanes, _ l: Int) -> HalfLanes {
+    let i = pointIndices(lanes.position[l], last: lanes.lastIndex[l], wrapAt: lanes.wrapAt[l], loopLength: lanes.loopLength[l])
+    let low = s.lowBytes.unsafelyUnwrapped
+    return HalfLanes(wideSample(s.data, low, i[0]), wideSample(s.data, low, i[1]), wideSample(s.data, low, i[2]),
+                     wideSample(s.data, low, i[3]))
 }
 
 /// A 24-bit sample point (the 16-bit word and its low byte) in 16-bit units.

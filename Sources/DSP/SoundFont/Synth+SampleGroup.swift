@@ -13,12 +13,12 @@ var sampleVoiceGain: Float { @_noLocks get { 0.2 } }
 
 typealias LaneInts = SIMD8<Int32>
 
-/// Frames of `SampleVoiceSlots.unrolledLoops` per lane: a loop of at most half of this (less three) is
+/// Frames of `SampleVoiceSlots.unrolledLoops` per voice: a loop of at most half of this (less three) is
 /// played from a copy repeated there, so that it wraps (a careful step and a new fast run) once per many
 /// passes. FluidR3's saw lead loops every few dozen frames: played from the font's data, its loop ends cost
 /// a third of a render's instructions.
 var unrolledLoopFrames: Int { @_noLocks get { 1024 } }
-// (A loop of at most 510 frames spans fewer than 256 + 510 frames in its copy: it fits with its three more.)
+// (A loop of at most 510 frames fits twice, with the three frames more a copy holds.)
 
 /// The filter's damping with initialFilterQ 0 (Q = 1/sqrt(2)): no resonance.
 var wideOpenDamping: Float { @_noLocks get { 1.414_2 } }
@@ -273,12 +273,11 @@ extension Synth {
         sampleVoices.laneOffsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
     }
 
-    /// Slot `v`'s copy of its loop, once in the voice's life: passes enough for 256 frames or more (fewer than
-    /// the copy holds); the span hangs on the loop alone, so where the careful steps fall does not hang on how
-    /// a render is sliced.
+    /// Slot `v`'s copy of its loop, once in the voice's life: as many passes as the copy holds (at least two),
+    /// so that the voice wraps (a careful step) once per that many frames.
     @_noLocks @inline(never)
     func fillUnrolledLoop(slot v: Int, sample: SampleData, start: Int32, length: Int32) {
-        let passes = max(2, (256 &+ Int(length) &- 1) / Int(length))
+        let passes = (unrolledLoopFrames &- 3) / Int(length)
         unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: passes,
                    into: sampleVoices.unrolledLoops + v &* unrolledLoopFrames)
         sampleVoices.state[v].unrolledSpan = Int32(passes) &* length
