@@ -156,6 +156,17 @@ extension Synth {
         low = gathered(0)
         if count > 4 { high = gathered(1) }
         var levels = Lanes()
+        // The last block's inputs of the exp2s (none yet: NaN differs from everything).
+        var centsBefore = Lanes(repeating: .nan), filterCentsBefore = Lanes(repeating: .nan)
+        var centibelsBefore = Lanes(repeating: .nan), envelopeBefore = Lanes(repeating: .nan)
+        // The four points i - 1 ... i + 2 are read at once while i - 1 <= this: before the loop's end and the
+        // data's (else one by one, wrapping into the loop); an unrolled loop's up to wrapAt + 1 (`unrollLane`).
+        var fastLimit = intRow(SampleControl.wrapAt)
+        let dataCounts = LaneInts(repeating: dataCount) // a vector compare: with a scalar it is a loop
+        fastLimit.replace(with: dataCounts, where: fastLimit .> dataCounts)
+        let unrolled = intRow(SampleControl.unrolledSpan) .!= LaneInts()
+        fastLimit.replace(with: intRow(SampleControl.wrapAt) &+ 2, where: unrolled)
+        UnsafeMutableRawPointer(ints + 8 &* SampleControl.fastLimit).storeBytes(of: fastLimit &- 4, as: LaneInts.self)
         var n0 = 0
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = sampleSends(slots, count: count)
@@ -187,31 +198,34 @@ extension Synth {
                 + row(SampleControl.envelopeCentibels))
             setRow(SampleControl.filterCents, minLanes(atLeast(row(SampleControl.filterBase) + modLFO * row(SampleControl.modLFOToFilter)
                 + modEnv * row(SampleControl.modEnvToFilter), 1500), Lanes(repeating: 13500)))
+            // Each of the three exp2s below only when its input moved since the last block (in a call; the
+            // rows hold its results): a held voice's pitch and cutoff usually stay, its level often does.
             // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
-            let increments = minLanes(row(SampleControl.ratio) * exp2Lanes(row(SampleControl.cents) * (1.0 / 1200)),
-                                      Lanes(repeating: 256))
-            let (whole, part) = fixedPoint(increments)
-            UnsafeMutableRawPointer(ints + 8 &* SampleControl.whole).storeBytes(of: whole, as: LaneInts.self)
-            UnsafeMutableRawPointer(ints + 8 &* SampleControl.part).storeBytes(of: part, as: LaneInts.self)
+            let cents = row(SampleControl.cents)
+            if anyLane(cents .!= centsBefore) {
+                centsBefore = cents
+                let increments = minLanes(row(SampleControl.ratio) * exp2Lanes(cents * (1.0 / 1200)), Lanes(repeating: 256))
+                let (whole, part) = fixedPoint(increments)
+                UnsafeMutableRawPointer(ints + 8 &* SampleControl.whole).storeBytes(of: whole, as: LaneInts.self)
+                UnsafeMutableRawPointer(ints + 8 &* SampleControl.part).storeBytes(of: part, as: LaneInts.self)
+            }
             // A stolen voice's fade is folded into the block's ramp: linear from where it was to where it
             // will be. svfStep returns twice the low-pass output: the half is folded into the levels too.
             fades = maxLanes(fades - row(SampleControl.fadeStep) * Float(length), .zero)
-            levels = row(SampleControl.envelope) * exp2Lanes(row(SampleControl.centibels) * -0.016_609_640_5)
-                * (0.5 * sampleVoiceGain)
+            let centibels = row(SampleControl.centibels), envelope = row(SampleControl.envelope)
+            if anyLane(centibels .!= centibelsBefore .| envelope .!= envelopeBefore) {
+                centibelsBefore = centibels
+                envelopeBefore = envelope
+                levels = envelope * exp2Lanes(centibels * -0.016_609_640_5) * (0.5 * sampleVoiceGain)
+            }
             setRow(SampleControl.targetLeft, levels * row(SampleControl.panLeft) * fades)
             setRow(SampleControl.targetRight, levels * row(SampleControl.panRight) * fades)
-            let (b1, b2, b3) = filterCoefficients(octaves: row(SampleControl.filterCents) * (1.0 / 1200) + 3.031_33,
-                                                         k: row(SampleControl.damping), inverseRate: inverseRate)
-            setRow(SampleControl.b1, b1); setRow(SampleControl.b2, b2); setRow(SampleControl.b3, b3)
-            // The four points i - 1 ... i + 2 are read at once while i - 1 <= this: before the loop's end and the
-            // data's (else one by one, wrapping into the loop).
-            var fastLimit = intRow(SampleControl.wrapAt)
-            let dataCounts = LaneInts(repeating: dataCount) // a vector compare: with a scalar it is a loop
-            fastLimit.replace(with: dataCounts, where: fastLimit .> dataCounts)
-            UnsafeMutableRawPointer(ints + 8 &* SampleControl.fastLimit).storeBytes(of: fastLimit &- 4, as: LaneInts.self)
-            for l in 0..<count where ints[8 &* SampleControl.unrolledSpan &+ l] != 0 {
-                // An unrolled loop's points lie in its copy up to wrapAt + 1 (`unrollLane`).
-                ints[8 &* SampleControl.fastLimit &+ l] = ints[8 &* SampleControl.wrapAt &+ l] &- 2
+            let filterCents = row(SampleControl.filterCents)
+            if anyLane(filterCents .!= filterCentsBefore) {
+                filterCentsBefore = filterCents
+                let (b1, b2, b3) = filterCoefficients(octaves: filterCents * (1.0 / 1200) + 3.031_33,
+                                                      k: row(SampleControl.damping), inverseRate: inverseRate)
+                setRow(SampleControl.b1, b1); setRow(SampleControl.b2, b2); setRow(SampleControl.b3, b3)
             }
             let inverseLength = 1 / Float(length)
             // Each half in place (a copy of its lanes in and out cost two 350-byte moves a half and block).
@@ -269,6 +283,7 @@ extension Synth {
         ints[8 &* SampleControl.wrapAt &+ l] = start &+ span
         ints[8 &* SampleControl.loopLength &+ l] = span &- length
         ints[8 &* SampleControl.lastIndex &+ l] = start &+ span &+ 1
+        ints[8 &* SampleControl.fastLimit &+ l] = start &+ span &- 2
         let copy = sampleVoices.unrolledLoops + v &* unrolledLoopFrames
         sampleVoices.laneOffsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
     }
