@@ -61,6 +61,9 @@ public enum CPUCapacityBenchmark {
         options.voices = soundFont == nil ? max(maxNotes, 1) : min(max(2 * maxNotes, 1), Synth.maximumVoices)
         options.patch = 1
         options.soundFont = soundFont
+        // Dry, as FluidSynth runs beside it (-R 0 -C 0): the rows compare voices, not effects.
+        options.reverb = false
+        options.chorus = false
         let engine = Engine(options: options, log: { _ in })
         try engine.start()
         defer { engine.stop() }

@@ -102,20 +102,6 @@ extension Synth {
         return (reverb, chorus, any)
     }
 
-    /// The sends of a group of SoundFont voices (their generators and modulators), and whether any is above 0.
-    @_noLocks @inline(__always)
-    func sampleSends(_ slots: UnsafeMutablePointer<Int32>, count: Int) -> (reverb: Lanes, chorus: Lanes, any: Bool) {
-        var reverb = Lanes(), chorus = Lanes()
-        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
-        for l in 0..<count {
-            let voice = sampleVoices.state + Int(slots[l])
-            reverb[l] = reverbOn ? voice.pointee.reverbSend : 0
-            chorus[l] = chorusOn ? voice.pointee.chorusSend : 0
-        }
-        let any = laneSum(reverb) + laneSum(chorus) > 0
-        return (reverb, chorus, any)
-    }
-
     /// The first send of a slice clears the buses' lanes (the slices without one leave them as they were).
     @_noLocks @inline(__always)
     func beginSends(frames: Int) {

@@ -55,7 +55,11 @@ enum SampleControl {
     static var glideStep: Int { @_noLocks get { 48 } }
     /// The glide a block plays (`glide` is where it is, moved on after).
     static var glideNow: Int { @_noLocks get { 49 } }
-    static var allFloatRows: Int { @_noLocks get { 50 } }
+    // Per call: a stolen voice's fade (moved on per block), the effect sends.
+    static var fade: Int { @_noLocks get { 50 } }
+    static var reverbSend: Int { @_noLocks get { 51 } }
+    static var chorusSend: Int { @_noLocks get { 52 } }
+    static var allFloatRows: Int { @_noLocks get { 53 } }
     // Int32 rows
     static var wrapAt: Int { @_noLocks get { 0 } }
     static var loopLength: Int { @_noLocks get { 1 } }

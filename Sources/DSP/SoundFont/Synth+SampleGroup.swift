@@ -79,7 +79,7 @@ extension Synth {
             sampleVoices.laneOffsets[l] = 0
         }
         // The voices' state into the lanes, through the rows (as scalars, read back as vectors).
-        var fades = Lanes()
+        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
         // Lanes whose short loop (`unrollLane`) is to be unrolled once the voice reaches it.
         var unrollable: UInt8 = 0
         for l in 0..<count {
@@ -110,7 +110,9 @@ extension Synth {
             floats[8 &* SampleControl.lastLeft &+ l] = voice.pointee.lastLeft
             floats[8 &* SampleControl.lastRight &+ l] = voice.pointee.lastRight
             floats[8 &* SampleControl.alive &+ l] = 1
-            fades[l] = voices.fade[v]
+            floats[8 &* SampleControl.fade &+ l] = voices.fade[v]
+            floats[8 &* SampleControl.reverbSend &+ l] = reverbOn ? voice.pointee.reverbSend : 0
+            floats[8 &* SampleControl.chorusSend &+ l] = chorusOn ? voice.pointee.chorusSend : 0
             // What stays the same for the whole call (the channel's controllers change between calls).
             floats[8 &* SampleControl.damping &+ l] = voice.pointee.filterDamping
             floats[8 &* SampleControl.panLeft &+ l] = voice.pointee.panLeft
@@ -155,6 +157,7 @@ extension Synth {
         }
         low = gathered(0)
         if count > 4 { high = gathered(1) }
+        var fades = row(SampleControl.fade)
         var levels = Lanes()
         // The last block's inputs of the exp2s (none yet: NaN differs from everything).
         var centsBefore = Lanes(repeating: .nan), filterCentsBefore = Lanes(repeating: .nan)
@@ -169,9 +172,10 @@ extension Synth {
         UnsafeMutableRawPointer(ints + 8 &* SampleControl.fastLimit).storeBytes(of: fastLimit &- 4, as: LaneInts.self)
         var n0 = 0
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
-        let sends = sampleSends(slots, count: count)
-        let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
-        let outRight = sends.any ? effects.groupRight : scratch.sumRight
+        let sends = (reverb: row(SampleControl.reverbSend), chorus: row(SampleControl.chorusSend))
+        let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
+        let outLeft = sendsAny ? effects.groupLeft : scratch.sumLeft
+        let outRight = sendsAny ? effects.groupRight : scratch.sumRight
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
             stepControls(slots, count: count, samples: length)
@@ -237,30 +241,47 @@ extension Synth {
             }
             n0 += length
         }
-        if sends.any { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
+        if sendsAny { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
 
+        // The lanes back into the rows as vectors (out of the sample loop's units, `SampleLanes`), then into the
+        // voices lane by lane.
+        @inline(__always) func setHalf(_ r: Int, _ h: Int, _ x: HalfLanes) {
+            UnsafeMutableRawPointer(floats + (8 &* r &+ 4 &* h)).storeBytes(of: x, as: HalfLanes.self)
+        }
+        @inline(__always) func setHalfInts(_ r: Int, _ h: Int, _ x: HalfLaneInts) {
+            UnsafeMutableRawPointer(ints + (8 &* r &+ 4 &* h)).storeBytes(of: x, as: HalfLaneInts.self)
+        }
+        @inline(__always) func scattered(_ lanes: borrowing SampleLanes, _ h: Int) {
+            setHalfInts(SampleControl.position, h, lanes.position)
+            setHalfInts(SampleControl.fraction, h, HalfLaneInts(truncatingIfNeeded: lanes.fraction))
+            setHalf(SampleControl.lastLeft, h, lanes.left * InterpolationTable.integerUnits)
+            setHalf(SampleControl.lastRight, h, lanes.right * InterpolationTable.integerUnits)
+            setHalf(SampleControl.z1, h, lanes.z1 * InterpolationTable.integerScale)
+            setHalf(SampleControl.z2, h, lanes.z2 * InterpolationTable.integerScale)
+            setHalf(SampleControl.alive, h, lanes.alive)
+        }
+        scattered(low, 0)
+        if count > 4 { scattered(high, 1) }
+        setRow(SampleControl.fade, fades)
         for l in 0..<count {
             let v = Int(slots[l])
             let voice = sampleVoices.state + v
-            let lanes = l < 4 ? low : high
-            let i = l & 3
             scatterControls(l, voice: voice, slot: v)
             let finished = voice.pointee.volumeEnvelope.stage == SampleEnvelope.done
-            if lanes.alive[i] == 0 || finished || fades[l] <= 0 {
+            if floats[8 &* SampleControl.alive &+ l] == 0 || finished || floats[8 &* SampleControl.fade &+ l] <= 0 {
                 freeVoice(v)
                 continue
             }
-            let start = voice.pointee.loopStart
-            voice.pointee.position = ints[8 &* SampleControl.unrolledSpan &+ l] == 0 ? lanes.position[i]
-                : start &+ (lanes.position[i] &- start) % (voice.pointee.loopEnd &- start)
-            voice.pointee.fraction = lanes.fraction[i]
-            // Out of the sample loop's units (`SampleLanes`).
-            voice.pointee.lastLeft = lanes.left[i] * InterpolationTable.integerUnits
-            voice.pointee.lastRight = lanes.right[i] * InterpolationTable.integerUnits
-            voices.fade[v] = fades[l]
+            let start = voice.pointee.loopStart, position = ints[8 &* SampleControl.position &+ l]
+            voice.pointee.position = ints[8 &* SampleControl.unrolledSpan &+ l] == 0 ? position
+                : start &+ (position &- start) % (voice.pointee.loopEnd &- start)
+            voice.pointee.fraction = UInt32(bitPattern: ints[8 &* SampleControl.fraction &+ l])
+            voice.pointee.lastLeft = floats[8 &* SampleControl.lastLeft &+ l]
+            voice.pointee.lastRight = floats[8 &* SampleControl.lastRight &+ l]
+            voices.fade[v] = floats[8 &* SampleControl.fade &+ l]
             voices.envelope[v] = levels[l] // for stealing: the quietest released voice goes first
             // Flush states too small to matter: denormal arithmetic is slow.
-            let z1 = lanes.z1[i] * InterpolationTable.integerScale, z2 = lanes.z2[i] * InterpolationTable.integerScale
+            let z1 = floats[8 &* SampleControl.z1 &+ l], z2 = floats[8 &* SampleControl.z2 &+ l]
             voices.ic1[v] = abs(z1) < 1e-30 ? 0 : z1
             voices.ic2[v] = abs(z2) < 1e-30 ? 0 : z2
         }
