@@ -59,7 +59,9 @@ enum SampleControl {
     static var fade: Int { @_noLocks get { 50 } }
     static var reverbSend: Int { @_noLocks get { 51 } }
     static var chorusSend: Int { @_noLocks get { 52 } }
-    static var allFloatRows: Int { @_noLocks get { 53 } }
+    /// At the end of a call: the last block's level (`SampleVoiceSlots`' voices' `envelope`, for stealing).
+    static var level: Int { @_noLocks get { 53 } }
+    static var allFloatRows: Int { @_noLocks get { 54 } }
     // Int32 rows
     static var wrapAt: Int { @_noLocks get { 0 } }
     static var loopLength: Int { @_noLocks get { 1 } }

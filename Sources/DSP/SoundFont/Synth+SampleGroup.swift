@@ -103,6 +103,11 @@ extension Synth {
             } else if loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil {
                 unrollable |= 1 << UInt8(l)
             }
+            if voice.pointee.unrolledSpan != 0 && !loops && voice.pointee.position >= loopStart {
+                // Let go (loop mode 3) while in its loop's copy: back to the font's data, in the loop's one pass.
+                voice.pointee.position = loopStart &+ (voice.pointee.position &- loopStart) % length
+                voice.pointee.unrolledSpan = 0
+            }
             ints[8 &* SampleControl.position &+ l] = voice.pointee.position
             ints[8 &* SampleControl.fraction &+ l] = Int32(bitPattern: voice.pointee.fraction)
             floats[8 &* SampleControl.z1 &+ l] = voices.ic1[v]
@@ -263,6 +268,7 @@ extension Synth {
         scattered(low, 0)
         if count > 4 { scattered(high, 1) }
         setRow(SampleControl.fade, fades)
+        setRow(SampleControl.level, levels)
         for l in 0..<count {
             let v = Int(slots[l])
             let voice = sampleVoices.state + v
@@ -272,14 +278,13 @@ extension Synth {
                 freeVoice(v)
                 continue
             }
-            let start = voice.pointee.loopStart, position = ints[8 &* SampleControl.position &+ l]
-            voice.pointee.position = ints[8 &* SampleControl.unrolledSpan &+ l] == 0 ? position
-                : start &+ (position &- start) % (voice.pointee.loopEnd &- start)
+            // A voice in its loop's copy keeps its place in the copy (`unrollLane`) from call to call.
+            voice.pointee.position = ints[8 &* SampleControl.position &+ l]
             voice.pointee.fraction = UInt32(bitPattern: ints[8 &* SampleControl.fraction &+ l])
             voice.pointee.lastLeft = floats[8 &* SampleControl.lastLeft &+ l]
             voice.pointee.lastRight = floats[8 &* SampleControl.lastRight &+ l]
             voices.fade[v] = floats[8 &* SampleControl.fade &+ l]
-            voices.envelope[v] = levels[l] // for stealing: the quietest released voice goes first
+            voices.envelope[v] = floats[8 &* SampleControl.level &+ l] // for stealing: the quietest released voice goes first
             // Flush states too small to matter: denormal arithmetic is slow.
             let z1 = floats[8 &* SampleControl.z1 &+ l], z2 = floats[8 &* SampleControl.z2 &+ l]
             voices.ic1[v] = abs(z1) < 1e-30 ? 0 : z1
