@@ -12,13 +12,14 @@ extension SampleEnvelope {
     /// hold are waits, not ramps: `low` +infinity sends every block of theirs to `advance`.
     var ramp: (step: Float, low: Float, high: Float) {
         @_noLocks get {
-            switch stage {
-            case SampleEnvelope.attack: return (attackStep, -.infinity, 1)
-            case SampleEnvelope.decay: return (-decayStep, sustain, .infinity)
-            case SampleEnvelope.release: return (-releaseStep, 0, .infinity)
-            case SampleEnvelope.sustaining, SampleEnvelope.done: return (0, -.infinity, .infinity)
-            default: return (0, .infinity, .infinity)
-            }
+            // Looked up by stage rather than switched on: a group's voices are in all stages, and the jump
+            // mispredicted.
+            let s = Int(truncatingIfNeeded: stage) & 7
+            let inf = Float.infinity
+            let steps = SIMD8<Float>(0, attackStep, 0, -decayStep, 0, -releaseStep, 0, 0)
+            let lows = SIMD8<Float>(inf, -inf, inf, sustain, -inf, 0, -inf, inf)
+            let highs = SIMD8<Float>(inf, 1, inf, inf, inf, inf, inf, inf)
+            return (steps[s], lows[s], highs[s])
         }
     }
 }
