@@ -178,22 +178,22 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
     }
     let words = table.words
     var x = HalfLanes()
-    // Both sums addressed by one byte offset from the run's end, counted up to 0: with the sample index
-    // scaled into the addresses instead, the compiler kept two pointers and a counter, three adds a sample.
-    let endLeft = UnsafeMutableRawPointer(sumLeft + 2 &* (start &+ count))
-    let endRight = UnsafeMutableRawPointer(sumRight + 2 &* (start &+ count))
-    let stride = 2 &* MemoryLayout<HalfLanes>.stride
-    var k = -count &* stride
+    // The left sum's pointer and the distance to the right one's: with both addressed from the run's end by
+    // the sample counted up to 0, the compiler kept the end in a register and had one too few (it shuffled
+    // four of them every sample).
+    var left = sumLeft + 2 &* start
+    let toRight = sumRight - sumLeft
+    var n = count
     repeat {
         let sums = fourPoints(words, i0, i1, i2, i3, f0, f1, f2, f3)
         step(&i0, &f0, w0, q0); step(&i1, &f1, w1, q1); step(&i2, &f2, w2, q2); step(&i3, &f3, w3, q3)
         // The integer sums as they are: the lanes' filter state and levels are kept in their units
         // (`SampleLanes`), which saves the multiply by 2^-30 here.
         x = HalfLanes(sums)
-        mixSample(&s, x, at: 0, sumLeft: (endLeft + k).assumingMemoryBound(to: HalfLanes.self),
-                  sumRight: (endRight + k).assumingMemoryBound(to: HalfLanes.self), filtered: filtered)
-        k &+= stride
-    } while k != 0
+        mixSample(&s, x, at: 0, sumLeft: left, sumRight: left + toRight, filtered: filtered)
+        left += 2
+        n &-= 1
+    } while n != 0
     // The last input is read only after an unfiltered run (`playLoop`); kept after a filtered one, it cost a
     // copy per sample.
     if !filtered { y = x }
