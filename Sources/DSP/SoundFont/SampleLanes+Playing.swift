@@ -4,8 +4,9 @@
 //
 // Most samples need no checks at all: before a run, `fastSamples` works out how many samples every lane can
 // take without reading past its loop's end or the data's, wrapping, or ending, and `fastRun` plays that many
-// with the positions in scalar registers (32.32 fixed point in one 64-bit word: one add per lane per sample)
-// and no branch. The sample where a lane wraps, ends, or reads near an edge goes through `carefulStep`.
+// with the positions in scalar registers (a frame index and a 32-bit fraction: an add and an add with carry
+// per lane per sample) and no branch. The sample where a lane wraps, ends, or reads near an edge goes
+// through `carefulStep`.
 
 extension SampleLanes {
     /// Samples all four lanes can play from here without a careful read, a loop wrap or a sample's end:
@@ -93,23 +94,29 @@ func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: Unsaf
     sumRight[2 &* n] += out * s.right
 }
 
-/// The interpolated values of four lanes at `p0`...`p3` (32.32), unscaled: each lane's four 16-bit words from
-/// i - 1 in one 8-byte read, its table row of 16-bit weights (`InterpolationTable.row`), two lanes' words
-/// and weights side by side in one register, multiplied and added pairwise in one instruction (pmaddwd)
-/// into (p's first pair, p's second pair, q's first pair, q's second pair), exact in 32 bits. Each lane's
+/// The interpolated values of four lanes at frames `i0`...`i3` and fractions `f0`...`f3`, unscaled. A frame
+/// index is counted in 16-bit words from address 0 (half the font's data's address, plus the frame in it
+/// and an unrolled loop's offset: `fastRun`), so that the read's address is the index times two and no
+/// register holds a data pointer. Each lane's four 16-bit words from i - 1 in one 8-byte read, its table
+/// row of 16-bit weights (`InterpolationTable.row`), two lanes' words and weights side by side in one
+/// register, multiplied and added pairwise in one instruction (pmaddwd) into (p's first pair, p's second
+/// pair, q's first pair, q's second pair), exact in 32 bits. Each lane's
 /// two pairs are then added as the halves of a 64-bit lane (a shift by 32 and an add), and one shuffle
-/// takes the four sums. (Adding the pairs as 32-bit lanes, with the shuffles that picks them, let the
+/// takes the four sums. (Adding the pairs as 32-bit lanes, with the shuffles that pick them, let the
 /// compiler fuse those shuffles with the multiply's and give up pmaddwd for two multiplies, unpacks and
-/// a dozen shuffles: 92 instructions per sample of the fast run against 70.)
+/// a dozen shuffles: 92 instructions per sample of the fast run against 70. So did a pairwise swap
+/// written as a shuffle, and as a 64-bit rotate it became the shift again.) The 8-byte reads are loaded as
+/// Doubles: the second of a register then goes into its high half straight from memory (movhps), where
+/// two 64-bit integer loads took a third instruction to join (punpcklqdq).
 @_noLocks @inline(__always)
-func fourPoints(_ d0: UnsafePointer<Int16>, _ d1: UnsafePointer<Int16>, _ d2: UnsafePointer<Int16>,
-                _ d3: UnsafePointer<Int16>, _ words: UnsafeMutablePointer<SIMD4<Int16>>,
-                _ p0: UInt64, _ p1: UInt64, _ p2: UInt64, _ p3: UInt64) -> SIMD4<Int32> {
-    @inline(__always) func points(_ data: UnsafePointer<Int16>, _ phase: UInt64) -> SIMD4<Int16> {
-        UnsafeRawPointer(data + Int(truncatingIfNeeded: phase >> 32)).loadUnaligned(fromByteOffset: -2, as: SIMD4<Int16>.self)
+func fourPoints(_ words: UnsafeMutablePointer<SIMD4<Int16>>,
+                _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int, _ f0: UInt32, _ f1: UInt32, _ f2: UInt32,
+                _ f3: UInt32) -> SIMD4<Int32> {
+    @inline(__always) func points(_ i: Int) -> Double {
+        UnsafeRawPointer(bitPattern: i &* 2).unsafelyUnwrapped.loadUnaligned(fromByteOffset: -2, as: Double.self)
     }
-    @inline(__always) func row(_ phase: UInt64) -> SIMD4<Int16> {
-        words[InterpolationTable.row(UInt32(truncatingIfNeeded: phase))]
+    @inline(__always) func row(_ f: UInt32) -> Double {
+        UnsafeRawPointer(words + InterpolationTable.row(f)).load(as: Double.self)
     }
     // Widened lane by lane, not with the generic SIMD8<Int32>(truncatingIfNeeded:): the optimizer inlined that
     // in one build and left it a call (its 8-lane loop through memory) in another, which doubled the render's
@@ -117,81 +124,82 @@ func fourPoints(_ d0: UnsafePointer<Int16>, _ d1: UnsafePointer<Int16>, _ d2: Un
     @inline(__always) func widen(_ a: SIMD4<Int16>, _ b: SIMD4<Int16>) -> SIMD8<Int32> {
         SIMD8(Int32(a[0]), Int32(a[1]), Int32(a[2]), Int32(a[3]), Int32(b[0]), Int32(b[1]), Int32(b[2]), Int32(b[3]))
     }
-    @inline(__always) func pairs(_ dp: UnsafePointer<Int16>, _ p: UInt64, _ dq: UnsafePointer<Int16>, _ q: UInt64) -> SIMD4<Int32> {
-        let x = widen(points(dp, p), points(dq, q))
-        let w = widen(row(p), row(q))
-        let products = x &* w
+    @inline(__always) func pairs(_ p: Int, _ fp: UInt32, _ q: Int, _ fq: UInt32) -> SIMD4<Int32> {
+        let xs = unsafeBitCast(SIMD2(points(p), points(q)), to: SIMD8<Int16>.self)
+        let ws = unsafeBitCast(SIMD2(row(fp), row(fq)), to: SIMD8<Int16>.self)
+        let products = widen(xs.lowHalf, xs.highHalf) &* widen(ws.lowHalf, ws.highHalf)
         let pairs = SIMD4(products[0], products[2], products[4], products[6]) &+ SIMD4(products[1], products[3], products[5], products[7])
         let wide = unsafeBitCast(pairs, to: SIMD2<UInt64>.self)
         return unsafeBitCast(wide &+ (wide &>> 32), to: SIMD4<Int32>.self) // the sums in lanes 0 and 2
     }
-    let ab = pairs(d0, p0, d1, p1), cd = pairs(d2, p2, d3, p3)
+    let ab = pairs(i0, f0, i1, f1), cd = pairs(i2, f2, i3, f3)
     return SIMD4(ab[0], ab[2], cd[0], cd[2])
 }
 
 /// `fastRun` in a function of its own, so that the loop has the registers to itself (inlined into
 /// `playLoop`, values live across it there took callee-saved registers, and the loop reloaded the sums'
-/// pointers and three phase increments from memory every sample). With no lane reading an unrolled loop,
-/// one data pointer serves the four (four cost a register spill per sample, 6 % more instructions on long
-/// samples).
+/// pointers and three phase increments from memory every sample). Two copies, with the filter and without:
+/// a lane reading an unrolled loop needs none of its own (its offset is in its frame index).
 @_noLocks @inline(never)
 func playFast(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
               sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
               last y: inout HalfLanes) {
-    let unrolled = s.offset != SIMD4<Int>()
-    switch (filtered, unrolled) {
-    case (true, false):
+    if filtered {
         fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true,
-                unrolled: false, last: &y)
-    case (true, true):
-        fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true,
-                unrolled: true, last: &y)
-    case (false, false):
+                last: &y)
+    } else {
         fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false,
-                unrolled: false, last: &y)
-    case (false, true):
-        fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false,
-                unrolled: true, last: &y)
+                last: &y)
     }
 }
 
-/// `count` samples with no checks (`fastSamples` said how many may go so).
+/// `count` samples with no checks (`fastSamples` said how many may go so). Each lane's place is a frame
+/// index, the address of its word in 16-bit units (the font's data's, or its unrolled loop's:
+/// `SampleLanes.offset`), and a 32-bit fraction: per sample an add of the fraction's increment and an add
+/// with its carry of the whole frames, the index then the read's address as it is (a 32.32 phase in one
+/// 64-bit word took an add and two copies and shifts for the index and the row). The loop then needs 13
+/// general registers, all there are beside the stack and frame pointers: with a data pointer besides, two
+/// pointers were spilled and reloaded every sample.
 @_noLocks @inline(__always)
 func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
-             unrolled: Bool, last y: inout HalfLanes) {
-    @inline(__always) func phase(_ l: Int) -> UInt64 {
-        UInt64(UInt32(bitPattern: s.position[l])) << 32 | UInt64(s.fraction[l])
+             last y: inout HalfLanes) {
+    let base = Int(bitPattern: sample.data) >> 1 // the data's address in 16-bit words
+    let o0 = base &+ s.offset[0], o1 = base &+ s.offset[1], o2 = base &+ s.offset[2], o3 = base &+ s.offset[3]
+    var i0 = Int(s.position[0]) &+ o0, i1 = Int(s.position[1]) &+ o1
+    var i2 = Int(s.position[2]) &+ o2, i3 = Int(s.position[3]) &+ o3
+    var f0 = s.fraction[0], f1 = s.fraction[1], f2 = s.fraction[2], f3 = s.fraction[3]
+    let w0 = Int(s.whole[0]), w1 = Int(s.whole[1]), w2 = Int(s.whole[2]), w3 = Int(s.whole[3])
+    let q0 = s.part[0], q1 = s.part[1], q2 = s.part[2], q3 = s.part[3]
+    @inline(__always) func step(_ i: inout Int, _ f: inout UInt32, _ whole: Int, _ part: UInt32) {
+        let (next, carry) = f.addingReportingOverflow(part)
+        f = next
+        i = i &+ whole &+ (carry ? 1 : 0)
     }
-    @inline(__always) func increment(_ l: Int) -> UInt64 {
-        UInt64(UInt32(bitPattern: s.whole[l])) << 32 | UInt64(s.part[l])
-    }
-    var p0 = phase(0), p1 = phase(1), p2 = phase(2), p3 = phase(3)
-    let i0 = increment(0), i1 = increment(1), i2 = increment(2), i3 = increment(3)
-    // Each lane's own data: the font's, or its unrolled loop (`SampleLanes.offset`).
-    let d0 = unrolled ? sample.data + s.offset[0] : sample.data, d1 = unrolled ? sample.data + s.offset[1] : sample.data
-    let d2 = unrolled ? sample.data + s.offset[2] : sample.data, d3 = unrolled ? sample.data + s.offset[3] : sample.data
     let words = table.words
     var x = HalfLanes()
-    // Counted from -count up to 0, the sums addressed from the run's end: one induction variable serves the
-    // exit test and both sums (a separate counter took a register, and two pointers were spilled and
-    // reloaded every sample).
-    let endLeft = sumLeft + 2 &* (start &+ count), endRight = sumRight + 2 &* (start &+ count)
-    var n = -count
+    // The left sum's pointer and the distance to the right one's: with both addressed from the run's end by
+    // the sample counted up to 0, the compiler kept the end in a register and had one too few (it shuffled
+    // four of them every sample).
+    var left = sumLeft + 2 &* start
+    let toRight = sumRight - sumLeft
+    var n = count
     repeat {
-        let sums = fourPoints(d0, d1, d2, d3, words, p0, p1, p2, p3)
-        p0 &+= i0; p1 &+= i1; p2 &+= i2; p3 &+= i3
+        let sums = fourPoints(words, i0, i1, i2, i3, f0, f1, f2, f3)
+        step(&i0, &f0, w0, q0); step(&i1, &f1, w1, q1); step(&i2, &f2, w2, q2); step(&i3, &f3, w3, q3)
         // The integer sums as they are: the lanes' filter state and levels are kept in their units
         // (`SampleLanes`), which saves the multiply by 2^-30 here.
         x = HalfLanes(sums)
-        mixSample(&s, x, at: n, sumLeft: endLeft, sumRight: endRight, filtered: filtered)
-        n &+= 1
+        mixSample(&s, x, at: 0, sumLeft: left, sumRight: left + toRight, filtered: filtered)
+        left += 2
+        n &-= 1
     } while n != 0
-    y = x
-    s.position = HalfLaneInts(Int32(truncatingIfNeeded: p0 >> 32), Int32(truncatingIfNeeded: p1 >> 32),
-                              Int32(truncatingIfNeeded: p2 >> 32), Int32(truncatingIfNeeded: p3 >> 32))
-    s.fraction = HalfLaneBits(UInt32(truncatingIfNeeded: p0), UInt32(truncatingIfNeeded: p1),
-                              UInt32(truncatingIfNeeded: p2), UInt32(truncatingIfNeeded: p3))
+    // The last input is read only after an unfiltered run (`playLoop`); kept after a filtered one, it cost a
+    // copy per sample.
+    if !filtered { y = x }
+    s.position = HalfLaneInts(Int32(truncatingIfNeeded: i0 &- o0), Int32(truncatingIfNeeded: i1 &- o1),
+                              Int32(truncatingIfNeeded: i2 &- o2), Int32(truncatingIfNeeded: i3 &- o3))
+    s.fraction = HalfLaneBits(f0, f1, f2, f3)
 }
 
 /// One sample with every check: points read one by one near a loop's end or the data's, the loop wrapped,
