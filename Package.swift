@@ -45,17 +45,15 @@ let package = Package(
         .systemLibrary(name: "CLO", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // SoundFont 3 samples are Ogg Vorbis streams: libvorbisfile decodes them (off the real-time thread).
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
-        // The compiler's prefetch hint (__builtin_prefetch), which Swift does not expose: header only, no library.
-        .systemLibrary(name: "CPrefetch"),
 
-        // Pure Swift, no terminal; DSP's C modules are the Vorbis decoder of SoundFont 3 samples and a prefetch hint.
+        // Pure Swift, no terminal; DSP's one C module is the Vorbis decoder of SoundFont 3 samples.
         // Realtime is the bottom: its ArrayStore owns every module's fixed-size buffers.
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
         .target(name: "MIDI", dependencies: ["Realtime"]),
         // The one door to the OS for files and processes off the real-time path (swift-system beneath); the
         // SoundFont loader (DSP) opens its files through it too.
         .target(name: "OSCall", dependencies: [system]),
-        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "OSCall", "CVorbis", "CPrefetch", system],
+        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "OSCall", "CVorbis", system],
                 swiftSettings: nativeDSP + optimizedInDebug),
         // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.
         .target(name: "TOML"),

@@ -1,5 +1,3 @@
-import CPrefetch
-
 // Rendering SoundFont sample voices, eight at a time in the lanes of SIMD8 vectors, beside `renderGroup`:
 // gather each voice's state, then per control block (up to `sampleControlInterval` samples) move the
 // envelopes and LFOs on and compute pitch, level and filter coefficients, then per sample read the sample
@@ -245,19 +243,6 @@ extension Synth {
             if count > 4 {
                 high.startBlock(floats, ints, half: 1, offsets: sampleVoices.laneOffsets, inverseLength: inverseLength)
                 playSamples(&high, sample, sampleVoices.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
-            }
-            // The next block's sample data asked into the cache now, a block ahead: each voice streams its own
-            // sample, more streams than the CPU's own prefetcher follows, and a 64-byte line lasts a voice 32
-            // frames or fewer.
-            for l in 0..<count {
-                let p = Int(l < 4 ? low.position[l] : high.position[l &- 4])
-                let ahead = (Int(ints[8 &* SampleControl.whole &+ l]) &+ 1) &* sampleControlInterval &+ 4
-                var address = UnsafeRawPointer(sample.data + (sampleVoices.laneOffsets[l] &+ p &- 1))
-                let end = address + 2 &* ahead
-                repeat {
-                    backbeat_prefetch(address)
-                    address += 64
-                } while address < end
             }
             n0 += length
         }
