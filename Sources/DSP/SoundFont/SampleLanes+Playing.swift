@@ -43,20 +43,37 @@ extension SampleLanes {
 @_noLocks @inline(never)
 func playSamples(_ lanes: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int,
                  count: Int, half: Int, left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
-    // In place: the fast runs (`playFast`) keep their state in registers themselves. Fast runs, a careful
-    // step between them.
+    // In place: the fast runs (`playFast`) keep their state in registers themselves.
     let sumLeft = left + half, sumRight = right + half
+    if lanes.filtered {
+        playLoop(&lanes, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true)
+    } else {
+        playLoop(&lanes, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false)
+    }
+}
+
+/// The loop of `playSamples`, with the filter or without: fast runs, a careful step between them.
+@_noLocks @inline(__always)
+func playLoop(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
+              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
+    var y = HalfLanes()
     var n = start
     let end = start &+ count
     while n < end {
-        let run = lanes.fastSamples(sample, atMost: end &- n)
+        let run = s.fastSamples(sample, atMost: end &- n)
         if run > 0 {
-            playFast(&lanes, sample, table, from: n, count: run, sumLeft: sumLeft, sumRight: sumRight)
+            playFast(&s, sample, table, from: n, count: run, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered, last: &y)
             n &+= run
             if n == end { break }
         }
-        carefulStep(&lanes, sample, table, at: n, sumLeft: sumLeft, sumRight: sumRight)
+        carefulStep(&s, sample, table, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered, last: &y)
         n &+= 1
+    }
+    if !filtered {
+        // The filter's state as if it had run wide open (it settles to its input within a few samples),
+        // so that it takes over without a step when the cutoff comes down.
+        s.z1 = HalfLanes()
+        s.z2 = y
     }
 }
 
@@ -70,13 +87,11 @@ func laneSums(_ a: HalfLanes, _ b: HalfLanes, _ c: HalfLanes, _ d: HalfLanes) ->
 }
 
 /// One output sample of the four lanes from their interpolated values `x`: filter, ramp, add into the sums.
-/// Every voice is filtered, wide open or not (as FluidSynth's are): skipping the filter for four voices
-/// that were all wide open made a voice's sound hang on which voices shared its lanes.
 @_noLocks @inline(__always)
 func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: UnsafeMutablePointer<HalfLanes>,
-               sumRight: UnsafeMutablePointer<HalfLanes>) {
+               sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
     // sampleFilterStep returns twice the low-pass output (the half is folded into the levels).
-    let out = sampleFilterStep(x, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3)
+    let out = filtered ? sampleFilterStep(x, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3) : x + x
     s.left += s.stepLeft
     s.right += s.stepRight
     sumLeft[2 &* n] += out * s.left
@@ -134,12 +149,19 @@ func fourPoints(_ words: UnsafeMutablePointer<SIMD4<Int16>>,
 
 /// `fastRun` in a function of its own, so that the loop has the registers to itself (inlined into
 /// `playLoop`, values live across it there took callee-saved registers, and the loop reloaded the sums'
-/// pointers and three phase increments from memory every sample). A lane reading an unrolled loop needs no
-/// copy of its own (its offset is in its frame index).
+/// pointers and three phase increments from memory every sample). Two copies, with the filter and without:
+/// a lane reading an unrolled loop needs none of its own (its offset is in its frame index).
 @_noLocks @inline(never)
 func playFast(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
-              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>) {
-    fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight)
+              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
+              last y: inout HalfLanes) {
+    if filtered {
+        fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: true,
+                last: &y)
+    } else {
+        fastRun(&s, sample, table, from: start, count: count, sumLeft: sumLeft, sumRight: sumRight, filtered: false,
+                last: &y)
+    }
 }
 
 /// `count` samples with no checks (`fastSamples` said how many may go so). Each lane's place is a frame
@@ -151,7 +173,8 @@ func playFast(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolati
 /// pointers were spilled and reloaded every sample.
 @_noLocks @inline(__always)
 func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
-             sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>) {
+             sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
+             last y: inout HalfLanes) {
     let base = Int(bitPattern: sample.data) >> 1 // the data's address in 16-bit words
     let o0 = base &+ s.offset[0], o1 = base &+ s.offset[1], o2 = base &+ s.offset[2], o3 = base &+ s.offset[3]
     var i0 = Int(s.position[0]) &+ o0, i1 = Int(s.position[1]) &+ o1
@@ -165,6 +188,7 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
         i = i &+ whole &+ (carry ? 1 : 0)
     }
     let words = table.words
+    var x = HalfLanes()
     // The left sum's pointer and the distance to the right one's: with both addressed from the run's end by
     // the sample counted up to 0, the compiler kept the end in a register and had one too few (it shuffled
     // four of them every sample).
@@ -176,10 +200,14 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
         step(&i0, &f0, w0, q0); step(&i1, &f1, w1, q1); step(&i2, &f2, w2, q2); step(&i3, &f3, w3, q3)
         // The integer sums as they are: the lanes' filter state and levels are kept in their units
         // (`SampleLanes`), which saves the multiply by 2^-30 here.
-        mixSample(&s, HalfLanes(sums), at: 0, sumLeft: left, sumRight: left + toRight)
+        x = HalfLanes(sums)
+        mixSample(&s, x, at: 0, sumLeft: left, sumRight: left + toRight, filtered: filtered)
         left += 2
         n &-= 1
     } while n != 0
+    // The last input is read only after an unfiltered run (`playLoop`); kept after a filtered one, it cost a
+    // copy per sample.
+    if !filtered { y = x }
     s.position = HalfLaneInts(Int32(truncatingIfNeeded: i0 &- o0), Int32(truncatingIfNeeded: i1 &- o1),
                               Int32(truncatingIfNeeded: i2 &- o2), Int32(truncatingIfNeeded: i3 &- o3))
     s.fraction = HalfLaneBits(f0, f1, f2, f3)
@@ -192,7 +220,8 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
 /// fast: where careful steps fall (how long a loop's copy is, how a render is sliced) changes nothing.
 @_noLocks @inline(never)
 func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, at n: Int,
-                 sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>) {
+                 sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
+                 last y: inout HalfLanes) {
     let x: HalfLanes
     if sample.lowBytes == nil {
         let words = table.words
@@ -209,7 +238,8 @@ func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpol
         }
         x = laneSums(weighted(0), weighted(1), weighted(2), weighted(3))
     }
-    mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight)
+    y = x
+    mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
 
     let next = s.fraction &+ s.part
     s.position &+= s.whole

@@ -100,6 +100,9 @@ struct SampleLanes {
     var lastIndex = HalfLaneInts()
     /// 1 while the voice plays, 0 from the sample frame after a non-looping sample's end (and in empty lanes).
     var alive = HalfLanes()
+    /// Whether any of the four runs its filter; when none does (cutoff at the top, no resonance), the filter
+    /// is skipped: it would pass everything below 20 kHz unchanged.
+    var filtered = true
     @_noLocks init() {}
 }
 
