@@ -125,7 +125,7 @@ extension Synth {
                 }
             }
             setRow(phaseRow, phase)
-            // SampleLFO.value, lane by lane.
+            // The triangle: 4p below 1/4, 2 - 4p to 3/4, 4p - 4 above (the same values without a branch).
             let p4 = phase * 4
             return maxLanes(minLanes(p4, Lanes(repeating: 2) - p4), p4 - 4)
         }

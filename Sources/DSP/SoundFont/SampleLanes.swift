@@ -14,7 +14,7 @@ enum SampleControl {
     static var panRight: Int { @_noLocks get { 6 } }
     static var ratio: Int { @_noLocks get { 7 } }
     static var fadeStep: Int { @_noLocks get { 8 } }
-    static var increment: Int { @_noLocks get { 9 } }
+    // 9 is free (it held the increments as floats, now split into `whole` and `part` at once).
     static var targetLeft: Int { @_noLocks get { 10 } }
     static var targetRight: Int { @_noLocks get { 11 } }
     static var b1: Int { @_noLocks get { 12 } }

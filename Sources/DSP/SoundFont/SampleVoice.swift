@@ -56,28 +56,6 @@ struct SampleEnvelope: BitwiseCopyable {
                   sustain: sustain, release: values[delay + 5], rate: rate)
     }
 
-    /// `advance`, with the usual block (one that stays in its stage) done inline: the same arithmetic, so the
-    /// same values; a block that crosses into another stage goes through `advance` from where it was.
-    @_noLocks @inline(__always)
-    mutating func step(_ n: Float) {
-        switch stage {
-        case SampleEnvelope.decay:
-            let next = value - decayStep * n
-            if next > sustain { value = next; return }
-        case SampleEnvelope.sustaining:
-            return
-        case SampleEnvelope.release:
-            let next = value - releaseStep * n
-            if next > 0 { value = next; return }
-        case SampleEnvelope.attack:
-            let next = value + attackStep * n
-            if next < 1 { value = next; return }
-        default:
-            break
-        }
-        advance(n)
-    }
-
     /// Moves the envelope `count` samples on, through as many stages as that crosses.
     @_noLocks
     mutating func advance(_ count: Float) {
@@ -159,13 +137,6 @@ struct SampleLFO: BitwiseCopyable {
         // checks) only then, which gives the same phase as always doing it.
         if phase >= 1 { phase -= Float(Int(phase)) }
     }
-
-    @inline(__always)
-    var value: Float { @_noLocks get {
-        // 4p below 1/4, 2 - 4p to 3/4, 4p - 4 above: the same values without a branch that mispredicts.
-        let p4 = 4 * phase
-        return Swift.max(Swift.min(p4, 2 - p4), p4 - 4)
-    } }
 }
 
 /// One sample voice: which zone it plays, where it is in the sample, its modulated parameters (refreshed when
