@@ -228,3 +228,23 @@ func playSampleVoicesInRealTime(_ synth: Synth, _ left: UnsafeMutablePointer<Flo
     }
     #expect(left.contains { $0 != 0 })
 }
+
+/// A voice whose filter is wide open (initialFilterFc 13600 at velocity 127: the default velocity-to-cutoff
+/// modulator takes 19 cents) sounds the same whichever voices share its lanes, so the call size does not
+/// change it. Here a filtered voice beside it (velocity 100: 13075 cents) ends a millisecond after its
+/// note-off at frame 1024; its lane is emptied at the end of the call it ended in (frame 1088 in 64-frame
+/// calls, 1536 in 512-frame ones). Until then its release's last residue (under -150 dB) is all that may
+/// differ; when four wide-open voices skipped the filter, the open voice (filtered while it shared its four
+/// with the other) differed by -66 dB. Events on the 512-frame grid, so both renders' control blocks line up.
+@Test func aWideOpenVoiceSoundsTheSameWhateverSharesItsLanes() {
+    func played(block: Int) -> [Float] {
+        let synth = cosineFontSynth([makeZone([SoundFontGenerator.initialFilterFc: 13_600])], maxFrames: 512)
+        return render(synth, frames: 4_096, events: [(0, noteOn(69, velocity: 127)), (0, noteOn(76, velocity: 100)),
+                                                     (1_024, noteOff(76))], block: block).left
+    }
+    let small = played(block: 64), large = played(block: 512)
+    let largest = zip(small, large).map { abs($0 - $1) }.max()!
+    #expect(largest < 1e-6, "64- and 512-frame calls differ by up to \(largest)")
+    #expect(small[1_536...] == large[1_536...], "64- and 512-frame calls differ after both emptied the lane")
+    #expect(peakOf(small[1_600...]) > 0.01, "the open voice sounds on")
+}

@@ -100,8 +100,9 @@ struct SampleLanes {
     var lastIndex = HalfLaneInts()
     /// 1 while the voice plays, 0 from the sample frame after a non-looping sample's end (and in empty lanes).
     var alive = HalfLanes()
-    /// Whether any of the four runs its filter; when none does (cutoff at the top, no resonance), the filter
-    /// is skipped: it would pass everything below 20 kHz unchanged.
+    /// Whether any of the four still sounds: every voice that does is filtered, wide open or not (as
+    /// FluidSynth's are), so that a voice sounds the same whichever voices share its lanes (they change with
+    /// where calls end). Four silent lanes (ended, or empty) skip it.
     var filtered = true
     @_noLocks init() {}
 }

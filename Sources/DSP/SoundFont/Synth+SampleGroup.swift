@@ -380,9 +380,7 @@ extension SampleLanes {
         let scale = InterpolationTable.integerScale
         stepLeft = (half(SampleControl.targetLeft) * scale - left) * inverseLength * alive
         stepRight = (half(SampleControl.targetRight) * scale - right) * inverseLength * alive
-        let cutoffs = half(SampleControl.filterCents), dampings = half(SampleControl.damping)
-        let open = cutoffs .>= HalfLanes(repeating: 13500) .& dampings .>= HalfLanes(repeating: wideOpenDamping - 0.01)
-        filtered = unsafeBitCast(open, to: SIMD2<UInt64>.self) != SIMD2(repeating: .max)
+        filtered = unsafeBitCast(ended, to: SIMD2<UInt64>.self) != SIMD2(repeating: .max)
     }
 }
 
