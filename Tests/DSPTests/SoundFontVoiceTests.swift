@@ -248,3 +248,55 @@ func playSampleVoicesInRealTime(_ synth: Synth, _ left: UnsafeMutablePointer<Flo
     #expect(small[1_536...] == large[1_536...], "64- and 512-frame calls differ after both emptied the lane")
     #expect(peakOf(small[1_600...]) > 0.01, "the open voice sounds on")
 }
+
+/// A synth of `voices` slots playing four cosines (periods 100, 90, 80, 70 frames) on keys 60...63, each
+/// looping over its first 100 frames from frame 0 (short: played from a loop copy).
+private func shortLoopSynth(voices: Int) -> Synth {
+    var data: [Int16] = []
+    let samples = [100, 90, 80, 70].map { appendCosine(to: &data, period: $0, frames: 400, loop: 0..<100, root: 60) }
+    let zones = (0..<4).map { (i: Int) -> SoundFontZone in
+        let key = UInt8(60 + i)
+        return makeZone(sample: Int32(i), keys: key...key, [SoundFontGenerator.sampleModes: 1])
+    }
+    let synth = Synth(voices: voices, soundFont: memoryFont(presets: [(0, 0, zones)], samples: samples, data: data))
+    synth.prepare(sampleRate: 48_000, maxFrames: 256)
+    return synth
+}
+
+/// The loops the synth's copies hold (layer, start, length), each once.
+private func copiedLoops(_ synth: Synth) -> Set<SIMD4<Int32>> {
+    Set((0..<synth.sampleVoices.copyCount).map { synth.sampleVoices.copyKeys[$0] }.filter { $0[2] != 0 })
+}
+
+@Test func voicesOfOneLoopShareOneCopy() {
+    let synth = shortLoopSynth(voices: 16)
+    for channel: UInt8 in 0...8 { synth.handle(noteOn(60, channel: channel)) }
+    let out = render(synth, frames: 2_048).left
+    #expect(synth.activeVoiceCount == 9)
+    #expect(copiedLoops(synth).count == 1, "\(copiedLoops(synth))")
+    #expect(peak(out[1_024...]) > 0.05)
+}
+
+/// With every copy played from in this slice or the last, a voice reaching its loop plays from the font's
+/// data and takes a copy in a later slice; what it plays meanwhile differs only in the point before a
+/// wrapped loop's start (the font's frame before the loop, where a copy's second pass has the loop's last).
+@Test func aVoiceWithNoCopyFreePlaysFromTheFontUntilOneIs() {
+    let synth = shortLoopSynth(voices: 2)
+    // Every copy played from in the coming slice (as by as many voices of other loops, now ended).
+    let coming = synth.sampleVoices.copyClock[0] &+ 1
+    for c in 0..<synth.sampleVoices.copyCount { synth.sampleVoices.copyStamps[c] = coming }
+    synth.handle(noteOn(62)); synth.handle(noteOn(63))
+    // The slice they start in and the next, from the font's data: a copy is free again once it is two slices old.
+    let first = render(synth, frames: 256).left
+    #expect(copiedLoops(synth).isEmpty, "no copy was free")
+    let rest = render(synth, frames: 1_024).left
+    #expect(copiedLoops(synth).count == 2, "copies were taken two slices later")
+    let fresh = shortLoopSynth(voices: 2)
+    fresh.handle(noteOn(62)); fresh.handle(noteOn(63))
+    let expected = render(fresh, frames: 1_280).left
+    let played = first + rest
+    // Two slices from the font (each voice wraps there once: frames 92, 275, 458 of the sum), then the same.
+    let largest = zip(played, expected).map { abs($0 - $1) }.max()!
+    #expect(largest < 0.002, "largest difference \(largest) (the peak is 0.059)")
+    #expect(played[512...] == expected[512...])
+}

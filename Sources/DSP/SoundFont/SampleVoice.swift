@@ -190,8 +190,11 @@ struct SampleVoice: BitwiseCopyable {
     /// Channel gains at the end of the last control block (what the next block ramps from).
     var lastLeft: Float = 0
     var lastRight: Float = 0
-    /// Frames its copy of a short loop spans (`SampleVoiceSlots.unrolledLoops`), 0 until it is made.
+    /// Frames its copy of a short loop spans (`SampleVoiceSlots.unrolledLoops`), 0 while it plays from the
+    /// font's data.
     var unrolledSpan: Int32 = 0
+    /// Which copy it plays from, while `unrolledSpan` is not 0.
+    var copy: Int32 = 0
 
     @_noLocks init() {}
 

@@ -13,7 +13,7 @@ var sampleVoiceGain: Float { @_noLocks get { 0.2 } }
 
 typealias LaneInts = SIMD8<Int32>
 
-/// Frames of `SampleVoiceSlots.unrolledLoops` per voice: a loop of at most half of this (less three) is
+/// Frames of each copy in `SampleVoiceSlots.unrolledLoops`: a loop of at most half of this (less three) is
 /// played from a copy repeated there, so that it wraps (a careful step and a new fast run) once per many
 /// passes. FluidR3's saw lead loops every few dozen frames: played from the font's data, its loop ends cost
 /// a third of a render's instructions.
@@ -29,6 +29,7 @@ extension Synth {
     @_noLocks
     func renderSampleVoices(count: Int, frames: Int) {
         let slots = sampleVoices.activeSlots
+        sampleVoices.copyClock[0] &+= 1 // a new slice for the loop copies' stamps (`loopCopy`)
         var begin = 0
         for layer in 0..<font.layerCount {
             var end = begin
@@ -99,7 +100,7 @@ extension Synth {
             ints[8 &* SampleControl.stopAt &+ l] = loops ? .max : voice.pointee.end
             let length = loopEnd &- loopStart
             if loops && voice.pointee.unrolledSpan != 0 {
-                unrollLane(l, slot: v, sample: sample, start: loopStart, length: length)
+                _ = unrollLane(l, slot: v, layer: layer, sample: sample, start: loopStart, length: length)
             } else if loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil {
                 unrollable |= 1 << UInt8(l)
             }
@@ -192,9 +193,11 @@ extension Synth {
                 let voice = sampleVoices.state + Int(slots[l])
                 let start = voice.pointee.loopStart, end = voice.pointee.loopEnd
                 let p = l < 4 ? low.position[l] : high.position[l &- 4]
+                // No copy free (every one played from in this slice or the last): from the font's data for now.
                 if p >= start && p < end {
-                    unrollLane(l, slot: Int(slots[l]), sample: sample, start: start, length: end &- start)
-                    unrollable &= ~(1 << UInt8(l))
+                    if unrollLane(l, slot: Int(slots[l]), layer: layer, sample: sample, start: start, length: end &- start) {
+                        unrollable &= ~(1 << UInt8(l))
+                    }
                 }
             }
             // Pitch, attenuation and cutoff of the eight lanes from their parts: the arithmetic each voice had
@@ -295,33 +298,68 @@ extension Synth {
 
 
 extension Synth {
-    /// Lane `l` (slot `v`'s voice, in the loop `start..<start + length`, short) reads from the voice's copy of
-    /// the loop repeated (`fillUnrolledLoop`, made the first time), its rows set for the copy: frame start - 1
-    /// of the font is the copy's first; it wraps at the copy's end into the copy's second pass, whose frame
-    /// before is the loop's last (as FluidSynth reads a loop that has wrapped), not the one before the loop.
+    /// Lane `l` (slot `v`'s voice, in the loop `start..<start + length` of stack layer `layer`, short) reads
+    /// from a copy of the loop repeated (`loopCopy`, found or made the first time), its rows set for the copy:
+    /// frame start - 1 of the font is the copy's first; it wraps at the copy's end into the copy's second
+    /// pass, whose frame before is the loop's last (as FluidSynth reads a loop that has wrapped), not the one
+    /// before the loop. False, the lane untouched, when no copy is free.
     @_noLocks @inline(__always)
-    func unrollLane(_ l: Int, slot v: Int, sample: SampleData, start: Int32, length: Int32) {
+    func unrollLane(_ l: Int, slot v: Int, layer: Int, sample: SampleData, start: Int32, length: Int32) -> Bool {
         let ints = sampleVoices.controlInts
         let voice = sampleVoices.state + v
-        if voice.pointee.unrolledSpan == 0 { fillUnrolledLoop(slot: v, sample: sample, start: start, length: length) }
+        if voice.pointee.unrolledSpan == 0 {
+            let c = loopCopy(layer: layer, sample: sample, start: start, length: length)
+            guard c >= 0 else { return false }
+            voice.pointee.copy = c
+            voice.pointee.unrolledSpan = Int32((unrolledLoopFrames &- 3) / Int(length)) &* length
+        } else {
+            sampleVoices.copyStamps[Int(voice.pointee.copy)] = sampleVoices.copyClock[0]
+        }
         let span = voice.pointee.unrolledSpan
         ints[8 &* SampleControl.unrolledSpan &+ l] = span
         ints[8 &* SampleControl.wrapAt &+ l] = start &+ span
         ints[8 &* SampleControl.loopLength &+ l] = span &- length
         ints[8 &* SampleControl.lastIndex &+ l] = start &+ span &+ 1
         ints[8 &* SampleControl.fastLimit &+ l] = start &+ span &- 2
-        let copy = sampleVoices.unrolledLoops + v &* unrolledLoopFrames
+        let copy = sampleVoices.unrolledLoops + Int(voice.pointee.copy) &* unrolledLoopFrames
         sampleVoices.laneOffsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
+        return true
     }
 
-    /// Slot `v`'s copy of its loop, once in the voice's life: as many passes as the copy holds (at least two),
-    /// so that the voice wraps (a careful step) once per that many frames.
+    /// The copy (`SampleVoiceSlots.unrolledLoops`) of the loop `start..<start + length` of stack layer
+    /// `layer`, marked played in this slice: the one that holds it already, found by the loop's hash, or one
+    /// no voice played from in this slice or the last (the clock hand goes round them) filled now with as
+    /// many passes as it holds (at least two), so that a voice wraps (a careful step) once per that many
+    /// frames. -1 when none is free (looked for once a slice).
     @_noLocks @inline(never)
-    func fillUnrolledLoop(slot v: Int, sample: SampleData, start: Int32, length: Int32) {
-        let passes = (unrolledLoopFrames &- 3) / Int(length)
-        unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: passes,
-                   into: sampleVoices.unrolledLoops + v &* unrolledLoopFrames)
-        sampleVoices.state[v].unrolledSpan = Int32(passes) &* length
+    func loopCopy(layer: Int, sample: SampleData, start: Int32, length: Int32) -> Int32 {
+        let copies = sampleVoices.copyCount, keys = sampleVoices.copyKeys, stamps = sampleVoices.copyStamps
+        let clock = sampleVoices.copyClock
+        let slice = clock[0]
+        let key = SIMD4<Int32>(Int32(truncatingIfNeeded: layer), start, length, 0)
+        let hash = (UInt32(bitPattern: start) &* 0x9E37_79B1) ^ (UInt32(bitPattern: length) &* 0x85EB_CA77) ^ UInt32(truncatingIfNeeded: layer)
+        let bucket = sampleVoices.copyBuckets + (Int(hash >> 7) & sampleVoices.copyBucketMask)
+        let held = Int(bucket.pointee)
+        if held >= 0 && keys[held] == key {
+            stamps[held] = slice
+            return Int32(held)
+        }
+        guard clock[2] != slice else { return -1 }
+        var c = Int(clock[1])
+        for _ in 0..<copies {
+            if slice &- stamps[c] >= 2 {
+                unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: (unrolledLoopFrames &- 3) / Int(length),
+                           into: sampleVoices.unrolledLoops + c &* unrolledLoopFrames)
+                keys[c] = key
+                stamps[c] = slice
+                bucket.pointee = Int32(c)
+                clock[1] = UInt32(c &+ 1 == copies ? 0 : c &+ 1)
+                return Int32(c)
+            }
+            c = c &+ 1 == copies ? 0 : c &+ 1
+        }
+        clock[2] = slice
+        return -1
     }
 }
 
