@@ -6,35 +6,40 @@
 // arithmetic is the scalar code's, operation for operation, so the values are the same.
 
 extension SampleEnvelope {
+    /// Whether it is in its delay or hold (`remaining` counts down).
+    var waits: Bool { @_noLocks get { stage == SampleEnvelope.delay || stage == SampleEnvelope.holding } }
+
     /// The stage as a ramp: a block of n samples takes the value to value + step x n, and stays in the
-    /// stage while that lies strictly between `low` and `high` (what `step` does inline: the decay and
-    /// release step down, to the sustain level and 0; the attack up, to 1; sustain and done hold). Delay and
-    /// hold are waits, not ramps: `low` +infinity sends every block of theirs to `advance`.
-    var ramp: (step: Float, low: Float, high: Float) {
+    /// stage while that lies strictly between `low` and `high` and more than n samples are left to `wait`
+    /// (what `advance` does: the decay and release step down, to the sustain level and 0; the attack up, to
+    /// 1; delay and hold wait, their samples left going down by n; sustain and done hold).
+    var ramp: (step: Float, low: Float, high: Float, wait: Float) {
         @_noLocks get {
             // Looked up by stage rather than switched on: a group's voices are in all stages, and the jump
             // mispredicted.
             let s = Int(truncatingIfNeeded: stage) & 7
             let inf = Float.infinity
             let steps = SIMD8<Float>(0, attackStep, 0, -decayStep, 0, -releaseStep, 0, 0)
-            let lows = SIMD8<Float>(inf, -inf, inf, sustain, -inf, 0, -inf, inf)
+            let lows = SIMD8<Float>(-inf, -inf, -inf, sustain, -inf, 0, -inf, inf)
             let highs = SIMD8<Float>(inf, 1, inf, inf, inf, inf, inf, inf)
-            return (steps[s], lows[s], highs[s])
+            let waits = SIMD8<Float>(remaining, inf, remaining, inf, inf, inf, inf, inf)
+            return (steps[s], lows[s], highs[s], waits[s])
         }
     }
 }
 
 extension Synth {
-    /// Lane `l`'s envelope (the volume one at `rows.value`, the modulation one at `rows.value + 4`: value,
-    /// step, low, high) and its stage into the rows.
+    /// Lane `l`'s envelope (the volume one at `value` = `SampleControl.volumeValue`, the modulation one at
+    /// `modulationValue`: value, step, low, high; and its `wait` row) and its stage into the rows.
     @_noLocks @inline(__always)
-    func setEnvelopeRows(_ l: Int, _ e: SampleEnvelope, value: Int, stage: Int) {
+    func setEnvelopeRows(_ l: Int, _ e: SampleEnvelope, value: Int, wait: Int, stage: Int) {
         let floats = sampleVoices.controlFloats
         let ramp = e.ramp
         floats[8 &* value &+ l] = e.value
         floats[8 &* (value &+ 1) &+ l] = ramp.step
         floats[8 &* (value &+ 2) &+ l] = ramp.low
         floats[8 &* (value &+ 3) &+ l] = ramp.high
+        floats[8 &* wait &+ l] = ramp.wait
         sampleVoices.controlInts[8 &* stage &+ l] = e.stage
     }
 
@@ -42,9 +47,10 @@ extension Synth {
     @_noLocks @inline(__always)
     func gatherControls(_ l: Int, voice: UnsafeMutablePointer<SampleVoice>, slot v: Int) {
         let floats = sampleVoices.controlFloats
-        setEnvelopeRows(l, voice.pointee.volumeEnvelope, value: SampleControl.volumeValue, stage: SampleControl.volumeStage)
+        setEnvelopeRows(l, voice.pointee.volumeEnvelope, value: SampleControl.volumeValue, wait: SampleControl.volumeWait,
+                        stage: SampleControl.volumeStage)
         setEnvelopeRows(l, voice.pointee.modulationEnvelope, value: SampleControl.modulationValue,
-                        stage: SampleControl.modulationStage)
+                        wait: SampleControl.modulationWait, stage: SampleControl.modulationStage)
         floats[8 &* SampleControl.modLFOPhase &+ l] = voice.pointee.modulationLFO.phase
         floats[8 &* SampleControl.modLFOIncrement &+ l] = voice.pointee.modulationLFO.increment
         floats[8 &* SampleControl.modLFOWait &+ l] = voice.pointee.modulationLFO.remaining
@@ -61,6 +67,12 @@ extension Synth {
         let floats = sampleVoices.controlFloats
         voice.pointee.volumeEnvelope.value = floats[8 &* SampleControl.volumeValue &+ l]
         voice.pointee.modulationEnvelope.value = floats[8 &* SampleControl.modulationValue &+ l]
+        if voice.pointee.volumeEnvelope.waits {
+            voice.pointee.volumeEnvelope.remaining = floats[8 &* SampleControl.volumeWait &+ l]
+        }
+        if voice.pointee.modulationEnvelope.waits {
+            voice.pointee.modulationEnvelope.remaining = floats[8 &* SampleControl.modulationWait &+ l]
+        }
         voice.pointee.modulationLFO.phase = floats[8 &* SampleControl.modLFOPhase &+ l]
         voice.pointee.vibratoLFO.phase = floats[8 &* SampleControl.vibLFOPhase &+ l]
         voices.glide[v] = floats[8 &* SampleControl.glide &+ l]
@@ -79,25 +91,29 @@ extension Synth {
         let used = LaneInts(0, 1, 2, 3, 4, 5, 6, 7) .< LaneInts(repeating: Int32(truncatingIfNeeded: count))
 
         // The envelopes: each a ramp within its stage; a lane that leaves it goes through `advance`.
-        @inline(__always) func envelope(_ value: Int, stage: Int, volume: Bool) {
+        @inline(__always) func envelope(_ value: Int, wait: Int, stage: Int, volume: Bool) {
             let next = row(value) + row(value &+ 1) * block
-            let stays = next .> row(value &+ 2) .& next .< row(value &+ 3)
+            let left = row(wait)
+            let stays = next .> row(value &+ 2) .& next .< row(value &+ 3) .& left .> block
             var moved = row(value)
             moved.replace(with: next, where: stays)
             setRow(value, moved)
+            setRow(wait, left - block)
             let leaves = .!stays .& used
             guard anyLane(leaves) else { return }
             for l in 0..<count where leaves[l] {
                 let voice = sampleVoices.state + Int(slots[l])
                 var e = volume ? voice.pointee.volumeEnvelope : voice.pointee.modulationEnvelope
                 e.value = floats[8 &* value &+ l]
+                if e.waits { e.remaining = left[l] }
                 e.advance(n)
                 if volume { voice.pointee.volumeEnvelope = e } else { voice.pointee.modulationEnvelope = e }
-                setEnvelopeRows(l, e, value: value, stage: stage)
+                setEnvelopeRows(l, e, value: value, wait: wait, stage: stage)
             }
         }
-        envelope(SampleControl.volumeValue, stage: SampleControl.volumeStage, volume: true)
-        envelope(SampleControl.modulationValue, stage: SampleControl.modulationStage, volume: false)
+        envelope(SampleControl.volumeValue, wait: SampleControl.volumeWait, stage: SampleControl.volumeStage, volume: true)
+        envelope(SampleControl.modulationValue, wait: SampleControl.modulationWait, stage: SampleControl.modulationStage,
+                 volume: false)
 
         // The LFOs: the phase on by the block, less one past 1 (at most once a block below a 4 kHz rate);
         // a lane still in its delay, or past 2, through `advance`.

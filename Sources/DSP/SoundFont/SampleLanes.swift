@@ -61,7 +61,11 @@ enum SampleControl {
     static var chorusSend: Int { @_noLocks get { 52 } }
     /// At the end of a call: the last block's level (`SampleVoiceSlots`' voices' `envelope`, for stealing).
     static var level: Int { @_noLocks get { 53 } }
-    static var allFloatRows: Int { @_noLocks get { 54 } }
+    /// Per call, moved on per block: samples left in each envelope's delay or hold, +infinity in its other
+    /// stages (`SampleEnvelope.ramp`).
+    static var volumeWait: Int { @_noLocks get { 54 } }
+    static var modulationWait: Int { @_noLocks get { 55 } }
+    static var allFloatRows: Int { @_noLocks get { 56 } }
     // Int32 rows
     static var wrapAt: Int { @_noLocks get { 0 } }
     static var loopLength: Int { @_noLocks get { 1 } }
