@@ -193,8 +193,8 @@ extension Synth {
                 let voice = sampleVoices.state + Int(slots[l])
                 let start = voice.pointee.loopStart, end = voice.pointee.loopEnd
                 let p = l < 4 ? low.position[l] : high.position[l &- 4]
-                // No copy free (every one played from in this slice or the last): from the font's data for now.
                 if p >= start && p < end {
+                    // No copy free (every one played from in this slice or the last): from the font's data for now.
                     if unrollLane(l, slot: Int(slots[l]), layer: layer, sample: sample, start: start, length: end &- start) {
                         unrollable &= ~(1 << UInt8(l))
                     }
@@ -311,7 +311,7 @@ extension Synth {
             let c = loopCopy(layer: layer, sample: sample, start: start, length: length)
             guard c >= 0 else { return false }
             voice.pointee.copy = c
-            voice.pointee.unrolledSpan = Int32((unrolledLoopFrames &- 3) / Int(length)) &* length
+            voice.pointee.unrolledSpan = Int32(unrolledPasses(length)) &* length
         } else {
             sampleVoices.copyStamps[Int(voice.pointee.copy)] = sampleVoices.copyClock[0]
         }
@@ -348,7 +348,7 @@ extension Synth {
         var c = Int(clock[1])
         for _ in 0..<copies {
             if slice &- stamps[c] >= 2 {
-                unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: (unrolledLoopFrames &- 3) / Int(length),
+                unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: unrolledPasses(length),
                            into: sampleVoices.unrolledLoops + c &* unrolledLoopFrames)
                 keys[c] = key
                 stamps[c] = slice
@@ -362,6 +362,11 @@ extension Synth {
         return -1
     }
 }
+
+/// The passes of a loop of `length` frames a copy holds (at least two for a loop short enough to be copied),
+/// with the frame before the loop and two after (`unrollLoop`).
+@_noLocks @inline(__always)
+func unrolledPasses(_ length: Int32) -> Int { (unrolledLoopFrames &- 3) / Int(length) }
 
 /// `passes` passes of the loop `start..<start + length` of `data` into `copy`, after the frame before the
 /// loop (the font's frame 0 for a loop at 0: what a careful read clamps to), and two frames more, so that
