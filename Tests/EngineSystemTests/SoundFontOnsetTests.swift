@@ -76,8 +76,11 @@ extension JACK.JackIntegrationTests {
         // Both synths hear each event in the same cycle, so what an xrun does to the sequencer moves both alike:
         // Backbeat's lead over FluidSynth differs between the two notes by the events' offsets into their
         // periods (0 and 48011 % 256 = 139 frames).
+        // An onset an xrun moved spoils the two leads it is part of (seen in CI: 108 xruns in 6 s, lateness
+        // [-6, -145, 250, -145, -6, -145]: three leads of 139 and two of 395).
         let leads = zip(lateness.dropFirst(), lateness).map { abs($0 - $1) }
-        #expect(leads.filter { abs($0 - 48_011 % server.period) <= 1 }.count >= max(2, leads.count - 1),
+        let spoilable = xruns > 0 ? 2 : 1
+        #expect(leads.filter { abs($0 - 48_011 % server.period) <= 1 }.count >= max(2, leads.count - spoilable),
                 "backbeat's lead over fluidsynth \(lateness), \(xruns) xruns")
     }
 }
