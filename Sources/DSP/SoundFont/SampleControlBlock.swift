@@ -15,15 +15,15 @@ extension SampleEnvelope {
     /// 1; delay and hold wait, their samples left going down by n; sustain and done hold).
     var ramp: (step: Float, low: Float, high: Float, wait: Float) {
         @_noLocks get {
-            // Looked up by stage rather than switched on: a group's voices are in all stages, and the jump
-            // mispredicted.
-            let s = Int(truncatingIfNeeded: stage) & 7
-            let inf = Float.infinity
-            let steps = SIMD8<Float>(0, attackStep, 0, -decayStep, 0, -releaseStep, 0, 0)
-            let lows = SIMD8<Float>(-inf, -inf, -inf, sustain, -inf, 0, -inf, inf)
-            let highs = SIMD8<Float>(inf, 1, inf, inf, inf, inf, inf, inf)
-            let waits = SIMD8<Float>(remaining, inf, remaining, inf, inf, inf, inf, inf)
-            return (steps[s], lows[s], highs[s], waits[s])
+            // Selects rather than a switch (a group's voices are in all stages, and the jump mispredicted)
+            // or tables indexed by the stage (built from the fields at each call: 40 instructions a ramp).
+            let s = stage, inf = Float.infinity
+            let step = s == SampleEnvelope.attack ? attackStep
+                : s == SampleEnvelope.decay ? -decayStep : s == SampleEnvelope.release ? -releaseStep : 0
+            let low = s == SampleEnvelope.decay ? sustain : s == SampleEnvelope.release ? 0 : -inf
+            let high: Float = s == SampleEnvelope.attack ? 1 : inf
+            let wait = s == SampleEnvelope.delay || s == SampleEnvelope.holding ? remaining : inf
+            return (step, low, high, wait)
         }
     }
 }

@@ -106,7 +106,7 @@ public final class Synth: @unchecked Sendable {
     let sampleVoices: SampleVoiceSlots
     let fontChannels: SoundFontChannels
     /// Channels whose controllers changed since the last slice (bit per channel).
-    var fontDirty: UInt16 = 0
+    @exclusivity(unchecked) var fontDirty: UInt16 = 0
     /// Each channel's preset playing, published for any thread, and the one the UI asked for.
     let presetExchange: PresetExchange
 
@@ -151,17 +151,17 @@ public final class Synth: @unchecked Sendable {
     // MARK: Wavetables (shared, read-only) and per-period scratch (allocated by prepare)
 
     let wavetables: WavetableLookup
-    var scratch: RenderScratch
+    @exclusivity(unchecked) var scratch: RenderScratch
     /// Steady voice groups' lanes kept between slices (Synth+LaneCache.swift).
-    var laneCache: LaneCache
-    var inverseRate: Float = 0
+    @exclusivity(unchecked) var laneCache: LaneCache
+    @exclusivity(unchecked) var inverseRate: Float = 0
     var lfoIncrement: Float = 0
     var soundOffFadeStep: Float = 1
 
     // MARK: Send effects (Sources/DSP/Effects/): settings from any thread, buses made by prepare
 
     let effectControls = EffectControls()
-    var effects: EffectBuses
+    @exclusivity(unchecked) var effects: EffectBuses
 
     /// Creates a synth; call `prepare` before rendering.
     /// - Parameters:
