@@ -78,11 +78,30 @@ extension JACK {
         #expect(take.left[(expected - 200)..<expected].allSatisfy { $0 == 0 })
     }
 
+    /// Whether `samples` holds the gap a cycle lost under load leaves in a take (`ProbeRecorder`: that
+    /// period stays silent), which no held note makes: 128 exact zeros in a row.
+    static func hasGap(_ samples: ArraySlice<Float>) -> Bool {
+        var run = 0
+        for x in samples {
+            run = x == 0 ? run + 1 : 0
+            if run >= 128 { return true }
+        }
+        return false
+    }
+
     @Test func chordGivesFourPeaks() throws {
-        let rig = try Rig(seconds: 1.5)
         let notes: [UInt8] = [60, 64, 67, 72]
-        let take = try rig.play(notes.map { .noteOn(0, $0, 100) } + notes.map { .noteOff(60_000, $0) })
-        let segment = take.left[(take.zero + 9600)..<(take.zero + 57_600)]
+        // Each lost cycle leaves a gap, and the synth's phase jumps across it, which spreads the notes' energy
+        // between them: a CI dry run on a loaded machine measured peaks of 0.0015-0.019 against 0.002 between
+        // them (0.028 against under 1e-6 in a clean take). Such a take is taken again, up to three times.
+        var segment = ArraySlice<Float>()
+        for attempt in 1...3 {
+            let rig = try Rig(seconds: 1.5)
+            let take = try rig.play(notes.map { .noteOn(0, $0, 100) } + notes.map { .noteOff(60_000, $0) })
+            segment = take.left[(take.zero + 9600)..<(take.zero + 57_600)]
+            guard Self.hasGap(segment) else { break }
+            print("chord take \(attempt): a lost cycle left a gap in the held chord")
+        }
         let peaks = notes.map { AudioAnalysis.magnitude(segment, at: Self.hz(Double($0)), sampleRate: 48_000) }
         let between = [61.5, 65.5, 69.5, 70.5].map { AudioAnalysis.magnitude(segment, at: Self.hz($0), sampleRate: 48_000) }
         for (note, peak) in zip(notes, peaks) {
