@@ -149,6 +149,8 @@ public final class Synth: @unchecked Sendable {
     let ignoredSysex = Atomic<Int>(0)
 
     // MARK: Wavetables (shared, read-only) and per-period scratch (allocated by prepare)
+    // The `var`s marked `@exclusivity(unchecked)` here and above are touched by the rendering thread alone once
+    // the synth is prepared: Swift's dynamic exclusivity checks on them cost calls in every slice.
 
     let wavetables: WavetableLookup
     @exclusivity(unchecked) var scratch: RenderScratch
