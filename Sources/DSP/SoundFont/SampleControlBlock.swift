@@ -22,7 +22,7 @@ extension SampleEnvelope {
                 : s == SampleEnvelope.decay ? -decayStep : s == SampleEnvelope.release ? -releaseStep : 0
             let low = s == SampleEnvelope.decay ? sustain : s == SampleEnvelope.release ? 0 : -inf
             let high: Float = s == SampleEnvelope.attack ? 1 : inf
-            let wait = s == SampleEnvelope.delay || s == SampleEnvelope.holding ? remaining : inf
+            let wait = waits ? remaining : inf
             return (step, low, high, wait)
         }
     }
