@@ -32,24 +32,24 @@ extension Synth {
     /// Lane `l`'s envelope (the volume one at `value` = `SampleControl.volumeValue`, the modulation one at
     /// `modulationValue`: value, step, low, high; and its `wait` row) and its stage into the rows.
     @_noLocks @inline(__always)
-    func setEnvelopeRows(_ l: Int, _ e: SampleEnvelope, value: Int, wait: Int, stage: Int) {
-        let floats = sampleVoices.controlFloats
+    func setEnvelopeRows(_ rows: SampleRows, _ l: Int, _ e: SampleEnvelope, value: Int, wait: Int, stage: Int) {
+        let floats = rows.floats
         let ramp = e.ramp
         floats[8 &* value &+ l] = e.value
         floats[8 &* (value &+ 1) &+ l] = ramp.step
         floats[8 &* (value &+ 2) &+ l] = ramp.low
         floats[8 &* (value &+ 3) &+ l] = ramp.high
         floats[8 &* wait &+ l] = ramp.wait
-        sampleVoices.controlInts[8 &* stage &+ l] = e.stage
+        rows.ints[8 &* stage &+ l] = e.stage
     }
 
     /// Lane `l`'s voice's envelopes, LFOs and glide into the rows, once a call.
     @_noLocks @inline(__always)
-    func gatherControls(_ l: Int, voice: UnsafeMutablePointer<SampleVoice>, slot v: Int) {
-        let floats = sampleVoices.controlFloats
-        setEnvelopeRows(l, voice.pointee.volumeEnvelope, value: SampleControl.volumeValue, wait: SampleControl.volumeWait,
+    func gatherControls(_ rows: SampleRows, _ l: Int, voice: UnsafeMutablePointer<SampleVoice>, slot v: Int) {
+        let floats = rows.floats
+        setEnvelopeRows(rows, l, voice.pointee.volumeEnvelope, value: SampleControl.volumeValue, wait: SampleControl.volumeWait,
                         stage: SampleControl.volumeStage)
-        setEnvelopeRows(l, voice.pointee.modulationEnvelope, value: SampleControl.modulationValue,
+        setEnvelopeRows(rows, l, voice.pointee.modulationEnvelope, value: SampleControl.modulationValue,
                         wait: SampleControl.modulationWait, stage: SampleControl.modulationStage)
         floats[8 &* SampleControl.modLFOPhase &+ l] = voice.pointee.modulationLFO.phase
         floats[8 &* SampleControl.modLFOIncrement &+ l] = voice.pointee.modulationLFO.increment
@@ -63,8 +63,8 @@ extension Synth {
 
     /// The rows' moving values back into lane `l`'s voice at the end of a call.
     @_noLocks @inline(__always)
-    func scatterControls(_ l: Int, voice: UnsafeMutablePointer<SampleVoice>, slot v: Int) {
-        let floats = sampleVoices.controlFloats
+    func scatterControls(_ rows: SampleRows, _ l: Int, voice: UnsafeMutablePointer<SampleVoice>, slot v: Int) {
+        let floats = rows.floats
         voice.pointee.volumeEnvelope.value = floats[8 &* SampleControl.volumeValue &+ l]
         voice.pointee.modulationEnvelope.value = floats[8 &* SampleControl.modulationValue &+ l]
         if voice.pointee.volumeEnvelope.waits {
@@ -82,8 +82,8 @@ extension Synth {
     /// LFOs moved on, and the rows the block's pitch, level and cutoff are made of (`modLFO`, `vibLFO`,
     /// `modEnv`, `glide` as it was at the block's start, `envelope`, `envelopeCentibels`); the glide moved on.
     @_noLocks @inline(__always)
-    func stepControls(_ slots: UnsafeMutablePointer<Int32>, count: Int, samples: Int) {
-        let floats = sampleVoices.controlFloats, ints = sampleVoices.controlInts
+    func stepControls(_ rows: SampleRows, _ slots: UnsafeMutablePointer<Int32>, count: Int, samples: Int) {
+        let floats = rows.floats, ints = rows.ints
         @inline(__always) func row(_ r: Int) -> Lanes { UnsafeRawPointer(floats + 8 &* r).loadUnaligned(as: Lanes.self) }
         @inline(__always) func setRow(_ r: Int, _ x: Lanes) { UnsafeMutableRawPointer(floats + 8 &* r).storeBytes(of: x, as: Lanes.self) }
         @inline(__always) func intRow(_ r: Int) -> LaneInts { UnsafeRawPointer(ints + 8 &* r).loadUnaligned(as: LaneInts.self) }
@@ -108,7 +108,7 @@ extension Synth {
                 if e.waits { e.remaining = left[l] }
                 e.advance(n)
                 if volume { voice.pointee.volumeEnvelope = e } else { voice.pointee.modulationEnvelope = e }
-                setEnvelopeRows(l, e, value: value, wait: wait, stage: stage)
+                setEnvelopeRows(rows, l, e, value: value, wait: wait, stage: stage)
             }
         }
         envelope(SampleControl.volumeValue, wait: SampleControl.volumeWait, stage: SampleControl.volumeStage, volume: true)

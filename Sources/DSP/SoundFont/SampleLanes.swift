@@ -3,7 +3,7 @@
 
 typealias HalfLaneInts = SIMD4<Int32>
 
-/// The rows of `SampleVoiceSlots.controlFloats` and `.controlInts`, eight lanes each.
+/// The rows of a group's `SampleRows` (`SampleVoiceSlots.groupFloats` and `.groupInts`), eight lanes each.
 enum SampleControl {
     static var cents: Int { @_noLocks get { 0 } }
     static var centibels: Int { @_noLocks get { 1 } }
@@ -81,7 +81,9 @@ enum SampleControl {
     // Per call, changed by `advance` only: the envelopes' stages.
     static var volumeStage: Int { @_noLocks get { 10 } }
     static var modulationStage: Int { @_noLocks get { 11 } }
-    static var intRows: Int { @_noLocks get { 12 } }
+    /// Per call: the copy a lane's unrolled loop is played from (`unrollLane`), while `unrolledSpan` is not 0.
+    static var copy: Int { @_noLocks get { 12 } }
+    static var intRows: Int { @_noLocks get { 13 } }
 }
 
 /// Four sample voices' playing state over a control block: position, loop, filter, levels. The interpolated

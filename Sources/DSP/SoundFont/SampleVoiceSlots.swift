@@ -5,10 +5,20 @@ struct SampleVoiceSlots: ~Copyable {
     let state: UnsafeMutablePointer<SampleVoice>
     /// Per slice: the sounding sample voices' slots, rendered eight at a time.
     let activeSlots: UnsafeMutablePointer<Int32>
-    /// A group's control values for one block, eight lanes a row (`SampleControl`): written lane by lane as
-    /// scalars, read as vectors (writing single lanes of a vector in a register costs far more).
-    let controlFloats: UnsafeMutablePointer<Float>
-    let controlInts: UnsafeMutablePointer<Int32>
+    /// Per group of a slice (its place in the slice's order, `Synth.renderSampleVoices`): its control values,
+    /// eight lanes a row (`SampleControl`; written lane by lane as scalars, read as vectors: writing single
+    /// lanes of a vector in a register costs far more), and its lanes' `SampleLanes.offset`. A group kept
+    /// between slices (`kept`) keeps them there (Synth+SampleLaneCache.swift).
+    let groupFloats: UnsafeMutablePointer<Float>
+    let groupInts: UnsafeMutablePointer<Int32>
+    let groupOffsets: UnsafeMutablePointer<Int>
+    /// Per group: what it was kept with at the end of the last slice (`KeptSampleGroup.count` 0: not kept).
+    let kept: UnsafeMutablePointer<KeptSampleGroup>
+    /// [0]: the groups of the last slice (those at and past it are not kept).
+    let keptLive: UnsafeMutablePointer<Int>
+    let groupCount: Int
+    /// Per stack layer, in a slice: the end of its voices in `activeSlots` (sorted by layer).
+    let layerEnds: UnsafeMutablePointer<Int>
     /// The sample loop's interpolation weights (`InterpolationTable`, in two arrays of the store).
     let interpolation: InterpolationTable
     /// Copies of short loops, `unrolledLoopFrames` frames each: a loop repeated (`unrollLoop`), so that a
@@ -29,16 +39,21 @@ struct SampleVoiceSlots: ~Copyable {
     /// at for reuse), [2] the last slice in which none was free.
     let copyClock: UnsafeMutablePointer<UInt32>
     let copyCount: Int
-    /// Per lane of a group: `SampleLanes.offset`, set with the copy.
-    let laneOffsets: UnsafeMutablePointer<Int>
     private let store: ArrayStore
 
-    init(count: Int) {
+    /// Slots for `count` voices of a font (or stack) of `layers` layers.
+    init(count: Int, layers: Int) {
         var store = ArrayStore()
         state = store.make(count, SampleVoice())
         activeSlots = store.make(count, 0)
-        controlFloats = store.make(8 * SampleControl.allFloatRows, 0)
-        controlInts = store.make(8 * SampleControl.intRows, 0)
+        // Each layer's voices in groups of eight: at most one group per layer not full.
+        groupCount = (count + 7) / 8 + max(layers, 1)
+        groupFloats = store.make(groupCount * 8 * SampleControl.allFloatRows, 0)
+        groupInts = store.make(groupCount * 8 * SampleControl.intRows, 0)
+        groupOffsets = store.make(groupCount * 8, 0)
+        kept = store.make(groupCount, KeptSampleGroup())
+        keptLive = store.make(1, 0)
+        layerEnds = store.make(max(layers, 1), 0)
         interpolation = InterpolationTable(weights: store.make(InterpolationTable.rows, .zero),
                                            words: store.make(InterpolationTable.rows, .zero))
         unrolledLoops = store.make(count * unrolledLoopFrames, 0)
@@ -50,7 +65,36 @@ struct SampleVoiceSlots: ~Copyable {
         copyClock = store.make(3, 0)
         copyClock[0] = 2
         copyCount = count
-        laneOffsets = store.make(8, 0)
         self.store = store
     }
+
+    /// Group `g`'s rows and lane offsets.
+    @_noLocks @inline(__always)
+    func rows(_ g: Int) -> SampleRows {
+        SampleRows(floats: groupFloats + g &* (8 &* SampleControl.allFloatRows), ints: groupInts + g &* (8 &* SampleControl.intRows),
+                   offsets: groupOffsets + 8 &* g)
+    }
+}
+
+/// One group's rows (`SampleControl`) and its lanes' offsets (`SampleLanes.offset`).
+struct SampleRows {
+    let floats: UnsafeMutablePointer<Float>
+    let ints: UnsafeMutablePointer<Int32>
+    let offsets: UnsafeMutablePointer<Int>
+}
+
+/// What a group of sample voices was kept with between slices (Synth+SampleLaneCache.swift): its voices lane
+/// by lane, and what its rows do not hold.
+struct KeptSampleGroup: BitwiseCopyable {
+    var slots = SIMD8<Int32>()
+    /// Its voices (0: the group is not kept).
+    var count: Int32 = 0
+    var layer: Int32 = 0
+    /// The sends were gathered with these (`EffectBuses.reverbOn`, `.chorusOn`).
+    var reverbOn = false, chorusOn = false
+    /// Lanes whose short loop is to be unrolled once the voice reaches it.
+    var unrollable: UInt8 = 0
+    /// The last block's inputs of the exp2s (`renderSampleGroup`).
+    var cents = Lanes(), filterCents = Lanes(), centibels = Lanes(), envelope = Lanes()
+    @_noLocks init() {}
 }

@@ -28,7 +28,7 @@ extension Synth {
     /// fonts the slots are first gathered by layer (a group's eight lanes read one sample data).
     @_noLocks
     func renderSampleVoices(count: Int, frames: Int) {
-        let slots = sampleVoices.activeSlots
+        let slots = sampleVoices.activeSlots, layerEnds = sampleVoices.layerEnds
         sampleVoices.copyClock[0] &+= 1 // a new slice for the loop copies' stamps (`loopCopy`)
         var begin = 0
         for layer in 0..<font.layerCount {
@@ -43,24 +43,35 @@ extension Synth {
             } else {
                 end = count
             }
+            layerEnds[layer] = end
+            begin = end
+        }
+        keepSampleGroups() // the groups kept from the last slice that are not this slice's give their voices back
+        var g = 0
+        begin = 0
+        for layer in 0..<font.layerCount {
+            let end = layerEnds[layer]
             var start = begin
             while start < end {
                 let n = min(8, end - start)
-                renderSampleGroup(slots + start, count: n, frames: frames, layer: layer)
+                renderSampleGroup(slots + start, count: n, frames: frames, layer: layer, group: g)
                 start += n
+                g += 1
             }
             begin = end
         }
     }
 
     /// Up to eight sample voices (`slots[0..<count]`, all of stack layer `layer`) over `frames` samples,
-    /// added into the lane sums.
+    /// added into the lane sums: the slice's group `g`, from its rows as kept from the last slice when it is
+    /// kept (Synth+SampleLaneCache.swift), else gathered from the voices; kept at the end unless a voice ended.
     @_noLocks
-    func renderSampleGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, frames: Int, layer: Int) {
+    func renderSampleGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, frames: Int, layer: Int, group g: Int) {
         let dataCount = Int32(max(font.layerDataCount[layer], 1))
         let sample = SampleData(data: font.layerData[layer], lowBytes: font.layerLowBytes[layer],
                                 lastIndex: HalfLaneInts(repeating: dataCount - 1))
-        let floats = sampleVoices.controlFloats, ints = sampleVoices.controlInts
+        let rows = sampleVoices.rows(g), keep = sampleVoices.kept + g
+        let floats = rows.floats, ints = rows.ints
         @inline(__always) func row(_ r: Int) -> Lanes { UnsafeRawPointer(floats + 8 &* r).loadUnaligned(as: Lanes.self) }
         @inline(__always) func setRow(_ r: Int, _ x: Lanes) { UnsafeMutableRawPointer(floats + 8 &* r).storeBytes(of: x, as: Lanes.self) }
         @inline(__always) func intRow(_ r: Int) -> LaneInts { UnsafeRawPointer(ints + 8 &* r).loadUnaligned(as: LaneInts.self) }
@@ -72,17 +83,190 @@ extension Synth {
             let i: Int = 8 &* r &+ 4 &* h
             return UnsafeRawPointer(ints + i).loadUnaligned(as: HalfLaneInts.self)
         }
+        // Lanes whose short loop (`unrollLane`) is to be unrolled once the voice reaches it.
+        var unrollable: UInt8 = 0
+        // The last block's inputs of the exp2s (none yet in a group gathered now: NaN differs from everything).
+        var centsBefore = Lanes(repeating: .nan), filterCentsBefore = Lanes(repeating: .nan)
+        var centibelsBefore = Lanes(repeating: .nan), envelopeBefore = Lanes(repeating: .nan)
+        var levels = Lanes()
+        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
+        if keep.pointee.count > 0 {
+            // Kept: the rows are as the last slice left them. Its copies of loops are played from in this slice.
+            unrollable = keep.pointee.unrollable
+            centsBefore = keep.pointee.cents; filterCentsBefore = keep.pointee.filterCents
+            centibelsBefore = keep.pointee.centibels; envelopeBefore = keep.pointee.envelope
+            levels = row(SampleControl.level)
+            keptSampleRenders &+= 1
+            for l in 0..<count where ints[8 &* SampleControl.unrolledSpan &+ l] != 0 {
+                sampleVoices.copyStamps[Int(ints[8 &* SampleControl.copy &+ l])] = sampleVoices.copyClock[0]
+            }
+        } else {
+            gatherSampleGroup(rows, slots, count: count, layer: layer, sample: sample, unrollable: &unrollable)
+        }
+        var low = SampleLanes(), high = SampleLanes()
+        @inline(__always) func gathered(_ h: Int) -> SampleLanes {
+            var lanes = SampleLanes()
+            lanes.position = halfInts(SampleControl.position, h)
+            lanes.fraction = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.fraction, h))
+            // In the sample loop's units (`SampleLanes`).
+            lanes.z1 = half(SampleControl.z1, h) * InterpolationTable.integerUnits
+            lanes.z2 = half(SampleControl.z2, h) * InterpolationTable.integerUnits
+            lanes.left = half(SampleControl.lastLeft, h) * InterpolationTable.integerScale
+            lanes.right = half(SampleControl.lastRight, h) * InterpolationTable.integerScale
+            lanes.alive = half(SampleControl.alive, h)
+            return lanes
+        }
+        low = gathered(0)
+        if count > 4 { high = gathered(1) }
+        var fades = row(SampleControl.fade)
+        var n0 = 0
+        // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
+        let sends = (reverb: row(SampleControl.reverbSend), chorus: row(SampleControl.chorusSend))
+        let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
+        let outLeft = sendsAny ? effects.groupLeft : scratch.sumLeft
+        let outRight = sendsAny ? effects.groupRight : scratch.sumRight
+        while n0 < frames {
+            let length = min(sampleControlInterval, frames - n0)
+            stepControls(rows, slots, count: count, samples: length)
+            // A short loop is played from its copy from the block the voice is in it (`unrollLane`).
+            var pending = unrollable
+            while pending != 0 {
+                let l = pending.trailingZeroBitCount
+                pending &= pending &- 1
+                let voice = sampleVoices.state + Int(slots[l])
+                let start = voice.pointee.loopStart, end = voice.pointee.loopEnd
+                let p = l < 4 ? low.position[l] : high.position[l &- 4]
+                if p >= start && p < end {
+                    // No copy free (every one played from in this slice or the last): from the font's data for now.
+                    if unrollLane(rows, l, slot: Int(slots[l]), layer: layer, sample: sample, start: start, length: end &- start) {
+                        unrollable &= ~(1 << UInt8(l))
+                    }
+                }
+            }
+            // Pitch, attenuation and cutoff of the eight lanes from their parts: the arithmetic each voice had
+            // done alone, in the same order (so the same values), once for the group.
+            let modLFO = row(SampleControl.modLFO), modEnv = row(SampleControl.modEnv)
+            setRow(SampleControl.cents, row(SampleControl.pitchCents) + modLFO * row(SampleControl.modLFOToPitch)
+                + row(SampleControl.vibLFO) * row(SampleControl.vibLFOToPitch) + modEnv * row(SampleControl.modEnvToPitch)
+                + row(SampleControl.glideNow))
+            setRow(SampleControl.centibels, atLeast(row(SampleControl.attenuation) - modLFO * row(SampleControl.modLFOToVolume), 0)
+                + row(SampleControl.envelopeCentibels))
+            setRow(SampleControl.filterCents, minLanes(atLeast(row(SampleControl.filterBase) + modLFO * row(SampleControl.modLFOToFilter)
+                + modEnv * row(SampleControl.modEnvToFilter), 1500), Lanes(repeating: 13500)))
+            // Each of the three exp2s below only when its input moved since the last block (in a call; the
+            // rows hold its results): a held voice's pitch and cutoff usually stay, its level often does.
+            // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
+            let cents = row(SampleControl.cents)
+            if anyLane(cents .!= centsBefore) {
+                centsBefore = cents
+                let increments = minLanes(row(SampleControl.ratio) * exp2Lanes(cents * (1.0 / 1200)), Lanes(repeating: 256))
+                let (whole, part) = fixedPoint(increments)
+                UnsafeMutableRawPointer(ints + 8 &* SampleControl.whole).storeBytes(of: whole, as: LaneInts.self)
+                UnsafeMutableRawPointer(ints + 8 &* SampleControl.part).storeBytes(of: part, as: LaneInts.self)
+            }
+            // A stolen voice's fade is folded into the block's ramp: linear from where it was to where it
+            // will be. svfStep returns twice the low-pass output: the half is folded into the levels too.
+            fades = maxLanes(fades - row(SampleControl.fadeStep) * Float(length), .zero)
+            let centibels = row(SampleControl.centibels), envelope = row(SampleControl.envelope)
+            if anyLane(centibels .!= centibelsBefore .| envelope .!= envelopeBefore) {
+                centibelsBefore = centibels
+                envelopeBefore = envelope
+                levels = envelope * exp2Lanes(centibels * -0.016_609_640_5) * (0.5 * sampleVoiceGain)
+            }
+            setRow(SampleControl.targetLeft, levels * row(SampleControl.panLeft) * fades)
+            setRow(SampleControl.targetRight, levels * row(SampleControl.panRight) * fades)
+            let filterCents = row(SampleControl.filterCents)
+            if anyLane(filterCents .!= filterCentsBefore) {
+                filterCentsBefore = filterCents
+                let (b1, b2, b3) = filterCoefficients(octaves: filterCents * (1.0 / 1200) + 3.031_33,
+                                                      k: row(SampleControl.damping), inverseRate: inverseRate)
+                setRow(SampleControl.b1, b1); setRow(SampleControl.b2, b2); setRow(SampleControl.b3, b3)
+            }
+            let inverseLength = 1 / Float(length)
+            // Each half in place (a copy of its lanes in and out cost two 350-byte moves a half and block).
+            low.startBlock(floats, ints, half: 0, offsets: rows.offsets, inverseLength: inverseLength)
+            playSamples(&low, sample, sampleVoices.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
+            if count > 4 {
+                high.startBlock(floats, ints, half: 1, offsets: rows.offsets, inverseLength: inverseLength)
+                playSamples(&high, sample, sampleVoices.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
+            }
+            n0 += length
+        }
+        if sendsAny { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
+
+        // The lanes back into the rows as vectors (out of the sample loop's units, `SampleLanes`).
+        @inline(__always) func setHalf(_ r: Int, _ h: Int, _ x: HalfLanes) {
+            UnsafeMutableRawPointer(floats + (8 &* r &+ 4 &* h)).storeBytes(of: x, as: HalfLanes.self)
+        }
+        @inline(__always) func setHalfInts(_ r: Int, _ h: Int, _ x: HalfLaneInts) {
+            UnsafeMutableRawPointer(ints + (8 &* r &+ 4 &* h)).storeBytes(of: x, as: HalfLaneInts.self)
+        }
+        @inline(__always) func scattered(_ lanes: borrowing SampleLanes, _ h: Int) {
+            setHalfInts(SampleControl.position, h, lanes.position)
+            setHalfInts(SampleControl.fraction, h, HalfLaneInts(truncatingIfNeeded: lanes.fraction))
+            setHalf(SampleControl.lastLeft, h, lanes.left * InterpolationTable.integerUnits)
+            setHalf(SampleControl.lastRight, h, lanes.right * InterpolationTable.integerUnits)
+            setHalf(SampleControl.z1, h, lanes.z1 * InterpolationTable.integerScale)
+            setHalf(SampleControl.z2, h, lanes.z2 * InterpolationTable.integerScale)
+            setHalf(SampleControl.alive, h, lanes.alive)
+        }
+        scattered(low, 0)
+        if count > 4 { scattered(high, 1) }
+        setRow(SampleControl.fade, fades)
+        setRow(SampleControl.level, levels)
+        // Filter states too small to matter flushed to 0 (denormal arithmetic is slow).
+        setRow(SampleControl.z1, flushTiny(row(SampleControl.z1)))
+        setRow(SampleControl.z2, flushTiny(row(SampleControl.z2)))
+        // Kept for the next slice while none of its voices ended (Synth+SampleLaneCache.swift); else its
+        // voices get their state back, those that ended are freed.
+        let used = LaneInts(0, 1, 2, 3, 4, 5, 6, 7) .< LaneInts(repeating: Int32(truncatingIfNeeded: count))
+        let ended = (row(SampleControl.alive) .== Lanes.zero .| row(SampleControl.fade) .<= Lanes.zero
+            .| intRow(SampleControl.volumeStage) .== LaneInts(repeating: SampleEnvelope.done)) .& used
+        let keeps = keepsSampleGroups // `||` must not capture self
+        guard anyLane(ended) || !keeps else {
+            keep.pointee.slots = count == 8 ? UnsafeRawPointer(slots).loadUnaligned(as: SIMD8<Int32>.self) : SIMD8()
+            for l in 0..<(count == 8 ? 0 : count) { keep.pointee.slots[l] = slots[l] }
+            keep.pointee.count = Int32(truncatingIfNeeded: count)
+            keep.pointee.layer = Int32(truncatingIfNeeded: layer)
+            keep.pointee.reverbOn = reverbOn
+            keep.pointee.chorusOn = chorusOn
+            keep.pointee.unrollable = unrollable
+            keep.pointee.cents = centsBefore; keep.pointee.filterCents = filterCentsBefore
+            keep.pointee.centibels = centibelsBefore; keep.pointee.envelope = envelopeBefore
+            return
+        }
+        keep.pointee.count = 0
+        for l in 0..<count {
+            let v = Int(slots[l])
+            if ended[l] {
+                scatterControls(rows, l, voice: sampleVoices.state + v, slot: v)
+                freeVoice(v)
+            } else {
+                writeBackLane(rows, l, slot: v)
+            }
+        }
+    }
+}
+
+
+extension Synth {
+    /// Group `rows`' lanes from its voices `slots[0..<count]` (of stack layer `layer`), the empty lanes past
+    /// them parked, and the lanes whose short loop is to be unrolled once the voice reaches it (`unrollable`).
+    @_noLocks @inline(__always)
+    func gatherSampleGroup(_ rows: SampleRows, _ slots: UnsafeMutablePointer<Int32>, count: Int, layer: Int,
+                           sample: SampleData, unrollable: inout UInt8) {
+        let floats = rows.floats, ints = rows.ints
+        @inline(__always) func intRow(_ r: Int) -> LaneInts { UnsafeRawPointer(ints + 8 &* r).loadUnaligned(as: LaneInts.self) }
+        let dataCount = sample.lastIndex[0] &+ 1
         // Per lane: the frames its unrolled copy's loop spans (a whole number of passes), 0 while it plays
         // from the font's data (rows, as the others: scalar writes).
         for l in 0..<8 {
             ints[8 &* SampleControl.unrolledSpan &+ l] = 0
             ints[8 &* SampleControl.lastIndex &+ l] = dataCount &- 1
-            sampleVoices.laneOffsets[l] = 0
+            rows.offsets[l] = 0
         }
         // The voices' state into the lanes, through the rows (as scalars, read back as vectors).
         let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
-        // Lanes whose short loop (`unrollLane`) is to be unrolled once the voice reaches it.
-        var unrollable: UInt8 = 0
         for l in 0..<count {
             let v = Int(slots[l])
             let voice = sampleVoices.state + v
@@ -92,7 +276,7 @@ extension Synth {
                 voice.pointee.volumeEnvelope.release(decibelValue: true)
                 voice.pointee.modulationEnvelope.release(decibelValue: false)
             }
-            gatherControls(l, voice: voice, slot: v)
+            gatherControls(rows, l, voice: voice, slot: v)
             let loops = voice.pointee.loops
             let loopStart = voice.pointee.loopStart, loopEnd = voice.pointee.loopEnd
             ints[8 &* SampleControl.wrapAt &+ l] = loops ? loopEnd : .max
@@ -100,7 +284,7 @@ extension Synth {
             ints[8 &* SampleControl.stopAt &+ l] = loops ? .max : voice.pointee.end
             let length = loopEnd &- loopStart
             if loops && voice.pointee.unrolledSpan != 0 {
-                _ = unrollLane(l, slot: v, layer: layer, sample: sample, start: loopStart, length: length)
+                _ = unrollLane(rows, l, slot: v, layer: layer, sample: sample, start: loopStart, length: length)
             } else if loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil {
                 unrollable |= 1 << UInt8(l)
             }
@@ -148,26 +332,6 @@ extension Synth {
             ints[8 &* SampleControl.position &+ l] = 1
             ints[8 &* SampleControl.fraction &+ l] = 0
         }
-        var low = SampleLanes(), high = SampleLanes()
-        @inline(__always) func gathered(_ h: Int) -> SampleLanes {
-            var lanes = SampleLanes()
-            lanes.position = halfInts(SampleControl.position, h)
-            lanes.fraction = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.fraction, h))
-            // In the sample loop's units (`SampleLanes`).
-            lanes.z1 = half(SampleControl.z1, h) * InterpolationTable.integerUnits
-            lanes.z2 = half(SampleControl.z2, h) * InterpolationTable.integerUnits
-            lanes.left = half(SampleControl.lastLeft, h) * InterpolationTable.integerScale
-            lanes.right = half(SampleControl.lastRight, h) * InterpolationTable.integerScale
-            lanes.alive = half(SampleControl.alive, h)
-            return lanes
-        }
-        low = gathered(0)
-        if count > 4 { high = gathered(1) }
-        var fades = row(SampleControl.fade)
-        var levels = Lanes()
-        // The last block's inputs of the exp2s (none yet: NaN differs from everything).
-        var centsBefore = Lanes(repeating: .nan), filterCentsBefore = Lanes(repeating: .nan)
-        var centibelsBefore = Lanes(repeating: .nan), envelopeBefore = Lanes(repeating: .nan)
         // The four points i - 1 ... i + 2 are read at once while i - 1 <= this: before the loop's end and the
         // data's (else one by one, wrapping into the loop); an unrolled loop's up to wrapAt + 1 (`unrollLane`).
         var fastLimit = intRow(SampleControl.wrapAt)
@@ -176,136 +340,20 @@ extension Synth {
         let unrolled = intRow(SampleControl.unrolledSpan) .!= LaneInts()
         fastLimit.replace(with: intRow(SampleControl.wrapAt) &+ 2, where: unrolled)
         UnsafeMutableRawPointer(ints + 8 &* SampleControl.fastLimit).storeBytes(of: fastLimit &- 4, as: LaneInts.self)
-        var n0 = 0
-        // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
-        let sends = (reverb: row(SampleControl.reverbSend), chorus: row(SampleControl.chorusSend))
-        let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
-        let outLeft = sendsAny ? effects.groupLeft : scratch.sumLeft
-        let outRight = sendsAny ? effects.groupRight : scratch.sumRight
-        while n0 < frames {
-            let length = min(sampleControlInterval, frames - n0)
-            stepControls(slots, count: count, samples: length)
-            // A short loop is played from its copy from the block the voice is in it (`unrollLane`).
-            var pending = unrollable
-            while pending != 0 {
-                let l = pending.trailingZeroBitCount
-                pending &= pending &- 1
-                let voice = sampleVoices.state + Int(slots[l])
-                let start = voice.pointee.loopStart, end = voice.pointee.loopEnd
-                let p = l < 4 ? low.position[l] : high.position[l &- 4]
-                if p >= start && p < end {
-                    // No copy free (every one played from in this slice or the last): from the font's data for now.
-                    if unrollLane(l, slot: Int(slots[l]), layer: layer, sample: sample, start: start, length: end &- start) {
-                        unrollable &= ~(1 << UInt8(l))
-                    }
-                }
-            }
-            // Pitch, attenuation and cutoff of the eight lanes from their parts: the arithmetic each voice had
-            // done alone, in the same order (so the same values), once for the group.
-            let modLFO = row(SampleControl.modLFO), modEnv = row(SampleControl.modEnv)
-            setRow(SampleControl.cents, row(SampleControl.pitchCents) + modLFO * row(SampleControl.modLFOToPitch)
-                + row(SampleControl.vibLFO) * row(SampleControl.vibLFOToPitch) + modEnv * row(SampleControl.modEnvToPitch)
-                + row(SampleControl.glideNow))
-            setRow(SampleControl.centibels, atLeast(row(SampleControl.attenuation) - modLFO * row(SampleControl.modLFOToVolume), 0)
-                + row(SampleControl.envelopeCentibels))
-            setRow(SampleControl.filterCents, minLanes(atLeast(row(SampleControl.filterBase) + modLFO * row(SampleControl.modLFOToFilter)
-                + modEnv * row(SampleControl.modEnvToFilter), 1500), Lanes(repeating: 13500)))
-            // Each of the three exp2s below only when its input moved since the last block (in a call; the
-            // rows hold its results): a held voice's pitch and cutoff usually stay, its level often does.
-            // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
-            let cents = row(SampleControl.cents)
-            if anyLane(cents .!= centsBefore) {
-                centsBefore = cents
-                let increments = minLanes(row(SampleControl.ratio) * exp2Lanes(cents * (1.0 / 1200)), Lanes(repeating: 256))
-                let (whole, part) = fixedPoint(increments)
-                UnsafeMutableRawPointer(ints + 8 &* SampleControl.whole).storeBytes(of: whole, as: LaneInts.self)
-                UnsafeMutableRawPointer(ints + 8 &* SampleControl.part).storeBytes(of: part, as: LaneInts.self)
-            }
-            // A stolen voice's fade is folded into the block's ramp: linear from where it was to where it
-            // will be. svfStep returns twice the low-pass output: the half is folded into the levels too.
-            fades = maxLanes(fades - row(SampleControl.fadeStep) * Float(length), .zero)
-            let centibels = row(SampleControl.centibels), envelope = row(SampleControl.envelope)
-            if anyLane(centibels .!= centibelsBefore .| envelope .!= envelopeBefore) {
-                centibelsBefore = centibels
-                envelopeBefore = envelope
-                levels = envelope * exp2Lanes(centibels * -0.016_609_640_5) * (0.5 * sampleVoiceGain)
-            }
-            setRow(SampleControl.targetLeft, levels * row(SampleControl.panLeft) * fades)
-            setRow(SampleControl.targetRight, levels * row(SampleControl.panRight) * fades)
-            let filterCents = row(SampleControl.filterCents)
-            if anyLane(filterCents .!= filterCentsBefore) {
-                filterCentsBefore = filterCents
-                let (b1, b2, b3) = filterCoefficients(octaves: filterCents * (1.0 / 1200) + 3.031_33,
-                                                      k: row(SampleControl.damping), inverseRate: inverseRate)
-                setRow(SampleControl.b1, b1); setRow(SampleControl.b2, b2); setRow(SampleControl.b3, b3)
-            }
-            let inverseLength = 1 / Float(length)
-            // Each half in place (a copy of its lanes in and out cost two 350-byte moves a half and block).
-            low.startBlock(floats, ints, half: 0, offsets: sampleVoices.laneOffsets, inverseLength: inverseLength)
-            playSamples(&low, sample, sampleVoices.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
-            if count > 4 {
-                high.startBlock(floats, ints, half: 1, offsets: sampleVoices.laneOffsets, inverseLength: inverseLength)
-                playSamples(&high, sample, sampleVoices.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
-            }
-            n0 += length
-        }
-        if sendsAny { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
-
-        // The lanes back into the rows as vectors (out of the sample loop's units, `SampleLanes`), then into the
-        // voices lane by lane.
-        @inline(__always) func setHalf(_ r: Int, _ h: Int, _ x: HalfLanes) {
-            UnsafeMutableRawPointer(floats + (8 &* r &+ 4 &* h)).storeBytes(of: x, as: HalfLanes.self)
-        }
-        @inline(__always) func setHalfInts(_ r: Int, _ h: Int, _ x: HalfLaneInts) {
-            UnsafeMutableRawPointer(ints + (8 &* r &+ 4 &* h)).storeBytes(of: x, as: HalfLaneInts.self)
-        }
-        @inline(__always) func scattered(_ lanes: borrowing SampleLanes, _ h: Int) {
-            setHalfInts(SampleControl.position, h, lanes.position)
-            setHalfInts(SampleControl.fraction, h, HalfLaneInts(truncatingIfNeeded: lanes.fraction))
-            setHalf(SampleControl.lastLeft, h, lanes.left * InterpolationTable.integerUnits)
-            setHalf(SampleControl.lastRight, h, lanes.right * InterpolationTable.integerUnits)
-            setHalf(SampleControl.z1, h, lanes.z1 * InterpolationTable.integerScale)
-            setHalf(SampleControl.z2, h, lanes.z2 * InterpolationTable.integerScale)
-            setHalf(SampleControl.alive, h, lanes.alive)
-        }
-        scattered(low, 0)
-        if count > 4 { scattered(high, 1) }
-        setRow(SampleControl.fade, fades)
-        setRow(SampleControl.level, levels)
-        for l in 0..<count {
-            let v = Int(slots[l])
-            let voice = sampleVoices.state + v
-            scatterControls(l, voice: voice, slot: v)
-            let finished = voice.pointee.volumeEnvelope.stage == SampleEnvelope.done
-            if floats[8 &* SampleControl.alive &+ l] == 0 || finished || floats[8 &* SampleControl.fade &+ l] <= 0 {
-                freeVoice(v)
-                continue
-            }
-            // A voice in its loop's copy keeps its place in the copy (`unrollLane`) from call to call.
-            voice.pointee.position = ints[8 &* SampleControl.position &+ l]
-            voice.pointee.fraction = UInt32(bitPattern: ints[8 &* SampleControl.fraction &+ l])
-            voice.pointee.lastLeft = floats[8 &* SampleControl.lastLeft &+ l]
-            voice.pointee.lastRight = floats[8 &* SampleControl.lastRight &+ l]
-            voices.fade[v] = floats[8 &* SampleControl.fade &+ l]
-            voices.envelope[v] = floats[8 &* SampleControl.level &+ l] // for stealing: the quietest released voice goes first
-            // Flush states too small to matter: denormal arithmetic is slow.
-            let z1 = floats[8 &* SampleControl.z1 &+ l], z2 = floats[8 &* SampleControl.z2 &+ l]
-            voices.ic1[v] = abs(z1) < 1e-30 ? 0 : z1
-            voices.ic2[v] = abs(z2) < 1e-30 ? 0 : z2
-        }
     }
 }
 
 
 extension Synth {
-    /// Lane `l` (slot `v`'s voice, in the loop `start..<start + length` of stack layer `layer`, short) reads
+    /// Lane `l` of `rows` (slot `v`'s voice, in the loop `start..<start + length` of stack layer `layer`, short) reads
     /// from a copy of the loop repeated (`loopCopy`, found or made the first time), its rows set for the copy:
     /// frame start - 1 of the font is the copy's first; it wraps at the copy's end into the copy's second
     /// pass, whose frame before is the loop's last (as FluidSynth reads a loop that has wrapped), not the one
     /// before the loop. False, the lane untouched, when no copy is free.
     @_noLocks @inline(__always)
-    func unrollLane(_ l: Int, slot v: Int, layer: Int, sample: SampleData, start: Int32, length: Int32) -> Bool {
-        let ints = sampleVoices.controlInts
+    func unrollLane(_ rows: SampleRows, _ l: Int, slot v: Int, layer: Int, sample: SampleData, start: Int32,
+                    length: Int32) -> Bool {
+        let ints = rows.ints
         let voice = sampleVoices.state + v
         if voice.pointee.unrolledSpan == 0 {
             let c = loopCopy(layer: layer, sample: sample, start: start, length: length)
@@ -321,8 +369,9 @@ extension Synth {
         ints[8 &* SampleControl.loopLength &+ l] = span &- length
         ints[8 &* SampleControl.lastIndex &+ l] = start &+ span &+ 1
         ints[8 &* SampleControl.fastLimit &+ l] = start &+ span &- 2
+        ints[8 &* SampleControl.copy &+ l] = voice.pointee.copy
         let copy = sampleVoices.unrolledLoops + Int(voice.pointee.copy) &* unrolledLoopFrames
-        sampleVoices.laneOffsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
+        rows.offsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
         return true
     }
 

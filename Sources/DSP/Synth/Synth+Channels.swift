@@ -17,6 +17,7 @@ extension Synth {
         let ch = Int(c)
         let d1 = message.data1 & 0x7F
         let d2 = message.data2 & 0x7F
+        flushSampleGroups() // the voices as the last slice left them (Synth+SampleLaneCache.swift)
         if hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
         let drum = hasFont ? false : isDrumPart(ch) // not `&&`: it would capture self
         switch message.kind {
@@ -58,6 +59,7 @@ extension Synth {
     /// The sustain pedal up, then the channel mode message `controller`, on all 16 channels.
     @_noLocks
     func onEveryChannel(pedalUpThen controller: Controller) {
+        flushSampleGroups()
         for ch in 0..<channelCount {
             controlChange(channel: ch, controller: .sustain, value: 0)
             controlChange(channel: ch, controller: controller, value: 0)

@@ -19,6 +19,7 @@ extension Synth {
     /// in place: no allocation, `@_noLocks`.
     @_noLocks @discardableResult
     public func handle(sysex bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        flushSampleGroups() // the voices as the last slice left them (Synth+SampleLaneCache.swift)
         if handleEffectSysex(bytes) { return true } // GM2 reverb and chorus (Synth+EffectSysex.swift)
         guard let message = UniversalSystemExclusive(bytes) else {
             ignoredSysex.wrappingAdd(1, ordering: .relaxed)

@@ -156,6 +156,10 @@ public final class Synth: @unchecked Sendable {
     @exclusivity(unchecked) var scratch: RenderScratch
     /// Steady voice groups' lanes kept between slices (Synth+LaneCache.swift).
     @exclusivity(unchecked) var laneCache: LaneCache
+    /// Whether groups of sample voices are kept in their rows between slices (Synth+SampleLaneCache.swift;
+    /// off for the tests' reference), and how many slices' groups were rendered from kept rows.
+    @exclusivity(unchecked) var keepsSampleGroups = true
+    @exclusivity(unchecked) var keptSampleRenders = 0
     @exclusivity(unchecked) var inverseRate: Float = 0
     var lfoIncrement: Float = 0
     var soundOffFadeStep: Float = 1
@@ -186,7 +190,7 @@ public final class Synth: @unchecked Sendable {
         font = SoundFontTables(soundFont)
         hasFont = font.presetCount > 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
-        sampleVoices = SampleVoiceSlots(count: hasFont ? slotCount : 1)
+        sampleVoices = SampleVoiceSlots(count: hasFont ? slotCount : 1, layers: font.layerCount)
         fontChannels = SoundFontChannels()
         presetExchange = PresetExchange()
 
@@ -222,6 +226,7 @@ public final class Synth: @unchecked Sendable {
         soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
         allocator.reset(voices)
         laneCache.reset()
+        forgetSampleGroups()
         resetFontChannels()
         for p in 0..<patches.count {
             patchStates.state[p].cutoffOctaves = FastMath.log2(parameter(.cutoff, patch: p))

@@ -1,0 +1,91 @@
+// Groups of sample voices kept in their rows from one slice to the next, as the built-in voices' steady groups
+// are (Synth+LaneCache.swift).
+//
+// A group's voices are gathered into its rows at the start of a slice (their envelopes, LFOs, place in the
+// sample, filter state, levels and modulated parameters: about 60 values a voice) and written back at its
+// end: in 64-frame slices that was about 600 instructions a voice, as many as the 64 samples themselves. Between
+// two slices only the synth's entry points change a voice (a MIDI message, sysex, all notes or sound off,
+// `prepare`), and each of them first gives every kept group's state back to its voices (`flushSampleGroups`).
+// So a group whose slice ends with none of its voices ended stays in its rows; the next slice renders it
+// straight from them when it holds the same voices in the same lanes (the sample voices sorted by slot, then
+// by layer, chunked by eight, give the same chunk), and the effects were on or off alike. Its rows are then
+// what a fresh gather would make of the written-back voices: the loop's copy stamped as the gather stamps it,
+// the filter states flushed below 1e-30 as the write-back flushes them, the exp2s' results with the inputs
+// they were computed from. So the output is bit for bit the same with groups kept or not.
+
+extension Synth {
+    /// Before the slice's groups are rendered: the kept groups that are not the same group of this slice
+    /// (`activeSlots` sorted into `layerEnds`) give their voices their state back, so that every voice this
+    /// slice gathers is up to date.
+    @_noLocks
+    func keepSampleGroups() {
+        let kept = sampleVoices.kept, slots = sampleVoices.activeSlots
+        let live = sampleVoices.keptLive[0]
+        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
+        var g = 0, begin = 0
+        for layer in 0..<font.layerCount {
+            let end = sampleVoices.layerEnds[layer]
+            var start = begin
+            while start < end {
+                let n = min(8, end - start)
+                if g < live && kept[g].count > 0 {
+                    let k = kept[g]
+                    var same = Int(k.count) == n && Int(k.layer) == layer && k.reverbOn == reverbOn && k.chorusOn == chorusOn
+                    if same && n == 8 {
+                        same = all(UnsafeRawPointer(slots + start).loadUnaligned(as: SIMD8<Int32>.self) .== k.slots)
+                    } else if same {
+                        for l in 0..<n where slots[start + l] != k.slots[l] { same = false }
+                    }
+                    if !same { writeBackSampleGroup(g) }
+                }
+                start += n
+                g += 1
+            }
+            begin = end
+        }
+        if g < live { for stale in g..<live where kept[stale].count > 0 { writeBackSampleGroup(stale) } }
+        sampleVoices.keptLive[0] = g // groups past the old live count are not kept already
+    }
+
+    /// Every kept group's state back into its voices, none kept: at each entry point that reads or changes a
+    /// voice between slices.
+    @_noLocks
+    func flushSampleGroups() {
+        let live = sampleVoices.keptLive[0]
+        guard live > 0 else { return }
+        for g in 0..<live where sampleVoices.kept[g].count > 0 { writeBackSampleGroup(g) }
+        sampleVoices.keptLive[0] = 0
+    }
+
+    /// No group kept, nothing written back (`prepare`: every voice is freed).
+    @_noLocks
+    func forgetSampleGroups() {
+        for g in 0..<sampleVoices.groupCount { sampleVoices.kept[g].count = 0 }
+        sampleVoices.keptLive[0] = 0
+    }
+
+    /// Kept group `g`'s state back into its voices; the group is no longer kept.
+    @_noLocks
+    func writeBackSampleGroup(_ g: Int) {
+        let keep = sampleVoices.kept + g, rows = sampleVoices.rows(g)
+        for l in 0..<Int(keep.pointee.count) { writeBackLane(rows, l, slot: Int(keep.pointee.slots[l])) }
+        keep.pointee.count = 0
+    }
+
+    /// Lane `l` of a group's rows back into its voice (slot `v`), at the end of a slice in which the group was
+    /// not kept or when it stops being kept.
+    @_noLocks @inline(__always)
+    func writeBackLane(_ rows: SampleRows, _ l: Int, slot v: Int) {
+        let voice = sampleVoices.state + v, floats = rows.floats, ints = rows.ints
+        scatterControls(rows, l, voice: voice, slot: v)
+        // A voice in its loop's copy keeps its place in the copy (`unrollLane`) from call to call.
+        voice.pointee.position = ints[8 &* SampleControl.position &+ l]
+        voice.pointee.fraction = UInt32(bitPattern: ints[8 &* SampleControl.fraction &+ l])
+        voice.pointee.lastLeft = floats[8 &* SampleControl.lastLeft &+ l]
+        voice.pointee.lastRight = floats[8 &* SampleControl.lastRight &+ l]
+        voices.fade[v] = floats[8 &* SampleControl.fade &+ l]
+        voices.envelope[v] = floats[8 &* SampleControl.level &+ l] // for stealing: the quietest released voice goes first
+        voices.ic1[v] = floats[8 &* SampleControl.z1 &+ l]
+        voices.ic2[v] = floats[8 &* SampleControl.z2 &+ l]
+    }
+}

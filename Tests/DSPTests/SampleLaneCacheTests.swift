@@ -1,0 +1,135 @@
+// Groups of sample voices kept in their rows between render calls (Synth+SampleLaneCache.swift). Each test
+// plays the same MIDI through two synths on the same font, one keeping groups and one gathering every group
+// afresh in every call, and demands the same samples bit for bit while voices start, end, are released,
+// stolen or cut, their controllers, tuning and effects change between calls; and that groups were kept.
+import Testing
+@testable import DSP
+import MIDI
+
+/// Something done to both synths between two render calls.
+private typealias Action = (Synth) -> Void
+
+/// A font whose zones take every path of a group: preset 0 plays a short loop (unrolled into a copy) below
+/// key 60, with a delayed modulation LFO on pitch, cutoff and volume, and a longer loop from key 60, with a
+/// modulation envelope on pitch and cutoff and a held, delayed volume envelope; preset 1 plays a sample with
+/// no loop (its voices end) and one that loops until release then plays to its end (mode 3), sent to reverb
+/// and chorus.
+private func testFont() -> SoundFont {
+    var data: [Int16] = []
+    let samples = [
+        appendCosine(to: &data, period: 50, frames: 400, loop: 0..<100, root: 48),
+        appendCosine(to: &data, period: 90, frames: 3_000, loop: 1_000..<2_800, root: 72),
+        appendCosine(to: &data, period: 70, frames: 6_000, loop: 0..<0, root: 60),
+        appendCosine(to: &data, period: 60, frames: 4_000, loop: 500..<620, root: 60),
+    ]
+    typealias G = SoundFontGenerator
+    let low = makeZone(sample: 0, keys: 0...59, [G.sampleModes: 1, G.delayModLFO: -2_000, G.freqModLFO: 200,
+                                                  G.modLFOToPitch: 30, G.modLFOToFilterFc: 800, G.modLFOToVolume: 40,
+                                                  G.initialFilterFc: 6_000, G.initialFilterQ: 60,
+                                                  G.releaseVolEnv: -3_000])
+    let high = makeZone(sample: 1, keys: 60...127, [G.sampleModes: 1, G.attackModEnv: -2_000, G.decayModEnv: -1_000,
+                                                    G.sustainModEnv: 500, G.modEnvToPitch: 50, G.modEnvToFilterFc: -2_000,
+                                                    G.initialFilterFc: 9_000, G.delayVolEnv: -3_000, G.attackVolEnv: -2_500,
+                                                    G.holdVolEnv: -2_000, G.decayVolEnv: -500, G.sustainVolEnv: 200,
+                                                    G.delayVibLFO: -1_500, G.vibLFOToPitch: 20,
+                                                    G.releaseVolEnv: -2_000])
+    let once = makeZone(sample: 2, keys: 0...63, [G.reverbEffectsSend: 300, G.chorusEffectsSend: 200,
+                                                  G.releaseVolEnv: -4_000])
+    let untilRelease = makeZone(sample: 3, keys: 64...127, [G.sampleModes: 3, G.reverbEffectsSend: 500,
+                                                            G.releaseVolEnv: -1_200])
+    return memoryFont(presets: [(0, 0, [low, high]), (0, 1, [once, untilRelease])], samples: samples, data: data)
+}
+
+/// Renders `calls` calls of `period` frames through a synth keeping sample groups and one not, doing
+/// `script[call]` to both before that call. Returns the first differing sample (nil if none) and how many
+/// groups the keeping synth rendered from kept rows.
+private func compareKeptToFresh(voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]])
+    -> (mismatch: String?, kept: Int) {
+    let font = testFont()
+    let kept = Synth(voices: voices, soundFont: font), fresh = Synth(voices: voices, soundFont: font)
+    fresh.keepsSampleGroups = false
+    var left = [[Float]](repeating: [Float](repeating: 0, count: period), count: 2)
+    var right = left
+    for synth in [kept, fresh] { synth.prepare(sampleRate: 48_000, maxFrames: period) }
+    for call in 0..<calls {
+        for action in script[call] ?? [] { action(kept); action(fresh) }
+        for (i, synth) in [kept, fresh].enumerated() {
+            left[i].withUnsafeMutableBufferPointer { l in
+                right[i].withUnsafeMutableBufferPointer { r in
+                    synth.render(left: l.baseAddress!, right: r.baseAddress!, frames: period)
+                }
+            }
+        }
+        for n in 0..<period where left[0][n].bitPattern != left[1][n].bitPattern
+            || right[0][n].bitPattern != right[1][n].bitPattern {
+            return ("call \(call) frame \(n): kept (\(left[0][n]), \(right[0][n])) fresh (\(left[1][n]), \(right[1][n]))",
+                    kept.keptSampleRenders)
+        }
+    }
+    #expect(kept.activeVoiceCount == fresh.activeVoiceCount)
+    #expect(fresh.keptSampleRenders == 0)
+    return (nil, kept.keptSampleRenders)
+}
+
+/// `count` notes over channels 0...3 from key `first`, 12 per channel.
+private func chord(_ count: Int, from first: UInt8 = 40, velocity: UInt8 = 100) -> Action {
+    { synth in
+        for i in 0..<count { synth.handle(noteOn(first + UInt8(i % 12) * 3, velocity: velocity, channel: UInt8(i / 12))) }
+    }
+}
+
+private func send(_ messages: ShortMessage...) -> Action {
+    { synth in messages.forEach(synth.handle) }
+}
+
+private func program(_ p: UInt8, channel: UInt8) -> ShortMessage {
+    ShortMessage(status: 0xC0 | channel, data1: p, data2: 0)
+}
+
+@Test func keptSampleGroupsSoundAsAFreshGatherWhileVoicesStartReleaseAndEnd() {
+    let result = compareKeptToFresh(calls: 500, script: [
+        0: [chord(30)],                                             // short and long loops, held
+        40: [send(noteOn(90, channel: 1))],                         // a voice starts among kept groups
+        80: [send(noteOff(43, channel: 0))],                        // one is released: the groups after it shift
+        120: [send(program(1, channel: 3)), chord(6, from: 58)],    // voices that end, and loop until release
+        200: [send(noteOff(64, channel: 0), noteOff(67, channel: 0))],
+        260: [send(noteOn(43, channel: 0), noteOn(46, channel: 0))], // the same keys again
+        300: [{ $0.releaseAllVoices() }],
+    ])
+    #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
+    #expect(result.kept > 1_500, "kept groups rendered: \(result.kept)")
+}
+
+@Test func keptSampleGroupsSoundAsAFreshGatherWhenControllersTuningAndEffectsChange() {
+    let result = compareKeptToFresh(calls: 400, script: [
+        0: [chord(24), send(program(1, channel: 2)), chord(4, from: 62)],
+        50: [send(cc(7, 60), cc(10, 20, channel: 1))],                // volume and pan
+        80: [send(cc(1, 127, channel: 1), bend(3_000))],              // the wheel and a bend
+        110: [send(cc(91, 100, channel: 2), cc(93, 80, channel: 0))],  // sends
+        140: [{ $0.setEffects(reverb: false, chorus: true) }],        // a bus off: its sends regathered
+        170: [{ $0.setEffects(reverb: true, chorus: false) }],
+        200: [{ synth in // a scale/octave tuning (MTS, real time, all channels): pitches moved
+            let bytes: [UInt8] = [0xF0, 0x7F, 0x7F, 0x08, 0x08, 0x03, 0x7F, 0x7F] + [UInt8](repeating: 0x50, count: 12) + [0xF7]
+            bytes.withUnsafeBufferPointer { _ = synth.handle(sysex: $0) }
+        }],
+        250: [send(cc(64, 127)), send(noteOff(40)), send(noteOff(43))], // held by the pedal
+        300: [send(cc(64, 0))],
+        330: [{ $0.silenceAllVoices() }],
+    ])
+    #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
+    #expect(result.kept > 1_000, "kept groups rendered: \(result.kept)")
+}
+
+@Test func keptSampleGroupsSoundAsAFreshGatherWhenVoicesAreStolenAndCalls() {
+    // 20 voices held, then more notes: each steals one, which fades out in its own slot. Odd call sizes.
+    for period in [37, 256] {
+        let result = compareKeptToFresh(voices: 20, period: period, calls: 120, script: [
+            0: [chord(20)],
+            30: [send(noteOn(100, channel: 5))],
+            31: [send(noteOn(101, channel: 5), noteOn(102, channel: 6))],
+            60: [chord(20, velocity: 60)], // the same keys again: every old voice fades, new ones take over
+        ])
+        #expect(result.mismatch == nil, "period \(period): \(result.mismatch ?? "")")
+        #expect(result.kept > 100, "period \(period): kept groups rendered: \(result.kept)")
+    }
+}
