@@ -23,9 +23,9 @@ struct SampleVoiceSlots: ~Copyable {
     let interpolation: InterpolationTable
     /// Copies of short loops, `unrolledLoopFrames` frames each: a loop repeated (`unrollLoop`), so that a
     /// voice wraps once per many passes rather than every pass. One copy per loop in use, made when a voice
-    /// first reaches it and shared by every voice that plays it (`Synth.loopCopy`): a copy per voice (2 KiB)
-    /// made a chord of 2000 voices read 4 MiB of copies, which a real-time thread asleep between periods
-    /// found gone from the cache at each one. As many copies as slots; pages never used are never touched.
+    /// first reaches it and shared by every voice that plays it (`Synth.loopCopy`): a copy per voice made a
+    /// chord of 2000 voices read 4 MiB of copies, which a real-time thread asleep between periods found gone
+    /// from the cache at each one. As many copies as slots, up to `unrolledLoopCopies`.
     let unrolledLoops: UnsafeMutablePointer<Int16>
     /// Per copy: the loop it holds, (stack layer, start, length, 0); length 0 for none yet.
     let copyKeys: UnsafeMutablePointer<SIMD4<Int32>>
@@ -56,15 +56,16 @@ struct SampleVoiceSlots: ~Copyable {
         layerEnds = store.make(max(layers, 1), 0)
         interpolation = InterpolationTable(weights: store.make(InterpolationTable.rows, .zero),
                                            words: store.make(InterpolationTable.rows, .zero))
-        unrolledLoops = store.make(count * unrolledLoopFrames, 0)
-        copyKeys = store.make(count, SIMD4())
-        copyStamps = store.make(count, 0)
-        let buckets = 1 << (Int.bitWidth - (2 * count - 1).leadingZeroBitCount) // a power of two >= 2 count
+        let copies = min(count, unrolledLoopCopies)
+        unrolledLoops = store.make(copies * unrolledLoopFrames, 0)
+        copyKeys = store.make(copies, SIMD4())
+        copyStamps = store.make(copies, 0)
+        let buckets = 1 << (Int.bitWidth - (2 * copies - 1).leadingZeroBitCount) // a power of two >= 2 copies
         copyBuckets = store.make(buckets, -1)
         copyBucketMask = buckets - 1
         copyClock = store.make(3, 0)
         copyClock[0] = 2
-        copyCount = count
+        copyCount = copies
         self.store = store
     }
 

@@ -16,9 +16,15 @@ typealias LaneInts = SIMD8<Int32>
 /// Frames of each copy in `SampleVoiceSlots.unrolledLoops`: a loop of at most half of this (less three) is
 /// played from a copy repeated there, so that it wraps (a careful step and a new fast run) once per many
 /// passes. FluidR3's saw lead loops every few dozen frames: played from the font's data, its loop ends cost
-/// a third of a render's instructions.
-var unrolledLoopFrames: Int { @_noLocks get { 1024 } }
-// (A loop of at most 510 frames fits twice, with the three frames more a copy holds.)
+/// a third of a render's instructions. With copies of 1024 frames, a group of four such voices still took a
+/// careful step (and a new fast run) in most 64-sample blocks: 4096 took 5 % off a 64-frame render's
+/// instructions (and `SampleVoiceSlots` holds at most `unrolledLoopCopies` of them).
+var unrolledLoopFrames: Int { @_noLocks get { 4096 } }
+// (A loop of at most 2046 frames fits twice, with the three frames more a copy holds.)
+
+/// The most copies of loops a synth holds (8 KiB each): loops played at once, which few songs take past a few
+/// dozen. A voice that finds none free plays from the font's data, as a long loop does.
+var unrolledLoopCopies: Int { @_noLocks get { 512 } }
 
 /// The filter's damping with initialFilterQ 0 (Q = 1/sqrt(2)): no resonance.
 var wideOpenDamping: Float { @_noLocks get { 1.414_2 } }
