@@ -72,8 +72,8 @@ struct SampleVoiceSlots: ~Copyable {
     /// Group `g`'s rows and lane offsets.
     @_noLocks @inline(__always)
     func rows(_ g: Int) -> SampleRows {
-        SampleRows(floats: groupFloats + g &* (8 &* SampleControl.allFloatRows), ints: groupInts + g &* (8 &* SampleControl.intRows),
-                   offsets: groupOffsets + 8 &* g)
+        SampleRows(floats: groupFloats + g &* (8 &* SampleControl.allFloatRows),
+                   ints: groupInts + g &* (8 &* SampleControl.intRows), offsets: groupOffsets + 8 &* g)
     }
 }
 

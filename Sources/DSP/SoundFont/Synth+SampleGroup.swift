@@ -1,5 +1,6 @@
 // Rendering SoundFont sample voices, eight at a time in the lanes of SIMD8 vectors, beside `renderGroup`:
-// gather each voice's state, then per control block (up to `sampleControlInterval` samples) move the
+// gather each voice's state into the group's rows (or find them kept from the last slice:
+// Synth+SampleLaneCache.swift), then per control block (up to `sampleControlInterval` samples) move the
 // envelopes and LFOs on and compute pitch, level and filter coefficients, then per sample read the sample
 // data (4-point cubic Hermite interpolation, loops), filter it (the synth's SVF step) and add it into the
 // same lane sums as the wavetable voices. Levels ramp linearly across a block; a voice starts at the first
@@ -159,8 +160,9 @@ extension Synth {
                 + row(SampleControl.envelopeCentibels))
             setRow(SampleControl.filterCents, minLanes(atLeast(row(SampleControl.filterBase) + modLFO * row(SampleControl.modLFOToFilter)
                 + modEnv * row(SampleControl.modEnvToFilter), 1500), Lanes(repeating: 13500)))
-            // Each of the three exp2s below only when its input moved since the last block (in a call; the
-            // rows hold its results): a held voice's pitch and cutoff usually stay, its level often does.
+            // Each of the three exp2s below only when its input moved since the last block (of the call, or of
+            // the last slice for a kept group; the rows hold its results): a held voice's pitch and cutoff
+            // usually stay, its level often does.
             // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
             let cents = row(SampleControl.cents)
             if anyLane(cents .!= centsBefore) {
@@ -351,11 +353,11 @@ extension Synth {
 
 
 extension Synth {
-    /// Lane `l` of `rows` (slot `v`'s voice, in the loop `start..<start + length` of stack layer `layer`, short) reads
-    /// from a copy of the loop repeated (`loopCopy`, found or made the first time), its rows set for the copy:
-    /// frame start - 1 of the font is the copy's first; it wraps at the copy's end into the copy's second
-    /// pass, whose frame before is the loop's last (as FluidSynth reads a loop that has wrapped), not the one
-    /// before the loop. False, the lane untouched, when no copy is free.
+    /// Lane `l` of `rows` (slot `v`'s voice, in the loop `start..<start + length` of stack layer `layer`,
+    /// short) reads from a copy of the loop repeated (`loopCopy`, found or made the first time), its rows set
+    /// for the copy: frame start - 1 of the font is the copy's first; it wraps at the copy's end into the
+    /// copy's second pass, whose frame before is the loop's last (as FluidSynth reads a loop that has
+    /// wrapped), not the one before the loop. False, the lane untouched, when no copy is free.
     @_noLocks @inline(__always)
     func unrollLane(_ rows: SampleRows, _ l: Int, slot v: Int, layer: Int, sample: SampleData, start: Int32,
                     length: Int32) -> Bool {
