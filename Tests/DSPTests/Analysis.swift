@@ -150,3 +150,27 @@ func stealingWorkout(_ synth: Synth) -> (output: [Float], maximumVoices: Int) {
     output += render(synth, frames: 4_800).left
     return (output, maximumVoices)
 }
+
+/// Renders `calls` calls of `period` frames through two prepared synths, doing `script[call]` to both before
+/// that call: the first sample where they differ by a bit ("call c frame n: first (l, r) second (l, r)", the
+/// synths named by `names`), nil when none does.
+func firstDifference(_ first: Synth, _ second: Synth, names: (String, String), period: Int, calls: Int,
+                     script: [Int: [(Synth) -> Void]]) -> String? {
+    var left = [[Float]](repeating: [Float](repeating: 0, count: period), count: 2)
+    var right = left
+    for call in 0..<calls {
+        for action in script[call] ?? [] { action(first); action(second) }
+        for (i, synth) in [first, second].enumerated() {
+            left[i].withUnsafeMutableBufferPointer { l in
+                right[i].withUnsafeMutableBufferPointer { r in
+                    synth.render(left: l.baseAddress!, right: r.baseAddress!, frames: period)
+                }
+            }
+        }
+        for n in 0..<period where left[0][n].bitPattern != left[1][n].bitPattern
+            || right[0][n].bitPattern != right[1][n].bitPattern {
+            return "call \(call) frame \(n): \(names.0) (\(left[0][n]), \(right[0][n])) \(names.1) (\(left[1][n]), \(right[1][n]))"
+        }
+    }
+    return nil
+}

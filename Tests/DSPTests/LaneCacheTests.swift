@@ -17,28 +17,14 @@ private func compareCachedToFresh(voices: Int = 64, patch: Int = 1, period: Int 
     -> (mismatch: String?, kept: Int) {
     let cached = Synth(voices: voices, patch: patch), fresh = Synth(voices: voices, patch: patch)
     fresh.laneCache.isEnabled = false
-    var left = [[Float]](repeating: [Float](repeating: 0, count: period), count: 2)
-    var right = left
     for synth in [cached, fresh] {
         synth.prepare(sampleRate: 48_000, maxFrames: period)
         // Short decays so voices settle (and become steady) within a few dozen calls.
         synth.setParameter(.decay, 0.02)
         setUp(synth)
     }
-    for call in 0..<calls {
-        for action in script[call] ?? [] { action(cached); action(fresh) }
-        for (i, synth) in [cached, fresh].enumerated() {
-            left[i].withUnsafeMutableBufferPointer { l in
-                right[i].withUnsafeMutableBufferPointer { r in
-                    synth.render(left: l.baseAddress!, right: r.baseAddress!, frames: period)
-                }
-            }
-        }
-        for n in 0..<period where left[0][n].bitPattern != left[1][n].bitPattern
-            || right[0][n].bitPattern != right[1][n].bitPattern {
-            return ("call \(call) frame \(n): cached (\(left[0][n]), \(right[0][n])) fresh (\(left[1][n]), \(right[1][n]))",
-                    cached.laneCache.keptRenders)
-        }
+    if let mismatch = firstDifference(cached, fresh, names: ("cached", "fresh"), period: period, calls: calls, script: script) {
+        return (mismatch, cached.laneCache.keptRenders)
     }
     #expect(cached.activeVoiceCount == fresh.activeVoiceCount)
     #expect(fresh.laneCache.keptRenders == 0)

@@ -48,23 +48,9 @@ private func compareKeptToFresh(voices: Int = 64, period: Int = 64, calls: Int, 
     let font = testFont()
     let kept = Synth(voices: voices, soundFont: font), fresh = Synth(voices: voices, soundFont: font)
     fresh.keepsSampleGroups = false
-    var left = [[Float]](repeating: [Float](repeating: 0, count: period), count: 2)
-    var right = left
     for synth in [kept, fresh] { synth.prepare(sampleRate: 48_000, maxFrames: period) }
-    for call in 0..<calls {
-        for action in script[call] ?? [] { action(kept); action(fresh) }
-        for (i, synth) in [kept, fresh].enumerated() {
-            left[i].withUnsafeMutableBufferPointer { l in
-                right[i].withUnsafeMutableBufferPointer { r in
-                    synth.render(left: l.baseAddress!, right: r.baseAddress!, frames: period)
-                }
-            }
-        }
-        for n in 0..<period where left[0][n].bitPattern != left[1][n].bitPattern
-            || right[0][n].bitPattern != right[1][n].bitPattern {
-            return ("call \(call) frame \(n): kept (\(left[0][n]), \(right[0][n])) fresh (\(left[1][n]), \(right[1][n]))",
-                    kept.keptSampleRenders)
-        }
+    if let mismatch = firstDifference(kept, fresh, names: ("kept", "fresh"), period: period, calls: calls, script: script) {
+        return (mismatch, kept.keptSampleRenders)
     }
     #expect(kept.activeVoiceCount == fresh.activeVoiceCount)
     #expect(fresh.keptSampleRenders == 0)
