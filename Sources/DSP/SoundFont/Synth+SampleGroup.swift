@@ -232,8 +232,12 @@ extension Synth {
             .| intRow(SampleControl.volumeStage) .== LaneInts(repeating: SampleEnvelope.done)) .& used
         let keeps = keepsSampleGroups // `||` must not capture self
         guard anyLane(ended) || !keeps else {
-            keep.pointee.slots = count == 8 ? UnsafeRawPointer(slots).loadUnaligned(as: SIMD8<Int32>.self) : SIMD8()
-            for l in 0..<(count == 8 ? 0 : count) { keep.pointee.slots[l] = slots[l] }
+            if count == 8 {
+                keep.pointee.slots = UnsafeRawPointer(slots).loadUnaligned(as: SIMD8<Int32>.self)
+            } else {
+                keep.pointee.slots = SIMD8()
+                for l in 0..<count { keep.pointee.slots[l] = slots[l] }
+            }
             keep.pointee.count = Int32(truncatingIfNeeded: count)
             keep.pointee.layer = Int32(truncatingIfNeeded: layer)
             keep.pointee.reverbOn = reverbOn
