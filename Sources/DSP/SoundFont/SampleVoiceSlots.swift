@@ -90,7 +90,6 @@ struct KeptSampleGroup: BitwiseCopyable {
     var slots = SIMD8<Int32>()
     /// Its voices (0: the group is not kept).
     var count: Int32 = 0
-    var layer: Int32 = 0
     /// The sends were gathered with these (`EffectBuses.reverbOn`, `.chorusOn`).
     var reverbOn = false, chorusOn = false
     /// Lanes whose short loop is to be unrolled once the voice reaches it.

@@ -239,7 +239,6 @@ extension Synth {
                 for l in 0..<count { keep.pointee.slots[l] = slots[l] }
             }
             keep.pointee.count = Int32(truncatingIfNeeded: count)
-            keep.pointee.layer = Int32(truncatingIfNeeded: layer)
             keep.pointee.reverbOn = reverbOn
             keep.pointee.chorusOn = chorusOn
             keep.pointee.unrollable = unrollable

@@ -28,15 +28,12 @@ extension Synth {
             var start = begin
             while start < end {
                 let n = min(8, end - start)
+                // The same voices are the same layer (a voice's layer is its sample's).
                 if g < live && kept[g].count > 0 {
                     let k = kept[g]
-                    var same = Int(k.count) == n && Int(k.layer) == layer && k.reverbOn == reverbOn && k.chorusOn == chorusOn
-                    if same && n == 8 {
-                        same = all(UnsafeRawPointer(slots + start).loadUnaligned(as: SIMD8<Int32>.self) .== k.slots)
-                    } else if same {
-                        for l in 0..<n where slots[start + l] != k.slots[l] { same = false }
+                    if !(k.reverbOn == reverbOn && k.chorusOn == chorusOn && sameSlots(k.slots, count: Int(k.count), slots + start, n)) {
+                        writeBackSampleGroup(g)
                     }
-                    if !same { writeBackSampleGroup(g) }
                 }
                 start += n
                 g += 1

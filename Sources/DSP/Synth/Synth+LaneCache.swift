@@ -60,7 +60,9 @@ extension Synth {
                 defer { e += 1 }
                 guard e < live, entries[e].count > 0 else { continue }
                 if !patchStale && entries[e].channels & stale == 0 { // `&&` must not capture self
-                    if sameSlots(entries[e], slots + start + g, count: min(8, steadyCount - g)) { continue }
+                    if sameSlots(entries[e].slots, count: entries[e].count, slots + start + g, min(8, steadyCount - g)) {
+                        continue
+                    }
                 }
                 writeBack(e)
             }
@@ -93,16 +95,6 @@ extension Synth {
         laneCache.keptRenders &+= kept
     }
 
-    /// Whether a kept group holds exactly the voices `slots[0..<count]`, lane by lane.
-    @_noLocks @inline(__always)
-    func sameSlots(_ entry: LaneCache.Entry, _ slots: UnsafeMutablePointer<Int32>, count: Int) -> Bool {
-        guard entry.count == count else { return false }
-        if count == 8 {
-            return all(UnsafeRawPointer(slots).loadUnaligned(as: SIMD8<Int32>.self) .== entry.slots)
-        }
-        for l in 0..<count where slots[l] != entry.slots[l] { return false }
-        return true
-    }
 
     /// Gives a kept group's phases and filter states back to its voices (those still playing the note they
     /// played when kept) and empties the entry.
@@ -148,4 +140,16 @@ func flushTiny(_ z: Lanes) -> Lanes {
     var result = z
     result.replace(with: 0, where: (z .< 1e-30) .& (z .> -1e-30))
     return result
+}
+
+/// Whether a kept group's voices (`kept[0..<keptCount]`) are exactly `slots[0..<count]`, lane by lane (the
+/// built-in voices' lane cache and the sample voices' kept groups: Synth+SampleLaneCache.swift).
+@_noLocks @inline(__always)
+func sameSlots(_ kept: SIMD8<Int32>, count keptCount: Int, _ slots: UnsafeMutablePointer<Int32>, _ count: Int) -> Bool {
+    guard keptCount == count else { return false }
+    if count == 8 {
+        return all(UnsafeRawPointer(slots).loadUnaligned(as: SIMD8<Int32>.self) .== kept)
+    }
+    for l in 0..<count where slots[l] != kept[l] { return false }
+    return true
 }
