@@ -141,7 +141,6 @@ extension Synth {
             presetExchange.playing[ch].store(request, ordering: .relaxed)
         }
         if fontDirty != 0 {
-            flushSampleGroups() // (done already by the message that set it)
             refreshModulatedVoices(channels: fontDirty)
             fontDirty = 0
         }
