@@ -9,6 +9,7 @@ public final class RunningProgram: @unchecked Sendable {
     /// Pipes (stdout, stderr) that reached end of file: every line of theirs is in `lines`.
     private var closedPipes = 0
     private let newLine = NSCondition()
+    private var exitTime: Date?
 
     public init(_ executable: String, _ arguments: [String], server: String?, environment extra: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -47,6 +48,13 @@ public final class RunningProgram: @unchecked Sendable {
         try process.run()
     }
 
+    /// When `waitForExit` saw the process end: its last lines may come later (a program spawned meanwhile by
+    /// another test can hold a copy of the pipes for a while), so a test timing the exit reads this.
+    public var exitedAt: Date? {
+        newLine.lock(); defer { newLine.unlock() }
+        return exitTime
+    }
+
     public var output: [String] {
         newLine.lock(); defer { newLine.unlock() }
         return lines
@@ -76,7 +84,13 @@ public final class RunningProgram: @unchecked Sendable {
 
     public func waitForExit(timeout: TimeInterval = 10) throws -> Int32 {
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { self.process.waitUntilExit(); done.signal() }
+        DispatchQueue.global().async {
+            self.process.waitUntilExit()
+            self.newLine.lock()
+            self.exitTime = Date()
+            self.newLine.unlock()
+            done.signal()
+        }
         if done.wait(timeout: .now() + timeout) == .timedOut {
             process.interrupt()
             kill(process.processIdentifier, SIGKILL)
