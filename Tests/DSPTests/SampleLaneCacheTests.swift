@@ -1,7 +1,9 @@
-// Groups of sample voices kept in their rows between render calls (Synth+SampleLaneCache.swift). Each test
-// plays the same MIDI through two synths on the same font, one keeping groups and one gathering every group
-// afresh in every call, and demands the same samples bit for bit while voices start, end, are released,
-// stolen or cut, their controllers, tuning and effects change between calls; and that groups were kept.
+// Two ways of rendering sample voices that must not change a sample. Groups kept in their rows between
+// render calls (Synth+SampleLaneCache.swift): a synth keeping groups against one gathering every group afresh
+// in every call. Groups played eight lanes wide with AVX-512 (SampleLanes+Wide.swift), where the CPU has it:
+// a synth doing so against one playing four lanes at a time. Each plays the same MIDI through both synths on
+// the same font and demands the same samples bit for bit while voices start, end, are released, stolen or
+// cut, their controllers, tuning and effects change between calls; and that the way under test was taken.
 import Testing
 @testable import DSP
 import MIDI
@@ -40,21 +42,36 @@ private func testFont() -> SoundFont {
     return memoryFont(presets: [(0, 0, [low, high]), (0, 1, [once, untilRelease])], samples: samples, data: data)
 }
 
-/// Renders `calls` calls of `period` frames through a synth keeping sample groups and one not, doing
-/// `script[call]` to both before that call. Returns the first differing sample (nil if none) and how many
-/// groups the keeping synth rendered from kept rows.
+/// Renders `calls` calls of `period` frames through a synth as it comes (keeping sample groups, eight lanes
+/// wide where the CPU can) and one `reference` changed, doing `script[call]` to both before that call.
+/// Returns the first differing sample (nil if none) and the first synth.
+private func compare(_ names: (String, String), voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]],
+                     reference change: (Synth) -> Void) -> (mismatch: String?, synth: Synth) {
+    let font = testFont()
+    let synth = Synth(voices: voices, soundFont: font), reference = Synth(voices: voices, soundFont: font)
+    change(reference)
+    for each in [synth, reference] { each.prepare(sampleRate: 48_000, maxFrames: period) }
+    let mismatch = firstDifference(synth, reference, names: names, period: period, calls: calls, script: script)
+    if mismatch == nil { #expect(synth.activeVoiceCount == reference.activeVoiceCount) }
+    return (mismatch, synth)
+}
+
+/// Against a synth gathering every group afresh; also how many groups were rendered from kept rows.
 private func compareKeptToFresh(voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]])
     -> (mismatch: String?, kept: Int) {
-    let font = testFont()
-    let kept = Synth(voices: voices, soundFont: font), fresh = Synth(voices: voices, soundFont: font)
-    fresh.keepsSampleGroups = false
-    for synth in [kept, fresh] { synth.prepare(sampleRate: 48_000, maxFrames: period) }
-    if let mismatch = firstDifference(kept, fresh, names: ("kept", "fresh"), period: period, calls: calls, script: script) {
-        return (mismatch, kept.keptSampleRenders)
+    let result = compare(("kept", "fresh"), voices: voices, period: period, calls: calls, script: script) {
+        $0.keepsSampleGroups = false
     }
-    #expect(kept.activeVoiceCount == fresh.activeVoiceCount)
-    #expect(fresh.keptSampleRenders == 0)
-    return (nil, kept.keptSampleRenders)
+    return (result.mismatch, result.synth.keptSampleRenders)
+}
+
+/// Against a synth playing four lanes at a time; also how many blocks of groups were played eight wide.
+private func compareWideToNarrow(voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]])
+    -> (mismatch: String?, wide: Int) {
+    let result = compare(("wide", "narrow"), voices: voices, period: period, calls: calls, script: script) {
+        $0.playsWideSampleRuns = false
+    }
+    return (result.mismatch, result.synth.wideSampleBlocks)
 }
 
 /// `count` notes over channels 0...3 from key `first`, 12 per channel.
@@ -72,8 +89,8 @@ private func program(_ p: UInt8, channel: UInt8) -> ShortMessage {
     ShortMessage(status: 0xC0 | channel, data1: p, data2: 0)
 }
 
-@Test func keptSampleGroupsSoundAsAFreshGatherWhileVoicesStartReleaseAndEnd() {
-    let result = compareKeptToFresh(calls: 500, script: [
+/// Voices start among held ones, are released and end; short and long loops, mode 3 (500 calls).
+private var startsReleasesAndEnds: [Int: [Action]] { [
         0: [chord(30)],                                             // short and long loops, held
         40: [send(noteOn(90, channel: 1))],                         // a voice starts among kept groups
         80: [send(noteOff(43, channel: 0))],                        // one is released: the groups after it shift
@@ -81,13 +98,16 @@ private func program(_ p: UInt8, channel: UInt8) -> ShortMessage {
         200: [send(noteOff(64, channel: 0), noteOff(67, channel: 0))],
         260: [send(noteOn(43, channel: 0), noteOn(46, channel: 0))], // the same keys again
         300: [{ $0.releaseAllVoices() }],
-    ])
+] }
+
+@Test func keptSampleGroupsSoundAsAFreshGatherWhileVoicesStartReleaseAndEnd() {
+    let result = compareKeptToFresh(calls: 500, script: startsReleasesAndEnds)
     #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
     #expect(result.kept > 1_500, "kept groups rendered: \(result.kept)")
 }
 
-@Test func keptSampleGroupsSoundAsAFreshGatherWhenControllersTuningAndEffectsChange() {
-    let result = compareKeptToFresh(calls: 400, script: [
+/// Controllers, bend, sends, effects switched, an MTS tuning, the pedal, sound off (400 calls).
+private var controllersTuningAndEffects: [Int: [Action]] { [
         0: [chord(24), send(program(1, channel: 2)), chord(4, from: 62)],
         50: [send(cc(7, 60), cc(10, 20, channel: 1))],                // volume and pan
         80: [send(cc(1, 127, channel: 1), bend(3_000))],              // the wheel and a bend
@@ -101,21 +121,42 @@ private func program(_ p: UInt8, channel: UInt8) -> ShortMessage {
         250: [send(cc(64, 127)), send(noteOff(40)), send(noteOff(43))], // held by the pedal
         300: [send(cc(64, 0))],
         330: [{ $0.silenceAllVoices() }],
-    ])
+] }
+
+@Test func keptSampleGroupsSoundAsAFreshGatherWhenControllersTuningAndEffectsChange() {
+    let result = compareKeptToFresh(calls: 400, script: controllersTuningAndEffects)
     #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
     #expect(result.kept > 1_000, "kept groups rendered: \(result.kept)")
 }
 
+/// 20 voices held, then more notes: each steals one, which fades out in its own slot (for 20 voices, 120 calls).
+private var steals: [Int: [Action]] { [
+    0: [chord(20)],
+    30: [send(noteOn(100, channel: 5))],
+    31: [send(noteOn(101, channel: 5), noteOn(102, channel: 6))],
+    60: [chord(20, velocity: 60)], // the same keys again: every old voice fades, new ones take over
+] }
+
 @Test func keptSampleGroupsSoundAsAFreshGatherWhenVoicesAreStolenAndCalls() {
-    // 20 voices held, then more notes: each steals one, which fades out in its own slot. Odd call sizes.
+    // Odd call sizes.
     for period in [37, 256] {
-        let result = compareKeptToFresh(voices: 20, period: period, calls: 120, script: [
-            0: [chord(20)],
-            30: [send(noteOn(100, channel: 5))],
-            31: [send(noteOn(101, channel: 5), noteOn(102, channel: 6))],
-            60: [chord(20, velocity: 60)], // the same keys again: every old voice fades, new ones take over
-        ])
+        let result = compareKeptToFresh(voices: 20, period: period, calls: 120, script: steals)
         #expect(result.mismatch == nil, "period \(period): \(result.mismatch ?? "")")
         #expect(result.kept > 100, "period \(period): kept groups rendered: \(result.kept)")
+    }
+}
+
+/// The same scripts eight lanes wide and four at a time (only where the CPU runs AVX-512; elsewhere there is
+/// one way). Calls of 37 frames cut blocks short, as a JACK period or a slice at a MIDI event does.
+@Test(.enabled(if: Synth(voices: 1).playsWideSampleRuns, "this CPU does not run AVX-512: sample groups play four lanes wide only"))
+func wideSampleRunsSoundAsFourLanesDo() {
+    for (name, calls, voices, script) in [("starts, releases and ends", 500, 64, startsReleasesAndEnds),
+                                          ("controllers, tuning and effects", 400, 64, controllersTuningAndEffects),
+                                          ("steals", 120, 20, steals)] {
+        for period in [64, 37] {
+            let result = compareWideToNarrow(voices: voices, period: period, calls: calls, script: script)
+            #expect(result.mismatch == nil, "\(name), period \(period): \(result.mismatch ?? "")")
+            #expect(result.wide > calls, "\(name), period \(period): blocks played eight wide: \(result.wide)")
+        }
     }
 }

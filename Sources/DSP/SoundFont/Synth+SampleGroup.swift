@@ -132,6 +132,7 @@ extension Synth {
         let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
         let outLeft = sendsAny ? effects.groupLeft : scratch.sumLeft
         let outRight = sendsAny ? effects.groupRight : scratch.sumRight
+        let playsWide = playsWideSampleRuns // `&&` below must not capture self
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
             stepControls(rows, slots, count: count, samples: length)
@@ -193,10 +194,21 @@ extension Synth {
             let inverseLength = 1 / Float(length)
             // Each half in place (a copy of its lanes in and out cost two 350-byte moves a half and block).
             low.startBlock(floats, ints, half: 0, offsets: rows.offsets, inverseLength: inverseLength)
-            playSamples(&low, sample, sampleVoices.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
             if count > 4 {
                 high.startBlock(floats, ints, half: 1, offsets: rows.offsets, inverseLength: inverseLength)
-                playSamples(&high, sample, sampleVoices.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
+            }
+            // Both halves at once where the CPU has AVX-512 (SampleLanes+Wide.swift): the same samples.
+            if playsWide && count > 4 && low.filtered && high.filtered && sample.lowBytes == nil {
+                #if arch(x86_64)
+                playSamplesWide(&low, &high, sample, sampleVoices.interpolation, from: n0, count: length,
+                                left: outLeft, right: outRight)
+                #endif
+                wideSampleBlocks &+= 1
+            } else {
+                playSamples(&low, sample, sampleVoices.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
+                if count > 4 {
+                    playSamples(&high, sample, sampleVoices.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
+                }
             }
             n0 += length
         }
