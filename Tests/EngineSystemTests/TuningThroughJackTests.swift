@@ -5,19 +5,19 @@ import MIDI
 import Testing
 import TestSupport
 
-/// Tuning heard through the whole JACK path (the rig of `SynthThroughJackTests`): Master Fine Tuning as a
-/// sysex and RPN 2 coarse tuning as control changes move a held note at their frames.
+/// Tuning heard through the whole JACK path (the rig of `SynthThroughJackTests`, a take without a lost
+/// cycle in the measured windows): Master Fine Tuning as a sysex and RPN 2 coarse tuning as control changes
+/// move a held note at their frames.
 extension JACK {
 @Suite struct TuningThroughJackTests {
     @Test func masterFineTuningAndRPNCoarseTuningMoveAHeldNote() throws {
-        let rig = try SynthThroughJackTests.Rig(seconds: 1.5)
         // Hollow organ (GM program 16, drawbar organ): full sustain. +50 cents at 0.5 s, then 2 semitones down at 1 s.
-        let take = try rig.play([
+        let take = try SynthThroughJackTests.takeWithoutGaps(seconds: 1.5, [
             ProbeEvent(frame: 0, bytes: [0xC0, 16]), .noteOn(0, 69, 100),
             .sysex(24_011, .masterFineTuning(12_288)),
             .cc(48_000, 101, 0), .cc(48_000, 100, 2), .cc(48_000, 6, 62),
             .noteOff(70_000, 69),
-        ])
+        ], windows: [4_800..<24_000, 26_400..<48_000, 50_400..<69_600], what: "tuning")
         func pitch(_ start: Int, _ end: Int, near hz: Double) -> Double {
             AudioAnalysis.dominantFrequency(take.left[(take.zero + start)..<(take.zero + end)], sampleRate: 48_000,
                                             low: hz * 0.95, high: hz * 1.05)
