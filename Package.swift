@@ -56,7 +56,8 @@ let package = Package(
         // The AVX-512 gathers (C macros, which Swift cannot import) and the CPU's answer: a header alone.
         .systemLibrary(name: "CSampleLoop"),
 
-        // Pure Swift, no terminal; DSP's one C module is the Vorbis decoder of SoundFont 3 samples.
+        // Pure Swift, no terminal; DSP's C modules are the Vorbis decoder of SoundFont 3 samples and the header
+        // of the AVX-512 loop's gathers.
         // Realtime is the bottom: its ArrayStore owns every module's fixed-size buffers.
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
         .target(name: "MIDI", dependencies: ["Realtime"]),
