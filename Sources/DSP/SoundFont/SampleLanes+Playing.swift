@@ -1,6 +1,7 @@
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
+import SampleLoopAVX512 // sampleFilterStep, shared with the eight-lane loop
 
 // The per-sample loop of the sample voices (called per control block by `renderSampleGroup`): read four
 // points around each voice's position, weight them from the interpolation table, filter, ramp the levels,
@@ -304,22 +305,4 @@ func wideLanePoints(_ s: SampleData, _ lanes: SampleLanes, _ l: Int) -> HalfLane
 @_noLocks @inline(__always)
 func wideSample(_ data: UnsafePointer<Int16>, _ low: UnsafePointer<UInt8>, _ index: Int32) -> Float {
     Float(Int32(data[Int(index)]) << 8 | Int32(low[Int(index)])) * (1.0 / 256)
-}
-
-/// `svfStep` with the integrator's sum grouped so that its feedback is shorter: z2' = (z2 + b2 z1) + b3 v3
-/// rather than z2 + (b2 z1 + b3 v3). The state's loop through a sample is then a subtract, a multiply and an
-/// add (9 cycles of latency on the machines measured) instead of a subtract, a multiply and two adds: that
-/// chain, not the instructions, set the pace of the sample loop (28 % of a held chord's time went when the
-/// filter was taken out, for 18 % of the loop's instructions). The same operations; the sums round
-/// differently in the last bit.
-@_noLocks @inline(__always)
-func sampleFilterStep(_ x: HalfLanes, z1 s1: inout HalfLanes, z2 s2: inout HalfLanes,
-                      b1: HalfLanes, b2: HalfLanes, b3: HalfLanes) -> HalfLanes {
-    let v3 = x - s2
-    let next1 = b1 * s1 + b2 * v3
-    let next2 = (s2 + b2 * s1) + b3 * v3
-    let out = s2 + next2
-    s1 = next1
-    s2 = next2
-    return out
 }
