@@ -21,6 +21,18 @@ extension SampleLanes {
     @_noLocks @inline(__always)
     func fastSamples(_ sample: SampleData, atMost limit: Int) -> Int {
         guard sample.lowBytes == nil else { return 0 }
+        // Usually every lane has room for the whole run, which one vector check shows: a lane moving at most
+        // whole + 1 frames a sample (none if it does not move) from p ends at most at p + (whole + 1) limit.
+        // Where that passes the last position allowed, the exact reckoning below says how far each can go.
+        if limit <= 4096 {
+            var last = fastLimit &+ 1
+            let stop = stopAt &- 1
+            last.replace(with: stop, where: alive .!= HalfLanes() .& (stop .< last))
+            var stride = whole &+ 1
+            stride.replace(with: 0, where: whole .== 0 .& part .== 0)
+            let reach = position &+ stride &* HalfLaneInts(repeating: Int32(truncatingIfNeeded: limit))
+            if all((position .>= 1) .& (reach .<= last)) { return limit }
+        }
         var run = UInt64(limit)
         for l in 0..<4 {
             let p = position[l]

@@ -44,14 +44,18 @@ extension WideSampleRun {
     /// Lanes `first`..<`first + 4` from a half's lanes, `base` its sample data's word index.
     @_noLocks @inline(__always)
     mutating func take(_ half: borrowing SampleLanes, lanes first: Int, base: Int) {
-        for l in 0..<4 {
-            phase[first &+ l] = UInt64(UInt32(bitPattern: half.position[l])) << 32 | UInt64(half.fraction[l])
-            increment[first &+ l] = UInt64(UInt32(bitPattern: half.whole[l])) << 32 | UInt64(half.part[l])
-            origin[first &+ l] = Int64(base &+ half.offset[l] &- 1)
+        // A 32.32 value is its fraction's word then its frame's (little-endian): the two rows interleaved.
+        @inline(__always) func fixed(_ frames: HalfLaneInts, _ fractions: HalfLaneBits) -> SIMD4<UInt64> {
+            let f = SIMD4<UInt32>(truncatingIfNeeded: frames)
+            return unsafeBitCast(SIMD8(fractions[0], f[0], fractions[1], f[1], fractions[2], f[2], fractions[3], f[3]),
+                                 to: SIMD4<UInt64>.self)
         }
-        @inline(__always) func put(_ x: inout SIMD8<Float>, _ y: HalfLanes) {
+        @inline(__always) func put<Scalar: SIMDScalar>(_ x: inout SIMD8<Scalar>, _ y: SIMD4<Scalar>) {
             if first == 0 { x.lowHalf = y } else { x.highHalf = y }
         }
+        put(&phase, fixed(half.position, half.fraction))
+        put(&increment, fixed(half.whole, half.part))
+        put(&origin, unsafeBitCast(half.offset &+ SIMD4(repeating: base &- 1), to: SIMD4<Int64>.self))
         put(&z1, half.z1); put(&z2, half.z2); put(&b1, half.b1); put(&b2, half.b2); put(&b3, half.b3)
         put(&left, half.left); put(&right, half.right); put(&stepLeft, half.stepLeft); put(&stepRight, half.stepRight)
     }
@@ -59,10 +63,9 @@ extension WideSampleRun {
     /// What a run changed, back into a half's lanes.
     @_noLocks @inline(__always)
     func give(_ half: inout SampleLanes, lanes first: Int) {
-        for l in 0..<4 {
-            half.position[l] = Int32(truncatingIfNeeded: phase[first &+ l] >> 32)
-            half.fraction[l] = UInt32(truncatingIfNeeded: phase[first &+ l])
-        }
+        let words = unsafeBitCast(first == 0 ? phase.lowHalf : phase.highHalf, to: SIMD8<UInt32>.self)
+        half.fraction = words.evenHalf
+        half.position = HalfLaneInts(truncatingIfNeeded: words.oddHalf)
         @inline(__always) func part(_ x: SIMD8<Float>) -> HalfLanes { first == 0 ? x.lowHalf : x.highHalf }
         half.z1 = part(z1); half.z2 = part(z2); half.left = part(left); half.right = part(right)
     }
