@@ -1,9 +1,10 @@
-// The sample voices' fast run eight lanes wide with AVX-512 (docs/soundfont.md, "The AVX-512 loop"). This
-// module is compiled for AVX-512 CPUs (Package.swift) and holds only this loop: DSP calls it only after
-// asking the CPU (`backbeat_cpu_runs_avx512`), and otherwise plays the same samples four lanes at a time
-// (`fastRun` in DSP, SSE2). Both do the same arithmetic in the same order, so their output is the same bit
-// for bit (DSPTests: SampleLaneCacheTests): both take the filter step below, which is emitted into each
-// caller and compiled there (so DSP's four-lane copy is SSE2).
+// The sample voices' fast run eight lanes wide with AVX-512 (docs/soundfont.md, "Eight lanes at once with
+// AVX-512"). This module is compiled for AVX-512 CPUs (Package.swift) and holds only this loop and the
+// filter step it shares with DSP. DSP calls the loop only after asking the CPU (`backbeat_cpu_runs_avx512`),
+// and otherwise plays the same samples four lanes at a time (`fastRun` in DSP, SSE2). Both do the same
+// arithmetic in the same order, so their output is the same bit for bit (DSPTests: SampleLaneCacheTests):
+// both take the filter step below, which is emitted into each caller and compiled there (so DSP's
+// four-lane copy is SSE2).
 
 /// The sample voices' low-pass step, four lanes (DSP's `SampleLanes`) or eight (`playWideSampleRun`): the
 /// state-variable filter's step (DSP's `svfStep`) with the integrator's sum grouped so that its feedback is
