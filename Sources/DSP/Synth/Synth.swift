@@ -162,7 +162,7 @@ public final class Synth: @unchecked Sendable {
     @exclusivity(unchecked) var keptSampleRenders = 0
     /// Whether sample groups play eight lanes wide (SampleLanes+Wide.swift): where the CPU runs AVX-512,
     /// unless a test turns it off for its reference. The samples are the same either way.
-    @exclusivity(unchecked) public var playsWideSampleRuns = cpuRunsWideSampleLoop()
+    @exclusivity(unchecked) var playsWideSampleRuns = cpuRunsWideSampleLoop()
     /// Blocks of sample groups played eight lanes wide (for the tests).
     @exclusivity(unchecked) var wideSampleBlocks = 0
     @exclusivity(unchecked) var inverseRate: Float = 0
