@@ -15,8 +15,8 @@ let nativeDSP: [SwiftSetting] = Context.environment["BACKBEAT_NATIVE"] == "1"
 /// debug build) would measure xruns instead of Backbeat.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
-/// The sample voices' AVX-512 loop is compiled for AVX-512 CPUs whatever the build (x86-64 hosts only); DSP
-/// asks the CPU before it calls it, and plays the same samples with SSE2 otherwise (docs/soundfont.md).
+/// The voices' AVX-512 loops are compiled for AVX-512 CPUs whatever the build (x86-64 hosts only); DSP
+/// asks the CPU before it calls them, and plays the same samples with SSE2 otherwise (docs/soundfont.md).
 #if arch(x86_64)
 let avx512: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "skylake-avx512"])]
 #else
@@ -54,19 +54,20 @@ let package = Package(
         // SoundFont 3 samples are Ogg Vorbis streams: libvorbisfile decodes them (off the real-time thread).
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
         // The AVX-512 gathers (C macros, which Swift cannot import) and the CPU's answer: a header alone.
-        .systemLibrary(name: "CSampleLoop"),
+        .systemLibrary(name: "CVoiceLoops"),
 
         // Pure Swift, no terminal; DSP's C modules are the Vorbis decoder of SoundFont 3 samples and the header
-        // of the AVX-512 loop's gathers.
+        // of the AVX-512 loops' gathers.
         // Realtime is the bottom: its ArrayStore owns every module's fixed-size buffers.
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
         .target(name: "MIDI", dependencies: ["Realtime"]),
         // The one door to the OS for files and processes off the real-time path (swift-system beneath); the
         // SoundFont loader (DSP) opens its files through it too.
         .target(name: "OSCall", dependencies: [system]),
-        // The sample voices' fast run eight lanes wide, the one module compiled for AVX-512 (above).
-        .target(name: "SampleLoopAVX512", dependencies: ["CSampleLoop"], swiftSettings: avx512 + optimizedInDebug),
-        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "OSCall", "CVorbis", "CSampleLoop", "SampleLoopAVX512", system],
+        // The voices' loops eight lanes wide (sample voices, kept built-in groups), the one module compiled
+        // for AVX-512 (above).
+        .target(name: "VoiceLoopsAVX512", dependencies: ["CVoiceLoops"], swiftSettings: avx512 + optimizedInDebug),
+        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "OSCall", "CVorbis", "CVoiceLoops", "VoiceLoopsAVX512", system],
                 swiftSettings: nativeDSP + optimizedInDebug),
         // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.
         .target(name: "TOML"),

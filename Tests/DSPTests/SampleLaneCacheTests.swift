@@ -1,6 +1,6 @@
 // Two ways of rendering sample voices that must not change a sample. Groups kept in their rows between
 // render calls (Synth+SampleLaneCache.swift): a synth keeping groups against one gathering every group afresh
-// in every call. Groups played eight lanes wide with AVX-512 (SampleLanes+Wide.swift), where the CPU has it:
+// in every call. Groups played eight lanes wide with AVX-512 (WideLoops.swift), where the CPU has it:
 // a synth doing so against one playing four lanes at a time. Each plays the same MIDI through both synths on
 // the same font and demands the same samples bit for bit while voices start, end, are released, stolen or
 // cut, their controllers, tuning and effects change between calls; and that the way under test was taken.
@@ -69,7 +69,7 @@ private func compareKeptToFresh(voices: Int = 64, period: Int = 64, calls: Int, 
 private func compareWideToNarrow(voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]])
     -> (mismatch: String?, wide: Int) {
     let result = compare(("wide", "narrow"), voices: voices, period: period, calls: calls, script: script) {
-        $0.playsWideSampleRuns = false
+        $0.playsWideLoops = false
     }
     return (result.mismatch, result.synth.wideSampleBlocks)
 }
@@ -148,7 +148,7 @@ private var steals: [Int: [Action]] { [
 
 /// The same scripts eight lanes wide and four at a time (only where the CPU runs AVX-512; elsewhere there is
 /// one way). Calls of 37 frames cut blocks short, as a JACK period or a slice at a MIDI event does.
-@Test(.enabled(if: Synth(voices: 1).playsWideSampleRuns, "this CPU does not run AVX-512: sample groups play four lanes wide only"))
+@Test(.enabled(if: Synth(voices: 1).playsWideLoops, "this CPU does not run AVX-512: sample groups play four lanes wide only"))
 func wideSampleRunsSoundAsFourLanesDo() {
     for (name, calls, voices, script) in [("starts, releases and ends", 500, 64, startsReleasesAndEnds),
                                           ("controllers, tuning and effects", 400, 64, controllersTuningAndEffects),

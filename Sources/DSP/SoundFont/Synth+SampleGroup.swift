@@ -132,7 +132,7 @@ extension Synth {
         let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
         let outLeft = sendsAny ? effects.groupLeft : scratch.sumLeft
         let outRight = sendsAny ? effects.groupRight : scratch.sumRight
-        let playsWide = playsWideSampleRuns // `&&` below must not capture self
+        let playsWide = playsWideLoops // `&&` below must not capture self
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
             stepControls(rows, slots, count: count, samples: length)
@@ -197,7 +197,7 @@ extension Synth {
             if count > 4 {
                 high.startBlock(floats, ints, half: 1, offsets: rows.offsets, inverseLength: inverseLength)
             }
-            // Both halves at once where the CPU has AVX-512 (SampleLanes+Wide.swift): the same samples.
+            // Both halves at once where the CPU has AVX-512 (WideLoops.swift): the same samples.
             if playsWide && count > 4 && low.filtered && high.filtered && sample.lowBytes == nil {
                 #if arch(x86_64)
                 playSamplesWide(&low, &high, sample, sampleVoices.interpolation, from: n0, count: length,

@@ -1,5 +1,6 @@
 // The synth's filter: a state-variable low-pass (Cytomic / Andrew Simper's trapezoidal SVF), its
-// coefficients for eight voices at once and its one per-sample step. Every function is `@_noLocks`.
+// coefficients for eight voices at once (its per-sample step, `svfStep`, is in VoiceLoopsAVX512, shared
+// with the AVX-512 loops). Every function is `@_noLocks`.
 
 /// SVF damping for a resonance of 0...1: k = 1/Q from 2 (Q 0.5) down to 0.06 (Q about 17).
 @_noLocks @inline(__always)
@@ -28,20 +29,3 @@ func filterCoefficients(octaves: Lanes, k: Lanes, inverseRate: Float) -> (b1: La
     return (den2 * twice - 1, num * den * twice, num * num * twice)
 }
 
-/// One sample of four voices' filter, input `x`: advances the integrator states and returns twice the
-/// low-pass output v2 (the 1/2 is folded into the levels).
-///
-/// Simper's step rearranged to 9 operations: with v3 = x - z2,
-///   z1' = b1 z1 + b2 v3,  u = b2 z1 + b3 v3,  z2' = z2 + u,  output 2 v2 = z2 + z2'.
-@_noLocks @_transparent
-func svfStep(_ x: HalfLanes, z1 s1: inout HalfLanes, z2 s2: inout HalfLanes,
-             b1: HalfLanes, b2: HalfLanes, b3: HalfLanes) -> HalfLanes {
-    let v3 = x - s2
-    let next1 = b1 * s1 + b2 * v3
-    let u = b2 * s1 + b3 * v3
-    let next2 = s2 + u
-    let out = s2 + next2
-    s1 = next1
-    s2 = next2
-    return out
-}

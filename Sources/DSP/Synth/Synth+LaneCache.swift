@@ -122,10 +122,16 @@ extension Synth {
         let sends = wavetableSends(slots, count: g.count)
         let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
         let outRight = sends.any ? effects.groupRight : scratch.sumRight
-        for half in 0..<(g.count > 4 ? 2 : 1) {
-            oscillateAndFilter(frames: frames, half: half, pairs: wavetables.pairs, tableOffsets: g.offset,
-                               phase: &g.phase, increment: g.step, z1: &g.z1, z2: &g.z2, b1: g.b1, b2: g.b2,
-                               b3: g.b3, levelLeft: g.levelLeft, levelRight: g.levelRight, left: outLeft, right: outRight)
+        let wide = playsWideLoops // `&&` must not capture self
+        if g.count > 4 && wide {
+            // Both halves at once where the CPU has AVX-512 (WideLoops.swift): the same samples.
+            playWideWavetables(&g, frames: frames, left: outLeft, right: outRight)
+        } else {
+            for half in 0..<(g.count > 4 ? 2 : 1) {
+                oscillateAndFilter(frames: frames, half: half, pairs: wavetables.pairs, tableOffsets: g.offset,
+                                   phase: &g.phase, increment: g.step, z1: &g.z1, z2: &g.z2, b1: g.b1, b2: g.b2,
+                                   b3: g.b3, levelLeft: g.levelLeft, levelRight: g.levelRight, left: outLeft, right: outRight)
+            }
         }
         if sends.any { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
         entry.pointee.phase = g.phase

@@ -160,9 +160,10 @@ public final class Synth: @unchecked Sendable {
     /// off for the tests' reference), and how many slices' groups were rendered from kept rows.
     @exclusivity(unchecked) var keepsSampleGroups = true
     @exclusivity(unchecked) var keptSampleRenders = 0
-    /// Whether sample groups play eight lanes wide (SampleLanes+Wide.swift): where the CPU runs AVX-512,
-    /// unless a test turns it off for its reference. The samples are the same either way.
-    @exclusivity(unchecked) var playsWideSampleRuns = cpuRunsWideSampleLoop()
+    /// Whether groups play eight lanes wide (WideLoops.swift: sample voices, and kept steady groups of
+    /// built-in voices): where the CPU runs AVX-512, unless a test turns it off for its reference. The
+    /// samples are the same either way.
+    @exclusivity(unchecked) var playsWideLoops = cpuRunsWideLoops()
     /// Blocks of sample groups played eight lanes wide (for the tests).
     @exclusivity(unchecked) var wideSampleBlocks = 0
     @exclusivity(unchecked) var inverseRate: Float = 0

@@ -3,6 +3,7 @@
 // settled voices run half a group at a time; a moving group runs both halves): `voiceStep` is the one
 // oscillator-and-filter step, `svfStep` (StateVariableFilter.swift) the one filter step.
 // Every function is `@_noLocks`: in debug builds the checker cannot see bodies in other files.
+import VoiceLoopsAVX512 // svfStep, shared with the eight-lane loops
 
 /// Eight voices' values of one quantity.
 typealias Lanes = SIMD8<Float>

@@ -1,8 +1,8 @@
-// The two things the AVX-512 sample loop (Sources/SampleLoopAVX512) needs from C: the gathers, which C
+// The two things the AVX-512 sample loop (Sources/VoiceLoopsAVX512) needs from C: the gathers, which C
 // offers only as macros (Swift imports functions, not macros), and whether this CPU and its OS run AVX-512
 // at all (asked once, by DSP, before that loop is ever called).
-#ifndef BACKBEAT_SAMPLE_LOOP_SHIM_H
-#define BACKBEAT_SAMPLE_LOOP_SHIM_H
+#ifndef BACKBEAT_VOICE_LOOPS_SHIM_H
+#define BACKBEAT_VOICE_LOOPS_SHIM_H
 #if defined(__x86_64__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -17,6 +17,13 @@ static inline __attribute__((always_inline, target("avx512f"))) __m512i backbeat
 static inline __attribute__((always_inline, target("avx512f"))) __m512i backbeat_gather_rows(__m512i index,
                                                                                             const void *rows) {
     return _mm512_i64gather_epi64(index, rows, 8);
+}
+
+/// Eight 8-byte entries of `pairs` at the 32-bit indices `index`: each built-in voice's wavetable pair
+/// (value, delta).
+static inline __attribute__((always_inline, target("avx512f"))) __m512i backbeat_gather_pairs(__m256i index,
+                                                                                             const void *pairs) {
+    return _mm512_i32gather_epi64(index, pairs, 8);
 }
 
 /// Whether the CPU has AVX-512 F, CD, BW, DQ and VL (what `-target-cpu skylake-avx512` lets the compiler

@@ -1,12 +1,14 @@
-// A group's two halves played together eight lanes wide, on CPUs with AVX-512 (the loop itself is in the
-// module SampleLoopAVX512, compiled for them): the same samples as `playSamples` on each half, bit for bit.
+// A group's two halves played together eight lanes wide, on CPUs with AVX-512 (the loops themselves are in
+// the module VoiceLoopsAVX512, compiled for them): a group of sample voices, the same samples as
+// `playSamples` on each half, and a kept steady group of built-in voices, the same as `oscillateAndFilter`
+// on each half, bit for bit.
 #if arch(x86_64)
-import CSampleLoop
-import SampleLoopAVX512
+import CVoiceLoops
+import VoiceLoopsAVX512
 
-/// Whether this CPU and its OS run the AVX-512 loop (CPUID and XCR0; asked by `Synth.init`, off the
+/// Whether this CPU and its OS run the AVX-512 loops (CPUID and XCR0; asked by `Synth.init`, off the
 /// real-time thread).
-func cpuRunsWideSampleLoop() -> Bool { backbeat_cpu_runs_avx512() != 0 }
+func cpuRunsWideLoops() -> Bool { backbeat_cpu_runs_avx512() != 0 }
 
 /// Both halves of a group (each with a lane still sounding, so both filtered) over `count` samples from
 /// `start`, into the lane sums `left`/`right` (`left[2 n + half]`). Fast runs as long as both halves can go
@@ -70,6 +72,27 @@ extension WideSampleRun {
         half.z1 = part(z1); half.z2 = part(z2); half.left = part(left); half.right = part(right)
     }
 }
+extension Synth {
+    /// A kept steady group of built-in voices, both halves at once (`playWideWavetableRun`), as
+    /// `renderKept` plays each half with `oscillateAndFilter`.
+    @_noLocks @inline(__always)
+    func playWideWavetables(_ g: inout LaneCache.Entry, frames: Int, left: UnsafeMutablePointer<HalfLanes>,
+                            right: UnsafeMutablePointer<HalfLanes>) {
+        var run = WideWavetableRun()
+        run.phase = g.phase; run.increment = g.step; run.offsets = g.offset
+        run.z1 = g.z1; run.z2 = g.z2; run.b1 = g.b1; run.b2 = g.b2; run.b3 = g.b3
+        run.levelLeft = g.levelLeft; run.levelRight = g.levelRight
+        playWideWavetableRun(&run, pairs: UnsafeRawPointer(wavetables.pairs), count: frames,
+                             sums: UnsafeMutableRawPointer(left), toRight: (right - left) &* MemoryLayout<HalfLanes>.stride)
+        g.phase = run.phase; g.z1 = run.z1; g.z2 = run.z2
+    }
+}
 #else
-func cpuRunsWideSampleLoop() -> Bool { false }
+func cpuRunsWideLoops() -> Bool { false }
+
+extension Synth {
+    @_noLocks @inline(__always)
+    func playWideWavetables(_ g: inout LaneCache.Entry, frames: Int, left: UnsafeMutablePointer<HalfLanes>,
+                            right: UnsafeMutablePointer<HalfLanes>) {}
+}
 #endif
