@@ -199,10 +199,8 @@ extension Synth {
             }
             // Both halves at once where the CPU has AVX-512 (WideLoops.swift): the same samples.
             if playsWide && count > 4 && low.filtered && high.filtered && sample.lowBytes == nil {
-                #if arch(x86_64)
                 playSamplesWide(&low, &high, sample, sampleVoices.interpolation, from: n0, count: length,
                                 left: outLeft, right: outRight)
-                #endif
                 wideSampleBlocks &+= 1
             } else {
                 playSamples(&low, sample, sampleVoices.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)

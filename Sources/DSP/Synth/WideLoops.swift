@@ -88,7 +88,13 @@ extension Synth {
     }
 }
 #else
+// Elsewhere no CPU runs the loops: `playsWideLoops` is false, and these are never called.
 func cpuRunsWideLoops() -> Bool { false }
+
+@_noLocks @inline(__always)
+func playSamplesWide(_ low: inout SampleLanes, _ high: inout SampleLanes, _ sample: SampleData,
+                     _ table: InterpolationTable, from start: Int, count: Int,
+                     left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {}
 
 extension Synth {
     @_noLocks @inline(__always)
