@@ -42,8 +42,15 @@ extension Bench {
         var rows: [Row] = []
         let fluidR3 = "/usr/share/sounds/sf2/FluidR3_GM.sf2", timGM = "/usr/share/sounds/sf2/TimGM6mb.sf2"
         let haveR3 = FileManager.default.fileExists(atPath: fluidR3)
+        // A missing font is a row that says which package brings it, not a row left out.
+        func missing(_ path: String, _ package: String, _ profile: String) -> String {
+            "n/a (no \(path): apt-get install \(package), or scripts/setup \(profile))"
+        }
         if perVoice && haveR3 {
             rows += try soundFontVoiceSampleRows(backbeat: backbeat, path: fluidR3, font: try? SoundFontFile.load(fluidR3), notes: [256, 1024])
+        } else if perVoice {
+            rows.append(Row(metric: "SoundFont render ns per voice-sample, 256- and 1024-note piano chords, FluidR3_GM.sf2 (vs fluidsynth -F)",
+                            backbeat: missing(fluidR3, "fluid-soundfont-gm", "bench"), reference: "-", ratio: "-", target: ">= 6x", pass: nil))
         }
         let renderMetric = "SoundFont render whole-process CPU s, 256-note piano chord 20 s, TimGM6mb.sf2, no reverb or chorus, least of 3 (vs fluidsynth -F -R 0 -C 0)"
         if FileManager.default.fileExists(atPath: timGM) {
@@ -54,12 +61,12 @@ extension Bench {
                             reference: run.fluidsynth.map { String(format: "%.3f (%d voices)", $0, run.fluidsynthVoices ?? 0) } ?? "n/a",
                             ratio: ratio.map { String(format: "%.1fx less", $0) } ?? "n/a", target: ">= 5x", pass: ratio.map { $0 >= 5 }))
         } else {
-            rows.append(Row(metric: renderMetric, backbeat: "n/a (no \(timGM))", reference: "-", ratio: "-", target: ">= 5x", pass: nil))
+            rows.append(Row(metric: renderMetric, backbeat: missing(timGM, "timgm6mb-soundfont", "test"), reference: "-", ratio: "-", target: ">= 5x", pass: nil))
         }
         if haveR3, let font = try? SoundFontFile.load(fluidR3) {
             rows += try capacityRows(soundFont: (name: "FluidR3_GM.sf2", font: font))
         } else {
-            rows.append(Row(metric: "real-time capacity with a SoundFont", backbeat: "n/a (no \(fluidR3))", reference: "-", ratio: "-", target: "≥6x FluidSynth", pass: nil))
+            rows.append(Row(metric: "real-time capacity with a SoundFont", backbeat: missing(fluidR3, "fluid-soundfont-gm", "bench"), reference: "-", ratio: "-", target: "≥6x FluidSynth", pass: nil))
         }
         return rows
     }
