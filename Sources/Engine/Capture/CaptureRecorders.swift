@@ -166,10 +166,14 @@ public final class CaptureController: @unchecked Sendable {
         let dropped = recorder.framesDropped
         var message = "saved \(Self.format(seconds)) s of audio to \(recorder.path)"
         if dropped > 0 { message += " (\(dropped) frames dropped: the disk fell behind)" }
-        if let reason = failure, recorder.frames == 0 {
-            // Nothing was recorded (the disk was full from the start): no empty file is left to mistake for a take.
-            unlink(recorder.path)
-            failure = "\(reason); no audio was written, so \(recorder.path) was removed"
+        if recorder.frames == 0 {
+            // Nothing was recorded (the disk was full from the start, or it stopped at once): the take's
+            // temporary file went, and whatever was at the path is as it was.
+            if let reason = failure {
+                failure = "\(reason); no audio was written, so nothing was saved to \(recorder.path)"
+            } else {
+                message = "nothing recorded: no audio was written, so no take was saved to \(recorder.path)"
+            }
         }
         if let failure { message = "audio recording stopped early: \(failure)" }
         return CaptureSummary(path: recorder.path, requestedPath: recorder.path, seconds: seconds, count: recorder.frames,

@@ -203,7 +203,8 @@ final class MIDIRecorder: @unchecked Sendable {
     }
 
     /// Writes what is left and closes the file. When the file failed or was removed while recording, writes
-    /// everything to the temporary directory instead and says so. Throws only when that fails too.
+    /// everything to the temporary directory instead and says so. Throws only when that fails too. Nothing
+    /// recorded, or nothing that reached the file: whatever was at `path` before stays as it was.
     func stop() throws(SystemError) -> CaptureSummary {
         if !stopping.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
         finished.wait()
@@ -213,15 +214,24 @@ final class MIDIRecorder: @unchecked Sendable {
         var problem = failure.withLock { $0 }
         if problem == nil && writer.isRemoved { problem = "cannot write \(path): it was removed while recording" }
         if problem == nil && count == 0 {
-            // Nothing was played: no file is left to mistake for a take.
-            try? writer.close()
-            unlink(path)
+            // Nothing was played: no file is left to mistake for a take, and none is replaced.
+            writer.discard()
             return CaptureSummary(path: path, requestedPath: path, seconds: seconds, count: 0, framesDropped: 0, problem: nil,
                                   message: "nothing recorded: no MIDI arrived, so no take was saved to \(path)")
         }
+        // The whole take as the stream holds it, read back before the file is closed: the fallback copy's
+        // source if anything below fails.
+        let streamed: [UInt8]
+        do {
+            streamed = try writer.contents(appending: held)
+        } catch {
+            writer.discard()
+            let kept = writer.isPublished ? "; \(path) keeps the take up to the last half second written" : ""
+            throw SystemError("\(problem.map { $0 + "; " } ?? "")the MIDI recording is lost: \(error.description)\(kept)")
+        }
         if problem == nil {
             do {
-                try finish()
+                try finish(streamed)
                 return CaptureSummary(path: path, requestedPath: path, seconds: seconds, count: count, framesDropped: 0, problem: nil,
                                       message: "saved \(count) MIDI events (\(CaptureController.format(seconds)) s) to \(path)")
             } catch {
@@ -230,14 +240,11 @@ final class MIDIRecorder: @unchecked Sendable {
         }
         let reason = problem ?? ""
         let fallback = CaptureFiles.fallbackPath(for: path)
+        // A take that never reached its own file (the disk was full from the start) leaves nothing there: its
+        // temporary file goes, whatever was at `path` stays. One that did keeps what was written.
+        if writer.isPublished { try? writer.close() } else { writer.discard() }
         do {
-            let bytes = SMFStreamWriter.finished(try writer.contents(appending: held), options: writer.options)
-            // None of the take reached its own file (the disk was full from the start): the copy holds it all,
-            // so no empty file is left where the take was asked to go.
-            let emptyHere = writer.events == 0 && !writer.isRemoved
-            try? writer.close()
-            try OutputFile.write(bytes, to: fallback)
-            if emptyHere { unlink(path) }
+            try OutputFile.write(SMFStreamWriter.finished(streamed, options: writer.options), to: fallback)
         } catch {
             throw SystemError("\(reason); the MIDI recording is lost: \(String(describing: error))")
         }
@@ -246,10 +253,10 @@ final class MIDIRecorder: @unchecked Sendable {
                               problem: reason, message: "\(reason); saved the \(count - heldDropped) MIDI events to \(fallback) instead\(lost)")
     }
 
-    /// Closes the streamed file; a format 1 take is then rewritten from it (beside it, renamed into place,
-    /// so a crash meanwhile leaves the streamed take).
-    private func finish() throws(SystemError) {
-        let streamed = try writer.contents()
+    /// Closes the streamed file; a format 1 take is then rewritten from `streamed` (beside it, renamed into
+    /// place, so a crash meanwhile leaves the streamed take).
+    private func finish(_ streamed: [UInt8]) throws(SystemError) {
+        try writer.publish()  // MIDI arrived, if nothing the file keeps (active sensing alone): the take is at `path`
         try writer.close()
         let bytes = SMFStreamWriter.finished(streamed, options: writer.options)
         guard bytes != streamed else { return }
@@ -284,11 +291,13 @@ final class MIDIRecorder: @unchecked Sendable {
 
 enum CaptureFiles {
     /// Checks that `path` can be created or overwritten, by creating a probe file next to it. Nothing is
-    /// left behind.
+    /// left behind. A path that is not a regular file (a device node, a FIFO) is refused: a take is a file.
     static func checkWritable(_ path: String) throws(SystemError) {
         guard !path.isEmpty else { throw SystemError("cannot record to an empty file name") }
-        // A take may not replace a file Backbeat reads (its SoundFont, config, theme, preset or scenario).
+        // A take may not replace a file Backbeat reads (its SoundFont, config, theme, preset or scenario) or
+        // writes (its log).
         try OutputFile.refuseInputs([], output: path)
+        try OutputFile.requireRegular(path, what: "a take")
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -300,7 +309,7 @@ enum CaptureFiles {
         if FileManager.default.fileExists(atPath: path, isDirectory: &existing) {
             if existing.boolValue { throw SystemError("cannot write \(path): it is a directory") }
             do {
-                try FileDescriptor.open(FilePath(path), .writeOnly, options: [.append, .closeOnExec]).close()
+                try FileDescriptor.open(FilePath(path), .writeOnly, options: [.append, .closeOnExec, .nonBlocking]).close()
             } catch {
                 throw SystemError("cannot write \(path)", error)
             }

@@ -1,8 +1,9 @@
-// The one way Backbeat writes a file the user names (`render -o`, `lifecycle check --emit-scenario`, audio
-// recordings): it refuses to overwrite an input, follows symbolic links to the file they point to (the link
-// stays), writes regular files completely or not at all (a temporary file in the same directory, then
-// rename(2)), writes into devices and FIFOs directly (never replacing `/dev/null` with a regular file), and
-// keeps a list of its temporary files so a quit signal can remove them.
+// The one way Backbeat writes a file the user names (`render -o`, `lifecycle check --emit-scenario`, takes):
+// it refuses to overwrite an input, follows symbolic links to the file they point to (the link stays), writes
+// regular files completely or not at all (a temporary file in the same directory, then rename(2)), writes
+// into devices and FIFOs directly (never replacing `/dev/null` with a regular file; a FIFO nobody reads is
+// refused at once instead of waiting in open(2)), removes only files it created, and keeps a list of its
+// temporary files so a quit signal can remove them.
 import Foundation
 import Synchronization
 import SystemPackage
@@ -14,9 +15,11 @@ public final class OutputFile {
     public enum Mode: Sendable {
         /// A temporary file beside the target, renamed over it by `commit()`: all or nothing.
         case atomic
-        /// The target itself, truncated and written as the data comes (a recording that must be readable
-        /// up to its last write at any moment, also if Backbeat dies).
-        case inPlace
+        /// A temporary file beside the target (opened for reading too), written as the data comes and put
+        /// in place by `publish()` once it holds something: a take, readable up to its last write from then
+        /// on, also if Backbeat dies, while whatever was at the path stays as it was until then. Only regular
+        /// files (`requireRegular`).
+        case growing
     }
 
     /// The path as the user gave it.
@@ -35,20 +38,23 @@ public final class OutputFile {
     /// Bytes written by `write(_:)` (the position of the next sequential write).
     public private(set) var position = 0
     private var finished = false
-    /// A regular file written in place: emptied when opened, so a discard before any byte was written
-    /// removes it (no empty file is left for a recording that never started).
-    private let inPlaceRegular: Bool
+    public let mode: Mode
+    /// True once a `.growing` file was renamed to `target` (or an `.atomic` one committed).
+    public private(set) var isPublished = false
 
     /// Opens `path` for writing.
     /// - Parameters:
     ///   - inputs: files this command reads; an output that is one of them (the same device and inode,
     ///     also through a symbolic or hard link) is refused, naming both paths.
-    ///   - mode: all or nothing (`.atomic`), or written in place as it grows (`.inPlace`).
+    ///   - mode: all or nothing (`.atomic`), or put in place once it holds something (`.growing`).
     ///   - replacingReadFiles: false (the default) also refuses every file this process has read as an input
     ///     (`protect(_:)`: fonts, configs, themes, scenarios); true only where replacing such a file is the
     ///     point (saving a preset over the one that was loaded).
-    public init(path: String, inputs: [String] = [], mode: Mode = .atomic, replacingReadFiles: Bool = false) throws(SystemError) {
+    ///   - what: the kind of file, for `.growing`'s refusal of a path that is not a regular file ("a MIDI take").
+    public init(path: String, inputs: [String] = [], mode: Mode = .atomic, replacingReadFiles: Bool = false,
+                what: String = "the output") throws(SystemError) {
         self.path = path
+        self.mode = mode
         guard !path.isEmpty else { throw SystemError("cannot write to an empty file name") }
         try Self.refuseInputs(inputs, output: path, includingReadFiles: !replacingReadFiles)
         // The kernel follows the links to see what is there (also /proc's magic links, as /dev/stdout is).
@@ -57,6 +63,7 @@ public final class OutputFile {
         let type = status.st_mode & S_IFMT
         if exists && type == S_IFDIR { throw SystemError("cannot write '\(path)': it is a directory") }
         if exists && type == S_IFSOCK { throw SystemError("cannot write '\(path)': it is a socket") }
+        if mode == .growing { try Self.requireRegular(path, what: what) }
         isRegular = !exists || type == S_IFREG
         // Where a regular file goes: the file the links lead to (created there when the last link dangles).
         var linkStatus = stat()
@@ -81,24 +88,39 @@ public final class OutputFile {
             }
         }
 
-        if !isRegular {
-            // A device, FIFO or terminal: write into it. Opening a FIFO waits for its reader, like `cat > fifo`.
-            fd = try open(path, [])
+        if !isRegular && type == S_IFIFO {
+            // A FIFO: write into it once a program reads it. Opened without waiting (ENXIO when nobody reads,
+            // where a blocking open would hang and hold up a quit signal), then back to blocking writes.
+            do {
+                fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.nonBlocking, .closeOnExec]).rawValue
+            } catch Errno.noSuchAddressOrDevice {
+                throw SystemError("cannot write \(shown): it is a FIFO and no program is reading it")
+            } catch {
+                throw SystemError("cannot write \(shown)", error, call: "open")
+            }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             temporaryPath = nil
-        } else if mode == .inPlace {
-            fd = try open(target, [.create, .truncate])
+        } else if !isRegular {
+            // A device or terminal: write into it.
+            fd = try open(path, [])
             temporaryPath = nil
         } else {
             let url = URL(fileURLWithPath: target)
             let folder = url.deletingLastPathComponent().path
             Self.removeAbandonedTemporaries(in: folder)
             let temporary = folder + "/" + Self.temporaryName(for: url.lastPathComponent, pid: getpid())
-            // O_NOFOLLOW: a link planted under the temporary name must not redirect the write.
-            fd = try open(temporary, [.create, .truncate, .noFollow])
+            // O_NOFOLLOW: a link planted under the temporary name must not redirect the write. A growing file
+            // is read back too (a take's fallback copy).
+            do {
+                fd = try FileDescriptor.open(FilePath(temporary), mode == .growing ? .readWrite : .writeOnly,
+                                             options: [.create, .truncate, .noFollow, .closeOnExec],
+                                             permissions: [.ownerReadWrite, .groupRead, .otherRead]).rawValue
+            } catch {
+                throw SystemError("cannot write \(shown)", error, call: "open")
+            }
             if exists { _ = fchmod(fd, status.st_mode & 0o7777) }  // the replacement keeps the file's permissions
             temporaryPath = temporary
         }
-        inPlaceRegular = isRegular && mode == .inPlace
         isSeekable = lseek(fd, 0, SEEK_CUR) >= 0
         if let temporaryPath { Self.pending.withLock { $0[ObjectIdentifier(self)] = temporaryPath } }
     }
@@ -141,7 +163,17 @@ public final class OutputFile {
         _ = try? descriptor.seek(offset: Int64(length), from: .start)
     }
 
-    /// Flushes to the disk, closes, and for `.atomic` puts the file in place.
+    /// Puts a `.growing` file in place now (rename over the target), keeping it open to write on: call it
+    /// once the file holds something. Nothing to do for the other modes or once done.
+    public func publish() throws(SystemError) {
+        guard mode == .growing, !finished, !isPublished, let temporaryPath else { return }
+        guard rename(temporaryPath, target) == 0 else { throw error("rename", Errno.last) }
+        isPublished = true
+        Self.pending.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+    }
+
+    /// Flushes to the disk, closes, and for `.atomic` and `.growing` puts the file in place (a growing file
+    /// that holds nothing is to be discarded instead).
     public func commit() throws(SystemError) {
         guard !finished else { return }
         do throws(Errno) {
@@ -159,30 +191,30 @@ public final class OutputFile {
             removeTemporary()
             throw failure
         } catch {}
-        if let temporaryPath {
+        if let temporaryPath, !isPublished {
             guard rename(temporaryPath, target) == 0 else {
                 let failure = error("rename", Errno.last)
                 removeTemporary()
                 throw failure
             }
+            isPublished = true
             Self.pending.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         }
     }
 
-    /// Closes without putting anything in place: a temporary file is removed, the target untouched (for
-    /// `.inPlace` and special files, what was written stays written; an `.inPlace` file with nothing
-    /// written is removed).
+    /// Closes without putting anything in place: a temporary file is removed, the target untouched (a
+    /// `.growing` file already published stays as written; what went into a device or FIFO stays written).
+    /// Backbeat never removes a file it did not create.
     public func discard() {
         guard !finished else { return }
         finished = true
         if fd >= 0 { try? descriptor.close() }
         fd = -1
         removeTemporary()
-        if inPlaceRegular && position == 0 { unlink(target) }
     }
 
     private func removeTemporary() {
-        guard let temporaryPath else { return }
+        guard let temporaryPath, !isPublished else { return }
         unlink(temporaryPath)
         Self.pending.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
     }
@@ -247,20 +279,31 @@ public final class OutputFile {
 
     // MARK: Paths
 
+    /// Refuses a path that exists and is not a regular file (a device, FIFO, directory or socket, also behind
+    /// a link): `what` (a take) is saved to a file, which Backbeat may put in place and remove if it holds
+    /// nothing; a device node or FIFO is never written, replaced or removed as one.
+    public static func requireRegular(_ path: String, what: String) throws(SystemError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        let type = status.st_mode & S_IFMT
+        guard type != S_IFREG else { return }
+        throw SystemError("cannot write '\(path)': it is \(SystemCall.kind(of: type)), not a regular file; \(what) is saved to a regular file")
+    }
+
     /// Refuses an output that is one of `inputs`, or (with `includingReadFiles`) one of the files this process
     /// has read (`protect(_:)`): the same regular file (device and inode), whatever path, symbolic or hard link
     /// leads to it. A device or FIFO named as both is not refused (nothing is replaced).
     public static func refuseInputs(_ inputs: [String], output: String, includingReadFiles: Bool = true) throws(SystemError) {
         var out = stat()
         guard stat(output, &out) == 0, out.st_mode & S_IFMT == S_IFREG else { return }
-        var candidates: [(path: String, device: UInt64, inode: UInt64)] = inputs.compactMap { input in
+        var candidates: [ProtectedFile] = inputs.compactMap { input in
             var inp = stat()
-            return stat(input, &inp) == 0 ? (input, UInt64(inp.st_dev), UInt64(inp.st_ino)) : nil
+            return stat(input, &inp) == 0 ? ProtectedFile(path: input, role: "the input", device: UInt64(inp.st_dev), inode: UInt64(inp.st_ino)) : nil
         }
         if includingReadFiles { candidates += readFiles.withLock { $0 } }
         for input in candidates where input.device == UInt64(out.st_dev) && input.inode == UInt64(out.st_ino) {
             let how = input.path == output ? "" : " (the same file under another name)"
-            throw SystemError("the output '\(output)' is the input '\(input.path)'\(how): writing it would destroy the input; name another output file")
+            throw SystemError("the output '\(output)' is \(input.role) '\(input.path)'\(how): writing it would destroy \(input.role); name another output file")
         }
     }
 
@@ -268,13 +311,21 @@ public final class OutputFile {
     /// directory or a rename does not lose them). Each is kept open (read-only) while the process runs: a file
     /// deleted after it was read then keeps its inode, which a new file (a take) could otherwise be given and
     /// be mistaken for it.
-    private static let readFiles = Mutex<[(path: String, device: UInt64, inode: UInt64)]>([])
+    private static let readFiles = Mutex<[ProtectedFile]>([])
+    private struct ProtectedFile: Sendable {
+        var path: String
+        /// What the file is to this process, for the refusal: "the input", "the log file".
+        var role: String
+        var device: UInt64
+        var inode: UInt64
+    }
     private static let heldFiles = Mutex<[FileDescriptor]>([])
 
     /// Marks `path`, a file this process reads (a SoundFont, a config, a theme, a scenario, a MIDI file), as
     /// one no output may replace, whichever command or key opens the output. A path that is not a regular
-    /// file is ignored; a file already marked is not marked twice.
-    public static func protect(_ path: String) {
+    /// file is ignored; a file already marked is not marked twice. `role`: what the file is, for the refusal
+    /// ("the log file" for `--log`, which Backbeat writes but no take may replace).
+    public static func protect(_ path: String, role: String = "the input") {
         guard let held = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking]) else { return }
         var status = stat()
         guard fstat(held.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
@@ -283,7 +334,7 @@ public final class OutputFile {
         }
         let marked = readFiles.withLock { files in
             if files.contains(where: { $0.device == UInt64(status.st_dev) && $0.inode == UInt64(status.st_ino) }) { return false }
-            files.append((path, UInt64(status.st_dev), UInt64(status.st_ino)))
+            files.append(ProtectedFile(path: path, role: role, device: UInt64(status.st_dev), inode: UInt64(status.st_ino)))
             return true
         }
         if marked { heldFiles.withLock { $0.append(held) } } else { try? held.close() }

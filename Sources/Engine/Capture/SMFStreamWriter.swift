@@ -37,39 +37,35 @@ final class SMFStreamWriter {
     /// (`TakeEvent.isSetup`), moved to tick 0 when the take is finished.
     static let setupTag: [UInt8] = [0x7D, 0x42, 0x53]
 
-    private let fd: FileDescriptor
-    private var closed = false
+    /// The take: a temporary file beside `path`, put in place by the first append that writes events (so
+    /// an empty take, or one that fails before its first event, leaves whatever was at `path` as it was).
+    private let output: OutputFile
+    private var fd: FileDescriptor { FileDescriptor(rawValue: output.fd) }
     /// Bytes of the track chunk's data, the final End-of-Track included.
     private(set) var trackLength = 0
     private(set) var events = 0
     private var encoder: Encoder
     let options: MIDITakeOptions
 
-    /// Creates (or truncates) the file and writes a file with no events yet (`initialTempo` at tick 0).
+    /// Writes a file with no events yet (`initialTempo` at tick 0) beside `path`, which must be a regular
+    /// file or not exist; `path` itself is untouched until the first events are written.
     init(path: String, options: MIDITakeOptions = MIDITakeOptions(),
          initialTempo: UInt32 = StandardMIDIFile.defaultMicrosecondsPerQuarterNote) throws(SystemError) {
         self.path = path
         self.options = options
         encoder = Encoder(tempo: initialTempo, tagPorts: !options.raw)
-        do {  // read and write: read back for a fallback copy
-            fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.create, .truncate, .closeOnExec],
-                                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch {
-            throw SystemError("cannot write \(path)", error)
-        }
+        output = try OutputFile(path: path, mode: .growing, replacingReadFiles: false, what: "a MIDI take")
         let start = Self.start(initialTempo: initialTempo)
         do {
             try writeAll(start, at: 0)
         } catch {
-            try? fd.close()
-            closed = true
-            unlink(path)  // created (or emptied) just now and holding nothing: no empty file is left behind
+            output.discard()  // the temporary file goes; `path` was never touched
             throw error
         }
         trackLength = start.count - Self.headerSize
     }
 
-    deinit { if !closed { try? fd.close() } }
+    deinit { output.discard() }
 
     /// A file with no events: the header, the tempo at tick 0 and an End-of-Track.
     static func start(initialTempo: UInt32) -> [UInt8] {
@@ -118,7 +114,14 @@ final class SMFStreamWriter {
         trackLength = newLength
         encoder = next
         events += batch.count
+        try output.publish()                                                // 4. the take is at `path` from now on
     }
+
+    /// Puts the take at `path` now, events or not.
+    func publish() throws(SystemError) { try output.publish() }
+
+    /// Whether the take is at `path` (its first events were written).
+    var isPublished: Bool { output.isPublished }
 
     /// Seconds to ticks through the tempo map, port marks, running status: the state carried from one
     /// append to the next.
@@ -286,17 +289,15 @@ final class SMFStreamWriter {
         return fstat(fd.rawValue, &info) == 0 && info.st_nlink == 0
     }
 
-    /// Flushes to the disk and closes. Idempotent.
+    /// Flushes to the disk and closes: a take with events stays at `path`; one without is removed (only the
+    /// temporary file this writer created: `path` keeps what it had). Idempotent.
     func close() throws(SystemError) {
-        guard !closed else { return }
-        closed = true
-        defer { try? fd.close() }
-        do throws(Errno) {
-            try SystemCall.retryOnInterrupt { fsync(fd.rawValue) }
-        } catch where error != .invalidArgument {  // devices and pipes cannot sync: not an error
-            throw SystemError("cannot write \(path)", error)
-        } catch {}
+        guard output.isPublished else { return output.discard() }
+        try output.commit()
     }
+
+    /// Closes; the temporary file of a take with no events goes. Idempotent.
+    func discard() { output.discard() }
 
     /// A variable-length quantity in exactly four bytes (leading 0x80 bytes pad it).
     static func paddedVLQ(_ value: UInt32) -> [UInt8] {

@@ -80,7 +80,7 @@ public enum WAVFile {
     /// Reads a file written by `write` (stereo 32-bit float): for tests and round trips.
     public static func read(_ path: String) throws(SystemError) -> (left: [Float], right: [Float], sampleRate: Int) {
         let bytes: [UInt8]
-        do throws(Errno) { bytes = try SystemCall.readFile(path) } catch { throw SystemError("cannot read \(path)", error) }
+        do throws(ReadFailure) { bytes = try SystemCall.readFile(path, limit: ReadLimit.wav, what: "a WAV file read whole") } catch { throw SystemError("cannot read \(path)", error) }
         func u32(_ at: Int) -> UInt32 {
             UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
         }

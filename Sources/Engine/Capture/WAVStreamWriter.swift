@@ -47,9 +47,10 @@ public final class WAVStreamWriter {
         }
     }
 
-    /// Creates (or truncates) the file at `path`, written in place as it grows (a recording).
+    /// A recording: written beside `path` as it grows and put in place with its first frames (whatever was
+    /// at `path` stays until then, and stays if none come); `path` must be a regular file or not exist.
     convenience init(path: String, sampleRate: Int, rf64Above: Int = WAVFile.plainWAVLimit) throws(SystemError) {
-        let output = try OutputFile(path: path, mode: .inPlace)
+        let output = try OutputFile(path: path, mode: .growing, what: "an audio take")
         try self.init(output: output, sampleRate: sampleRate, rf64Above: rf64Above)
     }
 
@@ -100,6 +101,8 @@ public final class WAVStreamWriter {
             output.truncate(to: WAVFile.headerSize + frames * 8)
             throw error
         }
+        // A recording holds something now: in place it goes (once).
+        try output.publish()
     }
 
     /// Writes the header for the frames written so far (nothing to do on an output that cannot seek).
@@ -114,6 +117,11 @@ public final class WAVStreamWriter {
     public func close() throws(SystemError) {
         guard !closed else { return }
         closed = true
+        if output.mode == .growing && !output.isPublished {
+            // A recording with no frames: nothing replaces what was at the path.
+            output.discard()
+            return
+        }
         do {
             try patchHeader()
         } catch {
