@@ -96,7 +96,7 @@ public enum ThreadCPUTime {
 
     /// A /proc file's text (such files report size 0: read to end of file). Nil when it cannot be read.
     static func readSmallFile(_ path: String) -> String? {
-        guard let bytes = try? SystemCall.readFile(path), !bytes.isEmpty else { return nil }
+        guard let bytes = try? SystemCall.readFile(path, limit: 1 << 20, what: "a /proc file"), !bytes.isEmpty else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -69,7 +69,7 @@ public struct InfoPlistReport: Sendable, Equatable {
     /// Reads an XML or binary Info.plist.
     public static func load(path: String) throws(Failure) -> InfoPlistReport {
         let data: Data
-        do throws(Errno) { data = Data(try SystemCall.readFile(path)) } catch {
+        do throws(ReadFailure) { data = Data(try SystemCall.readFile(path, limit: ReadLimit.plist, what: "an Info.plist")) } catch {
             throw Failure(description: "\(path): cannot read the file: \(error)")
         }
         let plist: Any

@@ -49,7 +49,7 @@ public struct Scenario: Sendable, Equatable {
     /// Reads and parses `path`; errors name `path` as given.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
         let bytes: [UInt8]
-        do throws(Errno) { bytes = try SystemCall.readFile(path) } catch {
+        do throws(ReadFailure) { bytes = try SystemCall.readFile(path, limit: ReadLimit.text, what: "a scenario") } catch {
             throw ScenarioError(file: path, line: 0, message: "cannot read the file: \(error)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {

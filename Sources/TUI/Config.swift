@@ -79,7 +79,7 @@ public struct Config: Equatable, Sendable {
             if mustExist { throw ConfigFileError(file: path, line: 0, message: "no such config file") }
             return Config()
         }
-        return try parse(try TOMLFile.read(path: path), file: path)
+        return try parse(try TOMLFile.read(path: path, what: "a config file"), file: path)
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigFileError) -> Config {

@@ -35,9 +35,10 @@ struct KeyLines {
 
 /// Reads a TOML file into a table, turning every failure into a `ConfigFileError`.
 enum TOMLFile {
-    static func read(path: String) throws(ConfigFileError) -> String {
+    /// `what`: the kind of file, for the size limit's message ("a config file").
+    static func read(path: String, what: String) throws(ConfigFileError) -> String {
         let bytes: [UInt8]
-        do throws(Errno) { bytes = try SystemCall.readFile(path) } catch {
+        do throws(ReadFailure) { bytes = try SystemCall.readFile(path, limit: ReadLimit.text, what: what) } catch {
             throw ConfigFileError(file: path, line: 0, message: "cannot read the file: \(error)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {

@@ -43,7 +43,7 @@ public struct SessionState: Equatable, Sendable {
         if FileManager.default.fileExists(atPath: synthPath(directory)) { state.synth = try SynthPreset.load(path: synthPath(directory)) }
         let file = sessionPath(directory)
         guard FileManager.default.fileExists(atPath: file) else { return state }
-        let text = try TOMLFile.read(path: file)
+        let text = try TOMLFile.read(path: file, what: "a session file")
         let root = try TOMLFile.parse(text, file: file)
         let lines = KeyLines(root)
         for key in root.keys where !["theme", "connections", "soundfont"].contains(key) {

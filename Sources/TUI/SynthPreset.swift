@@ -105,7 +105,7 @@ public struct SynthPreset: Equatable, Sendable {
     // MARK: - File
 
     public static func load(path: String) throws(ConfigFileError) -> SynthPreset {
-        try parse(try TOMLFile.read(path: path), file: path)
+        try parse(try TOMLFile.read(path: path, what: "a preset"), file: path)
     }
 
     /// Reads a preset; an unknown key, a wrong type or a value out of range is an error naming the file, the

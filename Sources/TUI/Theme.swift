@@ -47,7 +47,7 @@ public struct Theme: Equatable, Sendable {
 
     /// Loads a theme file (and the themes it extends).
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigFileError) -> Theme {
-        try parse(try TOMLFile.read(path: path), file: path, environment: environment)
+        try parse(try TOMLFile.read(path: path, what: "a theme"), file: path, environment: environment)
     }
 
     /// `chain`: the files already on the way down (canonical path, shown name), for the cycle check.
@@ -78,7 +78,7 @@ public struct Theme: Equatable, Sendable {
                 throw ConfigFileError(file: source.file, line: parent.line, message:
                     "extends = \"\(TerminalText.sanitized(parent.name))\" makes a cycle: \(names.map(TerminalText.sanitized).joined(separator: " -> "))\(hint)")
             }
-            base = try build(try ThemeSource.parse(try TOMLFile.read(path: path), file: path), chain: chain, environment: environment)
+            base = try build(try ThemeSource.parse(try TOMLFile.read(path: path, what: "a theme"), file: path), chain: chain, environment: environment)
         case .missingFile(let path):
             throw ConfigFileError(file: source.file, line: parent.line, message: "extends: no theme file at \(TerminalText.sanitized(path))")
         case .unknownName:

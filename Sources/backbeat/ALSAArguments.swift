@@ -19,11 +19,10 @@ struct ALSAArguments: ParsableArguments {
     @Option(help: ArgumentHelp("ALSA PCM device for --driver alsa (with --rate, --period and --periods).", valueName: "name"))
     var device = "default"
 
-    @Option(help: "Periods in the ALSA PCM buffer (--driver alsa).")
+    @Option(parsing: .unconditional, help: "Periods in the ALSA PCM buffer (--driver alsa), 2...16.", transform: NumberArgument.whole(2...16))
     var periods = 2
 
     func validate() throws {
-        guard (2...16).contains(periods) else { throw ValidationError("--periods must be between 2 and 16 (got \(periods))") }
         guard !device.isEmpty else { throw ValidationError("--device must not be empty") }
         if driver == .alsa && midi == .jack {
             throw ValidationError("--midi jack needs --driver jack: with --driver alsa no JACK client runs (use --midi alsa or auto)")

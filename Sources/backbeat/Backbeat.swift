@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// Command-line parsing and wiring only: every subcommand lives in a file of its own. The root takes no
 /// options of its own: a root option would shadow a subcommand's option of the same name (`render
@@ -27,6 +28,19 @@ struct Backbeat: ParsableCommand {
             print(script)
             return
         }
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            // What the argument parser would print itself (`exit(withError:)`), but through `Console`: its
+            // errors quote the user's values ("The value '...' is invalid"), which reach the terminal with
+            // their control characters escaped, as every other message does. Help goes to stdout as it is.
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            if !text.isEmpty {
+                if code == .success { print(text) } else { Console.message(text, prefix: "") }
+            }
+            Foundation.exit(code.rawValue)
+        }
     }
 }

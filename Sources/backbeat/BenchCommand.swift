@@ -18,7 +18,8 @@ struct Bench: ParsableCommand {
     @Flag(help: "One JSON object per row.")
     var json = false
 
-    @Option(help: "Seconds of held chord each render comparison plays.")
+    @Option(parsing: .unconditional, help: "Seconds of held chord each render comparison plays (0.5...600).",
+            transform: NumberArgument.decimal(0.5...600, unit: "seconds"))
     var seconds = 5.0
 
     enum Group: String, ExpressibleByArgument, CaseIterable { case synth, calls, render, latency, polyphony, capacity, process, decode, soundfont, soundfont3, sfspeed, effects }

@@ -20,19 +20,20 @@ struct EngineArguments: ParsableArguments {
     @Flag(name: .customLong("no-autoconnect"), help: "Do not connect the outputs to the physical playback ports.")
     var noAutoconnect = false
 
-    @Option(help: "Sample rate of a private JACK server.")
+    @Option(parsing: .unconditional, help: "Sample rate of a private JACK server (8000...192000).", transform: NumberArgument.whole(8_000...192_000))
     var rate = 48_000
 
-    @Option(help: "Period (frames) of a private JACK server.")
+    @Option(parsing: .unconditional, help: "Period (frames) of a private JACK server: a power of two, 16...8192.",
+            transform: NumberArgument.whole(16...8192, powerOfTwo: true))
     var period = 256
 
-    @Option(help: "Synth polyphony (1...4096).")
+    @Option(parsing: .unconditional, help: "Synth polyphony (1...4096).", transform: NumberArgument.whole(1...4096))
     var voices = 64
 
-    @Option(help: "Listen to one MIDI channel (1...16); default: all (omni).")
+    @Option(parsing: .unconditional, help: "Listen to one MIDI channel (1...16); default: all (omni).", transform: NumberArgument.whole(1...16))
     var channel: Int?
 
-    @Option(help: "Initial patch (program number).")
+    @Option(parsing: .unconditional, help: "Initial patch (program number, 0...127).", transform: NumberArgument.whole(0...127))
     var patch = 0
 
     @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch.", valueName: "name|path"), completion: Completions.presets)
@@ -49,7 +50,8 @@ struct EngineArguments: ParsableArguments {
     @Option(name: .customLong("record-midi"), help: ArgumentHelp("Record the MIDI Backbeat receives to a Standard MIDI File, written as it arrives: 960 ticks per quarter note, the tempo of an incoming MIDI clock as Set Tempo events (else 120 BPM), transport messages as markers, each channel's bank, program, controllers and pitch bend at the start. Nothing received: no file.", valueName: "file.mid"), completion: .file(extensions: ["mid", "midi"]))
     var recordMIDI: String?
 
-    @Option(name: .customLong("record-midi-format"), help: ArgumentHelp("Standard MIDI File format of a MIDI take: 1 (a tempo track, then one track per input port) or 0 (one track).", valueName: "0|1"))
+    @Option(name: .customLong("record-midi-format"), parsing: .unconditional, help: ArgumentHelp("Standard MIDI File format of a MIDI take: 1 (a tempo track, then one track per input port) or 0 (one track).", valueName: "0|1"),
+            transform: NumberArgument.whole(0...1))
     var recordMIDIFormat = 1
 
     @Flag(name: .customLong("record-midi-raw"), help: "Keep every MIDI byte of a take as it arrived (clock ticks and other system messages as F7 escape events, 120 BPM, format 0, no channel state at the start). Most readers (mido, FluidSynth, DAWs) reject or misplay such files.")
@@ -64,13 +66,6 @@ struct EngineArguments: ParsableArguments {
             Console.info("--server \(String(reflecting: server)) is not a JACK server name: \(problem)")
             throw ExitCode(2)
         }
-        guard (8_000...192_000).contains(rate) else { throw ValidationError("--rate must be between 8000 and 192000 (got \(rate))") }
-        guard (16...8192).contains(period), period & (period - 1) == 0 else {
-            throw ValidationError("--period must be a power of two between 16 and 8192 (got \(period))")
-        }
-        guard (1...4096).contains(voices) else { throw ValidationError("--voices must be between 1 and 4096 (got \(voices))") }
-        if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be between 1 and 16 (got \(channel))") }
-        guard patch >= 0 && patch <= 127 else { throw ValidationError("--patch must be a program number 0...127 (got \(patch))") }
         guard !clientName.isEmpty else { throw ValidationError("--name must not be empty") }
         guard clientName.utf8.count <= JackClient.maximumNameLength else {
             throw ValidationError("--name is \(clientName.utf8.count) bytes long; a JACK client name has at most \(JackClient.maximumNameLength)")

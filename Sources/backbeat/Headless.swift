@@ -5,14 +5,18 @@ import TUI
 
 /// `backbeat --headless`: the engine without the terminal UI, one status line a second until a quit signal.
 enum Headless {
-    static func run(_ arguments: EngineArguments, alsa: ALSAArguments) throws {
+    /// `logFile`: `--log`, which gets every message the engine logs, as the workstation's does.
+    static func run(_ arguments: EngineArguments, alsa: ALSAArguments, logFile: LogFile? = nil) throws {
         let signals = QuitSignals.install()
         let nsm = NSMSession.join(signals: signals)
         let preset = nsm?.state?.synth ?? arguments.loadPreset()
         var options = alsa.apply(to: arguments.engineOptions).applying(preset)
         options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts)
         nsm?.adjust(&options)
-        let engine = Engine(options: options, log: { Console.info($0) })
+        let engine = Engine(options: options, log: { line in
+            Console.info(line)
+            logFile?.write(line)
+        })
         preset?.apply(to: engine.synth)
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
@@ -50,6 +54,7 @@ enum Headless {
             }
         }
         Console.info("quitting (signal \(signals.signal ?? 0))")
+        logFile?.write("quitting (signal \(signals.signal ?? 0))")
         try SessionSetup.finish(engine: engine, capture: capture, drain: drain)
     }
 

@@ -10,7 +10,7 @@ import TUI
 /// stdout as they happen; status lines and the narration (the scenario's words, or Backbeat's when the
 /// state changed after them) go to stderr. `--demo` and the recordings work as without a scenario.
 enum LiveScenario {
-    static func runHeadless(_ arguments: EngineArguments, scenarioPath: String) throws {
+    static func runHeadless(_ arguments: EngineArguments, scenarioPath: String, logFile: LogFile? = nil) throws {
         let scenario: Scenario
         do { scenario = try ScenarioPath.load(path: scenarioPath) } catch { Console.fail("\(error)") }
         let signals = QuitSignals.install()
@@ -18,7 +18,10 @@ enum LiveScenario {
         let preset = nsm?.state?.synth ?? arguments.loadPreset()
         var options = arguments.engineOptions.applying(preset)
         nsm?.adjust(&options)
-        let engine = Engine(options: options, log: { Console.info($0) })
+        let engine = Engine(options: options, log: { line in
+            Console.info(line)
+            logFile?.write(line)
+        })
         preset?.apply(to: engine.synth)
         let capture = CaptureController(engine: engine)
         let session = LiveSession(scenario: scenario)

@@ -34,16 +34,17 @@ struct Render: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The WAV file to write.", valueName: "out.wav"), completion: .file(extensions: ["wav"]))
     var output: String
 
-    @Option(help: "Sample rate in Hz (8000...384000).")
+    @Option(parsing: .unconditional, help: "Sample rate in Hz (8000...384000).", transform: NumberArgument.whole(8_000...384_000))
     var rate: Int = 48_000
 
-    @Option(help: "Voices that can sound at once (1...4096).")
+    @Option(parsing: .unconditional, help: "Voices that can sound at once (1...4096).", transform: NumberArgument.whole(1...4096))
     var voices: Int = 64
 
-    @Option(help: "Initial built-in patch (its number, taken modulo the number of patches).")
+    @Option(parsing: .unconditional, help: "Initial built-in patch (its number 0...127, taken modulo the number of patches).",
+            transform: NumberArgument.whole(0...127))
     var patch: Int = 0
 
-    @Option(help: "Play only this MIDI channel (1...16); all channels by default.")
+    @Option(parsing: .unconditional, help: "Play only this MIDI channel (1...16); all channels by default.", transform: NumberArgument.whole(1...16))
     var channel: Int?
 
     @OptionGroup var sound: SoundArguments
@@ -53,7 +54,7 @@ struct Render: ParsableCommand {
                                valueName: "duration"),
             transform: { text in
                 guard let seconds = HumanDuration.parse(text) else {
-                    throw ValidationError("'\(text)' is not a duration: use e.g. 3h, 90m, 45s, 1h30m or plain seconds (above 0, at most 100000h)")
+                    throw ValidationError("'\(text)' is not a duration: use e.g. 3h, 90m, 45s, 1h30m or plain seconds (0.1 s to 100000h)")
                 }
                 return seconds
             })
@@ -66,17 +67,13 @@ struct Render: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        guard (8_000...384_000).contains(rate) else { throw ValidationError("--rate must be 8000...384000") }
-        guard (1...4_096).contains(voices) else { throw ValidationError("--voices must be 1...4096 (got \(voices))") }
-        guard patch >= 0 else { throw ValidationError("--patch must not be negative") }
-        if let channel, !(1...16).contains(channel) { throw ValidationError("--channel must be 1...16") }
     }
 
     func run() throws {
         // Signals become a flag the render loop polls, so an interrupted render removes its temporary file.
         let signals = QuitSignals.install()
         let data: [UInt8]
-        do throws(Errno) { data = try SystemCall.readFile(input) } catch {
+        do throws(ReadFailure) { data = try SystemCall.readFile(input, limit: ReadLimit.midiFile, what: "a MIDI file") } catch {
             throw failure(SystemError("cannot read '\(input)'", error).description)
         }
         OutputFile.protect(input)

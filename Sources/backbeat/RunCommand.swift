@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import MIDI
 import TUI
@@ -32,14 +33,17 @@ struct Run: ParsableCommand {
         }
         let scenario: String?
         do { scenario = try self.scenario.map(ScenarioPath.resolve) } catch { Console.fail(TerminalText.sanitized("\(error)")) }
+        // Opened (and protected from the takes) before anything else is, in every mode.
+        let logFile: LogFile?
+        do { logFile = try ui.log.map { path throws(SystemError) in try LogFile(path: path) } } catch { Console.fail("\(error)") }
         if let scenario, headless {
-            do { try LiveScenario.runHeadless(engine, scenarioPath: scenario) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
+            do { try LiveScenario.runHeadless(engine, scenarioPath: scenario, logFile: logFile) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
             return
         }
         if headless {
-            try Headless.run(engine, alsa: alsa)
+            try Headless.run(engine, alsa: alsa, logFile: logFile)
         } else {
-            try WorkstationCommand.run(engine: engine, ui: ui, alsa: alsa, scenarioPath: scenario)
+            try WorkstationCommand.run(engine: engine, ui: ui, alsa: alsa, scenarioPath: scenario, logFile: logFile)
         }
     }
 }

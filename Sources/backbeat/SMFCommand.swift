@@ -36,7 +36,10 @@ struct SMFCommand: ParsableCommand {
     func run() throws {
         let shown = file == "-" ? "standard input" : "'\(TerminalText.sanitized(file))'"
         let data: [UInt8]
-        do throws(Errno) { data = try file == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : SystemCall.readFile(file) } catch {
+        do throws(ReadFailure) {
+            data = try file == "-" ? SystemCall.readStandardInput(limit: ReadLimit.midiFile, what: "a MIDI file")
+                : SystemCall.readFile(file, limit: ReadLimit.midiFile, what: "a MIDI file")
+        } catch {
             Console.message(SystemError("cannot read \(shown)", error).description, prefix: "backbeat smf: ")
             throw ExitCode(2)
         }

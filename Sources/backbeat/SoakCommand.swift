@@ -17,24 +17,25 @@ struct Soak: ParsableCommand {
             jack_midisine receiving the same MIDI traffic, then the server idle (--no-baseline skips both).
             """)
 
-    @Option(help: "Minutes to run.") var minutes = 10.0
-    @Option(help: "JACK period in frames.") var period = 64
-    @Option(help: "Voices held.") var voices = 512
-    @Option(name: .customLong("events-per-second"), help: "Random MIDI events per second.") var eventsPerSecond = 1000
+    @Option(parsing: .unconditional, help: "Minutes to run (0.1...1440).", transform: NumberArgument.decimal(0.1...1440, unit: "minutes"))
+    var minutes = 10.0
+    @Option(parsing: .unconditional, help: "JACK period in frames: a power of two, 16...4096.", transform: NumberArgument.whole(16...4096, powerOfTwo: true))
+    var period = 64
+    @Option(parsing: .unconditional, help: "Voices held (1...2048, the distinct keys of 16 channels).", transform: NumberArgument.whole(1...2048))
+    var voices = 512
+    @Option(name: .customLong("events-per-second"), parsing: .unconditional, help: "Random MIDI events per second (1...20000).",
+            transform: NumberArgument.whole(1...20_000))
+    var eventsPerSecond = 1000
     @Flag(help: "Show the workstation, redrawn 30 times a second, while soaking (needs a terminal).") var ui = false
     @Flag(inversion: .prefixedNo, help: "Afterwards, count the xruns of jack_midisine under the same traffic and of the idle server (the references).")
     var baseline = true
-    @Option(name: .customLong("reference-minutes"), help: "Minutes each reference runs (default: --minutes).")
+    @Option(name: .customLong("reference-minutes"), parsing: .unconditional, help: "Minutes each reference runs (default: --minutes; 0.1...1440).",
+            transform: NumberArgument.decimal(0.1...1440, unit: "minutes"))
     var referenceMinutes: Double?
     @Option(help: ArgumentHelp("Also write the table to this file.", valueName: "path"), completion: .file()) var report: String?
     @Flag(help: "One JSON object per row.") var json = false
 
     func validate() throws {
-        guard minutes > 0 else { throw ValidationError("--minutes must be positive") }
-        if let referenceMinutes, referenceMinutes <= 0 { throw ValidationError("--reference-minutes must be positive") }
-        guard (16...4096).contains(period), period & (period - 1) == 0 else { throw ValidationError("--period must be a power of two 16...4096") }
-        guard (1...2048).contains(voices) else { throw ValidationError("--voices must be 1...2048, the distinct keys of 16 channels (got \(voices))") }
-        guard (1...20_000).contains(eventsPerSecond) else { throw ValidationError("--events-per-second must be 1...20000") }
         if ui, isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 { throw ValidationError("--ui needs a terminal (scripts/soak runs one in tmux)") }
         if let report, report.isEmpty { throw ValidationError("--report needs a file name") }
     }

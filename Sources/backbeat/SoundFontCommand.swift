@@ -66,7 +66,7 @@ struct SoundFontCommand: ParsableCommand {
             var needed: [Int]?
             if let midiFile {
                 do {
-                    let file = try StandardMIDIFile(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: midiFile))))
+                    let file = try StandardMIDIFile(bytes: SystemCall.readFile(midiFile, limit: ReadLimit.midiFile, what: "a MIDI file"))
                     let messages = OfflineRenderer.messages(of: file)
                         .enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }
                     needed = font.samplesNeeded(by: messages.map { $0.element.message })

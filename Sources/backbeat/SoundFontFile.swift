@@ -9,7 +9,8 @@ struct SoundArguments: ParsableArguments {
     @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play through this SoundFont 2 file (.sf2, or SoundFont 3 .sf3) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. Given more than once, the fonts stack, the later on top, as FluidSynth stacks them: a preset is looked up from the top font down, and a bank no font has falls back as GS does (bank 0, or the standard drum kit) with a warning per channel. A broken font stops Backbeat before it plays (exit 2).", valueName: "path"), completion: .file(extensions: ["sf2", "sf3"]))
     var soundFont: [String] = []
 
-    @Option(name: .customLong("sample-cache"), help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512). Playing live, the samples used longest ago are evicted beyond it; a render does not sound the samples its file needs beyond it. Config: sample_cache.", valueName: "MiB"))
+    @Option(name: .customLong("sample-cache"), parsing: .unconditional, help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512). Playing live, the samples used longest ago are evicted beyond it; a render does not sound the samples its file needs beyond it. Config: sample_cache.", valueName: "MiB"),
+            transform: NumberArgument.whole(1...1_048_576))
     var sampleCache: Int?
 
     @Flag(name: .customLong("no-reverb"), help: "Turn the synth's reverb off (on by default; a SoundFont voice sends to it by its zone and CC91, a built-in patch by its own send and CC91).")
@@ -20,7 +21,6 @@ struct SoundArguments: ParsableArguments {
 
     func validate() throws {
         try SoundFontFile.validate(soundFont)
-        if let sampleCache, !(1...1_048_576).contains(sampleCache) { throw ValidationError("--sample-cache must be 1...1048576 (MiB)") }
     }
 }
 

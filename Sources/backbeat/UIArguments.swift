@@ -15,16 +15,17 @@ struct UIArguments: ParsableArguments {
     @Flag(name: .customLong("no-color"), help: "No colour (as when NO_COLOR is set).")
     var noColor = false
 
-    @Option(help: ArgumentHelp("Seconds a computer-keyboard note lasts (terminals report no key release).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a computer-keyboard note lasts (terminals report no key release), 0.02...10.", valueName: "seconds"),
+            transform: NumberArgument.decimal(0.02...10, unit: "seconds"))
     var gate: Double?
 
     @Flag(help: "Hold mode: a second press of a note key ends the note.")
     var hold = false
 
-    @Option(help: "Octave of the lower note row (z = C of this octave, C4 = note 60), 0...8.")
+    @Option(parsing: .unconditional, help: "Octave of the lower note row (z = C of this octave, C4 = note 60), 0...8.", transform: NumberArgument.whole(0...8))
     var octave: Int?
 
-    @Option(help: "Velocity of computer-keyboard notes, 1...127.")
+    @Option(parsing: .unconditional, help: "Velocity of computer-keyboard notes, 1...127.", transform: NumberArgument.whole(1...127))
     var velocity: Int?
 
     @Option(name: .customLong("middle-c"), help: ArgumentHelp("Name of note 60: C4 or C3.", valueName: "C4|C3"))
@@ -37,9 +38,6 @@ struct UIArguments: ParsableArguments {
     var log: String?
 
     func validate() throws {
-        if let gate, !(0.02...10).contains(gate) { throw ValidationError("--gate must be between 0.02 and 10 seconds (got \(gate))") }
-        if let octave, !(0...8).contains(octave) { throw ValidationError("--octave must be 0...8 (got \(octave))") }
-        if let velocity, !(1...127).contains(velocity) { throw ValidationError("--velocity must be 1...127 (got \(velocity))") }
         if let middleC, !["C4", "C3"].contains(middleC.uppercased()) { throw ValidationError("--middle-c must be C4 or C3 (got \(middleC))") }
     }
 

@@ -7,7 +7,8 @@ import TUI
 /// `backbeat` with no subcommand: the engine and the terminal workstation. Errors in the config or theme
 /// stop it before the screen is taken; every way out gives the terminal back.
 enum WorkstationCommand {
-    static func run(engine arguments: EngineArguments, ui: UIArguments, alsa: ALSAArguments, scenarioPath: String? = nil) throws {
+    static func run(engine arguments: EngineArguments, ui: UIArguments, alsa: ALSAArguments, scenarioPath: String? = nil,
+                    logFile: LogFile? = nil) throws {
         let utf8 = CursesDriver.prepareLocale()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             Console.fail("the workstation needs a terminal; use --headless to run without one")
@@ -32,8 +33,6 @@ enum WorkstationCommand {
         nsm?.adjust(&options)
         let scenario: Scenario?
         do { scenario = try scenarioPath.map { path throws(ScenarioError) in try ScenarioPath.load(path: path) } } catch { Console.fail("\(error)") }
-        let logFile: LogFile?
-        do { logFile = try ui.log.map { try LogFile(path: $0) } } catch { Console.fail("\(error)") }
         let messages = Mutex<[String]>([])
 
         let signals = QuitSignals.install()
@@ -69,31 +68,5 @@ enum WorkstationCommand {
         logFile?.write("quitting (\(reason))")
         // The workstation hands the last drained events to the recorders, then every file is written.
         try SessionSetup.finish(engine: engine, capture: capture) { workstation.tick(now: loop.now()) }
-    }
-}
-
-/// The `--log` file could not be opened for writing.
-struct LogFileError: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "cannot write the log file \(path)" }
-}
-
-/// Engine messages with a monotonic time stamp, so ui-bench can measure "ready:" to "first frame".
-final class LogFile: Sendable {
-    private let handle: FileHandle
-    private let start = ContinuousClock.now
-
-    init(path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw LogFileError(path: path) }
-        handle.seekToEndOfFile()
-        self.handle = handle
-    }
-
-    func write(_ line: String) {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let stamp = String(format: "%.3f", Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9)
-        handle.write(Data("[\(stamp)] \(line)\n".utf8))
     }
 }

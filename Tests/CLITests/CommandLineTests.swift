@@ -12,7 +12,7 @@ import Testing
         #expect(render.output.contains("backbeat render"), "\(render.output)")
         let runOptions = try run(backbeatExecutable(), ["--headless", "--voices", "5000"])
         #expect(runOptions.status == 64)
-        #expect(runOptions.output.contains("--voices must be between 1 and 4096"), "\(runOptions.output)")
+        #expect(runOptions.output.contains("'5000' is invalid for '--voices <voices>': must be a whole number from 1 to 4096"), "\(runOptions.output)")
     }
 
     // Issue 27: every input is protected. A take named like the font or the preset is refused before the

@@ -106,7 +106,7 @@ import Testing
     @Test func theWAVWriterSwitchesToRF64WhenTheDataPassesTheLimit() throws {
         let target = path("big.wav")
         let limit = 1_000  // RIFF sizes above 1000 bytes are "over 4 GiB" for this test
-        let writer = try WAVStreamWriter(output: OutputFile(path: target, mode: .inPlace), sampleRate: 8_000, rf64Above: limit)
+        let writer = try WAVStreamWriter(output: OutputFile(path: target, mode: .growing), sampleRate: 8_000, rf64Above: limit)
         let left = (0..<1_000).map { Float($0) / 1_000 }, right = left.map { -$0 }
         try writer.append(left: left, right: right, count: 100)  // 800 bytes of data: RIFF size 886
         try writer.patchHeader()

@@ -6,17 +6,21 @@ public enum HumanDuration {
     /// The longest duration accepted: far beyond any render, short enough that frame counts never overflow.
     public static let limit = 100_000.0 * 3600
 
-    /// Seconds in `text`: plain seconds (`90`, `2.5`) or numbers with units in the order h, m, s, each at most
-    /// once (`3h`, `90m`, `45s`, `1h30m`, `1.5h`). Nil for anything else, for zero, and past `limit`.
+    /// The shortest duration accepted: a tenth of a second, what `format` shows.
+    public static let minimum = 0.1
+
+    /// Seconds in `text`: plain seconds (`90`, `2.5`, `DecimalText`'s digits: no `0x10`, no spaces) or
+    /// numbers with units in the order h, m, s, each at most once (`3h`, `90m`, `45s`, `1h30m`, `1.5h`).
+    /// Nil for anything else, below `minimum` and past `limit`.
     public static func parse(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if let seconds = Double(trimmed) { return valid(seconds) }
+        let lowered = text.lowercased()
+        if let seconds = DecimalText.decimal(lowered) { return valid(seconds) }
         var total = 0.0
         var number = ""
         var units: [Character] = ["h", "m", "s"]
         var sawUnit = false
-        for character in trimmed {
-            if character.isNumber || character == "." {
+        for character in lowered {
+            if character.isASCII && (character.isNumber || character == ".") {
                 number.append(character)
                 continue
             }
@@ -33,7 +37,7 @@ public enum HumanDuration {
     }
 
     private static func valid(_ seconds: Double) -> Double? {
-        seconds.isFinite && seconds > 0 && seconds <= limit ? seconds : nil
+        seconds.isFinite && seconds >= minimum && seconds <= limit ? seconds : nil
     }
 
     /// `seconds` in the same notation, to a tenth of a second: `1h30m`, `45s`, `2h0m0.5s`.
