@@ -5,13 +5,15 @@ import TUI
 
 /// `backbeat --headless`: the engine without the terminal UI, one status line a second until a quit signal.
 enum Headless {
-    /// `logFile`: `--log`, which gets every message the engine logs, as the workstation's does.
-    static func run(_ arguments: EngineArguments, alsa: ALSAArguments, logFile: LogFile? = nil) throws {
+    /// `config`: the config file, whose engine settings count as in the workstation (the command line over
+    /// them). `logFile`: `--log`, which gets every message the engine logs, as the workstation's does.
+    static func run(_ arguments: EngineArguments, alsa: ALSAArguments, config: Config = Config(), logFile: LogFile? = nil) throws {
         let signals = QuitSignals.install()
         let nsm = NSMSession.join(signals: signals)
-        let preset = nsm?.state?.synth ?? arguments.loadPreset()
-        var options = alsa.apply(to: arguments.engineOptions).applying(preset)
-        options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts)
+        let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
+        var options = alsa.apply(to: arguments.options(with: config.engine)).applying(preset)
+        options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts ?? config.engine.soundFonts,
+                                                    sampleCacheFallback: config.engine.sampleCache)
         nsm?.adjust(&options)
         let engine = Engine(options: options, log: { line in
             Console.info(line)

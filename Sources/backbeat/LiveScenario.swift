@@ -10,13 +10,15 @@ import TUI
 /// stdout as they happen; status lines and the narration (the scenario's words, or Backbeat's when the
 /// state changed after them) go to stderr. `--demo` and the recordings work as without a scenario.
 enum LiveScenario {
-    static func runHeadless(_ arguments: EngineArguments, scenarioPath: String, logFile: LogFile? = nil) throws {
+    static func runHeadless(_ arguments: EngineArguments, scenarioPath: String, config: Config = Config(), logFile: LogFile? = nil) throws {
         let scenario: Scenario
         do { scenario = try ScenarioPath.load(path: scenarioPath) } catch { Console.fail("\(error)") }
         let signals = QuitSignals.install()
         let nsm = NSMSession.join(signals: signals)
-        let preset = nsm?.state?.synth ?? arguments.loadPreset()
-        var options = arguments.engineOptions.applying(preset)
+        let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
+        var options = arguments.options(with: config.engine).applying(preset)
+        options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts ?? config.engine.soundFonts,
+                                                    sampleCacheFallback: config.engine.sampleCache)
         nsm?.adjust(&options)
         let engine = Engine(options: options, log: { line in
             Console.info(line)

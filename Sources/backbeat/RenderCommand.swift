@@ -49,7 +49,7 @@ struct Render: ParsableCommand {
 
     @OptionGroup var sound: SoundArguments
 
-    @Option(name: .customLong("max-duration"),
+    @Option(name: .customLong("max-duration"), parsing: .unconditional,
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
                                valueName: "duration"),
             transform: { text in

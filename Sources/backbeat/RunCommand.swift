@@ -37,11 +37,12 @@ struct Run: ParsableCommand {
         let logFile: LogFile?
         do { logFile = try ui.log.map { path throws(SystemError) in try LogFile(path: path) } } catch { Console.fail("\(error)") }
         if let scenario, headless {
-            do { try LiveScenario.runHeadless(engine, scenarioPath: scenario, logFile: logFile) } catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
+            do { try LiveScenario.runHeadless(engine, scenarioPath: scenario, config: ui.loadConfig(), logFile: logFile) }
+            catch ExitCodeError.expectationsFailed { throw ExitCode(1) }
             return
         }
         if headless {
-            try Headless.run(engine, alsa: alsa, logFile: logFile)
+            try Headless.run(engine, alsa: alsa, config: ui.loadConfig(), logFile: logFile)
         } else {
             try WorkstationCommand.run(engine: engine, ui: ui, alsa: alsa, scenarioPath: scenario, logFile: logFile)
         }

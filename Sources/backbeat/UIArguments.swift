@@ -41,6 +41,16 @@ struct UIArguments: ParsableArguments {
         if let middleC, !["C4", "C3"].contains(middleC.uppercased()) { throw ValidationError("--middle-c must be C4 or C3 (got \(middleC))") }
     }
 
+    /// The config file (`--config`, else the default one, which may be absent), read and checked the same
+    /// way in every mode: a bad one ends Backbeat here with file, line and reason (exit 2).
+    func loadConfig(environment: [String: String] = ProcessInfo.processInfo.environment) -> Config {
+        do {
+            return try Config.load(path: config ?? Config.defaultPath(environment: environment), mustExist: config != nil)
+        } catch {
+            Console.fail("\(error)")
+        }
+    }
+
     /// Command line over config file over defaults.
     func settings(_ file: Config, utf8: Bool) -> WorkstationSettings {
         var s = WorkstationSettings()

@@ -10,22 +10,17 @@ enum WorkstationCommand {
     static func run(engine arguments: EngineArguments, ui: UIArguments, alsa: ALSAArguments, scenarioPath: String? = nil,
                     logFile: LogFile? = nil) throws {
         let utf8 = CursesDriver.prepareLocale()
+        let environment = ProcessInfo.processInfo.environment
+        // The config and the theme first: their mistakes are said also where no terminal is.
+        let config = ui.loadConfig(environment: environment)
+        let nsm = NSMSession.join(environment: environment)
+        let theme: Theme
+        let themeName = ui.theme ?? nsm?.state?.theme ?? config.theme ?? "dark"
+        do { theme = try Theme.resolve(themeName, environment: environment) } catch { Console.fail("\(error)") }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             Console.fail("the workstation needs a terminal; use --headless to run without one")
         }
         if let problem = CursesDriver.terminalProblem() { Console.fail(problem) }
-        let environment = ProcessInfo.processInfo.environment
-        let nsm = NSMSession.join(environment: environment)
-        let config: Config
-        let theme: Theme
-        let themeName: String
-        do {
-            config = try Config.load(path: ui.config ?? Config.defaultPath(environment: environment), mustExist: ui.config != nil)
-            themeName = ui.theme ?? nsm?.state?.theme ?? config.theme ?? "dark"
-            theme = try Theme.resolve(themeName, environment: environment)
-        } catch {
-            Console.fail("\(error)")
-        }
         let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
         var options = alsa.apply(to: arguments.options(with: config.engine)).applying(preset)
         options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts ?? config.engine.soundFonts,
