@@ -106,10 +106,9 @@ struct Render: ParsableCommand {
         let writer: WAVStreamWriter
         do {
             writer = try WAVStreamWriter(output: try OutputFile(path: output), sampleRate: rate)
-        } catch let error as SystemError {
-            throw failure(error.description)
         } catch {
-            throw failure("\(error)")
+            // A quit signal while a FIFO waited for its reader ends the render as one during it does.
+            throw failure(error.description, code: signals.signal.map { 128 + $0 } ?? 2)
         }
         // A summary on stdout would land inside the audio when the output is stdout itself.
         let toStdout = Self.sameFile(writer.output.fd, STDOUT_FILENO)

@@ -60,9 +60,23 @@ import Testing
             }
         }
         // render writes into a device as `cat > /dev/null` would, and into a FIFO once a program reads it:
-        // with nobody reading, it says so at once instead of waiting in open(2).
-        let render = try backbeatWithin(20, ["render", input, "-o", fifo])
-        #expect(render.status == 2 && render.stderr.contains("it is a FIFO and no program is reading it"), "\(render.stderr)")
+        // with nobody reading, it gives up after 10 s instead of waiting in open(2) for ever.
+        let render = try backbeatWithin(30, ["render", input, "-o", fifo])
+        #expect(render.status == 2 && render.stderr.contains("it is a FIFO and no program opened it for reading within 10"), "\(render.stderr)")
+        // A quit signal while it waits ends it at once (the first one: it used to be swallowed by open(2)).
+        let waiting = try RunningProgram(backbeatExecutable(), ["render", input, "-o", fifo], server: nil)
+        // Its quit signals are handled once they are blocked for its thread that waits for them (before that,
+        // SIGINT would kill it): the kernel shows the mask in /proc/PID/status.
+        #expect(waitUntil(timeout: 10) {
+            let status = (try? String(contentsOfFile: "/proc/\(waiting.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let mask = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }.flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
+            return (mask ?? 0) & (1 << UInt64(SIGINT - 1)) != 0
+        })
+        waiting.signal(SIGINT)
+        let interrupted = ContinuousClock.now
+        #expect(try waiting.waitForExit(timeout: 5) == 130, "\(waiting.output)")
+        #expect(ContinuousClock.now - interrupted < .seconds(3))
+        #expect(waiting.output.joined().contains("a quit signal came while waiting for a program to read the FIFO"), "\(waiting.output)")
         let toNull = try backbeatWithin(20, ["render", input, "-o", null, "--rate", "8000"])
         #expect(toNull.status == 0, "\(toNull.stderr)")
         let toFull = try backbeatWithin(20, ["render", input, "-o", full, "--rate", "8000"])

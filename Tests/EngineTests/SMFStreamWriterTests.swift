@@ -24,11 +24,13 @@ import Testing
     @Test func fileIsValidAfterEveryAppendAndEveryWriteOfOne() throws {
         let path = directory.appendingPathComponent("take.mid").path
         let writer = try SMFStreamWriter(path: path)
-        #expect(try messages(bytes(path)).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: path), "a take with no events is not at its path")
+        #expect(try messages(writer.contents()).isEmpty)
         let first: [(seconds: Double, message: MIDIMessage)] = [
             (0.1, .noteOn(NoteOn(channel: 0, note: 60, velocity: 100))), (0.2, .noteOn(NoteOn(channel: 0, note: 64, velocity: 90))),
         ]
         try writer.append(take(first))
+        try writer.publish()
         let afterFirst = try bytes(path)
         #expect(try messages(afterFirst).map(\.seconds).map { ($0 * 1000).rounded() } == [100, 200])
         let second: [(seconds: Double, message: MIDIMessage)] = [

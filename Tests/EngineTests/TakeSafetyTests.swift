@@ -50,6 +50,8 @@ import SystemPackage
         let writer = try SMFStreamWriter(path: song)
         #expect(bytes(song) == [1, 2, 3] && contents.count == 2, "beside it until events come: \(contents)")
         try writer.append([TakeEvent(seconds: 0.1, port: 0, event: .message(.noteOn(NoteOn(channel: 0, note: 60, velocity: 100))))])
+        #expect(bytes(song) == [1, 2, 3], "the recorder puts it in place after the append")
+        try writer.publish()
         #expect(contents == ["song.mid"], "\(contents)")
         let file = try StandardMIDIFile(bytes: try #require(bytes(song)))
         #expect(file.timedEvents().contains { if case .message(.noteOn) = $0.event { true } else { false } })

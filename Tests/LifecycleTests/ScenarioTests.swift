@@ -140,7 +140,7 @@ func malformed(c: Malformed) {
         #expect(error.message == "cannot read the file: No such file or directory", "\(error)")
     }
     do { _ = try Scenario.load(path: "/") } catch {
-        #expect(error.message == "cannot read the file: Is a directory", "\(error)")
+        #expect(error.message == "cannot read the file: it is a directory, not a regular file", "\(error)")
     }
 }
 

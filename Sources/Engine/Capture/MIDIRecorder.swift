@@ -256,7 +256,7 @@ final class MIDIRecorder: @unchecked Sendable {
     /// Closes the streamed file; a format 1 take is then rewritten from `streamed` (beside it, renamed into
     /// place, so a crash meanwhile leaves the streamed take).
     private func finish(_ streamed: [UInt8]) throws(SystemError) {
-        try writer.publish()  // MIDI arrived, if nothing the file keeps (active sensing alone): the take is at `path`
+        try writer.publish()  // MIDI arrived (active sensing alone leaves no events): the take is at `path` all the same
         try writer.close()
         let bytes = SMFStreamWriter.finished(streamed, options: writer.options)
         guard bytes != streamed else { return }
@@ -278,11 +278,19 @@ final class MIDIRecorder: @unchecked Sendable {
         if failure.withLock({ $0 }) == nil {
             do {
                 try writer.append(batch)
-                return
             } catch {
                 failure.withLock { $0 = error.description }
+                return hold(batch)
             }
+            // The events are in the stream now, whether or not it can take the path's place.
+            do { try writer.publish() } catch { failure.withLock { $0 = error.description } }
+            return
         }
+        hold(batch)
+    }
+
+    /// Keeps `batch` in memory for the fallback copy (beyond the bound: counted, not kept).
+    private func hold(_ batch: [TakeEvent]) {
         let room = max(0, Self.maximumHeldEvents - held.count)
         held += batch.prefix(room)
         heldDropped += batch.count - min(room, batch.count)

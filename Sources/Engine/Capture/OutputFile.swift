@@ -51,8 +51,9 @@ public final class OutputFile {
     ///     (`protect(_:)`: fonts, configs, themes, scenarios); true only where replacing such a file is the
     ///     point (saving a preset over the one that was loaded).
     ///   - what: the kind of file, for `.growing`'s refusal of a path that is not a regular file ("a MIDI take").
+    ///   - readerWait: how long a FIFO waits for a program to open it for reading.
     public init(path: String, inputs: [String] = [], mode: Mode = .atomic, replacingReadFiles: Bool = false,
-                what: String = "the output") throws(SystemError) {
+                what: String = "the output", readerWait: Duration = OutputFile.fifoReaderWait) throws(SystemError) {
         self.path = path
         self.mode = mode
         guard !path.isEmpty else { throw SystemError("cannot write to an empty file name") }
@@ -89,15 +90,27 @@ public final class OutputFile {
         }
 
         if !isRegular && type == S_IFIFO {
-            // A FIFO: write into it once a program reads it. Opened without waiting (ENXIO when nobody reads,
-            // where a blocking open would hang and hold up a quit signal), then back to blocking writes.
-            do {
-                fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.nonBlocking, .closeOnExec]).rawValue
-            } catch Errno.noSuchAddressOrDevice {
-                throw SystemError("cannot write \(shown): it is a FIFO and no program is reading it")
-            } catch {
-                throw SystemError("cannot write \(shown)", error, call: "open")
+            // A FIFO: write into it once a program reads it. A blocking open(2) would wait for a reader for
+            // ever, past a quit signal; this one tries without waiting (ENXIO while nobody reads) for
+            // `readerWait` at most, and gives up at once on a quit signal. Then back to blocking writes.
+            let deadline = ContinuousClock.now + readerWait
+            var opened: Int32?
+            while opened == nil {
+                do {
+                    opened = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.nonBlocking, .closeOnExec]).rawValue
+                } catch Errno.noSuchAddressOrDevice {
+                    guard !QuitSignals.quitRequested else {
+                        throw SystemError("cannot write \(shown): a quit signal came while waiting for a program to read the FIFO")
+                    }
+                    guard ContinuousClock.now < deadline else {
+                        throw SystemError("cannot write \(shown): it is a FIFO and no program opened it for reading within \(readerWait)")
+                    }
+                    usleep(20_000)
+                } catch {
+                    throw SystemError("cannot write \(shown)", error, call: "open")
+                }
             }
+            fd = opened ?? -1
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             temporaryPath = nil
         } else if !isRegular {
@@ -222,6 +235,9 @@ public final class OutputFile {
     private func error(_ call: String, _ error: any Error) -> SystemError {
         SystemError("cannot write '\(path)'", error, call: call)
     }
+
+    /// How long a FIFO output waits for its reader (`cat fifo` started a moment after Backbeat).
+    public static let fifoReaderWait: Duration = .seconds(10)
 
     // MARK: Whole files
 

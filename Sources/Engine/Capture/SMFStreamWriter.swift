@@ -37,8 +37,8 @@ final class SMFStreamWriter {
     /// (`TakeEvent.isSetup`), moved to tick 0 when the take is finished.
     static let setupTag: [UInt8] = [0x7D, 0x42, 0x53]
 
-    /// The take: a temporary file beside `path`, put in place by the first append that writes events (so
-    /// an empty take, or one that fails before its first event, leaves whatever was at `path` as it was).
+    /// The take: a temporary file beside `path`, put in place (`publish`) once it holds events (so an empty
+    /// take, or one that fails before its first event, leaves whatever was at `path` as it was).
     private let output: OutputFile
     private var fd: FileDescriptor { FileDescriptor(rawValue: output.fd) }
     /// Bytes of the track chunk's data, the final End-of-Track included.
@@ -114,10 +114,10 @@ final class SMFStreamWriter {
         trackLength = newLength
         encoder = next
         events += batch.count
-        try output.publish()                                                // 4. the take is at `path` from now on
     }
 
-    /// Puts the take at `path` now, events or not.
+    /// Puts the take at `path` (the recorder calls it after each append that wrote events; once done, it
+    /// does nothing). A failure leaves the events in the stream, which a fallback copy reads back.
     func publish() throws(SystemError) { try output.publish() }
 
     /// Whether the take is at `path` (its first events were written).

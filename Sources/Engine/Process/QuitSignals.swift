@@ -11,6 +11,11 @@ public final class QuitSignals: Sendable {
 
     public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
+    /// True once any installed `QuitSignals` received a quit signal: for waits that have no handle on it
+    /// (`OutputFile` waiting for a FIFO's reader) and must give up at once.
+    public static var quitRequested: Bool { requested.load(ordering: .acquiring) }
+    private static let requested = Atomic<Bool>(false)
+
     public static func install() -> QuitSignals {
         let signals = QuitSignals()
         var set = sigset_t()
@@ -24,6 +29,7 @@ public final class QuitSignals: Sendable {
             var waitSet = blocked
             while sigwait(&waitSet, &number) == 0 {
                 if signals.received.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged {
+                    requested.store(true, ordering: .releasing)
                     signals.wake.signal()
                 } else {
                     // A second signal while quitting: the user insists. Half-written outputs go too.
