@@ -81,6 +81,8 @@ import Testing
         #expect(toNull.status == 0, "\(toNull.stderr)")
         let toFull = try backbeatWithin(20, ["render", input, "-o", full, "--rate", "8000"])
         #expect(toFull.status == 2 && toFull.stderr.contains("No space left on device"), "\(toFull.stderr)")
+        let svg = try backbeatWithin(20, ["lifecycle", "run", "midikit-swiftui", "--svg", full])
+        #expect(svg.status == 2 && svg.stderr.contains("No space left on device"), "\(svg.stderr)")
         for (file, fileType) in [(full, S_IFCHR), (null, S_IFCHR), (fifo, S_IFIFO), (input, S_IFREG)] {
             #expect(type(file) == fileType, "\(file)")
         }

@@ -177,6 +177,64 @@ extension JACK {
         #expect(left == [], "left on the disk: \(left) \(output)")
     }
 
+    // Issue 41: `--headless` ignored `--log`; it gets the engine's messages as the workstation's log does.
+    @Test func headlessWritesItsLog() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let log = temporary.appendingPathComponent("headless.log").path
+        try Data("an earlier session\n".utf8).write(to: URL(fileURLWithPath: log))
+        let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", server.name, "--no-autoconnect", "--log", log],
+                                          server: server.name)
+        try backbeat.waitForLine(containing: "ready:")
+        backbeat.signal(SIGTERM)
+        #expect(try backbeat.waitForExit(timeout: 15) == 0, "\(backbeat.output.joined(separator: "\n"))")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "an earlier session", "appended: \(lines)")
+        #expect(lines.contains { $0.hasPrefix("[") && $0.contains("] ready:") }, "\(lines)")
+        #expect(lines.contains { $0.contains("] quitting (signal 15)") }, "\(lines)")
+    }
+
+    // Issue 41: a MIDI take whose finished (format 1) copy did not fit the disk was reported "the MIDI recording
+    // is lost: cannot read back ...: Bad file descriptor" (the read-back used the file it had just closed) while
+    // the streamed take was whole. Now the whole take goes to the temporary directory, the streamed one stays.
+    @Test func aTakeWhoseFinishedCopyDoesNotFitGoesToTheTemporaryDirectory() throws {
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let sender = try ProbeMIDISender(server: server.name)
+        defer { sender.close() }
+        // 3000 sysex messages of 8 bytes, 10 bytes each in the take: 30 KB streamed into a 48 KB disk, where the
+        // finished copy beside it does not fit.
+        let (backbeat, kept, disk) = try onASmallDisk(server, kilobytes: 48, full: false,
+                                                ["--headless", "--server", server.name, "--no-autoconnect", "--connect-midi", "\(sender.name):out",
+                                                 "--record-midi", "TAKE/take.mid"])
+        defer { for folder in [kept, disk] { try? FileManager.default.removeItem(at: folder) } }
+        let pidLine = try backbeat.waitForLine(containing: "backbeat pid ")
+        try backbeat.waitForLine(containing: "recording MIDI to")
+        let count = 3_000
+        sender.play((0..<count).map { i in ProbeEvent(frame: 1_000 + i * 100, bytes: [0xF0, 0x7D, UInt8(i & 0x7F), UInt8(i >> 7 & 0x7F), 1, 2, 3, 0xF7]) })
+        var line = ""
+        for _ in 0..<30 {
+            line = try backbeat.waitForLine(containing: "| voices ", after: backbeat.output.count)
+            if (statusNumber(after: "MIDI ", in: line) ?? 0) >= count { break }
+        }
+        let received = statusNumber(after: "MIDI ", in: line) ?? 0
+        #expect(received > count / 2, "\(line)")
+        kill(Int32(pidLine.split(separator: " ").last ?? "") ?? 0, SIGTERM)
+        #expect(try backbeat.waitForExit(timeout: 20) == 1, "\(backbeat.output.joined(separator: "\n"))")
+        let output = backbeat.output.joined(separator: "\n")
+        #expect(!output.contains("Bad file descriptor") && !output.contains("is lost"), "\(output)")
+        #expect(output.contains("No space left on device"), "\(output)")
+        let saved = try #require(output.split(separator: "\n").first { $0.contains("MIDI events to ") && $0.hasSuffix(" instead") }, "\(output)")
+        let fallback = String(try #require(saved.components(separatedBy: " to ").last?.dropLast(" instead".count)))
+        defer { try? FileManager.default.removeItem(atPath: fallback) }
+        func sysexCount(_ path: String) throws -> Int {
+            let file = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+            return file.timedEvents().count { if case .sysex = $0.event { true } else { false } }
+        }
+        #expect(try sysexCount(fallback) == received, "the whole take in \(fallback)")
+        #expect(try sysexCount(kept.appendingPathComponent("take.mid").path) == received, "the streamed take where it was asked to go")
+    }
+
     @Test func midiCaptureSurvivesSIGKILL() throws {
         let server = try JackTestServer()
         defer { server.stop() }
