@@ -95,6 +95,37 @@ extension JACK {
         #expect(try waitUntil { try !jackdRunning(name) }, "jackd '\(name)' outlived Backbeat")
     }
 
+    /// Issue 36: `backbeat --headless & backbeat --headless --name second &` failed 2 times in 3 ("jackd exited
+    /// (65280): default server already active"). Three started at once, ten times: one starts the private
+    /// server, the others join it under the start lock; each quits with 0 in any order (the one that
+    /// started it first: it hands the server to its watchdog while the others play), and then no jackd of
+    /// that name runs and nothing of it is left in /dev/shm.
+    @Test func threeBackbeatsStartedAtOnceShareOnePrivateServer() throws {
+        let name = "bbprivate-three-\(checkoutTag)"
+        for round in 0..<10 {
+            #expect(!(try jackdRunning(name)))
+            let programs = try (0..<3).map { _ in
+                try RunningProgram(backbeatExecutable(), ["--headless", "--server", name, "--no-autoconnect"], server: name)
+            }
+            for program in programs { try program.waitForLine(containing: "ready:", timeout: 30) }
+            let outputs = programs.map { $0.output.joined(separator: "\n") }
+            #expect(outputs.count { $0.contains("started a private JACK server '\(name)'") } == 1, "round \(round): \(outputs)")
+            #expect(outputs.count { $0.contains("using the running JACK server '\(name)'") } == 2, "round \(round): \(outputs)")
+            #expect(!outputs.contains { $0.contains("already active") || $0.contains("/dev/shm") }, "round \(round): \(outputs)")
+            // The owner first in even rounds, last in odd ones.
+            let owner = programs.firstIndex { $0.output.contains { $0.contains("started a private JACK server") } } ?? 0
+            let order = round % 2 == 0 ? [owner] + (0..<3).filter { $0 != owner } : (0..<3).filter { $0 != owner } + [owner]
+            for index in order {
+                programs[index].signal(SIGTERM)
+                let status = try? programs[index].waitForExit(timeout: 15)
+                #expect(status == 0, "round \(round), \(index == owner ? "the owner" : "a joiner"): \(programs[index].output)")
+            }
+            #expect(try waitUntil(timeout: 15) { try !jackdRunning(name) }, "round \(round): jackd '\(name)' outlived the three")
+            let left = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []).filter { $0.contains("_\(name)_") }
+            #expect(left.isEmpty, "round \(round): left in /dev/shm: \(left)")
+        }
+    }
+
     @Test func privateServerDiesWithBackbeat() throws {
         let name = "bbprivate-kill-\(checkoutTag)"
         let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", name], server: name)

@@ -104,6 +104,26 @@ import Testing
         #expect(PrivateServerFiles.diagnosis(name: "mine", registryPath: path, shmDirectory: directory)?.contains("not jack2's registry") == true)
     }
 
+    /// Issue 36: the advice to remove /dev/shm files was given while a server of that name ran (its files are
+    /// its own then); a failed start's wait status was raw ("jackd exited (65280)").
+    @Test func leftoverFilesAreStaleOnlyWhenNoServerOfThatNameRuns() throws {
+        let uid = getuid()
+        let path = directory + "/registry"
+        for file in ["jack_mine_\(uid)_0", "jack_sem.\(uid)_mine_system"] {
+            #expect(FileManager.default.createFile(atPath: directory + "/" + file, contents: nil))
+        }
+        try Data(registry(servers: [(getpid(), "jack-\(uid):other:")], segments: [])).write(to: URL(fileURLWithPath: path))
+        let why = try #require(PrivateServerFiles.diagnosis(name: "mine", registryPath: path, shmDirectory: directory))
+        #expect(why.contains("a server named 'mine' left files") && why.contains("if no jackd of that name runs, remove them"), "\(why)")
+        try Data(registry(servers: [(getpid(), "jack-\(uid):mine:")], segments: [])).write(to: URL(fileURLWithPath: path))
+        #expect(PrivateServerFiles.diagnosis(name: "mine", registryPath: path, shmDirectory: directory) == nil, "a live 'mine' owns them")
+        #expect(PrivateServerFiles.otherClients(name: "mine", in: directory) == [])
+        #expect(FileManager.default.createFile(atPath: directory + "/jack_sem.\(uid)_mine_backbeat-01", contents: nil))
+        #expect(PrivateServerFiles.otherClients(name: "mine", in: directory) == ["backbeat-01"])
+        #expect(PrivateJackServer.describe(waitStatus: 65280) == "exited with status 255")
+        #expect(PrivateJackServer.describe(waitStatus: SIGKILL) == "was killed by signal 9 (SIGKILL)")
+    }
+
     @Test func whatADeadPrivateServerLeftIsRemovedAndNothingElse() throws {
         let dead = try deadPID()
         let uid = getuid()

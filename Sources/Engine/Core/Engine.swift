@@ -110,7 +110,9 @@ public final class Engine: @unchecked Sendable {
         guard state.withLock({ $0.supervisor.startRequested() }) else { return }
         let session: JackSession
         do {
-            if !PrivateJackServer.isRunning(name: name) {
+            // Another Backbeat starting at the same moment waits here, then finds this one's server and joins.
+            let started = try PrivateJackServer.withStartLock { () throws -> PrivateJackServer? in
+                guard !PrivateJackServer.isRunning(name: name) else { return nil }
                 guard options.startServer else {
                     throw EngineError.clientOpenFailed(server: name, status: .serverFailed)
                 }
@@ -119,7 +121,9 @@ public final class Engine: @unchecked Sendable {
                 // What earlier private servers that died left behind (registry slots, shared memory) would
                 // keep this one from starting.
                 for line in PrivateJackServer.cleanUpAfterDeadServers() { log(line) }
-                let server = try PrivateJackServer.start(name: name, rate: options.rate, period: options.period)
+                return try PrivateJackServer.start(name: name, rate: options.rate, period: options.period)
+            }
+            if let server = started {
                 let action = state.withLock { state in
                     state.server = ServerDescription(name: name, isPrivate: true, driver: server.driver)
                     return state.supervisor.serverStarted(server)
@@ -357,8 +361,10 @@ extension Engine {
         var server = privateServer
         if let old = privateServer, old.exitStatusIfExited() != nil {
             old.stop()  // its watchdog, and what it left if it was killed
-            if !PrivateJackServer.isRunning(name: serverName),
-               let restarted = try? PrivateJackServer.start(name: serverName, rate: options.rate, period: options.period) {
+            if let restarted = try? PrivateJackServer.withStartLock({ () throws -> PrivateJackServer? in
+                   PrivateJackServer.isRunning(name: serverName) ? nil
+                       : try PrivateJackServer.start(name: serverName, rate: options.rate, period: options.period)
+               }) ?? nil {
                 server = restarted
                 log("restarted the private JACK server '\(serverName)'")
             }

@@ -23,6 +23,11 @@ public struct ServerDescription: Sendable, Equatable {
 /// its log and record. Whatever a killed server leaves, the next start cleans up
 /// (`PrivateServerFiles.cleanUpAfterDeadServers`). jackd runs in a process group of its own, so a Ctrl-C in
 /// the terminal reaches Backbeat, which stops its client before the server.
+///
+/// Two Backbeats started at once share one private server: whether a server runs and, if not, starting it
+/// is one step under a lock every Backbeat takes (`withStartLock`), so the second finds the first's server
+/// and joins it. The one that started it, stopping while other clients still use it, hands it to its
+/// watchdog instead of stopping it: the watchdog stops it once its last client has left.
 public final class PrivateJackServer: @unchecked Sendable {
     public let name: String
     public let driver: String
@@ -54,6 +59,30 @@ public final class PrivateJackServer: @unchecked Sendable {
         return cards.contains("no soundcards") || cards.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "dummy" : "alsa"
     }
 
+    /// Runs `body` (whether a server runs, and starting one) while no other Backbeat does: an exclusive
+    /// flock(2) on /dev/shm itself, where jack2 keeps its registry, so that no lock file is left behind; it
+    /// is released when `body` returns, or by the kernel when the process dies. Without /dev/shm, no lock.
+    public static func withStartLock<T>(_ body: () throws -> T) rethrows -> T {
+        let fd = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { while flock(fd, LOCK_EX) != 0 && Errno.last == .interrupted {} }
+        defer {
+            if fd >= 0 {
+                flock(fd, LOCK_UN)
+                close(fd)
+            }
+        }
+        return try body()
+    }
+
+    /// A wait status in words: "exited with status 255", "was killed by signal 9 (SIGKILL)".
+    public static func describe(waitStatus status: Int32) -> String {
+        let signal = status & 0x7F
+        if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
+        let name = [SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM",
+                    SIGABRT: "SIGABRT", SIGBUS: "SIGBUS"][signal].map { " (\($0))" } ?? ""
+        return "was killed by signal \(signal)\(name)"
+    }
+
     /// Starts `jackd -R -n NAME -d DRIVER -r RATE -p PERIOD` and waits until it accepts clients (polling,
     /// up to `timeout`: call it outside any lock that a status read takes).
     ///
@@ -83,7 +112,7 @@ public final class PrivateJackServer: @unchecked Sendable {
             if let code = server.exitStatusIfExited() {
                 let tail = server.logTail()
                 server.stop()
-                throw EngineError.serverStartFailed(server: name, reason: "jackd exited (\(code)): \(tail)" + explanation(name))
+                throw EngineError.serverStartFailed(server: name, reason: "jackd \(describe(waitStatus: code)): \(tail)" + explanation(name))
             }
             if isRunning(name: name) { return server }
             // jackd has no readiness signal; a client that can connect is the signal, polled.
@@ -126,20 +155,25 @@ public final class PrivateJackServer: @unchecked Sendable {
 
     /// Stops the watchdog, then jackd: SIGTERM, then SIGKILL after two seconds; reaps both and removes the
     /// log and record (a server that had to be killed keeps its record, for the next start to clean up
-    /// after it). Idempotent.
+    /// after it). While another client still uses the server (a Backbeat that joined it), hands it to the
+    /// watchdog instead, which stops it when the last client has left. Idempotent.
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        if let watchdog {
-            kill(watchdog.pid, SIGTERM)
-            SystemCall.waitForExit(watchdog.pid)
-            close(watchdog.pipe)
-        }
         if exitStatus != nil {
+            stopWatchdog()
             // It exited by itself (crashed, or was killed): clean up after it as after any dead server.
             _ = PrivateServerFiles.cleanUpAfterDeadServers(records: [record])
             return
         }
+        if let watchdog, !PrivateServerFiles.otherClients(name: name).isEmpty {
+            // Another client (a second Backbeat that joined) still plays through it: the watchdog stops it,
+            // and removes its log and record, once the last client has left.
+            _ = "handover\n".withCString { write(watchdog.pipe, $0, strlen($0)) }
+            close(watchdog.pipe)
+            return
+        }
+        stopWatchdog()
         kill(pid, SIGTERM)
         for _ in 0..<200 {
             if exitStatusIfExited() != nil { PrivateServerFiles.remove(record); return }
@@ -148,6 +182,13 @@ public final class PrivateJackServer: @unchecked Sendable {
         kill(pid, SIGKILL)
         SystemCall.waitForExit(pid)
         _ = PrivateServerFiles.cleanUpAfterDeadServers(records: [record])
+    }
+
+    private func stopWatchdog() {
+        guard let watchdog else { return }
+        kill(watchdog.pid, SIGTERM)
+        SystemCall.waitForExit(watchdog.pid)
+        close(watchdog.pipe)
     }
 
     /// The last lines jackd printed, for error messages.
@@ -196,8 +237,10 @@ public final class PrivateJackServer: @unchecked Sendable {
             P=$1 START=$2 GRACE=$3 LOG=$4 RECORD=$5 DIR=$6 SEMAPHORES=$7 SETTLE=$8
             alive() { s=$(cat /proc/$P/stat 2>/dev/null) || return 1; s=${s##*) }; set -- $s; [ "$1" != Z ] && [ "${20}" = "$START" ]; }
             clients() { for f in "$SEMAPHORES"*; do case ${f#"$SEMAPHORES"} in system|freewheel|'*') ;; *) return 0 ;; esac; done; return 1; }
-            while read -r line; do :; done
+            last=; while read -r line; do last=$line; done
             i=0
+            # Handed over: other clients play through it; it stops when the last has left, however long.
+            if [ "$last" = handover ]; then while alive && clients; do sleep 0.2; done; fi
             while alive && clients && [ $i -lt $((SETTLE * 10)) ]; do sleep 0.1; i=$((i + 1)); done
             alive && kill -TERM $P
             i=0

@@ -181,6 +181,17 @@ public enum PrivateServerFiles {
         }
     }
 
+    /// The clients of server `name` other than jackd's own (system, freewheel), by their semaphores
+    /// (`jack_sem.UID_NAME_CLIENT`, which jackd removes with the client).
+    static func otherClients(name: String, in shmDirectory: String = "/dev/shm") -> [String] {
+        let prefix = "jack_sem.\(getuid())_\(name)_"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: shmDirectory)) ?? []).compactMap { file in
+            guard file.hasPrefix(prefix) else { return nil }
+            let client = String(file.dropFirst(prefix.count))
+            return client == "system" || client == "freewheel" || client.isEmpty ? nil : client
+        }
+    }
+
     /// Why a private server may not have started, from what jack2 left on this machine; nil when nothing
     /// explains it.
     public static func diagnosis(name: String, registryPath: String = JackRegistry.defaultPath,
@@ -199,7 +210,10 @@ public enum PrivateServerFiles {
         } catch {
             reasons.append("\(error)")
         }
-        let stale = leftoverFiles(name: name, in: shmDirectory)
+        // Files of a server that runs are its own, not stale: no advice to remove them then.
+        let liveNames = ((try? JackRegistry.read(path: registryPath)) ?? nil)?.servers
+            .filter { JackRegistry.isAlive($0.pid) }.compactMap(\.name) ?? []
+        let stale = liveNames.contains(name) ? [] : leftoverFiles(name: name, in: shmDirectory)
         if !stale.isEmpty {
             reasons.append("a server named '\(name)' left files in \(shmDirectory) (\(stale.joined(separator: ", "))); "
                            + "if no jackd of that name runs, remove them")

@@ -40,6 +40,20 @@ public enum ChildProcess {
         }
     }
 
+    /// Marks every open descriptor above 2 close-on-exec, so that a child gets only its standard three (the
+    /// file actions dup2 what it needs onto them). A descriptor Backbeat inherited without close-on-exec (a
+    /// pipe or socket of the program that started Backbeat, which watches it to see Backbeat end), or one a
+    /// library opened without it, would otherwise stay open in a jackd that outlives Backbeat, and Backbeat
+    /// would seem to run on. (glibc's posix_spawn_file_actions_addclosefrom_np does this per child, but Swift
+    /// does not import it.)
+    static func closeOnExecAboveStandardDescriptors() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+            guard let fd = Int32(name), fd > 2 else { continue }
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
+    }
+
     private static func spawn(_ arguments: [String], output: Output, newProcessGroup: Bool, stdin: Int32?) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -54,6 +68,7 @@ public enum ChildProcess {
         case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 1)
         }
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        closeOnExecAboveStandardDescriptors()
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
