@@ -75,6 +75,59 @@ import DSP
         #expect(sets.count == 1 && sets[0].seconds == 0)
     }
 
+    /// Issue 36: a demo take had Set Tempo 119.681 then 120.968 4 ms later. Ticks quantised to 256-frame
+    /// periods (as the demo's and many senders' are) move a beat's span by up to 1 %; the tempo is now the
+    /// least-squares slope of the window, so a steady clock gives one tempo, however its ticks fall.
+    @Test(arguments: [64, 256, 1024])
+    func aSteadyClockQuantisedToPeriodsGivesOneTempo(period: Int) throws {
+        for bpm in [90.0, 120.0, 133.0] {
+            var recording = MIDIRecording(sampleRate: rate, startFrame: 0)
+            let interval = 60 / (bpm * 24)
+            // A tick lands at the start of the period it fell in: up to a period late.
+            func quantised(_ seconds: Double) -> Double { (seconds * rate / Double(period)).rounded(.down) * Double(period) / rate }
+            var events = (0..<Int(20 / interval)).map { event(quantised(0.013 + Double($0) * interval), [0xF8]) }
+            events += (0..<20).map { event(quantised(0.5 + Double($0) * 0.9), [0x90, 60, 100]) }
+            events.sort { $0.frameTime < $1.frameTime }
+            for e in events { recording.add(e, message: MIDIMessage(e.message)) }
+            let file = try StandardMIDIFile(bytes: recording.fileBytes())
+            let tempos = file.tracks.flatMap { $0 }.compactMap { if case .meta(let m) = $0.event { m.tempo } else { nil } }
+            #expect(tempos.dropFirst().count == 1, "\(bpm) BPM in \(period)-frame periods: \(tempos.map { 60_000_000 / Double($0) })")
+            #expect(abs(60_000_000 / Double(tempos.last ?? 1) - bpm) < bpm * 0.005, "\(tempos)")
+        }
+    }
+
+    /// Issue 36: "saved 246 MIDI events" for a file holding 79 (clock ticks were counted); and the take's End
+    /// of Track was at its last event (3.3 s) where the press that stopped it came later (the audio take ran
+    /// 4.5 s): it is at the stop now, in every track.
+    @Test func theTakeCountsWhatItHoldsAndEndsAtTheStop() throws {
+        var recording = MIDIRecording(sampleRate: rate, startFrame: 0)
+        var events = clock(bpm: 120, from: 0.1, seconds: 3)
+        events += [event(1, [0x90, 60, 100]), event(2, [0x80, 60, 0]), event(2.5, [0xFE]), event(3.3, [0xB0, 7, 90])]
+        events.sort { $0.frameTime < $1.frameTime }
+        for e in events { recording.add(e, message: MIDIMessage(e.message)) }
+        #expect(recording.count == events.count, "every message received")
+        #expect(recording.written == 4, "Start as a marker and three channel messages, not \(recording.written)")
+        recording.end(atFrame: UInt32(4.5 * rate))
+        recording.add(event(4.6, [0x90, 62, 100]), message: MIDIMessage(ShortMessage(status: 0x90, data1: 62, data2: 100)))
+        #expect(recording.written == 4, "nothing after the end")
+        func ends(_ file: StandardMIDIFile) -> [Double] {
+            file.timedEvents().compactMap { if case .meta(let m) = $0.event, m.isEndOfTrack { $0.seconds } else { nil } }
+        }
+        let file = try StandardMIDIFile(bytes: recording.fileBytes())
+        #expect(ends(file).count == file.tracks.count && ends(file).allSatisfy { abs($0 - 4.5) < 0.002 }, "End of Track at \(ends(file)) s")
+        // The streaming writer, batch by batch, leaves the same file.
+        let folder = try makeTemporaryDirectory("backbeat-take-end")
+        let path = folder.appendingPathComponent("take.mid").path
+        let writer = try SMFStreamWriter(path: path)
+        var again = MIDIRecording(sampleRate: rate, startFrame: 0)
+        for e in events { again.add(e, message: MIDIMessage(e.message)); try writer.append(again.takeEvents()) }
+        again.end(atFrame: UInt32(4.5 * rate))
+        try writer.append(again.takeEvents(all: true))
+        let streamed = try StandardMIDIFile(bytes: try writer.contents())
+        #expect(ends(streamed).count == 1 && abs(ends(streamed)[0] - 4.5) < 0.002, "\(ends(streamed))")
+        #expect(SMFStreamWriter.finished(try writer.contents(), options: MIDITakeOptions()) == recording.fileBytes())
+    }
+
     @Test func channelStateIsRestoredAtTheStart() throws {
         var channels = ChannelStateTracker()
         let before: [[UInt8]] = [[0xB1, 0, 2], [0xB1, 32, 1], [0xC1, 40], [0xB1, 7, 90], [0xB1, 74, 20], [0xB1, 101, 0], [0xB1, 100, 0],

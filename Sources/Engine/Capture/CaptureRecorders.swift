@@ -128,7 +128,7 @@ public final class CaptureController: @unchecked Sendable {
     @discardableResult
     public func stopMIDIRecording() throws(SystemError) -> CaptureSummary? {
         guard let recorder = midi.withLock({ recorder -> MIDIRecorder? in defer { recorder = nil }; return recorder }) else { return nil }
-        return try recorder.stop()
+        return try recorder.stop(endFrame: engine.frameTime())
     }
 
     // MARK: Audio
@@ -206,7 +206,7 @@ public final class CaptureController: @unchecked Sendable {
 
     public func status() -> CaptureStatus {
         let midiStatus = midi.withLock { $0 }.map {
-            RecordingStatus(path: $0.path, seconds: $0.seconds, count: $0.count, framesDropped: 0, failure: nil)
+            RecordingStatus(path: $0.path, seconds: $0.seconds, count: $0.events, framesDropped: 0, failure: nil)
         }
         let audioStatus = audio.withLock { $0 }.map {
             RecordingStatus(path: $0.path, seconds: $0.seconds, count: $0.frames, framesDropped: $0.framesDropped, failure: $0.failure)

@@ -44,6 +44,9 @@ public struct MIDIRecording: Sendable {
     public private(set) var events: [TakeEvent] = []
     /// Messages received since the start (what the user played: the take's own events not counted).
     public private(set) var count = 0
+    /// Events the take holds for them: what `smf` lists of it but the take's own tempo, port and start-state
+    /// events (clock ticks become tempo, active sensing and the like are dropped).
+    public private(set) var written = 0
     private var lastFrame: UInt32?
     /// Frames from the start to `lastFrame`, unwrapped (JACK frame times wrap at 2^32).
     private var position: UInt64 = 0
@@ -83,7 +86,7 @@ public struct MIDIRecording: Sendable {
     /// they are skipped.
     public mutating func add(_ event: MonitorEvent, message: MIDIMessage?) {
         // `out` repeats a message already recorded from its source.
-        guard !event.lost, event.source != .out, let message else { return }
+        guard !ended, !event.lost, event.source != .out, let message else { return }
         let lastFrame = self.lastFrame ?? event.frameTime
         let step = Int32(bitPattern: event.frameTime &- lastFrame)
         if step < 0 {
@@ -97,9 +100,30 @@ public struct MIDIRecording: Sendable {
         add(message, at: Double(position) / sampleRate, port: event.source.rawValue)
     }
 
+    /// True once `end` placed the take's End of Track: nothing is added after it.
+    public private(set) var ended = false
+
+    /// Ends the take at JACK frame time `frame` (the stop), so that its End of Track is there and not at its
+    /// last event: a MIDI take and the audio take of the same press last as long. A frame before the last
+    /// event (or none: no server) ends it at its last event, as a take without `end` does.
+    public mutating func end(atFrame frame: UInt32?) {
+        guard !ended else { return }
+        ended = true
+        guard count > 0 else { return }  // nothing received: no take, nothing to end
+        if let frame, let lastFrame {
+            let step = Int32(bitPattern: frame &- lastFrame)
+            if step > 0 { position += UInt64(step); self.lastFrame = frame }
+        }
+        events.append(TakeEvent(seconds: duration, port: nil, event: .meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.endOfTrack, data: []))))
+    }
+
     /// Adds a message received at `seconds` from `port`.
     public mutating func add(_ message: MIDIMessage, at seconds: Double, port: UInt8) {
-        func append(_ e: StandardMIDIFile.Event, port: UInt8? = port) { events.append(TakeEvent(seconds: seconds, port: port, event: e)) }
+        guard !ended else { return }
+        func append(_ e: StandardMIDIFile.Event, port: UInt8? = port) {
+            events.append(TakeEvent(seconds: seconds, port: port, event: e))
+            written += 1
+        }
         if options.raw { append(.message(message)); return }
         if let set = tempo.settle(now: seconds) { insertTempo(set) }
         func marker(_ text: String) { append(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.marker, data: Array(text.utf8))), port: nil) }
@@ -195,8 +219,9 @@ final class MIDIRecorder: @unchecked Sendable {
 
     func add(_ event: MonitorEvent, message: MIDIMessage?) { recording.withLock { $0.add(event, message: message) } }
 
-    /// Events recorded so far.
+    /// Messages received so far, and the events the take holds for them.
     var count: Int { recording.withLock { $0.count } }
+    var events: Int { recording.withLock { $0.written } }
     var seconds: Double {
         let d = ContinuousClock.now - started
         return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
@@ -205,11 +230,13 @@ final class MIDIRecorder: @unchecked Sendable {
     /// Writes what is left and closes the file. When the file failed or was removed while recording, writes
     /// everything to the temporary directory instead and says so. Throws only when that fails too. Nothing
     /// recorded, or nothing that reached the file: whatever was at `path` before stays as it was.
-    func stop() throws(SystemError) -> CaptureSummary {
+    /// `endFrame`: the JACK frame time of the stop, where the take's End of Track goes.
+    func stop(endFrame: UInt32? = nil) throws(SystemError) -> CaptureSummary {
+        recording.withLock { $0.end(atFrame: endFrame) }
         if !stopping.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
         finished.wait()
         finished.signal()  // a second stop returns at once
-        let count = self.count
+        let count = self.count, events = self.events
         let seconds = self.seconds
         var problem = failure.withLock { $0 }
         if problem == nil && writer.isRemoved { problem = "cannot write \(path): it was removed while recording" }
@@ -232,8 +259,8 @@ final class MIDIRecorder: @unchecked Sendable {
         if problem == nil {
             do {
                 try finish(streamed)
-                return CaptureSummary(path: path, requestedPath: path, seconds: seconds, count: count, framesDropped: 0, problem: nil,
-                                      message: "saved \(count) MIDI events (\(CaptureController.format(seconds)) s) to \(path)")
+                return CaptureSummary(path: path, requestedPath: path, seconds: seconds, count: events, framesDropped: 0, problem: nil,
+                                      message: "saved \(events) MIDI event\(events == 1 ? "" : "s") (\(CaptureController.format(seconds)) s) to \(path)")
             } catch {
                 problem = error.description
             }
@@ -249,8 +276,9 @@ final class MIDIRecorder: @unchecked Sendable {
             throw SystemError("\(reason); the MIDI recording is lost: \(String(describing: error))")
         }
         let lost = heldDropped > 0 ? " (\(heldDropped) after the first \(Self.maximumHeldEvents) held in memory were lost)" : ""
-        return CaptureSummary(path: fallback, requestedPath: path, seconds: seconds, count: count - heldDropped, framesDropped: 0,
-                              problem: reason, message: "\(reason); saved the \(count - heldDropped) MIDI events to \(fallback) instead\(lost)")
+        let kept = max(0, events - heldDropped)
+        return CaptureSummary(path: fallback, requestedPath: path, seconds: seconds, count: kept, framesDropped: 0,
+                              problem: reason, message: "\(reason); saved the \(kept) MIDI event\(kept == 1 ? "" : "s") to \(fallback) instead\(lost)")
     }
 
     /// Closes the streamed file; a format 1 take is then rewritten from `streamed` (beside it, renamed into

@@ -149,7 +149,8 @@ final class SMFStreamWriter {
             return lastTick
         }
 
-        /// The first event's delta time, then the rest with their delta times and a final End-of-Track.
+        /// The first event's delta time, then the rest with their delta times and a final End-of-Track (the
+        /// batch's own when it ends with one: the take's stop, `MIDIRecording.end`; nothing follows it).
         mutating func encode(_ batch: [TakeEvent]) -> (firstDelta: UInt32, body: [UInt8]) {
             var body: [UInt8] = []
             var firstDelta: UInt32?
@@ -177,7 +178,8 @@ final class SMFStreamWriter {
                     tempo = Double(t)
                 }
             }
-            return (firstDelta ?? 0, body + SMFStreamWriter.endOfTrack)
+            let ended = batch.last.map { if case .meta(let meta) = $0.event { meta.isEndOfTrack } else { false } } ?? false
+            return (firstDelta ?? 0, ended ? body : body + SMFStreamWriter.endOfTrack)
         }
     }
 
