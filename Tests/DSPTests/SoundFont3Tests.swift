@@ -236,6 +236,21 @@ struct SoundFont3Tests {
         #expect(status.overLimit == 0 && status.decodedSamples == needed.count)
     }
 
+    /// An Ogg page whose granule position claims 2^31 frames: an implausible count, said as such (the number
+    /// and the limit), not "not an Ogg stream".
+    @Test func anImplausibleFrameCountIsSaidSo() {
+        // One bare Ogg page (27 bytes, no segments): "OggS", version 0, type, granule 2^31, serial, sequence, CRC.
+        let granule = UInt64(1) << 31
+        let page = Array("OggS".utf8) + [0, 4] + (0 ..< 8).map { UInt8(truncatingIfNeeded: granule >> (8 * $0)) }
+            + [UInt8](repeating: 0, count: 12) + [0]
+        let error = #expect(throws: SoundFontError.self) {
+            try SoundFont.load(bytes: oneSampleFont(ogg: page, sampleName: "huge"))
+        }
+        let text = error?.description ?? ""
+        #expect(text.contains("sample 0 'huge'") && text.contains("2147483648") && text.contains("\(Int(Int32.max) / 2)"), "\(text)")
+        #expect(text.contains("implausible") && !text.contains("not an Ogg stream"), "\(text)")
+    }
+
     /// Bytes that hold no Ogg page at all: the font does not load, and the error names the sample.
     @Test func aCompressedSampleWithoutOggPagesDoesNotLoad() {
         let garbage = [UInt8](repeating: 0x33, count: 301)
