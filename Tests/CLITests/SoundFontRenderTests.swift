@@ -26,7 +26,7 @@ private let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 
     init() throws { directory = try makeTemporaryDirectory("backbeat-soundfont") }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: timGM6mb), "needs timgm6mb-soundfont (scripts/setup)"))
+    @Test(.needs(file: timGM6mb, package: "timgm6mb-soundfont"))
     func renderPlaysAGeneralMIDIFileThroughTheFont() throws {
         let input = try write(generalMIDIFile, "gm.mid")
         let result = try backbeat(["render", "--soundfont", timGM6mb, input, "-o", path("out.wav")])

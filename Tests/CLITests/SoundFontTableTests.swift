@@ -36,7 +36,6 @@ enum FontTable {
     /// A row's font: a name in `directory`, or an absolute path.
     static func path(_ font: String) -> String { font.hasPrefix("/") ? font : directory + font }
     static var all: Bool { ProcessInfo.processInfo.environment["BACKBEAT_FONT_TABLE"] == "all" }
-    static var timer: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/time") }
     static func available(_ row: Row) -> Bool {
         (all || !row.large) && row.fonts.allSatisfy { FileManager.default.fileExists(atPath: path($0)) }
     }
@@ -69,8 +68,7 @@ enum FontTable {
     }
 }
 
-@Suite(.enabled(if: FluidSynthComparison.fluidsynth != nil && FontTable.timer, "needs fluidsynth and /usr/bin/time (scripts/setup test)"),
-       .serialized)
+@Suite(.needsFluidSynth, .needs(executable: "/usr/bin/time", package: "time"), .serialized)
 struct SoundFontTableTests {
     @Test(arguments: FontTable.rows.filter(FontTable.available))
     func rendersLikeFluidSynth(_ row: FontTable.Row) throws {

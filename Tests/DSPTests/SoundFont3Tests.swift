@@ -11,7 +11,6 @@ import MIDI
 import TestSupport
 
 private let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
-private var haveFluidR3Mono: Bool { FileManager.default.fileExists(atPath: fluidR3Mono) }
 
 private func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
 private func le32(_ v: UInt32) -> [UInt8] { le16(UInt16(v & 0xFFFF)) + le16(UInt16(v >> 16)) }
@@ -100,7 +99,7 @@ struct SoundFontToleranceTests {
         #expect(throws: SoundFontError.self) { try SoundFont.load(bytes: bytes) }
     }
 
-    @Test(.enabled(if: haveFluidR3Mono, "needs fluidr3mono-gm-soundfont (scripts/setup test)"))
+    @Test(.needs(file: fluidR3Mono, package: "fluidr3mono-gm-soundfont"))
     func fluidR3MonoOpens() throws {
         let font = try SoundFont.load(path: fluidR3Mono)
         let store = try #require(font.sampleStore)
@@ -111,7 +110,7 @@ struct SoundFontToleranceTests {
     }
 }
 
-@Suite(.enabled(if: haveFluidR3Mono, "needs fluidr3mono-gm-soundfont (scripts/setup test)"))
+@Suite(.needs(file: fluidR3Mono, package: "fluidr3mono-gm-soundfont"))
 struct SoundFont3Tests {
     /// The piano's A4 sample in a font of its own: it decodes to the frames its last Ogg page gives, its
     /// loop points stay relative to the decoded sample, and a note plays it at 440 Hz.

@@ -171,7 +171,7 @@ extension JACK {
     /// The installed workstation, started from another directory through PATH in a real terminal on a private
     /// server: it finds its theme and a bundled scenario by name in PREFIX/share/backbeat.
     @Suite struct InstalledWorkstationTests {
-        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+        @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
         func findsThemesAndScenariosFromShare() throws {
             let install = try InstalledPrefix()
             defer { install.remove() }

@@ -11,7 +11,7 @@ import TestSupport
 
 private let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
 
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: fluidR3Mono), "needs fluidr3mono-gm-soundfont (scripts/setup test)"))
+@Suite(.needs(file: fluidR3Mono, package: "fluidr3mono-gm-soundfont"))
 struct SoundFontSampleLoaderTests {
     @Test func decodesTheChannelsPresetsAndFollowsAProgramChange() throws {
         let font = try SoundFont.load(path: fluidR3Mono)
