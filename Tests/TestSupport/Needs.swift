@@ -41,7 +41,7 @@ public struct Needs: TestTrait, SuiteTrait {
 /// A dependency missing where it must be there (CI): the test fails with this, naming it.
 public struct MissingDependency: Error, CustomStringConvertible {
     public var reason: String
-    public var description: String { "missing on CI (CI=true), where scripts/setup test installs it: \(reason)" }
+    public var description: String { "missing on CI (CI=true), where every test must run: \(reason)" }
 }
 
 extension Trait where Self == Needs {
