@@ -151,7 +151,9 @@ struct Render: ParsableCommand {
         for store in font?.sampleStores ?? [] {
             let status = store.status
             guard status.missedNotes > 0 || status.overLimit > 0 else { continue }
-            Console.message("\(status.missedNotes) voice(s) did not sound (a note starts one per zone): \(status.overLimit) sample(s) did not fit in the sample cache (--sample-cache \(status.limitBytes >> 20) MiB)",
+            // `overLimit` counts distinct samples: the render asks for the file's samples twice (decodeSamples above,
+            // then render).
+            Console.message("\(status.missedNotes) voice(s) did not sound (a note starts one per zone): \(status.overLimit) of the \(status.requestedSamples) sample(s) the file needs did not fit in the sample cache (--sample-cache \(status.limitBytes >> 20) MiB)",
                             prefix: "backbeat render: ")
         }
         if toStdout {

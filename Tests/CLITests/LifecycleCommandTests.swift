@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Lifecycle
 
-@Suite(.enabled(if: backbeatBinary != nil, "backbeat binary not built (swift build --build-tests builds it): CLI tests skipped"))
+@Suite(.needsBackbeatBinary)
 struct LifecycleCommandTests {
     @Test func runPassingScenarioExitsZero() throws {
         let r = try backbeat(["lifecycle", "run", scenariosFolder.appendingPathComponent("midikit-swiftui.toml").path])
@@ -51,7 +51,7 @@ struct LifecycleCommandTests {
         #expect(try backbeat(["lifecycle", "run", "/nonexistent.toml"]).status == 2)
     }
 
-    @Test(.enabled(if: plistsPresent, "testdata plists absent"), arguments: plistFiles())
+    @Test(.needs(plistsPresent, "needs Tests/Fixtures/plists (kept in the repository)"), arguments: plistFiles())
     func checkPlist(name: String) throws {
         let r = try backbeat(["lifecycle", "check", plistFolder.appendingPathComponent(name).path])
         #expect(r.status == 0)
@@ -60,7 +60,7 @@ struct LifecycleCommandTests {
     }
 
     @Test("check --json: one JSON object with every declared mode, only check codes",
-          .enabled(if: plistsPresent, "testdata plists absent"), arguments: plistFiles())
+          .needs(plistsPresent, "needs Tests/Fixtures/plists (kept in the repository)"), arguments: plistFiles())
     func checkJSON(name: String) throws {
         let r = try backbeat(["lifecycle", "check", plistFolder.appendingPathComponent(name).path, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -82,7 +82,7 @@ struct LifecycleCommandTests {
     }
 
     @Test("check gives the same bytes in every run (several scene configurations, random hash seeds)",
-          .enabled(if: plistsPresent, "testdata plists absent"))
+          .needs(plistsPresent, "needs Tests/Fixtures/plists (kept in the repository)"))
     func checkIsDeterministicAcrossRuns() throws {
         let plist = plistFolder.appendingPathComponent("CarPlay-two-scenes-Info.binary.plist").path
         let first = try backbeat(["lifecycle", "check", plist, "--json"])
@@ -95,7 +95,7 @@ struct LifecycleCommandTests {
     }
 
     @Test("wrong types exit 2 naming the key, the type found and expected",
-          .enabled(if: plistsPresent, "testdata plists absent"),
+          .needs(plistsPresent, "needs Tests/Fixtures/plists (kept in the repository)"),
           arguments: [("wrong-type-modes-string-Info.plist", "UIBackgroundModes is a string; expected an array of strings"),
                       ("wrong-type-manifest-array-Info.plist", "UIApplicationSceneManifest is an array; expected a dictionary"),
                       ("wrong-type-task-ids-string-Info.binary.plist", "BGTaskSchedulerPermittedIdentifiers is a string; expected an array of strings")])
@@ -110,7 +110,7 @@ struct LifecycleCommandTests {
     }
 
     @Test("the emitted scenario carries no expectation; its steps say what the rules predict",
-          .enabled(if: plistsPresent, "testdata plists absent"))
+          .needs(plistsPresent, "needs Tests/Fixtures/plists (kept in the repository)"))
     func emittedScenarioHasNoSelfComputedExpectations() throws {
         let plist = plistFolder.appendingPathComponent("flutter_background_geolocation-Info.plist").path
         let r = try backbeat(["lifecycle", "check", plist, "--emit-scenario", "--lifecycle", "swiftui"])
@@ -121,7 +121,7 @@ struct LifecycleCommandTests {
     }
 
     // Issue 11: --emit-scenario needs --lifecycle (the Info.plist cannot tell the style).
-    @Test(.enabled(if: plistsPresent, "testdata plists absent"))
+    @Test(.needs(plistsPresent, "needs Tests/Fixtures/plists (kept in the repository)"))
     func emitScenarioRunsAndPasses() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-starter.toml").path
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -135,7 +135,7 @@ struct LifecycleCommandTests {
     }
 
     @Test("--emit-scenario without --lifecycle says what the plist shows and refuses",
-          .enabled(if: plistsPresent, "testdata plists absent"),
+          .needs(plistsPresent, "needs Tests/Fixtures/plists (kept in the repository)"),
           arguments: [("MIDIKit-VirtualOutput-Info.plist", "has a UIApplicationSceneManifest"),
                       ("MIDIKit-BluetoothMIDI-Info.plist", "has no UIApplicationSceneManifest")])
     func emitScenarioNeedsLifecycle(name: String, shows: String) throws {
@@ -152,7 +152,7 @@ struct LifecycleCommandTests {
     }
 
     @Test("the style given with --lifecycle is the one emitted; the emitted scenario passes",
-          .enabled(if: plistsPresent, "testdata plists absent"), arguments: LifecycleStyle.allCases)
+          .needs(plistsPresent, "needs Tests/Fixtures/plists (kept in the repository)"), arguments: LifecycleStyle.allCases)
     func emitWithEachStyle(style: LifecycleStyle) throws {
         let plist = plistFolder.appendingPathComponent("MIDIKit-BluetoothMIDI-Info.plist").path
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-\(style.rawValue).toml").path
@@ -224,7 +224,7 @@ struct LifecycleCommandTests {
         #expect(r.stdout.hasSuffix("</svg>\n"))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "python3 absent"))
+    @Test(.needs(executable: "/usr/bin/python3", package: "python3"))
     func svgParsesAsXMLInPython() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-\(getpid())-py.svg").path
         defer { try? FileManager.default.removeItem(atPath: out) }

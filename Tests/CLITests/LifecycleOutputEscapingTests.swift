@@ -7,7 +7,7 @@ private let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2J\u{9B}31m\u{202E}"
 /// The same in TOML's escapes (a TOML string cannot hold control characters as they are).
 private let hostileTOML = "\\u001B]0;owned\\u0007\\u001B[2J\\u009B31m\\u202E"
 
-@Suite(.enabled(if: backbeatBinary != nil, "backbeat binary not built"))
+@Suite(.needsBackbeatBinary)
 struct OutputEscapingTests {
     func scenario() throws -> String {
         try temporaryFile("escape.toml", """

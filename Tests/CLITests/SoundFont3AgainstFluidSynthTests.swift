@@ -7,7 +7,6 @@ import Testing
 
 enum SF3Comparison {
     static let font = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
-    static var available: Bool { FluidSynthComparison.fluidsynth != nil && FileManager.default.fileExists(atPath: font) }
 
     static func render(_ name: String, _ midi: [UInt8]) throws -> (pair: RenderedPair, stderr: String) {
         try FluidSynthComparison.render("sf3-\(name)", midi, font: font)
@@ -18,7 +17,7 @@ enum SF3Comparison {
     static let song = Result { try render("song", GeneralMIDITestFiles.song()) }
 }
 
-@Suite(.enabled(if: SF3Comparison.available, "needs fluidsynth and fluidr3mono-gm-soundfont (scripts/setup test)"))
+@Suite(.needsFluidSynth, .needs(file: SF3Comparison.font, package: "fluidr3mono-gm-soundfont"))
 struct SoundFont3AgainstFluidSynthTests {
     /// Every melodic note within 5 cents of FluidSynth's pitch, with its fundamental there.
     @Test func melodicPitchWithin5CentsOfFluidSynth() throws {

@@ -29,7 +29,6 @@ extension RenderedPair {
 enum FluidSynthComparison {
     static let font = "/usr/share/sounds/sf2/TimGM6mb.sf2"
     static let fluidsynth = ["/usr/bin/fluidsynth", "/usr/local/bin/fluidsynth"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    static var available: Bool { fluidsynth != nil && FileManager.default.fileExists(atPath: font) }
 
     /// Renders `midi` with FluidSynth (`fluidsynth -F`, 48 kHz, reverb and chorus off) and with Backbeat
     /// (`backbeat render`, with `--soundfont` unless `soundFont` is false: then the built-in patches, which
@@ -86,7 +85,7 @@ struct DrumSpectrum {
     }
 }
 
-@Suite(.enabled(if: FluidSynthComparison.available, "needs fluidsynth and /usr/share/sounds/sf2/TimGM6mb.sf2 (scripts/setup test)"))
+@Suite(.needsFluidSynth, .needs(file: FluidSynthComparison.font, package: "timgm6mb-soundfont"))
 struct SoundFontAgainstFluidSynthTests {
     /// Every melodic note within 0.5 % of FluidSynth's pitch and of the equal-tempered frequency. The
     /// strongest component is sought within a quarter tone either side of the expected fundamental, over the

@@ -11,7 +11,7 @@ private func runInfo(_ arguments: [String]) throws -> Output {
 }
 
 @Suite struct SoundFontCommandTests {
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: timGM), "TimGM6mb is installed by scripts/setup"))
+    @Test(.needs(file: timGM, package: "timgm6mb-soundfont"))
     func infoListsTheRealFontsPresets() throws {
         let r = try runInfo([timGM])
         #expect(r.status == 0, "\(r.stderr)")

@@ -1,6 +1,9 @@
-// `--soundfont` as a user meets it: `render` through TimGM6mb, and broken fonts refused before anything starts.
+// `--soundfont` as a user meets it: `render` through TimGM6mb, and broken fonts refused before anything starts;
+// a SoundFont 3 render's counts of what did not fit in the sample cache, and its error for a damaged stream.
 import Foundation
 import Testing
+@testable import DSP
+import MIDI
 import TestSupport
 
 private func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
@@ -23,7 +26,7 @@ private let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 
     init() throws { directory = try makeTemporaryDirectory("backbeat-soundfont") }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: timGM6mb), "needs timgm6mb-soundfont (scripts/setup)"))
+    @Test(.needs(file: timGM6mb, package: "timgm6mb-soundfont"))
     func renderPlaysAGeneralMIDIFileThroughTheFont() throws {
         let input = try write(generalMIDIFile, "gm.mid")
         let result = try backbeat(["render", "--soundfont", timGM6mb, input, "-o", path("out.wav")])
@@ -54,5 +57,64 @@ private let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("short.sf2"), "\(result.stderr)")
         #expect(!result.stdout.contains("voices"), "no status line: \(result.stdout)")
+    }
+}
+
+private let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
+
+@Suite(.needs(file: fluidR3Mono, package: "fluidr3mono-gm-soundfont"))
+struct SoundFont3RenderTests: FolderTest {
+    let directory: URL
+
+    init() throws { directory = try makeTemporaryDirectory("backbeat-sf3-render") }
+
+    /// The samples the General MIDI song needs, and which of them the library decodes within `limit` bytes.
+    private func needed(limit: Int) throws -> (needed: [Int], fitting: Int) {
+        let font = try SoundFont.load(path: fluidR3Mono)
+        let store = try #require(font.sampleStore)
+        let messages = try StandardMIDIFile(bytes: GeneralMIDITestFiles.song()).timedEvents().compactMap { timed in
+            if case .message(let m) = timed.event, let short = m.shortMessage, short.isChannelMessage { return short }
+            return nil
+        }
+        let needed = font.samplesNeeded(by: messages)
+        store.setLimit(bytes: limit)
+        #expect(store.decode(needed).isEmpty)
+        return (needed, needed.count { store.isDecoded($0) })
+    }
+
+    /// With a 1 MiB cache the render says how many distinct samples of those the file needs did not fit (it
+    /// asks for them twice: before the output is opened and when it renders), not how many times it was
+    /// refused.
+    @Test func renderCountsEachSampleThatDidNotFitOnce() throws {
+        let input = try write(GeneralMIDITestFiles.song(), "song.mid")
+        let result = try backbeat(["render", "--sample-cache", "1", "--soundfont", fluidR3Mono, input, "-o", path("out.wav")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let (needed, fitting) = try needed(limit: 1 << 20)
+        #expect(fitting > 0 && fitting < needed.count)
+        #expect(result.stderr.contains("\(needed.count - fitting) of the \(needed.count) sample(s) the file needs did not fit in the sample cache (--sample-cache 1 MiB)"),
+                "\(needed.count - fitting) of \(needed.count) expected: \(result.stderr)")
+    }
+
+    /// A damaged stream among the samples the file needs still ends the render before anything is written
+    /// (exit 2), naming the sample.
+    @Test func renderRefusesADamagedStreamTheFileNeeds() throws {
+        let original = try SoundFont.load(path: fluidR3Mono)
+        let piano = try #require(original.exactPreset(bank: 0, program: 0))
+        let header = original.presets[piano]
+        let zone = try #require((Int(header.zoneStart) ..< Int(header.zoneStart + header.zoneCount)).first {
+            original.zones[$0].contains(key: 69, velocity: 100)
+        })
+        let bad = Int(original.zones[zone].sample)
+        let stream = try #require(original.sampleStore?.slots[bad].bytes)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fluidR3Mono)))
+        for i in stream.lowerBound + 30 ..< stream.lowerBound + 60 { bytes[i] ^= 0x5A }  // its identification header
+        defer { try? FileManager.default.removeItem(at: directory) }  // the font's copy is 23 MB
+        let font = try write(bytes, "damaged.sf3")
+        let input = try write(generalMIDIFile, "gm.mid")  // A4 on the piano
+        let result = try backbeat(["render", "--soundfont", font, input, "-o", path("out.wav")])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("sample \(bad) '\(original.sampleNames[bad])'") && result.stderr.contains("does not decode"),
+                "\(result.stderr)")
+        #expect(contents == ["damaged.sf3", "gm.mid"], "nothing written: \(contents)")
     }
 }

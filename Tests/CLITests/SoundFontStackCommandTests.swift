@@ -10,7 +10,6 @@ import TestSupport
 enum StackFonts {
     static let directory = "/usr/share/sounds/sf2/"
     static let timGM = directory + "TimGM6mb.sf2", fluidGM = directory + "FluidR3_GM.sf2", fluidGS = directory + "FluidR3_GS.sf2"
-    static func exist(_ paths: String...) -> Bool { paths.allSatisfy { FileManager.default.fileExists(atPath: $0) } }
     static var fluidsynth: String? { FluidSynthComparison.fluidsynth }
 
     /// `backbeat render` of `midi` through `fonts` (bottom first); the WAV's mono mix and the run's stderr.
@@ -45,8 +44,8 @@ enum StackFonts {
 }
 
 @Suite struct SoundFontStackCommandTests {
-    @Test(.enabled(if: StackFonts.exist(StackFonts.fluidGM, StackFonts.fluidGS) && StackFonts.fluidsynth != nil,
-                   "needs FluidR3_GM.sf2, FluidR3_GS.sf2 (fluid-soundfont-gm, -gs) and fluidsynth"))
+    @Test(.needs(file: StackFonts.fluidGM, package: "fluid-soundfont-gm"), .needs(file: StackFonts.fluidGS, package: "fluid-soundfont-gs"),
+          .needsFluidSynth)
     func fluidR3GSOnTopOfFluidR3GMPlaysTheFluteAtA4AsFluidSynthDoes() throws {
         let midi = GeneralMIDITestFiles.melodic()
         let ours = try StackFonts.render(midi, fonts: [StackFonts.fluidGM, StackFonts.fluidGS], name: "gs-on-gm")
@@ -66,8 +65,8 @@ enum StackFonts {
                 "\(alone.stderr)")
     }
 
-    @Test(.enabled(if: StackFonts.exist(StackFonts.timGM, StackFonts.fluidGM) && StackFonts.fluidsynth != nil,
-                   "needs TimGM6mb.sf2, FluidR3_GM.sf2 and fluidsynth"))
+    @Test(.needs(file: StackFonts.timGM, package: "timgm6mb-soundfont"), .needs(file: StackFonts.fluidGM, package: "fluid-soundfont-gm"),
+          .needsFluidSynth)
     func theLaterFontIsOnTopAsInFluidSynth() throws {
         // Both fonts have the flute: the stack plays the top one's, in both orders, as FluidSynth does.
         let midi = GeneralMIDITestFiles.melodic()
@@ -89,7 +88,7 @@ enum StackFonts {
         }
     }
 
-    @Test(.enabled(if: StackFonts.exist(StackFonts.timGM, StackFonts.fluidGS), "needs TimGM6mb.sf2 and FluidR3_GS.sf2"))
+    @Test(.needs(file: StackFonts.timGM, package: "timgm6mb-soundfont"), .needs(file: StackFonts.fluidGS, package: "fluid-soundfont-gs"))
     func aBankNoFontHasFallsBackAndRenderWarnsOncePerChannel() throws {
         // Channel 1 asks for bank 50 (no font has it) and plays three notes; channel 3 plays 0:0 (TimGM6mb);
         // channel 2 asks for 2:122 (FluidR3_GS's thunder); channel 10 asks for kit 60 (no font has it).
@@ -114,7 +113,7 @@ enum StackFonts {
         #expect(AudioComparison.rms(AudioComparison.slice(result.samples, from: 0.1, to: 0.3, rate: 48_000)) > 1e-3, "the fallback plays")
     }
 
-    @Test(.enabled(if: StackFonts.exist(StackFonts.timGM, StackFonts.fluidGS), "needs TimGM6mb.sf2 and FluidR3_GS.sf2"))
+    @Test(.needs(file: StackFonts.timGM, package: "timgm6mb-soundfont"), .needs(file: StackFonts.fluidGS, package: "fluid-soundfont-gs"))
     func soundfontInfoShowsTheStackAndWhatIsShadowed() throws {
         let result = try backbeat(["soundfont", "info", StackFonts.timGM, StackFonts.fluidGS, StackFonts.fluidGS])
         #expect(result.status == 0, "\(result.stderr)")

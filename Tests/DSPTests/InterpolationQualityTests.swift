@@ -73,7 +73,7 @@ private enum Sweep {
     }
 }
 
-@Suite(.enabled(if: fluidsynth != nil, "needs fluidsynth (scripts/setup test)"))
+@Suite(.needsFluidSynth)
 struct InterpolationQualityTests {
     /// Window by window along the sweep, Backbeat's interpolation error is at most FluidSynth's + 0.1 dB, and
     /// over the sweep its mean (in dB) is no larger. High in the band the error is the cubic's images, the same

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import DSP
 import MIDI
+import TestSupport
 
 private let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 
@@ -23,7 +24,7 @@ private func flatness(_ x: ArraySlice<Float>, n: Int = 4_096) -> Double {
     return geometric / (power.reduce(0, +) / Double(power.count))
 }
 
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: timGM6mb), "needs timgm6mb-soundfont (scripts/setup)"))
+@Suite(.needs(file: timGM6mb, package: "timgm6mb-soundfont"))
 struct SoundFontGeneralMIDITests {
     @Test func a4OnProgram0PlaysAt440Hz() throws {
         let synth = try generalMIDISynth()

@@ -1,13 +1,12 @@
 import Glibc
 import Testing
 @testable import DSP
+import TestSupport
 
 // The loader on real fonts and on hostile bytes: every structural error names the chunk, never a crash.
 
 private let timGM = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 private let fluidR3 = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
-
-private func fileExists(_ path: String) -> Bool { access(path, R_OK) == 0 }
 
 private func readFile(_ path: String) -> [UInt8] {
     guard let f = fopen(path, "rb") else { return [] }
@@ -33,7 +32,7 @@ private func loadError(_ bytes: [UInt8]) -> SoundFontError? {
 }
 
 @Suite struct SoundFontLoaderTests {
-    @Test(.enabled(if: fileExists(timGM), "TimGM6mb is installed by scripts/setup (test profile)"))
+    @Test(.needs(file: timGM, package: "timgm6mb-soundfont"))
     func timGM6mbLoadsWithGeneralMIDIPresetsAndADrumKit() throws {
         let font = try SoundFont.load(path: timGM)
         #expect(font.path == timGM)
@@ -66,7 +65,7 @@ private func loadError(_ bytes: [UInt8]) -> SoundFontError? {
         #expect(kitZones.contains { $0.contains(key: 42, velocity: 100) }, "closed hi-hat")
     }
 
-    @Test(.enabled(if: fileExists(fluidR3), "FluidR3_GM (fluid-soundfont-gm) is not installed"))
+    @Test(.needs(file: fluidR3, package: "fluid-soundfont-gm"))
     func aLargeFontIsMappedNotRead() throws {
         func residentKB() -> Int {
             let status = readFile("/proc/self/status")
@@ -123,7 +122,7 @@ private func loadError(_ bytes: [UInt8]) -> SoundFontError? {
 
     /// One copy of the font in a file, cut shorter and shorter in place (`ftruncate`) and loaded from the file
     /// as a user's font is (mapped): no copy of megabytes per cut, which took 20 s through `load(bytes:)`.
-    @Test(.enabled(if: fileExists(timGM)))
+    @Test(.needs(file: timGM, package: "timgm6mb-soundfont"))
     func truncatingTheRealFontAnywhereGivesAnErrorNeverACrash() throws {
         let bytes = readFile(timGM)
         #expect(bytes.count > 1_000_000)

@@ -227,7 +227,7 @@ private func modulators(_ font: SoundFont, zone: Int) -> [SoundFontModulator] {
 
 /// Writes the fuzzer's seed corpus (Fuzz/corpus/FuzzSoundFont) from the builder: run with
 /// BACKBEAT_WRITE_FUZZ_CORPUS=1 after changing the builder, and commit the files.
-@Test(.enabled(if: getenv("BACKBEAT_WRITE_FUZZ_CORPUS") != nil))
+@Test(.enabled(if: getenv("BACKBEAT_WRITE_FUZZ_CORPUS") != nil, "opt-in: writes the fuzz corpus when BACKBEAT_WRITE_FUZZ_CORPUS is set"))
 func writeSoundFontFuzzCorpus() throws {
     var sm24 = SoundFontBuilder.minimal(frames: 16)
     sm24.sm24Value = 0x40

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import DSP
 import MIDI
+import TestSupport
 
 /// Resident pages of this process, in bytes (/proc/self/statm's second field).
 private func residentBytes() -> Int {
@@ -12,8 +13,7 @@ private func residentBytes() -> Int {
     return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
-@Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/sounds/sf2/TimGM6mb.sf2"),
-               "needs timgm6mb-soundfont (scripts/setup)"))
+@Test(.needs(file: "/usr/share/sounds/sf2/TimGM6mb.sf2", package: "timgm6mb-soundfont"))
 func aThousandSynthsWithAFontLeaveTheResidentSetFlat() throws {
     let font = try SoundFont.load(path: "/usr/share/sounds/sf2/TimGM6mb.sf2")
     var left = [Float](repeating: 0, count: 256), right = left

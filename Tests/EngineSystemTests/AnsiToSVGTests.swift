@@ -4,7 +4,8 @@ import Testing
 /// `scripts/ansi-to-svg`, which draws README's screenshot from a tmux capture: colours and attributes
 /// become fills, columns stay where the terminal had them, text is escaped for XML.
 @Suite struct AnsiToSVGTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3")))
+    @Test(.needs(["/usr/bin/python3", "/usr/local/bin/python3"].contains { FileManager.default.isExecutableFile(atPath: $0) },
+                 "needs python3 in /usr/bin or /usr/local/bin: Debian package python3 (scripts/setup test)"))
     func coloursColumnsAndEscaping() throws {
         let capture = "\u{1B}[38;2;255;0;0mRed\u{1B}[0m ok \u{1B}[48;5;22;1mgreen\u{1B}[0m\n\u{1B}[7mrev\u{1B}[27m <&>\u{1B}[93m!\u{1B}[39m\n"
         let process = Process()

@@ -84,7 +84,7 @@ import Testing
 
     /// fish asks for the cursor position (`commandline -C`), which it has only in its line editor, so it too
     /// runs in tmux: each command line is typed, Tab shows what fish offers below it.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "needs fish (scripts/setup test)"))
+    @Test(.needs(executable: "/usr/bin/fish", package: "fish"))
     func fishOffersFilesAndNames() throws {
         try offerInTerminal(shell: "fish --no-config", key: "Tab", prompt: "fish% ", dismiss: "Escape") { root in
             "source '\(root)/backbeat.fish'; function fish_prompt; echo 'fish% '; end; set -g fish_autosuggestion_enabled 0"
@@ -93,7 +93,7 @@ import Testing
 
     /// zsh completes only inside its line editor, so it runs in a real terminal (tmux): each command line is
     /// typed, Ctrl-D lists what zsh offers below it, and the screen is read.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "needs zsh (scripts/setup test)"))
+    @Test(.needs(executable: "/usr/bin/zsh", package: "zsh"))
     func zshOffersFilesAndNames() throws {
         // Ctrl-D at the end of the line lists the choices (zsh's delete-char-or-list).
         try offerInTerminal(shell: "zsh -f", key: "C-d", prompt: "zsh% ") { root in

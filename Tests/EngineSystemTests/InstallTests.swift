@@ -68,10 +68,10 @@ private func shell(_ command: String, in directory: String) throws -> (status: I
     try InstalledPrefix.shell(command, in: directory)
 }
 
-private func installed(_ tool: String) -> Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/" + tool) }
-
 @Suite struct InstallTests {
-    @Test func installsRunsFromAnotherDirectoryAndUninstallsExactly() throws {
+    // The completions are loaded in their shells: without zsh or fish those checks were passed over unsaid.
+    @Test(.needs(executable: "/usr/bin/zsh", package: "zsh"), .needs(executable: "/usr/bin/fish", package: "fish"))
+    func installsRunsFromAnotherDirectoryAndUninstallsExactly() throws {
         let install = try InstalledPrefix()
         defer { install.remove() }
         let p = install.prefix
@@ -109,14 +109,10 @@ private func installed(_ tool: String) -> Bool { FileManager.default.isExecutabl
         // Completions load in their shells.
         let bash = try install.shell("source '\(p)/share/bash-completion/completions/backbeat' && complete -p backbeat")
         #expect(bash.status == 0 && bash.output.contains("backbeat"), "\(bash.output)")
-        if installed("zsh") {
-            let zsh = try install.shell("zsh -f -c 'fpath=(\(p)/share/zsh/site-functions $fpath); autoload -Uz compinit; compinit -u -D; print -r -- ${_comps[backbeat]}'")
-            #expect(zsh.status == 0 && zsh.output.contains("_backbeat"), "\(zsh.output)")
-        }
-        if installed("fish") {
-            let fish = try install.shell("fish --no-config -c 'source \(p)/share/fish/vendor_completions.d/backbeat.fish; complete -C\"backbeat lifecycle \"'")
-            #expect(fish.status == 0 && fish.output.contains("run") && fish.output.contains("check"), "\(fish.output)")
-        }
+        let zsh = try install.shell("zsh -f -c 'fpath=(\(p)/share/zsh/site-functions $fpath); autoload -Uz compinit; compinit -u -D; print -r -- ${_comps[backbeat]}'")
+        #expect(zsh.status == 0 && zsh.output.contains("_backbeat"), "\(zsh.output)")
+        let fish = try install.shell("fish --no-config -c 'source \(p)/share/fish/vendor_completions.d/backbeat.fish; complete -C\"backbeat lifecycle \"'")
+        #expect(fish.status == 0 && fish.output.contains("run") && fish.output.contains("check"), "\(fish.output)")
         // No shell replaced a device with a file of its own (compinit's dump file once did that to /dev/null).
         var null = stat()
         #expect(stat("/dev/null", &null) == 0 && (null.st_mode & S_IFMT) == S_IFCHR, "/dev/null is no longer a device")
@@ -171,7 +167,7 @@ extension JACK {
     /// The installed workstation, started from another directory through PATH in a real terminal on a private
     /// server: it finds its theme and a bundled scenario by name in PREFIX/share/backbeat.
     @Suite struct InstalledWorkstationTests {
-        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+        @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
         func findsThemesAndScenariosFromShare() throws {
             let install = try InstalledPrefix()
             defer { install.remove() }

@@ -10,7 +10,7 @@ extension JACK {
         screen.contains("┏━┓ ┏━╸ ╺┳╸ ╻ ╻ ╻ ┏━╸") || screen.contains("+-+ +-- -+- | | | +--")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func homeBackgroundsSuspendsAndForegroundReturns() throws {
         let term = try TmuxSession.workstation(width: 200, height: 60)
         try term.waitFor("the panel's defaults") { $0.contains("swiftui · modes [audio] · playback · mixWithOthers off") }
@@ -30,7 +30,7 @@ extension JACK {
         try term.quitExpectingSuccess()
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func scenarioPlaysLiveWithItsNarration() throws {
         let server = uniqueName("bbtui")
         let path = NSTemporaryDirectory() + "live-scenario-\(getpid()).toml"
@@ -53,7 +53,7 @@ extension JACK {
 
     /// The presenter view in a real terminal at 120x36: the big badge, streams with their reasons, callbacks
     /// as they fire; the synth key, a single step to the suspension, foreground with the release, back.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func presenterViewAt120x36() throws {
         let term = try TmuxSession.workstation(width: 120, height: 36)
         // The normal layout at 120x36 shows the streams and warnings lines.
@@ -77,7 +77,7 @@ extension JACK {
     }
 
     /// The presenter view at the minimum size, 80x24: badge, narration and the streams stay; pause and speed.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func presenterViewAt80x24() throws {
         let term = try TmuxSession.workstation(width: 80, height: 24)
         try term.type("P")

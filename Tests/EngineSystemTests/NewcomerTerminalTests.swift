@@ -10,7 +10,7 @@ extension JACK {
 @Suite struct NewcomerTerminalTests {
     static let font = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func aNewcomersWalkThroughTheWorkstation() throws {
         let directory = try makeTemporaryDirectory("bbwalls").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -66,7 +66,7 @@ extension JACK {
                 "\(files)")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") && FileManager.default.fileExists(atPath: font)))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"), .needs(file: font, package: "timgm6mb-soundfont"))
     func theSynthPanelOfASoundFontShowsWhatActsOnIt() throws {
         let server = uniqueName("bbwallsf")
         let term = try TmuxSession(width: 132, height: 40)

@@ -8,8 +8,6 @@ import Testing
 /// records what comes back, and the recording's onsets, pitch and level are checked.
 extension JACK {
 @Suite struct PipeWireAndNetJackTests {
-    static let pipeWireInstalled = ["/usr/bin/pipewire", "/usr/bin/pw-jack"].allSatisfy(FileManager.default.isExecutableFile)
-
     let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-pw-tests-\(getpid())")
 
     init() throws {
@@ -101,7 +99,7 @@ extension JACK {
         deinit { stop() }
     }
 
-    @Test(.enabled(if: pipeWireInstalled, "needs pipewire and pipewire-jack (scripts/setup test)"))
+    @Test(.needs(executable: "/usr/bin/pipewire", package: "pipewire"), .needs(executable: "/usr/bin/pw-jack", package: "pipewire-jack"))
     func pwJackBackbeatPlaysThroughAHeadlessPipeWire() throws {
         let pipeWire = try HeadlessPipeWire(runtime: temporary.path + "/runtime")
         defer { pipeWire.stop() }
@@ -137,7 +135,7 @@ extension JACK {
         #expect(connections.contains("seq:out\n   backbeat:midi_in"), "\(connections)")
     }
 
-    @Test(.enabled(if: pipeWireInstalled, "needs pipewire (scripts/setup test)"))
+    @Test(.needs(executable: "/usr/bin/pipewire", package: "pipewire"))
     func theOverrideStartsAPrivateServerWhilePipeWireRuns() throws {
         let pipeWire = try HeadlessPipeWire(runtime: temporary.path + "/runtime-override")
         defer { pipeWire.stop() }

@@ -4,7 +4,7 @@ import Testing
 /// Presets in the real workstation: `--preset` applied at start and shown in the synth panel, then `s`
 /// saves what the panel shows under a name typed in the status line.
 @Suite struct PresetTerminalTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func presetAtStartThenSaveFromTheSynthPanel() throws {
         let server = uniqueName("bbpreset")
         let directory = try makeTemporaryDirectory("bbpreset").path

@@ -9,11 +9,8 @@ import Testing
 /// events' offsets into their periods).
 extension JACK.JackIntegrationTests {
     static let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
-    static var fluidsynthAndFont: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/fluidsynth") && FileManager.default.fileExists(atPath: timGM6mb)
-    }
 
-    @Test(.enabled(if: fluidsynthAndFont, "needs fluidsynth and timgm6mb-soundfont (scripts/setup test)"))
+    @Test(.needsFluidSynth, .needs(file: timGM6mb, package: "timgm6mb-soundfont"))
     func soundFontNotesStartAtTheirFrameWhereFluidSynthsStartAtThePeriod() throws {
         // 0 and 48011 frames into a 96000-frame loop (2 s, so the piano's release has died before the next
         // note): 48011 is not a multiple of the 256-frame period.

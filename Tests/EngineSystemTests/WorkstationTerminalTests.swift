@@ -16,7 +16,7 @@ func meterPeak(_ screen: String) -> Double? {
 
 extension JACK {
 @Suite struct WorkstationTerminalTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func playsShowsHelpResizesAndRestoresTheTerminal() throws {
         let server = uniqueName("bbtui")
         let log = NSTemporaryDirectory() + "\(server).log"
@@ -60,7 +60,7 @@ extension JACK {
         #expect(logText.contains("ready:") && logText.contains("first frame"))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func sigtermRestoresTheTerminal() throws {
         let server = uniqueName("bbtui")
         let term = try TmuxSession(width: 100, height: 30)
@@ -85,7 +85,7 @@ extension JACK {
         #expect(status == 2)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func demoKeyPlaysAndAudioKeyRecordsAWav() throws {
         let directory = try makeTemporaryDirectory("bbrec").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

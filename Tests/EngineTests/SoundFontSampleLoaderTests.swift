@@ -1,16 +1,17 @@
 // The live loader of a SoundFont 3 font's samples: it decodes the presets the channels start with, then the
-// preset a program change selects, on its own thread; nothing else is decoded.
+// preset a program change selects, on its own thread; nothing else is decoded. A sample whose Ogg stream does
+// not decode is named once and left out, the others decode, and its notes are reported as such.
 import Foundation
 import Synchronization
 import Testing
-import DSP
+@testable import DSP
 @testable import Engine
 import MIDI
 import TestSupport
 
 private let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
 
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: fluidR3Mono), "needs fluidr3mono-gm-soundfont (scripts/setup test)"))
+@Suite(.needs(file: fluidR3Mono, package: "fluidr3mono-gm-soundfont"))
 struct SoundFontSampleLoaderTests {
     @Test func decodesTheChannelsPresetsAndFollowsAProgramChange() throws {
         let font = try SoundFont.load(path: fluidR3Mono)
@@ -35,5 +36,64 @@ struct SoundFontSampleLoaderTests {
         synth.handle(ShortMessage(status: 0xC1, data1: 40, data2: 0))
         #expect(waitUntil(timeout: 30) { violin.allSatisfy(store.isDecoded) }, "the violin decoded after its program change")
         #expect(lines.withLock { $0.contains { $0.hasPrefix("SoundFont 3: decoded") } })
+    }
+
+    /// FluidR3Mono_GM.sf3 with the stream of the piano's A4 sample damaged: the loader names that sample once
+    /// (not again when the piano is selected again), decodes every other sample of the channels' presets, a
+    /// piano note on another sample sounds, and the A4 note that does not sound is reported as a stream that
+    /// does not decode, naming the sample, not as a sample "not decoded yet".
+    @Test func aBrokenStreamIsNamedOnceAndTheOtherSamplesPlay() throws {
+        let original = try SoundFont.load(path: fluidR3Mono)
+        let pianoPreset = try #require(original.exactPreset(bank: 0, program: 0))
+        let header = original.presets[pianoPreset]
+        let zones = Int(header.zoneStart) ..< Int(header.zoneStart + header.zoneCount)
+        func sample(forKey key: UInt8) throws -> Int {
+            Int(original.zones[try #require(zones.first { original.zones[$0].contains(key: key, velocity: 100) })].sample)
+        }
+        let bad = try sample(forKey: 69)
+        let goodKey = try #require((UInt8(21) ... 108).first { (try? sample(forKey: $0)).map { $0 != bad } == true })
+        let stream = try #require(original.sampleStore?.slots[bad].bytes)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fluidR3Mono)))
+        for i in stream.lowerBound + 30 ..< stream.lowerBound + 60 { bytes[i] ^= 0x5A }  // its identification header
+        let name = "sample \(bad) '\(original.sampleNames[bad])'"
+
+        let font = try SoundFont.load(bytes: bytes)
+        let store = try #require(font.sampleStore)
+        let synth = Synth(voices: 64, soundFont: font)
+        synth.prepare(sampleRate: 48_000, maxFrames: 256)
+        let piano = font.samples(ofPreset: try #require(synth.preset(onChannel: 0)))
+        let drums = font.samples(ofPreset: try #require(synth.preset(onChannel: 9)))
+        #expect(piano.contains(bad))
+        let lines = Mutex<[String]>([])
+        let loader = try #require(SoundFontSampleLoader(synth: synth) { line in lines.withLock { $0.append(line) } })
+        loader.start()
+        defer { loader.stop() }
+        #expect(waitUntil(timeout: 30) { piano.union(drums).subtracting([bad]).allSatisfy(store.isDecoded) },
+                "every other sample decoded: \(lines.withLock { $0 })")
+        #expect(!store.isDecoded(bad))
+
+        // A note on a good sample sounds; the A4 note does not, and is reported with its true reason.
+        synth.handle(ShortMessage(status: 0x90, data1: goodKey, data2: 100))
+        var left = [Float](repeating: 0, count: 256), right = left
+        var level: Float = 0
+        for _ in 0 ..< 40 {
+            synth.render(left: &left, right: &right, frames: 256)
+            level = max(level, left.map(abs).max() ?? 0)
+        }
+        #expect(level > 0.01, "key \(goodKey) sounds")
+        synth.handle(ShortMessage(status: 0x90, data1: 69, data2: 100))
+        synth.render(left: &left, right: &right, frames: 256)
+        #expect(waitUntil(timeout: 5) { lines.withLock { $0.contains { $0.contains("did not sound") } } })
+        // The piano selected again (a program change away and back): the sample is not named again.
+        synth.handle(ShortMessage(status: 0xC0, data1: 40, data2: 0))
+        Thread.sleep(forTimeInterval: 0.2)
+        synth.handle(ShortMessage(status: 0xC0, data1: 0, data2: 0))
+        Thread.sleep(forTimeInterval: 0.2)
+
+        let log = lines.withLock { $0 }
+        #expect(log.count { $0.contains(name) && $0.contains("does not decode") && !$0.contains("did not sound") } == 1, "\(log)")
+        #expect(log.contains { $0.contains("voice(s) did not sound") && $0.contains("streams do not decode") && $0.contains(name) }, "\(log)")
+        #expect(!log.contains { $0.contains("not decoded yet") || $0.contains("did not fit") }, "\(log)")
+        #expect(log.contains { $0.hasPrefix("SoundFont 3: decoded") && !$0.contains("decoded 0 samples") }, "\(log)")
     }
 }

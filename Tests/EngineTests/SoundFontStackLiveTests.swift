@@ -10,10 +10,9 @@ import TestSupport
 
 private enum LiveStackFonts {
     static let bottom = "/usr/share/sounds/sf2/TimGM6mb.sf2", top = "/usr/share/sounds/sf2/FluidR3_GS.sf2"
-    static var available: Bool { FileManager.default.fileExists(atPath: bottom) && FileManager.default.fileExists(atPath: top) }
 }
 
-@Suite(.enabled(if: LiveStackFonts.available, "needs TimGM6mb.sf2 and FluidR3_GS.sf2 (scripts/setup test)"))
+@Suite(.needs(file: LiveStackFonts.bottom, package: "timgm6mb-soundfont"), .needs(file: LiveStackFonts.top, package: "fluid-soundfont-gs"))
 struct SoundFontStackLiveTests {
     static let bottom = LiveStackFonts.bottom, top = LiveStackFonts.top
     static let rate = 48_000.0

@@ -8,7 +8,7 @@ func loadPlist(_ name: String) throws -> InfoPlistReport {
     try InfoPlistReport.load(path: plistFolder.appendingPathComponent(name).path)
 }
 
-@Suite(.enabled(if: plistsPresent, "Tests/Fixtures/plists not found: plist tests skipped"))
+@Suite(.needs(plistsPresent, "needs Tests/Fixtures/plists (kept in the repository)"))
 struct InfoPlistTests {
     @Test("every fixture plist: a row per declared mode, only check codes, starter scenarios parse without expectations",
           arguments: plistFiles())

@@ -192,8 +192,13 @@ enum SoundFontParser {
                     throw r.error("pdta/shdr", o, "\(label): compressed data outside smpl (bytes \(s.start) to \(s.end), smpl has \(size))")
                 }
                 let bytes = font.smplBytes.lowerBound + Int(s.start) ..< font.smplBytes.lowerBound + min(Int(s.end), size)
-                guard let frames = OggPages.lastGranule(r, bytes), frames < Int(Int32.max) / 2 else {
+                guard let frames = OggPages.lastGranule(r, bytes) else {
                     throw r.error("pdta/shdr", o, "\(label): compressed sample is not an Ogg stream (no Ogg page with a sample count in bytes \(s.start) to \(s.end))")
+                }
+                // The slots of all samples must fit one mapping indexed by 32-bit frames (SoundFontSampleStore).
+                let most = Int(Int32.max) / 2
+                guard frames < most else {
+                    throw r.error("pdta/shdr", o, "\(label): its last Ogg page claims \(frames) frames, an implausible count (a sample has fewer than \(most))")
                 }
                 font.samples.append(s)
                 font.compressed.append((bytes, frames))

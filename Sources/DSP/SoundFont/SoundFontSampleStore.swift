@@ -9,10 +9,24 @@ import Glibc
 // cache. Every sample has a slot in one anonymous mapping the size of the whole font decoded: untouched
 // pages cost no memory, so the font's real-time tables (sample headers as frame indices into `region`) are
 // made once at load and never change. A sample is decoded into its slot off the real-time thread (libvorbisfile
-// over the mapped file bytes), then its ready flag is stored with release ordering; a note-on loads the flag
-// with acquire ordering, and plays the sample only once it is set: the real-time thread never waits, never
-// locks. A note whose sample is not ready is counted (`missedNotes`), not played. Evicting a sample clears
-// its flag before its pages are given back (madvise DONTNEED: they read as zeros again, never fault).
+// over the mapped file bytes), then its state is stored as `decoded` with release ordering; a note-on loads
+// the state with acquire ordering, and plays the sample only once it is `decoded`: the real-time thread never
+// waits, never locks. A note whose sample is not decoded is counted (`missedNotes`), not played, under the
+// sample's state: not decoded yet, did not fit in the cache, or its stream does not decode (`broken`, a
+// sample never tried again): one relaxed counter per state, so the loader and a render can say which.
+// Evicting a sample clears its state before its pages are given back (madvise DONTNEED: they read as zeros
+// again, never fault).
+
+/// A SoundFont 3 sample's state in its store's `ready` flags: the real-time thread plays only `decoded`, and
+/// counts a missed note in `missed[state]` (plain constants, as the synth's voice stages are).
+enum SampleState {
+    static var notDecoded: UInt8 { @_noLocks get { 0 } }
+    static var decoded: UInt8 { @_noLocks get { 1 } }
+    /// Its Ogg Vorbis stream does not decode: never tried again.
+    static var broken: UInt8 { @_noLocks get { 2 } }
+    /// It did not fit in the cache when last asked for.
+    static var overLimit: UInt8 { @_noLocks get { 3 } }
+}
 
 /// The decoded-sample cache of one SoundFont 3 font: which samples are decoded, their memory, the bound.
 public final class SoundFontSampleStore: @unchecked Sendable {
@@ -33,12 +47,22 @@ public final class SoundFontSampleStore: @unchecked Sendable {
         public var decodedBytes: Int
         /// The bound on `decodedBytes`.
         public var limitBytes: Int
-        /// Decodes done and samples evicted since load; samples not decoded because the bound was reached.
+        /// Decodes done and samples evicted since load.
         public var decodes: Int
         public var evictions: Int
+        /// Distinct samples that did not fit when last asked for (not decoded since), and distinct samples
+        /// asked for since load (a render asks for what its file needs, so "N of the M the file needs").
         public var overLimit: Int
-        /// Notes (one per zone) that found their sample not decoded yet and did not play.
+        public var requestedSamples: Int
+        /// Samples whose Ogg Vorbis stream does not decode (`brokenSamples` names them).
+        public var brokenSamples: Int
+        /// Notes (one per zone) that did not play, in all: their sample was not decoded yet, did not fit in
+        /// the cache (`missedOverLimit`) or does not decode (`missedBroken`).
         public var missedNotes: Int
+        public var missedOverLimit: Int
+        public var missedBroken: Int
+        /// The notes that found their sample not decoded yet.
+        public var missedNotDecoded: Int { missedNotes - missedOverLimit - missedBroken }
     }
 
     /// The default bound: 512 MiB, more than the largest packaged SF3 (MuseScore_General.sf3) needs for a
@@ -51,9 +75,11 @@ public final class SoundFontSampleStore: @unchecked Sendable {
     /// The decoded frames of every sample (an anonymous mapping, `regionFrames` long).
     let region: UnsafeMutablePointer<Int16>
     let regionFrames: Int
-    /// 1 once a sample's frames are in its slot (release store after they are written).
+    /// Each sample's `SampleState`: `decoded` once its frames are in its slot (release store after they are
+    /// written), `broken` when its stream does not decode, `overLimit` when it did not fit, else `notDecoded`.
     let ready: UnsafeMutablePointer<Atomic<UInt8>>
-    /// Note-ons whose sample was not ready (the real-time thread adds, relaxed).
+    /// Note-ons whose sample was not decoded, by its state (4 counters, indexed by `SampleState`; the
+    /// real-time thread adds, relaxed).
     let missed: UnsafeMutablePointer<Atomic<Int>>
     /// Owns `ready` and `missed` (zeroed bytes bound to atomics: an atomic's zero is its bits of zero).
     private let memory: ArrayStore
@@ -70,6 +96,9 @@ public final class SoundFontSampleStore: @unchecked Sendable {
         var decodes = 0
         var evictions = 0
         var overLimit = 0
+        var requested = Set<Int>()
+        /// Why each broken sample's stream does not decode (it is not tried again).
+        var broken: [Int: SoundFontError] = [:]
     }
     private let state: Mutex<State>
 
@@ -125,7 +154,7 @@ public final class SoundFontSampleStore: @unchecked Sendable {
         var memory = ArrayStore()
         ready = memory.makeBytes(max(samples.count, 1) * MemoryLayout<Atomic<UInt8>>.stride)
             .bindMemory(to: Atomic<UInt8>.self, capacity: max(samples.count, 1))
-        missed = memory.makeBytes(MemoryLayout<Atomic<Int>>.stride).bindMemory(to: Atomic<Int>.self, capacity: 1)
+        missed = memory.makeBytes(4 * MemoryLayout<Atomic<Int>>.stride).bindMemory(to: Atomic<Int>.self, capacity: 4)
         self.memory = memory
         self.slots = slots
         self.names = parsed.sampleNames
@@ -140,7 +169,7 @@ public final class SoundFontSampleStore: @unchecked Sendable {
                 let o = source + 2 * f
                 region[slot.start + f] = Int16(bitPattern: UInt16(file[o]) | UInt16(file[o + 1]) << 8)
             }
-            ready[i].store(1, ordering: .releasing)
+            ready[i].store(SampleState.decoded, ordering: .releasing)
         }
     }
 
@@ -161,15 +190,24 @@ public final class SoundFontSampleStore: @unchecked Sendable {
     public func decodedSize(_ index: Int) -> Int { index >= 0 && index < slots.count ? 2 * slots[index].frames : 0 }
     public func compressedSize(_ index: Int) -> Int { index >= 0 && index < slots.count ? slots[index].bytes?.count ?? 0 : 0 }
     public func isDecoded(_ index: Int) -> Bool {
-        index >= 0 && index < slots.count && ready[index].load(ordering: .acquiring) != 0
+        index >= 0 && index < slots.count && ready[index].load(ordering: .acquiring) == SampleState.decoded
     }
 
     public var status: Status {
-        let missedNotes = missed.pointee.load(ordering: .relaxed)
+        let notDecoded = missed[Int(SampleState.notDecoded)].load(ordering: .relaxed)
+        let overLimit = missed[Int(SampleState.overLimit)].load(ordering: .relaxed)
+        let broken = missed[Int(SampleState.broken)].load(ordering: .relaxed)
         return state.withLock { s in
             Status(decodedSamples: s.decodedSamples, decodedBytes: s.decodedBytes, limitBytes: s.limit,
-                   decodes: s.decodes, evictions: s.evictions, overLimit: s.overLimit, missedNotes: missedNotes)
+                   decodes: s.decodes, evictions: s.evictions, overLimit: s.overLimit, requestedSamples: s.requested.count,
+                   brokenSamples: s.broken.count, missedNotes: notDecoded + overLimit + broken,
+                   missedOverLimit: overLimit, missedBroken: broken)
         }
+    }
+
+    /// The samples whose stream does not decode, in index order: "sample 12 'Piano C4'" (sanitized).
+    public var brokenSamples: [String] {
+        state.withLock { s in s.broken.keys.sorted().map { "sample \($0) '\(TerminalText.sanitized(names[$0]))'" } }
     }
 
     /// Changes the bound; samples are evicted (least recently asked for first) until the cache fits.
@@ -185,25 +223,46 @@ public final class SoundFontSampleStore: @unchecked Sendable {
     /// Decodes the compressed samples of `indices` not decoded yet (any thread but the real-time one; callers
     /// are serialised). Samples decoded before are only marked as used. When the bound is reached, samples
     /// not in `indices` are evicted, least recently used first; a sample that still does not fit is not
-    /// decoded (counted in `overLimit`). A stream that does not decode throws, naming the sample.
-    public func decode(_ indices: some Sequence<Int>) throws(SoundFontError) {
+    /// decoded (counted once in `overLimit` until it is decoded). A stream that does not decode does not stop
+    /// the others: the sample is marked broken, never tried again, and the errors naming the broken samples
+    /// of `indices` (found now or before) are returned, in index order.
+    public func decode(_ indices: some Sequence<Int>) -> [SoundFontError] {
         let wanted = Set(indices.filter { $0 >= 0 && $0 < slots.count && slots[$0].bytes != nil })
+        var failures: [SoundFontError] = []
         // In slot order: the mapping is then written front to back.
         for i in wanted.sorted() {
-            try state.withLock { (s: inout State) throws(SoundFontError) in
+            state.withLock { s in
                 s.clock += 1
                 s.lastUse[i] = s.clock
-                if ready[i].load(ordering: .relaxed) != 0 { return }
+                s.requested.insert(i)
+                let now = ready[i].load(ordering: .relaxed)
+                if now == SampleState.decoded { return }
+                if let error = s.broken[i] { failures.append(error); return }
                 let cost = 2 * slots[i].capacity
                 evict(&s, toFit: cost, keeping: wanted)
-                guard s.decodedBytes + cost <= s.limit else { s.overLimit += 1; return }
-                try decodeSlot(i)
-                ready[i].store(1, ordering: .releasing)
+                guard s.decodedBytes + cost <= s.limit else {
+                    if now != SampleState.overLimit {
+                        s.overLimit += 1
+                        ready[i].store(SampleState.overLimit, ordering: .relaxed)
+                    }
+                    return
+                }
+                if now == SampleState.overLimit { s.overLimit -= 1 }
+                do throws(SoundFontError) {
+                    try decodeSlot(i)
+                } catch {
+                    s.broken[i] = error
+                    ready[i].store(SampleState.broken, ordering: .relaxed)
+                    failures.append(error)
+                    return
+                }
+                ready[i].store(SampleState.decoded, ordering: .releasing)
                 s.decodedSamples += 1
                 s.decodedBytes += cost
                 s.decodes += 1
             }
         }
+        return failures
     }
 
     /// Evicts decoded samples outside `keeping`, least recently used first, until `cost` more bytes fit.
@@ -211,11 +270,11 @@ public final class SoundFontSampleStore: @unchecked Sendable {
         while s.decodedBytes + cost > s.limit {
             var victim = -1
             for i in slots.indices where slots[i].bytes != nil && !keeping.contains(i)
-                && ready[i].load(ordering: .relaxed) != 0 && (victim < 0 || s.lastUse[i] < s.lastUse[victim]) {
+                && ready[i].load(ordering: .relaxed) == SampleState.decoded && (victim < 0 || s.lastUse[i] < s.lastUse[victim]) {
                 victim = i
             }
             guard victim >= 0 else { return }
-            ready[victim].store(0, ordering: .releasing)
+            ready[victim].store(SampleState.notDecoded, ordering: .releasing)
             let slot = slots[victim]
             _ = madvise(UnsafeMutableRawPointer(region + slot.start), 2 * slot.capacity, MADV_DONTNEED)
             s.decodedSamples -= 1

@@ -22,9 +22,9 @@ struct SoundFontTables: ~Copyable {
     let sampleLayers: UnsafePointer<UInt8>?
     /// Each layer's first sample header (0 for one font): a sample's index in its own font is `s - base`.
     let layerSampleBase: UnsafeMutablePointer<Int>
-    /// A SoundFont 3 layer's per-sample ready flags (acquire before reading a sample; indexed in the layer's
-    /// own samples) and its count of voices that found their sample not decoded; nil for SoundFont 2 (every
-    /// sample is always there).
+    /// A SoundFont 3 layer's per-sample states (acquire before reading a sample; indexed in the layer's own
+    /// samples) and its counts of voices that found their sample not decoded, one per state
+    /// (`SoundFontSampleStore.missed`); nil for SoundFont 2 (every sample is always there).
     let layerReady: UnsafeMutablePointer<UnsafeMutablePointer<Atomic<UInt8>>?>
     let layerMissed: UnsafeMutablePointer<UnsafeMutablePointer<Atomic<Int>>?>
     let presetKeys: UnsafeBufferPointer<Int32>

@@ -48,11 +48,14 @@ extension Synth {
         // ROM samples are not in the file; a header outside the data or without a rate cannot play.
         guard sample.type & 0x8000 == 0, sample.sampleRate > 0, sample.end > sample.start,
               Int(sample.end) <= font.layerDataCount[layer] else { return }
-        // SoundFont 3: the sample plays once its loader has published it (acquire pairs with its release).
-        if let ready = font.layerReady[layer], let missed = font.layerMissed[layer],
-           ready[s - font.layerSampleBase[layer]].load(ordering: .acquiring) == 0 {
-            missed.pointee.wrappingAdd(1, ordering: .relaxed)
-            return
+        // SoundFont 3: the sample plays once its loader has published it (acquire pairs with its release);
+        // a missed note is counted under the sample's state (not decoded yet, did not fit, does not decode).
+        if let ready = font.layerReady[layer], let missed = font.layerMissed[layer] {
+            let state = ready[s - font.layerSampleBase[layer]].load(ordering: .acquiring)
+            if state != SampleState.decoded {
+                missed[Int(state & 3)].wrappingAdd(1, ordering: .relaxed)
+                return
+            }
         }
         let velocityGenerator = zone.generators[SoundFontGenerator.velocity]
         let playedVelocity = velocityGenerator >= 1 && velocityGenerator <= 127 ? UInt8(velocityGenerator) : velocity

@@ -80,13 +80,16 @@ public enum OfflineRenderer {
     }
 
     /// Decodes the samples of a SoundFont 3 font that `messages` (any order) can reach, in the order a render
-    /// plays them (nothing for a SoundFont 2 font; each SoundFont 3 font of a stack its own): a stream that does not decode throws, naming the sample.
+    /// plays them (nothing for a SoundFont 2 font; each SoundFont 3 font of a stack its own): a stream that
+    /// does not decode throws, naming the sample (the first; the others are decoded all the same).
     public static func decodeSamples(_ messages: [TimedMessage], soundFont: SoundFont?, channel: UInt8? = nil) throws(SoundFontError) {
         guard let soundFont, !soundFont.sampleStores.isEmpty else { return }
         let sorted = messages.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }
         let needed = soundFont.samplesNeeded(by: sorted.lazy.map { $0.element.message }, channel: channel)
         // A stack: each font's cache decodes its own samples.
-        for (font, indices) in soundFont.samplesByFont(needed) { try font.sampleStore?.decode(indices) }
+        var failures: [SoundFontError] = []
+        for (font, indices) in soundFont.samplesByFont(needed) { failures += font.sampleStore?.decode(indices) ?? [] }
+        if let first = failures.first { throw first }
     }
 
     /// Renders `messages` (any order; stable for equal times) through a fresh synth and returns the stereo

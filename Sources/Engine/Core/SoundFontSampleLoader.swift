@@ -6,8 +6,10 @@ import Realtime
 /// presets selected on the 16 channels. It starts with the presets the channels start with, then watches the
 /// channels' preset selection (`Synth.preset(onChannel:)`, atomics the real-time thread publishes) and decodes
 /// a preset's samples as soon as a program change or bank select chooses it. The real-time thread never
-/// waits for it: a note whose sample is not decoded yet does not sound and is counted; the loader reports
-/// such notes in one line per burst. The presets selected now are never evicted from the cache.
+/// waits for it: a note whose sample is not decoded does not sound and is counted; the loader reports such
+/// notes in one line per burst and cause (not decoded yet, did not fit in the cache, a stream that does not
+/// decode). The presets selected now are never evicted from the cache. A sample whose stream does not decode
+/// is named once and left out; every other sample decodes.
 public final class SoundFontSampleLoader: @unchecked Sendable {
     private let synth: Synth
     private let font: SoundFont
@@ -48,7 +50,9 @@ public final class SoundFontSampleLoader: @unchecked Sendable {
     private func run() {
         defer { exited.signal() }
         var loaded: [Int?] = Array(repeating: -2, count: 16)
-        var reportedMissed = 0
+        // The missed voices reported so far, by cause; the broken samples named so far.
+        var reported = (notDecoded: 0, overLimit: 0, broken: 0)
+        var named = Set<String>()
         var first = true
         while !stopGate.isOpen {
             let selected = (0 ..< 16).map { synth.preset(onChannel: $0) }
@@ -59,24 +63,37 @@ public final class SoundFontSampleLoader: @unchecked Sendable {
                 for p in presets { samples.formUnion(font.samples(ofPreset: p)) }
                 // A stack: each font's cache decodes its own samples.
                 for (owner, indices) in font.samplesByFont(samples) {
-                    do {
-                        try owner.sampleStore?.decode(indices)
-                    } catch {
-                        log("\(error)")
+                    for failure in owner.sampleStore?.decode(indices) ?? [] where named.insert(failure.description).inserted {
+                        log("SoundFont 3: \(failure); its notes will not sound")
                     }
                 }
                 if first && !presets.isEmpty {
                     let decoded = stores.reduce(0) { $0 + $1.status.decodedSamples }
                     let bytes = stores.reduce(0) { $0 + $1.status.decodedBytes }
-                    log("SoundFont 3: decoded \(decoded) samples (\(bytes >> 20) MiB) for the channels' presets")
+                    let broken = named.isEmpty ? "" : " (\(named.count) left out: their streams do not decode)"
+                    log("SoundFont 3: decoded \(decoded) samples (\(bytes >> 20) MiB) for the channels' presets" + broken)
                     first = false
                 }
                 loaded = selected
             }
-            let missed = stores.reduce(0) { $0 + $1.status.missedNotes }
-            if missed > reportedMissed {
-                log("SoundFont 3: \(missed - reportedMissed) voice(s) did not sound: their samples were not decoded yet (or did not fit in the sample cache)")
-                reportedMissed = missed
+            let statuses = stores.map(\.status)
+            let notDecoded = statuses.reduce(0) { $0 + $1.missedNotDecoded }
+            if notDecoded > reported.notDecoded {
+                log("SoundFont 3: \(notDecoded - reported.notDecoded) voice(s) did not sound: their samples were not decoded yet")
+                reported.notDecoded = notDecoded
+            }
+            let overLimit = statuses.reduce(0) { $0 + $1.missedOverLimit }
+            if overLimit > reported.overLimit {
+                let limit = statuses.map(\.limitBytes).max() ?? 0
+                log("SoundFont 3: \(overLimit - reported.overLimit) voice(s) did not sound: their samples did not fit in the sample cache (--sample-cache \(limit >> 20) MiB)")
+                reported.overLimit = overLimit
+            }
+            let broken = statuses.reduce(0) { $0 + $1.missedBroken }
+            if broken > reported.broken {
+                let names = stores.flatMap(\.brokenSamples)
+                let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
+                log("SoundFont 3: \(broken - reported.broken) voice(s) did not sound: their samples' Ogg Vorbis streams do not decode (\(shown))")
+                reported.broken = broken
             }
             Thread.sleep(forTimeInterval: 0.005)
         }
