@@ -91,7 +91,8 @@ import Testing
 
     /// Every command that reads a file whole, on a character device, a FIFO with no writer, and a sparse file
     /// past its kind's limit: one line naming the file and the reason or the limit, exit 2, within seconds.
-    @Test func noReadGrowsPastItsLimitOrBlocks() throws {
+    @Test(.needs(file: "/usr/share/sounds/sf2/TimGM6mb.sf2", package: "timgm6mb-soundfont"))
+    func noReadGrowsPastItsLimitOrBlocks() throws {
         let fifo = path("fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
         let bigText = path("big.toml"), bigMIDI = path("big.mid"), bigPlist = path("big.plist")
@@ -115,9 +116,7 @@ import Testing
             for (file, reason) in [("/dev/zero", "it is a character device, not a regular file"), (fifo, "it is a FIFO, not a regular file"),
                                    (big, "it is larger than \(limit)")] {
                 let args = arguments(file)
-                // `--theme` is read before the workstation wants a terminal; a TimGM6mb-less machine fails
-                // `soundfont info` on the font first.
-                if args.contains("soundfont") && !FileManager.default.fileExists(atPath: args[2]) { continue }
+                // `--theme` is read before the workstation wants a terminal.
                 let result = try backbeatWithin(20, args)
                 #expect(result.status == 2, "\(args): \(result.stderr)")
                 #expect(result.stderr.contains(file) && result.stderr.contains(reason), "\(args): \(result.stderr)")
