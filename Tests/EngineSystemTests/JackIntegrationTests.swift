@@ -126,6 +126,39 @@ extension JACK {
         }
     }
 
+    /// Issue 36: `--headless` checked that the config file existed and never read it. Its engine keys act
+    /// now as in the workstation (one function reads them for both, `UIArguments.loadConfig` and
+    /// `EngineArguments.options(with:)`), the command line over them; a broken value or font in it ends
+    /// Backbeat before anything starts (HardeningIIITests.headlessReadsAndChecksTheConfig).
+    @Test func headlessPlaysWhatTheConfigSays() throws {
+        let folder = try makeTemporaryDirectory("backbeat-config-headless")
+        let name = "bbprivate-config-\(checkoutTag)"
+        let config = folder.appendingPathComponent("config.toml").path
+        try """
+            [engine]
+            server = "\(name)"
+            name = "from-config"
+            rate = 44100
+            period = 128
+            voices = 200
+            autoconnect = false
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        for (extra, voices) in [([String](), 200), (["--voices", "300"], 300)] {
+            let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--config", config] + extra, server: nil)
+            let started = try backbeat.waitForLine(containing: "started a private JACK server")
+            #expect(started.contains("'\(name)'") && started.contains("44100 Hz, 128 frames"), "\(started)")
+            let ready = try backbeat.waitForLine(containing: "ready:")
+            #expect(ready.contains("client 'from-config'") && ready.contains("44100 Hz, 128 frames"), "\(ready)")
+            let status = try backbeat.waitForLine(containing: "| voices ")
+            #expect(status.contains("voices 0/\(voices)"), "\(extra): \(status)")
+            let ports = try run("/usr/bin/jack_lsp", ["-c"], server: name).output
+            #expect(ports.contains("from-config:out_L") && !ports.contains("from-config:out_L\n   system:playback_1"), "autoconnect = false: \(ports)")
+            backbeat.signal(SIGTERM)
+            #expect(try backbeat.waitForExit(timeout: 15) == 0)
+            #expect(try waitUntil { try !jackdRunning(name) })
+        }
+    }
+
     @Test func privateServerDiesWithBackbeat() throws {
         let name = "bbprivate-kill-\(checkoutTag)"
         let backbeat = try RunningProgram(backbeatExecutable(), ["--headless", "--server", name], server: name)
