@@ -78,7 +78,7 @@ enum Headless {
             line += " | clock \(String(format: "%.1f", bpm)) BPM"
             if let jitter = tempo.jitterMilliseconds { line += " (jitter \(String(format: "%.1f", jitter)) ms)" }
         }
-        if let midi = capture.midi { line += " | rec MIDI \(midi.count) events" }
+        if let midi = capture.midi { line += " | rec MIDI \(counted(midi.count, "event"))" }
         if let audio = capture.audio {
             line += " | rec audio \(String(format: "%.1f", audio.seconds)) s, \(audio.framesDropped) dropped"
             if audio.failure != nil { line += " (stopped: write error)" }

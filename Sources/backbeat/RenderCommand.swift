@@ -146,12 +146,14 @@ struct Render: ParsableCommand {
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let notes = messages.count { $0.message.kind == .noteOn && $0.message.data2 > 0 }
         let speed = wall > 0 ? String(format: "%.0fx real time", seconds / wall) : "instant"
-        let summary = String(format: "%@: %d notes, %.2f s of stereo 32-bit float at %d Hz, peak %.1f dBFS (%@)",
-                             output, notes, seconds, rate, 20 * log10(max(Double(peak), 1e-10)), speed)
+        // A silent render has no peak in decibels: -inf, as the meters say it.
+        let peakText = peak > 0 ? String(format: "%.1f", 20 * log10(Double(peak))) : "-inf"
+        let summary = "\(output): \(counted(notes, "note")), " + String(format: "%.2f", seconds)
+            + " s of stereo 32-bit float at \(rate) Hz, peak \(peakText) dBFS (\(speed))"
         for store in font?.sampleStores ?? [] {
             let status = store.status
             guard status.missedNotes > 0 || status.overLimit > 0 else { continue }
-            Console.message("\(status.missedNotes) voice(s) did not sound (a note starts one per zone): \(status.overLimit) sample(s) did not fit in the sample cache (--sample-cache \(status.limitBytes >> 20) MiB)",
+            Console.message("\(counted(status.missedNotes, "voice")) did not sound (a note starts one per zone): \(counted(status.overLimit, "sample")) did not fit in the sample cache (--sample-cache \(status.limitBytes >> 20) MiB)",
                             prefix: "backbeat render: ")
         }
         if toStdout {
@@ -170,7 +172,7 @@ struct Render: ParsableCommand {
             m.message.isSystemExclusive && m.sysex.withUnsafeBufferPointer { UniversalSystemExclusive($0) } == nil
         }
         for m in ignored.prefix(8) {
-            let shown = m.sysex.count > 16 ? hexString(Array(m.sysex.prefix(16))) + " ... (\(m.sysex.count) bytes)" : hexString(m.sysex)
+            let shown = m.sysex.count > 16 ? hexString(Array(m.sysex.prefix(16))) + " ... (\(counted(m.sysex.count, "byte")))" : hexString(m.sysex)
             Console.message(String(format: "ignored at %.3f s: ", m.seconds) + shown, prefix: "backbeat render: report: ")
         }
         if ignored.count > 8 { Console.message("... and \(ignored.count - 8) more ignored", prefix: "backbeat render: report: ") }

@@ -18,7 +18,7 @@ private func runDecode(_ arguments: [String], stdin: [UInt8]) throws -> (status:
         #expect(lines[0].contains("Note On") && lines[0].contains("C4 (60)") && lines[0].hasSuffix("90 3C 64"))
         #expect(lines[1].contains("D4 (62)") && lines[1].hasSuffix("90 3E 00"))
         #expect(lines[2].contains("Clock"))
-        #expect(lines[3] == "3 messages, 1 errors")
+        #expect(lines[3] == "3 messages, 1 error")
     }
 
     @Test func hexJSON() throws {
@@ -98,7 +98,7 @@ private func runDecode(_ arguments: [String], stdin: [UInt8]) throws -> (status:
         try input.fileHandleForWriting.close()
         let rest = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(String(decoding: rest, as: UTF8.self).hasSuffix("1 messages, 1 errors\n"))
+        #expect(String(decoding: rest, as: UTF8.self).hasSuffix("1 message, 1 error\n"))
     }
 
     /// Max RSS of `decode` over 48 MiB of random bytes stays far below the input's size (it read it all
