@@ -150,6 +150,7 @@ struct DecodeSink {
     func flush(_ stream: inout MIDIDecodeStream) {
         if !stream.output.isEmpty {
             if let code = StandardOutput.writeAll(output, stream.output.bytes) {
+                if code == .brokenPipe { StandardOutput.endQuietly() }
                 StandardOutput.report(code)
                 exit(1)
             }
