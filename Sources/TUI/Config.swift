@@ -13,7 +13,7 @@ import TOML
 ///     velocity = 100            # 1...127
 ///     middle_c = "C4"           # or "C3"
 ///     [engine]
-///     server = "default"   name = "backbeat"   rate = 48000   period = 256   voices = 64
+///     server = "default"   name = "backbeat"   rate = 48000   period = 256   voices = 256
 ///     channel = 1   patch = 0   autoconnect = true   connect_midi = []   connect_audio = []
 ///     preset = "NAME"      # a saved synth preset, or a path to one (as --preset)
 ///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)

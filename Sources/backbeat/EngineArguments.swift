@@ -27,8 +27,8 @@ struct EngineArguments: ParsableArguments {
             transform: NumberArgument.whole(16...8192, powerOfTwo: true))
     var period = 256
 
-    @Option(parsing: .unconditional, help: "Synth polyphony (1...4096).", transform: NumberArgument.whole(1...4096))
-    var voices = 64
+    @Option(parsing: .unconditional, help: "Synth polyphony (1...4096; 256 by default, as FluidSynth: a stereo SoundFont preset takes two voices a note).", transform: NumberArgument.whole(1...4096))
+    var voices = Synth.defaultVoices
 
     @Option(parsing: .unconditional, help: "Listen to one MIDI channel (1...16); default: all (omni).", transform: NumberArgument.whole(1...16))
     var channel: Int?

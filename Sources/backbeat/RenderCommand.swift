@@ -37,8 +37,8 @@ struct Render: ParsableCommand {
     @Option(parsing: .unconditional, help: "Sample rate in Hz (8000...384000).", transform: NumberArgument.whole(8_000...384_000))
     var rate: Int = 48_000
 
-    @Option(parsing: .unconditional, help: "Voices that can sound at once (1...4096).", transform: NumberArgument.whole(1...4096))
-    var voices: Int = 64
+    @Option(parsing: .unconditional, help: "Voices that can sound at once (1...4096; 256 by default, as FluidSynth: a stereo SoundFont preset takes two voices a note).", transform: NumberArgument.whole(1...4096))
+    var voices: Int = Synth.defaultVoices
 
     @Option(parsing: .unconditional, help: "Initial built-in patch (its number 0...127, taken modulo the number of patches).",
             transform: NumberArgument.whole(0...127))

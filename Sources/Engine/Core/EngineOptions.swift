@@ -37,7 +37,8 @@ public struct EngineOptions: Sendable {
     public var period = 256
     /// Start a private server when none runs under that name.
     public var startServer = true
-    public var voices = 64
+    /// Polyphony (`--voices`): FluidSynth's 256 unless asked.
+    public var voices = Synth.defaultVoices
     public var channel: UInt8?
     public var patch = 0
     /// A loaded SoundFont the synth plays instead of the built-in patches (`--soundfont`), or nil.
