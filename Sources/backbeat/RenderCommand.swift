@@ -16,7 +16,8 @@ struct Render: ParsableCommand {
             WAV) when the data passes 4 GiB. A regular file is written completely or not at all (Ctrl-C, \
             SIGTERM or SIGHUP leave neither it nor a temporary file); a device or FIFO is written into, and a \
             symbolic link's target is written, the link kept. The output may not be the input. \
-            Patches: \(SynthPatch.builtIn.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")); \
+            Patches: \(SynthPatch.numberedNames); every channel starts on General MIDI program 0's \
+            (\(SynthPatch.defaultPatch) \(SynthPatch.builtIn[SynthPatch.defaultPatch].name)) unless --patch or --program says otherwise; \
             a program change in the file selects the patch nearest its General MIDI program and drum parts \
             (channel 10) play a built-in drum kit (docs/builtin-programs.md); with --soundfont they choose the \
             font's presets. \
@@ -40,9 +41,12 @@ struct Render: ParsableCommand {
     @Option(parsing: .unconditional, help: "Voices that can sound at once (1...4096; 256 by default, as FluidSynth: a stereo SoundFont preset takes two voices a note).", transform: NumberArgument.whole(1...4096))
     var voices: Int = Synth.defaultVoices
 
-    @Option(parsing: .unconditional, help: "Initial built-in patch (its number 0...127, taken modulo the number of patches).",
-            transform: NumberArgument.whole(0...127))
-    var patch: Int = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp(PatchHelp.patch, valueName: "name|number"),
+            completion: .list(SynthPatch.builtIn.map { $0.name.replacingOccurrences(of: " ", with: "-") }), transform: NumberArgument.patch)
+    var patch: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(PatchHelp.program, valueName: "program"), transform: NumberArgument.whole(0...127))
+    var program: Int?
 
     @Option(parsing: .unconditional, help: "Play only this MIDI channel (1...16); all channels by default.", transform: NumberArgument.whole(1...16))
     var channel: Int?
@@ -67,6 +71,7 @@ struct Render: ParsableCommand {
     var strict = false
 
     func validate() throws {
+        try PatchHelp.validate(patch: patch, program: program)
     }
 
     func run() throws {
@@ -121,7 +126,8 @@ struct Render: ParsableCommand {
         var peak: Float = 0
         var rendered = OfflineRenderer.Report(sysexReceived: 0, sysexIgnored: 0)
         do {
-            rendered = try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
+            rendered = try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices,
+                                       patch: PatchHelp.startingPatch(patch: patch, program: program) ?? SynthPatch.defaultPatch,
                                        channel: channel.map { UInt8($0 - 1) }, soundFont: font, until: fileEnd,
                                        reverb: !sound.noReverb, chorus: !sound.noChorus,
                                        substitutions: { substitution in

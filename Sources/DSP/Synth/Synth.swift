@@ -182,11 +182,12 @@ public final class Synth: @unchecked Sendable {
     /// - Parameters:
     ///   - voices: notes that can sound at once, clamped to 1...`maximumVoices` (default 256, FluidSynth's:
     ///     a stereo SoundFont preset takes two voices a note, and release tails hold theirs).
-    ///   - patch: index of the initial built-in patch (modulo the count).
+    ///   - patch: index of the initial built-in patch (modulo the count); by default General MIDI program 0's
+    ///     (`SynthPatch.defaultPatch`, piano), what a file that selects no program plays.
     ///   - channel: the one MIDI channel (0...15) to answer, or nil for all (omni).
     ///   - soundFont: a loaded font to play instead of the built-in patches: notes start its sample voices,
     ///     program changes and bank selects choose its presets (channel 10 the percussion bank).
-    public init(voices: Int = Synth.defaultVoices, patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil) {
+    public init(voices: Int = Synth.defaultVoices, patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil) {
         allocator = VoiceAllocator(capacity: min(max(voices, 1), Synth.maximumVoices))
         let slotCount = allocator.slotCount
         self.channel = channel.map { $0 & 0x0F }

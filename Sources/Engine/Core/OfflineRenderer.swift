@@ -94,7 +94,7 @@ public enum OfflineRenderer {
     /// seconds, for notes that never end), then adds `padding` seconds of silence. Holds the whole output in
     /// memory: for short renders and tests (`render(_:into:)` streams).
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = Synth.defaultVoices,
-                              patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
+                              patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
                               reverb: Bool = true, chorus: Bool = true) -> (left: [Float], right: [Float]) {
         var left: [Float] = [], right: [Float] = []
@@ -117,7 +117,7 @@ public enum OfflineRenderer {
     /// past it ends as above. So the render ends at the later of `end` and the last release tail.
     @discardableResult
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = Synth.defaultVoices,
-                              patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
+                              patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
                               reverb: Bool = true, chorus: Bool = true,
                               substitutions: ((PresetSubstitution) -> Void)? = nil,
