@@ -49,7 +49,11 @@ let package = Package(
         // System libraries: one module map and one shim header each.
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CCurses", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+        // No pkgConfig: ncursesw's pkg-config cflags (-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600) are flags SwiftPM
+        // refuses, with a warning on every build (twice, scripts/run included); the headers are in the default
+        // path, the module map links the library (whose linker script brings libtinfo) and the shim asks for
+        // the wide-character API itself.
+        .systemLibrary(name: "CCurses", providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CLO", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // SoundFont 3 samples are Ogg Vorbis streams: libvorbisfile decodes them (off the real-time thread).
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),

@@ -1,6 +1,7 @@
 #ifndef BACKBEAT_CCURSES_SHIM_H
 #define BACKBEAT_CCURSES_SHIM_H
-// SwiftPM drops ncursesw's -D_XOPEN_SOURCE cflags; ask for the wide-character API here instead.
+// ncursesw's pkg-config cflags (-D_XOPEN_SOURCE) are not used (SwiftPM refuses them: Package.swift); ask for
+// the wide-character API here instead.
 #ifndef NCURSES_WIDECHAR
 #define NCURSES_WIDECHAR 1
 #endif

@@ -30,6 +30,8 @@ public struct LifecycleSimulator: Sendable {
     var lossReason = "nothing keeps the app alive 5 s after didEnterBackground"
     var activeConditions: Set<String> = []
     var pendingWarnings: [LifecycleWarning] = []
+    /// Notes raised before any line was begun (a mode not modelled, said at the start): the next line's.
+    var pendingNotes: [String] = []
     var draft: Draft?
     var currentEvent: LifecycleEvent?
     var lastAlive: [String] = []
@@ -118,7 +120,7 @@ public struct LifecycleSimulator: Sendable {
     /// the grace period, background task expiry). Warnings raised by a configuration change are flushed too.
     public mutating func advance(to time: Double) -> [TimelineEntry] {
         var out = advanceTimers(to: time)
-        if !pendingWarnings.isEmpty {
+        if !pendingWarnings.isEmpty || !pendingNotes.isEmpty {
             begin(event: nil)
             settle()
             if let e = finish(force: true) { out.append(e) }
@@ -223,8 +225,9 @@ public struct LifecycleSimulator: Sendable {
     }
 
     mutating func begin(event: String?) {
-        draft = Draft(event: event, warnings: pendingWarnings, stateBefore: state, aliveBefore: lastAlive)
+        draft = Draft(event: event, warnings: pendingWarnings, notes: pendingNotes, stateBefore: state, aliveBefore: lastAlive)
         pendingWarnings = []
+        pendingNotes = []
     }
 
     mutating func finish(force: Bool) -> TimelineEntry? {
@@ -305,6 +308,13 @@ public struct LifecycleSimulator: Sendable {
         }
         if configuration.backgroundModes.contains(.newsstandContent) && !(previous?.backgroundModes.contains(.newsstandContent) ?? false) {
             warn(.deprecatedMode, nil, "newsstand-content: Newsstand was discontinued with iOS 9; the mode has no effect on current iOS")
+        }
+        // A declared mode with no rule (rules 3b, "not modelled"): said once, when it is declared, with what
+        // Apple says it grants, so that a timeline never looks as if the mode had been taken into account.
+        for mode in configuration.backgroundModes
+        where !mode.isModelled && mode != .newsstandContent && !(previous?.backgroundModes.contains(mode) ?? false) {
+            let text = "\(mode.rawValue) is not modelled: Apple says \(mode.grants); no rule for it is simulated"
+            if draft != nil { note(text) } else { pendingNotes.append(text) }
         }
         if previous == nil {
             for s in configuration.streams where s.playing && s.content == .empty {

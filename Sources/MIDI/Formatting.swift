@@ -50,6 +50,12 @@ public enum MIDIJSON {
     }
 }
 
+/// A count and its noun in the form the count takes: "1 note", "3 notes", "0 notes" (`plural` for a noun whose
+/// plural is not the noun and "s"). Every summary line says counts so.
+public func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+}
+
 /// Uppercase hex pairs separated by spaces: "F0 7E 7F".
 public func hexString(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789ABCDEF")
@@ -180,7 +186,7 @@ public struct MonitorFormatter: Sendable {
         case .channelPressure(let m): return "pressure \(m.pressure)"
         case .pitchBend(let m): return "bend \(m.bend)"
         case .systemExclusive(let m):
-            var text = "\(m.data.count) bytes"
+            var text = counted(m.data.count, "byte")
             if !m.isTerminated { text += ", unterminated" }
             if m.isTruncated { text += ", truncated" }
             return text

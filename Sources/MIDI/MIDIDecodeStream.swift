@@ -75,12 +75,12 @@ public struct MIDIDecodeStream: ~Copyable {
         }
     }
 
-    /// Appends the summary: `N messages, E errors`, or the JSON summary object.
+    /// Appends the summary: `N messages, E errors` (`1 message, 1 error`), or the JSON summary object.
     public mutating func writeSummary() {
         switch format {
         case .text:
-            output.appendDecimal(messageCount); output.append(" messages, ")
-            output.appendDecimal(errorCount); output.append(" errors\n")
+            output.appendDecimal(messageCount); output.append(messageCount == 1 ? " message, " : " messages, ")
+            output.appendDecimal(errorCount); output.append(errorCount == 1 ? " error\n" : " errors\n")
         case .json:
             output.append(MIDIJSON.summary(messages: messageCount, errors: errorCount) + "\n")
         }

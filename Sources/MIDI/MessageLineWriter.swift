@@ -150,7 +150,7 @@ public struct MessageLineWriter: ~Copyable {
         c.put(phrase(.sysexType))
         c.put(channelFields[16])
         let detailsEnd = c.p + Self.detailsWidth
-        c.putDecimal(sysex.bytes.count); c.put(phrase(.bytes))
+        c.putDecimal(sysex.bytes.count); c.put(phrase(sysex.bytes.count == 1 ? .byte : .bytes))
         if !sysex.isTerminated { c.put(phrase(.unterminated)) }
         if sysex.isTruncated { c.put(phrase(.truncated)) }
         c.pad(to: detailsEnd)
@@ -248,7 +248,7 @@ public struct MessageLineWriter: ~Copyable {
 
 /// Fixed pieces of the lines (their text: ``Phrase/text``), looked up in the writer's ``PhraseTable``.
 enum Phrase: Int, CaseIterable {
-    case velocity, off, spacePressure, pressure, bend, piece, value, position, song, sysexType, bytes, unterminated, truncated, jsonNote, jsonVelocity, jsonPressure, jsonController, jsonValue, jsonProgram, jsonBend, jsonFrame, jsonPosition, jsonSong, jsonSysex, jsonTerminatedTrue, jsonTerminatedFalse, jsonTruncatedTrue, jsonTruncatedFalse
+    case velocity, off, spacePressure, pressure, bend, piece, value, position, song, sysexType, bytes, unterminated, truncated, jsonNote, jsonVelocity, jsonPressure, jsonController, jsonValue, jsonProgram, jsonBend, jsonFrame, jsonPosition, jsonSong, jsonSysex, jsonTerminatedTrue, jsonTerminatedFalse, jsonTruncatedTrue, jsonTruncatedFalse, byte
 
     var text: String {
         switch self {
@@ -280,6 +280,7 @@ enum Phrase: Int, CaseIterable {
         case .jsonTerminatedFalse: "\",\"terminated\":false"
         case .jsonTruncatedTrue: ",\"truncated\":true}\n"
         case .jsonTruncatedFalse: ",\"truncated\":false}\n"
+        case .byte: " byte"
         }
     }
 }

@@ -37,6 +37,12 @@ struct ByteReader {
             | UInt32(bytes[position + 2]) << 8 | UInt32(bytes[position + 3])
     }
 
+    /// The big-endian 32-bit value at `offset` (at least 4 bytes before `end`), without moving.
+    func uint32At(_ offset: Int) throws(SMFError) -> UInt32 {
+        guard offset >= 0, offset + 4 <= end else { throw SMFError(offset: end, expected: "4 bytes, found the end of the \(endName)") }
+        return UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+
     mutating func fourCC(_ what: String) throws(SMFError) -> String {
         guard remaining >= 4 else { throw SMFError(offset: end, expected: "\(what) (4 bytes), found the end of the \(endName)") }
         defer { position += 4 }
@@ -95,6 +101,8 @@ public struct SMFWarning: Hashable, Sendable, CustomStringConvertible {
         case interruptedMessage
         /// A set-tempo event of 0 microseconds per quarter note: ignored.
         case zeroTempo
+        /// Bytes after the last chunk that are no chunk (a stray byte, a chunk header cut short): ignored.
+        case trailingBytes
 
         public var summary: String {
             switch self {
@@ -108,6 +116,7 @@ public struct SMFWarning: Hashable, Sendable, CustomStringConvertible {
             case .missingStatus: "data bytes without a status skipped"
             case .interruptedMessage: "channel message cut short by a status byte (dropped)"
             case .zeroTempo: "set-tempo of 0 microseconds per quarter note ignored"
+            case .trailingBytes: "bytes after the last chunk ignored"
             }
         }
     }

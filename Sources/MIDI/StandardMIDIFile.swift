@@ -181,6 +181,20 @@ public struct StandardMIDIFile: Hashable, Sendable {
             }  // other chunk types are skipped, as the specification asks
             r.position = chunkEnd
         }
+        // After the last track: whole chunks of any type are skipped, as the specification asks; bytes that
+        // are no chunk (a stray byte, a header cut short, a length past the end) are a fault.
+        while r.remaining > 0 {
+            let start = r.position
+            let typeIsText = r.remaining >= 8 && bytes[start..<start + 4].allSatisfy { (0x20...0x7E).contains($0) }
+            let length = r.remaining >= 8 ? Int(try r.uint32At(start + 4)) : 0
+            guard typeIsText, length <= r.remaining - 8 else {
+                let shown = r.remaining > 8 ? hexString(bytes[start..<start + 8]) + " ..." : hexString(bytes[start...])
+                try d.fault(.trailingBytes, at: start,
+                            "the end of the file after the last chunk, found \(counted(r.remaining, "more byte")) (\(shown))")
+                break
+            }
+            r.position = start + 8 + length
+        }
         self.tracks = tracks
     }
 

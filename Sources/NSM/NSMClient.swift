@@ -86,7 +86,8 @@ public final class NSMClient: @unchecked Sendable {
         var copy = address.sin_addr
         var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
         inet_ntop(AF_INET, &copy, &buffer, socklen_t(buffer.count))
-        return String(cString: buffer) + ":\(UInt16(bigEndian: address.sin_port))"
+        let digits = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: digits, as: UTF8.self) + ":\(UInt16(bigEndian: address.sin_port))"
     }
 
     // MARK: - Sending

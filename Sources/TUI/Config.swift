@@ -1,3 +1,4 @@
+import DSP
 import Foundation
 import MIDI
 import TOML
@@ -13,8 +14,10 @@ import TOML
 ///     velocity = 100            # 1...127
 ///     middle_c = "C4"           # or "C3"
 ///     [engine]
-///     server = "default"   name = "backbeat"   rate = 48000   period = 256   voices = 64
-///     channel = 1   patch = 0   autoconnect = true   connect_midi = []   connect_audio = []
+///     server = "default"   name = "backbeat"   rate = 48000   period = 256   voices = 256
+///     channel = 1   autoconnect = true   connect_midi = []   connect_audio = []
+///     patch = "piano"      # a built-in patch by name or number 0...12 (as --patch), or:
+///     program = 0          # a General MIDI program 0...127, as a Program Change (as --program)
 ///     preset = "NAME"      # a saved synth preset, or a path to one (as --preset)
 ///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)
 ///     sample_cache = 512   # MiB of decoded SoundFont 3 samples kept (as --sample-cache)
@@ -37,7 +40,10 @@ public struct Config: Equatable, Sendable {
         public var period: Int?
         public var voices: Int?
         public var channel: Int?
+        /// The built-in patch (`patch`, a name or a number, as `--patch`), as its index into `SynthPatch.builtIn`.
         public var patch: Int?
+        /// A General MIDI program 0...127 (`program`, as `--program`); the executable maps it as a program change.
+        public var program: Int?
         public var autoconnect: Bool?
         public var connectMIDI: [String]?
         public var connectAudio: [String]?
@@ -61,7 +67,7 @@ public struct Config: Equatable, Sendable {
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -148,7 +154,19 @@ public struct Config: Equatable, Sendable {
             e.period = try int(t, "period", "engine", 16...8192)
             e.voices = try int(t, "voices", "engine", 1...4096)
             e.channel = try int(t, "channel", "engine", 1...16)
-            e.patch = try int(t, "patch", "engine", 0...127)
+            if let v = t["patch"] {
+                // As --patch: a number or a name; anything else is refused with every patch listed.
+                let last = SynthPatch.builtIn.count - 1
+                guard let index = v.int.flatMap({ (0...last).contains($0) ? $0 : nil }) ?? v.string.flatMap(SynthPatch.index(named:)) else {
+                    throw fail("patch", "engine", "\"patch\" must be a built-in patch, its number 0...\(last) or its name as a string: "
+                               + SynthPatch.numberedNames + "; \"program\" chooses by General MIDI program (0...127)")
+                }
+                e.patch = index
+            }
+            e.program = try int(t, "program", "engine", 0...127)
+            if e.patch != nil && e.program != nil {
+                throw fail("program", "engine", "\"patch\" and \"program\" both choose the patch the synth starts with: give one of them")
+            }
             e.autoconnect = try bool(t, "autoconnect", "engine")
             e.connectMIDI = try strings(t, "connect_midi", "engine")
             e.connectAudio = try strings(t, "connect_audio", "engine")

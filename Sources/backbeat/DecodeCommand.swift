@@ -39,14 +39,17 @@ struct Decode: ParsableCommand {
         let name = file.map { "'\(TerminalText.sanitized($0))'" } ?? "standard input"
         // A Standard MIDI File is not a byte stream: its header would decode as errors and its events as
         // nonsense. Its first block says so ("MThd"), and `smf` lists it.
+        // Hex text read as bytes is all data bytes, every one an error: its first block says so too, and one
+        // line asks for --hex instead.
         var first = true
-        var isSMF = false
+        var isSMF = false, isHexText = false
         do {
             try Self.decode(&stream, sink: sink) { buffer in
                 let n = Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count)
                 if first && n > 0 && !hex {
                     first = false
                     if n >= 4 && Array(UnsafeRawBufferPointer(rebasing: buffer[0..<4])) == Array("MThd".utf8) { isSMF = true; return 0 }
+                    if Self.looksLikeHexText(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { isHexText = true; return 0 }
                 }
                 return n
             }
@@ -54,6 +57,11 @@ struct Decode: ParsableCommand {
             if isSMF {
                 let shownFile = file.map { TerminalText.sanitized($0) } ?? "-"
                 throw failure("\(name) is a Standard MIDI File, not a stream of MIDI bytes: list it with `backbeat smf \(shownFile)`")
+            }
+            if isHexText {
+                // As for input that held only errors: exit 1.
+                Console.message("\(name) looks like hex text: did you mean --hex?", prefix: "backbeat decode: ")
+                throw ExitCode(1)
             }
             switch error {
             case .input(let bad): throw failure(bad.description)
@@ -126,6 +134,22 @@ struct Decode: ParsableCommand {
         return fd
     }
 
+    /// Whether `block` (the input's first) is hex text, such as `90 3C 40` or `0x903C40`: pairs of hex digits
+    /// as `--hex` reads them, ASCII only. Such bytes are all below 0x80, so read as MIDI they are data bytes
+    /// without a status: nothing but errors.
+    static func looksLikeHexText(_ block: UnsafeRawBufferPointer) -> Bool {
+        guard block.allSatisfy({ $0 < 0x80 }) else { return false }
+        var reader = HexReader(), bytes: [UInt8] = []
+        do {
+            try reader.read(block.assumingMemoryBound(to: UInt8.self), into: &bytes)
+            // A block that ends inside a token (a pipe's first read) is judged by its complete pairs.
+            if block.last.map({ $0 == 0x20 || (0x09...0x0D).contains($0) }) == true { try reader.finish(into: &bytes) }
+        } catch {
+            return false
+        }
+        return !bytes.isEmpty
+    }
+
     static func isRegularFile(_ fd: Int32) -> Bool {
         var info = stat()
         return fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
@@ -150,6 +174,7 @@ struct DecodeSink {
     func flush(_ stream: inout MIDIDecodeStream) {
         if !stream.output.isEmpty {
             if let code = StandardOutput.writeAll(output, stream.output.bytes) {
+                if code == .brokenPipe { StandardOutput.endQuietly() }
                 StandardOutput.report(code)
                 exit(1)
             }

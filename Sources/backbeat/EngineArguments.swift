@@ -27,16 +27,20 @@ struct EngineArguments: ParsableArguments {
             transform: NumberArgument.whole(16...8192, powerOfTwo: true))
     var period = 256
 
-    @Option(parsing: .unconditional, help: "Synth polyphony (1...4096).", transform: NumberArgument.whole(1...4096))
-    var voices = 64
+    @Option(parsing: .unconditional, help: "Synth polyphony (1...4096; 256 by default, as FluidSynth: a stereo SoundFont preset takes two voices a note).", transform: NumberArgument.whole(1...4096))
+    var voices = Synth.defaultVoices
 
     @Option(parsing: .unconditional, help: "Listen to one MIDI channel (1...16); default: all (omni).", transform: NumberArgument.whole(1...16))
     var channel: Int?
 
-    @Option(parsing: .unconditional, help: "Initial patch (program number, 0...127).", transform: NumberArgument.whole(0...127))
-    var patch = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp(PatchHelp.patch, valueName: "name|number"),
+            completion: .list(SynthPatch.builtIn.map { $0.name.replacingOccurrences(of: " ", with: "-") }), transform: NumberArgument.patch)
+    var patch: Int?
 
-    @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch.", valueName: "name|path"), completion: Completions.presets)
+    @Option(parsing: .unconditional, help: ArgumentHelp(PatchHelp.program, valueName: "program"), transform: NumberArgument.whole(0...127))
+    var program: Int?
+
+    @Option(help: ArgumentHelp("Start the synth with a saved preset: a name in $XDG_DATA_HOME/backbeat/presets (default ~/.local/share/backbeat/presets), or a .toml path. Overrides --patch and --program.", valueName: "name|path"), completion: Completions.presets)
     var preset: String?
 
     @OptionGroup var sound: SoundArguments
@@ -78,6 +82,7 @@ struct EngineArguments: ParsableArguments {
         if let recordMIDI, let recordAudio, recordMIDI == recordAudio {
             throw ValidationError("--record-midi and --record-audio must name different files")
         }
+        try PatchHelp.validate(patch: patch, program: program)
     }
 
     /// The preset named by `--preset` (or `fallback`, the config file's), read before anything starts: a
@@ -110,10 +115,31 @@ struct EngineArguments: ParsableArguments {
         options.period = period
         options.voices = voices
         options.channel = channel.map { UInt8($0 - 1) }
-        options.patch = patch
+        options.patch = PatchHelp.startingPatch(patch: patch, program: program) ?? options.patch
         options.midiThru = midiThru
         options.reverb = !sound.noReverb
         options.chorus = !sound.noChorus
         return options
+    }
+}
+
+/// `--patch` and `--program`, the two ways to choose the built-in patch the synth starts with (`run`,
+/// `--headless`, `render`): one help, one check, one mapping.
+enum PatchHelp {
+    static let patch = "Start every channel on this built-in patch: its number or its name (\(SynthPatch.numberedNames)). "
+        + "Default: General MIDI program 0's, \(SynthPatch.defaultPatch) \(SynthPatch.builtIn[SynthPatch.defaultPatch].name)."
+    static let program = "Start every channel on General MIDI program N (0...127), as a Program Change N selects it: "
+        + "the built-in patch nearest that instrument (docs/builtin-programs.md; --program 29 is \(SynthPatch.generalMIDI(program: 29)) \(SynthPatch.builtIn[SynthPatch.generalMIDI(program: 29)].name))."
+
+    /// Both options choose the same thing: only one may be given.
+    static func validate(patch: Int?, program: Int?) throws {
+        if patch != nil && program != nil {
+            throw ValidationError("--patch and --program both choose the patch the synth starts with: give one of them")
+        }
+    }
+
+    /// The patch asked for, or nil when neither option was given.
+    static func startingPatch(patch: Int?, program: Int?) -> Int? {
+        patch ?? program.map { SynthPatch.generalMIDI(program: $0) }
     }
 }

@@ -38,6 +38,7 @@ enum Headless {
             }
         }
         var tick = 0
+        var alsaSaid: String? = nil
         while signals.wait(timeout: .milliseconds(100)) == nil {
             drain()
             // A bank or program no font has: said once per channel, at its first note.
@@ -48,7 +49,7 @@ enum Headless {
             if tick % 10 == 0 {
                 if let frameTime = engine.frameTime() { tempo.expire(now: Double(frameTime) / Double(max(engine.sampleRate, 1))) }
                 let recording = capture.status()
-                Console.out(statusLine(engine.status()) + extras(recording, tempo: tempo))
+                Console.out(statusLine(engine.status(), alsaSaid: &alsaSaid) + extras(recording, tempo: tempo))
                 if let failure = recording.audio?.failure, !reportedFailure {
                     Console.info("audio recording stopped: \(failure)")
                     reportedFailure = true
@@ -60,11 +61,19 @@ enum Headless {
         try SessionSetup.finish(engine: engine, capture: capture, drain: drain)
     }
 
-    static func statusLine(_ status: EngineStatus) -> String {
+    /// One status line. `alsaSaid`: the ALSA MIDI status the lines before said in full; the same again is
+    /// said short, without its reason ("ALSA MIDI unavailable: cannot open ... No such file or directory"
+    /// once, then "ALSA MIDI unavailable"), so the reason is not repeated every second.
+    static func statusLine(_ status: EngineStatus, alsaSaid: inout String?) -> String {
         let server = TerminalText.sanitized("\(status.server.name) (\(status.server.isPrivate ? "private, \(status.server.driver ?? "?")" : "external"))")
         guard status.connected else { return "server \(server): disconnected, waiting for it | xruns \(status.xruns)" }
         // ALSA: the PCM instead of the server with --driver alsa; the sequencer's line when asked for.
-        let alsaMIDI = status.alsaMIDI.map { " | " + TerminalText.sanitized($0) } ?? ""
+        var alsaMIDI = ""
+        if let text = status.alsaMIDI {
+            let short = text == alsaSaid ? text.components(separatedBy: ": ").first ?? text : text
+            alsaMIDI = " | " + TerminalText.sanitized(short)
+            alsaSaid = text
+        }
         return "\(status.alsaPCM.map(TerminalText.sanitized) ?? "server \(server)") | \(status.sampleRate) Hz | \(status.periodFrames) frames"
             + " | DSP \(String(format: "%.1f", status.jackLoad))% (callback \(String(format: "%.1f", status.callbackLoad * 100))%, max \(String(format: "%.1f", status.maxCallbackLoad * 100))%)"
             + " | xruns \(status.xruns) | voices \(status.voicesInUse)/\(status.voiceCapacity)"
@@ -78,7 +87,7 @@ enum Headless {
             line += " | clock \(String(format: "%.1f", bpm)) BPM"
             if let jitter = tempo.jitterMilliseconds { line += " (jitter \(String(format: "%.1f", jitter)) ms)" }
         }
-        if let midi = capture.midi { line += " | rec MIDI \(midi.count) events" }
+        if let midi = capture.midi { line += " | rec MIDI \(counted(midi.count, "event"))" }
         if let audio = capture.audio {
             line += " | rec audio \(String(format: "%.1f", audio.seconds)) s, \(audio.framesDropped) dropped"
             if audio.failure != nil { line += " (stopped: write error)" }

@@ -13,9 +13,10 @@ struct LifecycleCommand: ParsableCommand {
     )
 }
 
-/// Prints one line on stderr and exits with `code` (2: bad input).
+/// Prints one line on stderr, `backbeat lifecycle: ` first as every command names itself, and exits with
+/// `code` (2: bad input).
 func lifecycleFail(_ message: String, code: Int32 = 2) -> ExitCode {
-    Console.message(TerminalText.sanitized(message), prefix: "error: ")
+    Console.message(TerminalText.sanitized(message), prefix: "backbeat lifecycle: ")
     return ExitCode(code)
 }
 

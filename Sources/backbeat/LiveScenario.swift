@@ -60,6 +60,7 @@ enum LiveScenario {
                 }
             }
         }
+        var alsaSaid: String? = nil
         while signals.wait(timeout: .milliseconds(10)) == nil {
             let elapsed = ContinuousClock.now - start
             let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
@@ -74,7 +75,7 @@ enum LiveScenario {
             }
             if t >= nextStatus {
                 nextStatus += 1
-                Console.info(Headless.statusLine(engine.status()) + " | app \(session.state.rawValue)"
+                Console.info(Headless.statusLine(engine.status(), alsaSaid: &alsaSaid) + " | app \(session.state.rawValue)"
                              + (session.midiCountsText.map { " | " + $0 } ?? ""))
             }
         }

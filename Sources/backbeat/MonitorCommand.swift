@@ -68,7 +68,7 @@ struct Monitor: ParsableCommand {
                 }
             }
         }
-        Console.info(hidden.isEmpty ? "\(count) messages" : "\(count) messages (\(hiddenCount) hidden: \(hidden.names.joined(separator: ",")))")
+        Console.info(hidden.isEmpty ? counted(count, "message") : "\(counted(count, "message")) (\(hiddenCount) hidden: \(hidden.names.joined(separator: ",")))")
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DSP
 import Engine
 
 /// The one validation of every number on the command line: read as `DecimalText` reads it (plain decimal
@@ -16,6 +17,15 @@ enum NumberArgument {
             }
             return value
         }
+    }
+
+    /// A built-in patch (`--patch`): its number, read as every number is (`whole`), or its name in any case
+    /// ("soft pad", "soft-pad"). The message lists them all.
+    static let patch: @Sendable (String) throws -> Int = { text in
+        if let index = SynthPatch.index(named: text) { return index }
+        let problem = "must be a built-in patch, its number (0 to \(SynthPatch.builtIn.count - 1)) or its name: "
+            + SynthPatch.numberedNames + "; --program N chooses by General MIDI program (0 to 127)"
+        do { return try whole(0...SynthPatch.builtIn.count - 1)(text) } catch { throw ValidationError(problem) }
     }
 
     /// A decimal number in `range`; `unit` follows the range in the message ("seconds").

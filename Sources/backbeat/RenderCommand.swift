@@ -16,7 +16,8 @@ struct Render: ParsableCommand {
             WAV) when the data passes 4 GiB. A regular file is written completely or not at all (Ctrl-C, \
             SIGTERM or SIGHUP leave neither it nor a temporary file); a device or FIFO is written into, and a \
             symbolic link's target is written, the link kept. The output may not be the input. \
-            Patches: \(SynthPatch.builtIn.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")); \
+            Patches: \(SynthPatch.numberedNames); every channel starts on General MIDI program 0's \
+            (\(SynthPatch.defaultPatch) \(SynthPatch.builtIn[SynthPatch.defaultPatch].name)) unless --patch or --program says otherwise; \
             a program change in the file selects the patch nearest its General MIDI program and drum parts \
             (channel 10) play a built-in drum kit (docs/builtin-programs.md); with --soundfont they choose the \
             font's presets. \
@@ -37,12 +38,15 @@ struct Render: ParsableCommand {
     @Option(parsing: .unconditional, help: "Sample rate in Hz (8000...384000).", transform: NumberArgument.whole(8_000...384_000))
     var rate: Int = 48_000
 
-    @Option(parsing: .unconditional, help: "Voices that can sound at once (1...4096).", transform: NumberArgument.whole(1...4096))
-    var voices: Int = 64
+    @Option(parsing: .unconditional, help: "Voices that can sound at once (1...4096; 256 by default, as FluidSynth: a stereo SoundFont preset takes two voices a note).", transform: NumberArgument.whole(1...4096))
+    var voices: Int = Synth.defaultVoices
 
-    @Option(parsing: .unconditional, help: "Initial built-in patch (its number 0...127, taken modulo the number of patches).",
-            transform: NumberArgument.whole(0...127))
-    var patch: Int = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp(PatchHelp.patch, valueName: "name|number"),
+            completion: .list(SynthPatch.builtIn.map { $0.name.replacingOccurrences(of: " ", with: "-") }), transform: NumberArgument.patch)
+    var patch: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(PatchHelp.program, valueName: "program"), transform: NumberArgument.whole(0...127))
+    var program: Int?
 
     @Option(parsing: .unconditional, help: "Play only this MIDI channel (1...16); all channels by default.", transform: NumberArgument.whole(1...16))
     var channel: Int?
@@ -67,6 +71,7 @@ struct Render: ParsableCommand {
     var strict = false
 
     func validate() throws {
+        try PatchHelp.validate(patch: patch, program: program)
     }
 
     func run() throws {
@@ -121,7 +126,8 @@ struct Render: ParsableCommand {
         var peak: Float = 0
         var rendered = OfflineRenderer.Report(sysexReceived: 0, sysexIgnored: 0)
         do {
-            rendered = try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices, patch: patch,
+            rendered = try OfflineRenderer.render(messages, sampleRate: Double(rate), voices: voices,
+                                       patch: PatchHelp.startingPatch(patch: patch, program: program) ?? SynthPatch.defaultPatch,
                                        channel: channel.map { UInt8($0 - 1) }, soundFont: font, until: fileEnd,
                                        reverb: !sound.noReverb, chorus: !sound.noChorus,
                                        substitutions: { substitution in
@@ -146,14 +152,16 @@ struct Render: ParsableCommand {
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let notes = messages.count { $0.message.kind == .noteOn && $0.message.data2 > 0 }
         let speed = wall > 0 ? String(format: "%.0fx real time", seconds / wall) : "instant"
-        let summary = String(format: "%@: %d notes, %.2f s of stereo 32-bit float at %d Hz, peak %.1f dBFS (%@)",
-                             output, notes, seconds, rate, 20 * log10(max(Double(peak), 1e-10)), speed)
+        // A silent render has no peak in decibels: -inf, as the meters say it.
+        let peakText = peak > 0 ? String(format: "%.1f", 20 * log10(Double(peak))) : "-inf"
+        let summary = "\(output): \(counted(notes, "note")), " + String(format: "%.2f", seconds)
+            + " s of stereo 32-bit float at \(rate) Hz, peak \(peakText) dBFS (\(speed))"
         for store in font?.sampleStores ?? [] {
             let status = store.status
             guard status.missedNotes > 0 || status.overLimit > 0 else { continue }
             // `overLimit` counts distinct samples: the render asks for the file's samples twice (decodeSamples above,
             // then render).
-            Console.message("\(status.missedNotes) voice(s) did not sound (a note starts one per zone): \(status.overLimit) of the \(status.requestedSamples) sample(s) the file needs did not fit in the sample cache (--sample-cache \(status.limitBytes >> 20) MiB)",
+            Console.message("\(counted(status.missedNotes, "voice")) did not sound (a note starts one per zone): \(status.overLimit) of the \(counted(status.requestedSamples, "sample")) the file needs did not fit in the sample cache (--sample-cache \(status.limitBytes >> 20) MiB)",
                             prefix: "backbeat render: ")
         }
         if toStdout {
@@ -172,7 +180,7 @@ struct Render: ParsableCommand {
             m.message.isSystemExclusive && m.sysex.withUnsafeBufferPointer { UniversalSystemExclusive($0) } == nil
         }
         for m in ignored.prefix(8) {
-            let shown = m.sysex.count > 16 ? hexString(Array(m.sysex.prefix(16))) + " ... (\(m.sysex.count) bytes)" : hexString(m.sysex)
+            let shown = m.sysex.count > 16 ? hexString(Array(m.sysex.prefix(16))) + " ... (\(counted(m.sysex.count, "byte")))" : hexString(m.sysex)
             Console.message(String(format: "ignored at %.3f s: ", m.seconds) + shown, prefix: "backbeat render: report: ")
         }
         if ignored.count > 8 { Console.message("... and \(ignored.count - 8) more ignored", prefix: "backbeat render: report: ") }

@@ -92,7 +92,7 @@ struct SMFCommand: ParsableCommand {
             else { fields.append(("division", .string(division))) }
             out.append(MIDIJSON.object(fields))
         } else {
-            out.append("format \(smf.format), \(smf.tracks.count) track\(smf.tracks.count == 1 ? "" : "s"), \(division)")
+            out.append("format \(smf.format), \(counted(smf.tracks.count, "track")), \(division)")
         }
         // Times through the tempo map of the whole file: each track's events are found in the merged list.
         let timed = smf.timedEvents()
@@ -107,7 +107,7 @@ struct SMFCommand: ParsableCommand {
                 if let name { fields.append(("name", .string(name))) }
                 out.append(MIDIJSON.object(fields))
             } else {
-                out.append("track \(index + 1): \(track.count) events" + (name.map { ", \(TerminalText.sanitized($0))" } ?? ""))
+                out.append("track \(index + 1): \(counted(track.count, "event"))" + (name.map { ", \(TerminalText.sanitized($0))" } ?? ""))
             }
             for event in track {
                 let time = seconds[index]?[event.tick &+ tickOffset] ?? 0
@@ -129,7 +129,7 @@ struct SMFCommand: ParsableCommand {
             return json ? MIDIJSON.object(head + m.jsonFields) : prefix + formatter.line(m)
         case .escape(let bytes):
             if json { return MIDIJSON.object(head + [("type", .string("escape")), ("bytes", .string(hexString(bytes)))]) }
-            return prefix + "F7 escape         " + String(repeating: " ", count: 6) + "\(bytes.count) bytes".padding(toLength: 40, withPad: " ", startingAt: 0) + hexString(bytes)
+            return prefix + "F7 escape         " + String(repeating: " ", count: 6) + counted(bytes.count, "byte").padding(toLength: 40, withPad: " ", startingAt: 0) + hexString(bytes)
         case .meta(let meta):
             var details = ""
             var extra: [(key: String, value: JSONValue)] = []

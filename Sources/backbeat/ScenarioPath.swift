@@ -18,7 +18,18 @@ enum ScenarioPath {
             let path = directory + "/" + argument + ".toml"
             if FileManager.default.fileExists(atPath: path) { return path }
         }
-        throw ScenarioPathError(message: "\(argument): no such file, and no scenario of that name in \(directories.joined(separator: ", "))")
+        throw ScenarioPathError(message: "\(argument): no such file, and no bundled scenario of that name; " + bundledNames(in: directories, near: argument))
+    }
+
+    /// The bundled scenarios, as `--theme` lists the themes: first those whose name contains what was typed
+    /// ("did you mean"), then every name and the folder they are in; with no such folder, the folders looked in.
+    static func bundledNames(in directories: [String], near argument: String) -> String {
+        let found = directories.filter { !Completions.names(in: [$0]).isEmpty }
+        guard !found.isEmpty else { return "no bundled scenarios were found (looked in \(directories.joined(separator: ", ")))" }
+        let names = Completions.names(in: found)
+        let near = names.filter { $0.contains(argument) }
+        let guess = near.isEmpty ? "" : "did you mean \(near.joined(separator: ", "))? "
+        return guess + "bundled: \(names.joined(separator: ", ")) (in \(found.joined(separator: ", ")))"
     }
 
     /// The scenario at `path` (already resolved), its file protected from every output of this process

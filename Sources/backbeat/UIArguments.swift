@@ -1,4 +1,5 @@
 import ArgumentParser
+import DSP
 import Engine
 import Foundation
 import MIDI
@@ -75,7 +76,8 @@ extension EngineArguments {
         if !given("--period"), let v = file.period { o.period = v }
         if !given("--voices"), let v = file.voices { o.voices = v }
         if !given("--channel"), let v = file.channel { o.channel = UInt8(v - 1) }
-        if !given("--patch"), let v = file.patch { o.patch = v }
+        // --patch and --program choose the same thing: either on the command line sets aside both keys.
+        if !given("--patch") && !given("--program"), let v = file.program.map(SynthPatch.generalMIDI) ?? file.patch { o.patch = v }
         if !given("--no-autoconnect"), let v = file.autoconnect { o.autoconnect = v }
         if !given("--connect-midi"), let v = file.connectMIDI { o.connectMIDI = v }
         if !given("--connect-audio"), let v = file.connectAudio { o.connectAudio = v }

@@ -18,7 +18,7 @@ private func runDecode(_ arguments: [String], stdin: [UInt8]) throws -> (status:
         #expect(lines[0].contains("Note On") && lines[0].contains("C4 (60)") && lines[0].hasSuffix("90 3C 64"))
         #expect(lines[1].contains("D4 (62)") && lines[1].hasSuffix("90 3E 00"))
         #expect(lines[2].contains("Clock"))
-        #expect(lines[3] == "3 messages, 1 errors")
+        #expect(lines[3] == "3 messages, 1 error")
     }
 
     @Test func hexJSON() throws {
@@ -98,7 +98,7 @@ private func runDecode(_ arguments: [String], stdin: [UInt8]) throws -> (status:
         try input.fileHandleForWriting.close()
         let rest = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(String(decoding: rest, as: UTF8.self).hasSuffix("1 messages, 1 errors\n"))
+        #expect(String(decoding: rest, as: UTF8.self).hasSuffix("1 message, 1 error\n"))
     }
 
     /// Max RSS of `decode` over 48 MiB of random bytes stays far below the input's size (it read it all
@@ -130,6 +130,23 @@ private func runDecode(_ arguments: [String], stdin: [UInt8]) throws -> (status:
         #expect(process.terminationStatus == 0)
         let kib = try #require(Int(try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last ?? ""))
         #expect(kib < 40 * 1024, "max RSS \(kib) KiB for 48 MiB of input")
+    }
+
+    // Issue 36: `echo "90 3C 40" | backbeat decode` printed nine errors, one per character.
+    @Test func hexTextWithoutHexSaysSoOnceAndExitsOne() throws {
+        for text in ["90 3C 40\n", "0x90 0x3c 0x40", "903C40 803C00\n"] {
+            let r = try runDecode([], stdin: Array(text.utf8))
+            #expect(r.status == 1, "\(text)")
+            #expect(r.out.isEmpty, "\(text): \(r.out)")
+            #expect(r.err == "backbeat decode: standard input looks like hex text: did you mean --hex?\n", "\(text): \(r.err)")
+            let json = try runDecode(["--json"], stdin: Array(text.utf8))
+            #expect(json.status == 1 && json.out.isEmpty && json.err == r.err, "\(json)")
+        }
+        // With --hex it decodes; text that is not hex, and binary bytes, are decoded as before.
+        let hex = try runDecode(["--hex"], stdin: Array("90 3C 40\n".utf8))
+        #expect(hex.status == 0 && hex.out.hasSuffix("1 message, 0 errors\n"), "\(hex)")
+        let words = try runDecode([], stdin: Array("hello\n".utf8))
+        #expect(words.status == 1 && !words.err.contains("--hex") && words.out == "0 messages, 6 errors\n", "\(words)")
     }
 
     @Test func onlyGarbageSaysWhatWasWrongAndExitsOne() throws {

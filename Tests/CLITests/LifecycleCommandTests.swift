@@ -105,7 +105,7 @@ struct LifecycleCommandTests {
             let r = try backbeat(["lifecycle", "check", path] + extra)
             #expect(r.status == 2)
             #expect(r.stdout.isEmpty)
-            #expect(r.stderr == "error: \(path): \(message)\n")
+            #expect(r.stderr == "backbeat lifecycle: \(path): \(message)\n")
         }
     }
 
@@ -143,7 +143,7 @@ struct LifecycleCommandTests {
         let r = try backbeat(["lifecycle", "check", plist, "--emit-scenario"])
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderr.hasPrefix("error: \(plist): the Info.plist \(shows)"))
+        #expect(r.stderr.hasPrefix("backbeat lifecycle: \(plist): the Info.plist \(shows)"))
         #expect(r.stderr.contains("not determinable"))
         #expect(r.stderr.contains("--lifecycle (app-delegate, scenes, swiftui)"))
         let report = try backbeat(["lifecycle", "check", plist])
@@ -168,7 +168,7 @@ struct LifecycleCommandTests {
         let plist = plistFolder.appendingPathComponent("Mux-ios-live-streaming-Info.plist").path
         let r = try backbeat(["lifecycle", "check", plist, "--emit-scenario", "--lifecycle", "uikit"])
         #expect(r.status == 2)
-        #expect(r.stderr == "error: --lifecycle \"uikit\": unknown lifecycle style; accepted: app-delegate, scenes, swiftui\n")
+        #expect(r.stderr == "backbeat lifecycle: --lifecycle \"uikit\": unknown lifecycle style; accepted: app-delegate, scenes, swiftui\n")
     }
 
     @Test("bad times exit 2 with file:line", arguments: [("at = nan", 4), ("at = -inf", 4), ("at = -2", 4)])
@@ -178,12 +178,12 @@ struct LifecycleCommandTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try backbeat(["lifecycle", "run", path])
         #expect(r.status == 2)
-        #expect(r.stderr.hasPrefix("error: \(path):\(line): \"at\" must be a finite number of seconds, not negative"))
+        #expect(r.stderr.hasPrefix("backbeat lifecycle: \(path):\(line): \"at\" must be a finite number of seconds, not negative"))
         let until = try temporaryFile("until-\(tag).toml", "title = \"x\"\nuntil = nan\nlifecycle = \"swiftui\"\n")
         defer { try? FileManager.default.removeItem(atPath: until) }
         let u = try backbeat(["lifecycle", "run", until])
         #expect(u.status == 2)
-        #expect(u.stderr.hasPrefix("error: \(until):2: \"until\" must be a finite number"))
+        #expect(u.stderr.hasPrefix("backbeat lifecycle: \(until):2: \"until\" must be a finite number"))
     }
 
     @Test func svgToStdoutAndToAFile() throws {
@@ -201,7 +201,7 @@ struct LifecycleCommandTests {
         #expect(try String(contentsOfFile: out, encoding: .utf8) == r.stdout)
         let bad = try backbeat(["lifecycle", "run", scenario, "--svg", "/nonexistent/dir/t.svg"])
         #expect(bad.status == 2)
-        #expect(bad.stderr.hasPrefix("error: /nonexistent/dir/t.svg: cannot write the SVG"))
+        #expect(bad.stderr.hasPrefix("backbeat lifecycle: /nonexistent/dir/t.svg: cannot write the SVG"))
     }
 
     // Issue 27: every input is protected; `--svg` over the scenario it draws replaced it.
@@ -237,6 +237,21 @@ struct LifecycleCommandTests {
         for name in ["terminated", "background", "active", "video", "pip-detach-conflict", "sceneDidEnterBackground"] {
             #expect(text.contains(name), "\(name) in the SVG text")
         }
+    }
+
+    // Issue 36: a name that is no bundled scenario listed the build folders looked in, not the scenarios.
+    @Test func anUnknownScenarioNameListsTheBundledOnes() throws {
+        let r = try backbeat(["lifecycle", "run", "midikit"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("backbeat lifecycle: midikit: no such file, and no bundled scenario of that name; "
+                                   + "did you mean midikit-app-delegate, midikit-scenes, midikit-swiftui? bundled: "), "\(r.stderr)")
+        let bundled = try FileManager.default.contentsOfDirectory(atPath: scenariosFolder.path).filter { $0.hasSuffix(".toml") }
+        for name in bundled { #expect(r.stderr.contains(String(name.dropLast(5))), "\(name) listed") }
+        #expect(!r.stderr.contains(".build/debug/scenarios"), "the folders looked in are not the answer: \(r.stderr)")
+        #expect(!r.stderr.contains("error:"))
     }
 
     @Test func checkOnANonPlistExitsTwo() throws {

@@ -91,7 +91,7 @@ struct SoundFont3RenderTests: FolderTest {
         #expect(result.status == 0, "\(result.stderr)")
         let (needed, fitting) = try needed(limit: 1 << 20)
         #expect(fitting > 0 && fitting < needed.count)
-        #expect(result.stderr.contains("\(needed.count - fitting) of the \(needed.count) sample(s) the file needs did not fit in the sample cache (--sample-cache 1 MiB)"),
+        #expect(result.stderr.contains("\(needed.count - fitting) of the \(needed.count) samples the file needs did not fit in the sample cache (--sample-cache 1 MiB)"),
                 "\(needed.count - fitting) of \(needed.count) expected: \(result.stderr)")
     }
 

@@ -61,7 +61,7 @@ enum StackFonts {
         // The GS font alone has no bank 0: the flute channel is silent and says so.
         let alone = try StackFonts.render(midi, fonts: [StackFonts.fluidGS], name: "gs-alone")
         #expect(StackFonts.fluteA4(alone.samples).level < 1e-4)
-        #expect(alone.stderr.contains("warning: channel 1: the font has bank 0 program 0, nor a preset to fall back on"),
+        #expect(alone.stderr.contains("warning: channel 1: the font has no bank 0 program 0, nor a preset to fall back on"),
                 "\(alone.stderr)")
     }
 

@@ -70,7 +70,7 @@ func everyWaveformHasTheRightPitch(_ waveform: Waveform) {
 }
 
 @Test func afterReleaseTheOutputFallsSilent() {
-    let synth = Synth() // patch 0, "sine keys": release 0.3 s
+    let synth = Synth(patch: 0) // "sine keys": release 0.3 s
     synth.prepare(sampleRate: rate, maxFrames: 256)
     synth.handle(noteOn(60, velocity: 127))
     let held = render(synth, frames: 9_600)
@@ -161,7 +161,7 @@ func noAliasingUpTo5kHz(_ waveform: Waveform) {
 }
 
 @Test func allNotesOffReleasesAndAllSoundOffSilencesQuickly() {
-    let synth = Synth() // sine keys, release 0.3 s
+    let synth = Synth(patch: 0) // sine keys, release 0.3 s
     synth.prepare(sampleRate: rate, maxFrames: 256)
     for note: UInt8 in [60, 64, 67] { synth.handle(noteOn(note, velocity: 127)) }
     _ = render(synth, frames: 4_800)
@@ -272,6 +272,10 @@ func aFullChordDoesNotClip(_ patch: Int) {
 @Test func programChangeChoosesThePatchOfItsGeneralMIDIProgram() {
     let synth = Synth()
     synth.prepare(sampleRate: rate, maxFrames: 64)
+    // Issue 36: with no program change a synth plays GM program 0's patch (piano), as after GM System On,
+    // as FluidSynth and TiMidity do; it played patch 0, sine keys.
+    #expect(synth.currentPatch == SynthPatch.generalMIDI(program: 0) && SynthPatch.builtIn[synth.currentPatch].name == "piano")
+    #expect((0..<16).allSatisfy { synth.patch(onChannel: $0) == SynthPatch.defaultPatch })
     let count = SynthPatch.builtIn.count
     #expect(count >= 5)
     #expect(SynthPatch.builtIn[0].name == "sine keys")
@@ -302,7 +306,7 @@ func aFullChordDoesNotClip(_ patch: Int) {
 @Test func voiceCountIsClampedAndRenderWritesRatherThanAdds() {
     #expect(Synth(voices: 5_000).voiceCapacity == 4_096)
     #expect(Synth(voices: 0).voiceCapacity == 1)
-    #expect(Synth().voiceCapacity == 64)
+    #expect(Synth().voiceCapacity == 256, "FluidSynth's default polyphony (issue 36)")
     let synth = Synth()
     synth.prepare(sampleRate: rate, maxFrames: 128)
     var left = [Float](repeating: 0.5, count: 128), right = left

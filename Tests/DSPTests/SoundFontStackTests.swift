@@ -126,6 +126,18 @@ private func played(_ stack: SoundFont, channel: UInt8 = 0, _ setup: [ShortMessa
         #expect(synth.takePresetSubstitutions() == [PresetSubstitution(channel: 2, bank: 3, program: 0, preset: 0)])
     }
 
+    @Test func oneFontSaysItHasNoSuchPresetNotThatItHasIt() {
+        // One font, no stack: the GS fallback from bank 1 program 123 to 0:123 says the font lacks 1:123.
+        let font = cosineFont([(0, 123)], period: 100, lead: 0)
+        let result = played(font, [cc(0, 1), programChange(123)])
+        #expect(result.hz == 441 && result.level > 0.01)
+        let said = result.synth.takePresetSubstitution(channel: 0)
+        #expect(said == PresetSubstitution(channel: 0, bank: 1, program: 123, preset: 0))
+        let text = said?.message(font) ?? ""
+        #expect(text.hasPrefix("channel 1: the font has no bank 1 program 123; playing 000:123 "), "\(text)")
+        #expect(text.hasSuffix(" instead"), "\(text)")
+    }
+
     @Test func aDrumKitMissingInTheTopFontComesFromTheOneBelowAndAMissingKitFallsToTheStandardKit() {
         let (stack, _, _) = twoFontStack()
         // Channel 10, program 0: the standard kit, only in the bottom font: found there, no substitution.

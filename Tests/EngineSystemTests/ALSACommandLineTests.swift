@@ -95,6 +95,13 @@ import TestSupport
         let (lines, status) = try Self.runHeadless(["--driver", "alsa", "--device", "null"])
         #expect(status == 0)
         #expect(lines.contains { $0.contains("| ALSA MIDI unavailable: cannot open the ALSA sequencer /dev/snd/seq: No such file or directory") }, "\(lines)")
+        // Issue 36: the reason once, in the first status line; the lines after say it short.
+        let statusLines = lines.filter { $0.contains(" | 48000 Hz") }
+        #expect(statusLines.count >= 2, "\(lines)")
+        #expect(statusLines.first?.contains("| ALSA MIDI unavailable: cannot open the ALSA sequencer /dev/snd/seq: No such file or directory") == true, "\(statusLines)")
+        for line in statusLines.dropFirst() {
+            #expect(line.hasSuffix(" | ALSA MIDI unavailable") && !line.contains("/dev/snd/seq"), "\(line)")
+        }
     }
 
     @Test func inconsistentOptionsAreUsageErrors() throws {

@@ -10,7 +10,7 @@ final class HeadlessScenarioRun {
     let recorder: ProbeRecorder
     let backbeat: RunningProgram
 
-    init(scenario file: String, recordSeconds: Double = 10) throws {
+    init(scenario file: String, recordSeconds: Double = 10, arguments: [String] = []) throws {
         server = try JackTestServer()
         sender = try ProbeMIDISender(server: server.name)
         recorder = try ProbeRecorder(server: server.name, seconds: recordSeconds)
@@ -18,7 +18,7 @@ final class HeadlessScenarioRun {
         backbeat = try RunningProgram(backbeatExecutable(), [
             "--headless", "--scenario", file, "--server", server.name, "--connect-midi", "\(sender.name):out",
             "--connect-audio", "\(recorder.name):in_L", "--connect-audio", "\(recorder.name):in_R",
-        ], server: server.name)
+        ] + arguments, server: server.name)
     }
 
     func close() {

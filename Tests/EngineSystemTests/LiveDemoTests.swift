@@ -42,7 +42,8 @@ extension JACK {
         }
 
         @Test func aNoteWhoseNoteOffWasLostIsReleasedOnForeground() throws {
-            let run = try HeadlessScenarioRun(scenario: fixturePath("scenarios/note-off-lost-while-suspended.toml"))
+            // Sine keys, which sustain: the default piano decays by itself, and would fall silent without a release.
+            let run = try HeadlessScenarioRun(scenario: fixturePath("scenarios/note-off-lost-while-suspended.toml"), arguments: ["--patch", "sine-keys"])
             defer { run.close() }
             let (sender, recorder, backbeat) = (run.sender, run.recorder, run.backbeat)
             try backbeat.waitForLine(containing: "\"event\":\"launch\"")

@@ -16,7 +16,9 @@ extension JACK {
 
         /// Dry by default: the chorus's delay lines move the pitch of their copy by a few cents, at a phase
         /// that depends on when Backbeat started (live, unlike a render), and these tests measure pitch in cents.
-        init(seconds: Double, extra: [String] = ["--no-reverb", "--no-chorus"]) throws {
+        /// On sine keys, which hold a steady level while a key or the pedal is down: the default patch, piano,
+        /// decays by itself (a held note at 1 s would be a decay, not the pedal's doing).
+        init(seconds: Double, extra: [String] = ["--no-reverb", "--no-chorus", "--patch", "sine-keys"]) throws {
             server = try JackTestServer()
             sender = try ProbeMIDISender(server: server.name)
             // Half a second more than asked: the schedule starts a period or more after the recording

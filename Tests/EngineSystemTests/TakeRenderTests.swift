@@ -7,9 +7,9 @@ import Testing
 /// Issue 21, section 2: a take sounds as it was played. Backbeat plays the built-in "pluck" patch (`--patch 4`,
 /// chosen before the take began, so no program change is in the MIDI that arrives) and records both what
 /// it received (`--record-midi`) and what it played (`--record-audio`); `backbeat render take.mid` (default
-/// patch 0, sine keys) must give the same notes in the same sound: onsets within one period of each other,
-/// each note's waveform the live one's. The take without its start state renders in sine keys instead,
-/// which the same comparison tells apart.
+/// patch: GM program 0's, 6 piano) must give the same notes in the same sound: onsets within one period of
+/// each other, each note's waveform the live one's. The take without its start state renders in piano
+/// instead, which the same comparison tells apart.
 extension JACK {
 @Suite struct TakeRenderTests {
     @Test func aTakeRendersAsItWasHeard() throws {
@@ -41,13 +41,13 @@ extension JACK {
         let rendered = folder.appendingPathComponent("rendered.wav").path
         let render = try run(backbeatExecutable(), ["render", take, "-o", rendered, "--rate", String(rate)])
         #expect(render.status == 0, "\(render.output)")
-        // The same take without its start state: what a take that forgot the patch plays (sine keys).
+        // The same take without its start state: what a take that forgot the patch plays (piano, the default).
         let stripped = folder.appendingPathComponent("stripped.mid").path
         let messages: [(seconds: Double, message: MIDIMessage)] = file.timedEvents().compactMap { e in
             if case .message(let m) = e.event, !{ if case .programChange = m { true } else { false } }() { (e.seconds, m) } else { nil }
         }
         try Data(StandardMIDIFile.format0(messages)).write(to: URL(fileURLWithPath: stripped))
-        let sine = folder.appendingPathComponent("sine.wav").path
+        let sine = folder.appendingPathComponent("default.wav").path
         #expect(try run(backbeatExecutable(), ["render", stripped, "-o", sine, "--rate", String(rate)]).status == 0)
 
         let heard = try WAVFile.read(live).left
@@ -84,7 +84,7 @@ extension JACK {
             let same = bestCorrelation(a, b, lags: 32)
             let other = bestCorrelation(a, c, lags: 232)
             #expect(same > 0.95, "note \(i): the render is not the live sound (correlation \(same))")
-            #expect(other < 0.9 && other < same - 0.05, "note \(i): sine keys would pass too (correlation \(other), same patch \(same))")
+            #expect(other < 0.9 && other < same - 0.05, "note \(i): the default patch would pass too (correlation \(other), same patch \(same))")
             let levels = (AudioAnalysis.rmsDecibels(a[...]), AudioAnalysis.rmsDecibels(b[...]))
             #expect(abs(levels.0 - levels.1) < 1, "note \(i): live \(levels.0) dB, render \(levels.1) dB")
         }

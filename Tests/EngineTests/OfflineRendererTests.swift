@@ -61,8 +61,9 @@ private func twoTempoFile() -> [UInt8] {
 @Test func offlineOutputMatchesTheSynthDrivenDirectly() {
     let messages = [TimedMessage(seconds: 0.0101, message: ShortMessage(status: 0x90, data1: 60, data2: 90)),
                     TimedMessage(seconds: 0.0203, message: ShortMessage(status: 0x80, data1: 60, data2: 0))]
-    let audio = OfflineRenderer.render(messages, sampleRate: 48_000, periodFrames: 128, padding: 0)
-    let synth = Synth()
+    // Sine keys: no filter sweep, whose steps follow the call size (128 here, 1024 below).
+    let audio = OfflineRenderer.render(messages, sampleRate: 48_000, patch: 0, periodFrames: 128, padding: 0)
+    let synth = Synth(patch: 0)
     synth.prepare(sampleRate: 48_000, maxFrames: 1_024)
     var left = [Float](repeating: 0, count: audio.left.count), right = left
     let on = Int((0.0101 * 48_000).rounded()), off = Int((0.0203 * 48_000).rounded())

@@ -136,6 +136,35 @@ func suspendedApp(_ style: LifecycleStyle = .appDelegate, modes: [BackgroundMode
     #expect(sim.codes.contains(.deprecatedMode))
 }
 
+// Issue 36, rules 3b: a mode with no rule is said to be "not modelled" by the simulator too, not only by
+// `lifecycle check`: the timeline's first line notes it with what Apple says it grants.
+@Test func aModeNotModelledIsSaidOnTheFirstLineOfTheTimeline() throws {
+    let text = """
+    title = "nearby"
+    lifecycle = "swiftui"
+    background_modes = ["audio", "nearby-interaction"]
+    [[steps]]
+    at = 0
+    event = "launch"
+    [[steps]]
+    at = 1
+    event = "home"
+    """
+    let run = try Scenario.parse(text, file: "nearby.toml").run()
+    let entries = run.lines.compactMap { if case .entry(let e) = $0 { e } else { nil } }
+    let said = "nearby-interaction is not modelled: Apple says Nearby Interaction sessions with an accessory continue in background (iOS 16 on); no rule for it is simulated"
+    #expect(entries.first?.event == "launch")
+    #expect(entries.first?.notes == [said], "\(entries.first?.notes ?? [])")
+    #expect(entries.dropFirst().allSatisfy { !$0.notes.contains(said) }, "said once")
+    #expect(TimelineFormat.table(run, colour: false).contains("note: " + said))
+    // Declared later (the live panel's key): said then, on that line; modelled modes and newsstand say nothing.
+    var sim = makeSimulator(modes: [.audio])
+    let set = sim.setBackgroundModes([.audio, .networkAuthentication], at: 0)
+    #expect(set.last?.notes.first?.hasPrefix("network-authentication is not modelled: Apple says a hotspot helper") == true, "\(set)")
+    var quiet = makeSimulator(modes: [.audio, .newsstandContent, .fetch])
+    #expect(quiet.run(.launch).notes.isEmpty)
+}
+
 @Test func scenarioReadsTheNewVocabulary() throws {
     let text = """
     title = "x"

@@ -43,7 +43,7 @@ func streamed(_ input: [UInt8], format: MIDIDecodeStream.Format, chunk: Int, hex
         for middleC in [MiddleC.c4, .c3] {
             let formatter = MonitorFormatter(middleC: middleC)
             var expected = messages.enumerated().map { formatter.line($1, index: $0 + 1) + "\n" }.joined()
-            expected += "\(messages.count) messages, \(errors) errors\n"
+            expected += "\(counted(messages.count, "message")), \(counted(errors, "error"))\n"
             let text = try streamed(input, format: .text, chunk: chunk, middleC: middleC)
             #expect(text.out == expected)
             #expect(text.err.split(separator: "\n").count == errors)
@@ -53,6 +53,14 @@ func streamed(_ input: [UInt8], format: MIDIDecodeStream.Format, chunk: Int, hex
         #expect(lines.filter { !$0.hasPrefix("{\"type\":\"error\"") } == messages.map(\.json) + [MIDIJSON.summary(messages: messages.count, errors: errors)])
         #expect(lines.filter { $0.hasPrefix("{\"type\":\"error\"") }.count == errors)
         for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)") }
+    }
+
+    // Issue 36: "1 messages, 1 errors".
+    @Test func oneMessageAndOneErrorAreSaidInTheSingular() throws {
+        let r = try streamed([0xF9, 0xF8], format: .text, chunk: 2)
+        #expect(r.out.hasSuffix("\n1 message, 1 error\n"), "\(r.out)")
+        #expect(try streamed([0xF8, 0xF8], format: .text, chunk: 1).out.hasSuffix("\n2 messages, 0 errors\n"))
+        #expect(counted(1, "note") == "1 note" && counted(0, "note") == "0 notes" && counted(2, "event") == "2 events")
     }
 
     @Test func everyErrorSaysWhereWhatAndWhatWasExpected() throws {

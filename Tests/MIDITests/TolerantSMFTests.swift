@@ -44,6 +44,31 @@ private func notes(_ file: StandardMIDIFile) -> [UInt8] {
         do { _ = try StandardMIDIFile(bytes: bytes) } catch { #expect(error.offset == 27) }
     }
 
+    // Issue 36: `smf --strict` accepted a file with one byte after its last chunk.
+    @Test func bytesAfterTheLastChunkAreAFaultButAWholeChunkIsSkipped() throws {
+        let file = header(format: 0, tracks: 1) + track([0x00, 0x90, 60, 100] + endOfTrack)
+        for extra: [UInt8] in [[0x00], [0x4D, 0x54, 0x72], Array("XFIH".utf8) + be32(100) + [1, 2]] {
+            let bytes = file + extra
+            do {
+                _ = try StandardMIDIFile.read(bytes, strict: true)
+                Issue.record("strict read accepted \(extra.count) trailing bytes")
+            } catch {
+                #expect(error.offset == file.count, "\(error)")
+                #expect(error.description.contains("the end of the file after the last chunk, found \(extra.count) more byte"), "\(error)")
+            }
+            let (read, warnings) = try StandardMIDIFile.read(bytes, strict: false)
+            #expect(notes(read) == [60])
+            #expect(warnings.map(\.kind) == [.trailingBytes])
+            #expect(warnings.first?.firstOffset == file.count)
+        }
+        // A whole chunk of another type after the tracks is skipped, as the specification asks.
+        let alien = file + Array("XFIH".utf8) + be32(2) + [1, 2]
+        let (read, warnings) = try StandardMIDIFile.read(alien, strict: true)
+        #expect(notes(read) == [60] && warnings.isEmpty)
+        let one = try StandardMIDIFile.read(file + [0xFF], strict: false).warnings.first
+        #expect(one?.description.contains("found 1 more byte (FF)") == true, "\(String(describing: one))")
+    }
+
     @Test func runningStatusContinuesAfterMetaAndSysex() throws {
         let events: [UInt8] = [0x00, 0x90, 60, 100,
                                0x00, 0xFF, 0x01, 0x01, 0x41,   // a text event

@@ -14,6 +14,19 @@ import Testing
         #expect(OSCMessage.decode([]) == nil)
     }
 
+    // Issue 36: the address's text was read with the deprecated String(cString:) of an array (a compiler
+    // warning in every build); it reads the digits up to the NUL.
+    @Test func anAddressIsWrittenAsDottedQuadAndPort() {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(7_770).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        #expect(NSMClient.text(address) == "127.0.0.1:7770")
+        address.sin_addr.s_addr = UInt32(0xC0A8_01FE).bigEndian
+        address.sin_port = UInt16(65_535).bigEndian
+        #expect(NSMClient.text(address) == "192.168.1.254:65535")
+    }
+
     @Test func badURLsAreNamed() {
         #expect(throws: NSMError.badURL(url: "http://localhost:1/", problem: "it must start with osc.udp:// (NSM speaks OSC over UDP)")) {
             try NSMClient(url: "http://localhost:1/")

@@ -113,6 +113,27 @@ import Testing
         }
     }
 
+    // Issue 36: `patch` is a built-in patch (name or number, refused out of range), `program` a GM program.
+    @Test func patchIsABuiltInPatchAndProgramAGeneralMIDIProgram() throws {
+        #expect(try Config.parse("[engine]\npatch = 12\n", file: "c.toml").engine.patch == 12)
+        #expect(try Config.parse("[engine]\npatch = \"soft pad\"\n", file: "c.toml").engine.patch == 3)
+        #expect(try Config.parse("[engine]\npatch = \"Square-Bass\"\n", file: "c.toml").engine.patch == 2)
+        let program = try Config.parse("[engine]\nprogram = 29\n", file: "c.toml").engine
+        #expect(program.program == 29 && program.patch == nil)
+        for bad in ["patch = 13", "patch = 29", "patch = -1", "patch = \"harpsichord\"", "patch = 1.5"] {
+            do { _ = try Config.parse("[engine]\n\(bad)\n", file: "c.toml"); Issue.record("accepted \(bad)") } catch {
+                #expect(error.description.hasPrefix("c.toml:2: \"patch\" must be a built-in patch, its number 0...12 or its name as a string: 0 sine keys, 1 saw lead,"), "\(error)")
+                #expect(error.description.contains("12 flute; \"program\" chooses by General MIDI program (0...127)"), "\(error)")
+            }
+        }
+        do { _ = try Config.parse("[engine]\nprogram = 128\n", file: "c.toml"); Issue.record("accepted") } catch {
+            #expect(error.description == "c.toml:2: \"program\" must be an integer in 0...127")
+        }
+        do { _ = try Config.parse("[engine]\npatch = 1\nprogram = 29\n", file: "c.toml"); Issue.record("accepted both") } catch {
+            #expect(error.description.hasPrefix("c.toml:3: \"patch\" and \"program\" both choose"), "\(error)")
+        }
+    }
+
     @Test func missingFileIsEmptyAndXDGIsHonoured() throws {
         #expect(try Config.load(path: "/nonexistent/config.toml") == Config())
         #expect(Config.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/backbeat/config.toml")

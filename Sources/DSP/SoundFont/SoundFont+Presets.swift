@@ -73,10 +73,10 @@ public struct PresetSubstitution: Equatable, Sendable {
                   preset: index > 0 ? index - 1 : nil)
     }
 
-    /// The line that says it, e.g. "channel 1: no font has bank 8 program 73; playing 000:073 Flute
-    /// (FluidR3_GM.sf2) instead".
+    /// The line that says it, e.g. "channel 1: the font has no bank 8 program 73; playing 000:073 Flute
+    /// (FluidR3_GM.sf2) instead", or with a stack "no font of the stack has bank 8 program 73; ...".
     public func message(_ font: SoundFont) -> String {
-        let fonts = font.layers.isEmpty ? "the font has" : "no font of the stack has"
+        let fonts = font.layers.isEmpty ? "the font has no" : "no font of the stack has"
         let asked = bank >= SoundFont.percussionBank ? "drum kit \(bank):\(program)" : "bank \(bank) program \(program)"
         guard let preset, font.presets.indices.contains(preset) else {
             return "channel \(channel + 1): \(fonts) \(asked), nor a preset to fall back on (bank 0, program 0 or the standard kit): the channel is silent"

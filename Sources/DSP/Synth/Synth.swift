@@ -53,6 +53,9 @@ import Synchronization
 public final class Synth: @unchecked Sendable {
     /// The largest `voiceCapacity`: every key of all 16 channels twice over (release tails included).
     public static var maximumVoices: Int { 4096 }
+    /// The polyphony when none is asked for (`--voices`, the config's `voices`): FluidSynth's 256, room for
+    /// stereo SoundFont presets (two voices a note) with their release tails.
+    public static var defaultVoices: Int { 256 }
     /// The number of notes that can sound at once (1...`maximumVoices`).
     public var voiceCapacity: Int { allocator.capacity }
     /// The only channel (0...15) this synth answers, or nil for omni.
@@ -177,12 +180,14 @@ public final class Synth: @unchecked Sendable {
 
     /// Creates a synth; call `prepare` before rendering.
     /// - Parameters:
-    ///   - voices: notes that can sound at once, clamped to 1...`maximumVoices`.
-    ///   - patch: index of the initial built-in patch (modulo the count).
+    ///   - voices: notes that can sound at once, clamped to 1...`maximumVoices` (default 256, FluidSynth's:
+    ///     a stereo SoundFont preset takes two voices a note, and release tails hold theirs).
+    ///   - patch: index of the initial built-in patch (modulo the count); by default General MIDI program 0's
+    ///     (`SynthPatch.defaultPatch`, piano), what a file that selects no program plays.
     ///   - channel: the one MIDI channel (0...15) to answer, or nil for all (omni).
     ///   - soundFont: a loaded font to play instead of the built-in patches: notes start its sample voices,
     ///     program changes and bank selects choose its presets (channel 10 the percussion bank).
-    public init(voices: Int = 64, patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil) {
+    public init(voices: Int = Synth.defaultVoices, patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil) {
         allocator = VoiceAllocator(capacity: min(max(voices, 1), Synth.maximumVoices))
         let slotCount = allocator.slotCount
         self.channel = channel.map { $0 & 0x0F }

@@ -50,8 +50,8 @@ public enum SynthParameter: Int, CaseIterable, Sendable, CustomStringConvertible
     /// Values outside are clamped by `Synth.setParameter`.
     public var range: ClosedRange<Float> { bounds.lower...bounds.upper }
 
-    /// The value of patch 0.
-    public var defaultValue: Float { SynthPatch.builtIn[0].value(of: self) }
+    /// The value of the patch the synth starts with (`SynthPatch.defaultPatch`).
+    public var defaultValue: Float { SynthPatch.builtIn[SynthPatch.defaultPatch].value(of: self) }
 }
 
 // Read by the synth on the real-time thread: `@_noLocks` so the checker trusts them from other files.

@@ -17,7 +17,8 @@ public struct SynthPatch: Sendable, Hashable {
     public var chorusSend: Float = 0
 
     /// The built-in patches. A program change plays General MIDI program n on the nearest of them
-    /// (`generalMIDI(program:)`); `--patch`, presets and the UI choose them by index.
+    /// (`generalMIDI(program:)`, also `--program`); `--patch`, presets and the UI choose them by index (and
+    /// `--patch` by name).
     public static let builtIn: [SynthPatch] = [
         SynthPatch(name: "sine keys", waveform: .sine, attack: 0.002, decay: 1.2, sustain: 0.6, release: 0.3, cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8),
         SynthPatch(name: "saw lead", waveform: .saw, attack: 0.005, decay: 0.4, sustain: 0.8, release: 0.2, cutoff: 1_800, resonance: 0.35, filterEnvelopeAmount: 2.5, velocitySensitivity: 0.6),
@@ -35,6 +36,22 @@ public struct SynthPatch: Sendable, Hashable {
         SynthPatch(name: "reed", waveform: .square, attack: 0.02, decay: 0.3, sustain: 0.9, release: 0.1, cutoff: 2_000, resonance: 0.15, filterEnvelopeAmount: 1, velocitySensitivity: 0.5, reverbSend: 0.15),
         SynthPatch(name: "flute", waveform: .triangle, attack: 0.05, decay: 0.3, sustain: 0.9, release: 0.15, cutoff: 5_000, resonance: 0, filterEnvelopeAmount: 0.5, velocitySensitivity: 0.4, reverbSend: 0.2),
     ]
+
+    /// The patch the synth starts with when nothing chooses one (no `--patch`, `--program` or preset): General
+    /// MIDI program 0's (6, piano), as after a GM System On and as every GM player starts a file that selects
+    /// no program.
+    public static var defaultPatch: Int { generalMIDI(program: 0) }
+
+    /// The built-in patch whose name is `name`, in any case, with `-` or `_` for a space ("Sine-Keys": 0).
+    public static func index(named name: String) -> Int? {
+        let wanted = name.lowercased().map { $0 == "-" || $0 == "_" ? " " : $0 }
+        return builtIn.firstIndex { Array($0.name) == wanted }
+    }
+
+    /// Every built-in patch with its number: "0 sine keys, 1 saw lead, ..., 12 flute".
+    public static var numberedNames: String {
+        builtIn.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")
+    }
 
     /// The built-in patch (index into `builtIn`) that plays General MIDI program `program` (0...127): the
     /// nearest sound of the family, percussive or sustained as the instrument is. docs/builtin-programs.md

@@ -37,9 +37,11 @@ public struct EngineOptions: Sendable {
     public var period = 256
     /// Start a private server when none runs under that name.
     public var startServer = true
-    public var voices = 64
+    /// Polyphony (`--voices`): FluidSynth's 256 unless asked.
+    public var voices = Synth.defaultVoices
     public var channel: UInt8?
-    public var patch = 0
+    /// The built-in patch every channel starts with (`--patch`, `--program`): General MIDI program 0's unless asked.
+    public var patch = SynthPatch.defaultPatch
     /// A loaded SoundFont the synth plays instead of the built-in patches (`--soundfont`), or nil.
     public var soundFont: SoundFont?
     /// The synth's send effects (`--no-reverb`, `--no-chorus` turn them off; docs/soundfont.md).

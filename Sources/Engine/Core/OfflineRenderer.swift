@@ -96,8 +96,8 @@ public enum OfflineRenderer {
     /// output. After the last message it keeps rendering until every voice is silent (at most `maxTail`
     /// seconds, for notes that never end), then adds `padding` seconds of silence. Holds the whole output in
     /// memory: for short renders and tests (`render(_:into:)` streams).
-    public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
-                              patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
+    public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = Synth.defaultVoices,
+                              patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
                               reverb: Bool = true, chorus: Bool = true) -> (left: [Float], right: [Float]) {
         var left: [Float] = [], right: [Float] = []
@@ -119,8 +119,8 @@ public enum OfflineRenderer {
     /// voice has fallen silent before it, the output stops exactly there, without padding; a tail that rings
     /// past it ends as above. So the render ends at the later of `end` and the last release tail.
     @discardableResult
-    public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = 64,
-                              patch: Int = 0, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
+    public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = Synth.defaultVoices,
+                              patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
                               reverb: Bool = true, chorus: Bool = true,
                               substitutions: ((PresetSubstitution) -> Void)? = nil,

@@ -1,4 +1,5 @@
 import DSP
+import MIDI
 import Foundation
 import Realtime
 
@@ -79,20 +80,20 @@ public final class SoundFontSampleLoader: @unchecked Sendable {
             let statuses = stores.map(\.status)
             let notDecoded = statuses.reduce(0) { $0 + $1.missedNotDecoded }
             if notDecoded > reported.notDecoded {
-                log("SoundFont 3: \(notDecoded - reported.notDecoded) voice(s) did not sound: their samples were not decoded yet")
+                log("SoundFont 3: \(counted(notDecoded - reported.notDecoded, "voice")) did not sound: their samples were not decoded yet")
                 reported.notDecoded = notDecoded
             }
             let overLimit = statuses.reduce(0) { $0 + $1.missedOverLimit }
             if overLimit > reported.overLimit {
                 let limit = statuses.map(\.limitBytes).max() ?? 0
-                log("SoundFont 3: \(overLimit - reported.overLimit) voice(s) did not sound: their samples did not fit in the sample cache (--sample-cache \(limit >> 20) MiB)")
+                log("SoundFont 3: \(counted(overLimit - reported.overLimit, "voice")) did not sound: their samples did not fit in the sample cache (--sample-cache \(limit >> 20) MiB)")
                 reported.overLimit = overLimit
             }
             let broken = statuses.reduce(0) { $0 + $1.missedBroken }
             if broken > reported.broken {
                 let names = stores.flatMap(\.brokenSamples)
                 let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
-                log("SoundFont 3: \(broken - reported.broken) voice(s) did not sound: their samples' Ogg Vorbis streams do not decode (\(shown))")
+                log("SoundFont 3: \(counted(broken - reported.broken, "voice")) did not sound: their samples' Ogg Vorbis streams do not decode (\(shown))")
                 reported.broken = broken
             }
             Thread.sleep(forTimeInterval: 0.005)
