@@ -274,7 +274,7 @@ public final class LiveSession {
 
     /// The synth's real level (dBFS): audible above `audibleThresholdDB` (only when there is a `synth` stream).
     public func setSynthLevel(_ db: Float, at time: Double) {
-        guard let synth = simulator.status(of: Self.synthStream) else { return }
+        guard let synth = simulator.streamFlags(of: Self.synthStream) else { return }
         let audible = db > Self.audibleThresholdDB
         guard audible != synth.isAudible else { return }
         change(at: time) { sim in sim.setAudible(Self.synthStream, audible, at: time) }
@@ -282,7 +282,7 @@ public final class LiveSession {
 
     /// The demo sequencer started or stopped (only when there is a `demo` stream).
     public func setDemo(_ playing: Bool, at time: Double) {
-        guard let demo = simulator.status(of: Self.demoStream), demo.isOn != playing else { return }
+        guard let demo = simulator.streamFlags(of: Self.demoStream), demo.isOn != playing else { return }
         if playing && !state.runsCode { return }  // a suspended app starts nothing
         change(at: time) { sim in sim.setStream(Self.demoStream, on: playing, at: time) }
     }

@@ -70,6 +70,12 @@ public final class Workstation {
     private var ringDrops = 0
     var synthView: SynthView?
     private var dirty = true
+    /// Since the last `drawChanges`: something besides the lifecycle panel's clock changed (a full frame).
+    private var changedSinceDraw = true
+    /// Since the last `drawChanges`: the lifecycle panel's second ticked (its time in state, its strip).
+    private var lifecycleTicked = false
+    /// The size `drawChanges` last drew a full frame at.
+    private var drawnSize: (width: Int, height: Int)?
     private var lastTempo: TempoReadout?
     private var lastMeters: [MeterReadout] = []
     private var lastLoudness = LoudnessReadout()
@@ -165,7 +171,8 @@ public final class Workstation {
             for line in engine.takePresetSubstitutions() { say(line) } // once per channel
         }
         defer { dirty = false }
-        return dirty
+        if dirty { changedSinceDraw = true }
+        return dirty || lifecycleTicked
     }
 
     /// Backbeat's real streams into the simulator, time forward, then its actions, gates and notes into the
@@ -180,13 +187,15 @@ public final class Workstation {
             header.audible = audioGateOpen
             dirty = true
         }
-        let sim = lifecycle.simulator
-        // The panel counts whole seconds: redraw on a change or once a second, not every frame.
-        if lifecycle.version != lifecycleVersion || Int(now) != lifecycleSecond {
+        // The panel counts whole seconds: redraw on a change, and the panel alone once a second.
+        if lifecycle.version != lifecycleVersion {
             lifecycleVersion = lifecycle.version
             lifecycleSecond = Int(now)
-            header.lifecycleBadge = sim.state.rawValue
+            header.lifecycleBadge = lifecycle.state.rawValue
             dirty = true
+        } else if Int(now) != lifecycleSecond {
+            lifecycleSecond = Int(now)
+            lifecycleTicked = true
         }
     }
 
@@ -393,6 +402,27 @@ public final class Workstation {
     }
 
     // MARK: - Drawing
+
+    /// Draws what changed since its last call into `grid`, the frame it drew last (the terminal loop's): when
+    /// only the lifecycle panel's clock ticked (an idle second), that panel alone; otherwise everything, on a
+    /// cleared grid. Returns false when nothing needed drawing.
+    @discardableResult
+    public func drawChanges(into grid: inout Grid) -> Bool {
+        defer { changedSinceDraw = false; lifecycleTicked = false }
+        let sameSize = drawnSize.map { $0 == (grid.width, grid.height) } ?? false
+        if !dirty && !changedSinceDraw && sameSize {
+            guard lifecycleTicked else { return false }
+            if !presenter, !showHelp, browser == nil, let layout = Layout.compute(width: grid.width, height: grid.height) {
+                grid.cutWords.removeAll(keepingCapacity: true)
+                LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
+                return true
+            }
+        }
+        grid.fill(Rect(x: 0, y: 0, width: grid.width, height: grid.height))
+        draw(into: &grid)
+        drawnSize = (grid.width, grid.height)
+        return true
+    }
 
     /// Draws everything into `grid` (sized to the terminal).
     public func draw(into grid: inout Grid) {

@@ -171,4 +171,27 @@ import Testing
         let legend = strip.compactMap { if case .text(let t, _, _) = $0 { t } else { nil } }.joined(separator: " ")
         #expect(legend.contains("A active") && legend.contains("S suspended"), "\(legend)")
     }
+
+    /// Idle, the workstation redraws only what changed: a second of the lifecycle clock redraws that panel
+    /// alone; nothing changed, nothing is drawn; a key redraws everything.
+    @Test func anIdleSecondRedrawsTheLifecyclePanelAlone() throws {
+        let w = Workstation(engine: FakeEngine(), settings: WorkstationSettings())
+        let layout = try #require(Layout.compute(width: 120, height: 40))
+        var grid = Grid(width: 120, height: 40)
+        w.tick(now: 0)
+        #expect(w.drawChanges(into: &grid))
+        w.tick(now: 0.5)
+        #expect(!w.drawChanges(into: &grid), "nothing changed")
+        // A mark in the monitor: a partial frame leaves it, a full one clears it.
+        grid.set(layout.monitor.x + 3, layout.monitor.y + 5, "#", .normal)
+        w.tick(now: 1.2)
+        #expect(w.drawChanges(into: &grid))
+        #expect(grid[layout.monitor.x + 3, layout.monitor.y + 5].scalar == ("#" as Unicode.Scalar).value, "only the lifecycle panel was drawn")
+        let panel = (layout.lifecycle.y..<layout.lifecycle.maxY).map(grid.row).joined(separator: "\n")
+        #expect(panel.contains("for 1 s"), "\(panel)")
+        w.handle(.char("p"), layout: layout, now: 1.3)  // pause the monitor
+        w.tick(now: 1.3)
+        #expect(w.drawChanges(into: &grid))
+        #expect(grid[layout.monitor.x + 3, layout.monitor.y + 5].scalar != ("#" as Unicode.Scalar).value, "a full frame")
+    }
 }
