@@ -74,6 +74,8 @@ public final class Workstation {
     private var changedSinceDraw = true
     /// Since the last `drawChanges`: the lifecycle panel's second ticked (its time in state, its strip).
     private var lifecycleTicked = false
+    /// Since the last `drawChanges`: the header's figures changed (and nothing else needs a full frame).
+    private var headerChanged = false
     /// The size `drawChanges` last drew a full frame at.
     private var drawnSize: (width: Int, height: Int)?
     private var lastTempo: TempoReadout?
@@ -154,6 +156,8 @@ public final class Workstation {
                 midiPerSecond = Int((Double(status.midiReceived - count) / (now - t)).rounded())
             }
             midiCountAt = (now, status.midiReceived)
+            // The monitor's loss line shows these: a change redraws it.
+            if engineLost != status.midiLost || ringDrops != status.ringDrops { dirty = true }
             engineLost = status.midiLost
             ringDrops = status.ringDrops
             var info = HeaderInfo(status, midiPerSecond: midiPerSecond, lifecycleBadge: lifecycle.state.rawValue)
@@ -166,13 +170,14 @@ public final class Workstation {
                 reportedFailures.insert(r.path)
                 say("\(r.kind) recording stopped: \(r.failure ?? "") (what was captured so far is kept)")
             }
-            if info != header { header = info; dirty = true }
+            // The header's figures (DSP load) change every read: the header alone is redrawn for them.
+            if info != header { header = info; headerChanged = true }
             if view != synthView { synthView = view; dirty = true }
             for line in engine.takePresetSubstitutions() { say(line) } // once per channel
         }
         defer { dirty = false }
         if dirty { changedSinceDraw = true }
-        return dirty || lifecycleTicked
+        return dirty || lifecycleTicked || headerChanged
     }
 
     /// Backbeat's real streams into the simulator, time forward, then its actions, gates and notes into the
@@ -404,17 +409,18 @@ public final class Workstation {
     // MARK: - Drawing
 
     /// Draws what changed since its last call into `grid`, the frame it drew last (the terminal loop's): when
-    /// only the lifecycle panel's clock ticked (an idle second), that panel alone; otherwise everything, on a
-    /// cleared grid. Returns false when nothing needed drawing.
+    /// only the lifecycle panel's clock ticked (an idle second) or the header's figures changed, those alone;
+    /// otherwise everything, on a cleared grid. Returns false when nothing needed drawing.
     @discardableResult
     public func drawChanges(into grid: inout Grid) -> Bool {
-        defer { changedSinceDraw = false; lifecycleTicked = false }
+        defer { changedSinceDraw = false; lifecycleTicked = false; headerChanged = false }
         let sameSize = drawnSize.map { $0 == (grid.width, grid.height) } ?? false
         if !dirty && !changedSinceDraw && sameSize {
-            guard lifecycleTicked else { return false }
+            guard lifecycleTicked || headerChanged else { return false }
             if !presenter, !showHelp, browser == nil, let layout = Layout.compute(width: grid.width, height: grid.height) {
                 grid.cutWords.removeAll(keepingCapacity: true)
-                LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
+                if headerChanged { HeaderPanel.draw(header, into: &grid, rect: layout.header, glyphs: glyphs) }
+                if lifecycleTicked { LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle)) }
                 return true
             }
         }

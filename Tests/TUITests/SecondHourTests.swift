@@ -175,7 +175,8 @@ import Testing
     /// Idle, the workstation redraws only what changed: a second of the lifecycle clock redraws that panel
     /// alone; nothing changed, nothing is drawn; a key redraws everything.
     @Test func anIdleSecondRedrawsTheLifecyclePanelAlone() throws {
-        let w = Workstation(engine: FakeEngine(), settings: WorkstationSettings())
+        let engine = FakeEngine()
+        let w = Workstation(engine: engine, settings: WorkstationSettings())
         let layout = try #require(Layout.compute(width: 120, height: 40))
         var grid = Grid(width: 120, height: 40)
         w.tick(now: 0)
@@ -189,8 +190,14 @@ import Testing
         #expect(grid[layout.monitor.x + 3, layout.monitor.y + 5].scalar == ("#" as Unicode.Scalar).value, "only the lifecycle panel was drawn")
         let panel = (layout.lifecycle.y..<layout.lifecycle.maxY).map(grid.row).joined(separator: "\n")
         #expect(panel.contains("for 1 s"), "\(panel)")
-        w.handle(.char("p"), layout: layout, now: 1.3)  // pause the monitor
-        w.tick(now: 1.3)
+        // The header's figures change (DSP load): the header alone.
+        engine.load = 7.5
+        w.tick(now: 1.8)
+        #expect(w.drawChanges(into: &grid))
+        #expect(grid.row(0).contains("DSP 7.5%"), "\(grid.row(0))")
+        #expect(grid[layout.monitor.x + 3, layout.monitor.y + 5].scalar == ("#" as Unicode.Scalar).value, "only the header was drawn")
+        w.handle(.char("p"), layout: layout, now: 1.9)  // pause the monitor
+        w.tick(now: 1.9)
         #expect(w.drawChanges(into: &grid))
         #expect(grid[layout.monitor.x + 3, layout.monitor.y + 5].scalar != ("#" as Unicode.Scalar).value, "a full frame")
     }
