@@ -174,7 +174,7 @@ public final class LiveSession {
     /// key stops it). Without a `synth` stream (a scenario about other streams) audio follows the state.
     public var gates: LiveGates {
         let sim = simulator
-        let synthPlays = sim.status(of: Self.synthStream)?.isRunning ?? true
+        let synthPlays = sim.isRunning(Self.synthStream) ?? true
         return LiveGates(midiDelivered: sim.midiInputDelivered, audioPlaying: sim.audioOutputPlays && synthPlays)
     }
 
