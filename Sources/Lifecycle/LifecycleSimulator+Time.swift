@@ -95,6 +95,21 @@ extension LifecycleSimulator {
                             pausedBy: r.on ? nil : r.pausedBy)
     }
 
+    /// Whether stream `name` is on and audible: `status(of:)`'s two flags without its reasons in words, for
+    /// what asks every frame (the live session's synth level and demo). Nil for a stream the app lacks.
+    public func streamFlags(of name: String) -> (isOn: Bool, isAudible: Bool)? {
+        guard let s = configuration.streams.first(where: { $0.name == name }) else { return nil }
+        let r = runtime[name] ?? Runtime(on: false, audible: s.audible)
+        return (r.on, r.audible && s.kind.plays)
+    }
+
+    /// `status(of:)`'s `isRunning` alone (nil for a stream the app lacks): the gates ask every frame.
+    public func isRunning(_ name: String) -> Bool? {
+        guard let s = configuration.streams.first(where: { $0.name == name }) else { return nil }
+        let on = runtime[name]?.on ?? false
+        return on && state.runsCode && (!s.kind.usesSession || sessionActive) && s.content != .empty
+    }
+
     func has(_ mode: BackgroundMode) -> Bool { configuration.backgroundModes.contains(mode) }
 
     /// After every change: schedules or cancels suspension and raises the condition warnings once each

@@ -267,6 +267,25 @@ public struct LifecycleSimulator: Sendable {
 
     mutating func note(_ text: String) { draft?.notes.append(text) }
 
+    /// Whether what raised `warning` still holds (the live panel shows the others apart, as past): the
+    /// background conditions (a missing mode, a category that cannot background, a silent keep-alive) while
+    /// they last, an empty keep-alive player while it is on; every other warning (an event that happened, a
+    /// handler the configuration binds) stays.
+    public func stillHolds(_ warning: LifecycleWarning) -> Bool {
+        switch warning.code {
+        case .missingBackgroundMode, .categoryCannotBackground, .silentKeepalive:
+            guard let stream = warning.stream else { return activeConditions.contains { $0.hasPrefix(warning.code.rawValue + ":") } }
+            return activeConditions.contains("\(warning.code.rawValue):\(stream)")
+        case .keepaliveNeverPlays:
+            return configuration.streams.contains { s in
+                s.kind == .keepalivePlayer && s.content == .empty && (runtime[s.name]?.on ?? false)
+                    && (warning.stream == nil || warning.stream == s.name)
+            }
+        default:
+            return true
+        }
+    }
+
     mutating func setPhase(_ p: Phase, _ reason: String) {
         phase = p
         if p.state != .background { wakeEvent = nil }

@@ -126,11 +126,13 @@ public final class LiveSession {
     /// Backbeat's streams and the defaults: SwiftUI scenePhase, background modes [audio], category playback
     /// without mixWithOthers (an app that plays in background). The app resumes its synth on interruption
     /// ended, as a well-behaved player does.
-    public static func defaultConfiguration(demoPlaying: Bool = false) -> LifecycleConfiguration {
+    /// `midiInputs`: the MIDI inputs that exist in this run (`midiStreams` by default); one that does not
+    /// (ALSA MIDI unavailable, no JACK with the ALSA driver) is not listed as a stream, let alone a running one.
+    public static func defaultConfiguration(demoPlaying: Bool = false, midiInputs: [String] = midiStreams) -> LifecycleConfiguration {
         LifecycleConfiguration(
             style: .swiftui, backgroundModes: [.audio], category: .playback,
             streams: [StreamConfig(name: synthStream, kind: .audioOutput, playing: true, audible: false)]
-                + midiStreams.map { StreamConfig(name: $0, kind: .midiIn, playing: $0 == demoStream ? demoPlaying : true) },
+                + midiStreams.filter(midiInputs.contains).map { StreamConfig(name: $0, kind: .midiIn, playing: $0 == demoStream ? demoPlaying : true) },
             handlers: [Handler(on: .interruptionEnded, actions: [.play(synthStream)])])
     }
 
@@ -172,7 +174,7 @@ public final class LiveSession {
     /// key stops it). Without a `synth` stream (a scenario about other streams) audio follows the state.
     public var gates: LiveGates {
         let sim = simulator
-        let synthPlays = sim.status(of: Self.synthStream)?.isRunning ?? true
+        let synthPlays = sim.isRunning(Self.synthStream) ?? true
         return LiveGates(midiDelivered: sim.midiInputDelivered, audioPlaying: sim.audioOutputPlays && synthPlays)
     }
 
@@ -262,7 +264,7 @@ public final class LiveSession {
         let end = "The scenario has finished (\(expectationsPassed) of \(expectationsChecked) expectations passed\(failed)); Backbeat keeps running and the event keys still act."
         // Words said at this very moment (a step's, the release on resume) stay, with the end after them.
         if let n = narration, n.time == finishedAt {
-            say((n.fromScenario ? "“\(n.text)”" : n.text) + " " + end, scenario: false)
+            say(Self.joined(n.fromScenario ? "“\(Self.sentence(n.text))”" : n.text, end), scenario: false)
         } else {
             say(end, scenario: false)
         }
@@ -272,7 +274,7 @@ public final class LiveSession {
 
     /// The synth's real level (dBFS): audible above `audibleThresholdDB` (only when there is a `synth` stream).
     public func setSynthLevel(_ db: Float, at time: Double) {
-        guard let synth = simulator.status(of: Self.synthStream) else { return }
+        guard let synth = simulator.streamFlags(of: Self.synthStream) else { return }
         let audible = db > Self.audibleThresholdDB
         guard audible != synth.isAudible else { return }
         change(at: time) { sim in sim.setAudible(Self.synthStream, audible, at: time) }
@@ -280,7 +282,7 @@ public final class LiveSession {
 
     /// The demo sequencer started or stopped (only when there is a `demo` stream).
     public func setDemo(_ playing: Bool, at time: Double) {
-        guard let demo = simulator.status(of: Self.demoStream), demo.isOn != playing else { return }
+        guard let demo = simulator.streamFlags(of: Self.demoStream), demo.isOn != playing else { return }
         if playing && !state.runsCode { return }  // a suspended app starts nothing
         change(at: time) { sim in sim.setStream(Self.demoStream, on: playing, at: time) }
     }
@@ -376,9 +378,29 @@ public final class LiveSession {
         if resumed {
             pendingActions.append(.releaseAllVoices)
             let why = "Backbeat releases every voice (all notes off, sustain pedal up, all 16 channels): note-offs sent while the app ran no code were lost, and those notes would hang."
-            text = (text.map { $0 + " " } ?? "") + why
+            text = text.map { Self.joined($0, why) } ?? why
+        }
+        // Back in the foreground with the synth stream stopped (`a`): MIDI is delivered, yet nothing sounds.
+        if changedState, e.state == .active, let synth = simulator.status(of: Self.synthStream), !synth.isOn {
+            let still = "The synth is still stopped, so nothing sounds: a (Lifecycle panel) plays it again."
+            text = text.map { Self.joined($0, still) } ?? still
         }
         if let text { narration = Narration(text: text, time: e.time, fromScenario: fromScenario && !resumed) }
+    }
+
+    /// `text` ending as a sentence does (a scenario's `say` may lack its full stop).
+    static func sentence(_ text: String) -> String {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard let last = t.last else { return t }
+        return ".!?:;…".contains(last) ? t : t + "."
+    }
+
+    /// Two pieces of narration as two sentences, never run together.
+    static func joined(_ first: String, _ second: String) -> String {
+        let a = first.trimmingCharacters(in: .whitespaces)
+        if a.isEmpty { return second }
+        if a.hasSuffix("”") || a.hasSuffix("\"") { return a + " " + second }
+        return sentence(a) + " " + second
     }
 
     func say(_ text: String, scenario: Bool) {
@@ -422,7 +444,7 @@ public final class LiveSession {
             if synth.keepsAlive {
                 return "The playing synth keeps the app alive in background, so it is never suspended: a stops the synth (Backbeat goes silent), then h and it is suspended \(Int(LifecycleSimulator.gracePeriod)) s later."
             }
-            if !synth.isOn { return "The synth is stopped: h and nothing keeps the app alive; a plays it again." }
+            if !synth.isOn { return "The synth is stopped, so nothing keeps the app alive: h and it is suspended \(Int(LifecycleSimulator.gracePeriod)) s later; a plays the synth again." }
             return nil
         case .background:
             guard !isScenario, sim.aliveBy.contains(Self.synthStream) else { return nil }

@@ -66,11 +66,19 @@ public enum HeaderPanel {
     }
 
     /// How the line degrades when it is too narrow, in order: (field, the variant to show, nil: leave it out).
+    /// The rate ("48 kHz") and the period in milliseconds are what a JACK user reads first: they shorten
+    /// early but go last; the dummy-driver notice keeps its words ("output goes nowhere") while the voices
+    /// show.
     static let degradation: [(Field, Int?)] = [
-        (.notice, 1), (.drops, nil), (.alsaMIDI, 1), (.rate, nil), (.period, 1), (.server, 1), (.alsaMIDI, nil),
-        (.midi, nil), (.program, 1), (.rec, 1), (.notice, 2), (.period, nil), (.voices, nil), (.program, nil), (.server, nil), (.rec, 2),
-        (.title, nil), (.notice, nil),
+        (.notice, 1), (.drops, nil), (.alsaMIDI, 1), (.rate, 1), (.server, 1), (.period, 1), (.alsaMIDI, nil),
+        (.midi, nil), (.program, 1), (.rec, 1), (.program, nil), (.server, nil), (.voices, nil), (.notice, 2), (.rec, 2),
+        (.title, nil), (.period, nil), (.rate, nil), (.notice, nil),
     ]
+
+    /// "48 kHz", "44.1 kHz".
+    static func kilohertz(_ rate: Int) -> String {
+        rate % 1000 == 0 ? "\(rate / 1000) kHz" : String(format: "%.1f kHz", Double(rate) / 1000)
+    }
 
     /// The notice shown with the dummy driver (a private server started because no sound card was found),
     /// longest first.
@@ -90,8 +98,8 @@ public enum HeaderPanel {
         }
         if info.connected {
             let ms = info.sampleRate > 0 ? String(format: " %.1f ms", Double(info.periodFrames) / Double(info.sampleRate) * 1000) : ""
-            v[.rate] = [("", "\(info.sampleRate) Hz")]
-            v[.period] = [("period ", "\(info.periodFrames)\(ms)"), ("period ", "\(info.periodFrames)")]
+            v[.rate] = [("", "\(info.sampleRate) Hz"), ("", kilohertz(info.sampleRate))]
+            v[.period] = [("period ", "\(info.periodFrames)\(ms)"), ("period ", ms.trimmingCharacters(in: .whitespaces))]
             v[.dsp] = [("DSP ", String(format: "%.1f%%", info.dspLoad))]
             v[.voices] = [("voices ", "\(info.audible ? info.voicesInUse : 0)/\(info.voiceCapacity)")]
             v[.midi] = [("MIDI ", "\(info.midiPerSecond)/s")]

@@ -70,6 +70,8 @@ public enum InputMap {
         case .char("R"): return .recordTake
         case .char("!"): return .allNotesOff
         case .char("P"): return .presenter
+        // The lifecycle panel's synth key, pressed elsewhere: where it works rather than nothing.
+        case .char("a") where focus != .lifecycle: return .unbound(synthKeyHint)
         default: break
         }
         switch focus {
@@ -122,6 +124,9 @@ public enum InputMap {
         }
     }
 
+    /// What `a` says outside the Lifecycle panel.
+    static let synthKeyHint = "a stops or plays the synth in the Lifecycle panel (Tab to it, or P)"
+
     /// What the status line says of a key that plays nothing in play mode (nil: a key without a character).
     static func playModeHint(_ c: Character?) -> String {
         let name = c.map { $0 == " " ? "Space" : "'\(TerminalText.sanitized(String($0)))'" } ?? "that key"
@@ -161,7 +166,7 @@ public enum InputMap {
         ]),
         ("Play mode (Keyboard panel, after i or Enter)", [
             ("z s x d c v g b h n j m", "lower octave C ... B"), ("q 2 w 3 e r 5 t 6 y 7 u", "upper octave C ... B"),
-            ("Left Right  - =  < >", "octave down / up"), ("Up Down  [ ]", "velocity up / down"),
+            ("Left Right  - =  < >", "octave down / up"), ("Up Down  ] [", "velocity up / down"),
             (",  .", "gate time shorter / longer"), ("Space", "hold mode: a second press ends the note"),
             ("!  Backspace", "panic: silence every voice now"), ("PgUp PgDn", "previous / next patch or preset"),
             ("/", "preset browser (Enter plays, Esc back to playing)"),
@@ -170,7 +175,7 @@ public enum InputMap {
         ]),
         ("MIDI monitor", [
             ("Space  p", "pause / resume (scroll back while paused)"), ("c", "clear"),
-            ("f F  l h  Left Right", "channel filter next / previous (all, 1...16)"), ("t", "type filter (all, notes, CC, ...)"),
+            ("f F  l h  Right Left", "channel filter next / previous (all, 1...16)"), ("t", "type filter (all, notes, CC, ...)"),
             ("s", "show / hide clock and active sensing"), ("Up Down  k j", "scroll one line"),
             ("PgUp PgDn", "scroll a page"), ("Home g  End G", "oldest / newest"),
         ]),

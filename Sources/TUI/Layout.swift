@@ -104,3 +104,23 @@ extension String {
         count >= width ? String(suffix(width)) : String(repeating: " ", count: width - count) + self
     }
 }
+
+extension String {
+    /// The words of this text that fit `width` cells whole: cut after the last whole word (and its trailing
+    /// separators dropped), never inside a word or number; a single word longer than `width` is cut, as
+    /// nothing shorter can say it.
+    func fitWords(_ width: Int) -> String {
+        if width <= 0 { return "" }
+        if count <= width { return self }
+        let head = prefix(width + 1)
+        guard let space = head.lastIndex(of: " ") else { return String(prefix(width)) }
+        var kept = String(head[..<space])
+        while let last = kept.last, " ·,;:(".contains(last) { kept.removeLast() }
+        return kept.isEmpty ? String(prefix(width)) : kept
+    }
+
+    /// The first of `forms` (longest first) that fits `width` whole; else the last one's words that fit.
+    static func firstFitting(_ forms: [String], width: Int) -> String {
+        forms.first { $0.count <= width } ?? (forms.last ?? "").fitWords(width)
+    }
+}

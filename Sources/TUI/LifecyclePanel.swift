@@ -50,7 +50,7 @@ public enum LifecyclePanel {
             LifecycleText.narration(live, width: w),
             LifecycleText.midiCounts(live, width: w),
             LifecycleText.hint(live, width: w),
-            .init(priority: 8, full: [.strip], compact: []),
+            LifecycleText.strip(width: w, priority: 8),
             LifecycleText.callbacks(live, width: w, groups: 3),
             LifecycleText.streams(live, width: w),
             LifecycleText.warnings(live, width: w),

@@ -25,7 +25,7 @@ public enum LifecyclePresenter {
         let counts = LifecycleText.midiCounts(live, width: w)
         var hint = LifecycleText.hint(live, width: w)
         hint.priority = 1
-        let strip = LifecycleText.Block(priority: 6, full: [.strip], compact: [])
+        let strip = LifecycleText.strip(width: w, priority: 6)
         if w >= 100 {
             // Full width: narration, hint, strip; then two columns; the keys last.
             let head = LifecycleText.fit([narration, counts, hint, strip], height: max(0, height - 4))
@@ -120,7 +120,8 @@ public enum LifecyclePresenter {
             side.append("\(c.style.rawValue) · [\(c.backgroundModes.map(\.rawValue).joined(separator: ", "))] · \(c.category.rawValue)"
                         + (c.mixesWithOthers ? " · mix" : ""))
         }
-        for (i, text) in side.enumerated() { grid.put(x, inner.y + i, text, i == 0 ? .title : .dim, limit: width) }
+        // Beside the badge, three rows: a line too long ends after a whole word (the panel below says the rest).
+        for (i, text) in side.enumerated() { grid.put(x, inner.y + i, text.fitWords(width), i == 0 ? .title : .dim, limit: width) }
     }
 
     /// Callbacks as they fire, newest at the bottom: as many of the latest as fit.

@@ -178,17 +178,40 @@ enum LifecycleText {
         for w in live.simulator.raisedWarnings {
             if let i = latest.firstIndex(where: { $0.0 == w.code }) { latest[i].1 = w } else { latest.append((w.code, w)) }
         }
+        // A warning whose cause is gone (the stream stopped, the app back in the foreground) is not shown as
+        // current: one line names those past.
+        let past = latest.filter { !live.simulator.stillHolds($0.1) }.map(\.0.rawValue)
+        latest.removeAll { !live.simulator.stillHolds($0.1) }
+        let pastLines = past.isEmpty ? [] : paragraph("earlier, cause gone: " + past.joined(separator: ", "), .dim, width: width)
         if latest.isEmpty {
             let none: [Line] = [.text("warnings: none", .title, indent: 0)]
-            return Block(priority: 3, full: none, compact: none)
+            return Block(priority: 3, full: none + pastLines, compact: none)
         }
         var full: [Line] = [.text("warnings", .title, indent: 0)]
         for (code, w) in latest {
             let text = messages ? "\(code.rawValue): \(TerminalText.sanitized(w.message))" : "\(code.rawValue): \(code.explanation)"
             full += paragraph(text, .error, width: width, hang: 4)
         }
-        let compact = paragraph("warnings: " + latest.map(\.0.rawValue).joined(separator: ", "), .error, width: width)
-        return Block(priority: 3, full: full, compact: compact)
+        full += pastLines
+        // Never a bare code: each with the words before its explanation's first colon; on the shortest panel
+        // the codes and where their words are (the presenter view shows them whole).
+        let medium = paragraph("warnings: " + latest.map { "\($0.0.rawValue) (\(shortExplanation($0.0)))" }.joined(separator: ", "),
+                               .error, width: width)
+        let compact = paragraph("warnings: " + latest.map(\.0.rawValue).joined(separator: ", ") + " (P says why)", .error, width: width)
+        return Block(priority: 3, full: full, compact: compact, medium: medium)
+    }
+
+    /// A warning's explanation up to its first colon, semicolon or comma: the words a code is never shown without.
+    static func shortExplanation(_ code: WarningCode) -> String {
+        String(code.explanation.prefix { $0 != ":" && $0 != ";" && $0 != "," && $0 != "(" }).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The strip's legend: what each letter means.
+    static let stripLegend = "A active · i inactive · B background · S suspended · T terminated · - not running"
+
+    /// The strip of the last seconds, with its legend when there is room.
+    static func strip(width: Int, priority: Int) -> Block {
+        Block(priority: priority, full: [.strip] + paragraph(stripLegend, .dim, width: width), compact: [], medium: [.strip])
     }
 
     static func remark(_ live: LiveSession, width: Int) -> Block {

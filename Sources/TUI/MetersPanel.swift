@@ -96,7 +96,11 @@ public enum MetersPanel {
             y += 1
         }
         if y < inner.maxY {
-            let line = "M \(format(loudness.momentaryLUFS)) · S \(format(loudness.shortTermLUFS)) · I \(format(loudness.integratedLUFS)) LUFS · TP \(format(loudness.truePeakDB)) dBTP"
+            let m = format(loudness.momentaryLUFS), st = format(loudness.shortTermLUFS), i = format(loudness.integratedLUFS)
+            let tp = format(loudness.truePeakDB)
+            // Longest first; a form that does not fit whole gives way to a shorter one, never a cut word.
+            let line = String.firstFitting(["M \(m) · S \(st) · I \(i) LUFS · TP \(tp) dBTP", "M \(m) S \(st) I \(i) LUFS TP \(tp) dBTP",
+                                            "S \(st) I \(i) LUFS TP \(tp) dBTP", "I \(i) LUFS TP \(tp) dBTP"], width: inner.width)
             grid.put(inner.x, y, line, .normal, limit: inner.width)
         }
     }

@@ -97,7 +97,9 @@ public struct PresetBrowser: Equatable, Sendable {
         grid.put(inner.x + 1, inner.y, prompt, .title, limit: inner.width - count.count - 3)
         grid.put(inner.maxX - count.count - 1, inner.y, count, .dim)
         let listHeight = inner.height - 2
-        let hint = "name, N program, B:P; Up Down; Enter plays; Esc"
+        let hint = String.firstFitting(["type a name, N (program) or B:P (bank:program); Up Down move; Enter plays; Esc closes",
+                                        "name, N program, B:P; Up Down; Enter plays; Esc", "name, N, B:P; Enter plays; Esc",
+                                        "Enter plays; Esc"], width: inner.width - 1)
         grid.put(inner.x + 1, inner.maxY - 1, hint, .dim, limit: inner.width - 1)
         if matches.isEmpty {
             grid.put(inner.x + 1, inner.y + 1, "no preset matches \"\(query)\" (Backspace erases)", .error, limit: inner.width - 1)

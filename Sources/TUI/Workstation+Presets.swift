@@ -24,6 +24,10 @@ extension Workstation {
         case .enter:
             browser = nil
             guard let entry = b.chosen else { say("no preset chosen"); return }
+            guard midiGateOpen else {
+                say("preset not changed: the simulated app is suspended, so its program change would be lost (f: foreground)")
+                return
+            }
             if let message = engine.choosePreset(entry.index, channel: keyboard.channel) {
                 synthView = engine.synthView(channel: keyboard.channel)
                 say(message)

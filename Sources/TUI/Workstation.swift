@@ -70,6 +70,14 @@ public final class Workstation {
     private var ringDrops = 0
     var synthView: SynthView?
     private var dirty = true
+    /// Since the last `drawChanges`: something besides the lifecycle panel's clock changed (a full frame).
+    private var changedSinceDraw = true
+    /// Since the last `drawChanges`: the lifecycle panel's second ticked (its time in state, its strip).
+    private var lifecycleTicked = false
+    /// Since the last `drawChanges`: the header's figures changed (and nothing else needs a full frame).
+    private var headerChanged = false
+    /// The size `drawChanges` last drew a full frame at.
+    private var drawnSize: (width: Int, height: Int)?
     private var lastTempo: TempoReadout?
     private var lastMeters: [MeterReadout] = []
     private var lastLoudness = LoudnessReadout()
@@ -79,13 +87,26 @@ public final class Workstation {
                 lifecycle: LiveSession? = nil) {
         self.engine = engine
         self.actions = actions
-        self.lifecycle = lifecycle ?? LiveSession(configuration: LiveSession.defaultConfiguration(demoPlaying: actions.demoPlaying))
+        self.lifecycle = lifecycle ?? LiveSession(configuration: LiveSession.defaultConfiguration(
+            demoPlaying: actions.demoPlaying, midiInputs: Self.midiInputs(engine.status())))
         glyphs = settings.ascii ? .ascii : .unicode
         keyboard = ComputerKeyboard(octave: settings.octave, velocity: settings.velocity, gate: settings.gate,
                                     hold: settings.hold, channel: engine.synthChannel ?? 0)
         monitorPanel = MonitorPanel(middleC: settings.middleC)
         presets = settings.presets
         statusMessage = "? help · Tab panels · i play notes · q quit"
+    }
+
+    /// Backbeat's MIDI inputs that exist in this run, as lifecycle streams: no `alsa` when the sequencer is
+    /// not open (not asked for, or unavailable: the header says why), no `jack` when the ALSA driver runs.
+    static func midiInputs(_ status: EngineStatus) -> [String] {
+        LiveSession.midiStreams.filter { name in
+            switch name {
+            case "alsa": status.alsaMIDI.map { !$0.contains("unavailable") } ?? false
+            case "jack": status.alsaPCM == nil
+            default: true
+            }
+        }
     }
 
     /// Shows a one-line message (engine log lines land here, sanitized).
@@ -135,6 +156,8 @@ public final class Workstation {
                 midiPerSecond = Int((Double(status.midiReceived - count) / (now - t)).rounded())
             }
             midiCountAt = (now, status.midiReceived)
+            // The monitor's loss line shows these: a change redraws it.
+            if engineLost != status.midiLost || ringDrops != status.ringDrops { dirty = true }
             engineLost = status.midiLost
             ringDrops = status.ringDrops
             var info = HeaderInfo(status, midiPerSecond: midiPerSecond, lifecycleBadge: lifecycle.state.rawValue)
@@ -147,12 +170,14 @@ public final class Workstation {
                 reportedFailures.insert(r.path)
                 say("\(r.kind) recording stopped: \(r.failure ?? "") (what was captured so far is kept)")
             }
-            if info != header { header = info; dirty = true }
+            // The header's figures (DSP load) change every read: the header alone is redrawn for them.
+            if info != header { header = info; headerChanged = true }
             if view != synthView { synthView = view; dirty = true }
             for line in engine.takePresetSubstitutions() { say(line) } // once per channel
         }
         defer { dirty = false }
-        return dirty
+        if dirty { changedSinceDraw = true }
+        return dirty || lifecycleTicked || headerChanged
     }
 
     /// Backbeat's real streams into the simulator, time forward, then its actions, gates and notes into the
@@ -167,13 +192,15 @@ public final class Workstation {
             header.audible = audioGateOpen
             dirty = true
         }
-        let sim = lifecycle.simulator
-        // The panel counts whole seconds: redraw on a change or once a second, not every frame.
-        if lifecycle.version != lifecycleVersion || Int(now) != lifecycleSecond {
+        // The panel counts whole seconds: redraw on a change, and the panel alone once a second.
+        if lifecycle.version != lifecycleVersion {
             lifecycleVersion = lifecycle.version
             lifecycleSecond = Int(now)
-            header.lifecycleBadge = sim.state.rawValue
+            header.lifecycleBadge = lifecycle.state.rawValue
             dirty = true
+        } else if Int(now) != lifecycleSecond {
+            lifecycleSecond = Int(now)
+            lifecycleTicked = true
         }
     }
 
@@ -216,6 +243,7 @@ public final class Workstation {
     /// Handles one key; `layout` is the current layout (for mouse hits).
     public func handle(_ key: Key, layout: Layout?, now: Double) {
         dirty = true
+        defer { keepFocusVisible(layout) }
         if key == .resize { return }
         if presetPrompt != nil { return handlePrompt(key) }
         if browser != nil { return handleBrowser(key) }
@@ -229,7 +257,7 @@ public final class Workstation {
             case .function(10): quitRequested = true
             default: break
             }
-            helpScroll = min(helpScroll, max(0, InputMap.helpLines.count - 1))
+            helpScroll = min(helpScroll, max(0, HelpOverlay.lines(width: 60).count - 1))
             return
         }
         let command = presenter
@@ -237,6 +265,14 @@ public final class Workstation {
             : InputMap.command(for: key, focus: focus, playMode: playMode)
         guard let command else { return }
         perform(command, layout: layout, now: now)
+    }
+
+    /// A panel without room (the lifecycle panel on a short terminal) never has the focus outside the
+    /// presenter view, so its keys never act unseen: the focus goes to the first panel on screen.
+    func keepFocusVisible(_ layout: Layout?) {
+        guard !presenter, let layout, layout.rect(focus).isEmpty, let first = layout.tabOrder.first else { return }
+        focus = first
+        playMode = false
     }
 
     func perform(_ command: Command, layout: Layout?, now: Double) {
@@ -349,6 +385,10 @@ public final class Workstation {
     }
 
     func changePatch(by d: Int) {
+        guard midiGateOpen else {
+            say("patch not changed: the simulated app is suspended, so its program change would be lost (f: foreground)")
+            return
+        }
         if let message = engine.stepPreset(by: d, channel: keyboard.channel) { // a SoundFont: its presets
             synthView = engine.synthView(channel: keyboard.channel)
             dirty = true
@@ -368,8 +408,31 @@ public final class Workstation {
 
     // MARK: - Drawing
 
+    /// Draws what changed since its last call into `grid`, the frame it drew last (the terminal loop's): when
+    /// only the lifecycle panel's clock ticked (an idle second) or the header's figures changed, those alone;
+    /// otherwise everything, on a cleared grid. Returns false when nothing needed drawing.
+    @discardableResult
+    public func drawChanges(into grid: inout Grid) -> Bool {
+        defer { changedSinceDraw = false; lifecycleTicked = false; headerChanged = false }
+        let sameSize = drawnSize.map { $0 == (grid.width, grid.height) } ?? false
+        if !dirty && !changedSinceDraw && sameSize {
+            guard lifecycleTicked || headerChanged else { return false }
+            if !presenter, !showHelp, browser == nil, let layout = Layout.compute(width: grid.width, height: grid.height) {
+                grid.cutWords.removeAll(keepingCapacity: true)
+                if headerChanged { HeaderPanel.draw(header, into: &grid, rect: layout.header, glyphs: glyphs) }
+                if lifecycleTicked { LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle)) }
+                return true
+            }
+        }
+        grid.fill(Rect(x: 0, y: 0, width: grid.width, height: grid.height))
+        draw(into: &grid)
+        drawnSize = (grid.width, grid.height)
+        return true
+    }
+
     /// Draws everything into `grid` (sized to the terminal).
     public func draw(into grid: inout Grid) {
+        grid.cutWords.removeAll(keepingCapacity: true)
         guard let layout = Layout.compute(width: grid.width, height: grid.height) else {
             Layout.drawTooSmall(into: &grid)
             return
@@ -391,6 +454,12 @@ public final class Workstation {
         MetersPanel.draw(meters.channels, loudness: meters.loudness, into: &grid, rect: layout.meters, context: context(.meters))
         SynthPanel.draw(view, selected: synthSelection, into: &grid, rect: layout.synth, context: context(.synth))
         LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
+        if layout.lifecycle.isEmpty {
+            // No room for the lifecycle panel: say how to see it, on the synth panel's bottom border.
+            let hint = String.firstFitting([" Lifecycle hidden: P shows it, or a taller terminal ", " Lifecycle hidden: P shows it ", " Lifecycle: P "],
+                                           width: layout.synth.width - 4)
+            grid.put(layout.synth.x + 2, layout.synth.maxY - 1, hint, .dim)
+        }
         KeyboardPanel.draw(held: audioGateOpen ? held : HeldNotes(), keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
         drawStatus(into: &grid, layout: layout)
         if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
@@ -400,7 +469,9 @@ public final class Workstation {
         grid.fill(layout.status, " ", .statusLine)
         let mode = presetPrompt != nil ? " Preset " : browser != nil ? " Presets " : playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
         let x = grid.put(0, layout.status.y, mode, playMode || presetPrompt != nil ? .badgeWarning : .badgeActive)
-        grid.put(x + 1, layout.status.y, presetPromptLine ?? statusMessage, .statusLine, limit: grid.width - x - 1)
+        // Cut after a whole word when too long (a path or a key name is never shown in part).
+        let line = presetPromptLine ?? statusMessage
+        grid.put(x + 1, layout.status.y, line.fitWords(grid.width - x - 1), .statusLine, limit: grid.width - x - 1)
     }
 
     private func context(_ panel: PanelID) -> DrawContext { DrawContext(glyphs: glyphs, focused: focus == panel) }

@@ -72,7 +72,7 @@ extension Engine: WorkstationEngine {
         guard count > 0 else { return "the SoundFont has no presets" }
         let current = synth.preset(onChannel: Int(channel)) ?? (steps > 0 ? -1 : 0)
         let next = ((current + steps) % count + count) % count
-        synth.requestPreset(next, onChannel: Int(channel))
+        select(next, font: font, channel: channel)
         let source = font.layers.isEmpty ? "" : " (\(font.source(ofPreset: next).fileName))"
         return "channel \(channel + 1): preset \(font.presetLabel(next))\(source)"
     }
@@ -92,8 +92,39 @@ extension Engine: WorkstationEngine {
 
     public func choosePreset(_ index: Int, channel: UInt8) -> String? {
         guard let font = synth.soundFont, font.presets.indices.contains(index) else { return nil }
-        synth.requestPreset(index, onChannel: Int(channel))
+        select(index, font: font, channel: channel)
         return "channel \(channel + 1): preset \(font.presetLabel(index))"
+    }
+
+    /// Plays preset `index` on `channel` as MIDI would: its bank select and program change go through the
+    /// keyboard ring, like a built-in patch change, so the monitor shows them and a take keeps them. The
+    /// request beside them makes `preset(onChannel:)` answer at once (a second key press steps on from it)
+    /// and covers the presets no bank select reaches (`Self.selection` is nil).
+    func select(_ index: Int, font: SoundFont, channel: UInt8) {
+        synth.requestPreset(index, onChannel: Int(channel))
+        for m in Self.selection(of: index, in: font, channel: channel) ?? [] { _ = keyboardRing.push(.midi(m, .keyboard)) }
+    }
+
+    /// The bank select (CC 0) and program change that make `channel` play preset `index` (General MIDI's drum
+    /// channel 10 assumed for drum banks), checked against the synth's own lookup; nil when none does.
+    static func selection(of index: Int, in font: SoundFont, channel: UInt8) -> [ShortMessage]? {
+        guard font.presets.indices.contains(index) else { return nil }
+        let bank = Int(font.presets[index].bank), program = Int(font.presets[index].program)
+        let drumChannel = channel == 9
+        // (CC 0 value, the bank the synth then looks in, percussion): Synth.selectFontPreset's rules.
+        var candidates: [(Int, Int, Bool)] = []
+        if drumChannel {
+            if bank >= 128 && bank - 128 < 120 { candidates.append((bank - 128, bank - 128, true)) }
+            if bank == 0 { candidates.append((121, 0, false)) }
+        } else {
+            if bank < 120 { candidates.append((bank, bank, false)) }
+            if bank == 128 { candidates.append((127, 0, true)) }
+        }
+        for (cc, lookBank, percussion) in candidates where font.preferredPreset(bank: lookBank, program: program, percussion: percussion) == index {
+            return [ShortMessage.controlChange(.bankSelect, value: UInt8(cc), channel: channel),
+                    ShortMessage.programChange(UInt8(program), channel: channel)]
+        }
+        return nil
     }
 
     public func currentPreset(channel: UInt8) -> Int? { synth.soundFont == nil ? nil : synth.preset(onChannel: Int(channel)) }

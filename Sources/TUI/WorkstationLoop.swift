@@ -49,9 +49,9 @@ public struct WorkstationLoop {
             receivedAtDraw = workstation.log.received
             let size = driver.size
             if grid.width != size.width || grid.height != size.height { grid = Grid(width: size.width, height: size.height) }
-            grid.fill(Rect(x: 0, y: 0, width: grid.width, height: grid.height))
-            workstation.draw(into: &grid)
-            driver.present(grid)
+            // Only what changed: an idle second redraws the lifecycle panel alone, and the driver writes the
+            // cells that differ.
+            if workstation.drawChanges(into: &grid) { driver.present(grid) }
             lastDraw = t
             needsDraw = false
             if !drawnOnce {

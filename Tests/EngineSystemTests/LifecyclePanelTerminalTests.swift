@@ -83,7 +83,7 @@ extension JACK {
         try term.type("P")
         try term.waitFor("the presenter view") { screen in
             Self.showsBigActive(screen) && screen.contains("Active: launched in the foreground.")
-                && screen.contains("jack: there is no MIDI background mode: MIDI stops when the app is suspended")
+                && screen.contains("jack") && screen.contains("there is no MIDI background mode: MIDI stops when the app is suspended")
         }
         try term.type(" ")
         try term.type("+", thenWaitFor: "PAUSED · speed 2x")

@@ -19,7 +19,7 @@ import Testing
         // One key away from a suspension: the synth stops, Backbeat is silent, home suspends 5 s later.
         #expect(live.perform(.toggleSynth, at: 32).hasPrefix("synth stopped"))
         #expect(live.gates == LiveGates(midiDelivered: true, audioPlaying: false))
-        #expect(live.hint?.contains("h and nothing keeps the app alive") == true, "\(live.hint ?? "")")
+        #expect(live.hint?.contains("nothing keeps the app alive: h and it is suspended") == true, "\(live.hint ?? "")")
         _ = live.perform(.event(.home), at: 33)
         live.advance(to: 38.5)
         #expect(live.state == .suspended)
@@ -73,7 +73,7 @@ import Testing
         #expect(n.text.hasPrefix("Suspended: nothing keeps the app alive 5 s after didEnterBackground."), "\(n.text)")
         live.advance(to: 12)
         let last = try #require(live.narration?.text)
-        #expect(last.hasPrefix("“Suspended at 10 s: this note is lost” The scenario has finished"), "\(last)")
+        #expect(last.hasPrefix("“Suspended at 10 s: this note is lost.” The scenario has finished"), "\(last)")
     }
 
     @Test func aScenarioLaunchedAtZeroOpensTheGatesAtTheFirstUpdate() throws {

@@ -16,4 +16,23 @@ import Testing
         #expect(!row.contains("JACK "), "\(row)")
         #expect(row.contains("ALSA MIDI unavailable: cannot open the ALSA sequencer /dev/snd/seq"), "\(row)")
     }
+
+    /// Issue 36: the lifecycle panel listed `alsa midi-in yes` while the header said ALSA MIDI was
+    /// unavailable. A stream that does not exist is not listed, let alone as running.
+    @Test func anUnavailableSequencerIsNoLifecycleStream() {
+        let engine = FakeEngine()
+        engine.alsaMIDI = "ALSA MIDI unavailable: cannot open the ALSA sequencer /dev/snd/seq: No such file or directory"
+        let w = Workstation(engine: engine, settings: WorkstationSettings())
+        w.tick(now: 0)
+        #expect(w.lifecycle.simulator.status(of: "alsa") == nil)
+        #expect(w.lifecycle.simulator.status(of: "jack")?.isOn == true)
+        let g = render(w, 200, 60)
+        #expect(g.row(0).contains("ALSA MIDI unavailable"), "\(g.row(0))")
+        #expect(!g.contains("alsa       midi-in") && !g.contains(" alsa "), "\(g.text)")
+        // Not asked for (--midi jack): not listed either; open: listed and running.
+        engine.alsaMIDI = nil
+        #expect(Workstation(engine: engine, settings: WorkstationSettings()).lifecycle.simulator.status(of: "alsa") == nil)
+        engine.alsaMIDI = "ALSA MIDI backbeat:midi_in (128:0)"
+        #expect(Workstation(engine: engine, settings: WorkstationSettings()).lifecycle.simulator.status(of: "alsa")?.isOn == true)
+    }
 }

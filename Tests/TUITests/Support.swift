@@ -12,11 +12,15 @@ final class FakeEngine: WorkstationEngine {
     var serverName = "test"
     var values = SynthParameter.allCases.map { SynthPatch.builtIn[0].value(of: $0) }
     var patch = 0
+    /// The header's ALSA MIDI line (`EngineStatus.alsaMIDI`): the sequencer open, unless a test says otherwise.
+    var alsaMIDI: String? = "ALSA MIDI backbeat:midi_in (128:0)"
+    /// JACK's DSP load the header shows.
+    var load: Float = 1.5
 
     func status() -> EngineStatus {
         EngineStatus(server: ServerDescription(name: serverName, isPrivate: true, driver: "dummy"), clientName: "backbeat",
-                     connected: true, sampleRate: 48_000, periodFrames: 256, jackLoad: 1.5, callbackLoad: 0.01,
-                     maxCallbackLoad: 0.02, xruns: 0, voicesInUse: 1, voiceCapacity: 64, midiReceived: 0, midiLost: 0, ringDrops: 0)
+                     connected: true, sampleRate: 48_000, periodFrames: 256, jackLoad: load, callbackLoad: 0.01,
+                     maxCallbackLoad: 0.02, xruns: 0, voicesInUse: 1, voiceCapacity: 64, midiReceived: 0, midiLost: 0, ringDrops: 0, alsaMIDI: alsaMIDI)
     }
     func drainEvents(_ body: (EngineEvent) -> Void) {
         let events = pending
