@@ -68,10 +68,11 @@ public enum HeaderPanel {
     /// How the line degrades when it is too narrow, in order: (field, the variant to show, nil: leave it out).
     /// The rate ("48 kHz") and the period in milliseconds are what a JACK user reads first: they shorten
     /// early but go last; the dummy-driver notice keeps its words ("output goes nowhere") while the voices
-    /// show.
+    /// show; the server's name (in the status line at the start, and on the Lifecycle panel's streams) goes
+    /// before the program a player changes.
     static let degradation: [(Field, Int?)] = [
         (.notice, 1), (.drops, nil), (.alsaMIDI, 1), (.rate, 1), (.server, 1), (.period, 1), (.alsaMIDI, nil),
-        (.midi, nil), (.program, 1), (.rec, 1), (.program, nil), (.server, nil), (.voices, nil), (.notice, 2), (.rec, 2),
+        (.midi, nil), (.program, 1), (.rec, 1), (.server, nil), (.program, nil), (.voices, nil), (.notice, 2), (.rec, 2),
         (.title, nil), (.period, nil), (.rate, nil), (.notice, nil),
     ]
 

@@ -7,7 +7,7 @@ import Foundation
 import MIDI
 import Testing
 
-@Suite(.enabled(if: backbeatBinary != nil, "backbeat binary not built (swift build --build-tests builds it): CLI tests skipped"))
+@Suite(.needsBackbeatBinary)
 final class PatchProgramTests {
     let folder: URL
     init() throws { folder = try makeTemporaryDirectory("backbeat-patch") }

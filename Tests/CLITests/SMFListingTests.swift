@@ -4,7 +4,7 @@ import Foundation
 import MIDI
 import Testing
 
-@Suite(.enabled(if: backbeatBinary != nil, "backbeat binary not built (swift build --build-tests builds it): CLI tests skipped"))
+@Suite(.needsBackbeatBinary)
 final class SMFListingTests {
     let folder: URL
     init() throws { folder = try makeTemporaryDirectory("backbeat-smf-list") }
@@ -38,7 +38,7 @@ final class SMFListingTests {
                 + "\(oneEvent.count) (expected the end of the file after the last chunk, found 1 more byte (00))\n", "\(tolerant.stderr)")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "bash absent"))
+    @Test(.needs(executable: "/bin/bash", package: "bash"))
     func aReaderThatGoesAwayEndsTheListingQuietly() throws {
         // 20 000 notes: a listing far longer than a pipe holds, so most of it is written after head has gone.
         let notes = (0..<20_000).flatMap { i -> [(seconds: Double, message: MIDIMessage)] in
