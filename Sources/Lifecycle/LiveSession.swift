@@ -44,15 +44,6 @@ public struct MIDICount: Equatable, Sendable {
     public var lost = 0
 }
 
-/// Narration: a scenario's `say`, or Backbeat's own sentence when the state changed after it.
-public struct Narration: Equatable, Sendable {
-    public var text: String
-    /// Simulated time it was said.
-    public var time: Double
-    /// True for a scenario's `say`, false for Backbeat's own words.
-    public var fromScenario: Bool
-}
-
 /// The lifecycle simulator running live: Backbeat's own app (synth, MIDI inputs, demo, plus virtual streams
 /// switched on by keys) or a scenario file played in real time. Time is simulated: `update(wall:)` moves it
 /// by the wall clock times `speed` unless paused; `perform(.step, ...)` jumps to the next scheduled change.
@@ -386,21 +377,6 @@ public final class LiveSession {
             text = text.map { Self.joined($0, still) } ?? still
         }
         if let text { narration = Narration(text: text, time: e.time, fromScenario: fromScenario && !resumed) }
-    }
-
-    /// `text` ending as a sentence does (a scenario's `say` may lack its full stop).
-    static func sentence(_ text: String) -> String {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        guard let last = t.last else { return t }
-        return ".!?:;…".contains(last) ? t : t + "."
-    }
-
-    /// Two pieces of narration as two sentences, never run together.
-    static func joined(_ first: String, _ second: String) -> String {
-        let a = first.trimmingCharacters(in: .whitespaces)
-        if a.isEmpty { return second }
-        if a.hasSuffix("”") || a.hasSuffix("\"") { return a + " " + second }
-        return sentence(a) + " " + second
     }
 
     func say(_ text: String, scenario: Bool) {

@@ -4,7 +4,8 @@ import Foundation
 import Lifecycle
 import MIDI
 
-// The workstation's presets: the browser of a font's presets, the name prompt, saving and loading synth presets.
+// The workstation's presets: the browser of a font's presets, the name prompt, saving and loading synth presets,
+// and the program a channel plays (its name in the monitor, PgUp/PgDn).
 extension Workstation {
     /// The font's presets, or without a font the built-in patches (bank 0, program = patch).
     func openBrowser() {
@@ -125,4 +126,41 @@ extension Workstation {
 
     /// The earliest time something must be redrawn or a gate must end, for the loop's sleep.
     public var nextDeadline: Double? { keyboard.nextExpiry }
+
+    // MARK: Programs and patches
+
+    /// A program change named as the synth plays it: the SoundFont preset it selects (bank from the channel's
+    /// CC0), else the built-in patch (the nearest to GM program n, `SynthPatch.generalMIDI`), not a General MIDI name.
+    func programLabel(_ pc: ProgramChange) -> String {
+        if let synthChannel = engine.synthChannel, synthChannel != pc.channel {
+            return "\(pc.program) (the synth answers channel \(synthChannel + 1) only)"
+        }
+        if let name = engine.programName(pc.program, bank: channels.bank(channel: pc.channel), channel: pc.channel) {
+            return "\(pc.program) \(name)"
+        }
+        let index = SynthPatch.generalMIDI(program: Int(pc.program))
+        return "\(pc.program) patch \(index) \(SynthPatch.builtIn[index].name)"
+    }
+
+    /// PgUp/PgDn: the next or previous SoundFont preset, else built-in patch, sent as a program change.
+    func changePatch(by d: Int) {
+        guard midiGateOpen else {
+            say("patch not changed: the simulated app is suspended, so its program change would be lost (f: foreground)")
+            return
+        }
+        if let message = engine.stepPreset(by: d, channel: keyboard.channel) { // a SoundFont: its presets
+            synthView = engine.synthView(channel: keyboard.channel)
+            say(message)  // redraws
+            return
+        }
+        let count = SynthPatch.builtIn.count
+        let current = synthView?.patch ?? engine.synthView().patch
+        let next = ((current + d) % count + count) % count
+        // The GM program that selects the patch (docs/builtin-programs.md): program n is not patch n.
+        let program = UInt8(SynthPatch.program(forPatch: next) ?? 0)
+        send(.midi(ShortMessage.programChange(program, channel: keyboard.channel), .keyboard))
+        synthView?.patch = next
+        for p in SynthParameter.allCases where p != .masterGain { synthView?.values[p.rawValue] = SynthPatch.builtIn[next].value(of: p) }
+        say("patch \(next): \(SynthPatch.builtIn[next].name)")
+    }
 }

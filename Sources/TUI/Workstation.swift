@@ -221,19 +221,6 @@ public final class Workstation {
         dirty = true
     }
 
-    /// A program change named as the synth plays it: the SoundFont preset it selects (bank from the channel's
-    /// CC0), else the built-in patch (the nearest to GM program n, `SynthPatch.generalMIDI`), not a General MIDI name.
-    func programLabel(_ pc: ProgramChange) -> String {
-        if let synthChannel = engine.synthChannel, synthChannel != pc.channel {
-            return "\(pc.program) (the synth answers channel \(synthChannel + 1) only)"
-        }
-        if let name = engine.programName(pc.program, bank: channels.bank(channel: pc.channel), channel: pc.channel) {
-            return "\(pc.program) \(name)"
-        }
-        let index = SynthPatch.generalMIDI(program: Int(pc.program))
-        return "\(pc.program) patch \(index) \(SynthPatch.builtIn[index].name)"
-    }
-
     func send(_ event: ControlEvent) {
         if !engine.send(event) { say("keyboard ring full: event dropped (counted in overflow)") }
     }
@@ -382,28 +369,6 @@ public final class Workstation {
             }
         case .polyphony: say("polyphony is set at start: --voices N")
         }
-    }
-
-    func changePatch(by d: Int) {
-        guard midiGateOpen else {
-            say("patch not changed: the simulated app is suspended, so its program change would be lost (f: foreground)")
-            return
-        }
-        if let message = engine.stepPreset(by: d, channel: keyboard.channel) { // a SoundFont: its presets
-            synthView = engine.synthView(channel: keyboard.channel)
-            dirty = true
-            say(message)
-            return
-        }
-        let count = SynthPatch.builtIn.count
-        let current = synthView?.patch ?? engine.synthView().patch
-        let next = ((current + d) % count + count) % count
-        // The GM program that selects the patch (docs/builtin-programs.md): program n is not patch n.
-        let program = UInt8(SynthPatch.program(forPatch: next) ?? 0)
-        send(.midi(ShortMessage.programChange(program, channel: keyboard.channel), .keyboard))
-        synthView?.patch = next
-        for p in SynthParameter.allCases where p != .masterGain { synthView?.values[p.rawValue] = SynthPatch.builtIn[next].value(of: p) }
-        say("patch \(next): \(SynthPatch.builtIn[next].name)")
     }
 
     // MARK: - Drawing
