@@ -13,13 +13,18 @@ private let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
 
 @Suite(.needs(file: fluidR3Mono, package: "fluidr3mono-gm-soundfont"))
 struct SoundFontSampleLoaderTests {
-    @Test func decodesTheChannelsPresetsAndFollowsAProgramChange() throws {
-        let font = try SoundFont.load(path: fluidR3Mono)
+    /// `font`'s sample cache and a synth playing it, with the samples its channels 1 and 10 start on (piano, drums).
+    func prepared(_ font: SoundFont) throws -> (SoundFontSampleStore, Synth, piano: Set<Int>, drums: Set<Int>) {
         let store = try #require(font.sampleStore)
         let synth = Synth(voices: 64, soundFont: font)
         synth.prepare(sampleRate: 48_000, maxFrames: 256)
-        let piano = font.samples(ofPreset: try #require(synth.preset(onChannel: 0)))
-        let drums = font.samples(ofPreset: try #require(synth.preset(onChannel: 9)))
+        return (store, synth, font.samples(ofPreset: try #require(synth.preset(onChannel: 0))),
+                font.samples(ofPreset: try #require(synth.preset(onChannel: 9))))
+    }
+
+    @Test func decodesTheChannelsPresetsAndFollowsAProgramChange() throws {
+        let font = try SoundFont.load(path: fluidR3Mono)
+        let (store, synth, piano, drums) = try prepared(font)
         let violinPreset = try #require(font.preferredPreset(bank: 0, program: 40, percussion: false))
         let violin = font.samples(ofPreset: violinPreset).subtracting(piano).subtracting(drums)
         #expect(!violin.isEmpty)
@@ -58,11 +63,7 @@ struct SoundFontSampleLoaderTests {
         let name = "sample \(bad) '\(original.sampleNames[bad])'"
 
         let font = try SoundFont.load(bytes: bytes)
-        let store = try #require(font.sampleStore)
-        let synth = Synth(voices: 64, soundFont: font)
-        synth.prepare(sampleRate: 48_000, maxFrames: 256)
-        let piano = font.samples(ofPreset: try #require(synth.preset(onChannel: 0)))
-        let drums = font.samples(ofPreset: try #require(synth.preset(onChannel: 9)))
+        let (store, synth, piano, drums) = try prepared(font)
         #expect(piano.contains(bad))
         let lines = Mutex<[String]>([])
         let loader = try #require(SoundFontSampleLoader(synth: synth) { line in lines.withLock { $0.append(line) } })
