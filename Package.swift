@@ -15,11 +15,15 @@ let nativeDSP: [SwiftSetting] = Context.environment["BACKBEAT_NATIVE"] == "1"
 /// debug build) would measure xruns instead of Backbeat.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
-/// The voices' AVX-512 loops are compiled for AVX-512 CPUs whatever the build (x86-64 hosts only); DSP
-/// asks the CPU before it calls them, and plays the same samples with SSE2 otherwise (docs/soundfont.md).
+/// The voices' eight-lane loops are compiled three times whatever the build (x86-64 hosts; elsewhere all three
+/// are the portable code): for any CPU (VoiceLoopsPortable), for AVX2 and FMA (VoiceLoopsAVX2: Intel since 2013, AMD
+/// since Zen) and for AVX-512 (VoiceLoopsAVX512: Intel since Skylake-SP, AMD since Zen 4). DSP asks the CPU
+/// before it calls either of the last two; all three play the same samples (docs/soundfont.md).
 #if arch(x86_64)
+let avx2: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"])]
 let avx512: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "skylake-avx512"])]
 #else
+let avx2: [SwiftSetting] = []
 let avx512: [SwiftSetting] = []
 #endif
 
@@ -57,7 +61,7 @@ let package = Package(
         .systemLibrary(name: "CLO", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // SoundFont 3 samples are Ogg Vorbis streams: libvorbisfile decodes them (off the real-time thread).
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
-        // The AVX-512 gathers (C macros, which Swift cannot import) and the CPU's answer: a header alone.
+        // The AVX2 and AVX-512 gathers (C macros, which Swift cannot import) and the CPU's answers: a header alone.
         .systemLibrary(name: "CVoiceLoops"),
 
         // Pure Swift, no terminal; DSP's C modules are the Vorbis decoder of SoundFont 3 samples and the header
@@ -68,10 +72,15 @@ let package = Package(
         // The one door to the OS for files and processes off the real-time path (swift-system beneath); the
         // SoundFont loader (DSP) opens its files through it too.
         .target(name: "OSCall", dependencies: [system]),
-        // The voices' loops eight lanes wide (sample voices, kept built-in groups), the one module compiled
-        // for AVX-512 (above).
-        .target(name: "VoiceLoopsAVX512", dependencies: ["CVoiceLoops"], swiftSettings: avx512 + optimizedInDebug),
-        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "OSCall", "CVorbis", "CVoiceLoops", "VoiceLoopsAVX512", system],
+        // The voices' loops eight lanes wide (sample voices, kept built-in groups): VoiceLoops holds the lanes'
+        // state, the filter steps and the one source of the loops (Shared/), which the three modules after it
+        // compile for any CPU, for AVX2 and for AVX-512 (above).
+        .target(name: "VoiceLoops", exclude: ["Shared"], swiftSettings: optimizedInDebug),
+        .target(name: "VoiceLoopsPortable", dependencies: ["VoiceLoops"], swiftSettings: optimizedInDebug),
+        .target(name: "VoiceLoopsAVX2", dependencies: ["VoiceLoops", "CVoiceLoops"], swiftSettings: avx2 + optimizedInDebug),
+        .target(name: "VoiceLoopsAVX512", dependencies: ["VoiceLoops", "CVoiceLoops"], swiftSettings: avx512 + optimizedInDebug),
+        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "OSCall", "CVorbis", "CVoiceLoops", "VoiceLoops",
+                                            "VoiceLoopsPortable", "VoiceLoopsAVX2", "VoiceLoopsAVX512", system],
                 swiftSettings: nativeDSP + optimizedInDebug),
         // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.
         .target(name: "TOML"),
@@ -104,7 +113,7 @@ let package = Package(
         .testTarget(name: "MIDITests", dependencies: ["MIDI", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport", "VoiceLoops", "VoiceLoopsPortable", "VoiceLoopsAVX2", "VoiceLoopsAVX512"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "TestSupport"]),

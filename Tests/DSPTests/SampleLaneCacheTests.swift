@@ -1,7 +1,7 @@
 // Two ways of rendering sample voices that must not change a sample. Groups kept in their rows between
 // render calls (Synth+SampleLaneCache.swift): a synth keeping groups against one gathering every group afresh
-// in every call. Groups played eight lanes wide with AVX-512 (WideLoops.swift), where the CPU has it:
-// a synth doing so against one playing four lanes at a time. Each plays the same MIDI through both synths on
+// in every call. Groups played eight lanes wide (WideLoops.swift) with each compile of the loops the CPU
+// runs (AVX2, AVX-512): a synth doing so against one playing four lanes at a time. Each plays the same MIDI through both synths on
 // the same font and demands the same samples bit for bit while voices start, end, are released, stolen or
 // cut, their controllers, tuning and effects change between calls; and that the way under test was taken.
 import Testing
@@ -46,10 +46,12 @@ private func testFont() -> SoundFont {
 /// wide where the CPU can) and one `reference` changed, doing `script[call]` to both before that call.
 /// Returns the first differing sample (nil if none) and the first synth.
 private func compare(_ names: (String, String), voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]],
+                     path forcedPath: VoiceLoopPath? = nil,
                      reference change: (Synth) -> Void) -> (mismatch: String?, synth: Synth) {
     let font = testFont()
     let synth = Synth(voices: voices, soundFont: font), reference = Synth(voices: voices, soundFont: font)
     change(reference)
+    if let path = forcedPath { synth.voiceLoops = path }
     for each in [synth, reference] { each.prepare(sampleRate: 48_000, maxFrames: period) }
     let mismatch = firstDifference(synth, reference, names: names, period: period, calls: calls, script: script)
     if mismatch == nil { #expect(synth.activeVoiceCount == reference.activeVoiceCount) }
@@ -65,10 +67,12 @@ private func compareKeptToFresh(voices: Int = 64, period: Int = 64, calls: Int, 
     return (result.mismatch, result.synth.keptSampleRenders)
 }
 
-/// Against a synth playing four lanes at a time; also how many blocks of groups were played eight wide.
-private func compareWideToNarrow(voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]])
-    -> (mismatch: String?, wide: Int) {
-    let result = compare(("wide", "narrow"), voices: voices, period: period, calls: calls, script: script) {
+/// Against a synth playing four lanes at a time, the first on `path`; also how many blocks of groups were
+/// played eight wide.
+private func compareWideToNarrow(_ path: VoiceLoopPath, voices: Int = 64, period: Int = 64, calls: Int,
+                                 script: [Int: [Action]]) -> (mismatch: String?, wide: Int) {
+    let result = compare((path.rawValue, "four lanes"), voices: voices, period: period, calls: calls, script: script,
+                         path: path) {
         $0.playsWideLoops = false
     }
     return (result.mismatch, result.synth.wideSampleBlocks)
@@ -146,17 +150,19 @@ private var steals: [Int: [Action]] { [
     }
 }
 
-/// The same scripts eight lanes wide and four at a time (only where the CPU runs AVX-512; elsewhere there is
-/// one way). Calls of 37 frames cut blocks short, as a JACK period or a slice at a MIDI event does.
-@Test(.enabled(if: Synth(voices: 1).playsWideLoops, "this CPU does not run AVX-512: sample groups play four lanes wide only"))
-func wideSampleRunsSoundAsFourLanesDo() {
+/// The same scripts eight lanes wide and four at a time, on each compile of the eight-lane loops this CPU runs
+/// beside the portable one (AVX2, AVX-512; the portable compile plays four lanes: `renderSampleGroup`). Calls
+/// of 37 frames cut blocks short, as a JACK period or a slice at a MIDI event does.
+@Test(.enabled(if: VoiceLoopPath.supported.count > 1, "this CPU runs neither AVX2 nor AVX-512: sample groups play four lanes wide only"),
+      arguments: VoiceLoopPath.supported.filter { $0 != .portable })
+func wideSampleRunsSoundAsFourLanesDo(_ path: VoiceLoopPath) {
     for (name, calls, voices, script) in [("starts, releases and ends", 500, 64, startsReleasesAndEnds),
                                           ("controllers, tuning and effects", 400, 64, controllersTuningAndEffects),
                                           ("steals", 120, 20, steals)] {
         for period in [64, 37] {
-            let result = compareWideToNarrow(voices: voices, period: period, calls: calls, script: script)
-            #expect(result.mismatch == nil, "\(name), period \(period): \(result.mismatch ?? "")")
-            #expect(result.wide > calls, "\(name), period \(period): blocks played eight wide: \(result.wide)")
+            let result = compareWideToNarrow(path, voices: voices, period: period, calls: calls, script: script)
+            #expect(result.mismatch == nil, "\(path.rawValue), \(name), period \(period): \(result.mismatch ?? "")")
+            #expect(result.wide > calls, "\(path.rawValue), \(name), period \(period): blocks played eight wide: \(result.wide)")
         }
     }
 }

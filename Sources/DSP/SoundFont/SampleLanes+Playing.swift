@@ -1,7 +1,7 @@
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
-import VoiceLoopsAVX512 // sampleFilterStep, shared with the eight-lane loop
+import VoiceLoops // sampleFilterStep, shared with the eight-lane loops
 
 // The per-sample loop of the sample voices (called per control block by `renderSampleGroup`): read four
 // points around each voice's position, weight them from the interpolation table, filter, ramp the levels,

@@ -132,7 +132,9 @@ extension Synth {
         let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
         let outLeft = sendsAny ? effects.groupLeft : scratch.sumLeft
         let outRight = sendsAny ? effects.groupRight : scratch.sumRight
-        let playsWide = playsWideLoops // `&&` below must not capture self
+        // Eight lanes wide on AVX2 and AVX-512 (`VoiceLoopPath.playsEightLanes`).
+        let path = voiceLoops, wideAllowed = playsWideLoops // `&&` must not capture self
+        let playsWide = wideAllowed && path.playsEightLanes
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
             stepControls(rows, slots, count: count, samples: length)
@@ -197,9 +199,9 @@ extension Synth {
             if count > 4 {
                 high.startBlock(floats, ints, half: 1, offsets: rows.offsets, inverseLength: inverseLength)
             }
-            // Both halves at once where the CPU has AVX-512 (WideLoops.swift): the same samples.
+            // Both halves at once (WideLoops.swift): the same samples.
             if playsWide && count > 4 && low.filtered && high.filtered && sample.lowBytes == nil {
-                playSamplesWide(&low, &high, sample, sampleVoices.interpolation, from: n0, count: length,
+                playSamplesWide(path, &low, &high, sample, sampleVoices.interpolation, from: n0, count: length,
                                 left: outLeft, right: outRight)
                 wideSampleBlocks &+= 1
             } else {

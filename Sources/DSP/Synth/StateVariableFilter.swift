@@ -1,5 +1,5 @@
 // The synth's filter: a state-variable low-pass (Cytomic / Andrew Simper's trapezoidal SVF), its
-// coefficients for eight voices at once (its per-sample step, `svfStep`, is in VoiceLoopsAVX512, shared
+// coefficients for eight voices at once (its per-sample step, `svfStep`, is in VoiceLoops, shared
 // with the AVX-512 loops). Every function is `@_noLocks`.
 
 /// SVF damping for a resonance of 0...1: k = 1/Q from 2 (Q 0.5) down to 0.06 (Q about 17).

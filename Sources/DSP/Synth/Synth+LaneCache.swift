@@ -122,9 +122,11 @@ extension Synth {
         let sends = wavetableSends(slots, count: g.count)
         let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
         let outRight = sends.any ? effects.groupRight : scratch.sumRight
-        let wide = playsWideLoops // `&&` must not capture self
+        // Eight lanes wide where sample groups are (renderSampleGroup). `&&` must not capture self.
+        let path = voiceLoops, wideAllowed = playsWideLoops
+        let wide = wideAllowed && path.playsEightLanes
         if g.count > 4 && wide {
-            // Both halves at once where the CPU has AVX-512 (WideLoops.swift): the same samples.
+            // Both halves at once (WideLoops.swift): the same samples.
             playWideWavetables(&g, frames: frames, left: outLeft, right: outRight)
         } else {
             for half in 0..<(g.count > 4 ? 2 : 1) {

@@ -164,9 +164,12 @@ public final class Synth: @unchecked Sendable {
     @exclusivity(unchecked) var keepsSampleGroups = true
     @exclusivity(unchecked) var keptSampleRenders = 0
     /// Whether groups play eight lanes wide (WideLoops.swift: sample voices, and kept steady groups of
-    /// built-in voices): where the CPU runs AVX-512, unless a test turns it off for its reference. The
-    /// samples are the same either way.
-    @exclusivity(unchecked) var playsWideLoops = cpuRunsWideLoops()
+    /// built-in voices), and with which compilation of the loops (`VoiceLoopPath`, one this CPU runs). Tests
+    /// and benchmarks set them to compare; the samples are the same whatever they say.
+    @exclusivity(unchecked) var playsWideLoops = true
+    @exclusivity(unchecked) public var voiceLoops: VoiceLoopPath = VoiceLoopPath.chosen.path {
+        didSet { if !VoiceLoopPath.supported.contains(voiceLoops) { voiceLoops = VoiceLoopPath.fastest } }
+    }
     /// Blocks of sample groups played eight lanes wide (for the tests).
     @exclusivity(unchecked) var wideSampleBlocks = 0
     @exclusivity(unchecked) var inverseRate: Float = 0

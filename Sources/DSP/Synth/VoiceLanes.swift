@@ -1,9 +1,9 @@
 // The synth's per-sample voice math on eight voices at once, one per lane of SIMD8 vectors, and the loops
 // that run oscillator and filter over a slice. The per-sample step itself is four lanes wide (the loops of
 // settled voices run half a group at a time; a moving group runs both halves): `voiceStep` is the one
-// oscillator-and-filter step, `svfStep` (VoiceLoopsAVX512, shared with the AVX-512 loops) the one filter step.
+// oscillator-and-filter step, `svfStep` (VoiceLoops, shared with the eight-lane loops) the one filter step.
 // Every function is `@_noLocks`: in debug builds the checker cannot see bodies in other files.
-import VoiceLoopsAVX512 // svfStep, shared with the eight-lane loops
+import VoiceLoops // svfStep, shared with the eight-lane loops
 
 /// Eight voices' values of one quantity.
 typealias Lanes = SIMD8<Float>

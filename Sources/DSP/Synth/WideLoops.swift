@@ -1,21 +1,18 @@
-// A group's two halves played together eight lanes wide, on CPUs with AVX-512 (the loops themselves are in
-// the module VoiceLoopsAVX512, compiled for them): a group of sample voices, the same samples as
+// A group's two halves played together eight lanes wide: a group of sample voices, the same samples as
 // `playSamples` on each half, and a kept steady group of built-in voices, the same as `oscillateAndFilter`
-// on each half, bit for bit.
-#if arch(x86_64)
-import CVoiceLoops
+// on each half, bit for bit. The loops are compiled for three kinds of CPU (VoiceLoopsPortable, VoiceLoopsAVX2,
+// VoiceLoopsAVX512); `VoiceLoopPath` says which of them this CPU runs and a synth plays.
+import VoiceLoops
+import VoiceLoopsAVX2
+import VoiceLoopsPortable
 import VoiceLoopsAVX512
-
-/// Whether this CPU and its OS run the AVX-512 loops (CPUID and XCR0; asked by `Synth.init`, off the
-/// real-time thread).
-func cpuRunsWideLoops() -> Bool { backbeat_cpu_runs_avx512() != 0 }
 
 /// Both halves of a group (each with a lane still sounding, so both filtered) over `count` samples from
 /// `start`, into the lane sums `left`/`right` (`left[2 n + half]`). Fast runs as long as both halves can go
 /// fast (`fastSamples`) through `playWideSampleRun`; between them one careful step of each half, which plays
 /// any lane's sample as a fast run would.
 @_noLocks @inline(never)
-func playSamplesWide(_ low: inout SampleLanes, _ high: inout SampleLanes, _ sample: SampleData,
+func playSamplesWide(_ path: VoiceLoopPath, _ low: inout SampleLanes, _ high: inout SampleLanes, _ sample: SampleData,
                      _ table: InterpolationTable, from start: Int, count: Int,
                      left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
     var y = HalfLanes() // the last input, which only an unfiltered run reads
@@ -29,8 +26,12 @@ func playSamplesWide(_ low: inout SampleLanes, _ high: inout SampleLanes, _ samp
             var wide = WideSampleRun()
             wide.take(low, lanes: 0, base: base)
             wide.take(high, lanes: 4, base: base)
-            playWideSampleRun(&wide, rows: UnsafeRawPointer(table.words), count: run,
-                              sums: UnsafeMutableRawPointer(left + 2 &* n), toRight: toRight)
+            let rows = UnsafeRawPointer(table.words), sums = UnsafeMutableRawPointer(left + 2 &* n)
+            switch path {
+            case .avx512: VoiceLoopsAVX512.playWideSampleRun(&wide, rows: rows, count: run, sums: sums, toRight: toRight)
+            case .avx2: VoiceLoopsAVX2.playWideSampleRun(&wide, rows: rows, count: run, sums: sums, toRight: toRight)
+            case .portable: VoiceLoopsPortable.playWideSampleRun(&wide, rows: rows, count: run, sums: sums, toRight: toRight)
+            }
             wide.give(&low, lanes: 0)
             wide.give(&high, lanes: 4)
             n &+= run
@@ -73,8 +74,8 @@ extension WideSampleRun {
     }
 }
 extension Synth {
-    /// A kept steady group of built-in voices, both halves at once (`playWideWavetableRun`), as
-    /// `renderKept` plays each half with `oscillateAndFilter`.
+    /// A kept steady group of built-in voices, both halves at once (`playWideWavetableRun` of the synth's
+    /// `voiceLoops`), as `renderKept` plays each half with `oscillateAndFilter`.
     @_noLocks @inline(__always)
     func playWideWavetables(_ g: inout LaneCache.Entry, frames: Int, left: UnsafeMutablePointer<HalfLanes>,
                             right: UnsafeMutablePointer<HalfLanes>) {
@@ -82,23 +83,13 @@ extension Synth {
         run.phase = g.phase; run.increment = g.step; run.offsets = g.offset
         run.z1 = g.z1; run.z2 = g.z2; run.b1 = g.b1; run.b2 = g.b2; run.b3 = g.b3
         run.levelLeft = g.levelLeft; run.levelRight = g.levelRight
-        playWideWavetableRun(&run, pairs: UnsafeRawPointer(wavetables.pairs), count: frames,
-                             sums: UnsafeMutableRawPointer(left), toRight: (right - left) &* MemoryLayout<HalfLanes>.stride)
+        let pairs = UnsafeRawPointer(wavetables.pairs), sums = UnsafeMutableRawPointer(left)
+        let toRight = (right - left) &* MemoryLayout<HalfLanes>.stride
+        switch voiceLoops {
+        case .avx512: VoiceLoopsAVX512.playWideWavetableRun(&run, pairs: pairs, count: frames, sums: sums, toRight: toRight)
+        case .avx2: VoiceLoopsAVX2.playWideWavetableRun(&run, pairs: pairs, count: frames, sums: sums, toRight: toRight)
+        case .portable: VoiceLoopsPortable.playWideWavetableRun(&run, pairs: pairs, count: frames, sums: sums, toRight: toRight)
+        }
         g.phase = run.phase; g.z1 = run.z1; g.z2 = run.z2
     }
 }
-#else
-// Elsewhere no CPU runs the loops: `playsWideLoops` is false, and these are never called.
-func cpuRunsWideLoops() -> Bool { false }
-
-@_noLocks @inline(__always)
-func playSamplesWide(_ low: inout SampleLanes, _ high: inout SampleLanes, _ sample: SampleData,
-                     _ table: InterpolationTable, from start: Int, count: Int,
-                     left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {}
-
-extension Synth {
-    @_noLocks @inline(__always)
-    func playWideWavetables(_ g: inout LaneCache.Entry, frames: Int, left: UnsafeMutablePointer<HalfLanes>,
-                            right: UnsafeMutablePointer<HalfLanes>) {}
-}
-#endif

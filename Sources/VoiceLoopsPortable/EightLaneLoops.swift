@@ -1,0 +1,1 @@
+../VoiceLoops/Shared/EightLaneLoops.swift
