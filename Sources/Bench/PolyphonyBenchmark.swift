@@ -26,6 +26,8 @@ public enum PolyphonyBenchmark {
         options.autoconnect = false
         options.voices = maxNotes
         options.patch = 1
+        options.reverb = false // as FluidSynth's -R 0 -C 0 below
+        options.chorus = false
         let engine = Engine(options: options, log: { _ in })
         try engine.start()
         defer { engine.stop() }

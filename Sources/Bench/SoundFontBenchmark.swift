@@ -70,16 +70,19 @@ public enum SoundFontBenchmark {
 
     /// `backbeat render --soundfont FONT` and `fluidsynth -F` (one core, polyphony 4096) on the same held chord
     /// of `notes` notes for `seconds`, each as a child process (wait4's rusage). Both with reverb and chorus
-    /// off, or with `effects` both with them on at their defaults and the file's sends at 64.
+    /// off, or with `effects` both with them on at their defaults and the file's sends at 64. `voiceLoops`
+    /// forces Backbeat's voice loops onto that path (BACKBEAT_VOICE_LOOPS); FluidSynth is not run then
+    /// (`fluidsynth` nil), since its figure does not change with it.
     public static func render(backbeat: String, font: String, notes: Int, seconds: Double, runs: Int = 3,
-                              effects: Bool = false) throws -> Run {
+                              effects: Bool = false, voiceLoops: VoiceLoopPath? = nil) throws -> Run {
         let directory = NSTemporaryDirectory() + "backbeat-sfbench-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let midi = directory + "/chord-\(notes).mid"
         try Data(heldChordFile(notes: notes, seconds: seconds, sends: effects)).write(to: URL(fileURLWithPath: midi))
         var run = Run()
-        let mine = try SynthBenchmark.leastCPU([backbeat, "render", midi, "-o", directory + "/ours.wav", "--soundfont", font,
+        let forced = voiceLoops.map { ["/usr/bin/env", "BACKBEAT_VOICE_LOOPS=\($0.rawValue)"] } ?? []
+        let mine = try SynthBenchmark.leastCPU(forced + [backbeat, "render", midi, "-o", directory + "/ours.wav", "--soundfont", font,
                                  "--voices", String(min(Synth.maximumVoices, max(notes * 4, 64)))]
                                  + (effects ? [] : ["--no-reverb", "--no-chorus"]), runs: runs)
         if mine.status == 0 {
@@ -87,7 +90,7 @@ public enum SoundFontBenchmark {
         } else {
             run.backbeatError = mine.output.split(separator: "\n").last.map(String.init) ?? "exit \(mine.status)"
         }
-        guard let fluidsynth = ChildProcess.find("fluidsynth") else { return run }
+        guard voiceLoops == nil, let fluidsynth = ChildProcess.find("fluidsynth") else { return run }
         let reference = try SynthBenchmark.leastCPU([fluidsynth, "-ni"] + (effects ? [] : ["-R", "0", "-C", "0"]) + ["-r", "48000", "-o", "synth.verbose=1",
                                       "-o", "synth.polyphony=4096", "-o", "synth.cpu-cores=1",
                                       "-F", directory + "/theirs.wav", font, midi], runs: runs)

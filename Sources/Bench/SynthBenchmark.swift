@@ -46,12 +46,14 @@ public enum SynthBenchmark {
     /// saw-through-filter patch (with the mod wheel at half on every channel if `vibrato`), rendering `seconds` of audio in `period`-frame calls, three times (the smallest counts). Measured on the
     /// thread's CPU clock after a warm-up. With `soundFont` the notes play the font's presets (program 0; on
     /// channel 10 the percussion bank) and a note may sound several voices: `sounding` counts them. With
-    /// `portamento` every note glides (CC84, an octave) for longer than the measurement.
+    /// `portamento` every note glides (CC84, an octave) for longer than the measurement. `voiceLoops` forces a
+    /// compile of the voice loops this CPU runs (default: the synth's choice).
     public static func nanosecondsPerVoiceSample(voices: Int, seconds: Double = 2, sampleRate: Double = 48_000,
                                                  period: Int = 512, patch: Int = 1, vibrato: Bool = false,
-                                                 portamento: Bool = false,
-                                                 soundFont: SoundFont? = nil) -> (ns: Double, sounding: Int) {
+                                                 portamento: Bool = false, soundFont: SoundFont? = nil,
+                                                 voiceLoops: VoiceLoopPath? = nil) -> (ns: Double, sounding: Int) {
         let synth = Synth(voices: voices, patch: patch, soundFont: soundFont)
+        if let voiceLoops { synth.voiceLoops = voiceLoops }
         synth.prepare(sampleRate: sampleRate, maxFrames: period)
         if soundFont == nil { keepChannel10Melodic(synth) }
         if vibrato {
@@ -145,7 +147,8 @@ public enum SynthBenchmark {
         try Data(heldChordFile(notes: notes, seconds: seconds, program: 81)).write(to: URL(fileURLWithPath: theirs))
 
         let mine = try SynthBenchmark.leastCPU([backbeat, "render", ours, "-o", directory + "/ours.wav",
-                                                 "--voices", String(max(notes, 1)), "--patch", "1"], runs: runs)
+                                                 "--voices", String(max(notes, 1)), "--patch", "1",
+                                                 "--no-reverb", "--no-chorus"], runs: runs) // as FluidSynth's -R 0 -C 0
         guard mine.status == 0 else { throw BenchError.commandFailed(command: "backbeat render", output: mine.output) }
         guard let fluidsynth = ChildProcess.find("fluidsynth"), let font = soundFont else { return (mine.cpuSeconds, nil, nil) }
         let reference = try SynthBenchmark.leastCPU([fluidsynth, "-ni", "-R", "0", "-C", "0", "-r", "48000",
