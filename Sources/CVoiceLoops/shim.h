@@ -60,8 +60,13 @@ static inline __attribute__((always_inline, target("avx2,fma"))) __m256 backbeat
 /// `deltas` (out-parameters: Swift does not import a C function returning a struct of vectors).
 static inline __attribute__((always_inline, target("avx2,fma"))) void backbeat_avx2_pairs(
     __m256i index, const void *pairs, void *values, void *deltas) {
-    __m256 low = _mm256_castsi256_ps(_mm256_i32gather_epi64((const long long *)pairs, _mm256_castsi256_si128(index), 8));
-    __m256 high = _mm256_castsi256_ps(_mm256_i32gather_epi64((const long long *)pairs, _mm256_extracti128_si256(index, 1), 8));
+    unsigned int i[8] __attribute__((aligned(32)));
+    _mm256_store_si256((__m256i *)i, index);
+    const double *entries = (const double *)pairs;
+#define BACKBEAT_TWO(p, q) _mm_loadh_pd(_mm_load_sd(entries + (p)), entries + (q))
+    __m256 low = _mm256_castpd_ps(_mm256_insertf128_pd(_mm256_castpd128_pd256(BACKBEAT_TWO(i[0], i[1])), BACKBEAT_TWO(i[2], i[3]), 1));
+    __m256 high = _mm256_castpd_ps(_mm256_insertf128_pd(_mm256_castpd128_pd256(BACKBEAT_TWO(i[4], i[5])), BACKBEAT_TWO(i[6], i[7]), 1));
+#undef BACKBEAT_TWO
     // v0 d0 v1 d1 | v2 d2 v3 d3 and v4 d4 v5 d5 | v6 d6 v7 d7: even words are values, odd ones deltas.
     __m256 even = _mm256_shuffle_ps(low, high, 0x88); // v0 v1 v4 v5 | v2 v3 v6 v7
     __m256 odd = _mm256_shuffle_ps(low, high, 0xDD);

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DSP
 import Foundation
 
 /// Command-line parsing and wiring only: every subcommand lives in a file of its own. The root takes no
@@ -22,6 +23,8 @@ struct Backbeat: ParsableCommand {
     /// Output errors are checked from the start, so that even `--help > /dev/full` exits non-zero.
     static func main() {
         StandardOutput.installChecks()
+        // BACKBEAT_VOICE_LOOPS naming a path this CPU does not run, or none at all: said once, then the fastest plays.
+        if let warning = VoiceLoopPath.chosen.warning { Console.message("warning: " + warning) }
         // Completion scripts patched for the default subcommand (Completions.swift, CompletionScripts).
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.count == 2, arguments[0] == "--generate-completion-script", let script = CompletionScripts.script(for: arguments[1]) {
