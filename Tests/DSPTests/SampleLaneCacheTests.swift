@@ -51,7 +51,10 @@ private func compare(_ names: (String, String), voices: Int = 64, period: Int = 
     let font = testFont()
     let synth = Synth(voices: voices, soundFont: font), reference = Synth(voices: voices, soundFont: font)
     change(reference)
-    if let path = forcedPath { synth.voiceLoops = path }
+    if let path = forcedPath {
+        synth.voiceLoops = path
+        synth.forcesEightLanes = true
+    }
     for each in [synth, reference] { each.prepare(sampleRate: 48_000, maxFrames: period) }
     let mismatch = firstDifference(synth, reference, names: names, period: period, calls: calls, script: script)
     if mismatch == nil { #expect(synth.activeVoiceCount == reference.activeVoiceCount) }
@@ -150,11 +153,10 @@ private var steals: [Int: [Action]] { [
     }
 }
 
-/// The same scripts eight lanes wide and four at a time, on each compile of the eight-lane loops this CPU runs
-/// beside the portable one (AVX2, AVX-512; the portable compile plays four lanes: `renderSampleGroup`). Calls
-/// of 37 frames cut blocks short, as a JACK period or a slice at a MIDI event does.
-@Test(.enabled(if: VoiceLoopPath.supported.count > 1, "this CPU runs neither AVX2 nor AVX-512: sample groups play four lanes wide only"),
-      arguments: VoiceLoopPath.supported.filter { $0 != .portable })
+/// The same scripts eight lanes wide and four at a time, on each compile of the eight-lane loop this CPU runs
+/// (forced eight wide where the synth would play four: `VoiceLoopPath.playsSampleGroupsEightWide`). Calls of
+/// 37 frames cut blocks short, as a JACK period or a slice at a MIDI event does.
+@Test(arguments: VoiceLoopPath.supported)
 func wideSampleRunsSoundAsFourLanesDo(_ path: VoiceLoopPath) {
     for (name, calls, voices, script) in [("starts, releases and ends", 500, 64, startsReleasesAndEnds),
                                           ("controllers, tuning and effects", 400, 64, controllersTuningAndEffects),

@@ -112,10 +112,10 @@ func eachCompileOfTheWavetableLoopPlaysThePortableSamples(_ path: VoiceLoopPath)
     }
 }
 
-/// A built-in synth's kept steady groups (Synth+LaneCache.swift) on each path the CPU runs, against one playing
-/// them four lanes at a time.
-@Test(.enabled(if: VoiceLoopPath.supported.count > 1, "this CPU runs neither AVX2 nor AVX-512"),
-      arguments: VoiceLoopPath.supported.filter { $0 != .portable })
+/// A built-in synth's kept steady groups (Synth+LaneCache.swift) on each path the CPU runs that plays them
+/// eight wide, against one playing them four lanes at a time.
+@Test(.enabled(if: VoiceLoopPath.supported.contains { $0.playsKeptGroupsEightWide }, "this CPU runs neither AVX2 nor AVX-512"),
+      arguments: VoiceLoopPath.supported.filter { $0.playsKeptGroupsEightWide })
 func keptBuiltInGroupsSoundTheSameOnEveryPath(_ path: VoiceLoopPath) {
     let wide = Synth(voices: 64, patch: 1), narrow = Synth(voices: 64, patch: 1)
     wide.voiceLoops = path

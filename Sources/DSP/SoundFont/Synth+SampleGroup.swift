@@ -132,9 +132,9 @@ extension Synth {
         let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
         let outLeft = sendsAny ? effects.groupLeft : scratch.sumLeft
         let outRight = sendsAny ? effects.groupRight : scratch.sumRight
-        // Eight lanes wide on AVX2 and AVX-512 (`VoiceLoopPath.playsEightLanes`).
-        let path = voiceLoops, wideAllowed = playsWideLoops // `&&` must not capture self
-        let playsWide = wideAllowed && path.playsEightLanes
+        // Eight lanes wide where the path says so (`VoiceLoopPath.playsSampleGroupsEightWide`).
+        let path = voiceLoops, wideAllowed = playsWideLoops, forced = forcesEightLanes // `&&` must not capture self
+        let playsWide = wideAllowed && (path.playsSampleGroupsEightWide || forced)
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
             stepControls(rows, slots, count: count, samples: length)

@@ -124,7 +124,7 @@ extension Synth {
         let outRight = sends.any ? effects.groupRight : scratch.sumRight
         // Eight lanes wide where sample groups are (renderSampleGroup). `&&` must not capture self.
         let path = voiceLoops, wideAllowed = playsWideLoops
-        let wide = wideAllowed && path.playsEightLanes
+        let wide = wideAllowed && path.playsKeptGroupsEightWide
         if g.count > 4 && wide {
             // Both halves at once (WideLoops.swift): the same samples.
             playWideWavetables(&g, frames: frames, left: outLeft, right: outRight)

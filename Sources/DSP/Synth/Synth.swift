@@ -167,6 +167,9 @@ public final class Synth: @unchecked Sendable {
     /// built-in voices), and with which compilation of the loops (`VoiceLoopPath`, one this CPU runs). Tests
     /// and benchmarks set them to compare; the samples are the same whatever they say.
     @exclusivity(unchecked) var playsWideLoops = true
+    /// Sample groups eight lanes wide on a path that plays them four wide (AVX2, portable), for the tests that
+    /// hold every compile of the eight-lane loop to the same samples.
+    @exclusivity(unchecked) var forcesEightLanes = false
     @exclusivity(unchecked) public var voiceLoops: VoiceLoopPath = VoiceLoopPath.chosen.path {
         didSet { if !VoiceLoopPath.supported.contains(voiceLoops) { voiceLoops = VoiceLoopPath.fastest } }
     }

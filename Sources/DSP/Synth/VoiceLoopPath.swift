@@ -40,14 +40,28 @@ public enum VoiceLoopPath: String, CaseIterable, Sendable {
         return (path, nil)
     }
 
-    /// Whether a synth on this path plays sample groups and kept groups eight lanes wide: on AVX2 and AVX-512.
-    /// The portable compile of the eight-lane loop reads lane by lane without pmaddwd and is slower than the
-    /// four-lane loops, which play there instead (`renderSampleGroup`, `renderKept`).
-    public var playsEightLanes: Bool {
+    /// Whether a synth on this path plays kept steady groups of built-in voices eight lanes wide (on AVX2 and
+    /// AVX-512; `renderKept`). The portable compile of the eight-lane loops reads lane by lane and is slower
+    /// than the four-lane loops, which play there instead.
+    public var playsKeptGroupsEightWide: Bool {
         @_noLocks get {
             switch self {
             case .portable: return false
             case .avx2, .avx512: return true
+            }
+        }
+    }
+
+    /// Whether a synth on this path plays groups of sample voices eight lanes wide (`renderSampleGroup`): on
+    /// AVX-512 only, whose gathers read the eight lanes' points in two instructions. With AVX2 the eight lanes'
+    /// reads go one by one (its gathers are slower still on the AMD EPYC measured) and the eight-lane loop
+    /// measured slower than the four-lane one (README, Measured), which plays there; the AVX2 compile is
+    /// still tested to play the same samples.
+    public var playsSampleGroupsEightWide: Bool {
+        @_noLocks get {
+            switch self {
+            case .portable, .avx2: return false
+            case .avx512: return true
             }
         }
     }
