@@ -31,6 +31,7 @@ let package = Package(
     products: [
         .executable(name: "backbeat", targets: ["backbeat"]),
         // Libraries are products so the Benchmarks/ and Fuzz/ packages can depend on them by path.
+        .library(name: "TextOutput", targets: ["TextOutput"]),
         .library(name: "MIDI", targets: ["MIDI"]),
         .library(name: "Realtime", targets: ["Realtime"]),
         .library(name: "DSP", targets: ["DSP"]),
@@ -64,32 +65,35 @@ let package = Package(
         // of the AVX-512 loops' gathers.
         // Realtime is the bottom: its ArrayStore owns every module's fixed-size buffers.
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
-        .target(name: "MIDI", dependencies: ["Realtime"]),
+        // Text for people and other programs: terminal escaping, JSON and XML text, the byte buffer lines are
+        // written into.
+        .target(name: "TextOutput", dependencies: ["Realtime"]),
+        .target(name: "MIDI", dependencies: ["Realtime", "TextOutput"]),
         // The one door to the OS for files and processes off the real-time path (swift-system beneath); the
         // SoundFont loader (DSP) opens its files through it too.
         .target(name: "OSCall", dependencies: [system]),
         // The voices' loops eight lanes wide (sample voices, kept built-in groups), the one module compiled
         // for AVX-512 (above).
         .target(name: "VoiceLoopsAVX512", dependencies: ["CVoiceLoops"], swiftSettings: avx512 + optimizedInDebug),
-        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "OSCall", "CVorbis", "CVoiceLoops", "VoiceLoopsAVX512", system],
+        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "TextOutput", "OSCall", "CVorbis", "CVoiceLoops", "VoiceLoopsAVX512", system],
                 swiftSettings: nativeDSP + optimizedInDebug),
         // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.
         .target(name: "TOML"),
-        .target(name: "Lifecycle", dependencies: ["MIDI", "TOML", "OSCall", system]),
+        .target(name: "Lifecycle", dependencies: ["TextOutput", "TOML", "OSCall", system]),
 
         // What runs the DSP against the world, and the terminal.
         .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP", "OSCall", system]),
         // Benchmarks, reference clients and measurement probes: `backbeat bench`/`soak` and the tests use
         // them; Engine never imports Bench.
         .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine", system]),
-        .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "DSP", "Engine", "Lifecycle", "TOML", system]),
+        .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
 
         // NSM session client: OSC over UDP (liblo as the codec). Network I/O off the
         // real-time path, so a module of its own rather than part of Engine.
         .target(name: "NSM", dependencies: ["CLO", system]),
 
         .executableTarget(name: "backbeat", dependencies: [
-            "MIDI", "Realtime", "DSP", "Lifecycle", "Engine", "Bench", "TUI", "NSM", system,
+            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "TUI", "NSM", system,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -101,13 +105,13 @@ let package = Package(
         // MIDI test files, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["MIDI"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
-        .testTarget(name: "MIDITests", dependencies: ["MIDI", "TestSupport"]),
+        .testTarget(name: "MIDITests", dependencies: ["MIDI", "TextOutput", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport"]),
-        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TextOutput", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "TestSupport"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "TextOutput", "TestSupport"]),
         .testTarget(name: "NSMTests", dependencies: ["NSM", "TestSupport"]),
         // System tests. Depending on the executable target makes `swift build --build-tests` build `backbeat`
         // before these tests can run. CLITests: the commands that run to their end (no server);

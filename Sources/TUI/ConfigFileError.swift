@@ -1,6 +1,7 @@
 import Foundation
 import Engine
 import MIDI
+import TextOutput
 import TOML
 import SystemPackage
 

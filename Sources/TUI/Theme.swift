@@ -1,5 +1,6 @@
 import Foundation
 import MIDI
+import TextOutput
 import TOML
 
 /// How one element looks: foreground, background and attributes.

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import MIDI
+import TextOutput
 import TUI
 
 /// `backbeat --headless`: the engine without the terminal UI, one status line a second until a quit signal.

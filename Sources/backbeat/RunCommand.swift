@@ -2,6 +2,7 @@ import ArgumentParser
 import Engine
 import Foundation
 import MIDI
+import TextOutput
 import TUI
 
 /// `backbeat [run]`: the engine with the workstation, or `--headless` without it.

@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import MIDI
 import SystemPackage
+import TextOutput
 
 /// `backbeat smf FILE`: lists a Standard MIDI File (a take, or any other) event by event.
 struct SMFCommand: ParsableCommand {
@@ -90,7 +91,7 @@ struct SMFCommand: ParsableCommand {
             var fields: [(key: String, value: JSONValue)] = [("type", .string("header")), ("format", .int(Int(smf.format))), ("tracks", .int(smf.tracks.count))]
             if case .ticksPerQuarterNote(let tpq) = smf.division { fields.append(("ticks_per_quarter", .int(Int(tpq)))) }
             else { fields.append(("division", .string(division))) }
-            out.append(MIDIJSON.object(fields))
+            out.append(JSONText.object(fields))
         } else {
             out.append("format \(smf.format), \(counted(smf.tracks.count, "track")), \(division)")
         }
@@ -105,7 +106,7 @@ struct SMFCommand: ParsableCommand {
             if json {
                 var fields: [(key: String, value: JSONValue)] = [("type", .string("track")), ("track", .int(index + 1)), ("events", .int(track.count))]
                 if let name { fields.append(("name", .string(name))) }
-                out.append(MIDIJSON.object(fields))
+                out.append(JSONText.object(fields))
             } else {
                 out.append("track \(index + 1): \(counted(track.count, "event"))" + (name.map { ", \(TerminalText.sanitized($0))" } ?? ""))
             }
@@ -123,12 +124,12 @@ struct SMFCommand: ParsableCommand {
         let prefix = String(format: "%10llu %10.3f s  ", event.tick, time)
         switch event.event {
         case .message(let m):
-            return json ? MIDIJSON.object(head + m.jsonFields) : prefix + formatter.line(m)
+            return json ? JSONText.object(head + m.jsonFields) : prefix + formatter.line(m)
         case .sysex(let s):
             let m = MIDIMessage.systemExclusive(s)
-            return json ? MIDIJSON.object(head + m.jsonFields) : prefix + formatter.line(m)
+            return json ? JSONText.object(head + m.jsonFields) : prefix + formatter.line(m)
         case .escape(let bytes):
-            if json { return MIDIJSON.object(head + [("type", .string("escape")), ("bytes", .string(hexString(bytes)))]) }
+            if json { return JSONText.object(head + [("type", .string("escape")), ("bytes", .string(hexString(bytes)))]) }
             return prefix + "F7 escape         " + String(repeating: " ", count: 6) + counted(bytes.count, "byte").padding(toLength: 40, withPad: " ", startingAt: 0) + hexString(bytes)
         case .meta(let meta):
             var details = ""
@@ -144,7 +145,7 @@ struct SMFCommand: ParsableCommand {
                 details = hexString(meta.data)
                 extra = [("data", .string(hexString(meta.data)))]
             }
-            if json { return MIDIJSON.object(head + [("type", .string("meta")), ("meta", .string(metaName(meta.type)))] + extra) }
+            if json { return JSONText.object(head + [("type", .string("meta")), ("meta", .string(metaName(meta.type)))] + extra) }
             return prefix + metaName(meta.type).padding(toLength: 24, withPad: " ", startingAt: 0) + details
         }
     }

@@ -3,6 +3,7 @@ import DSP
 import Foundation
 import Engine
 import MIDI
+import TextOutput
 
 /// `backbeat soundfont`: commands about SoundFont 2 and 3 files.
 struct SoundFontCommand: ParsableCommand {
@@ -83,18 +84,18 @@ struct SoundFontCommand: ParsableCommand {
                     fields += [("neededSamples", .int(needed.count)), ("neededBytes", .int(needed.reduce(0) { $0 + sampleBytes(font, $1) })),
                                ("neededCompressedBytes", .int(needed.reduce(0) { $0 + compressedBytes(font, $1) }))]
                 }
-                Console.out(MIDIJSON.object(fields))
+                Console.out(JSONText.object(fields))
                 if let needed {
                     for i in needed {
                         var sample: [(key: String, value: JSONValue)] = [("type", .string("sample")), ("index", .int(i)),
                                                             ("name", .string(name(font, i))), ("bytes", .int(sampleBytes(font, i)))]
                         if compressed { sample.append(("compressedBytes", .int(compressedBytes(font, i)))) }
-                        Console.out(MIDIJSON.object(sample))
+                        Console.out(JSONText.object(sample))
                     }
                     return
                 }
                 for p in font.presets {
-                    Console.out(MIDIJSON.object(presetFields(p)))
+                    Console.out(JSONText.object(presetFields(p)))
                 }
                 return
             }
@@ -152,14 +153,14 @@ struct SoundFontCommand: ParsableCommand {
             let listing = stacked.stackListing()
             if json {
                 for (layer, entry) in listing.enumerated().reversed() {
-                    Console.out(MIDIJSON.object(fontFields(entry.font, path: files[layer])
+                    Console.out(JSONText.object(fontFields(entry.font, path: files[layer])
                         + [("layer", .int(layer)), ("top", .bool(layer == fonts.count - 1))]))
                     for (preset, shadowedBy) in entry.presets {
-                        Console.out(MIDIJSON.object(presetFields(preset) + [("layer", .int(layer))]
+                        Console.out(JSONText.object(presetFields(preset) + [("layer", .int(layer))]
                             + (shadowedBy.map { [("shadowedBy", .string(files[$0]))] } ?? [])))
                     }
                 }
-                Console.out(MIDIJSON.object([("type", .string("stack")), ("fonts", .int(fonts.count)),
+                Console.out(JSONText.object([("type", .string("stack")), ("fonts", .int(fonts.count)),
                                              ("presets", .int(stacked.presetCount))]))
                 return
             }
