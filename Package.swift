@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "TOML", targets: ["TOML"]),
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Bench", targets: ["Bench"]),
+        .library(name: "Settings", targets: ["Settings"]),
         .library(name: "TUI", targets: ["TUI"]),
     ],
     dependencies: [
@@ -86,14 +87,17 @@ let package = Package(
         // Benchmarks, reference clients and measurement probes: `backbeat bench`/`soak` and the tests use
         // them; Engine never imports Bench.
         .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine", system]),
-        .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
+        // The config file, synth presets, NSM session state and the lifecycle gates put into the engine: what
+        // the workstation, the headless engine, scenarios and NSM share, without the terminal.
+        .target(name: "Settings", dependencies: ["MIDI", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
+        .target(name: "TUI", dependencies: ["CCurses", "Settings", "MIDI", "Realtime", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
 
         // NSM session client: OSC over UDP (liblo as the codec). Network I/O off the
         // real-time path, so a module of its own rather than part of Engine.
         .target(name: "NSM", dependencies: ["CLO", system]),
 
         .executableTarget(name: "backbeat", dependencies: [
-            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "TUI", "NSM", system,
+            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "Settings", "TUI", "NSM", system,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -111,7 +115,8 @@ let package = Package(
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TextOutput", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "TextOutput", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Settings", "TextOutput", "TestSupport"]),
         .testTarget(name: "NSMTests", dependencies: ["NSM", "TestSupport"]),
         // System tests. Depending on the executable target makes `swift build --build-tests` build `backbeat`
         // before these tests can run. CLITests: the commands that run to their end (no server);

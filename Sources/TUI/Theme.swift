@@ -1,5 +1,6 @@
 import Foundation
 import MIDI
+import Settings
 import TextOutput
 import TOML
 

@@ -2,7 +2,7 @@ import Engine
 import Foundation
 import MIDI
 import TextOutput
-import TUI
+import Settings
 
 /// `backbeat --headless`: the engine without the terminal UI, one status line a second until a quit signal.
 enum Headless {

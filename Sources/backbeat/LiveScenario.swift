@@ -1,7 +1,7 @@
 import Engine
 import Foundation
 import Lifecycle
-import TUI
+import Settings
 
 /// `backbeat --headless --scenario FILE`: plays a lifecycle scenario in real time against the running
 /// engine through `LiveSession`, the same live gating as the workstation's panel. The simulator's state

@@ -2,6 +2,7 @@ import ArgumentParser
 import Engine
 import Foundation
 import MIDI
+import Settings
 import TextOutput
 import TUI
 

@@ -3,6 +3,7 @@ import DSP
 import Foundation
 import MIDI
 @testable import TUI
+@testable import Settings
 import TextOutput
 
 /// An engine without JACK: events the test queues, control events the workstation sends.
