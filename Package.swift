@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Bench", targets: ["Bench"]),
         .library(name: "Settings", targets: ["Settings"]),
+        .library(name: "Reports", targets: ["Reports"]),
         .library(name: "TUI", targets: ["TUI"]),
     ],
     dependencies: [
@@ -89,6 +90,8 @@ let package = Package(
         .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine", system]),
         // The config file, synth presets, NSM session state and the lifecycle gates put into the engine: what
         // the workstation, the headless engine, scenarios and NSM share, without the terminal.
+        // What the one-shot commands print about a file: the SMF listing, the SoundFont report.
+        .target(name: "Reports", dependencies: ["MIDI", "TextOutput", "DSP"]),
         .target(name: "Settings", dependencies: ["MIDI", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
         .target(name: "TUI", dependencies: ["CCurses", "Settings", "MIDI", "Realtime", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
 
@@ -97,7 +100,7 @@ let package = Package(
         .target(name: "NSM", dependencies: ["CLO", system]),
 
         .executableTarget(name: "backbeat", dependencies: [
-            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "Settings", "TUI", "NSM", system,
+            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "Reports", "Settings", "TUI", "NSM", system,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -115,6 +118,7 @@ let package = Package(
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TextOutput", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "MIDI", "DSP", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Settings", "TextOutput", "TestSupport"]),
         .testTarget(name: "NSMTests", dependencies: ["NSM", "TestSupport"]),
