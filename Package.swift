@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "Bench", targets: ["Bench"]),
         .library(name: "Settings", targets: ["Settings"]),
         .library(name: "Reports", targets: ["Reports"]),
+        .library(name: "Headless", targets: ["Headless"]),
         .library(name: "TUI", targets: ["TUI"]),
     ],
     dependencies: [
@@ -93,6 +94,9 @@ let package = Package(
         // What the one-shot commands print about a file: the SMF listing, the SoundFont report.
         .target(name: "Reports", dependencies: ["MIDI", "TextOutput", "DSP"]),
         .target(name: "Settings", dependencies: ["MIDI", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
+        // The loops of the headless engine and the scenario player, once the executable has built what they
+        // run on.
+        .target(name: "Headless", dependencies: ["MIDI", "TextOutput", "Engine", "Lifecycle", "Settings"]),
         .target(name: "TUI", dependencies: ["CCurses", "Settings", "MIDI", "Realtime", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
 
         // NSM session client: OSC over UDP (liblo as the codec). Network I/O off the
@@ -100,7 +104,7 @@ let package = Package(
         .target(name: "NSM", dependencies: ["CLO", system]),
 
         .executableTarget(name: "backbeat", dependencies: [
-            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "Reports", "Settings", "TUI", "NSM", system,
+            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "Reports", "Settings", "Headless", "TUI", "NSM", system,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -119,6 +123,7 @@ let package = Package(
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TextOutput", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "MIDI", "DSP", "TestSupport"]),
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "Engine", "Lifecycle", "MIDI", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Settings", "TextOutput", "TestSupport"]),
         .testTarget(name: "NSMTests", dependencies: ["NSM", "TestSupport"]),

@@ -44,7 +44,7 @@ struct Run: ParsableCommand {
             return
         }
         if headless {
-            try Headless.run(engine, alsa: alsa, config: ui.loadConfig(), logFile: logFile)
+            try HeadlessRun.run(engine, alsa: alsa, config: ui.loadConfig(), logFile: logFile)
         } else {
             try WorkstationCommand.run(engine: engine, ui: ui, alsa: alsa, scenarioPath: scenario, logFile: logFile)
         }
