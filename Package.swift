@@ -35,6 +35,7 @@ let package = Package(
     products: [
         .executable(name: "backbeat", targets: ["backbeat"]),
         // Libraries are products so the Benchmarks/ and Fuzz/ packages can depend on them by path.
+        .library(name: "TextOutput", targets: ["TextOutput"]),
         .library(name: "MIDI", targets: ["MIDI"]),
         .library(name: "Realtime", targets: ["Realtime"]),
         .library(name: "DSP", targets: ["DSP"]),
@@ -42,6 +43,9 @@ let package = Package(
         .library(name: "TOML", targets: ["TOML"]),
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Bench", targets: ["Bench"]),
+        .library(name: "Settings", targets: ["Settings"]),
+        .library(name: "Reports", targets: ["Reports"]),
+        .library(name: "Headless", targets: ["Headless"]),
         .library(name: "TUI", targets: ["TUI"]),
     ],
     dependencies: [
@@ -68,7 +72,10 @@ let package = Package(
         // of the AVX-512 loops' gathers.
         // Realtime is the bottom: its ArrayStore owns every module's fixed-size buffers.
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
-        .target(name: "MIDI", dependencies: ["Realtime"]),
+        // Text for people and other programs: terminal escaping, JSON and XML text, the byte buffer lines are
+        // written into.
+        .target(name: "TextOutput", dependencies: ["Realtime"]),
+        .target(name: "MIDI", dependencies: ["Realtime", "TextOutput"]),
         // The one door to the OS for files and processes off the real-time path (swift-system beneath); the
         // SoundFont loader (DSP) opens its files through it too.
         .target(name: "OSCall", dependencies: [system]),
@@ -79,26 +86,34 @@ let package = Package(
         .target(name: "VoiceLoopsPortable", dependencies: ["VoiceLoops"], swiftSettings: optimizedInDebug),
         .target(name: "VoiceLoopsAVX2", dependencies: ["VoiceLoops", "CVoiceLoops"], swiftSettings: avx2 + optimizedInDebug),
         .target(name: "VoiceLoopsAVX512", dependencies: ["VoiceLoops", "CVoiceLoops"], swiftSettings: avx512 + optimizedInDebug),
-        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "OSCall", "CVorbis", "CVoiceLoops", "VoiceLoops",
+        .target(name: "DSP", dependencies: ["MIDI", "Realtime", "TextOutput", "OSCall", "CVorbis", "CVoiceLoops", "VoiceLoops",
                                             "VoiceLoopsPortable", "VoiceLoopsAVX2", "VoiceLoopsAVX512", system],
                 swiftSettings: nativeDSP + optimizedInDebug),
         // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.
         .target(name: "TOML"),
-        .target(name: "Lifecycle", dependencies: ["MIDI", "TOML", "OSCall", system]),
+        .target(name: "Lifecycle", dependencies: ["TextOutput", "TOML", "OSCall", system]),
 
         // What runs the DSP against the world, and the terminal.
         .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP", "OSCall", system]),
         // Benchmarks, reference clients and measurement probes: `backbeat bench`/`soak` and the tests use
         // them; Engine never imports Bench.
         .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine", system]),
-        .target(name: "TUI", dependencies: ["CCurses", "MIDI", "Realtime", "DSP", "Engine", "Lifecycle", "TOML", system]),
+        // The config file, synth presets, NSM session state and the lifecycle gates put into the engine: what
+        // the workstation, the headless engine, scenarios and NSM share, without the terminal.
+        // What the one-shot commands print about a file: the SMF listing, the SoundFont report.
+        .target(name: "Reports", dependencies: ["MIDI", "TextOutput", "DSP"]),
+        .target(name: "Settings", dependencies: ["MIDI", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
+        // The loops of the headless engine and the scenario player, once the executable has built what they
+        // run on.
+        .target(name: "Headless", dependencies: ["MIDI", "TextOutput", "Engine", "Lifecycle", "Settings"]),
+        .target(name: "TUI", dependencies: ["CCurses", "Settings", "MIDI", "Realtime", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
 
         // NSM session client: OSC over UDP (liblo as the codec). Network I/O off the
         // real-time path, so a module of its own rather than part of Engine.
         .target(name: "NSM", dependencies: ["CLO", system]),
 
         .executableTarget(name: "backbeat", dependencies: [
-            "MIDI", "Realtime", "DSP", "Lifecycle", "Engine", "Bench", "TUI", "NSM", system,
+            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "Reports", "Settings", "Headless", "TUI", "NSM", system,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -110,13 +125,16 @@ let package = Package(
         // MIDI test files, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["MIDI"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
-        .testTarget(name: "MIDITests", dependencies: ["MIDI", "TestSupport"]),
+        .testTarget(name: "MIDITests", dependencies: ["MIDI", "TextOutput", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport", "VoiceLoops", "VoiceLoopsPortable", "VoiceLoopsAVX2", "VoiceLoopsAVX512"]),
-        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TestSupport"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TextOutput", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
-        .testTarget(name: "TUITests", dependencies: ["TUI", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "MIDI", "DSP", "TestSupport"]),
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "Engine", "Lifecycle", "MIDI", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
+        .testTarget(name: "TUITests", dependencies: ["TUI", "Settings", "TextOutput", "TestSupport"]),
         .testTarget(name: "NSMTests", dependencies: ["NSM", "TestSupport"]),
         // System tests. Depending on the executable target makes `swift build --build-tests` build `backbeat`
         // before these tests can run. CLITests: the commands that run to their end (no server);

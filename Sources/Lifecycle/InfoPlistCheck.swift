@@ -2,9 +2,9 @@
 // (docs/lifecycle-rules.md, "The Info.plist check"). Same input, same output: nothing here depends on
 // dictionary order.
 import Foundation
-import MIDI
 import OSCall
 import SystemPackage
+import TextOutput
 
 /// What an Info.plist declares, and what follows from it, without running anything.
 public struct InfoPlistReport: Sendable, Equatable {
@@ -258,7 +258,7 @@ public struct InfoPlistReport: Sendable, Equatable {
 
     /// The report as one JSON object (docs/lifecycle-rules.md, "The Info.plist check"), keys in a fixed order.
     public func json(file: String) -> String {
-        let q = MIDIJSON.quote
+        let q = JSONText.quote
         func optional(_ s: String?) -> String { s.map(q) ?? "null" }
         var out = "{\"file\":\(q(file))"
         out += ",\"background_modes\":[" + modes.map { m in

@@ -1,3 +1,4 @@
+import TextOutput
 // Lifecycle module: the iOS lifecycle simulator. The rules it implements, with their public sources, are
 // in docs/lifecycle-rules.md; comments write its section N as "rules §N". docs/ARCHITECTURE.md places the
 // module in the house.

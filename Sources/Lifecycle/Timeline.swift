@@ -1,5 +1,5 @@
 import Foundation
-import MIDI
+import TextOutput
 // Running a scenario, and the two renderings of its timeline: JSON lines (docs/scenarios.md, "Timeline
 // output": a contract) and a readable table for people.
 
@@ -175,7 +175,7 @@ public enum TimelineFormat {
     }
 
     /// A JSON string literal (also a valid TOML basic string): MIDI's JSON writer, one escaper for all output.
-    static func quote(_ s: String) -> String { MIDIJSON.quote(s) }
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
 
     /// ANSI colour of each state in the strip.
     static func colour(_ state: AppState) -> String {

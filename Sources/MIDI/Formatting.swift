@@ -1,49 +1,8 @@
+import TextOutput
 // How messages are shown: one JSON object per message (a contract other tools read) and one monitor line.
 // Shared by `backbeat decode` and `backbeat monitor`.
 
-/// A JSON scalar, enough for the flat objects of the MIDI JSON output.
-public enum JSONValue: Hashable, Sendable {
-    case int(Int)
-    case string(String)
-    case bool(Bool)
-    case double(Double)
-
-    /// The JSON text of this value.
-    public var json: String {
-        switch self {
-        case .int(let v): String(v)
-        case .string(let s): MIDIJSON.quote(s)
-        case .bool(let b): b ? "true" : "false"
-        case .double(let d): d.isFinite ? String(d) : "null"
-        }
-    }
-}
-
-/// A tiny JSON writer for flat objects with ordered keys.
-public enum MIDIJSON {
-    /// `s` as a JSON string literal, quotes included. Escapes `"`, `\` and every scalar a terminal would not
-    /// show as text (C0, DEL, C1, line separators, bidirectional overrides: see ``TerminalText/isPrintable(_:)``)
-    /// as `\uNNNN`, so JSON read on a terminal cannot carry an escape sequence either.
-    public static func quote(_ s: String) -> String {
-        "\"" + TerminalText.escaping(s) { scalar in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            case let c where !TerminalText.isPrintable(c):
-                "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
-            default: nil
-            }
-        } + "\""
-    }
-
-    /// One JSON object on one line, keys in the given order: `{"type":"note-on","channel":1,...}`.
-    public static func object(_ fields: [(key: String, value: JSONValue)]) -> String {
-        "{" + fields.map { quote($0.key) + ":" + $0.value.json }.joined(separator: ",") + "}"
-    }
-
+extension JSONText {
     /// The closing line of a decode: `{"type":"summary","messages":N,"errors":E}`.
     public static func summary(messages: Int, errors: Int) -> String {
         object([("type", .string("summary")), ("messages", .int(messages)), ("errors", .int(errors))])
@@ -126,7 +85,7 @@ extension MIDIMessage {
     }
 
     /// This message as one line of JSON (see ``jsonFields``).
-    public var json: String { MIDIJSON.object(jsonFields) }
+    public var json: String { JSONText.object(jsonFields) }
 }
 
 /// The human-readable line of a MIDI monitor, in columns: index, type, channel, description, raw bytes.

@@ -1,3 +1,4 @@
+import TextOutput
 /// A hex text that is not a list of bytes: which token, where.
 public struct HexParseError: Error, Equatable, CustomStringConvertible {
     /// The offending whitespace-separated token, as written.

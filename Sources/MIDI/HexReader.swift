@@ -1,3 +1,4 @@
+import TextOutput
 /// Reads hex text as it arrives, in chunks of any size: the bytes of every complete pair of digits come out
 /// at once, so a pipe is decoded while it is still open. Same syntax as ``HexBytes/parse(_:)``: whitespace
 /// separates tokens, a token is one or more pairs with an optional 0x prefix.

@@ -1,3 +1,4 @@
+import TextOutput
 /// `backbeat decode` as a stream: bytes (or hex text) go in as they arrive, in chunks of any size, and the
 /// lines of every message completed so far come out in ``output``, ready to be written. Memory stays bounded
 /// whatever the input's length: the parser's sysex buffer, and the lines of one chunk until the caller
@@ -82,7 +83,7 @@ public struct MIDIDecodeStream: ~Copyable {
             output.appendDecimal(messageCount); output.append(messageCount == 1 ? " message, " : " messages, ")
             output.appendDecimal(errorCount); output.append(errorCount == 1 ? " error\n" : " errors\n")
         case .json:
-            output.append(MIDIJSON.summary(messages: messageCount, errors: errorCount) + "\n")
+            output.append(JSONText.summary(messages: messageCount, errors: errorCount) + "\n")
         }
     }
 
@@ -193,7 +194,7 @@ public struct MIDIDecodeStream: ~Copyable {
     /// ``Problem/fixedIndex``.
     private static func errorTexts(_ format: Format, prefix: String) -> PhraseTable {
         func ending(_ problem: Problem) -> String {
-            format == .text ? ": " + problem.message + "\n" : "\",\"message\":" + MIDIJSON.quote(problem.message) + "}\n"
+            format == .text ? ": " + problem.message + "\n" : "\",\"message\":" + JSONText.quote(problem.message) + "}\n"
         }
         var texts = [format == .text ? prefix + "offset " : "{\"type\":\"error\",\"offset\":"]
         texts += [Problem.strayData, .undefinedRealtime, .strayEndOfExclusive, .undefinedStatus].map(ending)
@@ -272,7 +273,7 @@ public struct MIDIDecodeStream: ~Copyable {
         case .json:
             output.append(errorTexts[0]); output.appendDecimal(offset)
             if let byte { output.append(",\"byte\":\""); output.appendHex(byte) }
-            output.append((byte == nil ? "," : "\",") + "\"message\":" + MIDIJSON.quote(problem.message) + "}\n")
+            output.append((byte == nil ? "," : "\",") + "\"message\":" + JSONText.quote(problem.message) + "}\n")
         }
     }
 

@@ -1,4 +1,5 @@
 import Realtime
+import TextOutput
 
 /// Writes the lines of `backbeat decode` straight into bytes: the same text as ``MonitorFormatter/line(_:index:)``
 /// and the same JSON as ``MIDIMessage/json``, without building a `MIDIMessage` or a `String` per message.
@@ -53,7 +54,7 @@ public struct MessageLineWriter: ~Copyable {
             let channel = channels[status < 0xF0 ? status & 0x0F : 16]
             if let message = MIDIMessage(short) {
                 types.append(pad(formatter.typeName(message), Self.typeWidth) + channel)
-                var head = "{\"type\":" + MIDIJSON.quote(message.jsonType)
+                var head = "{\"type\":" + JSONText.quote(message.jsonType)
                 if let channel = message.channel { head += ",\"channel\":\(Int(channel & 0x0F) + 1)" }
                 jsonHeads.append(head)
             } else {

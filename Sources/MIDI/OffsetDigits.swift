@@ -1,4 +1,5 @@
 import Realtime
+import TextOutput
 
 /// The decimal digits of the last error offset ``MIDIDecodeStream`` wrote, kept for the next one: random
 /// input has an error about every three bytes, so the next offset is nearly always in the same hundred and

@@ -1,4 +1,5 @@
 import Realtime
+import TextOutput
 
 /// Strings rendered once into one block of UTF-8, looked up by number. The block has 32 readable bytes
 /// after its last string, so a ``ByteCursor`` can copy any entry 32 bytes at a time.

@@ -1,5 +1,5 @@
 // Writing any Standard MIDI File value: what a take becomes when it is finished (format 1, one track per
-// port) and what the tests build files with.
+// port), what `render` and the tests build files with. The bytes are `SMFEncoder`'s.
 
 extension StandardMIDIFile {
     /// Meta event types a take uses.
@@ -21,48 +21,44 @@ extension StandardMIDIFile {
     /// back; a tick before the previous one is written at the previous one), channel messages with running
     /// status, and an End of Track added where a track lacks one (anything after an End of Track is dropped).
     public func encoded() -> [UInt8] {
-        var file: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, UInt8(format >> 8), UInt8(format & 0xFF),
-                                                   UInt8(tracks.count >> 8 & 0xFF), UInt8(tracks.count & 0xFF)]
-        switch division {
-        case .ticksPerQuarterNote(let tpq): file += [UInt8(tpq >> 8 & 0x7F), UInt8(tpq & 0xFF)]
-        case .smpte(let fps, let tpf): file += [UInt8(bitPattern: -Int8(fps == 29 ? 29 : Int8(fps))), tpf]
-        }
-        for track in tracks {
-            var body: [UInt8] = []
-            var tick: UInt64 = 0
-            var runningStatus: UInt8 = 0
+        var file = SMFEncoder.header(format: format, tracks: tracks.count, division: division)
+        for events in tracks {
+            var track = SMFEncoder.Track()
             var ended = false
-            for event in track {
-                let delta = event.tick > tick ? event.tick - tick : 0
-                tick = max(tick, event.tick)
-                Self.appendVLQ(UInt32(min(delta, 0x0FFF_FFFF)), to: &body)
-                Self.appendTrackEvent(event.event, runningStatus: &runningStatus, to: &body)
+            for event in events {
+                track.append(event.event, at: event.tick)
                 if case .meta(let meta) = event.event, meta.isEndOfTrack { ended = true; break }
             }
-            if !ended { body += [0x00, 0xFF, 0x2F, 0x00] }
-            file += Array("MTrk".utf8)
-            let n = UInt32(body.count)
-            file += [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
-            file += body
+            if !ended { track.end() }
+            file += SMFEncoder.trackChunk(track.bytes)
         }
         return file
     }
 
-    /// One track event's bytes after its delta time.
-    public static func appendTrackEvent(_ event: Event, runningStatus: inout UInt8, to track: inout [UInt8]) {
-        switch event {
-        case .message(let message): appendEvent(message, runningStatus: &runningStatus, to: &track)
-        case .sysex(let sysex): appendEvent(.systemExclusive(sysex), runningStatus: &runningStatus, to: &track)
-        case .escape(let bytes):
-            runningStatus = 0
-            track.append(0xF7)
-            appendVLQ(UInt32(bytes.count), to: &track)
-            track += bytes
-        case .meta(let meta):
-            runningStatus = 0
-            track += [0xFF, meta.type & 0x7F]
-            appendVLQ(UInt32(meta.data.count), to: &track)
-            track += meta.data
+    /// A format 0 file of `events` (seconds from the start; sorted here, ties keep their order) at a fixed
+    /// tempo. Channel messages use running status; sysex become F0 events, system common and real-time
+    /// messages F7 escape events. Times are rounded to the nearest tick.
+    public static func format0(
+        _ events: [(seconds: Double, message: MIDIMessage)],
+        ticksPerQuarterNote: UInt16 = 480,
+        microsecondsPerQuarterNote: UInt32 = defaultMicrosecondsPerQuarterNote
+    ) -> [UInt8] {
+        let tpq = max(1, min(ticksPerQuarterNote, 0x7FFF))
+        let tempo = max(1, min(microsecondsPerQuarterNote, 0xFF_FFFF))
+        let ticksPerSecond = Double(tpq) * 1_000_000 / Double(tempo)
+        // Non-finite or negative times go to the start, so the order is total and ticks never go back.
+        let sorted = events.enumerated()
+            .map { (offset: $0.offset, seconds: $0.element.seconds.isFinite ? max(0, $0.element.seconds) : 0,
+                    message: $0.element.message) }
+            .sorted { ($0.seconds, $0.offset) < ($1.seconds, $1.offset) }
+
+        var track = SMFEncoder.Track()
+        track.append(.meta(tempoEvent(tempo)), at: 0)
+        for item in sorted {
+            let exact = (item.seconds * ticksPerSecond).rounded()
+            track.append(.message(item.message), at: exact.isFinite && exact > 0 ? UInt64(min(exact, 1e15)) : 0)
         }
+        track.end()
+        return SMFEncoder.header(format: 0, tracks: 1, division: .ticksPerQuarterNote(tpq)) + SMFEncoder.trackChunk(track.bytes)
     }
 }

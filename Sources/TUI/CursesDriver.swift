@@ -1,6 +1,7 @@
 import CCurses
 import Foundation
 import MIDI
+import TextOutput
 
 /// The terminal: takes the screen, maps the theme onto what the terminal can show, writes the cells that
 /// changed since the last frame, reads keys and mouse clicks, and gives the screen back (`close`).

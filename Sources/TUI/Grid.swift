@@ -1,4 +1,5 @@
 import MIDI
+import TextOutput
 
 /// A rectangle of cells: panels draw into one, the curses driver writes the cells that changed.
 public struct Rect: Equatable, Sendable, CustomStringConvertible {

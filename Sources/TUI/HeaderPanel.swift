@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import MIDI
+import TextOutput
 
 /// The header's figures: a plain value so the panel draws the same from a live engine and from a test.
 public struct HeaderInfo: Equatable, Sendable {

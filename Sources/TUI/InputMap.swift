@@ -1,5 +1,6 @@
 import Lifecycle
 import MIDI
+import TextOutput
 
 /// A key or mouse event as the driver reports it.
 public enum Key: Equatable, Sendable {

@@ -1,5 +1,6 @@
 import Lifecycle
 import MIDI
+import TextOutput
 
 /// The lifecycle panel: state and time in state, configuration, narration, a strip of the last 60 s,
 /// callbacks in order with the style's names, the streams table and the warnings. `P` shows the same

@@ -1,6 +1,7 @@
 import Foundation
 import Lifecycle
 import MIDI
+import TextOutput
 
 /// The presenter view (`P`): the lifecycle panel filling the screen for an audience. A large state badge
 /// with the time in state and the clock (paused, speed), the narration, the strip, every stream with its

@@ -1,6 +1,7 @@
 import Foundation
 import Lifecycle
 import MIDI
+import TextOutput
 
 /// The lifecycle panel's and the presenter view's text, as blocks of lines that fit a width and a height:
 /// every text is wrapped at word boundaries (a word longer than the line is split, never dropped), and when

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import MIDI
+import TextOutput
 
 /// The MIDI monitor: a filter/tempo/loss line, then the log, newest at the bottom.
 public struct MonitorPanel {

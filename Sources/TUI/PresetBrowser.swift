@@ -1,5 +1,6 @@
 import Foundation
 import MIDI
+import TextOutput
 
 /// One preset of the font, as the browser lists it.
 public struct PresetEntry: Equatable, Sendable {

@@ -1,5 +1,7 @@
 import Foundation
 import MIDI
+import Settings
+import TextOutput
 import TOML
 
 /// How one element looks: foreground, background and attributes.

@@ -1,5 +1,6 @@
 import Foundation
 import MIDI
+import Settings
 import TOML
 
 /// The fields one `[styles]` entry names; the others come from the parent theme's style for that element

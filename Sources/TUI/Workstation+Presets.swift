@@ -3,6 +3,8 @@ import Engine
 import Foundation
 import Lifecycle
 import MIDI
+import Settings
+import TextOutput
 
 // The workstation's presets: the browser of a font's presets, the name prompt, saving and loading synth presets,
 // and the program a channel plays (its name in the monitor, PgUp/PgDn).

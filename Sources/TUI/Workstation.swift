@@ -3,6 +3,8 @@ import Engine
 import Foundation
 import Lifecycle
 import MIDI
+import Settings
+import TextOutput
 
 /// Settings the workstation starts with (config file, then command line).
 public struct WorkstationSettings: Sendable {

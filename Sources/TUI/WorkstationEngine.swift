@@ -2,15 +2,14 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import Settings
 
 /// What the workstation needs from the engine: a protocol so the panels and key handling run in tests
 /// without JACK.
-public protocol WorkstationEngine: AnyObject {
+public protocol WorkstationEngine: LifecycleGateTarget {
     func status() -> EngineStatus
     func drainEvents(_ body: (EngineEvent) -> Void)
     func takeSysex(count: Int) -> [UInt8]
-    /// Pushes onto the keyboard ring (UI thread only); false when the ring is full.
-    func send(_ event: ControlEvent) -> Bool
     func synthView() -> SynthView
     /// `synthView()` with, when the synth plays a SoundFont, the preset of `channel` (0...15).
     func synthView(channel: UInt8) -> SynthView
@@ -34,8 +33,6 @@ public protocol WorkstationEngine: AnyObject {
     func setEffect(_ parameter: EffectParameter, _ value: Float)
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
-    /// The lifecycle simulator's gates, read by the real-time thread.
-    func setGates(midiDelivered: Bool, audioPlaying: Bool)
 }
 
 extension WorkstationEngine {
@@ -129,13 +126,6 @@ extension Engine: WorkstationEngine {
 
     public func currentPreset(channel: UInt8) -> Int? { synth.soundFont == nil ? nil : synth.preset(onChannel: Int(channel)) }
 
-    public func send(_ event: ControlEvent) -> Bool { keyboardRing.push(event) }
-    public func synthView() -> SynthView {
-        var view = SynthView(patch: synth.currentPatch, values: SynthParameter.allCases.map { synth.value(of: $0) },
-                             voicesInUse: synth.activeVoiceCount, voiceCapacity: synth.voiceCapacity)
-        view.effects = EffectParameter.allCases.map { synth.value(of: $0) }
-        return view
-    }
     public func setEffect(_ parameter: EffectParameter, _ value: Float) { synth.setEffect(parameter, value) }
     public var synthChannel: UInt8? { synth.channel }
 }

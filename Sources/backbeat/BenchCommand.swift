@@ -5,6 +5,7 @@ import Engine
 import Foundation
 import MIDI
 import SystemPackage
+import TextOutput
 
 /// `backbeat bench`: Backbeat measured side by side with its references, one table.
 struct Bench: ParsableCommand {
@@ -404,7 +405,7 @@ struct Bench: ParsableCommand {
                                                          ("reference", .string(row.reference)), ("ratio", .string(row.ratio)),
                                                          ("target", .string(row.target))]
         if let pass = row.pass { fields.append(("pass", .bool(pass))) }
-        return MIDIJSON.object(fields)
+        return JSONText.object(fields)
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Settings
 import TUI
 
 /// What the shell completions (`backbeat --generate-completion-script bash|zsh|fish`) offer for arguments

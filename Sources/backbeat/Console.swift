@@ -1,5 +1,6 @@
 import Foundation
 import MIDI
+import TextOutput
 
 /// stdout for results, stderr for messages; flushed per line so pipes and tests see them at once. Every
 /// message on stderr goes through `TerminalText.visible` (line by line): whatever a message quotes from

@@ -4,6 +4,7 @@ import Foundation
 import MIDI
 import Realtime
 import SystemPackage
+import TextOutput
 
 /// `backbeat decode`: raw MIDI bytes in, one line per message out (a monitor without times).
 struct Decode: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DSP
 import Engine
-import TUI
+import Settings
 
 /// The engine's options, shared by the workstation, `--headless` and `monitor`.
 struct EngineArguments: ParsableArguments {

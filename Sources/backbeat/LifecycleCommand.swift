@@ -4,6 +4,7 @@ import Engine
 import Foundation
 import Lifecycle
 import MIDI
+import TextOutput
 
 struct LifecycleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -122,7 +123,7 @@ struct LifecycleCheck: ParsableCommand {
             style = s
         }
         if json {
-            print(report.json(file: plist))  // MIDIJSON.quote escapes every control character
+            print(report.json(file: plist))  // JSONText.quote escapes every control character
             return
         }
         guard emitScenario else {

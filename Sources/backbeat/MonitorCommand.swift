@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Engine
 import MIDI
+import TextOutput
 import TUI
 
 /// `backbeat monitor`: a headless MIDI monitor on midi_in, one line per message, until SIGINT/SIGTERM.
@@ -48,7 +49,7 @@ struct Monitor: ParsableCommand {
                 if hidden.hides(message) { hiddenCount += 1; return }
                 guard let message else {
                     let status = hexString([monitored.message.status])
-                    Console.out(json ? MIDIJSON.object([("type", .string("undefined")), ("status", .string(status)), ("frame", .int(Int(monitored.frameTime))), ("time", .double(seconds))])
+                    Console.out(json ? JSONText.object([("type", .string("undefined")), ("status", .string(status)), ("frame", .int(Int(monitored.frameTime))), ("time", .double(seconds))])
                                      : "\(String(monitored.frameTime).leftPadded(10))  undefined status byte \(status)")
                     return
                 }
@@ -60,7 +61,7 @@ struct Monitor: ParsableCommand {
                     fields.append(("time", .double(seconds)))
                     fields.append(("source", .string(monitored.source.description)))
                     if monitored.lost { fields.append(("lost", .bool(true))) }
-                    Console.out(MIDIJSON.object(fields))
+                    Console.out(JSONText.object(fields))
                 } else {
                     let time = String(format: "%10.3f s", seconds)
                     let lost = monitored.lost ? " LOST" : ""

@@ -1,7 +1,7 @@
 import Engine
 import Foundation
 import NSM
-import TUI
+import Settings
 
 /// Backbeat as an NSM client (RaySession, New Session Manager, Agordejo), only when `NSM_URL` is set:
 /// announce before the engine starts, wait (at most 5 s) for the server's `open`, take the client id as the

@@ -2,6 +2,8 @@ import ArgumentParser
 import Engine
 import Foundation
 import MIDI
+import Settings
+import TextOutput
 import TUI
 
 /// `backbeat [run]`: the engine with the workstation, or `--headless` without it.
@@ -42,7 +44,7 @@ struct Run: ParsableCommand {
             return
         }
         if headless {
-            try Headless.run(engine, alsa: alsa, config: ui.loadConfig(), logFile: logFile)
+            try HeadlessRun.run(engine, alsa: alsa, config: ui.loadConfig(), logFile: logFile)
         } else {
             try WorkstationCommand.run(engine: engine, ui: ui, alsa: alsa, scenarioPath: scenario, logFile: logFile)
         }

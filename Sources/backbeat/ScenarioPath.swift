@@ -1,7 +1,7 @@
 import Engine
 import Foundation
 import Lifecycle
-import TUI
+import Settings
 
 /// Where a scenario argument (`lifecycle run NAME|FILE`, `--scenario NAME|FILE`) is read from: a file that
 /// exists, or a path (it has a `/` or ends in `.toml`), is read as is; a bare name such as

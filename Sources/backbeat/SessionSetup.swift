@@ -2,9 +2,28 @@ import ArgumentParser
 import Engine
 import Foundation
 import MIDI
+import Settings
 
 /// `--demo`, `--record-midi` and `--record-audio`, the same for the headless engine and the workstation.
 enum SessionSetup {
+    /// The engine of a headless run, not started: `options` with the synth preset (the NSM session's, else
+    /// `--preset` or the config's) and the SoundFont, the NSM session's client name, every line it logs on
+    /// standard error and in `logFile` (`--log`).
+    static func makeEngine(_ arguments: EngineArguments, options: EngineOptions, config: Config, nsm: NSMSession?,
+                           logFile: LogFile?) -> Engine {
+        let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
+        var options = options.applying(preset)
+        options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts ?? config.engine.soundFonts,
+                                                    sampleCacheFallback: config.engine.sampleCache)
+        nsm?.adjust(&options)
+        let engine = Engine(options: options, log: { line in
+            Console.info(line)
+            logFile?.write(line)
+        })
+        preset?.apply(to: engine.synth)
+        return engine
+    }
+
     /// Before the engine starts: recording targets that cannot be written end Backbeat with a message naming
     /// the file and the reason (exit 2), before anything plays. The audio file is opened here.
     /// Checks the recording targets, starts the engine (a clear error and exit 2 if it cannot, recorders

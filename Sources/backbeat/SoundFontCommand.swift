@@ -1,8 +1,8 @@
 import ArgumentParser
 import DSP
-import Foundation
 import Engine
 import MIDI
+import Reports
 
 /// `backbeat soundfont`: commands about SoundFont 2 and 3 files.
 struct SoundFontCommand: ParsableCommand {
@@ -60,9 +60,12 @@ struct SoundFontCommand: ParsableCommand {
                     throw ExitCode(2)
                 }
             }
-            if fonts.count > 1 && midiFile == nil { return stack(fonts) }
+            let report = SoundFontReport(files: files, json: json)
+            if fonts.count > 1 && midiFile == nil {
+                for line in report.stackLines(fonts) { Console.out(line) }
+                return
+            }
             let font = fonts.count > 1 ? SoundFont.stacked(fonts) : fonts[0]
-            let file = files.count > 1 ? files.joined(separator: " + ") : files[0]
             var needed: [Int]?
             if let midiFile {
                 do {
@@ -75,128 +78,7 @@ struct SoundFontCommand: ParsableCommand {
                     throw ExitCode(2)
                 }
             }
-            let store = font.sampleStore
-            let compressed = !font.sampleStores.isEmpty
-            if json {
-                var fields = fontFields(font, path: file)
-                if let needed {
-                    fields += [("neededSamples", .int(needed.count)), ("neededBytes", .int(needed.reduce(0) { $0 + sampleBytes(font, $1) })),
-                               ("neededCompressedBytes", .int(needed.reduce(0) { $0 + compressedBytes(font, $1) }))]
-                }
-                Console.out(MIDIJSON.object(fields))
-                if let needed {
-                    for i in needed {
-                        var sample: [(key: String, value: JSONValue)] = [("type", .string("sample")), ("index", .int(i)),
-                                                            ("name", .string(name(font, i))), ("bytes", .int(sampleBytes(font, i)))]
-                        if compressed { sample.append(("compressedBytes", .int(compressedBytes(font, i)))) }
-                        Console.out(MIDIJSON.object(sample))
-                    }
-                    return
-                }
-                for p in font.presets {
-                    Console.out(MIDIJSON.object(presetFields(p)))
-                }
-                return
-            }
-            Console.out("name: \(TerminalText.sanitized(font.name))")
-            Console.out("presets: \(font.presetCount)")
-            if store != nil { compressionLines(font) }
-            if let needed, let midiFile {
-                let bytes = needed.reduce(0) { $0 + sampleBytes(font, $1) }
-                Console.out("samples for \(TerminalText.sanitized(midiFile)): \(needed.count), \(bytes) bytes decoded (\(mebibytes(bytes)))"
-                            + (compressed ? ", \(needed.reduce(0) { $0 + compressedBytes(font, $1) }) bytes compressed" : ""))
-                for i in needed {
-                    Console.out("\(i) \(TerminalText.sanitized(name(font, i))) \(sampleBytes(font, i))"
-                                + (compressed ? " \(compressedBytes(font, i))" : ""))
-                }
-                return
-            }
-            for p in font.presets {
-                Console.out("\(p.bank):\(p.program) \(TerminalText.sanitized(p.name))")
-            }
+            for line in report.lines(font, needed: needed, midiFile: midiFile) { Console.out(line) }
         }
-
-        func fontFields(_ font: SoundFont, path: String) -> [(key: String, value: JSONValue)] {
-            var fields: [(key: String, value: JSONValue)] = [
-                ("type", .string("font")), ("path", .string(path)), ("name", .string(font.name)),
-                ("presets", .int(font.presetCount)), ("zones", .int(font.zones.count)),
-                ("samples", .int(font.samples.count)), ("sampleFrames", .int(font.sampleData.count)),
-                ("24bit", .bool(font.sampleLowBytes != nil)),
-            ]
-            if let store = font.sampleStore {
-                fields += [("compressedSamples", .int(store.compressedCount)), ("compressedBytes", .int(store.compressedBytes)),
-                           ("decodedBytes", .int(store.decodedBytesIfAll))]
-            }
-            return fields
-        }
-
-        /// A SoundFont 3 font's compression, in three lines (nothing for SoundFont 2).
-        func compressionLines(_ font: SoundFont) {
-            guard let store = font.sampleStore else { return }
-            Console.out("compressed samples: \(store.compressedCount) of \(font.samples.count) (Ogg Vorbis, SoundFont 3)")
-            Console.out("compressed bytes: \(store.compressedBytes) (\(mebibytes(store.compressedBytes)))")
-            Console.out("decoded size if all were decoded: \(store.decodedBytesIfAll) (\(mebibytes(store.decodedBytesIfAll)))")
-        }
-
-        func presetFields(_ p: SoundFontPreset) -> [(key: String, value: JSONValue)] {
-            [
-                ("type", .string("preset")), ("bank", .int(Int(p.bank))), ("program", .int(Int(p.program))),
-                ("name", .string(p.name)), ("zones", .int(Int(p.zoneCount))),
-            ]
-        }
-
-        /// A stack, top font first: each font's presets, those a higher font shadows marked (the stack plays
-        /// the higher one), then what the stack plays in all.
-        func stack(_ fonts: [SoundFont]) {
-            let stacked = SoundFont.stacked(fonts)
-            let listing = stacked.stackListing()
-            if json {
-                for (layer, entry) in listing.enumerated().reversed() {
-                    Console.out(MIDIJSON.object(fontFields(entry.font, path: files[layer])
-                        + [("layer", .int(layer)), ("top", .bool(layer == fonts.count - 1))]))
-                    for (preset, shadowedBy) in entry.presets {
-                        Console.out(MIDIJSON.object(presetFields(preset) + [("layer", .int(layer))]
-                            + (shadowedBy.map { [("shadowedBy", .string(files[$0]))] } ?? [])))
-                    }
-                }
-                Console.out(MIDIJSON.object([("type", .string("stack")), ("fonts", .int(fonts.count)),
-                                             ("presets", .int(stacked.presetCount))]))
-                return
-            }
-            Console.out("stack: \(fonts.count) fonts, the last named on top; a preset is looked up from the top down")
-            for (layer, entry) in listing.enumerated().reversed() {
-                let shadowed = entry.presets.count { $0.shadowedBy != nil }
-                let position = layer == fonts.count - 1 ? "top" : layer == 0 ? "bottom" : "layer \(layer + 1)"
-                Console.out("")
-                Console.out("font \(layer + 1) (\(position)): \(TerminalText.sanitized(files[layer]))")
-                Console.out("name: \(TerminalText.sanitized(entry.font.name))")
-                compressionLines(entry.font)
-                Console.out("presets: \(entry.presets.count), \(entry.presets.count - shadowed) played, \(shadowed) shadowed")
-                for (preset, shadowedBy) in entry.presets {
-                    let note = shadowedBy.map { " (shadowed by \(TerminalText.sanitized(fonts[$0].fileName)))" } ?? ""
-                    Console.out("\(preset.bank):\(preset.program) \(TerminalText.sanitized(preset.name))\(note)")
-                }
-            }
-            Console.out("")
-            Console.out("stack presets: \(stacked.presetCount)")
-        }
-
-        /// A sample's 16-bit frames in bytes (decoded, for SF3); `i` through a stack's samples.
-        func sampleBytes(_ font: SoundFont, _ i: Int) -> Int {
-            guard let (owner, indices) = font.samplesByFont([i]).first, let local = indices.first else { return 0 }
-            if let store = owner.sampleStore { return store.decodedSize(local) }
-            let sample = owner.samples[local]
-            return 2 * max(Int(sample.end) - Int(sample.start), 0)
-        }
-
-        /// A SoundFont 3 sample's Ogg Vorbis bytes (0 for SoundFont 2); `i` through a stack's samples.
-        func compressedBytes(_ font: SoundFont, _ i: Int) -> Int {
-            guard let (owner, indices) = font.samplesByFont([i]).first, let local = indices.first else { return 0 }
-            return owner.sampleStore?.compressedSize(local) ?? 0
-        }
-
-        func name(_ font: SoundFont, _ i: Int) -> String { i < font.sampleNames.count ? font.sampleNames[i] : "" }
-
-        func mebibytes(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
     }
 }

@@ -3,6 +3,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import Settings
 import TUI
 
 /// The workstation's own options. Each one left out falls back to the config file, then the default.

@@ -5,6 +5,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import Lifecycle
+import TextOutput
 
 /// Parses `svg` with Foundation's XMLParser; returns the character data of every <text> element, or the
 /// parser's error.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MIDI
+import TextOutput
 
 /// Random bytes, the same every run.
 func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
@@ -50,7 +51,7 @@ func streamed(_ input: [UInt8], format: MIDIDecodeStream.Format, chunk: Int, hex
         }
         let json = try streamed(input, format: .json, chunk: chunk)
         let lines = json.out.split(separator: "\n").map(String.init)
-        #expect(lines.filter { !$0.hasPrefix("{\"type\":\"error\"") } == messages.map(\.json) + [MIDIJSON.summary(messages: messages.count, errors: errors)])
+        #expect(lines.filter { !$0.hasPrefix("{\"type\":\"error\"") } == messages.map(\.json) + [JSONText.summary(messages: messages.count, errors: errors)])
         #expect(lines.filter { $0.hasPrefix("{\"type\":\"error\"") }.count == errors)
         for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)") }
     }
@@ -97,7 +98,7 @@ func streamed(_ input: [UInt8], format: MIDIDecodeStream.Format, chunk: Int, hex
     }
 
     @Test func jsonStringsEscapeEveryTerminalControl() {
-        #expect(MIDIJSON.quote("a\u{1B}b\u{9B}c\u{202E}d\u{7F}é") == "\"a\\u001bb\\u009bc\\u202ed\\u007fé\"")
+        #expect(JSONText.quote("a\u{1B}b\u{9B}c\u{202E}d\u{7F}é") == "\"a\\u001bb\\u009bc\\u202ed\\u007fé\"")
         #expect(TerminalText.sanitized("x\u{1B}[2J") == "x\\x1B[2J")
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import MIDI
+import TextOutput
 
 @Suite struct NameTests {
     @Test(arguments: [(UInt8(60), "C4"), (0, "C-1"), (127, "G9"), (61, "C#4"), (69, "A4"), (59, "B3"), (12, "C0")])
@@ -100,12 +101,12 @@ import Testing
         #expect(MIDIMessage.mtcQuarterFrame(MTCQuarterFrame(dataByte: 0x35)).json == #"{"type":"mtc-quarter-frame","frame":53}"#)
         #expect(MIDIMessage.timingClock.json == #"{"type":"clock"}"#)
         #expect(MIDIMessage.systemReset.json == #"{"type":"reset"}"#)
-        #expect(MIDIJSON.summary(messages: 3, errors: 1) == #"{"type":"summary","messages":3,"errors":1}"#)
+        #expect(JSONText.summary(messages: 3, errors: 1) == #"{"type":"summary","messages":3,"errors":1}"#)
     }
 
     @Test func jsonEscaping() {
-        #expect(MIDIJSON.quote("a\"b\\c\n\u{01}é") == #""a\"b\\c\n\u0001é""#)
-        #expect(MIDIJSON.object([("k", .double(0.5)), ("b", .bool(true))]) == #"{"k":0.5,"b":true}"#)
+        #expect(JSONText.quote("a\"b\\c\n\u{01}é") == #""a\"b\\c\n\u0001é""#)
+        #expect(JSONText.object([("k", .double(0.5)), ("b", .bool(true))]) == #"{"k":0.5,"b":true}"#)
     }
 
     @Test func monitorLine() {

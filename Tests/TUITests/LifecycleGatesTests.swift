@@ -1,6 +1,7 @@
 @testable import Engine
 @testable import Lifecycle
 import MIDI
+@testable import Settings
 import Testing
 @testable import TUI
 

@@ -5,6 +5,7 @@ import DSP
 @testable import Engine
 import Foundation
 import MIDI
+@testable import Settings
 import TestSupport
 import Testing
 @testable import TUI

@@ -3,6 +3,7 @@ import Engine
 import MIDI
 import Testing
 @testable import TUI
+import TextOutput
 
 @Suite struct GridAndTextTests {
     @Test func putClipsToLimitAndGrid() {

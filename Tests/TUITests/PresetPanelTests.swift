@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import Lifecycle
 import MIDI
+@testable import Settings
 import Testing
 @testable import TUI
 

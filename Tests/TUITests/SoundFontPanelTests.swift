@@ -2,6 +2,7 @@
 @testable import Engine
 import Foundation
 import MIDI
+@testable import Settings
 import Testing
 @testable import TUI
 

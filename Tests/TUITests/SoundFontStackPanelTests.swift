@@ -4,6 +4,7 @@
 @testable import Engine
 import Foundation
 import MIDI
+@testable import Settings
 import Testing
 @testable import TUI
 

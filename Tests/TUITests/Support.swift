@@ -3,6 +3,8 @@ import DSP
 import Foundation
 import MIDI
 @testable import TUI
+@testable import Settings
+import TextOutput
 
 /// An engine without JACK: events the test queues, control events the workstation sends.
 final class FakeEngine: WorkstationEngine {

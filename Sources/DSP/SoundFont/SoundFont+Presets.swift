@@ -1,4 +1,5 @@
 import MIDI
+import TextOutput
 // Preset selection for a channel, with FluidSynth's fallbacks (fluid_synth_program_change and the GS bank
 // style it uses by default).
 

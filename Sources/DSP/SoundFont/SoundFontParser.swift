@@ -1,4 +1,5 @@
 import MIDI
+import TextOutput
 // The structural half of the SoundFont loader: RIFF 'sfbk' → INFO, sdta and pdta, each of pdta's nine
 // record chunks checked (record size, terminal record, indices increasing and in range), the zones of every
 // preset and instrument read with FluidSynth's tolerances (see SoundFontParser+Zones.swift), and the sample

@@ -1,4 +1,5 @@
 import MIDI
+import TextOutput
 // Resolution (SoundFont 2.04 sections 8.4, 9.4 and 9.5): every (preset zone, instrument zone) pair whose
 // key and velocity ranges intersect becomes one `SoundFontZone` with every generator final and its own merged
 // modulator list, so that a note-on needs no lookup beyond its preset's zones.

@@ -3,6 +3,7 @@ import MIDI
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import TextOutput
 #endif
 
 // The samples of a SoundFont 3 font (Ogg Vorbis streams in smpl), decoded on demand and kept in a bounded

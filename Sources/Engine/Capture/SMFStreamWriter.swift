@@ -30,7 +30,6 @@ final class SMFStreamWriter {
     static let ticksPerQuarterNote: UInt16 = 960
     /// MThd (14 bytes), then the MTrk chunk's type and length (8 bytes).
     static let headerSize = 22
-    static let endOfTrack: [UInt8] = [0x00, 0xFF, 0x2F, 0x00]
     /// The sequencer-specific meta event that marks the port of the events after it: its data before the port.
     static let portTag: [UInt8] = [0x7D, 0x42, 0x42]
     /// The sequencer-specific meta event that marks the next event as channel state of the take's start
@@ -69,11 +68,11 @@ final class SMFStreamWriter {
 
     /// A file with no events: the header, the tempo at tick 0 and an End-of-Track.
     static func start(initialTempo: UInt32) -> [UInt8] {
-        let tempo = StandardMIDIFile.tempoEvent(initialTempo).data
-        let track: [UInt8] = [0x00, 0xFF, 0x51, 0x03] + tempo + endOfTrack
-        let tpq = ticksPerQuarterNote
-        return Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, UInt8(tpq >> 8), UInt8(tpq & 0xFF)]
-            + Array("MTrk".utf8) + bigEndian(UInt32(track.count)) + track
+        var track = SMFEncoder.Track()
+        track.append(.meta(StandardMIDIFile.tempoEvent(initialTempo)), at: 0)
+        track.end()
+        return SMFEncoder.header(format: 0, tracks: 1, division: .ticksPerQuarterNote(ticksPerQuarterNote))
+            + SMFEncoder.trackChunk(track.bytes)
     }
 
     /// The streamed file of `events` written in one go (what `append` leaves after them).
@@ -87,10 +86,10 @@ final class SMFStreamWriter {
     /// `bytes` (a streamed file) with `encoded` joined at its end, its length updated.
     private static func join(_ bytes: inout [UInt8], _ encoded: (firstDelta: UInt32, body: [UInt8])) {
         guard !encoded.body.isEmpty else { return }
-        bytes.removeLast(endOfTrack.count)
-        StandardMIDIFile.appendVLQ(encoded.firstDelta, to: &bytes)
+        bytes.removeLast(SMFEncoder.endOfTrack.count)
+        SMFEncoder.appendVLQ(encoded.firstDelta, to: &bytes)
         bytes += encoded.body
-        bytes.replaceSubrange(18..<22, with: bigEndian(UInt32(bytes.count - headerSize)))
+        bytes.replaceSubrange(18..<22, with: SMFEncoder.bigEndian(UInt32(bytes.count - headerSize)))
     }
 
     /// Appends events (in time order). On an error the file keeps the events of the earlier appends and
@@ -103,14 +102,14 @@ final class SMFStreamWriter {
         let newLength = trackLength + body.count
         do {
             try writeAll(body, at: oldEnd)                                  // 1. beyond the chunk
-            try writeAll(Self.bigEndian(UInt32(newLength)), at: 18)         // 2. the chunk covers it
+            try writeAll(SMFEncoder.bigEndian(UInt32(newLength)), at: 18)   // 2. the chunk covers it
         } catch {
             // Back to the file as it was: its old length and nothing after the chunk.
-            _ = try? writeAll(Self.bigEndian(UInt32(trackLength)), at: 18)
+            _ = try? writeAll(SMFEncoder.bigEndian(UInt32(trackLength)), at: 18)
             _ = try? fd.resize(to: Int64(oldEnd))
             throw error
         }
-        try writeAll(Self.paddedVLQ(firstDelta), at: oldEnd - 4)            // 3. join
+        try writeAll(SMFEncoder.paddedVLQ(firstDelta), at: oldEnd - 4)      // 3. join
         trackLength = newLength
         encoder = next
         events += batch.count
@@ -152,26 +151,17 @@ final class SMFStreamWriter {
         /// The first event's delta time, then the rest with their delta times and a final End-of-Track (the
         /// batch's own when it ends with one: the take's stop, `MIDIRecording.end`; nothing follows it).
         mutating func encode(_ batch: [TakeEvent]) -> (firstDelta: UInt32, body: [UInt8]) {
-            var body: [UInt8] = []
-            var firstDelta: UInt32?
-            var runningStatus: UInt8 = 0
-            var tick = lastTick
-            func put(_ event: StandardMIDIFile.Event, at eventTick: UInt64) {
-                let delta = UInt32(min(eventTick - tick, 0x0FFF_FFFF))
-                tick = eventTick
-                if firstDelta == nil { firstDelta = delta } else { StandardMIDIFile.appendVLQ(delta, to: &body) }
-                StandardMIDIFile.appendTrackEvent(event, runningStatus: &runningStatus, to: &body)
-            }
+            var track = SMFEncoder.Track(from: lastTick, firstDeltaApart: true)
             for item in batch {
                 let at = self.tick(at: item.seconds)
                 if tagPorts, let p = item.port, p != port {
                     port = p
-                    put(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.sequencerSpecific, data: SMFStreamWriter.portTag + [p])), at: at)
+                    track.append(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.sequencerSpecific, data: SMFStreamWriter.portTag + [p])), at: at)
                 }
                 if tagPorts && item.isSetup && at > 0 {
-                    put(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.sequencerSpecific, data: SMFStreamWriter.setupTag)), at: at)
+                    track.append(.meta(StandardMIDIFile.MetaEvent(type: StandardMIDIFile.MetaType.sequencerSpecific, data: SMFStreamWriter.setupTag)), at: at)
                 }
-                put(item.event, at: at)
+                track.append(item.event, at: at)
                 if case .meta(let meta) = item.event, let t = meta.tempo {
                     tempoTick = at
                     tempoSeconds = lastSeconds
@@ -179,7 +169,8 @@ final class SMFStreamWriter {
                 }
             }
             let ended = batch.last.map { if case .meta(let meta) = $0.event { meta.isEndOfTrack } else { false } } ?? false
-            return (firstDelta ?? 0, ended ? body : body + SMFStreamWriter.endOfTrack)
+            if !ended { track.end() }
+            return (track.firstDelta ?? 0, track.bytes)
         }
     }
 
@@ -300,16 +291,6 @@ final class SMFStreamWriter {
 
     /// Closes; the temporary file of a take with no events goes. Idempotent.
     func discard() { output.discard() }
-
-    /// A variable-length quantity in exactly four bytes (leading 0x80 bytes pad it).
-    static func paddedVLQ(_ value: UInt32) -> [UInt8] {
-        let v = min(value, 0x0FFF_FFFF)
-        return [UInt8(v >> 21 & 0x7F) | 0x80, UInt8(v >> 14 & 0x7F) | 0x80, UInt8(v >> 7 & 0x7F) | 0x80, UInt8(v & 0x7F)]
-    }
-
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
 
     private func writeAll(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
         do { try fd.writeAll(toAbsoluteOffset: Int64(offset), bytes) } catch { throw SystemError("cannot write \(path)", error) }

@@ -3,15 +3,17 @@ import Realtime
 /// A growable byte buffer for text output built without a `String` per line: appends are a capacity check
 /// and a copy. Owns its memory (noncopyable), so no copy-on-write check runs on each append.
 public struct OutputBytes: ~Copyable {
-    var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
     /// Owns `base` (a new store replaces it when the buffer grows).
     private var memory: ArrayStore
-    var capacity: Int
+    @usableFromInline var capacity: Int
+    /// Bytes written so far (``count``), settable by the inlined appends.
+    @usableFromInline var written = 0
     /// Bytes written so far.
-    public private(set) var count = 0
+    @inlinable public var count: Int { written }
 
     /// Bytes allocated past `capacity`, for the stores of a ``ByteCursor`` that run past a piece's end.
-    static let slack = 64
+    public static let slack = 64
 
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(16, capacity)
@@ -21,25 +23,25 @@ public struct OutputBytes: ~Copyable {
     }
 
     /// The bytes written so far (valid until the next append or `removeAll`).
-    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    @inlinable public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: written) }
 
-    public var isEmpty: Bool { count == 0 }
+    @inlinable public var isEmpty: Bool { written == 0 }
 
     /// Forgets the bytes, keeping the memory.
-    public mutating func removeAll() { count = 0 }
+    @inlinable public mutating func removeAll() { written = 0 }
 
     /// Makes room for `n` more bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func reserve(_ n: Int) {
-        if count &+ n > capacity { grow(to: count &+ n) }
+        if written &+ n > capacity { grow(to: written &+ n) }
     }
 
-    mutating func grow(to needed: Int) {
+    @usableFromInline mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         var newMemory = ArrayStore()
         let newBase = newMemory.make(newCapacity + Self.slack, 0 as UInt8)
-        newBase.update(from: base, count: count)
+        newBase.update(from: base, count: written)
         memory = newMemory // frees the old bytes
         base = newBase
         capacity = newCapacity
@@ -47,38 +49,38 @@ public struct OutputBytes: ~Copyable {
 
     /// A cursor at the end, with room for `n` bytes (plus ``slack``): the caller writes at most `n` bytes
     /// through it, then calls ``advance(to:)``. One capacity check for a whole line.
-    @inline(__always)
-    mutating func cursor(reserving n: Int) -> ByteCursor {
+    @inlinable @inline(__always)
+    public mutating func cursor(reserving n: Int) -> ByteCursor {
         reserve(n)
-        return ByteCursor(base + count)
+        return ByteCursor(base + written)
     }
 
     /// Counts the bytes written through a cursor from ``cursor(reserving:)``.
-    @inline(__always)
-    mutating func advance(to cursor: ByteCursor) {
-        count = cursor.p - base
+    @inlinable @inline(__always)
+    public mutating func advance(to cursor: ByteCursor) {
+        written = cursor.p - base
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ byte: UInt8) {
         reserve(1)
-        base[count] = byte
-        count &+= 1
+        base[written] = byte
+        written &+= 1
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let n = bytes.count
         reserve(n)
-        let target = base + count
+        let target = base + written
         if n <= 16 {  // most pieces are a few bytes: a loop beats a call to memmove
             var i = 0
             while i < n { target[i] = source[i]; i &+= 1 }
         } else {
             target.update(from: source, count: n)
         }
-        count &+= n
+        written &+= n
     }
 
     /// Appends the UTF-8 of `text`.
@@ -88,15 +90,16 @@ public struct OutputBytes: ~Copyable {
     }
 
     /// Appends `byte` `n` times.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(repeating byte: UInt8, count n: Int) {
         guard n > 0 else { return }
         reserve(n)
-        (base + count).initialize(repeating: byte, count: n)
-        count &+= n
+        (base + written).initialize(repeating: byte, count: n)
+        written &+= n
     }
 
     /// Appends `value` in decimal.
+    @inlinable
     public mutating func appendDecimal(_ value: Int) {
         var c = cursor(reserving: 21)
         c.putDecimal(value)
@@ -104,6 +107,7 @@ public struct OutputBytes: ~Copyable {
     }
 
     /// The number of decimal digits `value` (non-negative) takes.
+    @inlinable
     public static func decimalWidth(_ value: Int) -> Int {
         var digits = 1
         var v = value
@@ -112,14 +116,14 @@ public struct OutputBytes: ~Copyable {
     }
 
     /// Appends `byte` as two uppercase hex digits.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func appendHex(_ byte: UInt8) {
         reserve(2)
-        base[count] = Self.hexDigit(byte >> 4)
-        base[count &+ 1] = Self.hexDigit(byte & 0x0F)
-        count &+= 2
+        base[written] = Self.hexDigit(byte >> 4)
+        base[written &+ 1] = Self.hexDigit(byte & 0x0F)
+        written &+= 2
     }
 
-    @inline(__always)
-    static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x37 &+ nibble }
+    @inlinable @inline(__always)
+    public static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x37 &+ nibble }
 }

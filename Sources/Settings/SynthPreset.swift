@@ -2,6 +2,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import TextOutput
 import TOML
 
 /// The built-in synth's settings, as the synth panel edits them: the patch (its program number, which also

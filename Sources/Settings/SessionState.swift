@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import MIDI
+import TextOutput
 import TOML
 
 /// What an NSM session keeps of Backbeat, in the folder the session manager names (its instance path):

@@ -1,10 +1,11 @@
 import Foundation
 import Engine
 import MIDI
+import TextOutput
 import TOML
 import SystemPackage
 
-/// An error in a theme or config file: names the file, the line, the key and what was expected.
+/// An error in a theme, config, preset or session file: names the file, the line, the key and what was expected.
 public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String
     public var line: Int
@@ -21,12 +22,12 @@ public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// Where keys are in a TOML file, for error messages: the parsed root table knows the line of each key and
 /// each `[table]`.
-struct KeyLines {
+public struct KeyLines {
     let root: TOMLTable
-    init(_ root: TOMLTable) { self.root = root }
+    public init(_ root: TOMLTable) { self.root = root }
 
     /// The line of `key` in `table` (nil: top level); the table's header line, else 1, when not found.
-    func line(_ key: String, in table: String? = nil) -> Int {
+    public func line(_ key: String, in table: String? = nil) -> Int {
         guard let table else { return root.line(of: key) ?? 1 }
         guard let inner = root[table]?.table else { return root.line(of: table) ?? 1 }
         return inner.line(of: key) ?? inner.line
@@ -34,9 +35,9 @@ struct KeyLines {
 }
 
 /// Reads a TOML file into a table, turning every failure into a `ConfigFileError`.
-enum TOMLFile {
+public enum TOMLFile {
     /// `what`: the kind of file, for the size limit's message ("a config file").
-    static func read(path: String, what: String) throws(ConfigFileError) -> String {
+    public static func read(path: String, what: String) throws(ConfigFileError) -> String {
         let bytes: [UInt8]
         do throws(ReadFailure) { bytes = try SystemCall.readFile(path, limit: ReadLimit.text, what: what) } catch {
             throw ConfigFileError(file: path, line: 0, message: "cannot read the file: \(error)")
@@ -48,7 +49,7 @@ enum TOMLFile {
         return text
     }
 
-    static func parse(_ text: String, file: String) throws(ConfigFileError) -> TOMLTable {
+    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> TOMLTable {
         do {
             return try TOMLTable(string: text)
         } catch {

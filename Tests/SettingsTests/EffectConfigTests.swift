@@ -1,6 +1,6 @@
 // Issue 22: the config file's reverb and chorus switches under [engine].
+@testable import Settings
 import Testing
-@testable import TUI
 
 @Suite struct EffectConfigTests {
     @Test func reverbAndChorusKeysAreReadAndChecked() throws {

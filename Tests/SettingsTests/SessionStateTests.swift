@@ -1,6 +1,6 @@
 import Foundation
+import Settings
 import Testing
-import TUI
 
 @Suite struct SessionStateTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("backbeat-session-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path

@@ -3,6 +3,7 @@ import Foundation
 import MIDI
 #if canImport(Glibc)
 import Glibc
+import TextOutput
 #endif
 
 /// The saved synth presets: `NAME.toml` files in one folder, `$XDG_DATA_HOME/backbeat/presets` (default

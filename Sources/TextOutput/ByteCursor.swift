@@ -7,18 +7,19 @@
 /// to 15 past its target): ``OutputBytes`` keeps ``OutputBytes/slack`` bytes allocated beyond its
 /// capacity and ``PhraseTable`` keeps 32 readable bytes after its last string, so those stores and loads
 /// stay inside memory that is ours, and whatever lands past the cursor is overwritten or never counted.
-struct ByteCursor {
-    var p: UnsafeMutablePointer<UInt8>
+public struct ByteCursor {
+    /// The next byte to write.
+    public var p: UnsafeMutablePointer<UInt8>
 
-    @inline(__always) init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
+    @inlinable @inline(__always) public init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
 
-    @inline(__always) mutating func put(_ byte: UInt8) {
+    @inlinable @inline(__always) public mutating func put(_ byte: UInt8) {
         p.pointee = byte
         p += 1
     }
 
     /// Copies `piece` (from a ``PhraseTable``, or another buffer with 32 readable bytes past its end).
-    @inline(__always) mutating func put(_ piece: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) public mutating func put(_ piece: UnsafeBufferPointer<UInt8>) {
         let source = UnsafeRawPointer(piece.baseAddress.unsafelyUnwrapped)
         let target = UnsafeMutableRawPointer(p)
         let n = piece.count
@@ -32,29 +33,29 @@ struct ByteCursor {
     }
 
     /// Stores the low `n` bytes of `word` (little-endian: the first byte is the lowest); all 8 are stored.
-    @inline(__always) mutating func put(word: UInt64, count n: Int) {
+    @inlinable @inline(__always) public mutating func put(word: UInt64, count n: Int) {
         UnsafeMutableRawPointer(p).storeBytes(of: word.littleEndian, as: UInt64.self)
         p += n
     }
 
     /// Two uppercase hex digits.
-    @inline(__always) mutating func putHex(_ byte: UInt8) {
+    @inlinable @inline(__always) public mutating func putHex(_ byte: UInt8) {
         UnsafeMutableRawPointer(p).storeBytes(of: Self.hexPair(byte).littleEndian, as: UInt16.self)
         p += 2
     }
 
     /// `byte` as two uppercase hex digits, the first in the low byte.
-    @inline(__always) static func hexPair(_ byte: UInt8) -> UInt16 {
+    @inlinable @inline(__always) public static func hexPair(_ byte: UInt8) -> UInt16 {
         UInt16(OutputBytes.hexDigit(byte >> 4)) | UInt16(OutputBytes.hexDigit(byte & 0x0F)) << 8
     }
 
     /// `value` in decimal: its digits counted first, then written right to left two at a time.
-    @inline(__always) mutating func putDecimal(_ value: Int) {
+    @inlinable @inline(__always) public mutating func putDecimal(_ value: Int) {
         if value < 0 { put(0x2D) }
         putDecimal(UInt(value.magnitude))
     }
 
-    @inline(__always) mutating func putDecimal(_ value: UInt) {
+    @inlinable @inline(__always) public mutating func putDecimal(_ value: UInt) {
         var digits = 1
         var power: UInt = 10
         while value >= power && digits < 19 {
@@ -79,13 +80,13 @@ struct ByteCursor {
     }
 
     /// The two digits of `v` < 100, the tens in the low byte (v * 103 >> 10 is v / 10 below 179).
-    @inline(__always) static func decimalPair(_ v: UInt) -> UInt16 {
+    @inlinable @inline(__always) public static func decimalPair(_ v: UInt) -> UInt16 {
         let tens = (v &* 103) >> 10
         return UInt16(truncatingIfNeeded: 0x3030 | tens | (v &- tens &* 10) << 8)
     }
 
     /// Spaces up to `end` (a column), or one space when the cursor is already there or past it.
-    @inline(__always) mutating func pad(to end: UnsafeMutablePointer<UInt8>) {
+    @inlinable @inline(__always) public mutating func pad(to end: UnsafeMutablePointer<UInt8>) {
         if p >= end {
             put(0x20)
             return
