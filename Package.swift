@@ -62,7 +62,7 @@ let package = Package(
 
         // Pure Swift, no terminal; DSP's C modules are the Vorbis decoder of SoundFont 3 samples and the header
         // of the AVX-512 loops' gathers.
-        // Realtime is the bottom: its ArrayStore owns every module's fixed-size buffers.
+        // Realtime is the bottom: its FixedArray holds every module's fixed-size buffers.
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
         .target(name: "MIDI", dependencies: ["Realtime"]),
         // The one door to the OS for files and processes off the real-time path (swift-system beneath); the
