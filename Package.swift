@@ -70,7 +70,7 @@ let package = Package(
 
         // Pure Swift, no terminal; DSP's C modules are the Vorbis decoder of SoundFont 3 samples and the header
         // of the AVX-512 loops' gathers.
-        // Realtime is the bottom: its ArrayStore owns every module's fixed-size buffers.
+        // Realtime is the bottom: its FixedArray holds every module's fixed-size buffers.
         .target(name: "Realtime", swiftSettings: optimizedInDebug),
         // Text for people and other programs: terminal escaping, JSON and XML text, the byte buffer lines are
         // written into.

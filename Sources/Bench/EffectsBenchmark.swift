@@ -22,8 +22,8 @@ public enum EffectsBenchmark {
         let synth = Synth(voices: 64, patch: 3)
         synth.setEffects(reverb: effects, chorus: effects)
         synth.prepare(sampleRate: 48_000, maxFrames: frames)
-        var memory = ArrayStore()
-        let left = memory.make(frames, Float(0)), right = memory.make(frames, Float(0))
+        let leftMemory = FixedArray<Float>(frames, 0), rightMemory = FixedArray<Float>(frames, 0)
+        let left = leftMemory.baseAddress, right = rightMemory.baseAddress
         synth.handle(ShortMessage.controlChange(.reverbSend, value: 127, channel: 0))
         synth.handle(ShortMessage.controlChange(.chorusSend, value: 127, channel: 0))
         synth.handle(ShortMessage.noteOn(60, velocity: 100, channel: 0))
@@ -62,8 +62,8 @@ public enum EffectsBenchmark {
     /// moves one sample, not the row.
     public static func silentPeriod(frames: Int, runs: Int = 41) -> SilentCost {
         let synth = synthAfterANote(effects: true, frames: frames, silence: 10)
-        var memory = ArrayStore()
-        let left = memory.make(frames, Float(0)), right = memory.make(frames, Float(0))
+        let leftMemory = FixedArray<Float>(frames, 0), rightMemory = FixedArray<Float>(frames, 0)
+        let left = leftMemory.baseAddress, right = rightMemory.baseAddress
         func time(effects: Bool, periods: Int) -> Double {
             synth.setEffects(reverb: effects, chorus: effects)
             return nanoseconds(synth, frames: frames, periods: periods, left: left, right: right)
@@ -111,8 +111,8 @@ public enum EffectsBenchmark {
         let wet = synthAfterANote(effects: true, frames: frames, silence: seconds)
         let dry = synthAfterANote(effects: false, frames: frames, silence: seconds)
         let state = wet.checkEffectState()
-        var memory = ArrayStore()
-        let left = memory.make(frames, Float(0)), right = memory.make(frames, Float(0))
+        let leftMemory = FixedArray<Float>(frames, 0), rightMemory = FixedArray<Float>(frames, 0)
+        let left = leftMemory.baseAddress, right = rightMemory.baseAddress
         let minute = 60 * 48_000 / frames
         func time(_ synth: Synth) -> Double { nanoseconds(synth, frames: frames, periods: minute, left: left, right: right) }
         func time(effects: Bool) -> Double {

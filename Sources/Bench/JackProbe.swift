@@ -47,9 +47,7 @@ public final class ProbeMIDISender: @unchecked Sendable {
     /// The client's name as JACK gave it (its port is "NAME:out").
     public let name: String
     private let capacity = 4096
-    private let schedule: UnsafeMutablePointer<ProbeEvent>
-    /// Owns `schedule`.
-    private let memory: ArrayStore
+    private let schedule: FixedArray<ProbeEvent>
     @exclusivity(unchecked) private var scheduled = 0
     @exclusivity(unchecked) private var next = 0
     private let immediate = SPSCRing<ShortMessage>(capacity: 256)
@@ -64,10 +62,7 @@ public final class ProbeMIDISender: @unchecked Sendable {
         clientHandle = client.handle
         self.name = client.name
         port = try client.registerPort("out", kind: .midi, input: false)
-        var memory = ArrayStore()
-        schedule = memory.makeBytes(capacity * MemoryLayout<ProbeEvent>.stride)
-            .bindMemory(to: ProbeEvent.self, capacity: capacity)
-        self.memory = memory
+        schedule = FixedArray(zeroed: capacity)
         rtImmediate = .passUnretained(immediate)
         client.setProcessCallback(probeSenderCallback, argument: Unmanaged.passUnretained(self).toOpaque())
         try client.activate()
@@ -77,7 +72,7 @@ public final class ProbeMIDISender: @unchecked Sendable {
     public func play(_ events: [ProbeEvent]) {
         precondition(!armed.load(ordering: .acquiring), "a probe sender plays one schedule")
         let sorted = events.sorted { $0.frame < $1.frame }.prefix(capacity)
-        for (i, event) in sorted.enumerated() { (schedule + i).initialize(to: event) }
+        for (i, event) in sorted.enumerated() { schedule[i] = event }
         scheduled = sorted.count
         armed.store(true, ordering: .releasing)
     }
@@ -132,10 +127,9 @@ public final class ProbeRecorder: @unchecked Sendable {
     public let client: JackClient
     private let clientHandle: OpaquePointer
     public let name: String
-    /// The input ports, and what each recorded: `capacity` samples, owned by `memory`.
+    /// The input ports, and what each recorded: `capacity` samples.
     private let inLeft, inRight: OpaquePointer
-    private let left, right: UnsafeMutablePointer<Float>
-    private let memory: ArrayStore
+    private let left, right: FixedArray<Float>
     public let capacity: Int
     public let recorded = Atomic<Int>(0)
     public let firstFrame = Atomic<Int>(-1)
@@ -149,10 +143,8 @@ public final class ProbeRecorder: @unchecked Sendable {
         inLeft = try client.registerPort("in_L", kind: .audio, input: true)
         inRight = try client.registerPort("in_R", kind: .audio, input: true)
         capacity = Int(seconds * Double(sampleRate))
-        var memory = ArrayStore()
-        left = memory.make(capacity, Float(0))
-        right = memory.make(capacity, Float(0))
-        self.memory = memory
+        left = FixedArray(capacity, 0)
+        right = FixedArray(capacity, 0)
         client.setProcessCallback(probeRecorderCallback, argument: Unmanaged.passUnretained(self).toOpaque())
         try client.activate()
     }
@@ -193,8 +185,8 @@ public final class ProbeRecorder: @unchecked Sendable {
         let count = min(frames, capacity - at)
         let l = backbeat_rt_port_buffer(inLeft, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
         let r = backbeat_rt_port_buffer(inRight, jack_nframes_t(frames)).assumingMemoryBound(to: Float.self)
-        UnsafeMutableRawPointer(left + at).copyMemory(from: l, byteCount: count * 4)
-        UnsafeMutableRawPointer(right + at).copyMemory(from: r, byteCount: count * 4)
+        UnsafeMutableRawPointer(left.baseAddress + at).copyMemory(from: l, byteCount: count * 4)
+        UnsafeMutableRawPointer(right.baseAddress + at).copyMemory(from: r, byteCount: count * 4)
         recorded.store(at + count, ordering: .releasing)
         if at + count == capacity { full.store(true, ordering: .releasing) }
     }
@@ -207,7 +199,7 @@ public final class ProbeRecorder: @unchecked Sendable {
             if ContinuousClock.now > deadline { throw BenchError.recorderTimedOut(timeout: timeout) }
             usleepMilliseconds(10)
         }
-        return (Array(UnsafeBufferPointer(start: left, count: capacity)), Array(UnsafeBufferPointer(start: right, count: capacity)))
+        return (Array(left.buffer), Array(right.buffer))
     }
 
     public func close() { client.close() }

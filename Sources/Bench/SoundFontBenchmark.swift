@@ -52,8 +52,8 @@ public enum SoundFontBenchmark {
         let held = (0..<notes).map(heldNote)
         for channel in Set(held.map(\.channel)) { synth.handle(ShortMessage.programChange(program, channel: channel)) }
         for (channel, note) in held { synth.handle(ShortMessage.noteOn(note, velocity: 100, channel: channel)) }
-        var memory = ArrayStore()
-        let left = memory.make(256, Float(0)), right = memory.make(256, Float(0))
+        let leftMemory = FixedArray<Float>(256, 0), rightMemory = FixedArray<Float>(256, 0)
+        let left = leftMemory.baseAddress, right = rightMemory.baseAddress
         synth.render(left: left, right: right, frames: 256)
         return synth.activeVoiceCount
     }

@@ -22,8 +22,8 @@ extension SynthBenchmark {
         }
         let periods = [small, large]
         let synths = periods.map(heldSynth)
-        var memory = ArrayStore()
-        let buffer = memory.make(2 * large, Float(0))
+        let memory = FixedArray<Float>(2 * large, 0)
+        let buffer = memory.baseAddress
         // Past the attack and decay (saw lead: -80 dB in 0.4 s; exactly settled after about 0.7 s) into the
         // sustain every held voice holds.
         for (synth, period) in zip(synths, periods) {

@@ -71,8 +71,8 @@ public enum SynthBenchmark {
             }
             synth.handle(ShortMessage.noteOn(note, velocity: 100, channel: channel))
         }
-        var memory = ArrayStore()
-        let left = memory.make(period, Float(0)), right = memory.make(period, Float(0))
+        let leftMemory = FixedArray<Float>(period, 0), rightMemory = FixedArray<Float>(period, 0)
+        let left = leftMemory.baseAddress, right = rightMemory.baseAddress
         for _ in 0..<Int(0.1 * sampleRate) / period { synth.render(left: left, right: right, frames: period) }
         let sounding = synth.activeVoiceCount
         let calls = max(1, Int(seconds * sampleRate) / period)

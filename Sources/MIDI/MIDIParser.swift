@@ -56,16 +56,12 @@ public struct MIDIParser: ~Copyable {
     @usableFromInline var inSysex: Bool = false
     @usableFromInline var sysexTruncated: Bool = false
     @usableFromInline var sysexCount: Int = 0
-    @usableFromInline let sysexBytes: UnsafeMutablePointer<UInt8>
-    /// Owns `sysexBytes`.
-    private let memory: ArrayStore
+    @usableFromInline let sysexBytes: FixedArray<UInt8>
 
     /// Creates a parser; allocates the sysex buffer of `sysexLimit` bytes (call it off the real-time thread).
     public init(sysexLimit: Int = MIDIParser.defaultSysexLimit) {
         self.sysexLimit = max(0, sysexLimit)
-        var memory = ArrayStore()
-        sysexBytes = memory.make(max(1, sysexLimit), 0 as UInt8)
-        self.memory = memory
+        sysexBytes = FixedArray(max(1, sysexLimit), 0)
     }
 
     /// True when no message or sysex has begun without completing.
@@ -93,7 +89,7 @@ public struct MIDIParser: ~Copyable {
     /// The sysex that the last `.sysex` step delivered (valid until the next F0 or parse call).
     @inlinable @inline(__always)
     mutating func currentSysex() -> SysexView {
-        SysexView(bytes: UnsafeBufferPointer(start: sysexBytes, count: sysexCount),
+        SysexView(bytes: UnsafeBufferPointer(start: sysexBytes.baseAddress, count: sysexCount),
                   isTerminated: !partialSysexEnded, isTruncated: sysexTruncated)
     }
 

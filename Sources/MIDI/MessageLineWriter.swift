@@ -25,12 +25,10 @@ public struct MessageLineWriter: ~Copyable {
     private let jsonHeads: PhraseTable
     /// 0 ... 255 (every data value is one of these) as digits in the low bytes of a word, the number of
     /// digits in its top byte: one 8-byte store writes a value.
-    private let numberWords: UnsafeMutablePointer<UInt64>
+    private let numberWords: FixedArray<UInt64>
     /// The last index written, as digits right-aligned in 20 bytes, then two spaces, counted up in place
     /// (indexes go 1, 2, 3...); 48 bytes so that a cursor may copy 32 from the field's start (at 14 or before).
-    private let indexDigits: UnsafeMutablePointer<UInt8>
-    /// Owns `numberWords` and `indexDigits`.
-    private let memory: ArrayStore
+    private let indexDigits: FixedArray<UInt8>
     private var lastIndex = 0
     /// The width of the index column for `lastIndex` (at least ``indexWidth``).
     private var indexFieldWidth = MessageLineWriter.indexWidth
@@ -79,15 +77,13 @@ public struct MessageLineWriter: ~Copyable {
                           controllers.maxCount + 3, programs.maxCount, 30)
         textLineBound = 22 + heads.maxCount + details + 1 + 9
         jsonLineBound = self.jsonHeads.maxCount + 2 * 20 + 2 * 21 + 2
-        var memory = ArrayStore()
-        numberWords = memory.make(256) { v in
+        numberWords = FixedArray(count: 256) { v in
             let digits = Array(String(v).utf8)
             var word = UInt64(digits.count) << 56
             for (i, d) in digits.enumerated() { word |= UInt64(d) << (8 * i) }
             return word
         }
-        indexDigits = memory.make(48, 0x20 as UInt8)
-        self.memory = memory
+        indexDigits = FixedArray(48, 0x20)
     }
 
     // MARK: Text
@@ -172,7 +168,7 @@ public struct MessageLineWriter: ~Copyable {
     private mutating func writeIndex(_ index: Int, into c: inout ByteCursor) {
         if index == lastIndex &+ 1 && index > 0 {
             let field = c.p
-            c.put(UnsafeBufferPointer(start: indexDigits + 20 - indexFieldWidth, count: indexFieldWidth + 2))
+            c.put(UnsafeBufferPointer(start: indexDigits.baseAddress + 20 - indexFieldWidth, count: indexFieldWidth + 2))
             lastIndex = index
             let last = indexDigits[19]
             if last != 0x39 && last != 0x20 {
@@ -193,14 +189,14 @@ public struct MessageLineWriter: ~Copyable {
             writeIndexDigits(index)
             lastIndex = index
         }
-        c.put(UnsafeBufferPointer(start: indexDigits + 20 - indexFieldWidth, count: indexFieldWidth + 2))
+        c.put(UnsafeBufferPointer(start: indexDigits.baseAddress + 20 - indexFieldWidth, count: indexFieldWidth + 2))
     }
 
     /// An index that does not follow the last one: its digits from scratch.
     private mutating func writeIndexDigits(_ index: Int) {
         let digits = Array(String(index).utf8).suffix(20)
-        indexDigits.update(repeating: 0x20, count: 20)
-        (indexDigits + 20 - digits.count).update(from: Array(digits), count: digits.count)
+        indexDigits.baseAddress.update(repeating: 0x20, count: 20)
+        (indexDigits.baseAddress + 20 - digits.count).update(from: Array(digits), count: digits.count)
         indexFieldWidth = min(20, max(Self.indexWidth, OutputBytes.decimalWidth(index) + (index < 0 ? 1 : 0)))
     }
 

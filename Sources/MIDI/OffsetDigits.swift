@@ -7,17 +7,14 @@ import TextOutput
 /// division by 100 per pair of digits.
 struct OffsetDigits: ~Copyable {
     /// The digits, from the first; 48 bytes so that a ``ByteCursor`` may copy 32 from the first.
-    private let digits: UnsafeMutablePointer<UInt8>
-    /// Owns `digits`.
-    private let memory: ArrayStore
+    private let memory: FixedArray<UInt8>
+    private var digits: UnsafeMutablePointer<UInt8> { memory.baseAddress }
     private var count = 0
     /// `offset / 100` of the digits kept; -1 for none.
     private var hundreds = -1
 
     init() {
-        var memory = ArrayStore()
-        digits = memory.make(48, 0x30 as UInt8)
-        self.memory = memory
+        memory = FixedArray(48, 0x30)
     }
 
     /// Writes `offset` (not negative) in decimal.

@@ -1,5 +1,5 @@
-// SPSCRing's view of its raw memory (swift-collections style): the element slots and the control block,
-// both made in and freed by the ring's ArrayStore. Everything here is unchecked; SPSCRing enforces the single-producer /
+// SPSCRing's raw memory (swift-collections style): the element slots and the control block, two FixedArrays
+// this storage owns and frees with the ring. Everything here is unchecked; SPSCRing enforces the single-producer /
 // single-consumer discipline and the index arithmetic that keeps every access in bounds.
 import Synchronization
 
@@ -19,7 +19,7 @@ enum RingLayout {
     @_transparent @usableFromInline static var controlSize: Int { 2 * 64 }
 }
 
-/// The raw storage of an `SPSCRing`, a view of memory its `ArrayStore` owns: `capacity` element slots and a control block of two cache lines.
+/// The raw storage of an `SPSCRing`, owned by it: `capacity` element slots and a control block of two cache lines.
 ///
 /// Control block (one allocation, 64-byte aligned):
 ///
@@ -31,19 +31,19 @@ enum RingLayout {
 /// non-atomic copy of the other side's index on its own line, so the common case reads no line the
 /// other core is writing. A side reloads the other's index only when its cached copy says full/empty.
 @usableFromInline
-struct RingStorage<Element: BitwiseCopyable> {
-    @usableFromInline let slots: UnsafeMutablePointer<Element>
-    @usableFromInline let control: UnsafeMutableRawPointer
+struct RingStorage<Element: BitwiseCopyable>: ~Copyable {
+    @usableFromInline let slotMemory: FixedArray<Element>
+    @usableFromInline let controlMemory: FixedArray<UInt8>
     @usableFromInline let mask: Int
 
-    /// Makes `capacity` slots (a power of two, at least 1) and a zeroed control block in `store`, which
-    /// frees them: the ring keeps the store as long as it keeps this view.
-    init(capacity: Int, in store: inout ArrayStore) {
+    /// Makes `capacity` zeroed slots (a power of two, at least 1) and a zeroed control block, freed with this
+    /// storage.
+    init(capacity: Int) {
         precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
         mask = capacity - 1
-        slots = store.makeBytes(capacity * MemoryLayout<Element>.stride, alignment: MemoryLayout<Element>.alignment)
-            .bindMemory(to: Element.self, capacity: capacity)
-        control = store.makeBytes(RingLayout.controlSize, alignment: cacheLineSize)
+        slotMemory = FixedArray(zeroed: capacity)
+        controlMemory = FixedArray(zeroed: RingLayout.controlSize)
+        let control = controlMemory.rawAddress
         for offset in [RingLayout.tailOffset, RingLayout.overrunsOffset, RingLayout.headOffset] {
             (control + offset).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
         }
@@ -51,6 +51,12 @@ struct RingStorage<Element: BitwiseCopyable> {
             (control + offset).bindMemory(to: Int.self, capacity: 1).initialize(to: 0)
         }
     }
+
+    /// The slots, unchecked: the index arithmetic below keeps every access in bounds.
+    @_transparent @usableFromInline
+    var slots: UnsafeMutablePointer<Element> { slotMemory.baseAddress }
+    @_transparent @usableFromInline
+    var control: UnsafeMutableRawPointer { controlMemory.rawAddress }
 
     @_transparent @usableFromInline
     var tail: UnsafeMutablePointer<Atomic<Int>> {

@@ -26,9 +26,8 @@ import Synchronization
 public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     // @unchecked: the storage is raw memory; the SPSC discipline and the acquire/release protocol
     // above are what make the cross-thread accesses safe.
+    /// The slots and the control block, freed with the ring.
     @usableFromInline let storage: RingStorage<Element>
-    /// Owns the slots and the control block `storage` points into; frees them with the ring.
-    private let memory: ArrayStore
 
     /// Number of slots: the requested capacity rounded up to a power of two.
     public let capacity: Int
@@ -41,9 +40,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         var rounded = 1
         while rounded < capacity { rounded <<= 1 }
         self.capacity = rounded
-        var memory = ArrayStore()
-        storage = RingStorage(capacity: rounded, in: &memory)
-        self.memory = memory
+        storage = RingStorage(capacity: rounded)
     }
 
     // MARK: Producer side

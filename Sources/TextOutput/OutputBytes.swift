@@ -3,9 +3,9 @@ import Realtime
 /// A growable byte buffer for text output built without a `String` per line: appends are a capacity check
 /// and a copy. Owns its memory (noncopyable), so no copy-on-write check runs on each append.
 public struct OutputBytes: ~Copyable {
-    @usableFromInline var base: UnsafeMutablePointer<UInt8>
-    /// Owns `base` (a new store replaces it when the buffer grows).
-    private var memory: ArrayStore
+    /// The bytes (a new array replaces it when the buffer grows).
+    @usableFromInline var memory: FixedArray<UInt8>
+    @usableFromInline var base: UnsafeMutablePointer<UInt8> { @inline(__always) get { memory.baseAddress } }
     @usableFromInline var capacity: Int
     /// Bytes written so far (``count``), settable by the inlined appends.
     @usableFromInline var written = 0
@@ -17,9 +17,7 @@ public struct OutputBytes: ~Copyable {
 
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(16, capacity)
-        var memory = ArrayStore()
-        base = memory.make(self.capacity + Self.slack, 0 as UInt8)
-        self.memory = memory
+        memory = FixedArray(self.capacity + Self.slack, 0)
     }
 
     /// The bytes written so far (valid until the next append or `removeAll`).
@@ -39,11 +37,9 @@ public struct OutputBytes: ~Copyable {
     @usableFromInline mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        var newMemory = ArrayStore()
-        let newBase = newMemory.make(newCapacity + Self.slack, 0 as UInt8)
-        newBase.update(from: base, count: written)
+        let newMemory = FixedArray<UInt8>(newCapacity + Self.slack, 0)
+        newMemory.baseAddress.update(from: base, count: written)
         memory = newMemory // frees the old bytes
-        base = newBase
         capacity = newCapacity
     }
 

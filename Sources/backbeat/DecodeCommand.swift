@@ -87,8 +87,8 @@ struct Decode: ParsableCommand {
     /// 0 at the end, -1 with errno) are decoded and written as they come. `bench` runs this too.
     static func decode(_ stream: inout MIDIDecodeStream, sink: DecodeSink,
                        read: (UnsafeMutableRawBufferPointer) -> Int) throws(Failure) {
-        var memory = ArrayStore()
-        let block = UnsafeMutableRawBufferPointer(start: memory.makeBytes(blockSize), count: blockSize)
+        let memory = FixedArray<UInt8>(zeroed: blockSize)
+        let block = UnsafeMutableRawBufferPointer(memory.buffer)
         while true {
             let n: Int
             do throws(Errno) { n = try SystemCall.retryOnInterrupt { read(block) } } catch {

@@ -1,4 +1,4 @@
-// The synth's memory frees itself: every buffer comes from an `ArrayStore` freed in its own deinit, so a synth made,
+// The synth's memory frees itself: every buffer is a `FixedArray` that frees itself in its own deinit, so a synth made,
 // prepared and dropped a thousand times leaves the resident set where it was.
 import Foundation
 import Testing
@@ -39,7 +39,7 @@ func aThousandSynthsWithAFontLeaveTheResidentSetFlat() throws {
 }
 
 /// The loader's memory frees itself too: fonts loaded from bytes (their copy of the file, their tables and
-/// preset keys, each in an `ArrayStore`), stacked two high and played, then dropped.
+/// preset keys, each a `FixedArray`), stacked two high and played, then dropped.
 @Test func aThousandLoadedAndStackedFontsLeaveTheResidentSetFlat() throws {
     // 64k frames: a quarter megabyte of file a font, so a leak shows well above allocator noise.
     func font(bank: UInt16) -> [UInt8] {

@@ -5,19 +5,17 @@
 // costs nothing, and where a clearing falls never depends on how samples were sliced into periods.
 
 struct DelayMemory: ~Copyable {
-    let samples: UnsafeMutablePointer<Float>
+    private let samplesMemory: FixedArray<Float>
+    var samples: UnsafeMutablePointer<Float> { @_noLocks get { samplesMemory.baseAddress } }
     let count: Int
     /// Samples of silent input since the last sound.
     var quietSamples = 0
     /// Every sample is 0 (nothing sounded since the last clearing).
     var cleared = true
-    private let store: ArrayStore
 
     init(count: Int) {
-        var store = ArrayStore()
-        samples = store.make(count, 0 as Float)
+        samplesMemory = FixedArray(count, 0 as Float)
         self.count = count
-        self.store = store
     }
 
     /// Every sample back to 0.

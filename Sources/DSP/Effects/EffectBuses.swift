@@ -108,29 +108,32 @@ struct EffectBuses: ~Copyable {
     var reverb: FeedbackDelayReverb
     var chorus: ModulatedChorus
     /// A sending group's output (lanes 0-3, 4-7 per frame), folded into the lane sums after the group.
-    let groupLeft, groupRight: UnsafeMutablePointer<HalfLanes>
+    var groupLeft: UnsafeMutablePointer<HalfLanes> { @_noLocks get { groupLeftMemory.baseAddress } }
+    var groupRight: UnsafeMutablePointer<HalfLanes> { @_noLocks get { groupRightMemory.baseAddress } }
     /// The sends summed per lane, then per frame.
-    let reverbLanes, chorusLanes: UnsafeMutablePointer<HalfLanes>
-    let reverbInput, chorusInput: UnsafeMutablePointer<Float>
+    var reverbLanes: UnsafeMutablePointer<HalfLanes> { @_noLocks get { reverbLanesMemory.baseAddress } }
+    var chorusLanes: UnsafeMutablePointer<HalfLanes> { @_noLocks get { chorusLanesMemory.baseAddress } }
+    var reverbInput: UnsafeMutablePointer<Float> { @_noLocks get { reverbInputMemory.baseAddress } }
+    var chorusInput: UnsafeMutablePointer<Float> { @_noLocks get { chorusInputMemory.baseAddress } }
+    private let groupLeftMemory, groupRightMemory, reverbLanesMemory, chorusLanesMemory: FixedArray<HalfLanes>
+    private let reverbInputMemory, chorusInputMemory: FixedArray<Float>
     /// Eight slots, for a kept group's voices.
-    let slotScratch: UnsafeMutablePointer<Int32>
+    private let slotScratchMemory: FixedArray<Int32>
+    var slotScratch: UnsafeMutablePointer<Int32> { @_noLocks get { slotScratchMemory.baseAddress } }
     var reverbOn = true
     var chorusOn = true
     /// Whether some group sent this slice.
     var sent = false
-    private let store: ArrayStore
 
     init(frames: Int, sampleRate: Double) {
         reverb = FeedbackDelayReverb(sampleRate: sampleRate)
         chorus = ModulatedChorus(sampleRate: sampleRate)
-        var store = ArrayStore()
-        groupLeft = store.make(2 * frames, .zero)
-        groupRight = store.make(2 * frames, .zero)
-        reverbLanes = store.make(2 * frames, .zero)
-        chorusLanes = store.make(2 * frames, .zero)
-        reverbInput = store.make(frames, 0)
-        chorusInput = store.make(frames, 0)
-        slotScratch = store.make(8, 0 as Int32)
-        self.store = store
+        groupLeftMemory = FixedArray(2 * frames, .zero)
+        groupRightMemory = FixedArray(2 * frames, .zero)
+        reverbLanesMemory = FixedArray(2 * frames, .zero)
+        chorusLanesMemory = FixedArray(2 * frames, .zero)
+        reverbInputMemory = FixedArray(frames, 0)
+        chorusInputMemory = FixedArray(frames, 0)
+        slotScratchMemory = FixedArray(8, 0 as Int32)
     }
 }

@@ -9,8 +9,9 @@ public enum EffectCost {
                                             periods: Int = 4_000) -> (reverb: Double, chorus: Double) {
         var reverb = FeedbackDelayReverb(sampleRate: sampleRate)
         var chorus = ModulatedChorus(sampleRate: sampleRate)
-        var memory = ArrayStore()
-        let input = memory.make(frames, Float(0)), left = memory.make(frames, Float(0)), right = memory.make(frames, Float(0))
+        let inputArray = FixedArray<Float>(frames, 0), leftArray = FixedArray<Float>(frames, 0)
+        let rightArray = FixedArray<Float>(frames, 0)
+        let input = inputArray.baseAddress, left = leftArray.baseAddress, right = rightArray.baseAddress
         var seed: UInt32 = 1
         for n in 0..<frames {
             seed = seed &* 1_664_525 &+ 1_013_904_223
@@ -31,6 +32,7 @@ public enum EffectCost {
             bestReverb = min(bestReverb, seconds(r) / Double(periods) * 1e9)
             bestChorus = min(bestChorus, seconds(c) / Double(periods) * 1e9)
         }
+        withExtendedLifetime(inputArray) {}; withExtendedLifetime(leftArray) {}; withExtendedLifetime(rightArray) {}
         return (bestReverb, bestChorus)
     }
 }

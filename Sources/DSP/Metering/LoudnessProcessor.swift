@@ -21,23 +21,23 @@ public final class LoudnessProcessor: @unchecked Sendable {
     public private(set) var sampleRate: Double = 48_000
     /// 10 coefficients (pre-filter b0 b1 b2 a1 a2, high-pass b0 b1 b2 a1 a2) then 8 filter states (per
     /// channel: the two direct-form-II-transposed states of each stage).
-    private let filter: UnsafeMutablePointer<Double>
+    private let filterMemory: FixedArray<Double>
+    var filter: UnsafeMutablePointer<Double> { @_noLocks get { filterMemory.baseAddress } }
     /// 48 taps, phase-major: taps[phase * 12 + k] multiplies x[n - k].
-    private let taps: UnsafeMutablePointer<Float>
+    private let tapsMemory: FixedArray<Float>
+    var taps: UnsafeMutablePointer<Float> { @_noLocks get { tapsMemory.baseAddress } }
     /// Per channel, the last 12 input samples twice over (positions i and i + 12), newest first from `head`,
     /// so each phase reads 12 contiguous samples without wrapping.
-    private let history: UnsafeMutablePointer<Float>
-    private let head: UnsafeMutablePointer<Int>
-    /// Owns the four arrays above.
-    private let memory: ArrayStore
+    private let historyMemory: FixedArray<Float>
+    var history: UnsafeMutablePointer<Float> { @_noLocks get { historyMemory.baseAddress } }
+    private let headMemory: FixedArray<Int>
+    var head: UnsafeMutablePointer<Int> { @_noLocks get { headMemory.baseAddress } }
 
     public init(sampleRate: Double = 48_000) {
-        var memory = ArrayStore()
-        filter = memory.make(18, 0.0)
-        taps = memory.make(48) { i in Float(Self.truePeakTaps[i / 12][i % 12]) }
-        history = memory.make(48, Float(0))
-        head = memory.make(1, 0)
-        self.memory = memory
+        filterMemory = FixedArray(18, 0.0)
+        tapsMemory = FixedArray(count: 48) { i in Float(Self.truePeakTaps[i / 12][i % 12]) }
+        historyMemory = FixedArray(48, Float(0))
+        headMemory = FixedArray(1, 0)
         prepare(sampleRate: sampleRate)
     }
 

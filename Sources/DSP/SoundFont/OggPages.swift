@@ -20,8 +20,8 @@ enum OggPages {
         }
         var window = min(range.count, 16 << 10)
         while true {
-            var memory = ArrayStore()
-            let buffer = UnsafeMutableRawBufferPointer(start: memory.makeBytes(window), count: window)
+            let memory = FixedArray<UInt8>(zeroed: window)
+            let buffer = UnsafeMutableRawBufferPointer(start: memory.rawAddress, count: window)
             let done = (try? FileDescriptor(rawValue: r.descriptor)
                 .readAll(fromAbsoluteOffset: Int64(range.upperBound - window), into: buffer)) ?? 0
             // A short read or a failed one (the file changed under us): scan the mapping instead.

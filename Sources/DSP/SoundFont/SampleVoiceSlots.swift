@@ -1,72 +1,83 @@
 /// The SoundFont sample voices' state, one `SampleVoice` per synth slot (the same indices as `VoiceSlots`,
 /// whose stage, channel, note, fade and filter states the sample voices share), plus the per-slice list of
-/// slots that play samples. Owned by its `ArrayStore`, freed with the synth.
+/// slots that play samples. Each array a `FixedArray` of its own, freed with the synth.
 struct SampleVoiceSlots: ~Copyable {
-    let state: UnsafeMutablePointer<SampleVoice>
+    private let stateMemory: FixedArray<SampleVoice>
+    var state: UnsafeMutablePointer<SampleVoice> { @_noLocks get { stateMemory.baseAddress } }
     /// Per slice: the sounding sample voices' slots, rendered eight at a time.
-    let activeSlots: UnsafeMutablePointer<Int32>
+    private let activeSlotsMemory: FixedArray<Int32>
+    var activeSlots: UnsafeMutablePointer<Int32> { @_noLocks get { activeSlotsMemory.baseAddress } }
     /// Per group of a slice (its place in the slice's order, `Synth.renderSampleVoices`): its control values,
     /// eight lanes a row (`SampleControl`; written lane by lane as scalars, read as vectors: writing single
     /// lanes of a vector in a register costs far more), and its lanes' `SampleLanes.offset`. A group kept
     /// between slices (`kept`) keeps them there (Synth+SampleLaneCache.swift).
-    let groupFloats: UnsafeMutablePointer<Float>
-    let groupInts: UnsafeMutablePointer<Int32>
-    let groupOffsets: UnsafeMutablePointer<Int>
+    private let groupFloatsMemory: FixedArray<Float>
+    var groupFloats: UnsafeMutablePointer<Float> { @_noLocks get { groupFloatsMemory.baseAddress } }
+    private let groupIntsMemory: FixedArray<Int32>
+    var groupInts: UnsafeMutablePointer<Int32> { @_noLocks get { groupIntsMemory.baseAddress } }
+    private let groupOffsetsMemory: FixedArray<Int>
+    var groupOffsets: UnsafeMutablePointer<Int> { @_noLocks get { groupOffsetsMemory.baseAddress } }
     /// Per group: what it was kept with at the end of the last slice (`KeptSampleGroup.count` 0: not kept).
-    let kept: UnsafeMutablePointer<KeptSampleGroup>
+    private let keptMemory: FixedArray<KeptSampleGroup>
+    var kept: UnsafeMutablePointer<KeptSampleGroup> { @_noLocks get { keptMemory.baseAddress } }
     /// [0]: the groups of the last slice (those at and past it are not kept).
-    let keptLive: UnsafeMutablePointer<Int>
+    let keptLive: FixedArray<Int>
     let groupCount: Int
     /// Per stack layer, in a slice: the end of its voices in `activeSlots` (sorted by layer).
-    let layerEnds: UnsafeMutablePointer<Int>
-    /// The sample loop's interpolation weights (`InterpolationTable`, in two arrays of the store).
+    private let layerEndsMemory: FixedArray<Int>
+    var layerEnds: UnsafeMutablePointer<Int> { @_noLocks get { layerEndsMemory.baseAddress } }
+    /// The sample loop's interpolation weights (`InterpolationTable`, a view of the two arrays below).
     let interpolation: InterpolationTable
+    private let interpolationWeights: FixedArray<HalfLanes>, interpolationWords: FixedArray<SIMD4<Int16>>
     /// Copies of short loops, `unrolledLoopFrames` frames each: a loop repeated (`unrollLoop`), so that a
     /// voice wraps once per many passes rather than every pass. One copy per loop in use, made when a voice
     /// first reaches it and shared by every voice that plays it (`Synth.loopCopy`): a copy per voice made a
     /// chord of 2000 voices read 4 MiB of copies, which a real-time thread asleep between periods found gone
     /// from the cache at each one. As many copies as slots, up to `unrolledLoopCopies`.
-    let unrolledLoops: UnsafeMutablePointer<Int16>
+    private let unrolledLoopsMemory: FixedArray<Int16>
+    var unrolledLoops: UnsafeMutablePointer<Int16> { @_noLocks get { unrolledLoopsMemory.baseAddress } }
     /// Per copy: the loop it holds, (stack layer, start, length, 0); length 0 for none yet.
-    let copyKeys: UnsafeMutablePointer<SIMD4<Int32>>
+    private let copyKeysMemory: FixedArray<SIMD4<Int32>>
+    var copyKeys: UnsafeMutablePointer<SIMD4<Int32>> { @_noLocks get { copyKeysMemory.baseAddress } }
     /// Per copy: the last slice a voice played from it. One no voice played from in this slice or the last
     /// is free to hold another loop (a voice that plays from a copy does so in every slice).
-    let copyStamps: UnsafeMutablePointer<UInt32>
+    private let copyStampsMemory: FixedArray<UInt32>
+    var copyStamps: UnsafeMutablePointer<UInt32> { @_noLocks get { copyStampsMemory.baseAddress } }
     /// A loop's hash -> the copy that holds it (or held it: the key says), -1 for none.
-    let copyBuckets: UnsafeMutablePointer<Int32>
+    private let copyBucketsMemory: FixedArray<Int32>
+    var copyBuckets: UnsafeMutablePointer<Int32> { @_noLocks get { copyBucketsMemory.baseAddress } }
     let copyBucketMask: Int
     /// [0] the slices rendered (from 2, so every copy starts free), [1] the clock hand (the next copy looked
     /// at for reuse), [2] the last slice in which none was free.
-    let copyClock: UnsafeMutablePointer<UInt32>
+    private let copyClockMemory: FixedArray<UInt32>
+    var copyClock: UnsafeMutablePointer<UInt32> { @_noLocks get { copyClockMemory.baseAddress } }
     let copyCount: Int
-    private let store: ArrayStore
 
     /// Slots for `count` voices of a font (or stack) of `layers` layers.
     init(count: Int, layers: Int) {
-        var store = ArrayStore()
-        state = store.make(count, SampleVoice())
-        activeSlots = store.make(count, 0)
+        stateMemory = FixedArray(count, SampleVoice())
+        activeSlotsMemory = FixedArray(count, 0)
         // Each layer's voices in groups of eight: at most one group per layer not full.
         groupCount = (count + 7) / 8 + max(layers, 1)
-        groupFloats = store.make(groupCount * 8 * SampleControl.allFloatRows, 0)
-        groupInts = store.make(groupCount * 8 * SampleControl.intRows, 0)
-        groupOffsets = store.make(groupCount * 8, 0)
-        kept = store.make(groupCount, KeptSampleGroup())
-        keptLive = store.make(1, 0)
-        layerEnds = store.make(max(layers, 1), 0)
-        interpolation = InterpolationTable(weights: store.make(InterpolationTable.rows, .zero),
-                                           words: store.make(InterpolationTable.rows, .zero))
+        groupFloatsMemory = FixedArray(groupCount * 8 * SampleControl.allFloatRows, 0)
+        groupIntsMemory = FixedArray(groupCount * 8 * SampleControl.intRows, 0)
+        groupOffsetsMemory = FixedArray(groupCount * 8, 0)
+        keptMemory = FixedArray(groupCount, KeptSampleGroup())
+        keptLive = FixedArray(1, 0)
+        layerEndsMemory = FixedArray(max(layers, 1), 0)
+        interpolationWeights = FixedArray(InterpolationTable.rows, .zero)
+        interpolationWords = FixedArray(InterpolationTable.rows, .zero)
+        interpolation = InterpolationTable(weights: interpolationWeights.baseAddress, words: interpolationWords.baseAddress)
         let copies = min(count, unrolledLoopCopies)
-        unrolledLoops = store.make(copies * unrolledLoopFrames, 0)
-        copyKeys = store.make(copies, SIMD4())
-        copyStamps = store.make(copies, 0)
+        unrolledLoopsMemory = FixedArray(copies * unrolledLoopFrames, 0)
+        copyKeysMemory = FixedArray(copies, SIMD4())
+        copyStampsMemory = FixedArray(copies, 0)
         let buckets = 1 << (Int.bitWidth - (2 * copies - 1).leadingZeroBitCount) // a power of two >= 2 copies
-        copyBuckets = store.make(buckets, -1)
+        copyBucketsMemory = FixedArray(buckets, -1)
         copyBucketMask = buckets - 1
-        copyClock = store.make(3, 0)
-        copyClock[0] = 2
+        copyClockMemory = FixedArray(3, 0)
         copyCount = copies
-        self.store = store
+        copyClock[0] = 2
     }
 
     /// Group `g`'s rows and lane offsets.

@@ -38,8 +38,11 @@ public final class SoundFont: @unchecked Sendable {
     /// file. Read by the real-time thread.
     public let sampleLayers: UnsafeBufferPointer<UInt8>?
 
-    /// Owns the tables above (zones, modulators, samples, preset keys, sample layers).
-    private let memory: ArrayStore
+    /// The memory of the tables above (zones, modulators, samples, preset keys, sample layers), which are
+    /// views of it for the font's life.
+    private let zoneMemory: FixedArray<SoundFontZone>, modulatorMemory: FixedArray<SoundFontModulator>
+    private let sampleMemory: FixedArray<SoundFontSample>, presetKeyMemory: FixedArray<Int32>
+    private let sampleLayerMemory: FixedArray<UInt8>
     /// Lets go of the sample data when the font goes (unmaps the file, or drops the bytes it was loaded from).
     private let release: @Sendable () -> Void
 
@@ -51,25 +54,32 @@ public final class SoundFont: @unchecked Sendable {
                 sampleNames: [String] = [], sampleStore: SoundFontSampleStore? = nil,
                 layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: [UInt8]? = nil,
                 release: @escaping @Sendable () -> Void = {}) {
-        var memory = ArrayStore()
         self.path = path
         self.layers = layers
         self.presetLayers = presetLayers
-        self.sampleLayers = sampleLayers.map { UnsafeBufferPointer(start: memory.make(copying: $0), count: $0.count) }
+        let sampleLayerMemory = FixedArray(copying: sampleLayers ?? [])
+        self.sampleLayers = sampleLayers.map { UnsafeBufferPointer(start: sampleLayerMemory.baseAddress, count: $0.count) }
+        self.sampleLayerMemory = sampleLayerMemory
         self.name = name
         let sorted = presets.sorted { ($0.bank, $0.program) < ($1.bank, $1.program) }
         self.presets = sorted
-        self.zones = UnsafeBufferPointer(start: memory.make(copying: zones), count: zones.count)
-        self.modulators = UnsafeBufferPointer(start: memory.make(copying: modulators), count: modulators.count)
-        self.samples = UnsafeBufferPointer(start: memory.make(copying: samples), count: samples.count)
+        let zoneMemory = FixedArray(copying: zones), modulatorMemory = FixedArray(copying: modulators)
+        let sampleMemory = FixedArray(copying: samples)
+        self.zones = UnsafeBufferPointer(start: zoneMemory.baseAddress, count: zones.count)
+        self.modulators = UnsafeBufferPointer(start: modulatorMemory.baseAddress, count: modulators.count)
+        self.samples = UnsafeBufferPointer(start: sampleMemory.baseAddress, count: samples.count)
+        self.zoneMemory = zoneMemory
+        self.modulatorMemory = modulatorMemory
+        self.sampleMemory = sampleMemory
         self.sampleData = sampleData
         self.sampleLowBytes = sampleLowBytes
         self.sampleNames = sampleNames
         self.sampleStore = sampleStore
         let keys = sorted.map { Int32($0.bank) << 7 | Int32($0.program) }
-        presetKeys = UnsafeBufferPointer(start: memory.make(copying: keys), count: keys.count)
+        let presetKeyMemory = FixedArray(copying: keys)
+        presetKeys = UnsafeBufferPointer(start: presetKeyMemory.baseAddress, count: keys.count)
+        self.presetKeyMemory = presetKeyMemory
         presetCount = sorted.count
-        self.memory = memory
         self.release = release
     }
 

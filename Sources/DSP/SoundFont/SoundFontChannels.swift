@@ -3,37 +3,35 @@ import Synchronization
 
 /// What the SoundFont voices read of each of the 16 channels beyond `ChannelControls`: every controller's
 /// value (the modulators' sources), the pitch wheel, channel pressure, the bank and program selected and the
-/// preset they chose. Owned by its `ArrayStore`, freed with the synth. Real-time thread only.
+/// preset they chose. Its arrays are `FixedArray`s, freed with the synth. Real-time thread only.
 struct SoundFontChannels: ~Copyable {
     /// 128 controller values per channel: `controllers[channel * 128 + number]`.
-    let controllers: UnsafeMutablePointer<UInt8>
+    private let controllersMemory: FixedArray<UInt8>
+    var controllers: UnsafeMutablePointer<UInt8> { @_noLocks get { controllersMemory.baseAddress } }
     /// 14-bit pitch wheel, 0...16383 (8192 centre).
-    let pitchWheel: UnsafeMutablePointer<Int32>
-    let pressure: UnsafeMutablePointer<UInt8>
+    let pitchWheel: FixedArray<Int32>
+    let pressure: FixedArray<UInt8>
     /// Polyphonic key pressure, 128 keys per channel: `keyPressure[channel * 128 + key]`.
-    let keyPressure: UnsafeMutablePointer<UInt8>
-    let program: UnsafeMutablePointer<UInt8>
+    private let keyPressureMemory: FixedArray<UInt8>
+    var keyPressure: UnsafeMutablePointer<UInt8> { @_noLocks get { keyPressureMemory.baseAddress } }
+    let program: FixedArray<UInt8>
     /// Index into the font's presets, or -1 (nothing plays on the channel).
-    let preset: UnsafeMutablePointer<Int32>
+    let preset: FixedArray<Int32>
     /// When the preset the channel plays is not the bank and program it asked for (a fallback, or nothing):
     /// `PresetSubstitution.packed`, said at the channel's next note; 0 otherwise.
-    let substitution: UnsafeMutablePointer<Int>
+    let substitution: FixedArray<Int>
     /// 1 once the channel's substitution was said (once per channel while the synth lives).
-    let substitutionSaid: UnsafeMutablePointer<UInt8>
-
-    private let store: ArrayStore
+    let substitutionSaid: FixedArray<UInt8>
 
     init() {
-        var store = ArrayStore()
-        controllers = store.make(128 * channelCount, 0 as UInt8)
-        pitchWheel = store.make(channelCount, 8192 as Int32)
-        pressure = store.make(channelCount, 0 as UInt8)
-        keyPressure = store.make(128 * channelCount, 0 as UInt8)
-        program = store.make(channelCount, 0 as UInt8)
-        preset = store.make(channelCount, -1 as Int32)
-        substitution = store.make(channelCount, 0)
-        substitutionSaid = store.make(channelCount, 0 as UInt8)
-        self.store = store
+        controllersMemory = FixedArray(128 * channelCount, 0 as UInt8)
+        pitchWheel = FixedArray(channelCount, 8192 as Int32)
+        pressure = FixedArray(channelCount, 0 as UInt8)
+        keyPressureMemory = FixedArray(128 * channelCount, 0 as UInt8)
+        program = FixedArray(channelCount, 0 as UInt8)
+        preset = FixedArray(channelCount, -1 as Int32)
+        substitution = FixedArray(channelCount, 0)
+        substitutionSaid = FixedArray(channelCount, 0 as UInt8)
         for ch in 0..<channelCount { resetControllers(ch, all: true) }
     }
 

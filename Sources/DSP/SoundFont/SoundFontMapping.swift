@@ -111,15 +111,13 @@ extension SoundFont {
 }
 
 /// Bytes a font reads that no file mapping holds (a font loaded from memory, the copied frames of a
-/// misaligned smpl chunk, an in-memory font's frames): its `ArrayStore` frees them when the last closure
+/// misaligned smpl chunk, an in-memory font's frames): its `FixedArray` frees them when the last closure
 /// that keeps this goes. 16-byte aligned, zeroed, at least one byte.
 final class HeldBytes: @unchecked Sendable {
-    private let memory: ArrayStore
-    let base: UnsafeMutableRawPointer
+    private let memory: FixedArray<UInt8>
+    var base: UnsafeMutableRawPointer { memory.rawAddress }
 
     init(_ byteCount: Int) {
-        var memory = ArrayStore()
-        base = memory.makeBytes(byteCount, alignment: 16)
-        self.memory = memory
+        memory = FixedArray(zeroed: byteCount)
     }
 }

@@ -78,12 +78,12 @@ public final class SoundFontSampleStore: @unchecked Sendable {
     let regionFrames: Int
     /// Each sample's `SampleState`: `decoded` once its frames are in its slot (release store after they are
     /// written), `broken` when its stream does not decode, `overLimit` when it did not fit, else `notDecoded`.
-    let ready: UnsafeMutablePointer<Atomic<UInt8>>
+    var ready: UnsafeMutablePointer<Atomic<UInt8>> { readyBytes.rawAddress.assumingMemoryBound(to: Atomic<UInt8>.self) }
     /// Note-ons whose sample was not decoded, by its state (4 counters, indexed by `SampleState`; the
     /// real-time thread adds, relaxed).
-    let missed: UnsafeMutablePointer<Atomic<Int>>
-    /// Owns `ready` and `missed` (zeroed bytes bound to atomics: an atomic's zero is its bits of zero).
-    private let memory: ArrayStore
+    var missed: UnsafeMutablePointer<Atomic<Int>> { missedBytes.rawAddress.assumingMemoryBound(to: Atomic<Int>.self) }
+    /// The memory of `ready` and `missed` (zeroed bytes bound to atomics: an atomic's zero is its bits of zero).
+    private let readyBytes: FixedArray<UInt8>, missedBytes: FixedArray<UInt8>
     /// The font file's bytes, released with the store.
     let file: UnsafeRawBufferPointer
     private let releaseFile: @Sendable () -> Void
@@ -152,11 +152,10 @@ public final class SoundFontSampleStore: @unchecked Sendable {
         }
         region = base.bindMemory(to: Int16.self, capacity: frames)
         regionFrames = frames
-        var memory = ArrayStore()
-        ready = memory.makeBytes(max(samples.count, 1) * MemoryLayout<Atomic<UInt8>>.stride)
-            .bindMemory(to: Atomic<UInt8>.self, capacity: max(samples.count, 1))
-        missed = memory.makeBytes(4 * MemoryLayout<Atomic<Int>>.stride).bindMemory(to: Atomic<Int>.self, capacity: 4)
-        self.memory = memory
+        readyBytes = FixedArray(zeroed: max(samples.count, 1) * MemoryLayout<Atomic<UInt8>>.stride)
+        readyBytes.rawAddress.bindMemory(to: Atomic<UInt8>.self, capacity: max(samples.count, 1))
+        missedBytes = FixedArray(zeroed: 4 * MemoryLayout<Atomic<Int>>.stride)
+        missedBytes.rawAddress.bindMemory(to: Atomic<Int>.self, capacity: 4)
         self.slots = slots
         self.names = parsed.sampleNames
         self.path = path

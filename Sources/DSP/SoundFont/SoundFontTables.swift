@@ -2,7 +2,7 @@ import Synchronization
 
 /// What the real-time thread reads of a `SoundFont`: its tables as plain buffers (no reference counting),
 /// and each preset's zone range copied out of the Swift array of presets. Empty when the synth has no font.
-/// The buffers are the font's (the synth keeps the font); the zone ranges are its `ArrayStore`'s.
+/// The buffers are the font's (the synth keeps the font); the zone ranges are its own `FixedArray`.
 ///
 /// A stack of fonts (`SoundFont.stacked`) has one sample data per layer: `layerData[l]`, `layerDataCount[l]`
 /// and `layerLowBytes[l]` for layer `l`, and `sampleLayers` gives each sample header's layer. One font is
@@ -12,41 +12,39 @@ struct SoundFontTables: ~Copyable {
     let modulators: UnsafeBufferPointer<SoundFontModulator>
     let samples: UnsafeBufferPointer<SoundFontSample>
     /// Each layer's 16-bit sample frames (the one silent frame for a layer without data) and their count.
-    let layerData: UnsafeMutablePointer<UnsafePointer<Int16>>
-    let layerDataCount: UnsafeMutablePointer<Int>
+    let layerData: FixedArray<UnsafePointer<Int16>>
+    let layerDataCount: FixedArray<Int>
     /// Each layer's 24-bit samples' low bytes, or nil.
-    let layerLowBytes: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    let layerLowBytes: FixedArray<UnsafePointer<UInt8>?>
     /// 1 for one font, the number of fonts for a stack.
     let layerCount: Int
     /// Each sample header's layer, or nil (every sample is layer 0's).
     let sampleLayers: UnsafePointer<UInt8>?
     /// Each layer's first sample header (0 for one font): a sample's index in its own font is `s - base`.
-    let layerSampleBase: UnsafeMutablePointer<Int>
+    let layerSampleBase: FixedArray<Int>
     /// A SoundFont 3 layer's per-sample states (acquire before reading a sample; indexed in the layer's own
     /// samples) and its counts of voices that found their sample not decoded, one per state
     /// (`SoundFontSampleStore.missed`); nil for SoundFont 2 (every sample is always there).
-    let layerReady: UnsafeMutablePointer<UnsafeMutablePointer<Atomic<UInt8>>?>
-    let layerMissed: UnsafeMutablePointer<UnsafeMutablePointer<Atomic<Int>>?>
+    let layerReady: FixedArray<UnsafeMutablePointer<Atomic<UInt8>>?>
+    let layerMissed: FixedArray<UnsafeMutablePointer<Atomic<Int>>?>
     let presetKeys: UnsafeBufferPointer<Int32>
     /// zoneStart, zoneCount of each preset, in `SoundFont.presets` order.
-    let presetZones: UnsafeMutablePointer<SIMD2<Int32>>
+    let presetZones: FixedArray<SIMD2<Int32>>
     let presetCount: Int
-    /// The zone ranges, and the one silent frame `data` points at without a font.
-    private let store: ArrayStore
+    /// One zero sample, the data of a layer without samples.
+    private let silence: FixedArray<Int16>
 
     init(_ font: SoundFont?) {
-        var store = ArrayStore()
-        presetZones = store.make(font?.presets.count ?? 0, .zero)
-        let silence = store.make(1, Int16(0))
+        presetZones = FixedArray(font?.presets.count ?? 0, .zero)
+        silence = FixedArray(1, 0)
         let layers = font?.stack ?? []
         layerCount = max(layers.count, 1)
-        layerData = store.make(layerCount, UnsafePointer(silence))
-        layerDataCount = store.make(layerCount, 0)
-        layerLowBytes = store.make(layerCount, nil as UnsafePointer<UInt8>?)
-        layerSampleBase = store.make(layerCount, 0)
-        layerReady = store.make(layerCount, nil as UnsafeMutablePointer<Atomic<UInt8>>?)
-        layerMissed = store.make(layerCount, nil as UnsafeMutablePointer<Atomic<Int>>?)
-        self.store = store
+        layerData = FixedArray(layerCount, UnsafePointer(silence.baseAddress))
+        layerDataCount = FixedArray(layerCount, 0)
+        layerLowBytes = FixedArray(layerCount, nil as UnsafePointer<UInt8>?)
+        layerSampleBase = FixedArray(layerCount, 0)
+        layerReady = FixedArray(layerCount, nil as UnsafeMutablePointer<Atomic<UInt8>>?)
+        layerMissed = FixedArray(layerCount, nil as UnsafeMutablePointer<Atomic<Int>>?)
         for (l, base) in (font?.layerSampleBases ?? []).enumerated() where l < layerCount { layerSampleBase[l] = base }
         for (l, layer) in layers.enumerated() where layer.sampleData.count > 0 {
             layerData[l] = layer.sampleData.baseAddress!

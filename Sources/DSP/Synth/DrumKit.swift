@@ -114,12 +114,10 @@ struct DrumKitTable: ~Copyable {
         var plays: Bool
     }
 
-    let entries: UnsafeMutablePointer<Entry>
-    private let store: ArrayStore
+    let entries: FixedArray<Entry>
 
     init() {
-        var store = ArrayStore()
-        entries = store.make(128) { key in
+        entries = FixedArray(count: 128) { key in
             guard let s = DrumSound.sound(key: key) else {
                 return Entry(toneStart: 0, toneEnd: 0, pitchTime: 1, toneDecay: 1, toneGain: 0, noiseDecay: 1,
                              noiseGain: 0, filter: 0, filterHz: 1_000, filterK: 1, exclusiveClass: 0, plays: false)
@@ -129,46 +127,42 @@ struct DrumKitTable: ~Copyable {
                          filter: s.filter.rawValue, filterHz: s.filterHz, filterK: s.filterK,
                          exclusiveClass: Int32(s.exclusiveClass), plays: true)
         }
-        self.store = store
     }
 }
 
 /// The drum voices' own state, one entry per voice slot (the slot's `VoiceSlots` entry holds what every voice
-/// has: stage, channel, key, fade, the filter states `ic1`/`ic2`, `amplitude` for the velocity). Owned by its
-/// `ArrayStore`, freed with the synth.
+/// has: stage, channel, key, fade, the filter states `ic1`/`ic2`, `amplitude` for the velocity). Each array a
+/// `FixedArray`, freed with the synth.
 struct DrumSlots: ~Copyable {
-    let tonePhase: UnsafeMutablePointer<Float>      // cycles, 0..<1
-    let toneEnd: UnsafeMutablePointer<Float>        // cycles per sample the sweep ends at
-    let toneSweep: UnsafeMutablePointer<Float>      // cycles per sample above `toneEnd` now, shrinking
-    let pitchCoefficient: UnsafeMutablePointer<Float>
-    let toneLevel: UnsafeMutablePointer<Float>
-    let toneCoefficient: UnsafeMutablePointer<Float>
-    let noiseLevel: UnsafeMutablePointer<Float>
-    let noiseCoefficient: UnsafeMutablePointer<Float>
-    let seed: UnsafeMutablePointer<UInt32>          // the noise generator's state (an LCG)
-    let filter: UnsafeMutablePointer<UInt8>         // DrumSound.Filter
-    let a1: UnsafeMutablePointer<Float>             // the SVF's coefficients (StateVariableFilter.swift's form)
-    let a2: UnsafeMutablePointer<Float>
-    let a3: UnsafeMutablePointer<Float>
-    let k: UnsafeMutablePointer<Float>
-    private let store: ArrayStore
+    let tonePhase: FixedArray<Float>      // cycles, 0..<1
+    let toneEnd: FixedArray<Float>        // cycles per sample the sweep ends at
+    let toneSweep: FixedArray<Float>      // cycles per sample above `toneEnd` now, shrinking
+    let pitchCoefficient: FixedArray<Float>
+    let toneLevel: FixedArray<Float>
+    let toneCoefficient: FixedArray<Float>
+    let noiseLevel: FixedArray<Float>
+    let noiseCoefficient: FixedArray<Float>
+    let seed: FixedArray<UInt32>          // the noise generator's state (an LCG)
+    let filter: FixedArray<UInt8>         // DrumSound.Filter
+    let a1: FixedArray<Float>             // the SVF's coefficients (StateVariableFilter.swift's form)
+    let a2: FixedArray<Float>
+    let a3: FixedArray<Float>
+    let k: FixedArray<Float>
 
     init(count: Int) {
-        var store = ArrayStore()
-        tonePhase = store.make(count, 0 as Float)
-        toneEnd = store.make(count, 0 as Float)
-        toneSweep = store.make(count, 0 as Float)
-        pitchCoefficient = store.make(count, 0 as Float)
-        toneLevel = store.make(count, 0 as Float)
-        toneCoefficient = store.make(count, 0 as Float)
-        noiseLevel = store.make(count, 0 as Float)
-        noiseCoefficient = store.make(count, 0 as Float)
-        seed = store.make(count, 1 as UInt32)
-        filter = store.make(count, 0 as UInt8)
-        a1 = store.make(count, 0 as Float)
-        a2 = store.make(count, 0 as Float)
-        a3 = store.make(count, 0 as Float)
-        k = store.make(count, 1 as Float)
-        self.store = store
+        tonePhase = FixedArray(count, 0 as Float)
+        toneEnd = FixedArray(count, 0 as Float)
+        toneSweep = FixedArray(count, 0 as Float)
+        pitchCoefficient = FixedArray(count, 0 as Float)
+        toneLevel = FixedArray(count, 0 as Float)
+        toneCoefficient = FixedArray(count, 0 as Float)
+        noiseLevel = FixedArray(count, 0 as Float)
+        noiseCoefficient = FixedArray(count, 0 as Float)
+        seed = FixedArray(count, 1 as UInt32)
+        filter = FixedArray(count, 0 as UInt8)
+        a1 = FixedArray(count, 0 as Float)
+        a2 = FixedArray(count, 0 as Float)
+        a3 = FixedArray(count, 0 as Float)
+        k = FixedArray(count, 1 as Float)
     }
 }

@@ -1,7 +1,7 @@
 /// The SIMD lane state of the steady voice groups of the last slice, kept so that the next slice can render
 /// a group that is the same again without gathering its voices' state into lanes, planning its filter and
 /// choosing its tables anew, and without scattering it back (Synth+LaneCache.swift uses it). Arrays owned by
-/// its `ArrayStore`, like `VoiceSlots`.
+/// its `FixedArray`s, like `VoiceSlots`.
 struct LaneCache: ~Copyable {
     /// One group of up to eight steady voices, as `renderGroup` gathered it: everything its loop reads.
     struct Entry: BitwiseCopyable {
@@ -17,20 +17,24 @@ struct LaneCache: ~Copyable {
     }
 
     /// One entry per possible group of eight: entry `e` is the `e`th steady group of the last slice.
-    let entries: UnsafeMutablePointer<Entry>
+    private let entriesMemory: FixedArray<Entry>
+    var entries: UnsafeMutablePointer<Entry> { @_noLocks get { entriesMemory.baseAddress } }
     /// `ages[8 e + l]`: the note-on serial (`VoiceSlots.age`) of entry `e`'s lane `l`: a slot freed and
     /// taken by a new note between two slices gets no stale state written into it.
-    let ages: UnsafeMutablePointer<UInt64>
+    let ages: FixedArray<UInt64>
     /// Per channel, what its steady voices' lanes were computed from in the last slice: pitch ratio,
     /// highest pitch ratio, left and right gain at the slice's first sample.
-    let channelState: UnsafeMutablePointer<SIMD4<Float>>
+    private let channelStateMemory: FixedArray<SIMD4<Float>>
+    var channelState: UnsafeMutablePointer<SIMD4<Float>> { @_noLocks get { channelStateMemory.baseAddress } }
     let capacity: Int
     /// Entries the last slice rendered (0 after `prepare`): the prefix of `entries` that may hold state.
     var live = 0
     /// Per built-in patch, the values its kept coefficients and tables came from: smoothed cutoff (octaves),
     /// filter envelope amount, SVF damping, 1 / sample rate; and the waveform (-1: none kept).
-    let filter: UnsafeMutablePointer<SIMD4<Float>>
-    let wave: UnsafeMutablePointer<Int>
+    private let filterMemory: FixedArray<SIMD4<Float>>
+    var filter: UnsafeMutablePointer<SIMD4<Float>> { @_noLocks get { filterMemory.baseAddress } }
+    private let waveMemory: FixedArray<Int>
+    var wave: UnsafeMutablePointer<Int> { @_noLocks get { waveMemory.baseAddress } }
     let patchCount: Int
     /// False: every slice gathers every group afresh (the path the cache must match, for tests).
     var isEnabled = true
@@ -40,16 +44,12 @@ struct LaneCache: ~Copyable {
     init(slots: Int, patches: Int) {
         capacity = max((slots + 7) / 8, 1)
         patchCount = patches
-        var store = ArrayStore()
-        filter = store.make(patches, SIMD4<Float>(repeating: .nan))
-        wave = store.make(patches, -1)
-        entries = store.make(capacity, Entry())
-        ages = store.make(8 * capacity, 0)
-        channelState = store.make(channelCount, SIMD4<Float>(repeating: .nan))
-        self.store = store
+        filterMemory = FixedArray(patches, SIMD4<Float>(repeating: .nan))
+        waveMemory = FixedArray(patches, -1)
+        entriesMemory = FixedArray(capacity, Entry())
+        ages = FixedArray(8 * capacity, 0)
+        channelStateMemory = FixedArray(channelCount, SIMD4<Float>(repeating: .nan))
     }
-
-    private let store: ArrayStore
 
     /// Forgets every kept group without writing anything back (the voices were reset).
     @_noLocks

@@ -1,36 +1,44 @@
-/// The synth's per-period working buffers for periods of up to `frames` samples, owned by its `ArrayStore`: made by
+/// The synth's per-period working buffers for periods of up to `frames` samples, each a `FixedArray` it owns: made by
 /// `Synth.prepare` (the old ones freed as the new ones replace them), written and read within one `render`.
 struct RenderScratch: ~Copyable {
-    let pitch: UnsafeMutablePointer<Float>       // channels * frames: pitch ratios
-    let left: UnsafeMutablePointer<Float>        // channels * frames: channel gains
-    let right: UnsafeMutablePointer<Float>
-    let cutoff: UnsafeMutablePointer<Float>      // patches * frames: each built-in patch's smoothed cutoff, log2 Hz
-    let damping: UnsafeMutablePointer<Float>     // patches * frames: smoothed SVF k
-    let envelopeAmount: UnsafeMutablePointer<Float> // patches * frames: smoothed filter envelope, octaves
-    let master: UnsafeMutablePointer<Float>      // frames: smoothed master gain
-    let pitchMax: UnsafeMutablePointer<Float>    // channels: highest pitch ratio this period
+    private let pitchMemory: FixedArray<Float>       // channels * frames: pitch ratios
+    var pitch: UnsafeMutablePointer<Float> { @_noLocks get { pitchMemory.baseAddress } }
+    private let leftMemory: FixedArray<Float>        // channels * frames: channel gains
+    var left: UnsafeMutablePointer<Float> { @_noLocks get { leftMemory.baseAddress } }
+    private let rightMemory: FixedArray<Float>
+    var right: UnsafeMutablePointer<Float> { @_noLocks get { rightMemory.baseAddress } }
+    private let cutoffMemory: FixedArray<Float>      // patches * frames: each built-in patch's smoothed cutoff, log2 Hz
+    var cutoff: UnsafeMutablePointer<Float> { @_noLocks get { cutoffMemory.baseAddress } }
+    private let dampingMemory: FixedArray<Float>     // patches * frames: smoothed SVF k
+    var damping: UnsafeMutablePointer<Float> { @_noLocks get { dampingMemory.baseAddress } }
+    private let envelopeAmountMemory: FixedArray<Float> // patches * frames: smoothed filter envelope, octaves
+    var envelopeAmount: UnsafeMutablePointer<Float> { @_noLocks get { envelopeAmountMemory.baseAddress } }
+    private let masterMemory: FixedArray<Float>      // frames: smoothed master gain
+    var master: UnsafeMutablePointer<Float> { @_noLocks get { masterMemory.baseAddress } }
+    private let pitchMaxMemory: FixedArray<Float>    // channels: highest pitch ratio this period
+    var pitchMax: UnsafeMutablePointer<Float> { @_noLocks get { pitchMaxMemory.baseAddress } }
     // Eight voices at a time (VoiceLanes.swift), `frames` vectors each:
-    let lanes: UnsafeMutablePointer<Lanes>       // 5 * frames: b1, b2, b3, left, right level
-    let increments: UnsafeMutablePointer<LaneBits> // frames: phase steps when pitch moves
-    let sumLeft: UnsafeMutablePointer<HalfLanes> // 2 * frames: lanes 0-3, 4-7 summed over groups
-    let sumRight: UnsafeMutablePointer<HalfLanes>
-
-    private let store: ArrayStore
+    private let lanesMemory: FixedArray<Lanes>       // 5 * frames: b1, b2, b3, left, right level
+    var lanes: UnsafeMutablePointer<Lanes> { @_noLocks get { lanesMemory.baseAddress } }
+    private let incrementsMemory: FixedArray<LaneBits> // frames: phase steps when pitch moves
+    var increments: UnsafeMutablePointer<LaneBits> { @_noLocks get { incrementsMemory.baseAddress } }
+    private let sumLeftMemory: FixedArray<HalfLanes> // 2 * frames: lanes 0-3, 4-7 summed over groups
+    var sumLeft: UnsafeMutablePointer<HalfLanes> { @_noLocks get { sumLeftMemory.baseAddress } }
+    private let sumRightMemory: FixedArray<HalfLanes>
+    var sumRight: UnsafeMutablePointer<HalfLanes> { @_noLocks get { sumRightMemory.baseAddress } }
 
     init(frames: Int, channels: Int, patches: Int) {
-        var store = ArrayStore()
-        pitch = store.make(channels * frames, 0)
-        left = store.make(channels * frames, 0)
-        right = store.make(channels * frames, 0)
-        cutoff = store.make(patches * frames, 0)
-        damping = store.make(patches * frames, 0)
-        envelopeAmount = store.make(patches * frames, 0)
-        master = store.make(frames, 0)
-        pitchMax = store.make(channels, 0)
-        lanes = store.make(5 * frames, .zero)
-        increments = store.make(frames, .zero)
-        sumLeft = store.make(2 * frames, .zero)
-        sumRight = store.make(2 * frames, .zero)
-        self.store = store
+        pitchMemory = FixedArray(channels * frames, 0)
+        leftMemory = FixedArray(channels * frames, 0)
+        rightMemory = FixedArray(channels * frames, 0)
+        cutoffMemory = FixedArray(patches * frames, 0)
+        dampingMemory = FixedArray(patches * frames, 0)
+        envelopeAmountMemory = FixedArray(patches * frames, 0)
+        masterMemory = FixedArray(frames, 0)
+        pitchMaxMemory = FixedArray(channels, 0)
+        lanesMemory = FixedArray(5 * frames, .zero)
+        incrementsMemory = FixedArray(frames, .zero)
+        sumLeftMemory = FixedArray(2 * frames, .zero)
+        sumRightMemory = FixedArray(2 * frames, .zero)
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 //   `PatchTable` (SynthPatch.swift: the built-in patches' values for program change), `PatchStates`
 //   (SynthParameter.swift: each patch's values as smoothed per sample and what a slice works out for its
 //   voices), `WavetableLookup` (WavetableBank.swift: the shared bank's table pointers the voices read).
-// - ArrayStore.swift: the `~Copyable` owner of the arrays below; each frees its own in `deinit`.
+// - FixedArray.swift: the `~Copyable` array each of the values below keeps its memory in; it frees it in `deinit`.
 // - VoiceSlots (control state apart from render state), ChannelControls, RenderScratch: the arrays.
 // - Synth+Channels.swift: MIDI in. Notes go to voice allocation; controllers, bend and the pedal change
 //   `ChannelControls`; RPN/NRPN data entry is decoded by the MIDI module's `ParameterNumberDecoder`.
@@ -84,7 +84,7 @@ public final class Synth: @unchecked Sendable {
     public private(set) var maxFrames: Int = 0
 
 
-    // MARK: Voices and channels (arrays owned by their ArrayStores, freed with the synth)
+    // MARK: Voices and channels (each array a FixedArray of the value that holds it, freed with the synth)
 
     /// Which slot a note takes, stealing, fades and exclusive classes, for both kinds of voice.
     var allocator: VoiceAllocator

@@ -114,16 +114,14 @@ struct PatchState: BitwiseCopyable {
     }
 }
 
-/// Every built-in patch's `PatchState`, owned by its `ArrayStore` (freed with the synth).
+/// Every built-in patch's `PatchState`, in a `FixedArray` (freed with the synth).
 struct PatchStates: ~Copyable {
-    let state: UnsafeMutablePointer<PatchState>
+    private let stateMemory: FixedArray<PatchState>
+    var state: UnsafeMutablePointer<PatchState> { @_noLocks get { stateMemory.baseAddress } }
     let count: Int
-    private let store: ArrayStore
 
     init(count: Int) {
         self.count = count
-        var store = ArrayStore()
-        state = store.make(count, PatchState())
-        self.store = store
+        stateMemory = FixedArray(count, PatchState())
     }
 }

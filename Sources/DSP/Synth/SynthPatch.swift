@@ -118,23 +118,20 @@ struct PatchTable: ~Copyable {
         var chorusSend: Float
     }
 
-    let values: UnsafeMutablePointer<Values>
+    let values: FixedArray<Values>
     let count: Int
     /// 128 entries: the patch of each General MIDI program (`SynthPatch.generalMIDI(program:)`).
-    let programs: UnsafeMutablePointer<UInt8>
-    private let store: ArrayStore
+    let programs: FixedArray<UInt8>
 
     init(_ patches: [SynthPatch]) {
         count = patches.count
-        var store = ArrayStore()
-        values = store.make(patches.count) { i in
+        values = FixedArray(count: patches.count) { i in
             let p = patches[i]
             return Values(values: (Float(p.waveform.rawValue), p.attack, p.decay, p.sustain, p.release,
                                    p.cutoff, p.resonance, p.filterEnvelopeAmount),
                           velocitySensitivity: p.velocitySensitivity, reverbSend: p.reverbSend,
                           chorusSend: p.chorusSend)
         }
-        programs = store.make(128) { SynthPatch.generalMIDIPatches[$0] }
-        self.store = store
+        programs = FixedArray(count: 128) { SynthPatch.generalMIDIPatches[$0] }
     }
 }

@@ -1,58 +1,75 @@
-/// The synth's per-voice state, struct of arrays with one entry per slot, owned by its `ArrayStore` (freed
+/// The synth's per-voice state, struct of arrays with one entry per slot, each a `FixedArray` (freed
 /// with the synth). Control state, what the allocator (`VoiceAllocator`) and MIDI in decide on, apart from render
 /// state, what the group loops read and write per sample. Between two `render` calls the phase and filter
 /// states of a voice in a kept steady group live in the lane cache (Synth+LaneCache.swift), not here.
 struct VoiceSlots: ~Copyable {
     // Control state (VoiceAllocator, MIDI in).
-    let stage: UnsafeMutablePointer<UInt8>        // Synth.Stage
-    let held: UnsafeMutablePointer<UInt8>         // 1: note-off arrived while the pedal was down
-    let kind: UnsafeMutablePointer<UInt8>         // VoiceKind: what the slot plays
-    let channel: UnsafeMutablePointer<UInt8>
-    let note: UnsafeMutablePointer<UInt8>
-    let age: UnsafeMutablePointer<UInt64>         // note-on serial: smaller is older
-    let exclusive: UnsafeMutablePointer<Int32>    // exclusive class key (VoiceAllocator.exclusiveKey), 0: none
-    let fade: UnsafeMutablePointer<Float>         // 1, or falling to 0 when stolen / sound off
-    let fadeStep: UnsafeMutablePointer<Float>     // 0 unless fading
-    let glide: UnsafeMutablePointer<Float>        // portamento: cents from the note's own pitch now, 0 when none
-    let glideStep: UnsafeMutablePointer<Float>    // cents per sample the glide moves toward 0
-    let patch: UnsafeMutablePointer<UInt8>        // built-in patch the note started with (its channel's then)
+    private let stageMemory: FixedArray<UInt8>        // Synth.Stage
+    var stage: UnsafeMutablePointer<UInt8> { @_noLocks get { stageMemory.baseAddress } }
+    private let heldMemory: FixedArray<UInt8>         // 1: note-off arrived while the pedal was down
+    var held: UnsafeMutablePointer<UInt8> { @_noLocks get { heldMemory.baseAddress } }
+    private let kindMemory: FixedArray<UInt8>         // VoiceKind: what the slot plays
+    var kind: UnsafeMutablePointer<UInt8> { @_noLocks get { kindMemory.baseAddress } }
+    private let channelMemory: FixedArray<UInt8>
+    var channel: UnsafeMutablePointer<UInt8> { @_noLocks get { channelMemory.baseAddress } }
+    private let noteMemory: FixedArray<UInt8>
+    var note: UnsafeMutablePointer<UInt8> { @_noLocks get { noteMemory.baseAddress } }
+    private let ageMemory: FixedArray<UInt64>         // note-on serial: smaller is older
+    var age: UnsafeMutablePointer<UInt64> { @_noLocks get { ageMemory.baseAddress } }
+    private let exclusiveMemory: FixedArray<Int32>    // exclusive class key (VoiceAllocator.exclusiveKey), 0: none
+    var exclusive: UnsafeMutablePointer<Int32> { @_noLocks get { exclusiveMemory.baseAddress } }
+    private let fadeMemory: FixedArray<Float>         // 1, or falling to 0 when stolen / sound off
+    var fade: UnsafeMutablePointer<Float> { @_noLocks get { fadeMemory.baseAddress } }
+    private let fadeStepMemory: FixedArray<Float>     // 0 unless fading
+    var fadeStep: UnsafeMutablePointer<Float> { @_noLocks get { fadeStepMemory.baseAddress } }
+    private let glideMemory: FixedArray<Float>        // portamento: cents from the note's own pitch now, 0 when none
+    var glide: UnsafeMutablePointer<Float> { @_noLocks get { glideMemory.baseAddress } }
+    private let glideStepMemory: FixedArray<Float>    // cents per sample the glide moves toward 0
+    var glideStep: UnsafeMutablePointer<Float> { @_noLocks get { glideStepMemory.baseAddress } }
+    private let patchMemory: FixedArray<UInt8>        // built-in patch the note started with (its channel's then)
+    var patch: UnsafeMutablePointer<UInt8> { @_noLocks get { patchMemory.baseAddress } }
     // Render state (the group loops).
-    let phase: UnsafeMutablePointer<UInt32>       // cycles times 2^32 (fixed point, wraps)
-    let increment: UnsafeMutablePointer<Float>    // cycles per sample at the note's own pitch
-    let envelope: UnsafeMutablePointer<Float>
-    let amplitude: UnsafeMutablePointer<Float>    // velocity curve times voiceGain
-    let filterScale: UnsafeMutablePointer<Float>  // velocity's share of the filter envelope
-    let ic1: UnsafeMutablePointer<Float>          // SVF integrator states
-    let ic2: UnsafeMutablePointer<Float>
-    let activeSlots: UnsafeMutablePointer<Int32>  // per slice: steady voices first, the rest last
-    let glidingSlots: UnsafeMutablePointer<Int32> // per slice: settled voices whose pitch moves
-
-    private let store: ArrayStore
+    private let phaseMemory: FixedArray<UInt32>       // cycles times 2^32 (fixed point, wraps)
+    var phase: UnsafeMutablePointer<UInt32> { @_noLocks get { phaseMemory.baseAddress } }
+    private let incrementMemory: FixedArray<Float>    // cycles per sample at the note's own pitch
+    var increment: UnsafeMutablePointer<Float> { @_noLocks get { incrementMemory.baseAddress } }
+    private let envelopeMemory: FixedArray<Float>
+    var envelope: UnsafeMutablePointer<Float> { @_noLocks get { envelopeMemory.baseAddress } }
+    private let amplitudeMemory: FixedArray<Float>    // velocity curve times voiceGain
+    var amplitude: UnsafeMutablePointer<Float> { @_noLocks get { amplitudeMemory.baseAddress } }
+    private let filterScaleMemory: FixedArray<Float>  // velocity's share of the filter envelope
+    var filterScale: UnsafeMutablePointer<Float> { @_noLocks get { filterScaleMemory.baseAddress } }
+    private let ic1Memory: FixedArray<Float>          // SVF integrator states
+    var ic1: UnsafeMutablePointer<Float> { @_noLocks get { ic1Memory.baseAddress } }
+    private let ic2Memory: FixedArray<Float>
+    var ic2: UnsafeMutablePointer<Float> { @_noLocks get { ic2Memory.baseAddress } }
+    private let activeSlotsMemory: FixedArray<Int32>  // per slice: steady voices first, the rest last
+    var activeSlots: UnsafeMutablePointer<Int32> { @_noLocks get { activeSlotsMemory.baseAddress } }
+    private let glidingSlotsMemory: FixedArray<Int32> // per slice: settled voices whose pitch moves
+    var glidingSlots: UnsafeMutablePointer<Int32> { @_noLocks get { glidingSlotsMemory.baseAddress } }
 
     init(count: Int) {
-        var store = ArrayStore()
-        stage = store.make(count, 0)
-        held = store.make(count, 0)
-        kind = store.make(count, 0)
-        channel = store.make(count, 0)
-        note = store.make(count, 0)
-        age = store.make(count, 0)
-        exclusive = store.make(count, 0)
-        fade = store.make(count, 1)
-        fadeStep = store.make(count, 0)
-        glide = store.make(count, 0)
-        glideStep = store.make(count, 0)
-        patch = store.make(count, 0)
-        phase = store.make(count, 0)
-        increment = store.make(count, 0)
-        envelope = store.make(count, 0)
-        amplitude = store.make(count, 0)
-        filterScale = store.make(count, 0)
-        ic1 = store.make(count, 0)
-        ic2 = store.make(count, 0)
-        activeSlots = store.make(count, 0)
-        glidingSlots = store.make(count, 0)
-        self.store = store
+        stageMemory = FixedArray(count, 0)
+        heldMemory = FixedArray(count, 0)
+        kindMemory = FixedArray(count, 0)
+        channelMemory = FixedArray(count, 0)
+        noteMemory = FixedArray(count, 0)
+        ageMemory = FixedArray(count, 0)
+        exclusiveMemory = FixedArray(count, 0)
+        fadeMemory = FixedArray(count, 1)
+        fadeStepMemory = FixedArray(count, 0)
+        glideMemory = FixedArray(count, 0)
+        glideStepMemory = FixedArray(count, 0)
+        patchMemory = FixedArray(count, 0)
+        phaseMemory = FixedArray(count, 0)
+        incrementMemory = FixedArray(count, 0)
+        envelopeMemory = FixedArray(count, 0)
+        amplitudeMemory = FixedArray(count, 0)
+        filterScaleMemory = FixedArray(count, 0)
+        ic1Memory = FixedArray(count, 0)
+        ic2Memory = FixedArray(count, 0)
+        activeSlotsMemory = FixedArray(count, 0)
+        glidingSlotsMemory = FixedArray(count, 0)
     }
 }
 

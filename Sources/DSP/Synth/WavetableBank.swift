@@ -15,18 +15,16 @@ final class WavetableBank: @unchecked Sendable {
     /// Harmonic count of each mip level, ascending.
     let harmonicCounts: [Int]
     /// `tables[wave * levelCount + level]`: first point of that table.
-    let tables: UnsafeMutablePointer<UnsafePointer<Float>>
+    let tables: FixedArray<UnsafePointer<Float>>
     /// For a maximum allowed harmonic count m (1...maxHarmonics), the richest level whose count <= m.
-    let levelForMaxHarmonics: UnsafeMutablePointer<Int32>
+    let levelForMaxHarmonics: FixedArray<Int32>
     let levelCount: Int
     /// The same tables as (value, next value - value) pairs, `tableSize` per table, so one 8-byte load
     /// per voice fetches both interpolation terms (the SIMD voice loop gathers lane by lane).
-    let pairs: UnsafeMutablePointer<SIMD2<Float>>
+    let pairs: FixedArray<SIMD2<Float>>
     /// `pairOffsets[wave * levelCount + level]`: index of that table's first pair in `pairs`.
-    let pairOffsets: UnsafeMutablePointer<UInt32>
-    private let storage: UnsafeMutablePointer<Float>
-    /// Owns the arrays above (the bank lives as long as the process; still, no hand-written frees).
-    private let memory: ArrayStore
+    let pairOffsets: FixedArray<UInt32>
+    private let storage: FixedArray<Float>
 
     private init() {
         var counts = Array(1...12)
@@ -46,17 +44,16 @@ final class WavetableBank: @unchecked Sendable {
         let waves = Waveform.allCases.count
         // One sine table plus one table per level for each of the three harmonic-rich waves.
         let tableCount = 1 + (waves - 1) * levelCount
-        var memory = ArrayStore()
-        storage = memory.make(tableCount * stride, Float(0))
-        tables = memory.make(waves * levelCount, UnsafePointer(storage))
-        levelForMaxHarmonics = memory.make(Self.maxHarmonics + 1, Int32(0))
+        storage = FixedArray(tableCount * stride, Float(0))
+        tables = FixedArray(waves * levelCount, UnsafePointer(storage.baseAddress))
+        levelForMaxHarmonics = FixedArray(Self.maxHarmonics + 1, Int32(0))
 
         var sines = [Double](repeating: 0, count: size)
         for j in 0..<size { sines[j] = FastMath.sin(2 * Double.pi * Double(j) / Double(size)) }
 
         // Sine: one table shared by every level.
         for j in 0...size { storage[j] = Float(sines[j & (size - 1)]) }
-        for level in 0..<levelCount { (tables + level).initialize(to: UnsafePointer(storage)) }
+        for level in 0..<levelCount { tables[level] = UnsafePointer(storage.baseAddress) }
 
         // Additive synthesis, accumulating harmonics so each level costs only its new harmonics.
         var next = stride
@@ -69,9 +66,9 @@ final class WavetableBank: @unchecked Sendable {
                     for j in 0..<size { sum[j] += amplitude * sines[(k * j) & (size - 1)] }
                 }
                 if level < levelCount && counts[level] == k {
-                    let table = storage + next
+                    let table = storage.baseAddress + next
                     for j in 0...size { table[j] = Float(sum[j & (size - 1)]) }
-                    (tables + wave.rawValue * levelCount + level).initialize(to: UnsafePointer(table))
+                    tables[wave.rawValue * levelCount + level] = UnsafePointer(table)
                     next += stride
                     level += 1
                 }
@@ -79,15 +76,15 @@ final class WavetableBank: @unchecked Sendable {
         }
 
         // The deltas are the very subtraction the scalar interpolation did, so lookups are unchanged.
-        pairs = memory.make(tableCount * size, SIMD2<Float>(0, 0))
+        pairs = FixedArray(tableCount * size, SIMD2<Float>(0, 0))
         for t in 0..<tableCount {
-            let table = storage + t * stride
-            for j in 0..<size { (pairs + t * size + j).initialize(to: SIMD2(table[j], table[j + 1] - table[j])) }
+            let table = storage.baseAddress + t * stride
+            for j in 0..<size { pairs[t * size + j] = SIMD2(table[j], table[j + 1] - table[j]) }
         }
-        pairOffsets = memory.make(waves * levelCount, UInt32(0))
+        pairOffsets = FixedArray(waves * levelCount, UInt32(0))
         for entry in 0..<waves * levelCount {
-            let t = (UnsafePointer(storage).distance(to: tables[entry])) / stride
-            (pairOffsets + entry).initialize(to: UInt32(t * size))
+            let t = (UnsafePointer(storage.baseAddress).distance(to: tables[entry])) / stride
+            pairOffsets[entry] = UInt32(t * size)
         }
 
         var level: Int32 = 0
@@ -96,7 +93,6 @@ final class WavetableBank: @unchecked Sendable {
             while Int(level) + 1 < levelCount && counts[Int(level) + 1] <= m { level += 1 }
             levelForMaxHarmonics[m] = level
         }
-        self.memory = memory
     }
 
     /// Fourier sine coefficient of harmonic k, scaled so the ideal wave spans -1...1.
@@ -140,10 +136,10 @@ struct WavetableLookup {
     init(_ bank: WavetableBank) {
         precondition(Float(WavetableBank.tableSize) == wavetableSize)
         self.bank = bank
-        tables = bank.tables
-        levelForMaxHarmonics = bank.levelForMaxHarmonics
+        tables = bank.tables.baseAddress
+        levelForMaxHarmonics = bank.levelForMaxHarmonics.baseAddress
         levelCount = bank.levelCount
-        pairs = UnsafePointer(bank.pairs)
-        pairOffsets = bank.pairOffsets
+        pairs = UnsafePointer(bank.pairs.baseAddress)
+        pairOffsets = bank.pairOffsets.baseAddress
     }
 }

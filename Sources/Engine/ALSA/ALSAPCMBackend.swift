@@ -113,20 +113,19 @@ final class ALSAPCMBackend: AudioBackend, @unchecked Sendable {
         let result = pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &parameters)
         scheduling = result == 0 ? "SCHED_FIFO priority \(parameters.sched_priority)"
                                  : "normal scheduling (SCHED_FIFO: \(Errno(rawValue: result)))"
-        // Everything the loop needs is allocated here, before the loop, and freed with `memory` when it ends.
-        var memory = ArrayStore()
-        let left = memory.make(periodFrames, Float(0))
-        let right = memory.make(periodFrames, Float(0))
+        // Everything the loop needs is allocated here, before the loop, and freed when it ends.
+        let left = FixedArray<Float>(periodFrames, 0)
+        let right = FixedArray<Float>(periodFrames, 0)
         let bytesPerFrame = format == .float32 ? 8 : 4
-        let interleaved = memory.makeBytes(periodFrames * bytesPerFrame)
+        let interleaved = FixedArray<UInt8>(zeroed: periodFrames * bytesPerFrame)
         let descriptorCount = pcm.pollDescriptorCount
-        let fds = memory.make(descriptorCount + 1, pollfd())
-        pcm.pollDescriptors(fds, count: descriptorCount)
+        let fds = FixedArray(descriptorCount + 1, pollfd())
+        pcm.pollDescriptors(fds.baseAddress, count: descriptorCount)
         fds[descriptorCount] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
         let context = Unmanaged.passUnretained(self.context!)
         started.signal()
-        writeLoop(context: context, left: left, right: right, interleaved: interleaved, bytesPerFrame: bytesPerFrame,
-                  fds: fds, descriptorCount: descriptorCount)
+        writeLoop(context: context, left: left.baseAddress, right: right.baseAddress, interleaved: interleaved.rawAddress,
+                  bytesPerFrame: bytesPerFrame, fds: fds.baseAddress, descriptorCount: descriptorCount)
     }
 
     /// The thin I/O loop (not compiler-checked as real-time: it waits for the device). Per period: wait until a period of the

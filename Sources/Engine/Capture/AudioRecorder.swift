@@ -60,8 +60,8 @@ final class AudioRecorder: @unchecked Sendable {
 
     private func run() {
         let capacity = 16_384
-        var memory = ArrayStore()
-        let buffer = UnsafeMutableBufferPointer(start: memory.make(capacity, StereoFrame(left: 0, right: 0)), count: capacity)
+        let memory = FixedArray(capacity, StereoFrame(left: 0, right: 0))
+        let buffer = memory.buffer
         var lastPatch = ContinuousClock.now
         var failed = false
         while true {
@@ -96,8 +96,7 @@ final class AudioRecorder: @unchecked Sendable {
     }
 
     private func discardCaptured() {
-        var memory = ArrayStore()
-        let buffer = UnsafeMutableBufferPointer(start: memory.make(4096, StereoFrame(left: 0, right: 0)), count: 4096)
-        while engine.drainCapture(into: buffer) > 0 {}
+        let memory = FixedArray(4096, StereoFrame(left: 0, right: 0))
+        while engine.drainCapture(into: memory.buffer) > 0 {}
     }
 }

@@ -15,9 +15,9 @@ public final class WAVStreamWriter {
     /// RIFF sizes above this are written as RF64 (smaller in tests).
     let rf64Above: Int
     /// Interleaved samples of planar appends not yet written.
-    private let pending: UnsafeMutableBufferPointer<UInt32>
-    /// Owns `pending`.
-    private let memory: ArrayStore
+    private var pending: UnsafeMutableBufferPointer<UInt32> { memory.buffer }
+    /// The memory of `pending`.
+    private let memory: FixedArray<UInt32>
     private var pendingFrames = 0
     private var closed = false
 
@@ -35,9 +35,7 @@ public final class WAVStreamWriter {
         self.output = output
         self.sampleRate = sampleRate
         self.rf64Above = rf64Above
-        var memory = ArrayStore()
-        pending = UnsafeMutableBufferPointer(start: memory.make(Self.bufferFrames * 2, UInt32(0)), count: Self.bufferFrames * 2)
-        self.memory = memory
+        memory = FixedArray(Self.bufferFrames * 2, 0)
         do {
             try output.write(WAVFile.header(frames: output.isSeekable ? 0 : nil, sampleRate: sampleRate, rf64Above: rf64Above))
         } catch {

@@ -14,18 +14,14 @@ struct MIDIOutEvent: BitwiseCopyable, Equatable {
 /// A fixed-capacity list of one period's outgoing messages, non-decreasing in `offset`.
 final class MIDIOutQueue: @unchecked Sendable {
     let capacity: Int
-    private let storage: UnsafeMutablePointer<MIDIOutEvent>
-    /// Owns `storage`.
-    private let memory: ArrayStore
+    private let storage: FixedArray<MIDIOutEvent>
     /// Real-time thread only (or a test's thread).
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private(set) var dropped = 0
 
     init(capacity: Int = 1024) {
         self.capacity = max(1, capacity)
-        var memory = ArrayStore()
-        storage = memory.make(self.capacity, MIDIOutEvent(offset: 0, message: ShortMessage(status: 0, data1: 0, data2: 0)))
-        self.memory = memory
+        storage = FixedArray(self.capacity, MIDIOutEvent(offset: 0, message: ShortMessage(status: 0, data1: 0, data2: 0)))
     }
 
     /// Empties the queue for a new period.
@@ -39,7 +35,7 @@ final class MIDIOutQueue: @unchecked Sendable {
     func append(offset: UInt32, _ message: ShortMessage) -> Bool {
         guard count < capacity else { dropped &+= 1; return false }
         let floor = count > 0 ? storage[count - 1].offset : 0
-        (storage + count).initialize(to: MIDIOutEvent(offset: max(offset, floor), message: message))
+        storage[count] = MIDIOutEvent(offset: max(offset, floor), message: message)
         count += 1
         return true
     }

@@ -139,9 +139,9 @@ public enum OfflineRenderer {
         let lastFrame = max(sorted.last?.frame ?? 0, endFrame)
         let tailLimit = lastFrame + frames(in: maxTail, sampleRate: sampleRate)
 
-        var memory = ArrayStore() // frees the period buffers when the render ends
-        let periodLeft = UnsafeMutableBufferPointer(start: memory.make(periodFrames, Float(0)), count: periodFrames)
-        let periodRight = UnsafeMutableBufferPointer(start: memory.make(periodFrames, Float(0)), count: periodFrames)
+        // The period buffers, freed when the render ends.
+        let leftMemory = FixedArray<Float>(periodFrames, 0), rightMemory = FixedArray<Float>(periodFrames, 0)
+        let periodLeft = leftMemory.buffer, periodRight = rightMemory.buffer
         var periodEvents: [PeriodEvent] = []
         periodEvents.reserveCapacity(1_024)
         var periodSysex: [UInt8] = []
