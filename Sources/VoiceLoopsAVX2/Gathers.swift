@@ -1,5 +1,5 @@
-// The reads of the eight-lane loops (EightLaneLoops.swift) with AVX2 (CVoiceLoops: the sample points lane
-// by lane, the wavetable pairs in gathers of four lanes).
+// The reads of the eight-lane loops (EightLaneLoops.swift) with AVX2 (CVoiceLoops): lane by lane, two lanes
+// to a register, since vpgatherqq was slower than these loads on the AMD EPYC measured.
 import VoiceLoops
 
 #if arch(x86_64)
@@ -14,7 +14,7 @@ func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int6
     }
 }
 
-/// Eight lanes' wavetable pairs in two gathers, split into values and deltas (CVoiceLoops).
+/// Eight lanes' wavetable pairs, split into values and deltas (`backbeat_avx2_pairs`).
 @_noLocks @inline(__always)
 func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: SIMD8<Float>, deltas: SIMD8<Float>) {
     _unsafePerformance {
@@ -22,15 +22,5 @@ func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: S
         backbeat_avx2_pairs(unsafeBitCast(index, to: SIMD4<Int64>.self), pairs, &values, &deltas)
         return (values, deltas)
     }
-}
-#else
-@_noLocks @inline(__always)
-func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int64>) -> SIMD8<Float> {
-    portableInterpolation(points: points, rows: rows, row: row)
-}
-
-@_noLocks @inline(__always)
-func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: SIMD8<Float>, deltas: SIMD8<Float>) {
-    portablePairs(pairs, index)
 }
 #endif

@@ -29,14 +29,4 @@ func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: S
                 unsafeBitCast(_mm512_cvtepi64_epi32(unsafeBitCast(entries &>> 32, to: __m512i.self)), to: SIMD8<Float>.self))
     }
 }
-#else
-@_noLocks @inline(__always)
-func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int64>) -> SIMD8<Float> {
-    portableInterpolation(points: points, rows: rows, row: row)
-}
-
-@_noLocks @inline(__always)
-func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: SIMD8<Float>, deltas: SIMD8<Float>) {
-    portablePairs(pairs, index)
-}
 #endif

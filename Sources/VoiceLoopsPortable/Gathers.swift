@@ -1,17 +1,15 @@
-// The reads of the eight-lane loops (EightLaneLoops.swift) for any CPU: lane by lane, since SSE2 and NEON
-// have no gather.
-import VoiceLoops
+// The reads of the eight-lane loops (EightLaneLoops.swift) for any CPU on x86-64, where SSE2 has no gather
+// (elsewhere the shared file's portable reads).
 #if arch(x86_64)
+import VoiceLoops
 import _Builtin_intrinsics.intel
-#endif
 
-/// Eight lanes' interpolated values. On x86-64 as DSP's four-lane `fourPoints` reads them: each lane's points
-/// and row as one 8-byte load each, two lanes side by side in a register, multiplied and added in pairs
-/// (pmaddwd, a C intrinsic: one instruction, which the performance checker cannot see into), each lane's two
-/// pair sums added. Elsewhere `portableInterpolation`. The same integers either way.
+/// Eight lanes' interpolated values as DSP's four-lane `fourPoints` reads them: each lane's points and row as
+/// one 8-byte load each, two lanes side by side in a register, multiplied and added in pairs (pmaddwd, a C
+/// intrinsic: one instruction, which the performance checker cannot see into), each lane's two pair sums
+/// added. The same integers as `portableInterpolation`.
 @_noLocks @inline(__always)
 func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int64>) -> SIMD8<Float> {
-    #if arch(x86_64)
     @inline(__always) func words(_ l: Int) -> Double {
         UnsafeRawPointer(bitPattern: Int(points[l]) &* 2).unsafelyUnwrapped.loadUnaligned(as: Double.self)
     }
@@ -25,9 +23,6 @@ func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int6
     let low = SIMD4(ab[0], ab[2], cd[0], cd[2]) &+ SIMD4(ab[1], ab[3], cd[1], cd[3])
     let high = SIMD4(ef[0], ef[2], gh[0], gh[2]) &+ SIMD4(ef[1], ef[3], gh[1], gh[3])
     return SIMD8<Float>(SIMD8(lowHalf: low, highHalf: high))
-    #else
-    return portableInterpolation(points: points, rows: rows, row: row)
-    #endif
 }
 
 /// Eight lanes' wavetable pairs (`portablePairs`).
@@ -35,3 +30,4 @@ func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int6
 func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: SIMD8<Float>, deltas: SIMD8<Float>) {
     portablePairs(pairs, index)
 }
+#endif

@@ -30,6 +30,18 @@ private func sums(frames: Int, _ play: (UnsafeMutableRawPointer, Int) -> Void) -
     return out
 }
 
+/// `play` on a copy of `run` on the portable path and on another copy on `path`, each adding into fresh lane
+/// sums: the portable path's sums, the first sum that differs between the two (nil if none, bit for bit),
+/// and both runs' state afterwards.
+private func playOnBoth<Run>(_ path: VoiceLoopPath, _ run: Run, frames: Int,
+                             _ play: (VoiceLoopPath, inout Run, UnsafeMutableRawPointer, Int) -> Void)
+    -> (expected: [Float], first: Int?, reference: Run, tested: Run) {
+    var reference = run, tested = run
+    let expected = sums(frames: frames) { play(.portable, &reference, $0, $1) }
+    let got = sums(frames: frames) { play(path, &tested, $0, $1) }
+    return (expected, expected.indices.first { expected[$0].bitPattern != got[$0].bitPattern }, reference, tested)
+}
+
 /// Each loop module's sample run and wavetable run on `path`.
 private func sampleRun(_ path: VoiceLoopPath, _ run: inout WideSampleRun, rows: UnsafeRawPointer, count: Int,
                        sums: UnsafeMutableRawPointer, toRight: Int) {
@@ -69,14 +81,9 @@ func eachCompileOfTheSampleLoopPlaysThePortableSamples(_ path: VoiceLoopPath) {
             run.stepLeft[l] = numbers.float(-1e-12...1e-12); run.stepRight[l] = numbers.float(-1e-12...1e-12)
         }
         rows.withUnsafeBytes { table in
-            var reference = run, tested = run
-            let expected = sums(frames: frames) { sumsAt, toRight in
-                sampleRun(.portable, &reference, rows: table.baseAddress!, count: frames, sums: sumsAt, toRight: toRight)
+            let (expected, first, reference, tested) = playOnBoth(path, run, frames: frames) { on, lanes, at, toRight in
+                sampleRun(on, &lanes, rows: table.baseAddress!, count: frames, sums: at, toRight: toRight)
             }
-            let got = sums(frames: frames) { sumsAt, toRight in
-                sampleRun(path, &tested, rows: table.baseAddress!, count: frames, sums: sumsAt, toRight: toRight)
-            }
-            let first = expected.indices.first { expected[$0].bitPattern != got[$0].bitPattern }
             #expect(first == nil, "\(path.rawValue): sum \(first ?? 0) differs from the portable loop's")
             #expect(expected.contains { $0 != 0.25 }, "the run added nothing to the sums")
             #expect(tested.phase == reference.phase && tested.z1 == reference.z1 && tested.z2 == reference.z2
@@ -99,15 +106,11 @@ func eachCompileOfTheWavetableLoopPlaysThePortableSamples(_ path: VoiceLoopPath)
         run.levelLeft[l] = numbers.float(0...1); run.levelRight[l] = numbers.float(0...1)
     }
     pairs.withUnsafeBytes { table in
-        var reference = run, tested = run
-        let expected = sums(frames: frames) { at, toRight in
-            wavetableRun(.portable, &reference, pairs: table.baseAddress!, count: frames, sums: at, toRight: toRight)
+        let (expected, first, reference, tested) = playOnBoth(path, run, frames: frames) { on, lanes, at, toRight in
+            wavetableRun(on, &lanes, pairs: table.baseAddress!, count: frames, sums: at, toRight: toRight)
         }
-        let got = sums(frames: frames) { at, toRight in
-            wavetableRun(path, &tested, pairs: table.baseAddress!, count: frames, sums: at, toRight: toRight)
-        }
-        let first = expected.indices.first { expected[$0].bitPattern != got[$0].bitPattern }
         #expect(first == nil, "\(path.rawValue): sum \(first ?? 0) differs from the portable loop's")
+        #expect(expected.contains { $0 != 0.25 }, "the run added nothing to the sums")
         #expect(tested.phase == reference.phase && tested.z1 == reference.z1 && tested.z2 == reference.z2)
     }
 }

@@ -7,6 +7,19 @@
 // for bit on every path (DSPTests: VoiceLoopPathTests, RenderChecksumTests).
 import VoiceLoops // the lanes' state and the filter steps, compiled here for this module's CPU
 
+#if !arch(x86_64)
+// Off x86-64 every module reads its lanes one by one; on x86-64 each module's Gathers.swift says how.
+@_noLocks @inline(__always)
+func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int64>) -> SIMD8<Float> {
+    portableInterpolation(points: points, rows: rows, row: row)
+}
+
+@_noLocks @inline(__always)
+func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: SIMD8<Float>, deltas: SIMD8<Float>) {
+    portablePairs(pairs, index)
+}
+#endif
+
 /// `body` for each of `count` samples (at least one), with where its eight lane sums are (32 bytes a sample).
 @_noLocks @inline(__always)
 func eachSample(_ count: Int, _ sums: UnsafeMutableRawPointer, _ body: (UnsafeMutableRawPointer) -> Void) {
