@@ -15,8 +15,8 @@ extension SampleEnvelope {
     /// 1; delay and hold wait, their samples left going down by n; sustain and done hold).
     var ramp: (step: Float, low: Float, high: Float, wait: Float) {
         @_noLocks get {
-            // Selects rather than a switch (a group's voices are in all stages, and the jump mispredicted)
-            // or tables indexed by the stage (built from the fields at each call: 40 instructions a ramp).
+            // Selects, not a switch: a group's voices are in different stages, so a jump on the stage would
+            // mispredict; and not a table indexed by the stage, which would have to be built from the fields.
             let s = stage, inf = Float.infinity
             let step = s == SampleEnvelope.attack ? attackStep
                 : s == SampleEnvelope.decay ? -decayStep : s == SampleEnvelope.release ? -releaseStep : 0

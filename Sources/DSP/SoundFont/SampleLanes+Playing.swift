@@ -84,9 +84,9 @@ func playLoop(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolati
     }
     if !filtered {
         // Four silent lanes (ended, or empty) skipped the filter: its state as if it had run wide open (it
-        // settles to its input within a few samples). Silent lanes are not heard again; a run of its own for
-        // them keeps the filtered run's registers its own (with one run for both, the optimizer kept the
-        // frame indices in vector registers: 56 -> 76 instructions per sample of four voices).
+        // settles to its input within a few samples). Silent lanes are not heard again; a run of their own
+        // keeps the filtered run's register allocation its own (one run for both moved the frame indices into
+        // vector registers).
         s.z1 = HalfLanes()
         s.z2 = y
     }
@@ -119,14 +119,10 @@ func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: Unsaf
 /// register holds a data pointer. Each lane's four 16-bit words from i - 1 in one 8-byte read, its table
 /// row of 16-bit weights (`InterpolationTable.row`), two lanes' words and weights side by side in one
 /// register, multiplied and added pairwise in one instruction (pmaddwd) into (p's first pair, p's second
-/// pair, q's first pair, q's second pair), exact in 32 bits. Each lane's
-/// two pairs are then added as the halves of a 64-bit lane (a shift by 32 and an add), and one shuffle
-/// takes the four sums. (Adding the pairs as 32-bit lanes, with the shuffles that pick them, let the
-/// compiler fuse those shuffles with the multiply's and give up pmaddwd for two multiplies, unpacks and
-/// a dozen shuffles: 92 instructions per sample of the fast run against 70. So did a pairwise swap
-/// written as a shuffle, and as a 64-bit rotate it became the shift again.) The 8-byte reads are loaded as
-/// Doubles: the second of a register then goes into its high half straight from memory (movhps), where
-/// two 64-bit integer loads took a third instruction to join (punpcklqdq).
+/// pair, q's first pair, q's second pair), exact in 32 bits. pmaddwd is called as the instruction itself, so
+/// that the compiler cannot fuse the shuffles that follow into the multiply and give it up. The 8-byte reads
+/// are loaded as Doubles: the second of a register then goes into its high half straight from memory
+/// (movhps), with no instruction to join two integer loads.
 @_noLocks @inline(__always)
 func fourPoints(_ words: UnsafeMutablePointer<SIMD4<Int16>>,
                 _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int, _ f0: UInt32, _ f1: UInt32, _ f2: UInt32,
@@ -137,9 +133,8 @@ func fourPoints(_ words: UnsafeMutablePointer<SIMD4<Int16>>,
     @inline(__always) func row(_ f: UInt32) -> Double {
         UnsafeRawPointer(words + InterpolationTable.row(f)).load(as: Double.self)
     }
-    // Widened lane by lane, not with the generic SIMD8<Int32>(truncatingIfNeeded:): the optimizer inlined that
-    // in one build and left it a call (its 8-lane loop through memory) in another, which doubled the render's
-    // time; these eight conversions always fold into one sign extension.
+    // Widened lane by lane, not with the generic SIMD8<Int32>(truncatingIfNeeded:), which the optimizer does
+    // not always inline; these eight conversions always fold into one sign extension.
     @inline(__always) func widen(_ a: SIMD4<Int16>, _ b: SIMD4<Int16>) -> SIMD8<Int32> {
         SIMD8(Int32(a[0]), Int32(a[1]), Int32(a[2]), Int32(a[3]), Int32(b[0]), Int32(b[1]), Int32(b[2]), Int32(b[3]))
     }
@@ -162,10 +157,9 @@ func fourPoints(_ words: UnsafeMutablePointer<SIMD4<Int16>>,
     return SIMD4(ab[0], ab[2], cd[0], cd[2]) &+ SIMD4(ab[1], ab[3], cd[1], cd[3])
 }
 
-/// `fastRun` in a function of its own, so that the loop has the registers to itself (inlined into
-/// `playLoop`, values live across it there took callee-saved registers, and the loop reloaded the sums'
-/// pointers and three phase increments from memory every sample). Two copies, with the filter and without:
-/// a lane reading an unrolled loop needs none of its own (its offset is in its frame index).
+/// `fastRun` in a function of its own, so that the loop has the registers to itself (values live across it
+/// in `playLoop` would hold registers the loop needs). Two copies, with the filter and without: a lane
+/// reading an unrolled loop needs none of its own (its offset is in its frame index).
 @_noLocks @inline(never)
 func playFast(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
               sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
@@ -183,9 +177,8 @@ func playFast(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolati
 /// index, the address of its word in 16-bit units (the font's data's, or its unrolled loop's:
 /// `SampleLanes.offset`), and a 32-bit fraction: per sample an add of the fraction's increment and an add
 /// with its carry of the whole frames, the index then the read's address as it is (a 32.32 phase in one
-/// 64-bit word took an add and two copies and shifts for the index and the row). The loop then needs 13
-/// general registers, all there are beside the stack and frame pointers: with a data pointer besides, two
-/// pointers were spilled and reloaded every sample.
+/// 64-bit word needs copies and shifts for the index and the row). The loop needs 13 general registers, all
+/// there are beside the stack and frame pointers, which is why no register holds a data pointer.
 @_noLocks @inline(__always)
 func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
@@ -220,8 +213,7 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
         left += 2
         n &-= 1
     } while n != 0
-    // The last input is read only after an unfiltered run (`playLoop`); kept after a filtered one, it cost a
-    // copy per sample.
+    // The last input is read only after an unfiltered run (`playLoop`), so only that run keeps it.
     if !filtered { y = x }
     s.position = HalfLaneInts(Int32(truncatingIfNeeded: i0 &- o0), Int32(truncatingIfNeeded: i1 &- o1),
                               Int32(truncatingIfNeeded: i2 &- o2), Int32(truncatingIfNeeded: i3 &- o3))

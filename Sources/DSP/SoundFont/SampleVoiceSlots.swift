@@ -31,9 +31,9 @@ struct SampleVoiceSlots: ~Copyable {
     private let interpolationWeights: FixedArray<HalfLanes>, interpolationWords: FixedArray<SIMD4<Int16>>
     /// Copies of short loops, `unrolledLoopFrames` frames each: a loop repeated (`unrollLoop`), so that a
     /// voice wraps once per many passes rather than every pass. One copy per loop in use, made when a voice
-    /// first reaches it and shared by every voice that plays it (`Synth.loopCopy`): a copy per voice made a
-    /// chord of 2000 voices read 4 MiB of copies, which a real-time thread asleep between periods found gone
-    /// from the cache at each one. As many copies as slots, up to `unrolledLoopCopies`.
+    /// first reaches it and shared by every voice that plays it (`Synth.loopCopy`), so that a chord of many
+    /// voices on one loop reads one copy, which stays in the cache between periods. As many copies as slots,
+    /// up to `unrolledLoopCopies`.
     private let unrolledLoopsMemory: FixedArray<Int16>
     var unrolledLoops: UnsafeMutablePointer<Int16> { @_noLocks get { unrolledLoopsMemory.baseAddress } }
     /// Per copy: the loop it holds, (stack layer, start, length, 0); length 0 for none yet.

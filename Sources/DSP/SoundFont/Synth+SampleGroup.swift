@@ -16,10 +16,9 @@ typealias LaneInts = SIMD8<Int32>
 
 /// Frames of each copy in `SampleVoiceSlots.unrolledLoops`: a loop of at most half of this (less three) is
 /// played from a copy repeated there, so that it wraps (a careful step and a new fast run) once per many
-/// passes. FluidR3's saw lead loops every few dozen frames: played from the font's data, its loop ends cost
-/// a third of a render's instructions. With copies of 1024 frames, a group of four such voices still took a
-/// careful step (and a new fast run) in most 64-sample blocks: 4096 took 5 % off a 64-frame render's
-/// instructions (and `SampleVoiceSlots` holds at most `unrolledLoopCopies` of them).
+/// passes: loops of a few dozen frames (FluidR3's saw lead) would otherwise take a careful step every few
+/// dozen samples. Long enough that a group of such voices rarely meets a wrap within a 64-sample block
+/// (`SampleVoiceSlots` holds at most `unrolledLoopCopies` of them).
 var unrolledLoopFrames: Int { @_noLocks get { 4096 } }
 // (A loop of at most 2046 frames fits twice, with the three frames more a copy holds.)
 
@@ -194,7 +193,7 @@ extension Synth {
                 setRow(SampleControl.b1, b1); setRow(SampleControl.b2, b2); setRow(SampleControl.b3, b3)
             }
             let inverseLength = 1 / Float(length)
-            // Each half in place (a copy of its lanes in and out cost two 350-byte moves a half and block).
+            // Each half in place, not copied in and out of its lanes (350 bytes a half and block).
             low.startBlock(floats, ints, half: 0, offsets: rows.offsets, inverseLength: inverseLength)
             if count > 4 {
                 high.startBlock(floats, ints, half: 1, offsets: rows.offsets, inverseLength: inverseLength)

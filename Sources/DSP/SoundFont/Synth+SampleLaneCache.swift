@@ -3,7 +3,7 @@
 //
 // A group's voices are gathered into its rows at the start of a slice (their envelopes, LFOs, place in the
 // sample, filter state, levels and modulated parameters: about 60 values a voice) and written back at its
-// end: in 64-frame slices that was about 600 instructions a voice, as many as the 64 samples themselves. Between
+// end, which in short slices costs as much as rendering the samples themselves. Between
 // two slices only the synth's entry points change a voice (a MIDI message, sysex, all notes or sound off,
 // `prepare`), and each of them first gives every kept group's state back to its voices (`flushSampleGroups`).
 // So a group whose slice ends with none of its voices ended stays in its rows; the next slice renders it

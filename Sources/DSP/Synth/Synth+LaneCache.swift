@@ -3,8 +3,8 @@
 // A steady voice (sustaining, pitch, gains and filter at rest) needs nothing per slice but its phase and
 // filter state: its phase step, table, coefficients and levels are the same as in the last slice as long
 // as the voice, its channel's pitch and gains, its patch's smoothed filter values and waveform are. Gathering
-// all that into lanes and scattering it back cost about 120 ns per voice per call, which is most of the
-// synth's cost in 64-frame calls. So each steady group keeps its lanes: the next slice renders it straight
+// all that into lanes and scattering it back costs, in 64-frame calls, about what rendering the samples does.
+// So each steady group keeps its lanes: the next slice renders it straight
 // from them when it holds the same voices in the same lanes (the steady voices, sorted by slot, chunked by
 // eight, give the same chunk) and nothing it was computed from has changed; otherwise its phases and
 // filter states are written back to the voices and the group is gathered afresh, exactly as without the

@@ -133,8 +133,8 @@ struct HalfGroup {
 /// Oscillator and filter of four voices, half `half` (0 or 1) of a group's eight lanes, with coefficients,
 /// levels and phase steps constant over the slice, adding each lane's output times its levels into the lane
 /// sums: four lanes per half, `left[2 n + half]` (lanes summed later); the half's phases and filter states
-/// are updated in place. Not inlined: in the large body of `renderGroup` its loop lost registers to spills
-/// and ran about 50 % slower (`backbeat bench --only synth`).
+/// are updated in place. Not inlined, so that its loop has the registers to itself rather than sharing them
+/// with the large body of `renderGroup`.
 @_noLocks @inline(never)
 func oscillateAndFilter(frames: Int, half: Int, pairs: UnsafePointer<SIMD2<Float>>, tableOffsets: LaneBits,
                         phase: inout LaneBits, increment: LaneBits, z1: inout Lanes, z2: inout Lanes,
