@@ -64,7 +64,7 @@ extension Synth {
     func prepareEffectsSlice() {
         let reverbOn = effectControls.value(.reverbOn) >= 0.5
         let chorusOn = effectControls.value(.chorusOn) >= 0.5
-        let wasReverb = effects.reverbOn, wasChorus = effects.chorusOn // `&&` must not capture self
+        let wasReverb = effects.reverbOn, wasChorus = effects.chorusOn
         if !reverbOn && wasReverb { effects.reverb.clear() }
         if !chorusOn && wasChorus { effects.chorus.clear() }
         effects.reverbOn = reverbOn
@@ -153,7 +153,7 @@ extension Synth {
     @_noLocks
     func processEffects(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
         let sent = effects.sent
-        let reverbSilent = effects.reverb.isSilent, chorusSilent = effects.chorus.isSilent // `&&` must not capture self
+        let reverbSilent = effects.reverb.isSilent, chorusSilent = effects.chorus.isSilent
         if !sent && reverbSilent && chorusSilent { return }
         let reverbInput = effects.reverbInput, chorusInput = effects.chorusInput
         if sent {

@@ -132,7 +132,7 @@ extension Synth {
         let outLeft = sendsAny ? effects.groupLeft : scratch.sumLeft
         let outRight = sendsAny ? effects.groupRight : scratch.sumRight
         // Eight lanes wide where the path says so (`VoiceLoopPath.playsSampleGroupsEightWide`).
-        let path = voiceLoops, wideAllowed = playsWideLoops, forced = forcesEightLanes // `&&` must not capture self
+        let path = voiceLoops, wideAllowed = playsWideLoops, forced = forcesEightLanes
         let playsWide = wideAllowed && (path.playsSampleGroupsEightWide || forced)
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
@@ -241,7 +241,7 @@ extension Synth {
         let used = LaneInts(0, 1, 2, 3, 4, 5, 6, 7) .< LaneInts(repeating: Int32(truncatingIfNeeded: count))
         let ended = (row(SampleControl.alive) .== Lanes.zero .| row(SampleControl.fade) .<= Lanes.zero
             .| intRow(SampleControl.volumeStage) .== LaneInts(repeating: SampleEnvelope.done)) .& used
-        let keeps = keepsSampleGroups // `||` must not capture self
+        let keeps = keepsSampleGroups
         guard anyLane(ended) || !keeps else {
             if count == 8 {
                 keep.pointee.slots = UnsafeRawPointer(slots).loadUnaligned(as: SIMD8<Int32>.self)

@@ -8,7 +8,7 @@ import Synchronization
 extension Synth {
     @_noLocks
     func sampleNoteOn(channel ch: Int, note: UInt8, velocity: UInt8) {
-        let p = Int(fontChannels.preset[ch]), presets = font.presetCount // `&&` must not capture self
+        let p = Int(fontChannels.preset[ch]), presets = font.presetCount
         publishSubstitution(ch)
         guard p >= 0 && p < presets else { return }
         let range = font.presetZones[p]
@@ -40,7 +40,7 @@ extension Synth {
     func startSampleVoice(zone z: Int, preset p: Int, channel ch: Int, note: UInt8, velocity: UInt8) {
         let zone = font.zones[z]
         let s = Int(zone.sample)
-        let sampleCount = font.samples.count // `&&` must not capture self
+        let sampleCount = font.samples.count
         guard s >= 0 && s < sampleCount, sampleRate > 0 else { return }
         let sample = font.samples[s]
         // The sample's own font's data (a stack's layer).

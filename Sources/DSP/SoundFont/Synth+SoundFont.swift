@@ -23,7 +23,7 @@ extension Synth {
     /// ignored without a font or for an index out of range.
     @_noLocks
     public func requestPreset(_ index: Int, onChannel channel: Int) {
-        let presets = font.presetCount // `&&` must not capture self
+        let presets = font.presetCount
         guard channel >= 0 && channel < channelCount, index >= 0 && index < presets else { return }
         presetExchange.requested[channel].store(index, ordering: .relaxed)
     }
@@ -76,7 +76,7 @@ extension Synth {
         let askedKey = asked << 7 | (program & 0x7F)
         let presets = self.font.presetCount
         var exact = false
-        if p >= 0 && p < presets { exact = Int(self.font.presetKeys[p]) == askedKey } // no `&&`: it would capture self
+        if p >= 0 && p < presets { exact = Int(self.font.presetKeys[p]) == askedKey }
         fontChannels.substitution[ch] = exact ? 0 : PresetSubstitution.packed(bank: asked, program: program, preset: p)
     }
 
@@ -85,7 +85,7 @@ extension Synth {
     func publishSubstitution(_ ch: Int) {
         let substitution = fontChannels.substitution[ch]
         if substitution == 0 { return }
-        if fontChannels.substitutionSaid[ch] != 0 { return } // not `||`: it would capture self
+        if fontChannels.substitutionSaid[ch] != 0 { return }
         fontChannels.substitutionSaid[ch] = 1
         presetExchange.substitution[ch].store(substitution, ordering: .relaxed)
     }
@@ -129,7 +129,7 @@ extension Synth {
     /// controllers changed.
     @_noLocks
     func prepareFontSlice() {
-        let presets = font.presetCount // `&&` must not capture self
+        let presets = font.presetCount
         for ch in 0..<channelCount {
             let request = presetExchange.requested[ch].exchange(-1, ordering: .relaxed)
             guard request >= 0 && request < presets else { continue }

@@ -195,7 +195,7 @@ extension Synth {
     /// evaluated again, so the change is heard from the event's frame.
     @_noLocks
     func refreshModulatedVoices(channels mask: UInt16) {
-        let stages = voices.stage, kinds = voices.kind // `&&` must not capture self
+        let stages = voices.stage, kinds = voices.kind
         for v in 0..<slotLimit where stages[v] != Stage.free && kinds[v] == VoiceKind.sample {
             let ch = Int(voices.channel[v])
             guard mask & (1 << UInt16(ch)) != 0 else { continue }

@@ -19,7 +19,7 @@ extension Synth {
         let d2 = message.data2 & 0x7F
         flushSampleGroups() // the voices as the last slice left them (Synth+SampleLaneCache.swift)
         if hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
-        let drum = hasFont ? false : isDrumPart(ch) // not `&&`: it would capture self
+        let drum = hasFont ? false : isDrumPart(ch)
         switch message.kind {
         case .noteOn where d2 > 0 && drum: // the built-in drum kit (Synth+Drums.swift)
             drumNoteOn(channel: ch, note: d1, velocity: d2)

@@ -70,7 +70,7 @@ extension Synth {
         let sl = scratch.sumLeft, sr = scratch.sumRight
         let gl = scratch.left, gr = scratch.right, stride = maxFrames
         let silence = silenceLevel
-        let stages = voices.stage, kinds = voices.kind // `&&` must not capture self
+        let stages = voices.stage, kinds = voices.kind
         for v in 0..<slotLimit where stages[v] != Stage.free && kinds[v] == VoiceKind.drum {
             let offset = Int(voices.channel[v]) * stride
             var phase = drums.tonePhase[v], sweep = drums.toneSweep[v]

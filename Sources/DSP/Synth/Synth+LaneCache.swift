@@ -32,7 +32,7 @@ extension Synth {
             guard states[p].steadyCount > 0 else { continue }
             let row = p &* frameCount
             let filter = SIMD4<Float>(scratch.cutoff[row], scratch.envelopeAmount[row], scratch.damping[row], inverseRate)
-            let wave = states[p].wave, keptWave = laneCache.wave[p] // `||` must not capture self
+            let wave = states[p].wave, keptWave = laneCache.wave[p]
             if any(filter .!= laneCache.filter[p]) || wave != keptWave { stalePatches |= 1 << UInt64(p) }
             laneCache.filter[p] = filter
             laneCache.wave[p] = wave
@@ -59,7 +59,7 @@ extension Synth {
             for g in stride(from: 0, to: steadyCount, by: 8) {
                 defer { e += 1 }
                 guard e < live, entries[e].count > 0 else { continue }
-                if !patchStale && entries[e].channels & stale == 0 { // `&&` must not capture self
+                if !patchStale && entries[e].channels & stale == 0 {
                     if sameSlots(entries[e].slots, count: entries[e].count, slots + start + g, min(8, steadyCount - g)) {
                         continue
                     }
@@ -122,7 +122,7 @@ extension Synth {
         let sends = wavetableSends(slots, count: g.count)
         let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
         let outRight = sends.any ? effects.groupRight : scratch.sumRight
-        // Eight lanes wide where sample groups are (renderSampleGroup). `&&` must not capture self.
+        // Eight lanes wide where the path says so (`VoiceLoopPath.playsKeptGroupsEightWide`).
         let path = voiceLoops, wideAllowed = playsWideLoops
         let wide = wideAllowed && path.playsKeptGroupsEightWide
         if g.count > 4 && wide {

@@ -43,7 +43,7 @@ extension Synth {
             notePlayed(channel: ch, note: note)
             return true
         }
-        let stages = voices.stage, channels = voices.channel // `&&` must not capture self
+        let stages = voices.stage, channels = voices.channel
         for v in 0..<slotLimit where stages[v] != Stage.free && Int(channels[v]) == ch {
             startFade(v, step: soundOffFadeStep) // one voice per channel: the last note's tail is cut
         }

@@ -152,7 +152,7 @@ extension Synth {
         // first in its region of the slot list, the rest from the region's end. Settled voices on a channel
         // whose pitch moves (vibrato) or that glide (portamento) differ from steady ones only in their phase
         // steps: they are gathered apart.
-        let stages = voices.stage, levels = voices.envelope, fadeSteps = voices.fadeStep, channels = voices.channel // `&&` must not capture self
+        let stages = voices.stage, levels = voices.envelope, fadeSteps = voices.fadeStep, channels = voices.channel
         let kinds = voices.kind, sampleSlots = sampleVoices.activeSlots, glides = voices.glide, patchOf = voices.patch
         let active = voices.activeSlots, gliding = voices.glidingSlots
         var sampleCount = 0, drumCount = 0
