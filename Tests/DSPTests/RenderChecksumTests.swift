@@ -49,7 +49,7 @@ private func font(_ key: String) throws -> SoundFont {
 /// of a frame, InterpolationQualityTests); the faster interpolated read that came with it gives the same sums
 /// as before for every input (checked against the old read on two million random positions and tables).
 /// Ten of them (the drums on FluidR3 excepted) were taken again when short loops began to play from a copy
-/// repeated many times (Synth+SampleGroup.swift's `unrollLane`): past a loop's first pass the point before
+/// repeated many times (Synth+LoopCopies.swift's `unrollLane`): past a loop's first pass the point before
 /// the loop's start is now the loop's last frame, as FluidSynth reads a loop that has wrapped, where the font's
 /// frame before the loop was read at each wrap; and the reads near a loop's end that went one by one now go
 /// through the fast run's integer sums.
