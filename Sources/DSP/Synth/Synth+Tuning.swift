@@ -9,7 +9,7 @@ import MIDI
 // - The key's tuning is fixed when the note starts (`keyTuning`): the built-in voice's phase step holds it,
 //   the sample voice's `tuningCents`. Real-time tuning messages (7F forms, GS scale tuning) change sounding
 //   notes too (`retune`); non-real-time ones (7E) only the notes that start afterwards.
-// - The channel's tuning is part of its pitch like the bend (`updateBend`: `ChannelControls.bend` of the
+// - The channel's tuning is part of its pitch like the bend (`updateBend`: `ChannelControlState.bend` of the
 //   built-in voices; `applyModulated` of the sample voices), so it moves sounding notes at the message's frame.
 // All tables are made with the synth (ChannelControls): nothing here allocates.
 
