@@ -106,7 +106,7 @@ extension Synth {
     /// chosen again for its bank and program (with a font; the built-in kit reads the part at each note).
     @_noLocks
     func setRhythmPart(channel ch: Int, drum: Bool) {
-        controls.rhythm[ch] = drum ? 1 : 0
+        controls.channels[ch].rhythm = drum ? 1 : 0
         if hasFont { selectFontPreset(ch) }
     }
 
@@ -116,7 +116,7 @@ extension Synth {
     func resetFontChannels() {
         guard hasFont else { return }
         for ch in 0..<channelCount {
-            controls.rhythm[ch] = -1
+            controls.channels[ch].rhythm = -1
             fontChannels.resetControllers(ch, all: true)
             fontChannels.program[ch] = 0
             selectFontPreset(ch)

@@ -32,10 +32,10 @@ extension Synth {
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
         case .programChange: if !hasFont { selectPatch(Int(patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
-            controls.pressure[ch] = Float(d1) / 127
+            controls.channels[ch].pressure = Float(d1) / 127
             updateModulation(ch)
         case .pitchBend:
-            controls.bendValue[ch] = (Int32(d2) << 7 | Int32(d1)) - 8192
+            controls.channels[ch].bendValue = (Int32(d2) << 7 | Int32(d1)) - 8192
             updateBend(ch)
         default: break
         }
@@ -72,14 +72,14 @@ extension Synth {
         let x = Float(value) / 127
         switch controller {
         case .modulationWheel: // full wheel: the modulation depth range (RPN 5, 0.5 semitone at power-on)
-            controls.wheel[ch] = x
+            controls.channels[ch].wheel = x
             updateModulation(ch)
-        case .bankSelect: controls.bank[ch] = value // a drum part or not (Synth+Drums.swift)
-        case .volume: controls.volume[ch] = x
-        case .pan: controls.pan[ch] = Float(max(Int(value) - 1, 0)) / 126
-        case .expression: controls.expression[ch] = x
+        case .bankSelect: controls.channels[ch].bank = value // a drum part or not (Synth+Drums.swift)
+        case .volume: controls.channels[ch].volume = x
+        case .pan: controls.channels[ch].pan = Float(max(Int(value) - 1, 0)) / 126
+        case .expression: controls.channels[ch].expression = x
         case .sustain:
-            controls.pedal[ch] = value >= 64 ? 1 : 0
+            controls.channels[ch].pedal = value >= 64 ? 1 : 0
             if value < 64 { releaseHeld(ch) }
         case .portamentoTime, Controller(rawValue: 37), .portamento, .portamentoControl:
             portamentoControl(channel: ch, controller: controller, value: value)
@@ -93,22 +93,22 @@ extension Synth {
                 if Int(voices.channel[v]) == ch { startFade(v, step: soundOffFadeStep) }
             }
         case .resetAllControllers: // RP-015: volume, pan, program, bank and RPN values (range, tuning) stay
-            controls.bendValue[ch] = 0
+            controls.channels[ch].bendValue = 0
             updateBend(ch)
-            controls.wheel[ch] = 0
-            controls.pressure[ch] = 0
+            controls.channels[ch].wheel = 0
+            controls.channels[ch].pressure = 0
             updateModulation(ch)
-            controls.expression[ch] = 1
-            controls.pedal[ch] = 0
+            controls.channels[ch].expression = 1
+            controls.channels[ch].pedal = 0
             releaseHeld(ch)
-            controls.portamento[4 * ch + Portamento.on] = 0 // CC65
-            controls.portamento[4 * ch + Portamento.from] = -1
+            controls.channels[ch].portamento[Portamento.on] = 0 // CC65
+            controls.channels[ch].portamento[Portamento.from] = -1
             parameterNumbers.deselect(channel: UInt8(ch))
         case .reverbSend, .chorusSend: // the built-in voices' sends (Synth+Effects.swift)
             fontChannels.controllers[ch * 128 + Int(controller.rawValue)] = value
         case .allNotesOff, .omniOff, .omniOn, .monoOn, .polyOn: // the mode changes imply all notes off
             for v in 0..<slotLimit where isHeldNote(v, channel: ch) { keyUp(v, channel: ch) }
-            controls.mono[monoStride * ch + 1] = 0 // no key down
+            controls.channels[ch].mono[1] = 0 // no key down
             if controller == .monoOn { setMono(true, channel: ch) } else if controller == .polyOn { setMono(false, channel: ch) }
         default: break
         }
@@ -134,25 +134,25 @@ extension Synth {
         // Plain comparisons: a `case` pattern on a value goes through the generic `~=`.
         let p = change.parameter
         if p == RegisteredParameter.pitchBendSensitivity {
-            let range = controls.bendRange[ch]
+            let range = controls.channels[ch].bendRange
             if case .dataEntryMSB = change.source {
-                controls.bendRange[ch] = msb + (range - Float(Int(range)))
+                controls.channels[ch].bendRange = msb + (range - Float(Int(range)))
             } else {
-                controls.bendRange[ch] = Float(Int(range)) + Float(min(lsb, 99)) / 100
+                controls.channels[ch].bendRange = Float(Int(range)) + Float(min(lsb, 99)) / 100
             }
             updateBend(ch)
         } else if p == RegisteredParameter.fineTuning {
-            controls.fineTuning[ch] = UniversalSystemExclusive.cents(fourteenBit: change.value)
+            controls.channels[ch].fineTuning = UniversalSystemExclusive.cents(fourteenBit: change.value)
             updateTuning(channels: bit)
         } else if p == RegisteredParameter.coarseTuning {
-            controls.coarseTuning[ch] = msb - 64
+            controls.channels[ch].coarseTuning = msb - 64
             updateTuning(channels: bit)
         } else if p == RegisteredParameter.tuningProgram {
-            controls.tuningProgram[ch] = Int32(change.value >> 7)
+            controls.channels[ch].tuningProgram = Int32(change.value >> 7)
         } else if p == RegisteredParameter.tuningBank {
-            controls.tuningBank[ch] = Int32(change.value >> 7)
+            controls.channels[ch].tuningBank = Int32(change.value >> 7)
         } else if p == RegisteredParameter.modulationDepthRange {
-            controls.depthRange[ch] = msb + Float(lsb) / 128
+            controls.channels[ch].depthRange = msb + Float(lsb) / 128
             updateModulation(ch)
             fontDirty |= bit
         }
@@ -162,24 +162,28 @@ extension Synth {
     /// plus channel pressure's 50 cents at full (SoundFont 2.01's default modulator, the same in both synths).
     @_noLocks @inline(__always)
     func updateModulation(_ ch: Int) {
-        controls.modulation[ch] = controls.wheel[ch] * controls.depthRange[ch] + controls.pressure[ch] * 0.5
+        let c = controls.channels[ch]
+        controls.channels[ch].modulation = c.wheel * c.depthRange + c.pressure * 0.5
     }
 
     @_noLocks @inline(__always)
     func updateBend(_ ch: Int) {
-        controls.bend[ch] = Float(controls.bendValue[ch]) / 8192 * controls.bendRange[ch] + controls.tuning[ch]
+        let c = controls.channels[ch]
+        controls.channels[ch].bend = Float(c.bendValue) / 8192 * c.bendRange + c.tuning
     }
 
     @_noLocks @inline(__always)
     func targetLeft(_ ch: Int) -> Float {
-        controls.volume[ch] * controls.volume[ch] * controls.expression[ch] * controls.expression[ch]
-            * Float(FastMath.cos(Double(controls.pan[ch]) * Double.pi / 2)) * controls.master[2]
+        let c = controls.channels[ch]
+        return c.volume * c.volume * c.expression * c.expression * Float(FastMath.cos(Double(c.pan) * Double.pi / 2))
+            * controls.master[2]
     }
 
     @_noLocks @inline(__always)
     func targetRight(_ ch: Int) -> Float {
-        controls.volume[ch] * controls.volume[ch] * controls.expression[ch] * controls.expression[ch]
-            * Float(FastMath.sin(Double(controls.pan[ch]) * Double.pi / 2)) * controls.master[3]
+        let c = controls.channels[ch]
+        return c.volume * c.volume * c.expression * c.expression * Float(FastMath.sin(Double(c.pan) * Double.pi / 2))
+            * controls.master[3]
     }
 
 }

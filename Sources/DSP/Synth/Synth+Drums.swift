@@ -12,13 +12,13 @@ extension Synth {
     /// kit); bank MSB 121 (GM2 melodic) makes a channel melodic. The rule the SoundFont synth applies to
     /// choose its drum banks (`selectFontPreset`, Synth+SoundFont.swift, with the bank its preset lookup holds).
     @_noLocks @inline(__always)
-    func isDrumPart(_ ch: Int) -> Bool { isDrumPart(ch, bank: Int(controls.bank[ch])) }
+    func isDrumPart(_ ch: Int) -> Bool { isDrumPart(ch, bank: Int(controls.channels[ch].bank)) }
 
     @_noLocks @inline(__always)
     func isDrumPart(_ ch: Int, bank: Int) -> Bool {
         if bank == 120 || bank == 127 { return true }
         if bank == 121 { return false }
-        let rhythm = controls.rhythm[ch]
+        let rhythm = controls.channels[ch].rhythm
         return rhythm >= 0 ? rhythm != 0 : ch == 9
     }
 

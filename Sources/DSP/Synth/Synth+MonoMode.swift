@@ -14,26 +14,25 @@ extension Synth {
     /// Mono mode on or off for `ch` (CC126 on, CC127 off); the keys down are forgotten.
     @_noLocks
     func setMono(_ on: Bool, channel ch: Int) {
-        controls.mono[monoStride * ch] = on ? 1 : 0
-        controls.mono[monoStride * ch + 1] = 0
+        controls.channels[ch].mono[0] = on ? 1 : 0
+        controls.channels[ch].mono[1] = 0
     }
 
     @_noLocks @inline(__always)
-    func isMono(_ ch: Int) -> Bool { controls.mono[monoStride * ch] != 0 }
+    func isMono(_ ch: Int) -> Bool { controls.channels[ch].mono[0] != 0 }
 
     /// A note-on in mono mode. True when it was played legato (no new voice); false when the caller starts
     /// the note as usual.
     @_noLocks
     func monoNoteOn(channel ch: Int, note: UInt8) -> Bool {
         removeMonoKey(note, channel: ch)
-        let base = monoStride * ch
-        var count = Int(controls.mono[base + 1])
+        var count = Int(controls.channels[ch].mono[1])
         if count == monoStride - 2 { // full: the oldest goes
-            for i in 0..<(count - 1) { controls.mono[base + 2 + i] = controls.mono[base + 3 + i] }
+            for i in 0..<(count - 1) { controls.channels[ch].mono[2 + i] = controls.channels[ch].mono[3 + i] }
             count -= 1
         }
-        controls.mono[base + 2 + count] = note
-        controls.mono[base + 1] = UInt8(count + 1)
+        controls.channels[ch].mono[2 + count] = note
+        controls.channels[ch].mono[1] = UInt8(count + 1)
         var legato = false
         for v in 0..<slotLimit where isHeldNote(v, channel: ch) {
             legato = true
@@ -55,9 +54,9 @@ extension Synth {
     @_noLocks
     func monoNoteOff(channel ch: Int, note: UInt8) -> Bool {
         removeMonoKey(note, channel: ch)
-        let count = Int(controls.mono[monoStride * ch + 1])
+        let count = Int(controls.channels[ch].mono[1])
         guard count > 0 else { return false }
-        let older = controls.mono[monoStride * ch + 1 + count] // the newest key still down
+        let older = controls.channels[ch].mono[1 + count] // the newest key still down
         for v in 0..<slotLimit where voices.note[v] == note {
             if isHeldNote(v, channel: ch) { moveVoice(v, channel: ch, to: older) }
         }
@@ -66,14 +65,13 @@ extension Synth {
 
     @_noLocks
     func removeMonoKey(_ note: UInt8, channel ch: Int) {
-        let base = monoStride * ch + 2
-        let count = Int(controls.mono[base - 1])
+        let count = Int(controls.channels[ch].mono[1])
         var kept = 0
-        for i in 0..<count where controls.mono[base + i] != note {
-            controls.mono[base + kept] = controls.mono[base + i]
+        for i in 0..<count where controls.channels[ch].mono[2 + i] != note {
+            controls.channels[ch].mono[2 + kept] = controls.channels[ch].mono[2 + i]
             kept += 1
         }
-        controls.mono[base - 1] = UInt8(kept)
+        controls.channels[ch].mono[1] = UInt8(kept)
     }
 
     /// Voice `v` takes `note`'s pitch without a new attack: a glide from where it is when the channel's
@@ -81,7 +79,7 @@ extension Synth {
     @_noLocks
     func moveVoice(_ v: Int, channel ch: Int, to note: UInt8) {
         let old = voices.note[v]
-        let time = controls.portamento[4 * ch + Portamento.time]
+        let time = controls.channels[ch].portamento[Portamento.time]
         let rate = Float(sampleRate), origin = glideOrigin(channel: ch)
         if origin >= 0 && time > 0 && rate > 0 {
             let cents = voices.glide[v] + Float(Int(old) - Int(note)) * 100

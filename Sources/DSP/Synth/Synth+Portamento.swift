@@ -16,7 +16,7 @@ extension Synth {
     @_noLocks @inline(__always)
     func startGlide(_ v: Int, channel ch: Int, note: UInt8) {
         let from = glideOrigin(channel: ch)
-        let time = controls.portamento[4 * ch + Portamento.time]
+        let time = controls.channels[ch].portamento[Portamento.time]
         guard from >= 0, time > 0, sampleRate > 0 else { return }
         let cents = Float(Int(from) - Int(note)) * 100
         guard cents != 0 else { return }
@@ -27,16 +27,16 @@ extension Synth {
     /// The key a note on `ch` glides from now, -1 for none.
     @_noLocks @inline(__always)
     func glideOrigin(channel ch: Int) -> Int32 {
-        let control = controls.portamento[4 * ch + Portamento.from]
-        if control >= 0 { return control }
-        return controls.portamento[4 * ch + Portamento.on] != 0 ? controls.portamento[4 * ch + Portamento.lastNote] : -1
+        let portamento = controls.channels[ch].portamento
+        if portamento[Portamento.from] >= 0 { return portamento[Portamento.from] }
+        return portamento[Portamento.on] != 0 ? portamento[Portamento.lastNote] : -1
     }
 
     /// A note-on on `ch` has started its voices: it is the key the next glide starts from; a CC84 key is used.
     @_noLocks @inline(__always)
     func notePlayed(channel ch: Int, note: UInt8) {
-        controls.portamento[4 * ch + Portamento.lastNote] = Int32(note)
-        controls.portamento[4 * ch + Portamento.from] = -1
+        controls.channels[ch].portamento[Portamento.lastNote] = Int32(note)
+        controls.channels[ch].portamento[Portamento.from] = -1
     }
 
     /// Portamento controllers (CC5, CC37, CC65, CC84).
@@ -44,10 +44,10 @@ extension Synth {
     func portamentoControl(channel ch: Int, controller: Controller, value: UInt8) {
         let v = Int32(value & 0x7F)
         switch controller.rawValue {
-        case 5: controls.portamento[4 * ch + Portamento.time] = v << 7 // the MSB resets the LSB
-        case 37: controls.portamento[4 * ch + Portamento.time] = (controls.portamento[4 * ch + Portamento.time] & ~0x7F) | v
-        case 65: controls.portamento[4 * ch + Portamento.on] = value >= 64 ? 1 : 0
-        case 84: controls.portamento[4 * ch + Portamento.from] = v
+        case 5: controls.channels[ch].portamento[Portamento.time] = v << 7 // the MSB resets the LSB
+        case 37: controls.channels[ch].portamento[Portamento.time] &= ~0x7F; controls.channels[ch].portamento[Portamento.time] |= v
+        case 65: controls.channels[ch].portamento[Portamento.on] = value >= 64 ? 1 : 0
+        case 84: controls.channels[ch].portamento[Portamento.from] = v
         default: break
         }
     }

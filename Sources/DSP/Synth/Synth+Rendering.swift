@@ -107,11 +107,12 @@ extension Synth {
             let pitch = scratch.pitch + ch * maxFrames
             let gl = scratch.left + ch * maxFrames
             let gr = scratch.right + ch * maxFrames
-            let bendSemitones = controls.bend[ch]
-            let depthTarget = controls.modulation[ch]
+            let state = controls.channels[ch]
+            let bendSemitones = state.bend
+            let depthTarget = state.modulation
             let leftTarget = targetLeft(ch), rightTarget = targetRight(ch)
-            var depth = controls.vibrato[ch], l = controls.gainLeft[ch], r = controls.gainRight[ch]
-            var lfo = VibratoLFO(phase: controls.lfoPhase[ch], increment: lfoIncrement, sine: sineTable)
+            var depth = state.vibrato, l = state.gainLeft, r = state.gainRight
+            var lfo = VibratoLFO(phase: state.lfoPhase, increment: lfoIncrement, sine: sineTable)
             let gainsBefore = (l, r)
             var highest: Float = 0
             if depthTarget == 0 && depth < 1e-6 {
@@ -142,7 +143,10 @@ extension Synth {
                 }
             }
             if gainsBefore.0 != l || gainsBefore.1 != r { gainsMove |= 1 << UInt16(ch) }
-            controls.vibrato[ch] = depth; controls.lfoPhase[ch] = lfo.phase; controls.gainLeft[ch] = l; controls.gainRight[ch] = r
+            controls.channels[ch].vibrato = depth
+            controls.channels[ch].lfoPhase = lfo.phase
+            controls.channels[ch].gainLeft = l
+            controls.channels[ch].gainRight = r
             scratch.pitchMax[ch] = highest
         }
 

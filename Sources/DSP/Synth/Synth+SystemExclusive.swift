@@ -79,11 +79,11 @@ extension Synth {
             controlChange(channel: ch, controller: .resetAllControllers, value: 0)
             controlChange(channel: ch, controller: .volume, value: 100)
             controlChange(channel: ch, controller: .pan, value: 64)
-            controls.bendRange[ch] = 2
+            controls.channels[ch].bendRange = 2
             updateBend(ch)
             setMono(false, channel: ch) // poly mode
-            controls.bank[ch] = 0
-            controls.rhythm[ch] = -1
+            controls.channels[ch].bank = 0
+            controls.channels[ch].rhythm = -1
         }
         resetChannelTuning()
         if hasFont { resetFontChannels() } else { selectPatch(Int(patches.programs[0]), channel: nil) } // GM program 0

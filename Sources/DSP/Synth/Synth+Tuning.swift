@@ -9,7 +9,7 @@ import MIDI
 // - The key's tuning is fixed when the note starts (`keyTuning`): the built-in voice's phase step holds it,
 //   the sample voice's `tuningCents`. Real-time tuning messages (7F forms, GS scale tuning) change sounding
 //   notes too (`retune`); non-real-time ones (7E) only the notes that start afterwards.
-// - The channel's tuning is part of its pitch like the bend (`updateBend`: `ChannelControls.bend` of the
+// - The channel's tuning is part of its pitch like the bend (`updateBend`: `ChannelControlState.bend` of the
 //   built-in voices; `applyModulated` of the sample voices), so it moves sounding notes at the message's frame.
 // All tables are made with the synth (ChannelControls): nothing here allocates.
 
@@ -19,10 +19,10 @@ extension Synth {
     @_noLocks @inline(__always)
     func keyTuning(channel ch: Int, key: UInt8) -> Float {
         let k = Int(key & 0x7F)
-        var cents = controls.scale[ch * 12 + k % 12]
-        let program = Int(controls.tuningProgram[ch])
+        var cents = controls.channels[ch].scale[k % 12]
+        let program = Int(controls.channels[ch].tuningProgram)
         if program >= 0 && program < 128 {
-            let table = Int(controls.tuningTables[(Int(controls.tuningBank[ch]) & 0x7F) * 128 + program])
+            let table = Int(controls.tuningTables[(Int(controls.channels[ch].tuningBank) & 0x7F) * 128 + program])
             if table >= 0 { cents += controls.programs[table * 128 + k] }
         }
         return cents
@@ -30,14 +30,14 @@ extension Synth {
 
     /// The channel's tuning in cents: RPN 1 and 2 plus master fine and coarse tuning.
     @_noLocks @inline(__always)
-    func channelTuningCents(_ ch: Int) -> Float { controls.tuning[ch] * 100 }
+    func channelTuningCents(_ ch: Int) -> Float { controls.channels[ch].tuning * 100 }
 
     /// Recomputes the channel's tuning (after RPN 1/2 or master tuning) and everything that reads it.
     @_noLocks
     func updateTuning(channels mask: UInt16) {
         for ch in 0..<channelCount where mask & (1 << UInt16(ch)) != 0 {
-            controls.tuning[ch] = controls.coarseTuning[ch] + controls.master[1]
-                + (controls.fineTuning[ch] + controls.master[0]) / 100
+            controls.channels[ch].tuning = controls.channels[ch].coarseTuning + controls.master[1]
+                + (controls.channels[ch].fineTuning + controls.master[0]) / 100
             updateBend(ch)
         }
         fontDirty |= mask
@@ -76,8 +76,8 @@ extension Synth {
     @_noLocks
     func channelsUsing(bank: Int, program: Int) -> UInt16 {
         var mask: UInt16 = 0
-        for ch in 0..<channelCount where Int(controls.tuningProgram[ch]) == program {
-            if Int(controls.tuningBank[ch]) & 0x7F == bank { mask |= 1 << UInt16(ch) }
+        for ch in 0..<channelCount where Int(controls.channels[ch].tuningProgram) == program {
+            if Int(controls.channels[ch].tuningBank) & 0x7F == bank { mask |= 1 << UInt16(ch) }
         }
         return mask
     }
@@ -102,14 +102,14 @@ extension Synth {
     @_noLocks
     func resetChannelTuning() {
         for ch in 0..<channelCount {
-            controls.fineTuning[ch] = 0
-            controls.coarseTuning[ch] = 0
-            controls.tuningProgram[ch] = -1
-            controls.tuningBank[ch] = 0
-            controls.depthRange[ch] = 0.5
+            controls.channels[ch].fineTuning = 0
+            controls.channels[ch].coarseTuning = 0
+            controls.channels[ch].tuningProgram = -1
+            controls.channels[ch].tuningBank = 0
+            controls.channels[ch].depthRange = 0.5
+            controls.channels[ch].scale = InlineArray(repeating: 0)
             updateModulation(ch)
         }
-        controls.scale.update(repeating: 0, count: 12 * channelCount)
         updateTuning(channels: 0xFFFF)
     }
 
@@ -146,7 +146,7 @@ extension Synth {
                 } else {
                     cents = Float(Int(bytes[8 + pc] & 0x7F) - 64)
                 }
-                controls.scale[ch * 12 + pc] = cents
+                controls.channels[ch].scale[pc] = cents
             }
         }
         if realTime { retune(channels: mask) }
@@ -156,7 +156,7 @@ extension Synth {
     @_noLocks
     func applyGSScaleTuning(_ bytes: UnsafeBufferPointer<UInt8>, channel: Int, first: Int, count: Int) {
         for i in 0..<count where first + i < 12 {
-            controls.scale[channel * 12 + first + i] = Float(Int(bytes[8 + i] & 0x7F) - 64)
+            controls.channels[channel].scale[first + i] = Float(Int(bytes[8 + i] & 0x7F) - 64)
         }
         retune(channels: 1 << UInt16(channel))
     }

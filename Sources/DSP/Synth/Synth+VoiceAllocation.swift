@@ -31,7 +31,7 @@ extension Synth {
     /// A key let go (note-off, all notes off): the voice releases, or the pedal holds it.
     @_noLocks @inline(__always)
     func keyUp(_ v: Int, channel ch: Int) {
-        if controls.pedal[ch] != 0 { voices.held[v] = 1 } else { voices.stage[v] = Stage.release }
+        if controls.channels[ch].pedal != 0 { voices.held[v] = 1 } else { voices.stage[v] = Stage.release }
     }
 
     /// A voice on `ch` whose key is still down: sounding, not released, not fading, not held by the pedal.

@@ -90,8 +90,8 @@ public final class Synth: @unchecked Sendable {
     var allocator: VoiceAllocator
     /// `2 * voiceCapacity` slots.
     let voices: VoiceSlots
-    /// 16 channels.
-    let controls: ChannelControls
+    /// 16 channels' controller state (inline) and the tuning tables.
+    @exclusivity(unchecked) var controls: ChannelControls
     /// RPN/NRPN selection and data entry of every channel (a value: no allocation).
     var parameterNumbers = ParameterNumberDecoder()
     /// The built-in drum voices' state, one entry per slot (one only with a font), and the kit.
@@ -223,7 +223,10 @@ public final class Synth: @unchecked Sendable {
         for p in 0..<patches.count { loadPatch(p) }
         selectPatch(patch, channel: nil)
         resetFontChannels()
-        for c in 0..<channelCount { controls.gainLeft[c] = targetLeft(c); controls.gainRight[c] = targetRight(c) }
+        for c in 0..<channelCount {
+            controls.channels[c].gainLeft = targetLeft(c)
+            controls.channels[c].gainRight = targetRight(c)
+        }
     }
 
     /// Allocates the per-period buffers for `maxFrames` and sets the sample rate. Not real-time safe; call it

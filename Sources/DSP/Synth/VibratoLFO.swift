@@ -1,7 +1,7 @@
 // The built-in voice's vibrato LFO, the counterpart of the sample voices' SampleLFO: one channel's 5.5 Hz
 // sine, read from the shared sine table with linear interpolation; `process` makes one sample.
 
-/// One channel's vibrato LFO for a slice: its phase (0..<1, kept in `ChannelControls.lfoPhase` between
+/// One channel's vibrato LFO for a slice: its phase (0..<1, kept in `ChannelControlState.lfoPhase` between
 /// slices), the phase step per sample and the sine table it reads.
 struct VibratoLFO {
     var phase: Float
