@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "MIDITests", dependencies: ["MIDI", "TextOutput", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport", "VoiceLoops", "VoiceLoopsPortable", "VoiceLoopsAVX2", "VoiceLoopsAVX512"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport", "VoiceLoops"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TextOutput", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "MIDI", "DSP", "TestSupport"]),

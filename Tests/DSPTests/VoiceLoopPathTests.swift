@@ -6,9 +6,6 @@ import Testing
 @testable import DSP
 import MIDI
 import VoiceLoops
-import VoiceLoopsAVX2
-import VoiceLoopsPortable
-import VoiceLoopsAVX512
 
 /// A deterministic stream of numbers (xorshift), so a failure can be replayed.
 private struct Numbers {
@@ -42,25 +39,6 @@ private func playOnBoth<Run>(_ path: VoiceLoopPath, _ run: Run, frames: Int,
     return (expected, expected.indices.first { expected[$0].bitPattern != got[$0].bitPattern }, reference, tested)
 }
 
-/// Each loop module's sample run and wavetable run on `path`.
-private func sampleRun(_ path: VoiceLoopPath, _ run: inout WideSampleRun, rows: UnsafeRawPointer, count: Int,
-                       sums: UnsafeMutableRawPointer, toRight: Int) {
-    switch path {
-    case .portable: VoiceLoopsPortable.playWideSampleRun(&run, rows: rows, count: count, sums: sums, toRight: toRight)
-    case .avx2: VoiceLoopsAVX2.playWideSampleRun(&run, rows: rows, count: count, sums: sums, toRight: toRight)
-    case .avx512: VoiceLoopsAVX512.playWideSampleRun(&run, rows: rows, count: count, sums: sums, toRight: toRight)
-    }
-}
-
-private func wavetableRun(_ path: VoiceLoopPath, _ run: inout WideWavetableRun, pairs: UnsafeRawPointer, count: Int,
-                          sums: UnsafeMutableRawPointer, toRight: Int) {
-    switch path {
-    case .portable: VoiceLoopsPortable.playWideWavetableRun(&run, pairs: pairs, count: count, sums: sums, toRight: toRight)
-    case .avx2: VoiceLoopsAVX2.playWideWavetableRun(&run, pairs: pairs, count: count, sums: sums, toRight: toRight)
-    case .avx512: VoiceLoopsAVX512.playWideWavetableRun(&run, pairs: pairs, count: count, sums: sums, toRight: toRight)
-    }
-}
-
 @Test(arguments: VoiceLoopPath.supported)
 func eachCompileOfTheSampleLoopPlaysThePortableSamples(_ path: VoiceLoopPath) {
     var numbers = Numbers()
@@ -82,7 +60,7 @@ func eachCompileOfTheSampleLoopPlaysThePortableSamples(_ path: VoiceLoopPath) {
         }
         rows.withUnsafeBytes { table in
             let (expected, first, reference, tested) = playOnBoth(path, run, frames: frames) { on, lanes, at, toRight in
-                sampleRun(on, &lanes, rows: table.baseAddress!, count: frames, sums: at, toRight: toRight)
+                playSampleRun(on: on, &lanes, rows: table.baseAddress!, count: frames, sums: at, toRight: toRight)
             }
             #expect(first == nil, "\(path.rawValue): sum \(first ?? 0) differs from the portable loop's")
             #expect(expected.contains { $0 != 0.25 }, "the run added nothing to the sums")
@@ -107,7 +85,7 @@ func eachCompileOfTheWavetableLoopPlaysThePortableSamples(_ path: VoiceLoopPath)
     }
     pairs.withUnsafeBytes { table in
         let (expected, first, reference, tested) = playOnBoth(path, run, frames: frames) { on, lanes, at, toRight in
-            wavetableRun(on, &lanes, pairs: table.baseAddress!, count: frames, sums: at, toRight: toRight)
+            playWavetableRun(on: on, &lanes, pairs: table.baseAddress!, count: frames, sums: at, toRight: toRight)
         }
         #expect(first == nil, "\(path.rawValue): sum \(first ?? 0) differs from the portable loop's")
         #expect(expected.contains { $0 != 0.25 }, "the run added nothing to the sums")

@@ -21,23 +21,19 @@ public final class LoudnessProcessor: @unchecked Sendable {
     public private(set) var sampleRate: Double = 48_000
     /// 10 coefficients (pre-filter b0 b1 b2 a1 a2, high-pass b0 b1 b2 a1 a2) then 8 filter states (per
     /// channel: the two direct-form-II-transposed states of each stage).
-    private let filterMemory: FixedArray<Double>
-    var filter: UnsafeMutablePointer<Double> { @_noLocks get { filterMemory.baseAddress } }
+    private let filter: FixedArray<Double>
     /// 48 taps, phase-major: taps[phase * 12 + k] multiplies x[n - k].
-    private let tapsMemory: FixedArray<Float>
-    var taps: UnsafeMutablePointer<Float> { @_noLocks get { tapsMemory.baseAddress } }
+    private let taps: FixedArray<Float>
     /// Per channel, the last 12 input samples twice over (positions i and i + 12), newest first from `head`,
     /// so each phase reads 12 contiguous samples without wrapping.
-    private let historyMemory: FixedArray<Float>
-    var history: UnsafeMutablePointer<Float> { @_noLocks get { historyMemory.baseAddress } }
-    private let headMemory: FixedArray<Int>
-    var head: UnsafeMutablePointer<Int> { @_noLocks get { headMemory.baseAddress } }
+    private let history: FixedArray<Float>
+    private let head: FixedArray<Int>
 
     public init(sampleRate: Double = 48_000) {
-        filterMemory = FixedArray(18, 0.0)
-        tapsMemory = FixedArray(count: 48) { i in Float(Self.truePeakTaps[i / 12][i % 12]) }
-        historyMemory = FixedArray(48, Float(0))
-        headMemory = FixedArray(1, 0)
+        filter = FixedArray(18, 0.0)
+        taps = FixedArray(count: 48) { i in Float(Self.truePeakTaps[i / 12][i % 12]) }
+        history = FixedArray(48, Float(0))
+        head = FixedArray(1, 0)
         prepare(sampleRate: sampleRate)
     }
 
@@ -53,18 +49,18 @@ public final class LoudnessProcessor: @unchecked Sendable {
 
     /// Clears the filter and oversampler state (not real-time: use between streams).
     public func reset() {
-        (filter + 10).update(repeating: 0, count: 8)
-        history.update(repeating: 0, count: 48)
-        head.pointee = 0
+        (filter.baseAddress + 10).update(repeating: 0, count: 8)
+        history.baseAddress.update(repeating: 0, count: 48)
+        head[0] = 0
     }
 
     /// Measures one period of `frames` samples per channel.
     @_noLocks
     public func process(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PeriodMeasure {
-        let a = measureChannel(left, frames: frames, state: filter + 10, history: history)
-        let b = measureChannel(right, frames: frames, state: filter + 14, history: history + 24)
+        let a = measureChannel(left, frames: frames, state: filter.baseAddress + 10, history: history.baseAddress)
+        let b = measureChannel(right, frames: frames, state: filter.baseAddress + 14, history: history.baseAddress + 24)
         // Both channels advanced the same number of samples; one shared write position.
-        head.pointee = ((head.pointee - frames) % 12 + 12) % 12
+        head[0] = ((head[0] - frames) % 12 + 12) % 12
         return PeriodMeasure(frames: frames, peakLeft: a.peak, peakRight: b.peak, sumSquaresLeft: a.sum,
                              sumSquaresRight: b.sum, kSumSquaresLeft: a.kSum, kSumSquaresRight: b.kSum,
                              truePeakLeft: a.truePeak, truePeakRight: b.truePeak)
@@ -73,13 +69,13 @@ public final class LoudnessProcessor: @unchecked Sendable {
     @_noLocks
     private func measureChannel(_ x: UnsafePointer<Float>, frames: Int, state: UnsafeMutablePointer<Double>,
                                 history: UnsafeMutablePointer<Float>) -> (peak: Float, sum: Float, kSum: Float, truePeak: Float) {
-        let f = filter
+        let f = filter.baseAddress
         let (pb0, pb1, pb2, pa1, pa2) = (f[0], f[1], f[2], f[3], f[4])
         let (hb0, hb1, hb2, ha1, ha2) = (f[5], f[6], f[7], f[8], f[9])
         var (p1, p2, h1, h2) = (state[0], state[1], state[2], state[3])
         var peak: Float = 0, truePeak: Float = 0
         var sum = 0.0, kSum = 0.0
-        var position = head.pointee
+        var position = head[0]
         for i in 0..<frames {
             let sample = x[i]
             let s = Double(sample)
@@ -101,7 +97,7 @@ public final class LoudnessProcessor: @unchecked Sendable {
             let recent = history + position
             var phase = 0
             while phase < 4 {
-                let t = taps + phase * 12
+                let t = taps.baseAddress + phase * 12
                 var acc: Float = 0
                 var k = 0
                 while k < 12 { acc += t[k] * recent[k]; k += 1 }

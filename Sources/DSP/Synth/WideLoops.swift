@@ -7,6 +7,28 @@ import VoiceLoopsAVX2
 import VoiceLoopsPortable
 import VoiceLoopsAVX512
 
+/// The sample run of the loops compiled for `path`.
+@_noLocks @inline(__always)
+func playSampleRun(on path: VoiceLoopPath, _ run: inout WideSampleRun, rows: UnsafeRawPointer, count: Int,
+                   sums: UnsafeMutableRawPointer, toRight: Int) {
+    switch path {
+    case .avx512: VoiceLoopsAVX512.playWideSampleRun(&run, rows: rows, count: count, sums: sums, toRight: toRight)
+    case .avx2: VoiceLoopsAVX2.playWideSampleRun(&run, rows: rows, count: count, sums: sums, toRight: toRight)
+    case .portable: VoiceLoopsPortable.playWideSampleRun(&run, rows: rows, count: count, sums: sums, toRight: toRight)
+    }
+}
+
+/// The wavetable run of the loops compiled for `path`.
+@_noLocks @inline(__always)
+func playWavetableRun(on path: VoiceLoopPath, _ run: inout WideWavetableRun, pairs: UnsafeRawPointer, count: Int,
+                      sums: UnsafeMutableRawPointer, toRight: Int) {
+    switch path {
+    case .avx512: VoiceLoopsAVX512.playWideWavetableRun(&run, pairs: pairs, count: count, sums: sums, toRight: toRight)
+    case .avx2: VoiceLoopsAVX2.playWideWavetableRun(&run, pairs: pairs, count: count, sums: sums, toRight: toRight)
+    case .portable: VoiceLoopsPortable.playWideWavetableRun(&run, pairs: pairs, count: count, sums: sums, toRight: toRight)
+    }
+}
+
 /// Both halves of a group (each with a lane still sounding, so both filtered) over `count` samples from
 /// `start`, into the lane sums `left`/`right` (`left[2 n + half]`). Fast runs as long as both halves can go
 /// fast (`fastSamples`) through `playWideSampleRun`; between them one careful step of each half, which plays
@@ -26,12 +48,8 @@ func playSamplesWide(_ path: VoiceLoopPath, _ low: inout SampleLanes, _ high: in
             var wide = WideSampleRun()
             wide.take(low, lanes: 0, base: base)
             wide.take(high, lanes: 4, base: base)
-            let rows = UnsafeRawPointer(table.words), sums = UnsafeMutableRawPointer(left + 2 &* n)
-            switch path {
-            case .avx512: VoiceLoopsAVX512.playWideSampleRun(&wide, rows: rows, count: run, sums: sums, toRight: toRight)
-            case .avx2: VoiceLoopsAVX2.playWideSampleRun(&wide, rows: rows, count: run, sums: sums, toRight: toRight)
-            case .portable: VoiceLoopsPortable.playWideSampleRun(&wide, rows: rows, count: run, sums: sums, toRight: toRight)
-            }
+            playSampleRun(on: path, &wide, rows: UnsafeRawPointer(table.words), count: run,
+                          sums: UnsafeMutableRawPointer(left + 2 &* n), toRight: toRight)
             wide.give(&low, lanes: 0)
             wide.give(&high, lanes: 4)
             n &+= run
@@ -85,11 +103,7 @@ extension Synth {
         run.levelLeft = g.levelLeft; run.levelRight = g.levelRight
         let pairs = UnsafeRawPointer(wavetables.pairs), sums = UnsafeMutableRawPointer(left)
         let toRight = (right - left) &* MemoryLayout<HalfLanes>.stride
-        switch voiceLoops {
-        case .avx512: VoiceLoopsAVX512.playWideWavetableRun(&run, pairs: pairs, count: frames, sums: sums, toRight: toRight)
-        case .avx2: VoiceLoopsAVX2.playWideWavetableRun(&run, pairs: pairs, count: frames, sums: sums, toRight: toRight)
-        case .portable: VoiceLoopsPortable.playWideWavetableRun(&run, pairs: pairs, count: frames, sums: sums, toRight: toRight)
-        }
+        playWavetableRun(on: voiceLoops, &run, pairs: pairs, count: frames, sums: sums, toRight: toRight)
         g.phase = run.phase; g.z1 = run.z1; g.z2 = run.z2
     }
 }
