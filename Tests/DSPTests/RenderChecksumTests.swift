@@ -63,7 +63,7 @@ private func font(_ key: String) throws -> SoundFont {
 /// render whose program changes choose the patch it started with (checked against main's binary on 255
 /// voices held on 15 channels, live voice counts 64 and 512, dry and wet: byte-identical WAV files).
 /// The twelve font rows were taken again when the sample voices' filter grouped its integrator's sum for a
-/// shorter feedback chain (issue 24, `sampleFilterStep`, now in Sources/VoiceLoopsAVX512): the same operations,
+/// shorter feedback chain (issue 24, `sampleFilterStep`, now in Sources/VoiceLoops): the same operations,
 /// rounded differently in the last bit; `backbeat render` of the three files with each font before and after
 /// differed by at most -150.5 dB (peak of the difference, RMS -174 dB or below). Nine of them again when the
 /// careful step (a loop's end, a sample's) took the fast run's exact integer sums instead of float products
