@@ -206,7 +206,7 @@ struct EffectTests {
         // RT60 1.3 s: cleared (exact zeros) within 2 RT60 and the lines after the 1.5 s release.
         let after = Int(8 * rate)..<frames
         #expect(peak(out.left[after]) == 0 && peak(out.right[after]) == 0)
-        #expect(synth.effects.reverb.isSilent && synth.effects.chorus.isSilent)
+        #expect(synth.mix.effects.reverb.isSilent && synth.mix.effects.chorus.isSilent)
         #expect(peak(out.left[Int(2 * rate)..<Int(2.5 * rate)]) > 0, "no reverb tail after the release")
     }
 

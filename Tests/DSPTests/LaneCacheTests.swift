@@ -16,7 +16,7 @@ private func compareCachedToFresh(voices: Int = 64, patch: Int = 1, period: Int 
                                   setUp: Action = { _ in }, script: [Int: [Action]])
     -> (mismatch: String?, kept: Int) {
     let cached = Synth(voices: voices, patch: patch), fresh = Synth(voices: voices, patch: patch)
-    fresh.laneCache.isEnabled = false
+    fresh.builtIn.laneCache.isEnabled = false
     for synth in [cached, fresh] {
         synth.prepare(sampleRate: 48_000, maxFrames: period)
         // Short decays so voices settle (and become steady) within a few dozen calls.
@@ -24,11 +24,11 @@ private func compareCachedToFresh(voices: Int = 64, patch: Int = 1, period: Int 
         setUp(synth)
     }
     if let mismatch = firstDifference(cached, fresh, names: ("cached", "fresh"), period: period, calls: calls, script: script) {
-        return (mismatch, cached.laneCache.keptRenders)
+        return (mismatch, cached.builtIn.laneCache.keptRenders)
     }
     #expect(cached.activeVoiceCount == fresh.activeVoiceCount)
-    #expect(fresh.laneCache.keptRenders == 0)
-    return (nil, cached.laneCache.keptRenders)
+    #expect(fresh.builtIn.laneCache.keptRenders == 0)
+    return (nil, cached.builtIn.laneCache.keptRenders)
 }
 
 /// `count` notes over channels 0...3, 16 per channel from note 40.
@@ -139,9 +139,9 @@ func keptGroupsMatchAFreshGatherInCallsOfAnySize(period: Int) {
     synth.prepare(sampleRate: 48_000, maxFrames: 64)
     for i in 0..<256 { synth.handle(noteOn(UInt8(36 + i % 64), channel: UInt8(i / 64))) }
     _ = render(synth, frames: 48_000, block: 64) // attack and decay, settled after about 0.7 s
-    let before = synth.laneCache.keptRenders
+    let before = synth.builtIn.laneCache.keptRenders
     _ = render(synth, frames: 64 * 100, block: 64)
-    #expect(synth.laneCache.keptRenders - before == 100 * 32)
+    #expect(synth.builtIn.laneCache.keptRenders - before == 100 * 32)
 }
 
 @Test func keptGroupsOfManyPatchesSoundAsAFreshGather() {

@@ -53,7 +53,7 @@ private func compare(_ names: (String, String), voices: Int = 64, period: Int = 
     change(reference)
     if let path = forcedPath {
         synth.voiceLoops = path
-        synth.forcesEightLanes = true
+        synth.samples.forcesEightLanes = true
     }
     for each in [synth, reference] { each.prepare(sampleRate: 48_000, maxFrames: period) }
     let mismatch = firstDifference(synth, reference, names: names, period: period, calls: calls, script: script)
@@ -65,9 +65,9 @@ private func compare(_ names: (String, String), voices: Int = 64, period: Int = 
 private func compareKeptToFresh(voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]])
     -> (mismatch: String?, kept: Int) {
     let result = compare(("kept", "fresh"), voices: voices, period: period, calls: calls, script: script) {
-        $0.keepsSampleGroups = false
+        $0.samples.keepsGroups = false
     }
-    return (result.mismatch, result.synth.keptSampleRenders)
+    return (result.mismatch, result.synth.samples.keptRenders)
 }
 
 /// Against a synth playing four lanes at a time, the first on `path`; also how many blocks of groups were
@@ -78,7 +78,7 @@ private func compareWideToNarrow(_ path: VoiceLoopPath, voices: Int = 64, period
                          path: path) {
         $0.playsWideLoops = false
     }
-    return (result.mismatch, result.synth.wideSampleBlocks)
+    return (result.mismatch, result.synth.samples.wideBlocks)
 }
 
 /// `count` notes over channels 0...3 from key `first`, 12 per channel.

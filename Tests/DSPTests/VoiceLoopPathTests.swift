@@ -114,7 +114,7 @@ func keptBuiltInGroupsSoundTheSameOnEveryPath(_ path: VoiceLoopPath) {
     let mismatch = firstDifference(wide, narrow, names: (path.rawValue, "four lanes"), period: 64, calls: 300,
                                    script: [0: [chord], 150: [release]])
     #expect(mismatch == nil, "\(mismatch ?? "")")
-    #expect(wide.laneCache.keptRenders > 100, "kept groups rendered: \(wide.laneCache.keptRenders)")
+    #expect(wide.builtIn.laneCache.keptRenders > 100, "kept groups rendered: \(wide.builtIn.laneCache.keptRenders)")
 }
 
 @Test func theEnvironmentForcesOnlyAPathTheCPURuns() {

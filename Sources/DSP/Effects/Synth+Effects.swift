@@ -30,13 +30,13 @@ extension Synth {
     public func setEffect(_ parameter: EffectParameter, _ value: Float) {
         let (lower, upper) = parameter.bounds
         let clamped = value.isNaN ? lower : min(max(value, lower), upper)
-        effectControls.values[parameter.index].store(clamped.bitPattern, ordering: .relaxed)
+        mix.effectControls.values[parameter.index].store(clamped.bitPattern, ordering: .relaxed)
     }
 
     /// The value an effect setting was last set to. Any thread.
     @_noLocks
     public func value(of parameter: EffectParameter) -> Float {
-        effectControls.value(parameter)
+        mix.effectControls.value(parameter)
     }
 
     /// Turns the reverb and the chorus on or off (both on by default). Any thread.
@@ -50,48 +50,48 @@ extension Synth {
     /// (`sends`) every channel's CC91 and CC93 back to their power-on 0, as FluidSynth's system reset does.
     @_noLocks
     func resetEffects(sends: Bool) {
-        effects.reverb.clear()
-        effects.chorus.clear()
+        mix.effects.reverb.clear()
+        mix.effects.chorus.clear()
         guard sends else { return }
         for ch in 0..<channelCount {
-            fontChannels.controllers[ch * 128 + Int(Controller.reverbSend.rawValue)] = 0
-            fontChannels.controllers[ch * 128 + Int(Controller.chorusSend.rawValue)] = 0
+            controls.midi.controllers[ch * 128 + Int(Controller.reverbSend.rawValue)] = 0
+            controls.midi.controllers[ch * 128 + Int(Controller.chorusSend.rawValue)] = 0
         }
     }
 
     /// Start of a slice: the settings applied (the built-in voices' sends are read per group, `wavetableSends`).
     @_noLocks
     func prepareEffectsSlice() {
-        let reverbOn = effectControls.value(.reverbOn) >= 0.5
-        let chorusOn = effectControls.value(.chorusOn) >= 0.5
-        let wasReverb = effects.reverbOn, wasChorus = effects.chorusOn
-        if !reverbOn && wasReverb { effects.reverb.clear() }
-        if !chorusOn && wasChorus { effects.chorus.clear() }
-        effects.reverbOn = reverbOn
-        effects.chorusOn = chorusOn
+        let reverbOn = mix.effectControls.value(.reverbOn) >= 0.5
+        let chorusOn = mix.effectControls.value(.chorusOn) >= 0.5
+        let wasReverb = mix.effects.reverbOn, wasChorus = mix.effects.chorusOn
+        if !reverbOn && wasReverb { mix.effects.reverb.clear() }
+        if !chorusOn && wasChorus { mix.effects.chorus.clear() }
+        mix.effects.reverbOn = reverbOn
+        mix.effects.chorusOn = chorusOn
         var reverb = ReverbSettings()
-        reverb.level = effectControls.value(.reverbLevel)
-        reverb.roomSize = effectControls.value(.roomSize)
-        reverb.damping = effectControls.value(.damping)
-        reverb.width = effectControls.value(.width)
-        if !reverb.same(as: effects.reverb.applied) { effects.reverb.apply(reverb) }
+        reverb.level = mix.effectControls.value(.reverbLevel)
+        reverb.roomSize = mix.effectControls.value(.roomSize)
+        reverb.damping = mix.effectControls.value(.damping)
+        reverb.width = mix.effectControls.value(.width)
+        if !reverb.same(as: mix.effects.reverb.applied) { mix.effects.reverb.apply(reverb) }
         var chorus = ChorusSettings()
-        chorus.level = effectControls.value(.chorusLevel)
-        chorus.voices = Int(effectControls.value(.chorusVoices) + 0.5)
-        chorus.rate = effectControls.value(.chorusRate)
-        chorus.depth = effectControls.value(.chorusDepth)
-        if !chorus.same(as: effects.chorus.applied) { effects.chorus.apply(chorus) }
-        effects.sent = false
+        chorus.level = mix.effectControls.value(.chorusLevel)
+        chorus.voices = Int(mix.effectControls.value(.chorusVoices) + 0.5)
+        chorus.rate = mix.effectControls.value(.chorusRate)
+        chorus.depth = mix.effectControls.value(.chorusDepth)
+        if !chorus.same(as: mix.effects.chorus.applied) { mix.effects.chorus.apply(chorus) }
+        mix.effects.sent = false
     }
 
     /// The sends of a group of built-in voices, lane by lane, and whether any is above 0.
     @_noLocks @inline(__always)
     func wavetableSends(_ slots: UnsafeMutablePointer<Int32>, count: Int) -> (reverb: Lanes, chorus: Lanes, any: Bool) {
         var reverb = Lanes(), chorus = Lanes()
-        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
+        let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
         guard reverbOn || chorusOn else { return (reverb, chorus, false) }
         for l in 0..<count {
-            let patch = patches.values[Int(voices.patch[Int(slots[l])])] // the patch the note started with
+            let patch = builtIn.patches.values[Int(voices.patch[Int(slots[l])])] // the patch the note started with
             let controllers = controllerSends(channel: Int(voices.channel[Int(slots[l])]))
             let r = patch.reverbSend + controllers.reverb
             let c = patch.chorusSend + controllers.chorus
@@ -105,16 +105,16 @@ extension Synth {
     /// The first send of a slice clears the buses' lanes (the slices without one leave them as they were).
     @_noLocks @inline(__always)
     func beginSends(frames: Int) {
-        if effects.sent { return }
-        effects.reverbLanes.update(repeating: .zero, count: 2 * frames)
-        effects.chorusLanes.update(repeating: .zero, count: 2 * frames)
-        effects.sent = true
+        if mix.effects.sent { return }
+        mix.effects.reverbLanes.update(repeating: .zero, count: 2 * frames)
+        mix.effects.chorusLanes.update(repeating: .zero, count: 2 * frames)
+        mix.effects.sent = true
     }
 
     /// What channel `ch`'s CC91 and CC93 add to a built-in voice's sends (the default modulators' 20 % at full).
     @_noLocks @inline(__always)
     func controllerSends(channel ch: Int) -> (reverb: Float, chorus: Float) {
-        let cc = fontChannels.controllers + ch * 128
+        let cc = controls.midi.controllers + ch * 128
         let share = controllerSendShare / 127
         return (share * Float(cc[Int(Controller.reverbSend.rawValue)]), share * Float(cc[Int(Controller.chorusSend.rawValue)]))
     }
@@ -124,7 +124,7 @@ extension Synth {
     @_noLocks @inline(__always)
     func drumSends(channel ch: Int) -> (reverb: Float, chorus: Float) {
         let (reverb, chorus) = controllerSends(channel: ch)
-        return (effects.reverbOn ? reverb * sendPanScale : 0, effects.chorusOn ? chorus * sendPanScale : 0)
+        return (mix.effects.reverbOn ? reverb * sendPanScale : 0, mix.effects.chorusOn ? chorus * sendPanScale : 0)
     }
 
     /// A group rendered into `effects.groupLeft/Right`: added into the lane sums (as rendering there would
@@ -132,8 +132,8 @@ extension Synth {
     @_noLocks
     func foldGroup(frames: Int, reverb: Lanes, chorus: Lanes) {
         beginSends(frames: frames)
-        let reverbLanes = effects.reverbLanes, chorusLanes = effects.chorusLanes
-        let gl = effects.groupLeft, gr = effects.groupRight, sl = scratch.sumLeft, sr = scratch.sumRight
+        let reverbLanes = mix.effects.reverbLanes, chorusLanes = mix.effects.chorusLanes
+        let gl = mix.effects.groupLeft, gr = mix.effects.groupRight, sl = mix.scratch.sumLeft, sr = mix.scratch.sumRight
         let r0 = reverb.lowHalf * sendPanScale, r1 = reverb.highHalf * sendPanScale
         let c0 = chorus.lowHalf * sendPanScale, c1 = chorus.highHalf * sendPanScale
         for n in 0..<frames {
@@ -152,12 +152,12 @@ extension Synth {
     /// (which hold nothing else yet). Skipped when nothing was sent and both buses are silent.
     @_noLocks
     func processEffects(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
-        let sent = effects.sent
-        let reverbSilent = effects.reverb.isSilent, chorusSilent = effects.chorus.isSilent
+        let sent = mix.effects.sent
+        let reverbSilent = mix.effects.reverb.isSilent, chorusSilent = mix.effects.chorus.isSilent
         if !sent && reverbSilent && chorusSilent { return }
-        let reverbInput = effects.reverbInput, chorusInput = effects.chorusInput
+        let reverbInput = mix.effects.reverbInput, chorusInput = mix.effects.chorusInput
         if sent {
-            let rl = effects.reverbLanes, cl = effects.chorusLanes
+            let rl = mix.effects.reverbLanes, cl = mix.effects.chorusLanes
             for n in 0..<frames {
                 let r = rl[2 &* n] + rl[2 &* n &+ 1], c = cl[2 &* n] + cl[2 &* n &+ 1]
                 reverbInput[n] = (r[0] + r[1]) + (r[2] + r[3])
@@ -167,8 +167,8 @@ extension Synth {
             reverbInput.update(repeating: 0, count: frames)
             chorusInput.update(repeating: 0, count: frames)
         }
-        effects.reverb.process(reverbInput, left: left, right: right, frames: frames)
-        effects.chorus.process(chorusInput, left: left, right: right, frames: frames)
+        mix.effects.reverb.process(reverbInput, left: left, right: right, frames: frames)
+        mix.effects.chorus.process(chorusInput, left: left, right: right, frames: frames)
     }
 }
 
@@ -195,16 +195,16 @@ extension Synth {
         func look(_ x: Float) {
             if !x.isFinite { check.nonFinite += 1 } else if x.isSubnormal { check.subnormal += 1 }
         }
-        let total = effects.reverb.memory.count
-        let memory = effects.reverb.memory.samples, lowPass = effects.reverb.lowPass
+        let total = mix.effects.reverb.memory.count
+        let memory = mix.effects.reverb.memory.samples, lowPass = mix.effects.reverb.lowPass
         for i in 0..<total { look(memory[i]) }
         for i in 0..<8 { look(lowPass[i]) }
-        let line = effects.chorus.line.samples, length = effects.chorus.line.count
-        let c = effects.chorus.cosine, s = effects.chorus.sine
+        let line = mix.effects.chorus.line.samples, length = mix.effects.chorus.line.count
+        let c = mix.effects.chorus.cosine, s = mix.effects.chorus.sine
         for i in 0..<length { look(line[i]) }
         look(c); look(s)
         check.phasorError = abs((c * c + s * s).squareRoot() - 1)
-        let reverbSilent = effects.reverb.isSilent, chorusSilent = effects.chorus.isSilent
+        let reverbSilent = mix.effects.reverb.isSilent, chorusSilent = mix.effects.chorus.isSilent
         check.silent = reverbSilent && chorusSilent
         return check
     }

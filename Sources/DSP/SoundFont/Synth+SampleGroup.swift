@@ -22,13 +22,13 @@ extension Synth {
     /// fonts the slots are first gathered by layer (a group's eight lanes read one sample data).
     @_noLocks
     func renderSampleVoices(count: Int, frames: Int) {
-        let slots = sampleVoices.activeSlots, layerEnds = sampleVoices.layerEnds
-        sampleVoices.copyClock[0] &+= 1 // a new slice for the loop copies' stamps (`loopCopy`)
+        let slots = samples.slots.activeSlots, layerEnds = samples.slots.layerEnds
+        samples.slots.copyClock[0] &+= 1 // a new slice for the loop copies' stamps (`loopCopy`)
         var begin = 0
-        for layer in 0..<font.layerCount {
+        for layer in 0..<samples.font.layerCount {
             var end = begin
-            if font.layerCount > 1 {
-                for i in begin..<count where Int(sampleVoices.state[Int(slots[i])].layer) == layer {
+            if samples.font.layerCount > 1 {
+                for i in begin..<count where Int(samples.slots.state[Int(slots[i])].layer) == layer {
                     let slot = slots[i]
                     slots[i] = slots[end]
                     slots[end] = slot
@@ -43,7 +43,7 @@ extension Synth {
         keepSampleGroups() // the groups kept from the last slice that are not this slice's give their voices back
         var g = 0
         begin = 0
-        for layer in 0..<font.layerCount {
+        for layer in 0..<samples.font.layerCount {
             let end = layerEnds[layer]
             var start = begin
             while start < end {
@@ -61,10 +61,10 @@ extension Synth {
     /// kept (Synth+SampleLaneCache.swift), else gathered from the voices; kept at the end unless a voice ended.
     @_noLocks
     func renderSampleGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, frames: Int, layer: Int, group g: Int) {
-        let dataCount = Int32(max(font.layerDataCount[layer], 1))
-        let sample = SampleData(data: font.layerData[layer], lowBytes: font.layerLowBytes[layer],
+        let dataCount = Int32(max(samples.font.layerDataCount[layer], 1))
+        let sample = SampleData(data: samples.font.layerData[layer], lowBytes: samples.font.layerLowBytes[layer],
                                 lastIndex: HalfLaneInts(repeating: dataCount - 1))
-        let rows = sampleVoices.rows(g), keep = sampleVoices.kept + g
+        let rows = samples.slots.rows(g), keep = samples.slots.kept + g
         let floats = rows.floats, ints = rows.ints
         @inline(__always) func row(_ r: Int) -> Lanes { UnsafeRawPointer(floats + 8 &* r).loadUnaligned(as: Lanes.self) }
         @inline(__always) func setRow(_ r: Int, _ x: Lanes) { UnsafeMutableRawPointer(floats + 8 &* r).storeBytes(of: x, as: Lanes.self) }
@@ -83,16 +83,16 @@ extension Synth {
         var centsBefore = Lanes(repeating: .nan), filterCentsBefore = Lanes(repeating: .nan)
         var centibelsBefore = Lanes(repeating: .nan), envelopeBefore = Lanes(repeating: .nan)
         var levels = Lanes()
-        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
+        let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
         if keep.pointee.count > 0 {
             // Kept: the rows are as the last slice left them. Its copies of loops are played from in this slice.
             unrollable = keep.pointee.unrollable
             centsBefore = keep.pointee.cents; filterCentsBefore = keep.pointee.filterCents
             centibelsBefore = keep.pointee.centibels; envelopeBefore = keep.pointee.envelope
             levels = row(SampleControl.level)
-            keptSampleRenders &+= 1
+            samples.keptRenders &+= 1
             for l in 0..<count where ints[8 &* SampleControl.unrolledSpan &+ l] != 0 {
-                sampleVoices.copyStamps[Int(ints[8 &* SampleControl.copy &+ l])] = sampleVoices.copyClock[0]
+                samples.slots.copyStamps[Int(ints[8 &* SampleControl.copy &+ l])] = samples.slots.copyClock[0]
             }
         } else {
             gatherSampleGroup(rows, slots, count: count, layer: layer, sample: sample, unrollable: &unrollable)
@@ -117,10 +117,10 @@ extension Synth {
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = (reverb: row(SampleControl.reverbSend), chorus: row(SampleControl.chorusSend))
         let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
-        let outLeft = sendsAny ? effects.groupLeft : scratch.sumLeft
-        let outRight = sendsAny ? effects.groupRight : scratch.sumRight
+        let outLeft = sendsAny ? mix.effects.groupLeft : mix.scratch.sumLeft
+        let outRight = sendsAny ? mix.effects.groupRight : mix.scratch.sumRight
         // Eight lanes wide where the path says so (`VoiceLoopPath.playsSampleGroupsEightWide`).
-        let path = voiceLoops, wideAllowed = playsWideLoops, forced = forcesEightLanes
+        let path = voiceLoops, wideAllowed = playsWideLoops, forced = samples.forcesEightLanes
         let playsWide = wideAllowed && (path.playsSampleGroupsEightWide || forced)
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
@@ -130,7 +130,7 @@ extension Synth {
             while pending != 0 {
                 let l = pending.trailingZeroBitCount
                 pending &= pending &- 1
-                let voice = sampleVoices.state + Int(slots[l])
+                let voice = samples.slots.state + Int(slots[l])
                 let start = voice.pointee.loopStart, end = voice.pointee.loopEnd
                 let p = l < 4 ? low.position[l] : high.position[l &- 4]
                 if p >= start && p < end {
@@ -177,7 +177,7 @@ extension Synth {
             if anyLane(filterCents .!= filterCentsBefore) {
                 filterCentsBefore = filterCents
                 let (b1, b2, b3) = filterCoefficients(octaves: filterCents * (1.0 / 1200) + 3.031_33,
-                                                      k: row(SampleControl.damping), inverseRate: inverseRate)
+                                                      k: row(SampleControl.damping), inverseRate: rates.inverseRate)
                 setRow(SampleControl.b1, b1); setRow(SampleControl.b2, b2); setRow(SampleControl.b3, b3)
             }
             let inverseLength = 1 / Float(length)
@@ -188,13 +188,13 @@ extension Synth {
             }
             // Both halves at once (WideLoops.swift): the same samples.
             if playsWide && count > 4 && low.filtered && high.filtered && sample.lowBytes == nil {
-                playSamplesWide(path, &low, &high, sample, sampleVoices.interpolation, from: n0, count: length,
+                playSamplesWide(path, &low, &high, sample, samples.slots.interpolation, from: n0, count: length,
                                 left: outLeft, right: outRight)
-                wideSampleBlocks &+= 1
+                samples.wideBlocks &+= 1
             } else {
-                playSamples(&low, sample, sampleVoices.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
+                playSamples(&low, sample, samples.slots.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
                 if count > 4 {
-                    playSamples(&high, sample, sampleVoices.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
+                    playSamples(&high, sample, samples.slots.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
                 }
             }
             n0 += length
@@ -229,7 +229,7 @@ extension Synth {
         let used = LaneInts(0, 1, 2, 3, 4, 5, 6, 7) .< LaneInts(repeating: Int32(truncatingIfNeeded: count))
         let ended = (row(SampleControl.alive) .== Lanes.zero .| row(SampleControl.fade) .<= Lanes.zero
             .| intRow(SampleControl.volumeStage) .== LaneInts(repeating: SampleEnvelope.done)) .& used
-        let keeps = keepsSampleGroups
+        let keeps = samples.keepsGroups
         guard anyLane(ended) || !keeps else {
             if count == 8 {
                 keep.pointee.slots = UnsafeRawPointer(slots).loadUnaligned(as: SIMD8<Int32>.self)
@@ -249,7 +249,7 @@ extension Synth {
         for l in 0..<count {
             let v = Int(slots[l])
             if ended[l] {
-                scatterControls(rows, l, voice: sampleVoices.state + v, slot: v)
+                scatterControls(rows, l, voice: samples.slots.state + v, slot: v)
                 freeVoice(v)
             } else {
                 writeBackLane(rows, l, slot: v)
@@ -276,10 +276,10 @@ extension Synth {
             rows.offsets[l] = 0
         }
         // The voices' state into the lanes, through the rows (as scalars, read back as vectors).
-        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
+        let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
         for l in 0..<count {
             let v = Int(slots[l])
-            let voice = sampleVoices.state + v
+            let voice = samples.slots.state + v
             // A key let go takes effect between calls: the envelopes enter their release before the first block.
             if voices.stage[v] == Stage.release && voice.pointee.released == 0 {
                 voice.pointee.released = 1

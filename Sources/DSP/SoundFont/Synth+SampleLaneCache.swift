@@ -19,12 +19,12 @@ extension Synth {
     /// slice gathers is up to date.
     @_noLocks
     func keepSampleGroups() {
-        let kept = sampleVoices.kept, slots = sampleVoices.activeSlots
-        let live = sampleVoices.keptLive[0]
-        let reverbOn = effects.reverbOn, chorusOn = effects.chorusOn
+        let kept = samples.slots.kept, slots = samples.slots.activeSlots
+        let live = samples.slots.keptLive[0]
+        let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
         var g = 0, begin = 0
-        for layer in 0..<font.layerCount {
-            let end = sampleVoices.layerEnds[layer]
+        for layer in 0..<samples.font.layerCount {
+            let end = samples.slots.layerEnds[layer]
             var start = begin
             while start < end {
                 let n = min(8, end - start)
@@ -41,7 +41,7 @@ extension Synth {
             begin = end
         }
         if g < live { for stale in g..<live where kept[stale].count > 0 { writeBackSampleGroup(stale) } }
-        sampleVoices.keptLive[0] = g // groups past the old live count are not kept already
+        samples.slots.keptLive[0] = g // groups past the old live count are not kept already
     }
 
     /// Every kept group's state back into its voices, none kept: at each entry point that reads or changes a
@@ -49,23 +49,23 @@ extension Synth {
     /// among them, so the refresh at the next slice finds no group kept).
     @_noLocks
     func flushSampleGroups() {
-        let live = sampleVoices.keptLive[0]
+        let live = samples.slots.keptLive[0]
         guard live > 0 else { return }
-        for g in 0..<live where sampleVoices.kept[g].count > 0 { writeBackSampleGroup(g) }
-        sampleVoices.keptLive[0] = 0
+        for g in 0..<live where samples.slots.kept[g].count > 0 { writeBackSampleGroup(g) }
+        samples.slots.keptLive[0] = 0
     }
 
     /// No group kept, nothing written back (`prepare`: every voice is freed).
     @_noLocks
     func forgetSampleGroups() {
-        for g in 0..<sampleVoices.groupCount { sampleVoices.kept[g].count = 0 }
-        sampleVoices.keptLive[0] = 0
+        for g in 0..<samples.slots.groupCount { samples.slots.kept[g].count = 0 }
+        samples.slots.keptLive[0] = 0
     }
 
     /// Kept group `g`'s state back into its voices; the group is no longer kept.
     @_noLocks
     func writeBackSampleGroup(_ g: Int) {
-        let keep = sampleVoices.kept + g, rows = sampleVoices.rows(g)
+        let keep = samples.slots.kept + g, rows = samples.slots.rows(g)
         for l in 0..<Int(keep.pointee.count) { writeBackLane(rows, l, slot: Int(keep.pointee.slots[l])) }
         keep.pointee.count = 0
     }
@@ -74,7 +74,7 @@ extension Synth {
     /// not kept or when it stops being kept.
     @_noLocks @inline(__always)
     func writeBackLane(_ rows: SampleRows, _ l: Int, slot v: Int) {
-        let voice = sampleVoices.state + v, floats = rows.floats, ints = rows.ints
+        let voice = samples.slots.state + v, floats = rows.floats, ints = rows.ints
         scatterControls(rows, l, voice: voice, slot: v)
         // A voice in its loop's copy keeps its place in the copy (`unrollLane`) from call to call.
         voice.pointee.position = ints[8 &* SampleControl.position &+ l]

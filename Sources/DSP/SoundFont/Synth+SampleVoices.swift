@@ -8,10 +8,10 @@ import Synchronization
 extension Synth {
     @_noLocks
     func sampleNoteOn(channel ch: Int, note: UInt8, velocity: UInt8) {
-        let p = Int(fontChannels.preset[ch]), presets = font.presetCount
+        let p = Int(controls.midi.preset[ch]), presets = samples.font.presetCount
         publishSubstitution(ch)
         guard p >= 0 && p < presets else { return }
-        let range = font.presetZones[p]
+        let range = samples.font.presetZones[p]
         let first = Int(range[0]), last = first + Int(range[1])
         // The same key again: its sounding voices are released (not stacked at full level, not cut).
         for v in 0..<slotLimit where voices.kind[v] == VoiceKind.sample {
@@ -19,7 +19,7 @@ extension Synth {
         }
         // Exclusive classes first, so the voices this note starts are not cut by their own class.
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
-            let key = VoiceAllocator.exclusiveKey(Int(font.zones[z].generators[SoundFontGenerator.exclusiveClass]), preset: p)
+            let key = VoiceAllocator.exclusiveKey(Int(samples.font.zones[z].generators[SoundFontGenerator.exclusiveClass]), preset: p)
             if key != 0 { allocator.cut(voices, exclusive: key, channel: ch) }
         }
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
@@ -31,27 +31,27 @@ extension Synth {
     /// Whether zone `z`'s key and velocity ranges hold the note.
     @_noLocks @inline(__always)
     func zoneContains(_ z: Int, key: UInt8, velocity: UInt8) -> Bool {
-        let zone = font.zones[z]
+        let zone = samples.font.zones[z]
         if key < zone.keyLow || key > zone.keyHigh { return false }
         return velocity >= zone.velocityLow && velocity <= zone.velocityHigh
     }
 
     @_noLocks
     func startSampleVoice(zone z: Int, preset p: Int, channel ch: Int, note: UInt8, velocity: UInt8) {
-        let zone = font.zones[z]
+        let zone = samples.font.zones[z]
         let s = Int(zone.sample)
-        let sampleCount = font.samples.count
+        let sampleCount = samples.font.samples.count
         guard s >= 0 && s < sampleCount, sampleRate > 0 else { return }
-        let sample = font.samples[s]
+        let sample = samples.font.samples[s]
         // The sample's own font's data (a stack's layer).
-        let layer = font.layer(ofSample: s)
+        let layer = samples.font.layer(ofSample: s)
         // ROM samples are not in the file; a header outside the data or without a rate cannot play.
         guard sample.type & 0x8000 == 0, sample.sampleRate > 0, sample.end > sample.start,
-              Int(sample.end) <= font.layerDataCount[layer] else { return }
+              Int(sample.end) <= samples.font.layerDataCount[layer] else { return }
         // SoundFont 3: the sample plays once its loader has published it (acquire pairs with its release);
         // a missed note is counted under the sample's state (not decoded yet, did not fit, does not decode).
-        if let ready = font.layerReady[layer], let missed = font.layerMissed[layer] {
-            let state = ready[s - font.layerSampleBase[layer]].load(ordering: .acquiring)
+        if let ready = samples.font.layerReady[layer], let missed = samples.font.layerMissed[layer] {
+            let state = ready[s - samples.font.layerSampleBase[layer]].load(ordering: .acquiring)
             if state != SampleState.decoded {
                 missed[Int(state & 3)].wrappingAdd(1, ordering: .relaxed)
                 return
@@ -92,7 +92,7 @@ extension Synth {
                                         frequency: values[SoundFontGenerator.freqModLFO], rate: rate)
         voice.vibratoLFO = SampleLFO(delay: values[SoundFontGenerator.delayVibLFO],
                                      frequency: values[SoundFontGenerator.freqVibLFO], rate: rate)
-        sampleVoices.state[v] = voice
+        samples.slots.state[v] = voice
         allocator.start(voices, v, kind: VoiceKind.sample, channel: ch, note: note,
                         exclusive: VoiceAllocator.exclusiveKey(Int(voice.exclusiveClass), preset: p))
         startGlide(v, channel: ch, note: note)

@@ -12,9 +12,9 @@ extension Synth {
     @_noLocks
     public func preset(onChannel channel: Int) -> Int? {
         guard channel >= 0 && channel < channelCount else { return nil }
-        let request = presetExchange.requested[channel].load(ordering: .relaxed)
+        let request = samples.presetExchange.requested[channel].load(ordering: .relaxed)
         if request >= 0 { return request }
-        let index = presetExchange.playing[channel].load(ordering: .relaxed)
+        let index = samples.presetExchange.playing[channel].load(ordering: .relaxed)
         return index >= 0 ? index : nil
     }
 
@@ -23,9 +23,9 @@ extension Synth {
     /// ignored without a font or for an index out of range.
     @_noLocks
     public func requestPreset(_ index: Int, onChannel channel: Int) {
-        let presets = font.presetCount
+        let presets = samples.font.presetCount
         guard channel >= 0 && channel < channelCount, index >= 0 && index < presets else { return }
-        presetExchange.requested[channel].store(index, ordering: .relaxed)
+        samples.presetExchange.requested[channel].store(index, ordering: .relaxed)
     }
 
     /// Channel messages the sample voices need beyond the synth's own handling: controller values (bank
@@ -35,21 +35,21 @@ extension Synth {
         switch kind {
         case .controlChange:
             let controller = Controller(d1)
-            if !controller.isChannelMode { fontChannels.controllers[ch * 128 + Int(d1)] = d2 }
-            if controller == .resetAllControllers { fontChannels.resetControllers(ch, all: false) }
-            fontDirty |= 1 << UInt16(ch)
+            if !controller.isChannelMode { controls.midi.controllers[ch * 128 + Int(d1)] = d2 }
+            if controller == .resetAllControllers { controls.midi.resetControllers(ch, all: false) }
+            samples.dirty |= 1 << UInt16(ch)
         case .programChange:
-            fontChannels.program[ch] = d1
+            controls.midi.program[ch] = d1
             selectFontPreset(ch)
         case .channelPressure:
-            fontChannels.pressure[ch] = d1
-            fontDirty |= 1 << UInt16(ch)
+            controls.midi.pressure[ch] = d1
+            samples.dirty |= 1 << UInt16(ch)
         case .polyPressure: // per key: the modulators that name it read their voice's key
-            fontChannels.keyPressure[ch * 128 + Int(d1)] = d2
-            fontDirty |= 1 << UInt16(ch)
+            controls.midi.keyPressure[ch * 128 + Int(d1)] = d2
+            samples.dirty |= 1 << UInt16(ch)
         case .pitchBend:
-            fontChannels.pitchWheel[ch] = Int32(d2) << 7 | Int32(d1)
-            fontDirty |= 1 << UInt16(ch)
+            controls.midi.pitchWheel[ch] = Int32(d2) << 7 | Int32(d1)
+            samples.dirty |= 1 << UInt16(ch)
         default: break
         }
     }
@@ -61,40 +61,40 @@ extension Synth {
     /// melodic) makes channel 10 melodic, bank 0.
     @_noLocks
     func selectFontPreset(_ ch: Int) {
-        guard let font = fontReference else { return }
-        var bank = Int(fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)])
-        let program = Int(fontChannels.program[ch])
+        guard let reference = samples.fontReference else { return }
+        var bank = Int(controls.midi.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)])
+        let program = Int(controls.midi.program[ch])
         let percussion = isDrumPart(ch, bank: bank) // the one rule (Synth+Drums.swift)
         if bank == 120 || bank == 121 || bank == 127 { bank = 0 }
-        let found = font._withUnsafeGuaranteedRef { $0.preferredPreset(bank: bank, program: program, percussion: percussion) }
+        let found = reference._withUnsafeGuaranteedRef { $0.preferredPreset(bank: bank, program: program, percussion: percussion) }
         let p = found ?? -1
-        fontChannels.preset[ch] = Int32(p)
-        presetExchange.playing[ch].store(p, ordering: .relaxed)
+        controls.midi.preset[ch] = Int32(p)
+        samples.presetExchange.playing[ch].store(p, ordering: .relaxed)
         // What the channel asked for (a percussion channel's bank is a drum bank, as `preferredPreset` reads
         // it): another preset, or none, is a substitution, said at the channel's next note.
         let asked = percussion && bank < 128 ? 128 + bank : bank
         let askedKey = asked << 7 | (program & 0x7F)
-        let presets = self.font.presetCount
+        let presets = samples.font.presetCount
         var exact = false
-        if p >= 0 && p < presets { exact = Int(self.font.presetKeys[p]) == askedKey }
-        fontChannels.substitution[ch] = exact ? 0 : PresetSubstitution.packed(bank: asked, program: program, preset: p)
+        if p >= 0 && p < presets { exact = Int(samples.font.presetKeys[p]) == askedKey }
+        controls.midi.substitution[ch] = exact ? 0 : PresetSubstitution.packed(bank: asked, program: program, preset: p)
     }
 
     /// At a note on `ch`: the channel's substitution published for the reporters, the first time only.
     @_noLocks @inline(__always)
     func publishSubstitution(_ ch: Int) {
-        let substitution = fontChannels.substitution[ch]
+        let substitution = controls.midi.substitution[ch]
         if substitution == 0 { return }
-        if fontChannels.substitutionSaid[ch] != 0 { return }
-        fontChannels.substitutionSaid[ch] = 1
-        presetExchange.substitution[ch].store(substitution, ordering: .relaxed)
+        if controls.midi.substitutionSaid[ch] != 0 { return }
+        controls.midi.substitutionSaid[ch] = 1
+        samples.presetExchange.substitution[ch].store(substitution, ordering: .relaxed)
     }
 
     /// The substitution channel `channel` (0...15) played since the last call, or nil: each channel's first
     /// one only, so a reporter says each once. Any thread (one reporter).
     public func takePresetSubstitution(channel: Int) -> PresetSubstitution? {
         guard channel >= 0 && channel < channelCount else { return nil }
-        return PresetSubstitution(channel: channel, packed: presetExchange.substitution[channel].exchange(0, ordering: .relaxed))
+        return PresetSubstitution(channel: channel, packed: samples.presetExchange.substitution[channel].exchange(0, ordering: .relaxed))
     }
 
     /// Every channel's substitution not yet taken (`takePresetSubstitution`), by channel.
@@ -107,42 +107,42 @@ extension Synth {
     @_noLocks
     func setRhythmPart(channel ch: Int, drum: Bool) {
         controls.channels[ch].rhythm = drum ? 1 : 0
-        if hasFont { selectFontPreset(ch) }
+        if samples.hasFont { selectFontPreset(ch) }
     }
 
     /// Every channel's controllers at power-on, no GS rhythm part setting, and its preset chosen again
     /// (program 0): what `prepare` does.
     @_noLocks
     func resetFontChannels() {
-        guard hasFont else { return }
+        guard samples.hasFont else { return }
         for ch in 0..<channelCount {
             controls.channels[ch].rhythm = -1
-            fontChannels.resetControllers(ch, all: true)
-            fontChannels.program[ch] = 0
+            controls.midi.resetControllers(ch, all: true)
+            controls.midi.program[ch] = 0
             selectFontPreset(ch)
-            presetExchange.requested[ch].store(-1, ordering: .relaxed)
+            samples.presetExchange.requested[ch].store(-1, ordering: .relaxed)
         }
-        fontDirty = 0
+        samples.dirty = 0
     }
 
     /// Before a slice: presets the UI asked for, then the modulated parameters of voices on channels whose
     /// controllers changed.
     @_noLocks
     func prepareFontSlice() {
-        let presets = font.presetCount
+        let presets = samples.font.presetCount
         for ch in 0..<channelCount {
-            let request = presetExchange.requested[ch].exchange(-1, ordering: .relaxed)
+            let request = samples.presetExchange.requested[ch].exchange(-1, ordering: .relaxed)
             guard request >= 0 && request < presets else { continue }
-            let key = Int(font.presetKeys[request])
-            fontChannels.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)] = UInt8(truncatingIfNeeded: min(key >> 7, 127))
-            fontChannels.program[ch] = UInt8(key & 0x7F)
-            fontChannels.preset[ch] = Int32(request)
-            fontChannels.substitution[ch] = 0 // the preset itself was asked for
-            presetExchange.playing[ch].store(request, ordering: .relaxed)
+            let key = Int(samples.font.presetKeys[request])
+            controls.midi.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)] = UInt8(truncatingIfNeeded: min(key >> 7, 127))
+            controls.midi.program[ch] = UInt8(key & 0x7F)
+            controls.midi.preset[ch] = Int32(request)
+            controls.midi.substitution[ch] = 0 // the preset itself was asked for
+            samples.presetExchange.playing[ch].store(request, ordering: .relaxed)
         }
-        if fontDirty != 0 {
-            refreshModulatedVoices(channels: fontDirty)
-            fontDirty = 0
+        if samples.dirty != 0 {
+            refreshModulatedVoices(channels: samples.dirty)
+            samples.dirty = 0
         }
     }
 }

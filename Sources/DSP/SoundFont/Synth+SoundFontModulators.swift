@@ -59,15 +59,15 @@ extension Synth {
     /// The zone's generators (initialAttenuation scaled as FluidSynth does) plus its modulators' outputs.
     @_noLocks
     func generatorValues(zone z: Int, channel ch: Int, key: UInt8, velocity: UInt8) -> GeneratorValues {
-        let zone = font.zones[z]
+        let zone = samples.font.zones[z]
         var values = GeneratorValues(repeating: 0)
         for g in 0..<SoundFontGenerator.count { values[g] = Float(zone.generators[g]) }
         values[SoundFontGenerator.initialAttenuation] *= attenuationGeneratorScale
         let start = Int(zone.modulatorStart), count = Int(zone.modulatorCount)
-        guard start >= 0, count >= 0, start + count <= font.modulators.count else { return values }
+        guard start >= 0, count >= 0, start + count <= samples.font.modulators.count else { return values }
         var own: UInt8 = 0 // the sound controllers the zone's own modulators already map (bits as `SoundControllers`)
         for m in start..<(start + count) {
-            let modulator = font.modulators[m]
+            let modulator = samples.font.modulators[m]
             let destination = Int(modulator.destination)
             own |= SoundControllers.bit(source: modulator.source, destination: destination)
             guard destination < SoundFontGenerator.count, modulator.amount != 0 else { continue } // links (bit 15) are not followed
@@ -89,7 +89,7 @@ extension Synth {
     /// controller to that generator itself: 64 is no change, 0 the full amount down, 127 63/64 of it up.
     @_noLocks
     func addSoundControllers(to values: inout GeneratorValues, channel ch: Int, except own: UInt8) {
-        let cc = fontChannels.controllers + ch * 128
+        let cc = controls.midi.controllers + ch * 128
         if own & 1 == 0 {
             values[SoundFontGenerator.initialFilterFc] += SoundControllers.brightnessCents * SoundControllers.offset(cc[SoundControllers.brightness])
         }
@@ -114,15 +114,15 @@ extension Synth {
         let index = Int(word & ModulatorSource.indexMask)
         var x: Float
         if word & ModulatorSource.controllerFlag != 0 {
-            x = Float(fontChannels.controllers[ch * 128 + index]) / 127
+            x = Float(controls.midi.controllers[ch * 128 + index]) / 127
         } else {
             switch index {
             case ModulatorSource.noController: return 1 // a constant 1
             case ModulatorSource.noteOnVelocity: x = Float(velocity) / 127
             case ModulatorSource.noteOnKey: x = Float(key) / 127
-            case ModulatorSource.polyPressure: x = Float(fontChannels.keyPressure[ch * 128 + Int(key & 0x7F)]) / 127
-            case ModulatorSource.channelPressure: x = Float(fontChannels.pressure[ch]) / 127
-            case ModulatorSource.pitchWheel: x = Float(fontChannels.pitchWheel[ch]) / 16384
+            case ModulatorSource.polyPressure: x = Float(controls.midi.keyPressure[ch * 128 + Int(key & 0x7F)]) / 127
+            case ModulatorSource.channelPressure: x = Float(controls.midi.pressure[ch]) / 127
+            case ModulatorSource.pitchWheel: x = Float(controls.midi.pitchWheel[ch]) / 16384
             case ModulatorSource.pitchWheelSensitivity: x = controls.channels[ch].bendRange / 127
             default: return 0 // a link or an unknown source contributes nothing
             }
@@ -199,10 +199,10 @@ extension Synth {
         for v in 0..<slotLimit where stages[v] != Stage.free && kinds[v] == VoiceKind.sample {
             let ch = Int(voices.channel[v])
             guard mask & (1 << UInt16(ch)) != 0 else { continue }
-            let voice = sampleVoices.state + v
+            let voice = samples.slots.state + v
             let z = Int(voice.pointee.zone)
             let values = generatorValues(zone: z, channel: ch, key: voice.pointee.key, velocity: voice.pointee.velocity)
-            let sample = font.samples[Int(font.zones[z].sample)] // checked when the voice started
+            let sample = samples.font.samples[Int(samples.font.zones[z].sample)] // checked when the voice started
             applyModulated(values, to: &voice.pointee, channel: ch, key: voice.pointee.key,
                            root: rootKey(values, sample: sample), correction: sample.pitchCorrection)
         }

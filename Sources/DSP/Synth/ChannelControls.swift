@@ -36,8 +36,8 @@ struct ChannelControlState: BitwiseCopyable {
     var rhythm: Int8 = -1                 // GS Use For Rhythm Part: -1 not set, 0 normal, 1 drum part
 }
 
-/// The synth's controller state: the 16 channels' `ChannelControlState`s inline, and the tuning tables and master
-/// settings, each a `FixedArray` (freed with the synth).
+/// The synth's controller state: the 16 channels' `ChannelControlState`s inline, their raw values, and the tuning
+/// tables and master settings, each a `FixedArray` (freed with the synth).
 struct ChannelControls: ~Copyable {
     /// One `ChannelControlState` per channel.
     var channels: InlineArray<16, ChannelControlState>
@@ -50,9 +50,13 @@ struct ChannelControls: ~Copyable {
     private let tuningTablesMemory: FixedArray<Int16>
     var tuningTables: UnsafeMutablePointer<Int16> { @_noLocks get { tuningTablesMemory.baseAddress } }
     let master: FixedArray<Float>         // fine cents, coarse semitones, balance left gain, right gain
+    /// Every controller's value as received, the pitch wheel, pressure, the program, the SoundFont preset
+    /// they chose: what the SoundFont modulators and the voices' sends read.
+    let midi: SoundFontChannels
 
     init() {
         channels = InlineArray(repeating: ChannelControlState())
+        midi = SoundFontChannels()
         programsMemory = FixedArray(tuningTableCapacity * 128, 0 as Float)
         tuningTablesMemory = FixedArray(128 * 128 + 1, -1 as Int16)
         master = FixedArray(4, 0 as Float)

@@ -130,10 +130,12 @@ struct DrumKitTable: ~Copyable {
     }
 }
 
-/// The drum voices' own state, one entry per voice slot (the slot's `VoiceSlots` entry holds what every voice
-/// has: stage, channel, key, fade, the filter states `ic1`/`ic2`, `amplitude` for the velocity). Each array a
-/// `FixedArray`, freed with the synth.
-struct DrumSlots: ~Copyable {
+/// The built-in drum kit's voices, one of the synth's kinds of voice (beside `BuiltInVoices` and
+/// `SoundFontVoices`): the kit, and the voices' own state, one entry per voice slot (the slot's `VoiceSlots`
+/// entry holds what every voice has: stage, channel, key, fade, the filter states `ic1`/`ic2`, `amplitude`
+/// for the velocity). Each array a `FixedArray`, freed with the synth.
+struct DrumVoices: ~Copyable {
+    let kit: DrumKitTable
     let tonePhase: FixedArray<Float>      // cycles, 0..<1
     let toneEnd: FixedArray<Float>        // cycles per sample the sweep ends at
     let toneSweep: FixedArray<Float>      // cycles per sample above `toneEnd` now, shrinking
@@ -150,6 +152,7 @@ struct DrumSlots: ~Copyable {
     let k: FixedArray<Float>
 
     init(count: Int) {
+        kit = DrumKitTable()
         tonePhase = FixedArray(count, 0 as Float)
         toneEnd = FixedArray(count, 0 as Float)
         toneSweep = FixedArray(count, 0 as Float)

@@ -18,19 +18,19 @@ extension Synth {
         let d1 = message.data1 & 0x7F
         let d2 = message.data2 & 0x7F
         flushSampleGroups() // the voices as the last slice left them (Synth+SampleLaneCache.swift)
-        if hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
-        let drum = hasFont ? false : isDrumPart(ch)
+        if samples.hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
+        let drum = samples.hasFont ? false : isDrumPart(ch)
         switch message.kind {
         case .noteOn where d2 > 0 && drum: // the built-in drum kit (Synth+Drums.swift)
             drumNoteOn(channel: ch, note: d1, velocity: d2)
         case .noteOn where d2 > 0:
             if isMono(ch) { if monoNoteOn(channel: ch, note: d1) { break } } // legato (Synth+MonoMode.swift)
-            if hasFont { sampleNoteOn(channel: ch, note: d1, velocity: d2) } else { noteOn(channel: ch, note: d1, velocity: d2) }
+            if samples.hasFont { sampleNoteOn(channel: ch, note: d1, velocity: d2) } else { noteOn(channel: ch, note: d1, velocity: d2) }
         case .noteOff, .noteOn:
             if isMono(ch) { if monoNoteOff(channel: ch, note: d1) { break } }
             noteOff(channel: ch, note: d1)
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
-        case .programChange: if !hasFont { selectPatch(Int(patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
+        case .programChange: if !samples.hasFont { selectPatch(Int(builtIn.patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
             controls.channels[ch].pressure = Float(d1) / 127
             updateModulation(ch)
@@ -90,7 +90,7 @@ extension Synth {
             }
         case .allSoundOff: // a tiny fade, then silence
             for v in 0..<slotLimit where voices.stage[v] != Stage.free {
-                if Int(voices.channel[v]) == ch { startFade(v, step: soundOffFadeStep) }
+                if Int(voices.channel[v]) == ch { startFade(v, step: rates.soundOffFadeStep) }
             }
         case .resetAllControllers: // RP-015: volume, pan, program, bank and RPN values (range, tuning) stay
             controls.channels[ch].bendValue = 0
@@ -105,7 +105,7 @@ extension Synth {
             controls.channels[ch].portamento[Portamento.from] = -1
             parameterNumbers.deselect(channel: UInt8(ch))
         case .reverbSend, .chorusSend: // the built-in voices' sends (Synth+Effects.swift)
-            fontChannels.controllers[ch * 128 + Int(controller.rawValue)] = value
+            controls.midi.controllers[ch * 128 + Int(controller.rawValue)] = value
         case .allNotesOff, .omniOff, .omniOn, .monoOn, .polyOn: // the mode changes imply all notes off
             for v in 0..<slotLimit where isHeldNote(v, channel: ch) { keyUp(v, channel: ch) }
             controls.channels[ch].mono[1] = 0 // no key down
@@ -154,7 +154,7 @@ extension Synth {
         } else if p == RegisteredParameter.modulationDepthRange {
             controls.channels[ch].depthRange = msb + Float(lsb) / 128
             updateModulation(ch)
-            fontDirty |= bit
+            samples.dirty |= bit
         }
     }
 

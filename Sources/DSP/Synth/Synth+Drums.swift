@@ -25,7 +25,7 @@ extension Synth {
     /// A drum note-on: the key's sound from the kit (silent outside keys 35...81), its class's other notes cut.
     @_noLocks
     func drumNoteOn(channel ch: Int, note: UInt8, velocity: UInt8) {
-        let sound = drumKit.entries[Int(note & 0x7F)]
+        let sound = drums.kit.entries[Int(note & 0x7F)]
         guard sound.plays, sampleRate > 0 else { return }
         let exclusive = sound.exclusiveClass > 0 ? VoiceAllocator.exclusiveKey(Int(sound.exclusiveClass), preset: drumKitPreset) : 0
         if exclusive != 0 { allocator.cut(voices, exclusive: exclusive, channel: ch) }
@@ -33,7 +33,7 @@ extension Synth {
         guard v >= 0 else { return }
         allocator.start(voices, v, kind: VoiceKind.drum, channel: ch, note: note, exclusive: exclusive)
         let normalized = Float(velocity) / 127
-        let rate = inverseRate
+        let rate = rates.inverseRate
         voices.amplitude[v] = voiceGain * (0.2 + 0.8 * normalized * normalized)
         voices.envelope[v] = 1 // for stealing: a drum is loud until it has decayed
         drums.tonePhase[v] = 0
@@ -67,8 +67,8 @@ extension Synth {
     /// its channel's CC91/CC93 into the send buses' lanes.
     @_noLocks
     func renderDrumVoices(frames: Int) {
-        let sl = scratch.sumLeft, sr = scratch.sumRight
-        let gl = scratch.left, gr = scratch.right, stride = maxFrames
+        let sl = mix.scratch.sumLeft, sr = mix.scratch.sumRight
+        let gl = mix.scratch.left, gr = mix.scratch.right, stride = maxFrames
         let silence = silenceLevel
         let stages = voices.stage, kinds = voices.kind
         for v in 0..<slotLimit where stages[v] != Stage.free && kinds[v] == VoiceKind.drum {
@@ -87,7 +87,7 @@ extension Synth {
             let (reverbSend, chorusSend) = drumSends(channel: Int(voices.channel[v]))
             let sends = reverbSend > 0 || chorusSend > 0
             if sends { beginSends(frames: frames) }
-            let reverbLanes = effects.reverbLanes, chorusLanes = effects.chorusLanes
+            let reverbLanes = mix.effects.reverbLanes, chorusLanes = mix.effects.chorusLanes
             var ended = false
             for n in 0..<frames {
                 // Ends at the sample both parts are below -100 dB, whatever the slice (live and offline alike).

@@ -22,35 +22,35 @@ extension Synth {
         // What kept lanes were computed from: a channel whose values differ from the last slice's makes its
         // groups stale; a patch's values (or the sample rate) all of that patch's.
         var stale: UInt16 = pitchMoves | gainsMove
-        let states = patchStates.state
+        let states = builtIn.patchStates.state
         let frameCount = maxFrames
         var stalePatches: UInt64 = 0
-        var bits = patchesInUse
+        var bits = builtIn.patchesInUse
         while bits != 0 {
             let p = bits.trailingZeroBitCount
             bits &= bits &- 1
             guard states[p].steadyCount > 0 else { continue }
             let row = p &* frameCount
-            let filter = SIMD4<Float>(scratch.cutoff[row], scratch.envelopeAmount[row], scratch.damping[row], inverseRate)
-            let wave = states[p].wave, keptWave = laneCache.wave[p]
-            if any(filter .!= laneCache.filter[p]) || wave != keptWave { stalePatches |= 1 << UInt64(p) }
-            laneCache.filter[p] = filter
-            laneCache.wave[p] = wave
+            let filter = SIMD4<Float>(mix.scratch.cutoff[row], mix.scratch.envelopeAmount[row], mix.scratch.damping[row], rates.inverseRate)
+            let wave = states[p].wave, keptWave = builtIn.laneCache.wave[p]
+            if any(filter .!= builtIn.laneCache.filter[p]) || wave != keptWave { stalePatches |= 1 << UInt64(p) }
+            builtIn.laneCache.filter[p] = filter
+            builtIn.laneCache.wave[p] = wave
         }
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
-            let state = SIMD4<Float>(scratch.pitch[ch * frameCount], scratch.pitchMax[ch],
-                                     scratch.left[ch * frameCount], scratch.right[ch * frameCount])
-            if any(state .!= laneCache.channelState[ch]) {
+            let state = SIMD4<Float>(mix.scratch.pitch[ch * frameCount], mix.scratch.pitchMax[ch],
+                                     mix.scratch.left[ch * frameCount], mix.scratch.right[ch * frameCount])
+            if any(state .!= builtIn.laneCache.channelState[ch]) {
                 stale |= 1 << UInt16(ch)
-                laneCache.channelState[ch] = state
+                builtIn.laneCache.channelState[ch] = state
             }
         }
 
         // Before any group of this slice is gathered: groups that are not kept give their state back.
-        let entries = laneCache.entries, slots = voices.activeSlots
-        let live = laneCache.live
+        let entries = builtIn.laneCache.entries, slots = voices.activeSlots
+        let live = builtIn.laneCache.live
         var e = 0
-        bits = patchesInUse
+        bits = builtIn.patchesInUse
         while bits != 0 {
             let p = bits.trailingZeroBitCount
             bits &= bits &- 1
@@ -69,11 +69,11 @@ extension Synth {
         }
         let groups = e
         if groups < live { for e in groups..<live where entries[e].count > 0 { writeBack(e) } }
-        laneCache.live = groups // entries past the old `live` are empty already
+        builtIn.laneCache.live = groups // entries past the old `live` are empty already
 
         var kept = 0
         e = 0
-        bits = patchesInUse
+        bits = builtIn.patchesInUse
         while bits != 0 {
             let p = bits.trailingZeroBitCount
             bits &= bits &- 1
@@ -87,12 +87,12 @@ extension Synth {
                 } else {
                     renderGroup(slots + start, count: count, kind: .steady, patch: p, frames: frames,
                                 pitchMoves: pitchMoves, gainsMove: gainsMove, keep: entries + e)
-                    for l in 0..<count { laneCache.ages[8 * e + l] = voices.age[Int(slots[start + l])] }
+                    for l in 0..<count { builtIn.laneCache.ages[8 * e + l] = voices.age[Int(slots[start + l])] }
                 }
                 e += 1
             }
         }
-        laneCache.keptRenders &+= kept
+        builtIn.laneCache.keptRenders &+= kept
     }
 
 
@@ -100,11 +100,11 @@ extension Synth {
     /// played when kept) and empties the entry.
     @_noLocks
     func writeBack(_ e: Int) {
-        let entry = laneCache.entries + e
+        let entry = builtIn.laneCache.entries + e
         let count = entry.pointee.count
         for l in 0..<count {
             let v = Int(entry.pointee.slots[l])
-            guard voices.age[v] == laneCache.ages[8 * e + l] else { continue }
+            guard voices.age[v] == builtIn.laneCache.ages[8 * e + l] else { continue }
             voices.phase[v] = entry.pointee.phase[l]
             voices.ic1[v] = entry.pointee.z1[l]
             voices.ic2[v] = entry.pointee.z2[l]
@@ -117,11 +117,11 @@ extension Synth {
     @_noLocks @inline(__always)
     func renderKept(_ entry: UnsafeMutablePointer<LaneCache.Entry>, frames: Int) {
         var g = entry.pointee
-        let slots = effects.slotScratch
+        let slots = mix.effects.slotScratch
         for l in 0..<g.count { slots[l] = g.slots[l] }
         let sends = wavetableSends(slots, count: g.count)
-        let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
-        let outRight = sends.any ? effects.groupRight : scratch.sumRight
+        let outLeft = sends.any ? mix.effects.groupLeft : mix.scratch.sumLeft
+        let outRight = sends.any ? mix.effects.groupRight : mix.scratch.sumRight
         // Eight lanes wide where the path says so (`VoiceLoopPath.playsKeptGroupsEightWide`).
         let path = voiceLoops, wideAllowed = playsWideLoops
         let wide = wideAllowed && path.playsKeptGroupsEightWide
@@ -130,7 +130,7 @@ extension Synth {
             playWideWavetables(&g, frames: frames, left: outLeft, right: outRight)
         } else {
             for half in 0..<(g.count > 4 ? 2 : 1) {
-                oscillateAndFilter(frames: frames, half: half, pairs: wavetables.pairs, tableOffsets: g.offset,
+                oscillateAndFilter(frames: frames, half: half, pairs: builtIn.wavetables.pairs, tableOffsets: g.offset,
                                    phase: &g.phase, increment: g.step, z1: &g.z1, z2: &g.z2, b1: g.b1, b2: g.b2,
                                    b3: g.b3, levelLeft: g.levelLeft, levelRight: g.levelRight, left: outLeft, right: outRight)
             }

@@ -44,7 +44,7 @@ extension Synth {
         }
         let stages = voices.stage, channels = voices.channel
         for v in 0..<slotLimit where stages[v] != Stage.free && Int(channels[v]) == ch {
-            startFade(v, step: soundOffFadeStep) // one voice per channel: the last note's tail is cut
+            startFade(v, step: rates.soundOffFadeStep) // one voice per channel: the last note's tail is cut
         }
         return false
     }
@@ -91,11 +91,11 @@ extension Synth {
         voices.note[v] = note
         if voices.kind[v] == VoiceKind.wavetable {
             voices.increment[v] = wavetableIncrement(channel: ch, note: note)
-            laneCache.channelState[ch] = SIMD4(repeating: .nan) // kept lanes regathered with the new step
+            builtIn.laneCache.channelState[ch] = SIMD4(repeating: .nan) // kept lanes regathered with the new step
         } else {
-            sampleVoices.state[v].key = note
-            sampleVoices.state[v].tuningCents = keyTuning(channel: ch, key: note)
-            fontDirty |= 1 << UInt16(ch) // the pitch recomputed from the new key at the next sample
+            samples.slots.state[v].key = note
+            samples.slots.state[v].tuningCents = keyTuning(channel: ch, key: note)
+            samples.dirty |= 1 << UInt16(ch) // the pitch recomputed from the new key at the next sample
         }
     }
 }

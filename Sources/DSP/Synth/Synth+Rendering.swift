@@ -23,13 +23,13 @@ extension Synth {
 
     @_noLocks
     func renderSlice(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
-        if hasFont { prepareFontSlice() }
+        if samples.hasFont { prepareFontSlice() }
         prepareEffectsSlice()
-        let a = smoothing
+        let a = rates.smoothing
         // The channels that have voices, and how many built-in voices play each patch (the patches in use:
         // bits of `patchesInUse`; the counts of the last slice's are set back to 0 first).
-        let states = patchStates.state
-        let sounded = patchesInUse // the last slice's
+        let states = builtIn.patchStates.state
+        let sounded = builtIn.patchesInUse // the last slice's
         var bits = sounded
         while bits != 0 {
             states[bits.trailingZeroBitCount].voices = 0
@@ -47,18 +47,18 @@ extension Synth {
                 }
             }
         }
-        patchesInUse = inUse
+        builtIn.patchesInUse = inUse
         // Master gain, then each patch in use's values: targets from the atomics, smoothed per sample into the
         // scratch (a patch that had no voices in the last slice starts at its targets: no one heard it move).
         // A patch's voices get a region of the slot lists.
         let masterTarget = FastMath.linear(decibels: parameter(.masterGain)) * masterVolume
-        let masterRow = scratch.master
-        var master = masterLinear
+        let masterRow = mix.scratch.master
+        var master = mix.masterLinear
         for n in 0..<frames {
             master += a * (masterTarget - master)
             masterRow[n] = master
         }
-        masterLinear = master
+        mix.masterLinear = master
         var regionStart = 0
         bits = inUse
         while bits != 0 {
@@ -66,10 +66,10 @@ extension Synth {
             bits &= bits &- 1
             var s = states[p]
             s.wave = min(max(Int(parameter(.waveform, patch: p) + 0.5), 0), 3)
-            s.attackStep = inverseRate / parameter(.attack, patch: p)
+            s.attackStep = rates.inverseRate / parameter(.attack, patch: p)
             s.sustain = parameter(.sustain, patch: p)
-            s.decay = FastMath.exp2(-13.287_712 * inverseRate / parameter(.decay, patch: p)) // -80 dB
-            s.release = FastMath.exp2(-16.609_64 * inverseRate / parameter(.release, patch: p)) // -100 dB
+            s.decay = FastMath.exp2(-13.287_712 * rates.inverseRate / parameter(.decay, patch: p)) // -80 dB
+            s.release = FastMath.exp2(-16.609_64 * rates.inverseRate / parameter(.release, patch: p)) // -100 dB
             let cutoffTarget = FastMath.log2(parameter(.cutoff, patch: p))
             let kTarget = damping(resonance: parameter(.resonance, patch: p))
             let envelopeTarget = parameter(.filterEnvelopeAmount, patch: p)
@@ -77,7 +77,7 @@ extension Synth {
                 s.cutoffOctaves = cutoffTarget; s.resonanceK = kTarget; s.envelopeOctaves = envelopeTarget
             }
             let row = p &* maxFrames
-            let cutoffs = scratch.cutoff + row, dampings = scratch.damping + row, amounts = scratch.envelopeAmount + row
+            let cutoffs = mix.scratch.cutoff + row, dampings = mix.scratch.damping + row, amounts = mix.scratch.envelopeAmount + row
             var c = s.cutoffOctaves, k = s.resonanceK, e = s.envelopeOctaves
             // Smoothing moves monotonically toward its target: equal ends mean constant all through the slice.
             let filterBefore = (c, k, e)
@@ -102,17 +102,17 @@ extension Synth {
 
         // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
         var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
-        let sineTable = wavetables.tables[0]
+        let sineTable = builtIn.wavetables.tables[0]
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
-            let pitch = scratch.pitch + ch * maxFrames
-            let gl = scratch.left + ch * maxFrames
-            let gr = scratch.right + ch * maxFrames
+            let pitch = mix.scratch.pitch + ch * maxFrames
+            let gl = mix.scratch.left + ch * maxFrames
+            let gr = mix.scratch.right + ch * maxFrames
             let state = controls.channels[ch]
             let bendSemitones = state.bend
             let depthTarget = state.modulation
             let leftTarget = targetLeft(ch), rightTarget = targetRight(ch)
             var depth = state.vibrato, l = state.gainLeft, r = state.gainRight
-            var lfo = VibratoLFO(phase: state.lfoPhase, increment: lfoIncrement, sine: sineTable)
+            var lfo = VibratoLFO(phase: state.lfoPhase, increment: rates.lfoIncrement, sine: sineTable)
             let gainsBefore = (l, r)
             var highest: Float = 0
             if depthTarget == 0 && depth < 1e-6 {
@@ -147,7 +147,7 @@ extension Synth {
             controls.channels[ch].lfoPhase = lfo.phase
             controls.channels[ch].gainLeft = l
             controls.channels[ch].gainRight = r
-            scratch.pitchMax[ch] = highest
+            mix.scratch.pitchMax[ch] = highest
         }
 
         // Voices in groups of eight, each group of one patch. Steady voices (sustaining at a constant level,
@@ -157,7 +157,7 @@ extension Synth {
         // whose pitch moves (vibrato) or that glide (portamento) differ from steady ones only in their phase
         // steps: they are gathered apart.
         let stages = voices.stage, levels = voices.envelope, fadeSteps = voices.fadeStep, channels = voices.channel
-        let kinds = voices.kind, sampleSlots = sampleVoices.activeSlots, glides = voices.glide, patchOf = voices.patch
+        let kinds = voices.kind, sampleSlots = samples.slots.activeSlots, glides = voices.glide, patchOf = voices.patch
         let active = voices.activeSlots, gliding = voices.glidingSlots
         var sampleCount = 0, drumCount = 0
         for v in 0..<slotLimit where stages[v] != Stage.free {
@@ -186,15 +186,15 @@ extension Synth {
                 active[state.pointee.otherStart] = Int32(v)
             }
         }
-        scratch.sumLeft.update(repeating: .zero, count: 2 * frames)
-        scratch.sumRight.update(repeating: .zero, count: 2 * frames)
+        mix.scratch.sumLeft.update(repeating: .zero, count: 2 * frames)
+        mix.scratch.sumRight.update(repeating: .zero, count: 2 * frames)
         // Each kind's groups patch by patch: steady (unless kept in the lane cache between slices:
         // Synth+LaneCache.swift), gliding, moving. A case per kind: each `renderGroup` is inlined for its kind.
-        if laneCache.isEnabled {
+        if builtIn.laneCache.isEnabled {
             renderSteadyGroups(frames: frames, activeChannels: activeChannels, pitchMoves: pitchMoves,
                                gainsMove: gainsMove)
         }
-        for pass in (laneCache.isEnabled ? 1 : 0)..<3 {
+        for pass in (builtIn.laneCache.isEnabled ? 1 : 0)..<3 {
             bits = inUse
             while bits != 0 {
                 let p = bits.trailingZeroBitCount
@@ -225,11 +225,11 @@ extension Synth {
 
         // Sum the lanes, then master gain and a soft knee that keeps the output strictly inside -1...1.
         let knee = clipKnee
-        let sl = scratch.sumLeft, sr = scratch.sumRight
+        let sl = mix.scratch.sumLeft, sr = mix.scratch.sumRight
         for n in 0..<frames {
             let l4 = sl[2 &* n] + sl[2 &* n &+ 1]
             let r4 = sr[2 &* n] + sr[2 &* n &+ 1]
-            let g = scratch.master[n]
+            let g = mix.scratch.master[n]
             left[n] = softClip((left[n] + ((l4[0] + l4[1]) + (l4[2] + l4[3]))) * g, knee: knee)
             right[n] = softClip((right[n] + ((r4[0] + r4[1]) + (r4[2] + r4[3]))) * g, knee: knee)
         }

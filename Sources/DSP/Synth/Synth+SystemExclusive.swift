@@ -22,7 +22,7 @@ extension Synth {
         flushSampleGroups() // the voices as the last slice left them (Synth+SampleLaneCache.swift)
         if handleEffectSysex(bytes) { return true } // GM2 reverb and chorus (Synth+EffectSysex.swift)
         guard let message = UniversalSystemExclusive(bytes) else {
-            ignoredSysex.wrappingAdd(1, ordering: .relaxed)
+            counters.ignoredSysex.wrappingAdd(1, ordering: .relaxed)
             return false
         }
         switch message {
@@ -64,7 +64,7 @@ extension Synth {
 
     /// System exclusive messages `handle(sysex:)` did not act on since the synth was made. Any thread.
     public var ignoredSysexCount: Int {
-        @_noLocks get { ignoredSysex.load(ordering: .relaxed) }
+        @_noLocks get { counters.ignoredSysex.load(ordering: .relaxed) }
     }
 
     /// GM System On: every voice cut short (all sound off's 2 ms fade), then every channel's controllers at
@@ -86,7 +86,7 @@ extension Synth {
             controls.channels[ch].rhythm = -1
         }
         resetChannelTuning()
-        if hasFont { resetFontChannels() } else { selectPatch(Int(patches.programs[0]), channel: nil) } // GM program 0
+        if samples.hasFont { resetFontChannels() } else { selectPatch(Int(builtIn.patches.programs[0]), channel: nil) } // GM program 0
         resetEffects(sends: true) // Synth+Effects.swift
     }
 }

@@ -40,7 +40,7 @@ extension Synth {
                 + (controls.channels[ch].fineTuning + controls.master[0]) / 100
             updateBend(ch)
         }
-        fontDirty |= mask
+        samples.dirty |= mask
     }
 
     /// The built-in voice's phase step for `note` on `ch`, its key tuning included.
@@ -63,13 +63,13 @@ extension Synth {
             if voices.kind[v] == VoiceKind.wavetable {
                 voices.increment[v] = wavetableIncrement(channel: ch, note: note)
             } else {
-                sampleVoices.state[v].tuningCents = keyTuning(channel: ch, key: note)
+                samples.slots.state[v].tuningCents = keyTuning(channel: ch, key: note)
             }
         }
         for ch in 0..<channelCount where mask & (1 << UInt16(ch)) != 0 {
-            laneCache.channelState[ch] = SIMD4(repeating: .nan) // regathered from the new phase steps
+            builtIn.laneCache.channelState[ch] = SIMD4(repeating: .nan) // regathered from the new phase steps
         }
-        fontDirty |= mask
+        samples.dirty |= mask
     }
 
     /// Channels whose selected tuning bank and program are `bank` and `program`.
@@ -128,7 +128,7 @@ extension Synth {
         let b = min(max(Float(Int(value & 0x3FFF) - 8192) / 8191, -1), 1)
         controls.master[2] = b > 0 ? 1 - b : 1
         controls.master[3] = b < 0 ? 1 + b : 1
-        fontDirty = 0xFFFF
+        samples.dirty = 0xFFFF
     }
 
     // MARK: MIDI Tuning Standard and GS scale tuning (payloads read in place)

@@ -9,8 +9,8 @@ extension Synth {
         guard v >= 0 else { return }
         allocator.start(voices, v, kind: VoiceKind.wavetable, channel: ch, note: note)
         let normalized = Float(velocity) / 127
-        let patch = channelPatches[ch].load(ordering: .relaxed) // the note keeps it to the end of its release
-        let velocitySensitivity = patches.values[patch].velocitySensitivity
+        let patch = builtIn.channelPatches[ch].load(ordering: .relaxed) // the note keeps it to the end of its release
+        let velocitySensitivity = builtIn.patches.values[patch].velocitySensitivity
         voices.patch[v] = UInt8(truncatingIfNeeded: patch)
         voices.phase[v] = 0
         voices.increment[v] = wavetableIncrement(channel: ch, note: note) // key tuning included (Synth+Tuning.swift)
@@ -54,7 +54,7 @@ extension Synth {
 
     @_noLocks
     func publishCount() {
-        published.store(allocator.sounding, ordering: .relaxed)
+        counters.published.store(allocator.sounding, ordering: .relaxed)
     }
 
     /// Starts (or speeds up) a voice's fade-out: from now on it no longer counts as sounding.

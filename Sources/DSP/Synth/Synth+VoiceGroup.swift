@@ -9,7 +9,7 @@ extension Synth {
     @_noLocks @inline(never)
     func fillIncrements(frames: Int, bases: Lanes, channelOffsets: SIMD8<Int32>, count: Int,
                         glides: Lanes = .zero, glideSteps: Lanes = .zero, gliding: Bool = false) {
-        let pitch = scratch.pitch, out = scratch.increments
+        let pitch = mix.scratch.pitch, out = mix.scratch.increments
         @inline(__always) func steps(at n: Int) -> LaneBits {
             var ratios = Lanes(repeating: 1)
             for l in 0..<count { ratios[l] = pitch[Int(channelOffsets[l]) &+ n] }
@@ -47,7 +47,7 @@ extension Synth {
     func renderGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, kind: GroupKind, patch: Int, frames: Int,
                              pitchMoves: UInt16, gainsMove: UInt16,
                              keep: UnsafeMutablePointer<LaneCache.Entry>? = nil) {
-        let state = patchStates.state + patch
+        let state = builtIn.patchStates.state + patch
         let wave = state.pointee.wave
         let envelopeShape = state.pointee.shape
         var phases = LaneBits(), steps = LaneBits(), offsets = LaneBits()
@@ -62,11 +62,11 @@ extension Synth {
         var rampable = true
         let frameCount = maxFrames
         let row = patch &* frameCount // the patch's smoothed filter values
-        let cutoffs = scratch.cutoff + row, amounts = scratch.envelopeAmount + row, damping = scratch.damping + row
+        let cutoffs = mix.scratch.cutoff + row, amounts = mix.scratch.envelopeAmount + row, damping = mix.scratch.damping + row
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = wavetableSends(slots, count: count)
-        let outLeft = sends.any ? effects.groupLeft : scratch.sumLeft
-        let outRight = sends.any ? effects.groupRight : scratch.sumRight
+        let outLeft = sends.any ? mix.effects.groupLeft : mix.scratch.sumLeft
+        let outRight = sends.any ? mix.effects.groupRight : mix.scratch.sumRight
         for l in 0..<count {
             let v = Int(slots[l])
             let ch = Int(voices.channel[v])
@@ -79,7 +79,7 @@ extension Synth {
             gains[l] = voices.amplitude[v]; scales[l] = voices.filterScale[v]; bases[l] = base
             channelOffsets[l] = Int32(ch * frameCount)
             // The richest table whose harmonics stay below Nyquist at this slice's highest pitch.
-            var maxIncrement = min(base * scratch.pitchMax[ch], 0.49)
+            var maxIncrement = min(base * mix.scratch.pitchMax[ch], 0.49)
             let glide = voices.glide[v]
             if glide != 0 { // portamento: the phase steps ramp (it starts above its note when positive)
                 glides[l] = glide; glideSteps[l] = voices.glideStep[v]
@@ -89,18 +89,18 @@ extension Synth {
                 maxIncrement = min(maxIncrement * FastMath.exp2(max(glide, 0) * (1.0 / 1200)), 0.49)
             }
             let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
-            offsets[l] = wavetables.pairOffsets[wave * wavetables.levelCount
-                                                + Int(wavetables.levelForMaxHarmonics[max(allowed, 1)])]
+            offsets[l] = builtIn.wavetables.pairOffsets[wave * builtIn.wavetables.levelCount
+                                                + Int(builtIn.wavetables.levelForMaxHarmonics[max(allowed, 1)])]
             if pitchMoves & chBit != 0 { pitchVaries = true; rampable = false } else {
-                steps[l] = UInt32(min(base * scratch.pitch[ch * frameCount], 0.49) * phaseStepsPerCycle)
+                steps[l] = UInt32(min(base * mix.scratch.pitch[ch * frameCount], 0.49) * phaseStepsPerCycle)
             }
             if gainsMove & chBit != 0 { gainsVary = true }
             // Both gains are halved: the filter's output form yields twice its v2.
-            halfLeft[l] = 0.5 * scratch.left[ch * frameCount]
-            halfRight[l] = 0.5 * scratch.right[ch * frameCount]
+            halfLeft[l] = 0.5 * mix.scratch.left[ch * frameCount]
+            halfRight[l] = 0.5 * mix.scratch.right[ch * frameCount]
         }
 
-        let perSample = scratch.lanes, stride = frameCount
+        let perSample = mix.scratch.lanes, stride = frameCount
         var isMoving = false // pattern matching: an enum's `==` lives in another file, out of the checker's sight
         if case .moving = kind { isMoving = true }
         var b1 = Lanes(), b2 = Lanes(), b3 = Lanes(), levelLeft = Lanes(), levelRight = Lanes()
@@ -108,7 +108,7 @@ extension Synth {
         if case .gliding = kind {
             if rampable { // exact steps at the slice's first sample and one past its last, a line between
                 var ratios = Lanes(repeating: 1)
-                for l in 0..<count { ratios[l] = scratch.pitch[Int(channelOffsets[l])] }
+                for l in 0..<count { ratios[l] = mix.scratch.pitch[Int(channelOffsets[l])] }
                 let first = minLanes(bases * ratios * exp2Lanes(glides * (1.0 / 1200)), Lanes(repeating: 0.49))
                     * phaseStepsPerCycle
                 let end = glideAt(glides, glideSteps, frames: Float(frames))
@@ -127,13 +127,13 @@ extension Synth {
             let env = envelope.level
             // Settled in the decay stage: each step returns env unchanged, as does the fade (step 0).
             (b1, b2, b3) = filterCoefficients(octaves: cutoffs[0] + (amounts[0] * scales) * env,
-                                              k: damping[0], inverseRate: inverseRate)
+                                              k: damping[0], inverseRate: rates.inverseRate)
             let level = env * gains * fades
             levelLeft = level * halfLeft
             levelRight = level * halfRight
         } else {
-            let rate = inverseRate
-            let gl = scratch.left, gr = scratch.right
+            let rate = rates.inverseRate
+            let gl = mix.scratch.left, gr = mix.scratch.right
             if pitchVaries {
                 fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count,
                                glides: glides, glideSteps: glideSteps, gliding: gliding)
@@ -164,20 +164,20 @@ extension Synth {
         let halves = count > 4 ? 2 : 1 // a group's loops run half a group at a time (VoiceLanes.swift)
         if ramps {
             for half in 0..<halves {
-                rampAndFilter(frames: frames, half: half, pairs: wavetables.pairs, tableOffsets: offsets, phase: &phases,
+                rampAndFilter(frames: frames, half: half, pairs: builtIn.wavetables.pairs, tableOffsets: offsets, phase: &phases,
                               increment: steps, slope: slopes, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3,
                               levelLeft: levelLeft, levelRight: levelRight, left: outLeft, right: outRight)
             }
         } else if case .gliding = kind {
-            let halfSteps = UnsafeRawPointer(scratch.increments).assumingMemoryBound(to: HalfLaneBits.self)
+            let halfSteps = UnsafeRawPointer(mix.scratch.increments).assumingMemoryBound(to: HalfLaneBits.self)
             for half in 0..<halves {
-                glideAndFilter(frames: frames, half: half, pairs: wavetables.pairs, tableOffsets: offsets, phase: &phases,
+                glideAndFilter(frames: frames, half: half, pairs: builtIn.wavetables.pairs, tableOffsets: offsets, phase: &phases,
                                increments: halfSteps, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3,
                                levelLeft: levelLeft, levelRight: levelRight, left: outLeft, right: outRight)
             }
         } else {
-            oscillateAndFilter(frames: frames, pairs: wavetables.pairs, tableOffsets: offsets, phase: &phases, increment: steps,
-                               increments: scratch.increments, incrementsVary: pitchVaries, z1: &z1, z2: &z2,
+            oscillateAndFilter(frames: frames, pairs: builtIn.wavetables.pairs, tableOffsets: offsets, phase: &phases, increment: steps,
+                               increments: mix.scratch.increments, incrementsVary: pitchVaries, z1: &z1, z2: &z2,
                                perSample: perSample, stride: stride, left: outLeft, right: outRight)
         }
 

@@ -63,55 +63,67 @@ public final class Synth: @unchecked Sendable {
 
     /// Voices sounding (attack to end of release), stolen voices fading out not counted. Any thread.
     public var activeVoiceCount: Int {
-        @_noLocks get { published.load(ordering: .relaxed) }
+        @_noLocks get { counters.published.load(ordering: .relaxed) }
     }
     /// The built-in patch last chosen, on any channel (index into `SynthPatch.builtIn`): the one whose values
     /// `setParameter` and `value(of:)` edit and read. Any thread.
     public var currentPatch: Int {
-        @_noLocks get { patchIndex.load(ordering: .relaxed) }
+        @_noLocks get { builtIn.patchIndex.load(ordering: .relaxed) }
     }
     /// The built-in patch channel `channel` (0...15) plays, that of its last program change (index into
     /// `SynthPatch.builtIn`). Any thread.
     @_noLocks
     public func patch(onChannel channel: Int) -> Int {
-        channelPatches[channel & 0x0F].load(ordering: .relaxed)
+        builtIn.channelPatches[channel & 0x0F].load(ordering: .relaxed)
     }
     /// The SoundFont this synth plays, or nil: the built-in patches. Read-only after `init`.
     public let soundFont: SoundFont?
     /// Sample rate given to `prepare`, 0 before.
-    public private(set) var sampleRate: Double = 0
+    public var sampleRate: Double { @_noLocks get { rates.sampleRate } }
     /// Period size given to `prepare`; `render` splits longer requests into slices of this size.
-    public private(set) var maxFrames: Int = 0
+    public var maxFrames: Int { @_noLocks get { rates.maxFrames } }
+    /// The Master Volume a sysex set, 0...1, on top of the master gain parameter (Synth+SystemExclusive.swift).
+    public internal(set) var masterVolume: Float {
+        @_noLocks get { mix.masterVolume }
+        @_noLocks set { mix.masterVolume = newValue }
+    }
 
+    // MARK: The control part: slots, channels, the allocator
 
-    // MARK: Voices and channels (each array a FixedArray of the value that holds it, freed with the synth)
-
-    /// Which slot a note takes, stealing, fades and exclusive classes, for both kinds of voice.
+    /// Which slot a note takes, stealing, fades and exclusive classes, for every kind of voice.
     var allocator: VoiceAllocator
-    /// `2 * voiceCapacity` slots.
+    /// `2 * voiceCapacity` slots: what every voice has (stage, channel, key, fades), and the built-in voices'
+    /// render state.
     let voices: VoiceSlots
-    /// 16 channels' controller state (inline) and the tuning tables.
+    /// 16 channels' controller state (inline), their raw controller values, and the tuning tables.
     @exclusivity(unchecked) var controls: ChannelControls
     /// RPN/NRPN selection and data entry of every channel (a value: no allocation).
     var parameterNumbers = ParameterNumberDecoder()
-    /// The built-in drum voices' state, one entry per slot (one only with a font), and the kit.
-    let drums: DrumSlots
-    let drumKit: DrumKitTable
 
-    // MARK: SoundFont (Sources/DSP/SoundFont/): empty tables and no sample voices without a font
+    // MARK: The kinds of voice, each its own state (the render side)
 
-    let hasFont: Bool
-    /// `soundFont` without reference counting, for the real-time thread's preset lookup.
-    let fontReference: Unmanaged<SoundFont>?
-    /// The font's tables as plain buffers the real-time thread reads.
-    let font: SoundFontTables
-    /// One `SampleVoice` per slot (one entry only without a font).
-    let sampleVoices: SampleVoiceSlots
-    let fontChannels: SoundFontChannels
-    /// Channels whose controllers changed since the last slice (bit per channel).
-    @exclusivity(unchecked) var fontDirty: UInt16 = 0
-    /// Each channel's preset playing, published for any thread, and the one the UI asked for.
-    let presetExchange: PresetExchange
+    /// The built-in patches' wavetable voices (Synth+VoiceGroup.swift, Synth+LaneCache.swift).
+    @exclusivity(unchecked) var builtIn: BuiltInVoices
+    /// The built-in drum kit's voices (Synth+Drums.swift): one slot's worth only with a font.
+    let drums: DrumVoices
+    /// The SoundFont's sample voices (Sources/DSP/SoundFont/): empty tables and one slot without a font.
+    @exclusivity(unchecked) var samples: SoundFontVoices
+
+    // MARK: The mix, the rates, the loops
+    // The `var`s marked `@exclusivity(unchecked)` here and above are touched by the rendering thread alone once
+    // the synth is prepared: Swift's dynamic exclusivity checks on them cost calls in every slice.
+
+    /// Scratch, send effects, master gain (made again by `prepare`).
+    @exclusivity(unchecked) var mix: SynthMix
+    @exclusivity(unchecked) var rates = RenderRates()
+    let counters = SynthCounters()
+    /// Whether groups play eight lanes wide (WideLoops.swift: sample voices, and kept steady groups of
+    /// built-in voices), and with which compilation of the loops (`VoiceLoopPath`, one this CPU runs). Tests
+    /// and benchmarks set them to compare; the samples are the same whatever they say.
+    @exclusivity(unchecked) var playsWideLoops = true
+    @exclusivity(unchecked) public var voiceLoops: VoiceLoopPath = VoiceLoopPath.chosen.path {
+        didSet { if !VoiceLoopPath.supported.contains(voiceLoops) { voiceLoops = VoiceLoopPath.fastest } }
+    }
 
     /// A voice slot's stage, the values stored in `VoiceSlots.stage`: plain bytes, because an enum's
     /// synthesized `rawValue` lives in one file, where the `@_noLocks` checker of other files cannot see it.
@@ -125,64 +137,6 @@ public final class Synth: @unchecked Sendable {
     /// How a group of eight voices is rendered: `steady` (coefficients, levels and pitch constant over the
     /// slice), `gliding` (the same, but the channel's pitch moves: vibrato), `moving` (all per sample).
     enum GroupKind { case steady, gliding, moving }
-
-    // MARK: Parameters
-
-    /// Float bit patterns written by any thread, read once per render: each built-in patch's values (patch
-    /// `p`'s parameter `i` at `p * patchParameterCount + i`, up to `patchCapacity` patches), and master gain.
-    let parameters: InlineArray<128, Atomic<UInt32>>
-    let masterGainBits = Atomic<UInt32>(0)
-    let patchIndex = Atomic<Int>(0)
-    /// Each channel's built-in patch, that of its last program change (written on the real-time thread).
-    let channelPatches: InlineArray<16, Atomic<Int>>
-    let published = Atomic<Int>(0)
-    /// The built-in patches' values, for program change on the real-time thread.
-    let patches: PatchTable
-    /// Per patch, its values smoothed toward their targets and what the slice works out for its voices
-    /// (real-time thread only).
-    let patchStates: PatchStates
-    /// Master gain smoothed toward its target, and the one-pole coefficient of every smoothing, ~5 ms.
-    var masterLinear: Float = 1
-    var smoothing: Float = 1
-    /// The built-in patches the last slice's voices played, one bit each (Synth+Rendering.swift).
-    var patchesInUse: UInt64 = 0
-    /// The Master Volume a sysex set, 0...1, on top of the master gain parameter (Synth+SystemExclusive.swift).
-    public internal(set) var masterVolume: Float = 1
-    /// Sysex messages `handle(sysex:)` did not act on (Synth+SystemExclusive.swift).
-    let ignoredSysex = Atomic<Int>(0)
-
-    // MARK: Wavetables (shared, read-only) and per-period scratch (allocated by prepare)
-    // The `var`s marked `@exclusivity(unchecked)` here and above are touched by the rendering thread alone once
-    // the synth is prepared: Swift's dynamic exclusivity checks on them cost calls in every slice.
-
-    let wavetables: WavetableLookup
-    @exclusivity(unchecked) var scratch: RenderScratch
-    /// Steady voice groups' lanes kept between slices (Synth+LaneCache.swift).
-    @exclusivity(unchecked) var laneCache: LaneCache
-    /// Whether groups of sample voices are kept in their rows between slices (Synth+SampleLaneCache.swift;
-    /// off for the tests' reference), and how many slices' groups were rendered from kept rows.
-    @exclusivity(unchecked) var keepsSampleGroups = true
-    @exclusivity(unchecked) var keptSampleRenders = 0
-    /// Whether groups play eight lanes wide (WideLoops.swift: sample voices, and kept steady groups of
-    /// built-in voices), and with which compilation of the loops (`VoiceLoopPath`, one this CPU runs). Tests
-    /// and benchmarks set them to compare; the samples are the same whatever they say.
-    @exclusivity(unchecked) var playsWideLoops = true
-    /// Sample groups eight lanes wide on a path that plays them four wide (AVX2, portable), for the tests that
-    /// hold every compile of the eight-lane loop to the same samples.
-    @exclusivity(unchecked) var forcesEightLanes = false
-    @exclusivity(unchecked) public var voiceLoops: VoiceLoopPath = VoiceLoopPath.chosen.path {
-        didSet { if !VoiceLoopPath.supported.contains(voiceLoops) { voiceLoops = VoiceLoopPath.fastest } }
-    }
-    /// Blocks of sample groups played eight lanes wide (for the tests).
-    @exclusivity(unchecked) var wideSampleBlocks = 0
-    @exclusivity(unchecked) var inverseRate: Float = 0
-    var lfoIncrement: Float = 0
-    var soundOffFadeStep: Float = 1
-
-    // MARK: Send effects (Sources/DSP/Effects/): settings from any thread, buses made by prepare
-
-    let effectControls = EffectControls()
-    @exclusivity(unchecked) var effects: EffectBuses
 
     /// Creates a synth; call `prepare` before rendering.
     /// - Parameters:
@@ -198,29 +152,14 @@ public final class Synth: @unchecked Sendable {
         let slotCount = allocator.slotCount
         self.channel = channel.map { $0 & 0x0F }
         self.voices = VoiceSlots(count: slotCount)
-        patches = PatchTable(SynthPatch.builtIn)
-        precondition(patches.count <= patchCapacity, "Synth: more built-in patches than the parameter table holds")
-        patchStates = PatchStates(count: patches.count)
-        laneCache = LaneCache(slots: slotCount, patches: patches.count)
         controls = ChannelControls()
         self.soundFont = soundFont
-        font = SoundFontTables(soundFont)
-        hasFont = font.presetCount > 0
-        fontReference = soundFont.map { Unmanaged.passUnretained($0) }
-        sampleVoices = SampleVoiceSlots(count: hasFont ? slotCount : 1, layers: font.layerCount)
-        fontChannels = SoundFontChannels()
-        presetExchange = PresetExchange()
+        builtIn = BuiltInVoices(slots: slotCount)
+        samples = SoundFontVoices(soundFont, slots: slotCount)
+        drums = DrumVoices(count: samples.hasFont ? 1 : slotCount)
+        mix = SynthMix(frames: 1, sampleRate: 44_100, patches: builtIn.patches.count)
 
-        drums = DrumSlots(count: hasFont ? 1 : slotCount)
-        drumKit = DrumKitTable()
-        parameters = InlineArray { _ in Atomic(0) }
-        channelPatches = InlineArray { _ in Atomic(0) }
-
-        wavetables = WavetableLookup(WavetableBank.shared)
-        scratch = RenderScratch(frames: 1, channels: channelCount, patches: patches.count)
-        effects = EffectBuses(frames: 1, sampleRate: 44_100)
-
-        for p in 0..<patches.count { loadPatch(p) }
+        for p in 0..<builtIn.patches.count { loadPatch(p) }
         selectPatch(patch, channel: nil)
         resetFontChannels()
         for c in 0..<channelCount {
@@ -233,30 +172,31 @@ public final class Synth: @unchecked Sendable {
     /// before the first `render` (again to change either). Silences every voice.
     public func prepare(sampleRate: Double, maxFrames: Int) {
         let frames = max(maxFrames, 1)
-        scratch = RenderScratch(frames: frames, channels: channelCount, patches: patches.count)
-        effects = EffectBuses(frames: frames, sampleRate: sampleRate)
+        mix.scratch = RenderScratch(frames: frames, channels: channelCount, patches: builtIn.patches.count)
+        mix.effects = EffectBuses(frames: frames, sampleRate: sampleRate)
 
-        self.sampleRate = sampleRate
-        self.maxFrames = frames
-        inverseRate = Float(1 / sampleRate)
+        rates.sampleRate = sampleRate
+        rates.maxFrames = frames
+        rates.inverseRate = Float(1 / sampleRate)
         // One-pole smoothing with a 5 ms time constant: 1 - e^(-1 / (0.005 fs)).
-        smoothing = Float(1 - FastMath.exp2(-1.442_695_040_888_963 / (0.005 * sampleRate)))
-        lfoIncrement = Float(5.5 / sampleRate)
+        rates.smoothing = Float(1 - FastMath.exp2(-1.442_695_040_888_963 / (0.005 * sampleRate)))
+        rates.lfoIncrement = Float(5.5 / sampleRate)
         allocator.stealFadeStep = Float(1 / (stealFadeSeconds * sampleRate))
-        soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
+        rates.soundOffFadeStep = Float(1 / (soundOffFadeSeconds * sampleRate))
         allocator.reset(voices)
-        laneCache.reset()
+        builtIn.laneCache.reset()
         forgetSampleGroups()
         resetFontChannels()
-        for p in 0..<patches.count {
-            patchStates.state[p].cutoffOctaves = FastMath.log2(parameter(.cutoff, patch: p))
-            patchStates.state[p].resonanceK = damping(resonance: parameter(.resonance, patch: p))
-            patchStates.state[p].envelopeOctaves = parameter(.filterEnvelopeAmount, patch: p)
-            patchStates.state[p].voices = 0
+        let states = builtIn.patchStates.state
+        for p in 0..<builtIn.patches.count {
+            states[p].cutoffOctaves = FastMath.log2(parameter(.cutoff, patch: p))
+            states[p].resonanceK = damping(resonance: parameter(.resonance, patch: p))
+            states[p].envelopeOctaves = parameter(.filterEnvelopeAmount, patch: p)
+            states[p].voices = 0
         }
-        masterLinear = FastMath.linear(decibels: parameter(.masterGain))
-        patchesInUse = 0
-        published.store(0, ordering: .relaxed)
+        mix.masterLinear = FastMath.linear(decibels: parameter(.masterGain))
+        builtIn.patchesInUse = 0
+        counters.published.store(0, ordering: .relaxed)
     }
 
     // MARK: Parameters
@@ -279,9 +219,9 @@ public final class Synth: @unchecked Sendable {
         let (lower, upper) = parameter.bounds
         let clamped = value.isNaN ? lower : min(max(value, lower), upper)
         if parameter.index == SynthParameter.masterGain.index {
-            masterGainBits.store(clamped.bitPattern, ordering: .relaxed)
+            mix.masterGainBits.store(clamped.bitPattern, ordering: .relaxed)
         } else {
-            parameters[patch &* patchParameterCount &+ parameter.index].store(clamped.bitPattern, ordering: .relaxed)
+            builtIn.parameters[patch &* patchParameterCount &+ parameter.index].store(clamped.bitPattern, ordering: .relaxed)
         }
     }
 
@@ -289,9 +229,9 @@ public final class Synth: @unchecked Sendable {
     @_noLocks @inline(__always)
     func parameter(_ parameter: SynthParameter, patch: Int) -> Float {
         if parameter.index == SynthParameter.masterGain.index {
-            return Float(bitPattern: masterGainBits.load(ordering: .relaxed))
+            return Float(bitPattern: mix.masterGainBits.load(ordering: .relaxed))
         }
-        return Float(bitPattern: parameters[patch &* patchParameterCount &+ parameter.index].load(ordering: .relaxed))
+        return Float(bitPattern: builtIn.parameters[patch &* patchParameterCount &+ parameter.index].load(ordering: .relaxed))
     }
 
     /// The global master gain (the one parameter no patch holds).
@@ -303,7 +243,7 @@ public final class Synth: @unchecked Sendable {
     /// Patch `patch`'s parameters back to its built-in values.
     @_noLocks
     func loadPatch(_ patch: Int) {
-        let v = patches.values[patch].values
+        let v = builtIn.patches.values[patch].values
         setParameter(.waveform, v.0, patch: patch)
         setParameter(.attack, v.1, patch: patch)
         setParameter(.decay, v.2, patch: patch)
@@ -319,15 +259,15 @@ public final class Synth: @unchecked Sendable {
     /// `currentPatch`. Notes sounding keep the patch they started with.
     @_noLocks
     func selectPatch(_ patch: Int, channel ch: Int?) {
-        let count = patches.count
+        let count = builtIn.patches.count
         let index = ((patch % count) + count) % count
         loadPatch(index)
         if let ch {
-            channelPatches[ch].store(index, ordering: .relaxed)
+            builtIn.channelPatches[ch].store(index, ordering: .relaxed)
         } else {
-            for c in 0..<channelCount { channelPatches[c].store(index, ordering: .relaxed) }
+            for c in 0..<channelCount { builtIn.channelPatches[c].store(index, ordering: .relaxed) }
         }
-        patchIndex.store(index, ordering: .relaxed)
+        builtIn.patchIndex.store(index, ordering: .relaxed)
     }
 
 }

@@ -101,7 +101,7 @@ extension Synth {
         run.phase = g.phase; run.increment = g.step; run.offsets = g.offset
         run.z1 = g.z1; run.z2 = g.z2; run.b1 = g.b1; run.b2 = g.b2; run.b3 = g.b3
         run.levelLeft = g.levelLeft; run.levelRight = g.levelRight
-        let pairs = UnsafeRawPointer(wavetables.pairs), sums = UnsafeMutableRawPointer(left)
+        let pairs = UnsafeRawPointer(builtIn.wavetables.pairs), sums = UnsafeMutableRawPointer(left)
         let toRight = (right - left) &* MemoryLayout<HalfLanes>.stride
         playWavetableRun(on: voiceLoops, &run, pairs: pairs, count: frames, sums: sums, toRight: toRight)
         g.phase = run.phase; g.z1 = run.z1; g.z2 = run.z2

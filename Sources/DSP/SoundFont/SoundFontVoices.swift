@@ -1,0 +1,37 @@
+/// The SoundFont's sample voices, one of the synth's kinds of voice (beside `BuiltInVoices` and
+/// `DrumVoices`): the font's tables as the real-time thread reads them, one `SampleVoice` per slot and the
+/// groups' rows, each channel's preset exchange with other threads, and the lane cache's switches. Without a
+/// font its tables are empty and it has one slot.
+struct SoundFontVoices: ~Copyable {
+    /// Whether a font with presets is loaded: the channels then play it (`Synth.handle`).
+    let hasFont: Bool
+    /// The font without reference counting, for the real-time thread's preset lookup.
+    let fontReference: Unmanaged<SoundFont>?
+    /// The font's tables as plain buffers the real-time thread reads.
+    let font: SoundFontTables
+    /// One `SampleVoice` per slot, the groups' rows, the loop copies.
+    let slots: SampleVoiceSlots
+    /// Each channel's preset playing, published for any thread, and the one the UI asked for.
+    let presetExchange: PresetExchange
+    /// Channels whose controllers changed since the last slice (bit per channel).
+    var dirty: UInt16 = 0
+    /// Whether groups are kept in their rows between slices (Synth+SampleLaneCache.swift; off for the tests'
+    /// reference), and how many slices' groups were rendered from kept rows.
+    var keepsGroups = true
+    var keptRenders = 0
+    /// Sample groups eight lanes wide on a path that plays them four wide (AVX2, portable), for the tests that
+    /// hold every compile of the eight-lane loop to the same samples; and how many blocks played so.
+    var forcesEightLanes = false
+    var wideBlocks = 0
+
+    // No stored property is read before all are set (BuiltInVoices.init says why).
+    init(_ soundFont: SoundFont?, slots count: Int) {
+        let tables = SoundFontTables(soundFont)
+        let playable = tables.presetCount > 0, layers = tables.layerCount
+        font = tables
+        hasFont = playable
+        fontReference = soundFont.map { Unmanaged.passUnretained($0) }
+        slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers)
+        presetExchange = PresetExchange()
+    }
+}
