@@ -3,8 +3,10 @@
 /// groups' rows, each channel's preset exchange with other threads, and the lane cache's switches. Without a
 /// font its tables are empty and it has one slot.
 struct SoundFontVoices: ~Copyable {
-    /// Whether a font with presets is loaded: the channels then play it (`Synth.handle`).
+    /// Whether a font with presets is loaded.
     let hasFont: Bool
+    /// The channels whose notes start this kind's voices, one bit each (`Synth.noteKind`): all 16 with a font.
+    let channels: UInt16
     /// The font without reference counting, for the real-time thread's preset lookup.
     let fontReference: Unmanaged<SoundFont>?
     /// The font's tables as plain buffers the real-time thread reads.
@@ -30,8 +32,15 @@ struct SoundFontVoices: ~Copyable {
         let playable = tables.presetCount > 0, layers = tables.layerCount
         font = tables
         hasFont = playable
+        channels = playable ? 0xFFFF : 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
         slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers)
         presetExchange = PresetExchange()
     }
+}
+
+extension SoundFontVoices {
+    /// Whether notes on channel `ch` start sample voices.
+    @_noLocks @inline(__always)
+    func plays(_ ch: Int) -> Bool { channels & (1 << UInt16(ch)) != 0 }
 }

@@ -107,7 +107,7 @@ extension Synth {
     @_noLocks
     func setRhythmPart(channel ch: Int, drum: Bool) {
         controls.channels[ch].rhythm = drum ? 1 : 0
-        if samples.hasFont { selectFontPreset(ch) }
+        if samples.plays(ch) { selectFontPreset(ch) }
     }
 
     /// Every channel's controllers at power-on, no GS rhythm part setting, and its preset chosen again
@@ -130,6 +130,7 @@ extension Synth {
     @_noLocks
     func prepareFontSlice() {
         let presets = samples.font.presetCount
+        guard presets > 0 else { return } // no font: nothing to apply
         for ch in 0..<channelCount {
             let request = samples.presetExchange.requested[ch].exchange(-1, ordering: .relaxed)
             guard request >= 0 && request < presets else { continue }

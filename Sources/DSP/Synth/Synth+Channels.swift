@@ -18,19 +18,23 @@ extension Synth {
         let d1 = message.data1 & 0x7F
         let d2 = message.data2 & 0x7F
         flushSampleGroups() // the voices as the last slice left them (Synth+SampleLaneCache.swift)
-        if samples.hasFont { fontMessage(message.kind, channel: ch, d1, d2) } // SoundFont: Synth+SoundFont.swift
-        let drum = samples.hasFont ? false : isDrumPart(ch)
+        let kind = noteKind(ch)
+        if kind == VoiceKind.sample { fontMessage(message.kind, channel: ch, d1, d2) } // Synth+SoundFont.swift
         switch message.kind {
-        case .noteOn where d2 > 0 && drum: // the built-in drum kit (Synth+Drums.swift)
+        case .noteOn where d2 > 0 && kind == VoiceKind.drum: // the built-in drum kit (Synth+Drums.swift)
             drumNoteOn(channel: ch, note: d1, velocity: d2)
         case .noteOn where d2 > 0:
             if isMono(ch) { if monoNoteOn(channel: ch, note: d1) { break } } // legato (Synth+MonoMode.swift)
-            if samples.hasFont { sampleNoteOn(channel: ch, note: d1, velocity: d2) } else { noteOn(channel: ch, note: d1, velocity: d2) }
+            if kind == VoiceKind.sample {
+                sampleNoteOn(channel: ch, note: d1, velocity: d2) // Synth+SampleVoices.swift
+            } else {
+                noteOn(channel: ch, note: d1, velocity: d2) // Synth+VoiceAllocation.swift
+            }
         case .noteOff, .noteOn:
             if isMono(ch) { if monoNoteOff(channel: ch, note: d1) { break } }
             noteOff(channel: ch, note: d1)
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
-        case .programChange: if !samples.hasFont { selectPatch(Int(builtIn.patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
+        case .programChange: if kind != VoiceKind.sample { selectPatch(Int(builtIn.patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
             controls.channels[ch].pressure = Float(d1) / 127
             updateModulation(ch)
@@ -40,6 +44,14 @@ extension Synth {
         default: break
         }
         publishCount()
+    }
+
+    /// The kind of voice a note on `ch` starts: the SoundFont's on the channels it plays, else the drum kit's on
+    /// a drum part, else the built-in patches'.
+    @_noLocks @inline(__always)
+    func noteKind(_ ch: Int) -> UInt8 {
+        if samples.plays(ch) { return VoiceKind.sample }
+        return isDrumPart(ch) ? VoiceKind.drum : VoiceKind.wavetable
     }
 
     /// Every voice released on all 16 channels, the sustain pedal up first: all notes off, whatever the
