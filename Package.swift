@@ -121,9 +121,9 @@ let package = Package(
         // runs them alone, in under a minute once built. System tests (CLITests, EngineSystemTests) launch the
         // binary, a private jackd, tmux or the reference clients; `scripts/test` runs both tiers.
 
-        // Process running, the `backbeat` binary lookup, Tests/Fixtures texts, audio analysis and the General
-        // MIDI test files, shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["MIDI"], path: "Tests/TestSupport"),
+        // Process running, the `backbeat` binary lookup, Tests/Fixtures texts, audio analysis, the General
+        // MIDI test files and the SoundFont 3 font's piano, shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["MIDI", "DSP"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
         .testTarget(name: "MIDITests", dependencies: ["MIDI", "TextOutput", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),

@@ -3,8 +3,7 @@
 /// synths, the take writer and the parameter-number decoder switch on these names, never on bare numbers.
 ///
 /// A struct over the number rather than an enum, so every number has a value (undefined ones too: a
-/// SoundFont modulator may read any controller) and a switch costs what a switch on the byte costs; the
-/// names are `@inlinable` so real-time code in other modules can use them under `@_noLocks`.
+/// SoundFont modulator may read any controller) and a switch costs what a switch on the byte costs.
 @frozen
 public struct Controller: RawRepresentable, Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// The controller number, 0...127.

@@ -2,7 +2,7 @@
 /// `system` (0xF0) for every system message (their status bytes are named in ``SystemStatus``).
 ///
 /// What code that reads status bytes switches on: `switch message.kind { case .noteOn: ... }`. A struct over
-/// the nibble, like ``Controller``, so the names are `@inlinable` and real-time code may use them.
+/// the nibble, like ``Controller``.
 @frozen
 public struct MessageKind: RawRepresentable, Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// The status byte with the channel bits cleared: 0x80, 0x90 ... 0xF0.

@@ -60,8 +60,6 @@ private let timGM6mb = "/usr/share/sounds/sf2/TimGM6mb.sf2"
     }
 }
 
-private let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
-
 @Suite(.needs(file: fluidR3Mono, package: "fluidr3mono-gm-soundfont"))
 struct SoundFont3RenderTests: FolderTest {
     let directory: URL
@@ -99,15 +97,8 @@ struct SoundFont3RenderTests: FolderTest {
     /// (exit 2), naming the sample.
     @Test func renderRefusesADamagedStreamTheFileNeeds() throws {
         let original = try SoundFont.load(path: fluidR3Mono)
-        let piano = try #require(original.exactPreset(bank: 0, program: 0))
-        let header = original.presets[piano]
-        let zone = try #require((Int(header.zoneStart) ..< Int(header.zoneStart + header.zoneCount)).first {
-            original.zones[$0].contains(key: 69, velocity: 100)
-        })
-        let bad = Int(original.zones[zone].sample)
-        let stream = try #require(original.sampleStore?.slots[bad].bytes)
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fluidR3Mono)))
-        for i in stream.lowerBound + 30 ..< stream.lowerBound + 60 { bytes[i] ^= 0x5A }  // its identification header
+        let bad = try pianoSample(original, key: 69)
+        let bytes = try fluidR3MonoDamaging(sample: bad, of: original)
         defer { try? FileManager.default.removeItem(at: directory) }  // the font's copy is 23 MB
         let font = try write(bytes, "damaged.sf3")
         let input = try write(generalMIDIFile, "gm.mid")  // A4 on the piano

@@ -61,13 +61,17 @@ private func compare(_ names: (String, String), voices: Int = 64, period: Int = 
     return (mismatch, synth)
 }
 
-/// Against a synth gathering every group afresh; also how many groups were rendered from kept rows.
-private func compareKeptToFresh(voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]])
-    -> (mismatch: String?, kept: Int) {
+/// Expects the synth to play what one gathering every group afresh plays, with more than `minimumKept` groups
+/// rendered from kept rows; `context` begins each failure's message.
+private func expectKeptSoundsAsFresh(voices: Int = 64, period: Int = 64, calls: Int, script: [Int: [Action]],
+                                     keptOver minimumKept: Int, context: String = "",
+                                     sourceLocation: SourceLocation = #_sourceLocation) {
     let result = compare(("kept", "fresh"), voices: voices, period: period, calls: calls, script: script) {
         $0.samples.keepsGroups = false
     }
-    return (result.mismatch, result.synth.samples.keptRenders)
+    let kept = result.synth.samples.keptRenders
+    #expect(result.mismatch == nil, "\(context)\(result.mismatch ?? "")", sourceLocation: sourceLocation)
+    #expect(kept > minimumKept, "\(context)kept groups rendered: \(kept)", sourceLocation: sourceLocation)
 }
 
 /// Against a synth playing four lanes at a time, the first on `path`; also how many blocks of groups were
@@ -108,9 +112,7 @@ private var startsReleasesAndEnds: [Int: [Action]] { [
 ] }
 
 @Test func keptSampleGroupsSoundAsAFreshGatherWhileVoicesStartReleaseAndEnd() {
-    let result = compareKeptToFresh(calls: 500, script: startsReleasesAndEnds)
-    #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
-    #expect(result.kept > 1_500, "kept groups rendered: \(result.kept)")
+    expectKeptSoundsAsFresh(calls: 500, script: startsReleasesAndEnds, keptOver: 1_500)
 }
 
 /// Controllers, bend, sends, effects switched, an MTS tuning, the pedal, sound off (400 calls).
@@ -131,9 +133,7 @@ private var controllersTuningAndEffects: [Int: [Action]] { [
 ] }
 
 @Test func keptSampleGroupsSoundAsAFreshGatherWhenControllersTuningAndEffectsChange() {
-    let result = compareKeptToFresh(calls: 400, script: controllersTuningAndEffects)
-    #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
-    #expect(result.kept > 1_000, "kept groups rendered: \(result.kept)")
+    expectKeptSoundsAsFresh(calls: 400, script: controllersTuningAndEffects, keptOver: 1_000)
 }
 
 /// 20 voices held, then more notes: each steals one, which fades out in its own slot (for 20 voices, 120 calls).
@@ -147,9 +147,8 @@ private var steals: [Int: [Action]] { [
 @Test func keptSampleGroupsSoundAsAFreshGatherWhenVoicesAreStolenAndCalls() {
     // Odd call sizes.
     for period in [37, 256] {
-        let result = compareKeptToFresh(voices: 20, period: period, calls: 120, script: steals)
-        #expect(result.mismatch == nil, "period \(period): \(result.mismatch ?? "")")
-        #expect(result.kept > 100, "period \(period): kept groups rendered: \(result.kept)")
+        expectKeptSoundsAsFresh(voices: 20, period: period, calls: 120, script: steals, keptOver: 100,
+                                context: "period \(period): ")
     }
 }
 

@@ -10,8 +10,6 @@ import Testing
 import MIDI
 import TestSupport
 
-private let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
-
 private func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
 private func le32(_ v: UInt32) -> [UInt8] { le16(UInt16(v & 0xFFFF)) + le16(UInt16(v >> 16)) }
 /// A chunk; `pad` false leaves an odd size's pad byte out, as some writers do.
@@ -55,12 +53,7 @@ private func oneSampleFont(ogg: [UInt8]? = nil, pcm: [Int16] = [], loop: (UInt32
 /// The Ogg Vorbis stream of the sample that FluidR3Mono_GM.sf3's piano plays at A4, and its name.
 private func pianoStream() throws -> (bytes: [UInt8], name: String, loop: (UInt32, UInt32)) {
     let font = try SoundFont.load(path: fluidR3Mono)
-    let preset = try #require(font.exactPreset(bank: 0, program: 0))
-    let header = font.presets[preset]
-    let zone = try #require((Int(header.zoneStart) ..< Int(header.zoneStart + header.zoneCount)).first {
-        font.zones[$0].contains(key: 69, velocity: 100)
-    })
-    let s = Int(font.zones[zone].sample)
+    let s = try pianoSample(font, key: 69)
     let store = try #require(font.sampleStore)
     let range = try #require(store.slots[s].bytes)
     let file = try Data(contentsOf: URL(fileURLWithPath: fluidR3Mono))

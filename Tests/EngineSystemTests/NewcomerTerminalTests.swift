@@ -36,8 +36,7 @@ extension JACK {
 
         // The preset browser (here the built-in patches): search, Enter plays; the header names it.
         try term.type("/", thenWaitFor: "Presets: built-in patches")
-        try term.type("pad", thenWaitFor: "find: pad_")
-        try term.press("Enter", thenWaitFor: "patch 3: soft pad")
+        try term.find("pad", thenChoose: "patch 3: soft pad")
         try term.waitFor("the header names the patch") { $0.split(separator: "\n").first?.contains("soft pad") == true }
 
         // A note is one monitor row (its copy on midi_out is merged), with its direction.
@@ -55,10 +54,7 @@ extension JACK {
         #expect(header.contains("DSP ") && header.contains("xruns "), "REC hides nothing: \(header)")
         try term.type("i", thenWaitFor: "PLAY")
         try term.type("x", thenWaitFor: "D4 (62) velocity 100")
-        try term.keys("Escape")
-        try term.waitFor("letters are commands again")
-        try term.type("R")
-        try term.waitFor("both saved") { !($0.split(separator: "\n").first?.contains("REC") ?? true) }
+        try term.endTake("R", saved: "both saved")
         try term.quitExpectingSuccess()
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         let stems = Set(files.map { ($0 as NSString).deletingPathExtension })
@@ -85,8 +81,7 @@ extension JACK {
         #expect(screen.contains("= 48"), "the control change is in the monitor: \(screen)")
         // The browser lists the font's presets; a program number finds them in every bank.
         try term.press("Enter", thenWaitFor: "Presets: ")
-        try term.type("40", thenWaitFor: "find: 40_")
-        try term.press("Enter", thenWaitFor: "channel 1: preset 000:040")
+        try term.find("40", thenChoose: "channel 1: preset 000:040")
         try term.waitFor("the header names the preset (at 132 columns its name alone)") { $0.split(separator: "\n").first?.contains("│ Violin │") == true }
         try term.quitExpectingSuccess()
     }

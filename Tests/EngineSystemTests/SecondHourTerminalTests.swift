@@ -23,8 +23,7 @@ import Testing
         try term.type("x")
         screen = try term.waitFor("the note at velocity 120") { $0.contains("D4 (62) velocity 120") }
         #expect(!Self.lines(screen).contains { $0.hasSuffix("velocity 10") || $0.hasSuffix("velocity 12") }, "\(screen)")
-        try term.keys("Escape")
-        try term.quitExpectingSuccess()
+        try term.escapeAndQuitExpectingSuccess()
     }
 
     /// At 80x24 the lifecycle panel has no room: the screen says how to see it, Esc after P leaves the focus
@@ -46,8 +45,7 @@ import Testing
         #expect(help.split(separator: "\n").first?.hasSuffix(" active") == true, "h sent the app home unseen: \(help)")
         // A long description continues on the next line: its end shows.
         #expect(help.contains("record MIDI and audio together, one take name") && help.contains("again saves both)"), "\(help)")
-        try term.keys("Escape")
-        try term.quitExpectingSuccess()
+        try term.escapeAndQuitExpectingSuccess()
     }
 
     /// README step 5: `a` stops the synth, `h`, `f`: back in the foreground the narration says the synth is
@@ -81,13 +79,9 @@ import Testing
         try term.waitFor("the program change in the monitor") { $0.contains("Program Change") || $0.contains(" PC ") }
         try term.type("x", thenWaitFor: "D4 (62) velocity 100")
         try term.type("/", thenWaitFor: "Presets")
-        try term.type("0:40", thenWaitFor: "find: 0:40_")
-        try term.press("Enter", thenWaitFor: "preset 000:040")
+        try term.find("0:40", thenChoose: "preset 000:040")
         try term.type("c", thenWaitFor: "E4 (64) velocity 100")
-        try term.keys("Escape")
-        try term.waitFor("letters are commands again")
-        try term.type("M")
-        try term.waitFor("the take saved") { !($0.split(separator: "\n").first?.contains("REC") ?? true) }
+        try term.endTake("M", saved: "the take saved")
         try term.quitExpectingSuccess()
         let take = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".mid") })
         let listing = try run(backbeatExecutable(), ["smf", directory + "/" + take]).output

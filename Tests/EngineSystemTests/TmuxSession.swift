@@ -86,6 +86,28 @@ final class TmuxSession {
         #expect(status == 0, "\(screen)", sourceLocation: sourceLocation)
     }
 
+    /// In the open preset browser: types `query`, waits for the find line to show it, and chooses the match
+    /// with Enter, waiting until the screen shows `chosen`.
+    func find(_ query: String, thenChoose chosen: String) throws {
+        try type(query, thenWaitFor: "find: \(query)_")
+        try press("Enter", thenWaitFor: chosen)
+    }
+
+    /// Esc (out of play mode, or closing an overlay), then `quitExpectingSuccess`.
+    func escapeAndQuitExpectingSuccess(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try keys("Escape")
+        try quitExpectingSuccess(sourceLocation: sourceLocation)
+    }
+
+    /// Leaves play mode (Esc), presses `key` (M ends a MIDI take, R a MIDI and audio one) and waits until the
+    /// header no longer shows REC: the take is saved.
+    func endTake(_ key: String, saved what: String) throws {
+        try keys("Escape")
+        try waitFor("letters are commands again")
+        try type(key)
+        try waitFor(what) { !($0.split(separator: "\n").first?.contains("REC") ?? true) }
+    }
+
     /// Quits the workstation with `q`; its exit status and the screen after.
     func quit() throws -> (status: Int?, screen: String) {
         try type("q")

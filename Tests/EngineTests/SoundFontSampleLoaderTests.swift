@@ -9,8 +9,6 @@ import Testing
 import MIDI
 import TestSupport
 
-private let fluidR3Mono = "/usr/share/sounds/sf3/FluidR3Mono_GM.sf3"
-
 @Suite(.needs(file: fluidR3Mono, package: "fluidr3mono-gm-soundfont"))
 struct SoundFontSampleLoaderTests {
     /// `font`'s sample cache and a synth playing it, with the samples its channels 1 and 10 start on (piano, drums).
@@ -49,17 +47,9 @@ struct SoundFontSampleLoaderTests {
     /// does not decode, naming the sample, not as a sample "not decoded yet".
     @Test func aBrokenStreamIsNamedOnceAndTheOtherSamplesPlay() throws {
         let original = try SoundFont.load(path: fluidR3Mono)
-        let pianoPreset = try #require(original.exactPreset(bank: 0, program: 0))
-        let header = original.presets[pianoPreset]
-        let zones = Int(header.zoneStart) ..< Int(header.zoneStart + header.zoneCount)
-        func sample(forKey key: UInt8) throws -> Int {
-            Int(original.zones[try #require(zones.first { original.zones[$0].contains(key: key, velocity: 100) })].sample)
-        }
-        let bad = try sample(forKey: 69)
-        let goodKey = try #require((UInt8(21) ... 108).first { (try? sample(forKey: $0)).map { $0 != bad } == true })
-        let stream = try #require(original.sampleStore?.slots[bad].bytes)
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fluidR3Mono)))
-        for i in stream.lowerBound + 30 ..< stream.lowerBound + 60 { bytes[i] ^= 0x5A }  // its identification header
+        let bad = try pianoSample(original, key: 69)
+        let goodKey = try #require((UInt8(21) ... 108).first { (try? pianoSample(original, key: $0)).map { $0 != bad } == true })
+        let bytes = try fluidR3MonoDamaging(sample: bad, of: original)
         let name = "sample \(bad) '\(original.sampleNames[bad])'"
 
         let font = try SoundFont.load(bytes: bytes)

@@ -23,7 +23,7 @@ public struct ChorusSettings: Sendable, Equatable {
     @_noLocks public init() {}
 
     /// The shortest delay, milliseconds: the sweep starts here.
-    public static var minimumDelay: Float { @_noLocks get { 4 } }
+    @inlinable public static var minimumDelay: Float { @_noLocks get { 4 } }
 }
 
 struct ModulatedChorus: ~Copyable {

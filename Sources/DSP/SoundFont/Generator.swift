@@ -1,67 +1,66 @@
 // The SoundFont 2.04 vocabulary, named once: generator numbers (the index into a zone's and a voice's
 // generator values) and the modulator source words' fields. The loader, the resolver and the sample voices all
-// read these names; the getters are `@_noLocks` so the real-time code of other files may call them under the
-// checker.
+// read these names.
 
 /// SoundFont 2.04 generator numbers (section 8.1.2), the index into `SoundFontZone.generators`.
 public enum SoundFontGenerator {
-    public static var startAddressOffset: Int { @_noLocks get { 0 } }
-    public static var endAddressOffset: Int { @_noLocks get { 1 } }
-    public static var startLoopAddressOffset: Int { @_noLocks get { 2 } }
-    public static var endLoopAddressOffset: Int { @_noLocks get { 3 } }
-    public static var startAddressCoarseOffset: Int { @_noLocks get { 4 } }
-    public static var modLFOToPitch: Int { @_noLocks get { 5 } }
-    public static var vibLFOToPitch: Int { @_noLocks get { 6 } }
-    public static var modEnvToPitch: Int { @_noLocks get { 7 } }
-    public static var initialFilterFc: Int { @_noLocks get { 8 } }
-    public static var initialFilterQ: Int { @_noLocks get { 9 } }
-    public static var modLFOToFilterFc: Int { @_noLocks get { 10 } }
-    public static var modEnvToFilterFc: Int { @_noLocks get { 11 } }
-    public static var endAddressCoarseOffset: Int { @_noLocks get { 12 } }
-    public static var modLFOToVolume: Int { @_noLocks get { 13 } }
-    public static var chorusEffectsSend: Int { @_noLocks get { 15 } }
-    public static var reverbEffectsSend: Int { @_noLocks get { 16 } }
-    public static var pan: Int { @_noLocks get { 17 } }
-    public static var delayModLFO: Int { @_noLocks get { 21 } }
-    public static var freqModLFO: Int { @_noLocks get { 22 } }
-    public static var delayVibLFO: Int { @_noLocks get { 23 } }
-    public static var freqVibLFO: Int { @_noLocks get { 24 } }
-    public static var delayModEnv: Int { @_noLocks get { 25 } }
-    public static var attackModEnv: Int { @_noLocks get { 26 } }
-    public static var holdModEnv: Int { @_noLocks get { 27 } }
-    public static var decayModEnv: Int { @_noLocks get { 28 } }
-    public static var sustainModEnv: Int { @_noLocks get { 29 } }
-    public static var releaseModEnv: Int { @_noLocks get { 30 } }
-    public static var keynumToModEnvHold: Int { @_noLocks get { 31 } }
-    public static var keynumToModEnvDecay: Int { @_noLocks get { 32 } }
-    public static var delayVolEnv: Int { @_noLocks get { 33 } }
-    public static var attackVolEnv: Int { @_noLocks get { 34 } }
-    public static var holdVolEnv: Int { @_noLocks get { 35 } }
-    public static var decayVolEnv: Int { @_noLocks get { 36 } }
-    public static var sustainVolEnv: Int { @_noLocks get { 37 } }
-    public static var releaseVolEnv: Int { @_noLocks get { 38 } }
-    public static var keynumToVolEnvHold: Int { @_noLocks get { 39 } }
-    public static var keynumToVolEnvDecay: Int { @_noLocks get { 40 } }
-    public static var instrument: Int { @_noLocks get { 41 } }
-    public static var keyRange: Int { @_noLocks get { 43 } }
-    public static var velRange: Int { @_noLocks get { 44 } }
-    public static var startLoopAddressCoarseOffset: Int { @_noLocks get { 45 } }
-    public static var keynum: Int { @_noLocks get { 46 } }
-    public static var velocity: Int { @_noLocks get { 47 } }
-    public static var initialAttenuation: Int { @_noLocks get { 48 } }
-    public static var endLoopAddressCoarseOffset: Int { @_noLocks get { 50 } }
-    public static var coarseTune: Int { @_noLocks get { 51 } }
-    public static var fineTune: Int { @_noLocks get { 52 } }
-    public static var sampleID: Int { @_noLocks get { 53 } }
-    public static var sampleModes: Int { @_noLocks get { 54 } }
-    public static var scaleTuning: Int { @_noLocks get { 56 } }
-    public static var exclusiveClass: Int { @_noLocks get { 57 } }
-    public static var overridingRootKey: Int { @_noLocks get { 58 } }
+    @inlinable public static var startAddressOffset: Int { @_noLocks get { 0 } }
+    @inlinable public static var endAddressOffset: Int { @_noLocks get { 1 } }
+    @inlinable public static var startLoopAddressOffset: Int { @_noLocks get { 2 } }
+    @inlinable public static var endLoopAddressOffset: Int { @_noLocks get { 3 } }
+    @inlinable public static var startAddressCoarseOffset: Int { @_noLocks get { 4 } }
+    @inlinable public static var modLFOToPitch: Int { @_noLocks get { 5 } }
+    @inlinable public static var vibLFOToPitch: Int { @_noLocks get { 6 } }
+    @inlinable public static var modEnvToPitch: Int { @_noLocks get { 7 } }
+    @inlinable public static var initialFilterFc: Int { @_noLocks get { 8 } }
+    @inlinable public static var initialFilterQ: Int { @_noLocks get { 9 } }
+    @inlinable public static var modLFOToFilterFc: Int { @_noLocks get { 10 } }
+    @inlinable public static var modEnvToFilterFc: Int { @_noLocks get { 11 } }
+    @inlinable public static var endAddressCoarseOffset: Int { @_noLocks get { 12 } }
+    @inlinable public static var modLFOToVolume: Int { @_noLocks get { 13 } }
+    @inlinable public static var chorusEffectsSend: Int { @_noLocks get { 15 } }
+    @inlinable public static var reverbEffectsSend: Int { @_noLocks get { 16 } }
+    @inlinable public static var pan: Int { @_noLocks get { 17 } }
+    @inlinable public static var delayModLFO: Int { @_noLocks get { 21 } }
+    @inlinable public static var freqModLFO: Int { @_noLocks get { 22 } }
+    @inlinable public static var delayVibLFO: Int { @_noLocks get { 23 } }
+    @inlinable public static var freqVibLFO: Int { @_noLocks get { 24 } }
+    @inlinable public static var delayModEnv: Int { @_noLocks get { 25 } }
+    @inlinable public static var attackModEnv: Int { @_noLocks get { 26 } }
+    @inlinable public static var holdModEnv: Int { @_noLocks get { 27 } }
+    @inlinable public static var decayModEnv: Int { @_noLocks get { 28 } }
+    @inlinable public static var sustainModEnv: Int { @_noLocks get { 29 } }
+    @inlinable public static var releaseModEnv: Int { @_noLocks get { 30 } }
+    @inlinable public static var keynumToModEnvHold: Int { @_noLocks get { 31 } }
+    @inlinable public static var keynumToModEnvDecay: Int { @_noLocks get { 32 } }
+    @inlinable public static var delayVolEnv: Int { @_noLocks get { 33 } }
+    @inlinable public static var attackVolEnv: Int { @_noLocks get { 34 } }
+    @inlinable public static var holdVolEnv: Int { @_noLocks get { 35 } }
+    @inlinable public static var decayVolEnv: Int { @_noLocks get { 36 } }
+    @inlinable public static var sustainVolEnv: Int { @_noLocks get { 37 } }
+    @inlinable public static var releaseVolEnv: Int { @_noLocks get { 38 } }
+    @inlinable public static var keynumToVolEnvHold: Int { @_noLocks get { 39 } }
+    @inlinable public static var keynumToVolEnvDecay: Int { @_noLocks get { 40 } }
+    @inlinable public static var instrument: Int { @_noLocks get { 41 } }
+    @inlinable public static var keyRange: Int { @_noLocks get { 43 } }
+    @inlinable public static var velRange: Int { @_noLocks get { 44 } }
+    @inlinable public static var startLoopAddressCoarseOffset: Int { @_noLocks get { 45 } }
+    @inlinable public static var keynum: Int { @_noLocks get { 46 } }
+    @inlinable public static var velocity: Int { @_noLocks get { 47 } }
+    @inlinable public static var initialAttenuation: Int { @_noLocks get { 48 } }
+    @inlinable public static var endLoopAddressCoarseOffset: Int { @_noLocks get { 50 } }
+    @inlinable public static var coarseTune: Int { @_noLocks get { 51 } }
+    @inlinable public static var fineTune: Int { @_noLocks get { 52 } }
+    @inlinable public static var sampleID: Int { @_noLocks get { 53 } }
+    @inlinable public static var sampleModes: Int { @_noLocks get { 54 } }
+    @inlinable public static var scaleTuning: Int { @_noLocks get { 56 } }
+    @inlinable public static var exclusiveClass: Int { @_noLocks get { 57 } }
+    @inlinable public static var overridingRootKey: Int { @_noLocks get { 58 } }
     /// The "initial pitch" destination of the default pitch-wheel modulator (section 8.4.10): not a generator
     /// a file may set, so it uses the unused number 59 (as FluidSynth does); its value is in cents.
-    public static var initialPitch: Int { @_noLocks get { 59 } }
+    @inlinable public static var initialPitch: Int { @_noLocks get { 59 } }
     /// Generators 0..<count exist (60, endOper, is the terminator).
-    public static var count: Int { @_noLocks get { 61 } }
+    @inlinable public static var count: Int { @_noLocks get { 61 } }
 
     /// The specification's default value of each generator (section 8.1.3): -12000 timecents for envelope and
     /// LFO delays and times, 13500 cents for the filter cutoff, 100 for scale tuning, -1 for keynum, velocity

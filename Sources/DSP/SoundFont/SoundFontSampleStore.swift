@@ -19,7 +19,7 @@ import TextOutput
 // again, never fault).
 
 /// A SoundFont 3 sample's state in its store's `ready` flags: the real-time thread plays only `decoded`, and
-/// counts a missed note in `missed[state]` (plain constants, as the synth's voice stages are).
+/// counts a missed note in `missed[state]`.
 enum SampleState {
     static var notDecoded: UInt8 { @_noLocks get { 0 } }
     static var decoded: UInt8 { @_noLocks get { 1 } }
