@@ -18,20 +18,20 @@ var attenuationGeneratorScale: Float { @_noLocks get { 0.4 } }
 /// the amounts are Backbeat's, in the generators' units. The filter follows at once, also for sounding notes;
 /// the envelope times apply to the notes started after the change.
 public enum SoundControllers {
-    public static var brightness: Int { @_noLocks get { 74 } }
-    public static var resonance: Int { @_noLocks get { 71 } }
-    public static var attack: Int { @_noLocks get { 73 } }
-    public static var release: Int { @_noLocks get { 72 } }
-    public static var decay: Int { @_noLocks get { 75 } }
+    @inlinable public static var brightness: Int { @_noLocks get { 74 } }
+    @inlinable public static var resonance: Int { @_noLocks get { 71 } }
+    @inlinable public static var attack: Int { @_noLocks get { 73 } }
+    @inlinable public static var release: Int { @_noLocks get { 72 } }
+    @inlinable public static var decay: Int { @_noLocks get { 75 } }
     /// CC74 0 lowers the cutoff by 5 octaves (6000 cents).
-    public static var brightnessCents: Float { @_noLocks get { 6000 } }
+    @inlinable public static var brightnessCents: Float { @_noLocks get { 6000 } }
     /// CC71 127 raises the filter's resonance peak by 21.7 dB (220 cB at full scale).
-    public static var resonanceCentibels: Float { @_noLocks get { 220 } }
+    @inlinable public static var resonanceCentibels: Float { @_noLocks get { 220 } }
     /// CC73 127 makes the attack 63 times longer, 0 64 times shorter (7200 timecents: 6 octaves of time).
-    public static var attackTimecents: Float { @_noLocks get { 7200 } }
+    @inlinable public static var attackTimecents: Float { @_noLocks get { 7200 } }
     /// CC75 and CC72: 16 times shorter to about 16 times longer (4800 timecents).
-    public static var decayTimecents: Float { @_noLocks get { 4800 } }
-    public static var releaseTimecents: Float { @_noLocks get { 4800 } }
+    @inlinable public static var decayTimecents: Float { @_noLocks get { 4800 } }
+    @inlinable public static var releaseTimecents: Float { @_noLocks get { 4800 } }
 
     /// A controller value as a centred offset: -1 at 0, 0 at 64, 63/64 at 127.
     @_noLocks @inline(__always)

@@ -125,8 +125,7 @@ public final class Synth: @unchecked Sendable {
         didSet { if !VoiceLoopPath.supported.contains(voiceLoops) { voiceLoops = VoiceLoopPath.fastest } }
     }
 
-    /// A voice slot's stage, the values stored in `VoiceSlots.stage`: plain bytes, because an enum's
-    /// synthesized `rawValue` lives in one file, where the `@_noLocks` checker of other files cannot see it.
+    /// A voice slot's stage, the values stored in `VoiceSlots.stage`.
     enum Stage {
         static var free: UInt8 { @_noLocks get { 0 } }
         static var attack: UInt8 { @_noLocks get { 1 } }

@@ -1,6 +1,4 @@
-// The synth's constants, as computed globals: a static or global stored `let` is initialized lazily
-// (swift_once), which the real-time path must not touch; `@_noLocks` getters so code in other files may
-// read them on that path.
+// The synth's constants.
 /// MIDI channels with their own controller state.
 var channelCount: Int { @_noLocks get { 16 } }
 /// Stolen voices and CC 120 fade out over these times: short, but long enough not to click.
