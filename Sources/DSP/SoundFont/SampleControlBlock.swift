@@ -102,7 +102,7 @@ extension Synth {
             let leaves = .!stays .& used
             guard anyLane(leaves) else { return }
             for l in 0..<count where leaves[l] {
-                let voice = self.samples.slots.state + Int(slots[l])
+                let voice = self.samples.slots.state.baseAddress + Int(slots[l])
                 var e = volume ? voice.pointee.volumeEnvelope : voice.pointee.modulationEnvelope
                 e.value = floats[8 &* value &+ l]
                 if e.waits { e.remaining = left[l] }
@@ -127,7 +127,7 @@ extension Synth {
             if anyLane(slow) {
                 for l in 0..<count where slow[l] {
                     if waits[l] { // from where it was, through its delay
-                        let voice = self.samples.slots.state + Int(slots[l])
+                        let voice = self.samples.slots.state.baseAddress + Int(slots[l])
                         var lfo = modulation ? voice.pointee.modulationLFO : voice.pointee.vibratoLFO
                         lfo.phase = before[l]
                         lfo.advance(n)

@@ -2,30 +2,23 @@
 /// whose stage, channel, note, fade and filter states the sample voices share), plus the per-slice list of
 /// slots that play samples. Each array a `FixedArray` of its own, freed with the synth.
 struct SampleVoiceSlots: ~Copyable {
-    private let stateMemory: FixedArray<SampleVoice>
-    var state: UnsafeMutablePointer<SampleVoice> { @_noLocks get { stateMemory.baseAddress } }
+    let state: FixedArray<SampleVoice>
     /// Per slice: the sounding sample voices' slots, rendered eight at a time.
-    private let activeSlotsMemory: FixedArray<Int32>
-    var activeSlots: UnsafeMutablePointer<Int32> { @_noLocks get { activeSlotsMemory.baseAddress } }
+    let activeSlots: FixedArray<Int32>
     /// Per group of a slice (its place in the slice's order, `Synth.renderSampleVoices`): its control values,
     /// eight lanes a row (`SampleControl`; written lane by lane as scalars, read as vectors: writing single
     /// lanes of a vector in a register costs far more), and its lanes' `SampleLanes.offset`. A group kept
     /// between slices (`kept`) keeps them there (Synth+SampleLaneCache.swift).
-    private let groupFloatsMemory: FixedArray<Float>
-    var groupFloats: UnsafeMutablePointer<Float> { @_noLocks get { groupFloatsMemory.baseAddress } }
-    private let groupIntsMemory: FixedArray<Int32>
-    var groupInts: UnsafeMutablePointer<Int32> { @_noLocks get { groupIntsMemory.baseAddress } }
-    private let groupOffsetsMemory: FixedArray<Int>
-    var groupOffsets: UnsafeMutablePointer<Int> { @_noLocks get { groupOffsetsMemory.baseAddress } }
+    let groupFloats: FixedArray<Float>
+    let groupInts: FixedArray<Int32>
+    let groupOffsets: FixedArray<Int>
     /// Per group: what it was kept with at the end of the last slice (`KeptSampleGroup.count` 0: not kept).
-    private let keptMemory: FixedArray<KeptSampleGroup>
-    var kept: UnsafeMutablePointer<KeptSampleGroup> { @_noLocks get { keptMemory.baseAddress } }
+    let kept: FixedArray<KeptSampleGroup>
     /// [0]: the groups of the last slice (those at and past it are not kept).
     let keptLive: FixedArray<Int>
     let groupCount: Int
     /// Per stack layer, in a slice: the end of its voices in `activeSlots` (sorted by layer).
-    private let layerEndsMemory: FixedArray<Int>
-    var layerEnds: UnsafeMutablePointer<Int> { @_noLocks get { layerEndsMemory.baseAddress } }
+    let layerEnds: FixedArray<Int>
     /// The sample loop's interpolation weights (`InterpolationTable`, a view of the two arrays below).
     let interpolation: InterpolationTable
     private let interpolationWeights: FixedArray<HalfLanes>, interpolationWords: FixedArray<SIMD4<Int16>>
@@ -34,48 +27,43 @@ struct SampleVoiceSlots: ~Copyable {
     /// first reaches it and shared by every voice that plays it (`Synth.loopCopy`), so that a chord of many
     /// voices on one loop reads one copy, which stays in the cache between periods. As many copies as slots,
     /// up to `unrolledLoopCopies`.
-    private let unrolledLoopsMemory: FixedArray<Int16>
-    var unrolledLoops: UnsafeMutablePointer<Int16> { @_noLocks get { unrolledLoopsMemory.baseAddress } }
+    let unrolledLoops: FixedArray<Int16>
     /// Per copy: the loop it holds, (stack layer, start, length, 0); length 0 for none yet.
-    private let copyKeysMemory: FixedArray<SIMD4<Int32>>
-    var copyKeys: UnsafeMutablePointer<SIMD4<Int32>> { @_noLocks get { copyKeysMemory.baseAddress } }
+    let copyKeys: FixedArray<SIMD4<Int32>>
     /// Per copy: the last slice a voice played from it. One no voice played from in this slice or the last
     /// is free to hold another loop (a voice that plays from a copy does so in every slice).
-    private let copyStampsMemory: FixedArray<UInt32>
-    var copyStamps: UnsafeMutablePointer<UInt32> { @_noLocks get { copyStampsMemory.baseAddress } }
+    let copyStamps: FixedArray<UInt32>
     /// A loop's hash -> the copy that holds it (or held it: the key says), -1 for none.
-    private let copyBucketsMemory: FixedArray<Int32>
-    var copyBuckets: UnsafeMutablePointer<Int32> { @_noLocks get { copyBucketsMemory.baseAddress } }
+    let copyBuckets: FixedArray<Int32>
     let copyBucketMask: Int
     /// [0] the slices rendered (from 2, so every copy starts free), [1] the clock hand (the next copy looked
     /// at for reuse), [2] the last slice in which none was free.
-    private let copyClockMemory: FixedArray<UInt32>
-    var copyClock: UnsafeMutablePointer<UInt32> { @_noLocks get { copyClockMemory.baseAddress } }
+    let copyClock: FixedArray<UInt32>
     let copyCount: Int
 
     /// Slots for `count` voices of a font (or stack) of `layers` layers.
     init(count: Int, layers: Int) {
-        stateMemory = FixedArray(count, SampleVoice())
-        activeSlotsMemory = FixedArray(count, 0)
+        state = FixedArray(count, SampleVoice())
+        activeSlots = FixedArray(count, 0)
         // Each layer's voices in groups of eight: at most one group per layer not full.
         groupCount = (count + 7) / 8 + max(layers, 1)
-        groupFloatsMemory = FixedArray(groupCount * 8 * SampleControl.allFloatRows, 0)
-        groupIntsMemory = FixedArray(groupCount * 8 * SampleControl.intRows, 0)
-        groupOffsetsMemory = FixedArray(groupCount * 8, 0)
-        keptMemory = FixedArray(groupCount, KeptSampleGroup())
+        groupFloats = FixedArray(groupCount * 8 * SampleControl.allFloatRows, 0)
+        groupInts = FixedArray(groupCount * 8 * SampleControl.intRows, 0)
+        groupOffsets = FixedArray(groupCount * 8, 0)
+        kept = FixedArray(groupCount, KeptSampleGroup())
         keptLive = FixedArray(1, 0)
-        layerEndsMemory = FixedArray(max(layers, 1), 0)
+        layerEnds = FixedArray(max(layers, 1), 0)
         interpolationWeights = FixedArray(InterpolationTable.rows, .zero)
         interpolationWords = FixedArray(InterpolationTable.rows, .zero)
         interpolation = InterpolationTable(weights: interpolationWeights.baseAddress, words: interpolationWords.baseAddress)
         let copies = min(count, unrolledLoopCopies)
-        unrolledLoopsMemory = FixedArray(copies * unrolledLoopFrames, 0)
-        copyKeysMemory = FixedArray(copies, SIMD4())
-        copyStampsMemory = FixedArray(copies, 0)
+        unrolledLoops = FixedArray(copies * unrolledLoopFrames, 0)
+        copyKeys = FixedArray(copies, SIMD4())
+        copyStamps = FixedArray(copies, 0)
         let buckets = 1 << (Int.bitWidth - (2 * copies - 1).leadingZeroBitCount) // a power of two >= 2 copies
-        copyBucketsMemory = FixedArray(buckets, -1)
+        copyBuckets = FixedArray(buckets, -1)
         copyBucketMask = buckets - 1
-        copyClockMemory = FixedArray(3, 0)
+        copyClock = FixedArray(3, 0)
         copyCount = copies
         copyClock[0] = 2
     }
@@ -83,8 +71,8 @@ struct SampleVoiceSlots: ~Copyable {
     /// Group `g`'s rows and lane offsets.
     @_noLocks @inline(__always)
     func rows(_ g: Int) -> SampleRows {
-        SampleRows(floats: groupFloats + g &* (8 &* SampleControl.allFloatRows),
-                   ints: groupInts + g &* (8 &* SampleControl.intRows), offsets: groupOffsets + 8 &* g)
+        SampleRows(floats: groupFloats.baseAddress + g &* (8 &* SampleControl.allFloatRows),
+                   ints: groupInts.baseAddress + g &* (8 &* SampleControl.intRows), offsets: groupOffsets.baseAddress + 8 &* g)
     }
 }
 

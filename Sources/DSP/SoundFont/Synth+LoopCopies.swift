@@ -24,7 +24,7 @@ extension Synth {
     func unrollLane(_ rows: SampleRows, _ l: Int, slot v: Int, layer: Int, sample: SampleData, start: Int32,
                     length: Int32) -> Bool {
         let ints = rows.ints
-        let voice = samples.slots.state + v
+        let voice = samples.slots.state.baseAddress + v
         if voice.pointee.unrolledSpan == 0 {
             let c = loopCopy(layer: layer, sample: sample, start: start, length: length)
             guard c >= 0 else { return false }
@@ -40,7 +40,7 @@ extension Synth {
         ints[8 &* SampleControl.lastIndex &+ l] = start &+ span &+ 1
         ints[8 &* SampleControl.fastLimit &+ l] = start &+ span &- 2
         ints[8 &* SampleControl.copy &+ l] = voice.pointee.copy
-        let copy = samples.slots.unrolledLoops + Int(voice.pointee.copy) &* unrolledLoopFrames
+        let copy = samples.slots.unrolledLoops.baseAddress + Int(voice.pointee.copy) &* unrolledLoopFrames
         rows.offsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
         return true
     }
@@ -52,12 +52,12 @@ extension Synth {
     /// frames. -1 when none is free (looked for once a slice).
     @_noLocks @inline(never)
     func loopCopy(layer: Int, sample: SampleData, start: Int32, length: Int32) -> Int32 {
-        let copies = samples.slots.copyCount, keys = samples.slots.copyKeys, stamps = samples.slots.copyStamps
-        let clock = samples.slots.copyClock
+        let copies = samples.slots.copyCount, keys = samples.slots.copyKeys.baseAddress, stamps = samples.slots.copyStamps.baseAddress
+        let clock = samples.slots.copyClock.baseAddress
         let slice = clock[0]
         let key = SIMD4<Int32>(Int32(truncatingIfNeeded: layer), start, length, 0)
         let hash = (UInt32(bitPattern: start) &* 0x9E37_79B1) ^ (UInt32(bitPattern: length) &* 0x85EB_CA77) ^ UInt32(truncatingIfNeeded: layer)
-        let bucket = samples.slots.copyBuckets + (Int(hash >> 7) & samples.slots.copyBucketMask)
+        let bucket = samples.slots.copyBuckets.baseAddress + (Int(hash >> 7) & samples.slots.copyBucketMask)
         let held = Int(bucket.pointee)
         if held >= 0 && keys[held] == key {
             stamps[held] = slice
@@ -68,7 +68,7 @@ extension Synth {
         for _ in 0..<copies {
             if slice &- stamps[c] >= 2 {
                 unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: unrolledPasses(length),
-                           into: samples.slots.unrolledLoops + c &* unrolledLoopFrames)
+                           into: samples.slots.unrolledLoops.baseAddress + c &* unrolledLoopFrames)
                 keys[c] = key
                 stamps[c] = slice
                 bucket.pointee = Int32(c)

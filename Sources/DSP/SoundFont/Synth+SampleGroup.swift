@@ -22,7 +22,7 @@ extension Synth {
     /// fonts the slots are first gathered by layer (a group's eight lanes read one sample data).
     @_noLocks
     func renderSampleVoices(count: Int, frames: Int) {
-        let slots = samples.slots.activeSlots, layerEnds = samples.slots.layerEnds
+        let slots = samples.slots.activeSlots.baseAddress, layerEnds = samples.slots.layerEnds.baseAddress
         samples.slots.copyClock[0] &+= 1 // a new slice for the loop copies' stamps (`loopCopy`)
         var begin = 0
         for layer in 0..<samples.font.layerCount {
@@ -64,7 +64,7 @@ extension Synth {
         let dataCount = Int32(max(samples.font.layerDataCount[layer], 1))
         let sample = SampleData(data: samples.font.layerData[layer], lowBytes: samples.font.layerLowBytes[layer],
                                 lastIndex: HalfLaneInts(repeating: dataCount - 1))
-        let rows = samples.slots.rows(g), keep = samples.slots.kept + g
+        let rows = samples.slots.rows(g), keep = samples.slots.kept.baseAddress + g
         let floats = rows.floats, ints = rows.ints
         @inline(__always) func row(_ r: Int) -> Lanes { UnsafeRawPointer(floats + 8 &* r).loadUnaligned(as: Lanes.self) }
         @inline(__always) func setRow(_ r: Int, _ x: Lanes) { UnsafeMutableRawPointer(floats + 8 &* r).storeBytes(of: x, as: Lanes.self) }
@@ -130,7 +130,7 @@ extension Synth {
             while pending != 0 {
                 let l = pending.trailingZeroBitCount
                 pending &= pending &- 1
-                let voice = samples.slots.state + Int(slots[l])
+                let voice = samples.slots.state.baseAddress + Int(slots[l])
                 let start = voice.pointee.loopStart, end = voice.pointee.loopEnd
                 let p = l < 4 ? low.position[l] : high.position[l &- 4]
                 if p >= start && p < end {
@@ -249,7 +249,7 @@ extension Synth {
         for l in 0..<count {
             let v = Int(slots[l])
             if ended[l] {
-                scatterControls(rows, l, voice: samples.slots.state + v, slot: v)
+                scatterControls(rows, l, voice: samples.slots.state.baseAddress + v, slot: v)
                 freeVoice(v)
             } else {
                 writeBackLane(rows, l, slot: v)
@@ -279,7 +279,7 @@ extension Synth {
         let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
         for l in 0..<count {
             let v = Int(slots[l])
-            let voice = samples.slots.state + v
+            let voice = samples.slots.state.baseAddress + v
             // A key let go takes effect between calls: the envelopes enter their release before the first block.
             if voices.stage[v] == Stage.release && voice.pointee.released == 0 {
                 voice.pointee.released = 1

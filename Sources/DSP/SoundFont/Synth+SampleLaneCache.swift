@@ -19,7 +19,7 @@ extension Synth {
     /// slice gathers is up to date.
     @_noLocks
     func keepSampleGroups() {
-        let kept = samples.slots.kept, slots = samples.slots.activeSlots
+        let kept = samples.slots.kept.baseAddress, slots = samples.slots.activeSlots.baseAddress
         let live = samples.slots.keptLive[0]
         let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
         var g = 0, begin = 0
@@ -65,7 +65,7 @@ extension Synth {
     /// Kept group `g`'s state back into its voices; the group is no longer kept.
     @_noLocks
     func writeBackSampleGroup(_ g: Int) {
-        let keep = samples.slots.kept + g, rows = samples.slots.rows(g)
+        let keep = samples.slots.kept.baseAddress + g, rows = samples.slots.rows(g)
         for l in 0..<Int(keep.pointee.count) { writeBackLane(rows, l, slot: Int(keep.pointee.slots[l])) }
         keep.pointee.count = 0
     }
@@ -74,7 +74,7 @@ extension Synth {
     /// not kept or when it stops being kept.
     @_noLocks @inline(__always)
     func writeBackLane(_ rows: SampleRows, _ l: Int, slot v: Int) {
-        let voice = samples.slots.state + v, floats = rows.floats, ints = rows.ints
+        let voice = samples.slots.state.baseAddress + v, floats = rows.floats, ints = rows.ints
         scatterControls(rows, l, voice: voice, slot: v)
         // A voice in its loop's copy keeps its place in the copy (`unrollLane`) from call to call.
         voice.pointee.position = ints[8 &* SampleControl.position &+ l]

@@ -199,7 +199,7 @@ extension Synth {
         for v in 0..<slotLimit where stages[v] != Stage.free && kinds[v] == VoiceKind.sample {
             let ch = Int(voices.channel[v])
             guard mask & (1 << UInt16(ch)) != 0 else { continue }
-            let voice = samples.slots.state + v
+            let voice = samples.slots.state.baseAddress + v
             let z = Int(voice.pointee.zone)
             let values = generatorValues(zone: z, channel: ch, key: voice.pointee.key, velocity: voice.pointee.velocity)
             let sample = samples.font.samples[Int(samples.font.zones[z].sample)] // checked when the voice started

@@ -157,7 +157,7 @@ extension Synth {
         // whose pitch moves (vibrato) or that glide (portamento) differ from steady ones only in their phase
         // steps: they are gathered apart.
         let stages = voices.stage, levels = voices.envelope, fadeSteps = voices.fadeStep, channels = voices.channel
-        let kinds = voices.kind, sampleSlots = samples.slots.activeSlots, glides = voices.glide, patchOf = voices.patch
+        let kinds = voices.kind, sampleSlots = samples.slots.activeSlots.baseAddress, glides = voices.glide, patchOf = voices.patch
         let active = voices.activeSlots, gliding = voices.glidingSlots
         var sampleCount = 0, drumCount = 0
         for v in 0..<slotLimit where stages[v] != Stage.free {
