@@ -67,6 +67,10 @@ extension Synth {
         let sends = wavetableSends(slots, count: count)
         let outLeft = sends.any ? mix.effects.groupLeft : mix.scratch.sumLeft
         let outRight = sends.any ? mix.effects.groupRight : mix.scratch.sumRight
+        let pitchRows = mix.scratch.pitch, pitchMax = mix.scratch.pitchMax
+        let gainRowsLeft = mix.scratch.left, gainRowsRight = mix.scratch.right
+        let pairOffsets = builtIn.wavetables.pairOffsets, levels = builtIn.wavetables.levelForMaxHarmonics
+        let levelCount = builtIn.wavetables.levelCount
         for l in 0..<count {
             let v = Int(slots[l])
             let ch = Int(voices.channel[v])
@@ -79,7 +83,7 @@ extension Synth {
             gains[l] = voices.amplitude[v]; scales[l] = voices.filterScale[v]; bases[l] = base
             channelOffsets[l] = Int32(ch * frameCount)
             // The richest table whose harmonics stay below Nyquist at this slice's highest pitch.
-            var maxIncrement = min(base * mix.scratch.pitchMax[ch], 0.49)
+            var maxIncrement = min(base * pitchMax[ch], 0.49)
             let glide = voices.glide[v]
             if glide != 0 { // portamento: the phase steps ramp (it starts above its note when positive)
                 glides[l] = glide; glideSteps[l] = voices.glideStep[v]
@@ -89,15 +93,14 @@ extension Synth {
                 maxIncrement = min(maxIncrement * FastMath.exp2(max(glide, 0) * (1.0 / 1200)), 0.49)
             }
             let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
-            offsets[l] = builtIn.wavetables.pairOffsets[wave * builtIn.wavetables.levelCount
-                                                + Int(builtIn.wavetables.levelForMaxHarmonics[max(allowed, 1)])]
+            offsets[l] = pairOffsets[wave * levelCount + Int(levels[max(allowed, 1)])]
             if pitchMoves & chBit != 0 { pitchVaries = true; rampable = false } else {
-                steps[l] = UInt32(min(base * mix.scratch.pitch[ch * frameCount], 0.49) * phaseStepsPerCycle)
+                steps[l] = UInt32(min(base * pitchRows[ch * frameCount], 0.49) * phaseStepsPerCycle)
             }
             if gainsMove & chBit != 0 { gainsVary = true }
             // Both gains are halved: the filter's output form yields twice its v2.
-            halfLeft[l] = 0.5 * mix.scratch.left[ch * frameCount]
-            halfRight[l] = 0.5 * mix.scratch.right[ch * frameCount]
+            halfLeft[l] = 0.5 * gainRowsLeft[ch * frameCount]
+            halfRight[l] = 0.5 * gainRowsRight[ch * frameCount]
         }
 
         let perSample = mix.scratch.lanes, stride = frameCount
