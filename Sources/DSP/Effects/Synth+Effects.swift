@@ -102,50 +102,10 @@ extension Synth {
         return (reverb, chorus, any)
     }
 
-    /// The first send of a slice clears the buses' lanes (the slices without one leave them as they were).
-    @_noLocks @inline(__always)
-    func beginSends(frames: Int) {
-        if mix.effects.sent { return }
-        mix.effects.reverbLanes.update(repeating: .zero, count: 2 * frames)
-        mix.effects.chorusLanes.update(repeating: .zero, count: 2 * frames)
-        mix.effects.sent = true
-    }
-
     /// What channel `ch`'s CC91 and CC93 add to a built-in voice's sends (the default modulators' 20 % at full).
     @_noLocks @inline(__always)
     func controllerSends(channel ch: Int) -> (reverb: Float, chorus: Float) {
-        let cc = controls.midi.controllers + ch * 128
-        let share = controllerSendShare / 127
-        return (share * Float(cc[Int(Controller.reverbSend.rawValue)]), share * Float(cc[Int(Controller.chorusSend.rawValue)]))
-    }
-
-    /// The sends of a drum voice on channel `ch`: its channel's CC91 and CC93 alone (the kit has no sends of its
-    /// own), each 0 when its bus is off, already scaled as `foldGroup` scales a voice's (left + right).
-    @_noLocks @inline(__always)
-    func drumSends(channel ch: Int) -> (reverb: Float, chorus: Float) {
-        let (reverb, chorus) = controllerSends(channel: ch)
-        return (mix.effects.reverbOn ? reverb * sendPanScale : 0, mix.effects.chorusOn ? chorus * sendPanScale : 0)
-    }
-
-    /// A group rendered into `effects.groupLeft/Right`: added into the lane sums (as rendering there would
-    /// have) and, times each lane's sends, into the buses' lanes; the group buffers are left zeroed.
-    @_noLocks
-    func foldGroup(frames: Int, reverb: Lanes, chorus: Lanes) {
-        beginSends(frames: frames)
-        let reverbLanes = mix.effects.reverbLanes, chorusLanes = mix.effects.chorusLanes
-        let gl = mix.effects.groupLeft, gr = mix.effects.groupRight, sl = mix.scratch.sumLeft, sr = mix.scratch.sumRight
-        let r0 = reverb.lowHalf * sendPanScale, r1 = reverb.highHalf * sendPanScale
-        let c0 = chorus.lowHalf * sendPanScale, c1 = chorus.highHalf * sendPanScale
-        for n in 0..<frames {
-            let i = 2 &* n, j = 2 &* n &+ 1
-            let l0 = gl[i], l1 = gl[j], q0 = gr[i], q1 = gr[j]
-            sl[i] += l0; sl[j] += l1
-            sr[i] += q0; sr[j] += q1
-            let m0 = l0 + q0, m1 = l1 + q1
-            reverbLanes[i] += m0 * r0; reverbLanes[j] += m1 * r1
-            chorusLanes[i] += m0 * c0; chorusLanes[j] += m1 * c1
-            gl[i] = .zero; gl[j] = .zero; gr[i] = .zero; gr[j] = .zero
-        }
+        SynthMix.controllerSends(controls.midi.controllers, channel: ch)
     }
 
     /// End of a slice: the buses run on the summed sends; their output is added into `left` and `right`
@@ -207,5 +167,48 @@ extension Synth {
         let reverbSilent = mix.effects.reverb.isSilent, chorusSilent = mix.effects.chorus.isSilent
         check.silent = reverbSilent && chorusSilent
         return check
+    }
+}
+
+/// The buses' side of a slice that every kind of voice shares: clearing the send lanes at the first send,
+/// a channel's controller sends, and folding a group rendered apart into the sums and the send lanes.
+extension SynthMix {
+    /// The first send of a slice clears the buses' lanes (the slices without one leave them as they were).
+    @_noLocks @inline(__always)
+    mutating func beginSends(frames: Int) {
+        if effects.sent { return }
+        effects.reverbLanes.update(repeating: .zero, count: 2 * frames)
+        effects.chorusLanes.update(repeating: .zero, count: 2 * frames)
+        effects.sent = true
+    }
+
+    /// What a channel's CC91 and CC93 (in `controllers`, 128 a channel) add to a voice's sends: the default
+    /// modulators' 20 % at full.
+    @_noLocks @inline(__always)
+    static func controllerSends(_ controllers: UnsafeMutablePointer<UInt8>, channel ch: Int) -> (reverb: Float, chorus: Float) {
+        let cc = controllers + ch * 128
+        let share = controllerSendShare / 127
+        return (share * Float(cc[Int(Controller.reverbSend.rawValue)]), share * Float(cc[Int(Controller.chorusSend.rawValue)]))
+    }
+
+    /// A group rendered into `effects.groupLeft/Right`: added into the lane sums (as rendering there would
+    /// have) and, times each lane's sends, into the buses' lanes; the group buffers are left zeroed.
+    @_noLocks
+    mutating func foldGroup(frames: Int, reverb: Lanes, chorus: Lanes) {
+        beginSends(frames: frames)
+        let reverbLanes = effects.reverbLanes, chorusLanes = effects.chorusLanes
+        let gl = effects.groupLeft, gr = effects.groupRight, sl = scratch.sumLeft, sr = scratch.sumRight
+        let r0 = reverb.lowHalf * sendPanScale, r1 = reverb.highHalf * sendPanScale
+        let c0 = chorus.lowHalf * sendPanScale, c1 = chorus.highHalf * sendPanScale
+        for n in 0..<frames {
+            let i = 2 &* n, j = 2 &* n &+ 1
+            let l0 = gl[i], l1 = gl[j], q0 = gr[i], q1 = gr[j]
+            sl[i] += l0; sl[j] += l1
+            sr[i] += q0; sr[j] += q1
+            let m0 = l0 + q0, m1 = l1 + q1
+            reverbLanes[i] += m0 * r0; reverbLanes[j] += m1 * r1
+            chorusLanes[i] += m0 * c0; chorusLanes[j] += m1 * c1
+            gl[i] = .zero; gl[j] = .zero; gr[i] = .zero; gr[j] = .zero
+        }
     }
 }

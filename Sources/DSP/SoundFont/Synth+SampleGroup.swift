@@ -199,7 +199,7 @@ extension Synth {
             }
             n0 += length
         }
-        if sendsAny { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
+        if sendsAny { mix.foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
 
         // The lanes back into the rows as vectors (out of the sample loop's units, `SampleLanes`).
         @inline(__always) func setHalf(_ r: Int, _ h: Int, _ x: HalfLanes) {

@@ -32,61 +32,82 @@ extension Synth {
         let v = allocator.take(voices, channel: ch, note: note, sameKey: .fade)
         guard v >= 0 else { return }
         allocator.start(voices, v, kind: VoiceKind.drum, channel: ch, note: note, exclusive: exclusive)
-        let normalized = Float(velocity) / 127
-        let rate = rates.inverseRate
-        voices.amplitude[v] = voiceGain * (0.2 + 0.8 * normalized * normalized)
-        voices.envelope[v] = 1 // for stealing: a drum is loud until it has decayed
-        drums.tonePhase[v] = 0
-        drums.toneEnd[v] = sound.toneEnd * rate
-        drums.toneSweep[v] = (sound.toneStart - sound.toneEnd) * rate
-        drums.pitchCoefficient[v] = FastMath.exp2(-1.442_695 * rate / max(sound.pitchTime, 1e-4)) // e-fold time
-        drums.toneLevel[v] = sound.toneGain
-        drums.toneCoefficient[v] = FastMath.exp2(-9.965_784 * rate / max(sound.toneDecay, 1e-3)) // -60 dB
-        drums.noiseLevel[v] = sound.noiseGain
-        drums.noiseCoefficient[v] = FastMath.exp2(-9.965_784 * rate / max(sound.noiseDecay, 1e-3))
-        // A different noise for every note (the note-on serial), the same in every render of the same MIDI.
-        let age = voices.age[v] &* 0x9E37_79B9_7F4A_7C15
-        drums.seed[v] = UInt32(truncatingIfNeeded: age >> 32) | 1
-        drums.filter[v] = sound.filter
-        // The SVF's g = tan(pi fc / fs) as StateVariableFilter.swift's Padé quotient.
-        let w = Float.pi * min(sound.filterHz * rate, 0.45)
-        let g = w * (15 - w * w) / (15 - 6 * w * w)
-        let k = sound.filterK
-        let a1 = 1 / (1 + g * (g + k))
-        drums.a1[v] = a1
-        drums.a2[v] = g * a1
-        drums.a3[v] = g * g * a1
-        drums.k[v] = k
+        drums.start(v, sound: sound, velocity: velocity, voices: voices, inverseRate: rates.inverseRate)
         notePlayed(channel: ch, note: note)
     }
 
     /// The drum kit's exclusive class keys are those of a preset number no SoundFont has.
     var drumKitPreset: Int { @_noLocks get { 0xFFFF } }
 
-    /// Renders every drum voice over the slice into the lane sums (lane 0 of each frame's first half), and by
-    /// its channel's CC91/CC93 into the send buses' lanes.
+    /// Renders every drum voice over the slice (`DrumVoices.render`).
     @_noLocks
     func renderDrumVoices(frames: Int) {
+        drums.render(frames: frames, voices: voices, allocator: &allocator, mix: &mix,
+                     controllers: controls.midi.controllers, stride: maxFrames)
+    }
+}
+
+/// The drum kind's own work: setting a voice up in the slot the synth took for it, and rendering them all.
+extension DrumVoices {
+    /// Sets up slot `v`'s drum voice for the kit's `sound` at `velocity` (`voices` holds what every voice has).
+    @_noLocks
+    func start(_ v: Int, sound: DrumKitTable.Entry, velocity: UInt8, voices: borrowing VoiceSlots, inverseRate: Float) {
+        let normalized = Float(velocity) / 127
+        let rate = inverseRate
+        voices.amplitude[v] = voiceGain * (0.2 + 0.8 * normalized * normalized)
+        voices.envelope[v] = 1 // for stealing: a drum is loud until it has decayed
+        self.tonePhase[v] = 0
+        self.toneEnd[v] = sound.toneEnd * rate
+        self.toneSweep[v] = (sound.toneStart - sound.toneEnd) * rate
+        self.pitchCoefficient[v] = FastMath.exp2(-1.442_695 * rate / max(sound.pitchTime, 1e-4)) // e-fold time
+        self.toneLevel[v] = sound.toneGain
+        self.toneCoefficient[v] = FastMath.exp2(-9.965_784 * rate / max(sound.toneDecay, 1e-3)) // -60 dB
+        self.noiseLevel[v] = sound.noiseGain
+        self.noiseCoefficient[v] = FastMath.exp2(-9.965_784 * rate / max(sound.noiseDecay, 1e-3))
+        // A different noise for every note (the note-on serial), the same in every render of the same MIDI.
+        let age = voices.age[v] &* 0x9E37_79B9_7F4A_7C15
+        self.seed[v] = UInt32(truncatingIfNeeded: age >> 32) | 1
+        self.filter[v] = sound.filter
+        // The SVF's g = tan(pi fc / fs) as StateVariableFilter.swift's Padé quotient.
+        let w = Float.pi * min(sound.filterHz * rate, 0.45)
+        let g = w * (15 - w * w) / (15 - 6 * w * w)
+        let k = sound.filterK
+        let a1 = 1 / (1 + g * (g + k))
+        self.a1[v] = a1
+        self.a2[v] = g * a1
+        self.a3[v] = g * g * a1
+        self.k[v] = k
+    }
+
+    /// Renders every drum voice over the slice into the lane sums (lane 0 of each frame's first half), and by
+    /// its channel's CC91/CC93 (`controllers`, 128 a channel) into the send buses' lanes; frees the voices that
+    /// end. `stride`: the scratch's frames per channel row.
+    @_noLocks
+    func render(frames: Int, voices: borrowing VoiceSlots, allocator: inout VoiceAllocator, mix: inout SynthMix,
+                controllers: UnsafeMutablePointer<UInt8>, stride: Int) {
         let sl = mix.scratch.sumLeft, sr = mix.scratch.sumRight
-        let gl = mix.scratch.left, gr = mix.scratch.right, stride = maxFrames
+        let gl = mix.scratch.left, gr = mix.scratch.right
         let silence = silenceLevel
         let stages = voices.stage, kinds = voices.kind
-        for v in 0..<slotLimit where stages[v] != Stage.free && kinds[v] == VoiceKind.drum {
+        for v in 0..<allocator.slotLimit where stages[v] != Synth.Stage.free && kinds[v] == VoiceKind.drum {
             let offset = Int(voices.channel[v]) * stride
-            var phase = drums.tonePhase[v], sweep = drums.toneSweep[v]
-            let end = drums.toneEnd[v], pitchCoefficient = drums.pitchCoefficient[v]
-            var tone = drums.toneLevel[v], noise = drums.noiseLevel[v]
-            let toneCoefficient = drums.toneCoefficient[v], noiseCoefficient = drums.noiseCoefficient[v]
-            var seed = drums.seed[v]
+            var phase = self.tonePhase[v], sweep = self.toneSweep[v]
+            let end = self.toneEnd[v], pitchCoefficient = self.pitchCoefficient[v]
+            var tone = self.toneLevel[v], noise = self.noiseLevel[v]
+            let toneCoefficient = self.toneCoefficient[v], noiseCoefficient = self.noiseCoefficient[v]
+            var seed = self.seed[v]
             var z1 = voices.ic1[v], z2 = voices.ic2[v]
-            let a1 = drums.a1[v], a2 = drums.a2[v], a3 = drums.a3[v], k = drums.k[v]
-            let mode = drums.filter[v]
+            let a1 = self.a1[v], a2 = self.a2[v], a3 = self.a3[v], k = self.k[v]
+            let mode = self.filter[v]
             var fade = voices.fade[v]
             let fadeStep = voices.fadeStep[v], gain = voices.amplitude[v]
             // Its channel's CC91/CC93 sends, into lane 0 of the buses' lanes (Synth+Effects.swift).
-            let (reverbSend, chorusSend) = drumSends(channel: Int(voices.channel[v]))
+            let (reverb, chorus) = SynthMix.controllerSends(controllers, channel: Int(voices.channel[v]))
+            // Each 0 when its bus is off, scaled as `SynthMix.foldGroup` scales a voice's (left + right).
+            let reverbSend = mix.effects.reverbOn ? reverb * sendPanScale : 0
+            let chorusSend = mix.effects.chorusOn ? chorus * sendPanScale : 0
             let sends = reverbSend > 0 || chorusSend > 0
-            if sends { beginSends(frames: frames) }
+            if sends { mix.beginSends(frames: frames) }
             let reverbLanes = mix.effects.reverbLanes, chorusLanes = mix.effects.chorusLanes
             var ended = false
             for n in 0..<frames {
@@ -121,12 +142,12 @@ extension Synth {
                 }
             }
             if ended || fade <= 0 {
-                freeVoice(v)
+                allocator.free(voices, v)
                 continue
             }
-            drums.tonePhase[v] = phase; drums.toneSweep[v] = sweep
-            drums.toneLevel[v] = tone; drums.noiseLevel[v] = noise
-            drums.seed[v] = seed
+            self.tonePhase[v] = phase; self.toneSweep[v] = sweep
+            self.toneLevel[v] = tone; self.noiseLevel[v] = noise
+            self.seed[v] = seed
             voices.ic1[v] = abs(z1) < 1e-30 ? 0 : z1
             voices.ic2[v] = abs(z2) < 1e-30 ? 0 : z2
             voices.fade[v] = fade

@@ -135,7 +135,7 @@ extension Synth {
                                    b3: g.b3, levelLeft: g.levelLeft, levelRight: g.levelRight, left: outLeft, right: outRight)
             }
         }
-        if sends.any { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
+        if sends.any { mix.foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
         entry.pointee.phase = g.phase
         entry.pointee.z1 = flushTiny(g.z1)
         entry.pointee.z2 = flushTiny(g.z2)

@@ -184,7 +184,7 @@ extension Synth {
                                perSample: perSample, stride: stride, left: outLeft, right: outRight)
         }
 
-        if sends.any { foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
+        if sends.any { mix.foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
 
         for l in 0..<count {
             let v = Int(slots[l])
