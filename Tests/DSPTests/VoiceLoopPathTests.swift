@@ -93,28 +93,68 @@ func eachCompileOfTheWavetableLoopPlaysThePortableSamples(_ path: VoiceLoopPath)
     }
 }
 
+@Test(arguments: VoiceLoopPath.supported)
+func twoWavetableRunsInOneLoopPlayAsOneAfterTheOther(_ path: VoiceLoopPath) {
+    var numbers = Numbers()
+    let frames = 256
+    let pairs = (0..<8_192).map { _ in SIMD2<Float>(numbers.float(-1...1), numbers.float(-0.01...0.01)) }
+    var runs = [WideWavetableRun(), WideWavetableRun()]
+    for r in 0..<2 {
+        for l in 0..<8 {
+            runs[r].phase[l] = UInt32(truncatingIfNeeded: numbers.next())
+            runs[r].increment[l] = UInt32(truncatingIfNeeded: numbers.next() >> 40)
+            runs[r].offsets[l] = UInt32((l + r) % 6 * 1_024)
+            runs[r].b1[l] = numbers.float(0.1...0.9); runs[r].b2[l] = numbers.float(0.05...0.5)
+            runs[r].b3[l] = numbers.float(0.01...0.3)
+            runs[r].levelLeft[l] = numbers.float(0...1); runs[r].levelRight[l] = numbers.float(0...1)
+        }
+    }
+    pairs.withUnsafeBytes { table in
+        var first = runs[0], second = runs[1], pairedFirst = runs[0], pairedSecond = runs[1]
+        let expected = sums(frames: frames) { at, toRight in
+            playWavetableRun(on: path, &first, pairs: table.baseAddress!, count: frames, sums: at, toRight: toRight)
+            playWavetableRun(on: path, &second, pairs: table.baseAddress!, count: frames, sums: at, toRight: toRight)
+        }
+        let got = sums(frames: frames) { at, toRight in
+            playWavetableRuns(on: path, &pairedFirst, &pairedSecond, pairs: table.baseAddress!, count: frames, sums: at,
+                              toRight: toRight)
+        }
+        let differs = expected.indices.first { expected[$0].bitPattern != got[$0].bitPattern }
+        #expect(differs == nil, "\(path.rawValue): sum \(differs ?? 0) differs from two runs one after the other")
+        #expect(expected.contains { $0 != 0.25 }, "the runs added nothing to the sums")
+        for (tested, reference) in [(pairedFirst, first), (pairedSecond, second)] {
+            #expect(tested.phase == reference.phase && tested.z1 == reference.z1 && tested.z2 == reference.z2)
+        }
+    }
+}
+
 /// A built-in synth's kept steady groups (Synth+LaneCache.swift) on each path the CPU runs that plays them
-/// eight wide, against one playing them four lanes at a time.
+/// eight wide, against one playing them four lanes at a time: with the effects on, and off (kept groups without
+/// sends, which two at a time may play in one loop: `playWideWavetableRuns`).
 @Test(.enabled(if: VoiceLoopPath.supported.contains { $0.playsKeptGroupsEightWide }, "this CPU runs neither AVX2 nor AVX-512"),
       arguments: VoiceLoopPath.supported.filter { $0.playsKeptGroupsEightWide })
 func keptBuiltInGroupsSoundTheSameOnEveryPath(_ path: VoiceLoopPath) {
-    let wide = Synth(voices: 64, patch: 1), narrow = Synth(voices: 64, patch: 1)
-    wide.voiceLoops = path
-    narrow.playsWideLoops = false
-    for synth in [wide, narrow] {
-        synth.prepare(sampleRate: 48_000, maxFrames: 64)
-        synth.setParameter(.decay, 0.02) // voices settle, so their groups are kept
+    for effects in [true, false] {
+        let wide = Synth(voices: 64, patch: 1), narrow = Synth(voices: 64, patch: 1)
+        wide.voiceLoops = path
+        narrow.playsWideLoops = false
+        for synth in [wide, narrow] {
+            synth.prepare(sampleRate: 48_000, maxFrames: 64)
+            synth.setParameter(.decay, 0.02) // voices settle, so their groups are kept
+            synth.setEffects(reverb: effects, chorus: effects)
+        }
+        let chord: (Synth) -> Void = { synth in
+            for i in 0..<40 { synth.handle(noteOn(UInt8(40 + i % 16), velocity: 100, channel: UInt8(i / 16))) }
+        }
+        let release: (Synth) -> Void = { synth in
+            for i in 0..<8 { synth.handle(noteOff(UInt8(40 + i), channel: 0)) }
+        }
+        let names = (path.rawValue + (effects ? "" : ", effects off"), "four lanes")
+        let mismatch = firstDifference(wide, narrow, names: names, period: 64, calls: 300,
+                                       script: [0: [chord], 150: [release]])
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+        #expect(wide.builtIn.laneCache.keptRenders > 100, "kept groups rendered: \(wide.builtIn.laneCache.keptRenders)")
     }
-    let chord: (Synth) -> Void = { synth in
-        for i in 0..<40 { synth.handle(noteOn(UInt8(40 + i % 16), velocity: 100, channel: UInt8(i / 16))) }
-    }
-    let release: (Synth) -> Void = { synth in
-        for i in 0..<8 { synth.handle(noteOff(UInt8(40 + i), channel: 0)) }
-    }
-    let mismatch = firstDifference(wide, narrow, names: (path.rawValue, "four lanes"), period: 64, calls: 300,
-                                   script: [0: [chord], 150: [release]])
-    #expect(mismatch == nil, "\(mismatch ?? "")")
-    #expect(wide.builtIn.laneCache.keptRenders > 100, "kept groups rendered: \(wide.builtIn.laneCache.keptRenders)")
 }
 
 @Test func theEnvironmentForcesOnlyAPathTheCPURuns() {

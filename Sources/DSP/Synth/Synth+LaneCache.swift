@@ -74,6 +74,8 @@ extension Synth {
         var kept = 0
         e = 0
         bits = builtIn.patchesInUse
+        // A kept group waits for the next: two kept groups in a row play in one loop (`renderKept(_:_:)`).
+        var waiting = -1
         while bits != 0 {
             let p = bits.trailingZeroBitCount
             bits &= bits &- 1
@@ -82,9 +84,15 @@ extension Synth {
                 let start = first + g
                 let count = min(8, steadyCount - g)
                 if entries[e].count > 0 {
-                    renderKept(entries + e, frames: frames)
+                    if waiting >= 0 {
+                        renderKept(entries + waiting, entries + e, frames: frames)
+                        waiting = -1
+                    } else {
+                        waiting = e
+                    }
                     kept += 1
                 } else {
+                    if waiting >= 0 { renderKept(entries + waiting, frames: frames); waiting = -1 }
                     renderGroup(slots + start, count: count, kind: .steady, patch: p, frames: frames,
                                 pitchMoves: pitchMoves, gainsMove: gainsMove, keep: entries + e)
                     for l in 0..<count { builtIn.laneCache.ages[8 * e + l] = voices.age[Int(slots[start + l])] }
@@ -92,6 +100,7 @@ extension Synth {
                 e += 1
             }
         }
+        if waiting >= 0 { renderKept(entries + waiting, frames: frames) }
         builtIn.laneCache.keptRenders &+= kept
     }
 
@@ -139,6 +148,40 @@ extension Synth {
         entry.pointee.phase = g.phase
         entry.pointee.z1 = flushTiny(g.z1)
         entry.pointee.z2 = flushTiny(g.z2)
+    }
+}
+
+extension Synth {
+    /// Two kept groups in a row, `first` then `second`: in one loop (`playWideWavetables(_:_:)`) when both play
+    /// eight lanes wide into the lane sums (no effect sends), else one after the other (`renderKept`).
+    @_noLocks
+    func renderKept(_ first: UnsafeMutablePointer<LaneCache.Entry>, _ second: UnsafeMutablePointer<LaneCache.Entry>,
+                    frames: Int) {
+        let path = voiceLoops, wideAllowed = playsWideLoops
+        var together = wideAllowed && path.playsKeptGroupsEightWide
+        if together { together = keptPlain(first) }
+        if together { together = keptPlain(second) }
+        guard together else {
+            renderKept(first, frames: frames)
+            renderKept(second, frames: frames)
+            return
+        }
+        var a = first.pointee, b = second.pointee
+        playWideWavetables(&a, &b, frames: frames, left: mix.scratch.sumLeft, right: mix.scratch.sumRight)
+        first.pointee.phase = a.phase; first.pointee.z1 = flushTiny(a.z1); first.pointee.z2 = flushTiny(a.z2)
+        second.pointee.phase = b.phase; second.pointee.z1 = flushTiny(b.z1); second.pointee.z2 = flushTiny(b.z2)
+    }
+}
+
+extension Synth {
+    /// Whether a kept group plays eight lanes wide into the lane sums: more than four voices, no effect sends.
+    @_noLocks @inline(__always)
+    func keptPlain(_ entry: UnsafeMutablePointer<LaneCache.Entry>) -> Bool {
+        let count = entry.pointee.count
+        guard count > 4 else { return false }
+        let slots = mix.effects.slotScratch
+        for l in 0..<count { slots[l] = entry.pointee.slots[l] }
+        return !wavetableSends(slots, count: count).any
     }
 }
 

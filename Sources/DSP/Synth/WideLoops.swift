@@ -1,6 +1,7 @@
 // A group's two halves played together eight lanes wide: a group of sample voices, the same samples as
 // `playSamples` on each half, and a kept steady group of built-in voices, the same as `oscillateAndFilter`
-// on each half, bit for bit. The loops are compiled for three kinds of CPU (VoiceLoopsPortable, VoiceLoopsAVX2,
+// on each half, bit for bit; and two kept groups of built-in voices in one loop, the same as one after the
+// other. The loops are compiled for three kinds of CPU (VoiceLoopsPortable, VoiceLoopsAVX2,
 // VoiceLoopsAVX512); `VoiceLoopPath` says which of them this CPU runs and a synth plays.
 import VoiceLoops
 import VoiceLoopsAVX2
@@ -26,6 +27,20 @@ func playWavetableRun(on path: VoiceLoopPath, _ run: inout WideWavetableRun, pai
     case .avx512: VoiceLoopsAVX512.playWideWavetableRun(&run, pairs: pairs, count: count, sums: sums, toRight: toRight)
     case .avx2: VoiceLoopsAVX2.playWideWavetableRun(&run, pairs: pairs, count: count, sums: sums, toRight: toRight)
     case .portable: VoiceLoopsPortable.playWideWavetableRun(&run, pairs: pairs, count: count, sums: sums, toRight: toRight)
+    }
+}
+
+/// Two kept groups' wavetable runs in one loop (`playWideWavetableRuns`), of the loops compiled for `path`.
+@_noLocks @inline(__always)
+func playWavetableRuns(on path: VoiceLoopPath, _ first: inout WideWavetableRun, _ second: inout WideWavetableRun,
+                       pairs: UnsafeRawPointer, count: Int, sums: UnsafeMutableRawPointer, toRight: Int) {
+    switch path {
+    case .avx512:
+        VoiceLoopsAVX512.playWideWavetableRuns(&first, &second, pairs: pairs, count: count, sums: sums, toRight: toRight)
+    case .avx2:
+        VoiceLoopsAVX2.playWideWavetableRuns(&first, &second, pairs: pairs, count: count, sums: sums, toRight: toRight)
+    case .portable:
+        VoiceLoopsPortable.playWideWavetableRuns(&first, &second, pairs: pairs, count: count, sums: sums, toRight: toRight)
     }
 }
 
@@ -97,13 +112,41 @@ extension Synth {
     @_noLocks @inline(__always)
     func playWideWavetables(_ g: inout LaneCache.Entry, frames: Int, left: UnsafeMutablePointer<HalfLanes>,
                             right: UnsafeMutablePointer<HalfLanes>) {
-        var run = WideWavetableRun()
-        run.phase = g.phase; run.increment = g.step; run.offsets = g.offset
-        run.z1 = g.z1; run.z2 = g.z2; run.b1 = g.b1; run.b2 = g.b2; run.b3 = g.b3
-        run.levelLeft = g.levelLeft; run.levelRight = g.levelRight
+        var run = WideWavetableRun(g)
         let pairs = UnsafeRawPointer(builtIn.wavetables.pairs), sums = UnsafeMutableRawPointer(left)
         let toRight = (right - left) &* MemoryLayout<HalfLanes>.stride
         playWavetableRun(on: voiceLoops, &run, pairs: pairs, count: frames, sums: sums, toRight: toRight)
-        g.phase = run.phase; g.z1 = run.z1; g.z2 = run.z2
+        run.give(&g)
+    }
+
+    /// Two kept steady groups of built-in voices that play into the same lane sums, `first` then `second`, in
+    /// one loop (`playWideWavetableRuns`): the same samples as `playWideWavetables` on each, one after the other,
+    /// so long as nothing else adds into those sums between the two (groups are summed in order).
+    @_noLocks @inline(__always)
+    func playWideWavetables(_ first: inout LaneCache.Entry, _ second: inout LaneCache.Entry, frames: Int,
+                            left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
+        var a = WideWavetableRun(first), b = WideWavetableRun(second)
+        let pairs = UnsafeRawPointer(builtIn.wavetables.pairs), sums = UnsafeMutableRawPointer(left)
+        let toRight = (right - left) &* MemoryLayout<HalfLanes>.stride
+        playWavetableRuns(on: voiceLoops, &a, &b, pairs: pairs, count: frames, sums: sums, toRight: toRight)
+        a.give(&first)
+        b.give(&second)
+    }
+}
+
+extension WideWavetableRun {
+    /// A kept group's lanes as a run takes them.
+    @_noLocks @inline(__always)
+    init(_ g: borrowing LaneCache.Entry) {
+        self.init()
+        phase = g.phase; increment = g.step; offsets = g.offset
+        z1 = g.z1; z2 = g.z2; b1 = g.b1; b2 = g.b2; b3 = g.b3
+        levelLeft = g.levelLeft; levelRight = g.levelRight
+    }
+
+    /// What a run changed, back into a kept group.
+    @_noLocks @inline(__always)
+    func give(_ g: inout LaneCache.Entry) {
+        g.phase = phase; g.z1 = z1; g.z2 = z2
     }
 }

@@ -1,5 +1,5 @@
 // The voices' per-sample loops eight lanes wide: a run of sample voices (docs/soundfont.md, "Eight lanes at
-// once") and a kept steady group of built-in voices. This file is written once and compiled three times,
+// once"), a kept steady group of built-in voices, and two such groups in one loop. This file is written once and compiled three times,
 // through a link to it in VoiceLoopsPortable (any CPU), VoiceLoopsAVX2 and VoiceLoopsAVX512, each compiled
 // for its CPU (Package.swift); VoiceLoops itself leaves this folder out. Each module brings its own `interpolation` and `tablePairs` (Gathers.swift):
 // the reads of the lanes' points and table entries, gathers where the CPU has them. DSP asks the CPU which
@@ -94,4 +94,36 @@ public func playWideWavetableRun(_ run: inout WideWavetableRun, pairs: UnsafeRaw
     run.phase = phase
     run.z1 = z1
     run.z2 = z2
+}
+
+/// Two kept groups' wavetable runs in one loop, `first` then `second` into the same lane sums: the same samples
+/// as `playWideWavetableRun` on `first` and then on `second`, bit for bit (each sum gets `first`'s sample and
+/// then `second`'s added, as two runs one after the other add them). Each group's filter is a chain of dependent
+/// operations from one sample to the next, which bounds a run of one group; the other group's work fills the
+/// time that chain waits.
+@_noLocks @inline(never)
+public func playWideWavetableRuns(_ first: inout WideWavetableRun, _ second: inout WideWavetableRun,
+                                  pairs: UnsafeRawPointer, count: Int, sums: UnsafeMutableRawPointer, toRight: Int) {
+    var phaseA = first.phase, phaseB = second.phase
+    var z1A = first.z1, z2A = first.z2, z1B = second.z1, z2B = second.z2
+    let a = first, b = second
+    let fractionMask = SIMD8<UInt32>(repeating: (1 << 21) - 1) // DSP's phaseFractionBits
+    @inline(__always) func input(_ phase: SIMD8<UInt32>, _ offsets: SIMD8<UInt32>) -> SIMD8<Float> {
+        let fraction = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: phase & fractionMask)) * (1.0 / 2_097_152) // DSP's phaseFractionScale
+        let (values, deltas) = tablePairs(pairs, (phase &>> 21) &+ offsets)
+        return values + fraction * deltas
+    }
+    eachSample(count, sums) { at in
+        phaseA &+= a.increment
+        phaseB &+= b.increment
+        let outA = svfStep(input(phaseA, a.offsets), z1: &z1A, z2: &z2A, b1: a.b1, b2: a.b2, b3: a.b3)
+        let outB = svfStep(input(phaseB, b.offsets), z1: &z1B, z2: &z2B, b1: b.b1, b2: b.b2, b3: b.b3)
+        let atRight = at + toRight
+        at.storeBytes(of: (at.loadUnaligned(as: SIMD8<Float>.self) + outA * a.levelLeft) + outB * b.levelLeft,
+                      as: SIMD8<Float>.self)
+        atRight.storeBytes(of: (atRight.loadUnaligned(as: SIMD8<Float>.self) + outA * a.levelRight) + outB * b.levelRight,
+                           as: SIMD8<Float>.self)
+    }
+    first.phase = phaseA; first.z1 = z1A; first.z2 = z2A
+    second.phase = phaseB; second.z1 = z1B; second.z2 = z2B
 }
