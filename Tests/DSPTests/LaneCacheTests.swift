@@ -167,3 +167,19 @@ func keptGroupsMatchAFreshGatherInCallsOfAnySize(period: Int) {
     #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
     #expect(result.kept > 2_000, "kept groups rendered: \(result.kept)")
 }
+
+/// A kept group keeps its effect sends too: a channel's CC91 or CC93, or a bus switched, makes them stale.
+@Test func keptGroupsFollowTheirChannelsSendsAndTheBuses() {
+    let result = compareCachedToFresh(calls: 600, script: [
+        0: [chord(48)],
+        80: [send(cc(91, 100, channel: 1))],                   // reverb send: channel 1's groups send
+        140: [send(cc(93, 64, channel: 2), cc(91, 0, channel: 1))],
+        200: [{ $0.setEffects(reverb: false, chorus: true) }],
+        260: [{ $0.setEffects(reverb: false, chorus: false) }], // no bus: nothing sends
+        320: [{ $0.setEffects(reverb: true, chorus: true) }],
+        380: [send(cc(91, 127, channel: 0), cc(93, 127, channel: 3))],
+        450: [send(cc(121, 0, channel: 0))],                   // reset all controllers: the depths stay
+    ])
+    #expect(result.mismatch == nil, "\(result.mismatch ?? "")")
+    #expect(result.kept > 2_000, "kept groups rendered: \(result.kept)")
+}

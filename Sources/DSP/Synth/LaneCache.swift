@@ -8,6 +8,9 @@ struct LaneCache: ~Copyable {
         var phase = LaneBits(), step = LaneBits(), offset = LaneBits()
         var z1 = Lanes(), z2 = Lanes(), b1 = Lanes(), b2 = Lanes(), b3 = Lanes()
         var levelLeft = Lanes(), levelRight = Lanes()
+        /// Each lane's reverb and chorus send (`Synth.wavetableSends`), and whether any is above 0.
+        var reverb = Lanes(), chorus = Lanes()
+        var sends = false
         /// The voices' slots, lane by lane; -1 past `count`.
         var slots = SIMD8<Int32>(repeating: -1)
         /// Voices in the group: 0 means the entry holds nothing.
@@ -23,9 +26,11 @@ struct LaneCache: ~Copyable {
     /// taken by a new note between two slices gets no stale state written into it.
     let ages: FixedArray<UInt64>
     /// Per channel, what its steady voices' lanes were computed from in the last slice: pitch ratio,
-    /// highest pitch ratio, left and right gain at the slice's first sample.
-    private let channelStateMemory: FixedArray<SIMD4<Float>>
-    var channelState: UnsafeMutablePointer<SIMD4<Float>> { @_noLocks get { channelStateMemory.baseAddress } }
+    /// highest pitch ratio, left and right gain at the slice's first sample, CC91 and CC93 (the sends).
+    private let channelStateMemory: FixedArray<SIMD8<Float>>
+    var channelState: UnsafeMutablePointer<SIMD8<Float>> { @_noLocks get { channelStateMemory.baseAddress } }
+    /// The send buses' switches the kept sends were computed with: reverb 1, chorus 2 (-1: none yet).
+    var buses = -1
     let capacity: Int
     /// Entries the last slice rendered (0 after `prepare`): the prefix of `entries` that may hold state.
     var live = 0
@@ -48,7 +53,7 @@ struct LaneCache: ~Copyable {
         waveMemory = FixedArray(patches, -1)
         entriesMemory = FixedArray(capacity, Entry())
         ages = FixedArray(8 * capacity, 0)
-        channelStateMemory = FixedArray(channelCount, SIMD4<Float>(repeating: .nan))
+        channelStateMemory = FixedArray(channelCount, SIMD8<Float>(repeating: .nan))
     }
 
     /// Forgets every kept group without writing anything back (the voices were reset).
@@ -58,6 +63,7 @@ struct LaneCache: ~Copyable {
         live = 0
         filter.update(repeating: SIMD4(repeating: .nan), count: patchCount)
         wave.update(repeating: -1, count: patchCount)
-        channelState.update(repeating: SIMD4(repeating: .nan), count: channelCount)
+        channelState.update(repeating: SIMD8(repeating: .nan), count: channelCount)
+        buses = -1
     }
 }

@@ -1,3 +1,5 @@
+import MIDI
+
 // Steady voice groups kept in their SIMD lanes from one slice to the next (LaneCache.swift).
 //
 // A steady voice (sustaining, pitch, gains and filter at rest) needs nothing per slice but its phase and
@@ -22,6 +24,11 @@ extension Synth {
         // What kept lanes were computed from: a channel whose values differ from the last slice's makes its
         // groups stale; a patch's values (or the sample rate) all of that patch's.
         var stale: UInt16 = pitchMoves | gainsMove
+        let buses = (mix.effects.reverbOn ? 1 : 0) | (mix.effects.chorusOn ? 2 : 0)
+        if buses != builtIn.laneCache.buses { // every kept group's sends
+            stale = 0xFFFF
+            builtIn.laneCache.buses = buses
+        }
         let states = builtIn.patchStates.state
         let frameCount = maxFrames
         var stalePatches: UInt64 = 0
@@ -38,8 +45,11 @@ extension Synth {
             builtIn.laneCache.wave[p] = wave
         }
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
-            let state = SIMD4<Float>(mix.scratch.pitch[ch * frameCount], mix.scratch.pitchMax[ch],
-                                     mix.scratch.left[ch * frameCount], mix.scratch.right[ch * frameCount])
+            let cc = controls.midi.controllers + ch * 128
+            let state = SIMD8<Float>(mix.scratch.pitch[ch * frameCount], mix.scratch.pitchMax[ch],
+                                     mix.scratch.left[ch * frameCount], mix.scratch.right[ch * frameCount],
+                                     Float(cc[Int(Controller.reverbSend.rawValue)]),
+                                     Float(cc[Int(Controller.chorusSend.rawValue)]), 0, 0)
             if any(state .!= builtIn.laneCache.channelState[ch]) {
                 stale |= 1 << UInt16(ch)
                 builtIn.laneCache.channelState[ch] = state
@@ -126,11 +136,8 @@ extension Synth {
     @_noLocks @inline(__always)
     func renderKept(_ entry: UnsafeMutablePointer<LaneCache.Entry>, frames: Int) {
         var g = entry.pointee
-        let slots = mix.effects.slotScratch
-        for l in 0..<g.count { slots[l] = g.slots[l] }
-        let sends = wavetableSends(slots, count: g.count)
-        let outLeft = sends.any ? mix.effects.groupLeft : mix.scratch.sumLeft
-        let outRight = sends.any ? mix.effects.groupRight : mix.scratch.sumRight
+        let outLeft = g.sends ? mix.effects.groupLeft : mix.scratch.sumLeft
+        let outRight = g.sends ? mix.effects.groupRight : mix.scratch.sumRight
         // Eight lanes wide where the path says so (`VoiceLoopPath.playsKeptGroupsEightWide`).
         let path = voiceLoops, wideAllowed = playsWideLoops
         let wide = wideAllowed && path.playsKeptGroupsEightWide
@@ -144,7 +151,7 @@ extension Synth {
                                    b3: g.b3, levelLeft: g.levelLeft, levelRight: g.levelRight, left: outLeft, right: outRight)
             }
         }
-        if sends.any { mix.foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
+        if g.sends { mix.foldGroup(frames: frames, reverb: g.reverb, chorus: g.chorus) }
         entry.pointee.phase = g.phase
         entry.pointee.z1 = flushTiny(g.z1)
         entry.pointee.z2 = flushTiny(g.z2)
@@ -177,11 +184,7 @@ extension Synth {
     /// Whether a kept group plays eight lanes wide into the lane sums: more than four voices, no effect sends.
     @_noLocks @inline(__always)
     func keptPlain(_ entry: UnsafeMutablePointer<LaneCache.Entry>) -> Bool {
-        let count = entry.pointee.count
-        guard count > 4 else { return false }
-        let slots = mix.effects.slotScratch
-        for l in 0..<count { slots[l] = entry.pointee.slots[l] }
-        return !wavetableSends(slots, count: count).any
+        entry.pointee.count > 4 && !entry.pointee.sends
     }
 }
 

@@ -91,7 +91,7 @@ extension Synth {
         voices.note[v] = note
         if voices.kind[v] == VoiceKind.wavetable {
             voices.increment[v] = wavetableIncrement(channel: ch, note: note)
-            builtIn.laneCache.channelState[ch] = SIMD4(repeating: .nan) // kept lanes regathered with the new step
+            builtIn.laneCache.channelState[ch] = SIMD8(repeating: .nan) // kept lanes regathered with the new step
         } else {
             samples.slots.state[v].key = note
             samples.slots.state[v].tuningCents = keyTuning(channel: ch, key: note)

@@ -67,7 +67,7 @@ extension Synth {
             }
         }
         for ch in 0..<channelCount where mask & (1 << UInt16(ch)) != 0 {
-            builtIn.laneCache.channelState[ch] = SIMD4(repeating: .nan) // regathered from the new phase steps
+            builtIn.laneCache.channelState[ch] = SIMD8(repeating: .nan) // regathered from the new phase steps
         }
         samples.dirty |= mask
     }
