@@ -85,7 +85,7 @@ extension Synth {
     }
 
     /// The sends of a group of built-in voices, lane by lane, and whether any is above 0.
-    @_noLocks @inline(__always)
+    @_noLocks @inline(never)
     func wavetableSends(_ slots: UnsafeMutablePointer<Int32>, count: Int) -> (reverb: Lanes, chorus: Lanes, any: Bool) {
         var reverb = Lanes(), chorus = Lanes()
         let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
@@ -193,7 +193,7 @@ extension SynthMix {
 
     /// A group rendered into `effects.groupLeft/Right`: added into the lane sums (as rendering there would
     /// have) and, times each lane's sends, into the buses' lanes; the group buffers are left zeroed.
-    @_noLocks
+    @_noLocks @inline(never)
     mutating func foldGroup(frames: Int, reverb: Lanes, chorus: Lanes) {
         beginSends(frames: frames)
         let reverbLanes = effects.reverbLanes, chorusLanes = effects.chorusLanes

@@ -24,7 +24,7 @@ func planCoefficients(frames: Int, scales: Lanes, cutoffs: UnsafePointer<Float>,
         let o1 = cutoffs[n1] + (amounts[n1] * scales) * envelopes[n1]
         let (q1, q2, q3) = filterCoefficients(octaves: o1, k: damping[n1], inverseRate: rate)
         let jump = o1 - o0
-        if any((jump .> limit) .| (jump .< -limit)) {
+        if anyLane((jump .> limit) .| (jump .< -limit)) {
             perSample[n0] = p1
             perSample[stride &+ n0] = p2
             perSample[2 &* stride &+ n0] = p3

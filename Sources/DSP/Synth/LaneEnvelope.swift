@@ -63,7 +63,7 @@ struct LaneEnvelope {
     mutating func process() -> Lanes {
         level = (level - a) * m + b
         let ended = (level .>= upper) .| (level .< lower)
-        if any(ended) {
+        if anyLane(ended) {
             for l in 0..<count where ended[l] {
                 if stages[l] == Synth.Stage.attack {
                     level[l] = 1
