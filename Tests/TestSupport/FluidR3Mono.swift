@@ -1,6 +1,6 @@
 // Debian's FluidR3Mono_GM.sf3 (fluidr3mono-gm-soundfont), the real SoundFont 3 font the SoundFont 3 tests of
 // several targets take apart: the sample its piano plays at a key, and the font with that sample's stream damaged.
-@testable import DSP
+import DSP
 import Foundation
 import Testing
 
@@ -20,7 +20,7 @@ public func pianoSample(_ font: SoundFont, key: UInt8) throws -> Int {
 /// The bytes of FluidR3Mono_GM.sf3 (loaded as `font`) with the identification header of `sample`'s Ogg Vorbis
 /// stream garbled, so that this one stream does not decode.
 public func fluidR3MonoDamaging(sample: Int, of font: SoundFont) throws -> [UInt8] {
-    let stream = try #require(font.sampleStore?.slots[sample].bytes)
+    let stream = try #require(font.sampleStore?.streamBytes(ofSample: sample))
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fluidR3Mono)))
     for i in stream.lowerBound + 30 ..< stream.lowerBound + 60 { bytes[i] ^= 0x5A }
     return bytes

@@ -73,6 +73,11 @@ public final class SoundFontSampleStore: @unchecked Sendable {
     let path: String
     let names: [String]
     let slots: [Slot]
+    /// Where sample `index`'s Ogg Vorbis stream lies in the font file (byte offsets), nil for a 16-bit sample
+    /// or an index out of range: for tools and tests that take a font apart.
+    public func streamBytes(ofSample index: Int) -> Range<Int>? {
+        slots.indices.contains(index) ? slots[index].bytes : nil
+    }
     /// The decoded frames of every sample (an anonymous mapping, `regionFrames` long).
     let region: UnsafeMutablePointer<Int16>
     let regionFrames: Int
