@@ -8,9 +8,8 @@ struct LaneCache: ~Copyable {
         var phase = LaneBits(), step = LaneBits(), offset = LaneBits()
         var z1 = Lanes(), z2 = Lanes(), b1 = Lanes(), b2 = Lanes(), b3 = Lanes()
         var levelLeft = Lanes(), levelRight = Lanes()
-        /// Each lane's reverb and chorus send (`Synth.wavetableSends`), and whether any is above 0.
+        /// Each lane's reverb and chorus send (`Synth.wavetableSends`); 0 past `count`.
         var reverb = Lanes(), chorus = Lanes()
-        var sends = false
         /// The voices' slots, lane by lane; -1 past `count`.
         var slots = SIMD8<Int32>(repeating: -1)
         /// Voices in the group: 0 means the entry holds nothing.
@@ -65,5 +64,12 @@ struct LaneCache: ~Copyable {
         wave.update(repeating: -1, count: patchCount)
         channelState.update(repeating: SIMD8(repeating: .nan), count: channelCount)
         buses = -1
+    }
+}
+
+extension LaneCache.Entry {
+    /// Whether any lane sends (the sends are 0...1, so this is `wavetableSends`' "any above 0").
+    var sends: Bool {
+        @_noLocks @inline(__always) get { anyLane((reverb + chorus) .> Lanes.zero) }
     }
 }

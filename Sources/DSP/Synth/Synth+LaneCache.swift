@@ -136,8 +136,9 @@ extension Synth {
     @_noLocks @inline(__always)
     func renderKept(_ entry: UnsafeMutablePointer<LaneCache.Entry>, frames: Int) {
         var g = entry.pointee
-        let outLeft = g.sends ? mix.effects.groupLeft : mix.scratch.sumLeft
-        let outRight = g.sends ? mix.effects.groupRight : mix.scratch.sumRight
+        let sends = g.sends
+        let outLeft = sends ? mix.effects.groupLeft : mix.scratch.sumLeft
+        let outRight = sends ? mix.effects.groupRight : mix.scratch.sumRight
         // Eight lanes wide where the path says so (`VoiceLoopPath.playsKeptGroupsEightWide`).
         let path = voiceLoops, wideAllowed = playsWideLoops
         let wide = wideAllowed && path.playsKeptGroupsEightWide
@@ -151,7 +152,7 @@ extension Synth {
                                    b3: g.b3, levelLeft: g.levelLeft, levelRight: g.levelRight, left: outLeft, right: outRight)
             }
         }
-        if g.sends { mix.foldGroup(frames: frames, reverb: g.reverb, chorus: g.chorus) }
+        if sends { mix.foldGroup(frames: frames, reverb: g.reverb, chorus: g.chorus) }
         entry.pointee.phase = g.phase
         entry.pointee.z1 = flushTiny(g.z1)
         entry.pointee.z2 = flushTiny(g.z2)

@@ -206,7 +206,7 @@ extension Synth {
             keep.pointee.z1 = flushTiny(z1); keep.pointee.z2 = flushTiny(z2)
             keep.pointee.b1 = b1; keep.pointee.b2 = b2; keep.pointee.b3 = b3
             keep.pointee.levelLeft = levelLeft; keep.pointee.levelRight = levelRight
-            keep.pointee.reverb = sends.reverb; keep.pointee.chorus = sends.chorus; keep.pointee.sends = sends.any
+            keep.pointee.reverb = sends.reverb; keep.pointee.chorus = sends.chorus
             var kept = SIMD8<Int32>(repeating: -1), channels: UInt16 = 0
             for l in 0..<count {
                 kept[l] = slots[l]
