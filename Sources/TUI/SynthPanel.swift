@@ -1,4 +1,5 @@
 import DSP
+import MIDI
 import Foundation
 import Settings
 
@@ -57,11 +58,11 @@ public enum SoundControllerRow: Int, CaseIterable, Sendable {
 
     public var controller: Int {
         switch self {
-        case .cutoff: SoundControllers.brightness
-        case .resonance: SoundControllers.resonance
-        case .attack: SoundControllers.attack
-        case .decay: SoundControllers.decay
-        case .release: SoundControllers.release
+        case .cutoff: Int(Controller.brightness.rawValue)
+        case .resonance: Int(Controller.timbre.rawValue)
+        case .attack: Int(Controller.attackTime.rawValue)
+        case .decay: Int(Controller.decayTime.rawValue)
+        case .release: Int(Controller.releaseTime.rawValue)
         }
     }
 

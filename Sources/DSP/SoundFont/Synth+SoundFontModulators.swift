@@ -1,3 +1,4 @@
+import MIDI
 // SoundFont modulators (specification section 8.2) and the generator values a voice plays: the zone's resolved
 // generators plus every modulator's `amount * source * amountSource`, with the channel's controllers as they
 // are now. Evaluated at note-on and again, for the parameters that may change while a note sounds, when a
@@ -18,11 +19,7 @@ var attenuationGeneratorScale: Float { @_noLocks get { 0.4 } }
 /// the amounts are Backbeat's, in the generators' units. The filter follows at once, also for sounding notes;
 /// the envelope times apply to the notes started after the change.
 public enum SoundControllers {
-    @inlinable public static var brightness: Int { @_noLocks get { 74 } }
-    @inlinable public static var resonance: Int { @_noLocks get { 71 } }
-    @inlinable public static var attack: Int { @_noLocks get { 73 } }
-    @inlinable public static var release: Int { @_noLocks get { 72 } }
-    @inlinable public static var decay: Int { @_noLocks get { 75 } }
+    // The controllers are MIDI's `Controller.brightness`, `.timbre`, `.attackTime`, `.decayTime` and `.releaseTime`.
     /// CC74 0 lowers the cutoff by 5 octaves (6000 cents).
     @inlinable public static var brightnessCents: Float { @_noLocks get { 6000 } }
     /// CC71 127 raises the filter's resonance peak by 21.7 dB (220 cB at full scale).
@@ -43,11 +40,11 @@ public enum SoundControllers {
     static func bit(source: UInt16, destination: Int) -> UInt8 {
         guard source & ModulatorSource.controllerFlag != 0 else { return 0 }
         let controller = Int(source & ModulatorSource.indexMask)
-        if controller == brightness && destination == SoundFontGenerator.initialFilterFc { return 1 }
-        if controller == resonance && destination == SoundFontGenerator.initialFilterQ { return 2 }
-        if controller == attack && destination == SoundFontGenerator.attackVolEnv { return 4 }
-        if controller == decay && destination == SoundFontGenerator.decayVolEnv { return 8 }
-        if controller == release && destination == SoundFontGenerator.releaseVolEnv { return 16 }
+        if controller == Int(Controller.brightness.rawValue) && destination == SoundFontGenerator.initialFilterFc { return 1 }
+        if controller == Int(Controller.timbre.rawValue) && destination == SoundFontGenerator.initialFilterQ { return 2 }
+        if controller == Int(Controller.attackTime.rawValue) && destination == SoundFontGenerator.attackVolEnv { return 4 }
+        if controller == Int(Controller.decayTime.rawValue) && destination == SoundFontGenerator.decayVolEnv { return 8 }
+        if controller == Int(Controller.releaseTime.rawValue) && destination == SoundFontGenerator.releaseVolEnv { return 16 }
         return 0
     }
 }
@@ -91,19 +88,19 @@ extension Synth {
     func addSoundControllers(to values: inout GeneratorValues, channel ch: Int, except own: UInt8) {
         let cc = controls.midi.controllers + ch * 128
         if own & 1 == 0 {
-            values[SoundFontGenerator.initialFilterFc] += SoundControllers.brightnessCents * SoundControllers.offset(cc[SoundControllers.brightness])
+            values[SoundFontGenerator.initialFilterFc] += SoundControllers.brightnessCents * SoundControllers.offset(cc[Int(Controller.brightness.rawValue)])
         }
         if own & 2 == 0 {
-            values[SoundFontGenerator.initialFilterQ] += SoundControllers.resonanceCentibels * SoundControllers.offset(cc[SoundControllers.resonance])
+            values[SoundFontGenerator.initialFilterQ] += SoundControllers.resonanceCentibels * SoundControllers.offset(cc[Int(Controller.timbre.rawValue)])
         }
         if own & 4 == 0 {
-            values[SoundFontGenerator.attackVolEnv] += SoundControllers.attackTimecents * SoundControllers.offset(cc[SoundControllers.attack])
+            values[SoundFontGenerator.attackVolEnv] += SoundControllers.attackTimecents * SoundControllers.offset(cc[Int(Controller.attackTime.rawValue)])
         }
         if own & 8 == 0 {
-            values[SoundFontGenerator.decayVolEnv] += SoundControllers.decayTimecents * SoundControllers.offset(cc[SoundControllers.decay])
+            values[SoundFontGenerator.decayVolEnv] += SoundControllers.decayTimecents * SoundControllers.offset(cc[Int(Controller.decayTime.rawValue)])
         }
         if own & 16 == 0 {
-            values[SoundFontGenerator.releaseVolEnv] += SoundControllers.releaseTimecents * SoundControllers.offset(cc[SoundControllers.release])
+            values[SoundFontGenerator.releaseVolEnv] += SoundControllers.releaseTimecents * SoundControllers.offset(cc[Int(Controller.releaseTime.rawValue)])
         }
     }
 
