@@ -20,7 +20,10 @@ extension JACK {
         events += (0..<4).map { ProbeEvent(frame: 3_000 * $0 + 250, bytes: [0xFE]) }
         events += [.noteOn(1_000, 60), .cc(2_000, 7, 100), .noteOff(6_000, 60), .cc(7_000, 10, 64),
                    .init(frame: 8_000, bytes: [0xC0, 5]), .init(frame: 13_000, bytes: [0xFC])]
-        sender.play(events)
+        // The connection made before "ready:" reaches the server's process graph a cycle or two later: the
+        // first event goes 4096 frames in, so none is sent before the monitor's port is in the graph.
+        let leadIn = 4_096
+        sender.play(events.map { var event = $0; event.frame += leadIn; return event })
         try monitor.waitForLine(containing: "\"type\":\"stop\"")
         monitor.signal(SIGTERM)
         #expect(try monitor.waitForExit() == 0)
