@@ -18,7 +18,7 @@ typealias LaneInts = SIMD8<Int32>
 var wideOpenDamping: Float { @_noLocks get { 1.414_2 } }
 
 extension Synth {
-    /// Renders the sample voices `sampleVoices.activeSlots[0..<count]` into the lane sums. With a stack of
+    /// Renders the sample voices `samples.slots.activeSlots[0..<count]` into the lane sums. With a stack of
     /// fonts the slots are first gathered by layer (a group's eight lanes read one sample data).
     @_noLocks
     func renderSampleVoices(count: Int, frames: Int) {

@@ -45,7 +45,7 @@ extension Synth {
     }
 
     /// Every kept group's state back into its voices, none kept: at each entry point that reads or changes a
-    /// voice between slices (the messages that mark a channel's voices for a controller refresh, `fontDirty`,
+    /// voice between slices (the messages that mark a channel's voices for a controller refresh, `samples.dirty`,
     /// among them, so the refresh at the next slice finds no group kept).
     @_noLocks
     func flushSampleGroups() {

@@ -94,7 +94,7 @@ extension SynthParameter {
 /// One built-in patch as the render keeps it (real-time thread only): its filter values smoothed toward their
 /// targets per sample (cutoff in log2 Hz, SVF damping, filter envelope amount in octaves) while it has voices,
 /// and what a slice works out for its voices (Synth+Rendering.swift). Entries of patches without voices in the
-/// last slice (not in `Synth.patchesInUse`) are stale.
+/// last slice (not in `BuiltInVoices.patchesInUse`) are stale.
 struct PatchState: BitwiseCopyable {
     var cutoffOctaves: Float = 0
     var resonanceK: Float = 2
