@@ -153,9 +153,7 @@ extension Synth {
             }
         }
         if sends { mix.foldGroup(frames: frames, reverb: g.reverb, chorus: g.chorus) }
-        entry.pointee.phase = g.phase
-        entry.pointee.z1 = flushTiny(g.z1)
-        entry.pointee.z2 = flushTiny(g.z2)
+        keepRendered(g, in: entry)
     }
 }
 
@@ -176,8 +174,16 @@ extension Synth {
         }
         var a = first.pointee, b = second.pointee
         playWideWavetables(&a, &b, frames: frames, left: mix.scratch.sumLeft, right: mix.scratch.sumRight)
-        first.pointee.phase = a.phase; first.pointee.z1 = flushTiny(a.z1); first.pointee.z2 = flushTiny(a.z2)
-        second.pointee.phase = b.phase; second.pointee.z1 = flushTiny(b.z1); second.pointee.z2 = flushTiny(b.z2)
+        keepRendered(a, in: first)
+        keepRendered(b, in: second)
+    }
+
+    /// A kept group's new phases and filter states after a render, flushed as the scatter flushes them.
+    @_noLocks @inline(__always)
+    func keepRendered(_ g: borrowing LaneCache.Entry, in entry: UnsafeMutablePointer<LaneCache.Entry>) {
+        entry.pointee.phase = g.phase
+        entry.pointee.z1 = flushTiny(g.z1)
+        entry.pointee.z2 = flushTiny(g.z2)
     }
 }
 
