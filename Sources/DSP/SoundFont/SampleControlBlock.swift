@@ -1,5 +1,5 @@
 // A group's envelopes, LFOs and glide moved on per control block as vector arithmetic on eight lanes
-// (`renderSampleGroup`'s rows, `SampleControl`), gathered from the voices once a call and written back at its
+// (`SampleGroupRows`: `EnvelopeLanes`, `LFOLanes`), gathered from the voices once a call and written back at its
 // end. A block that keeps every envelope in its stage and no LFO waiting (nearly all of them) takes a few
 // vector operations for the group; a lane that leaves a stage, or whose LFO still waits, goes through its
 // voice's own scalar code (`SampleEnvelope.advance`, `SampleLFO.advance`) and its rows are read back. The
@@ -28,146 +28,153 @@ extension SampleEnvelope {
     }
 }
 
-extension Synth {
-    /// Lane `l`'s envelope (the volume one at `value` = `SampleControl.volumeValue`, the modulation one at
-    /// `modulationValue`: value, step, low, high; and its `wait` row) and its stage into the rows.
+extension EnvelopeLanes {
+    /// Lane `l` takes envelope `e`: its value, its stage's ramp, its stage.
     @_noLocks @inline(__always)
-    func setEnvelopeRows(_ rows: SampleRows, _ l: Int, _ e: SampleEnvelope, value: Int, wait: Int, stage: Int) {
-        let floats = rows.floats
+    mutating func set(lane l: Int, _ e: SampleEnvelope) {
         let ramp = e.ramp
-        floats[8 &* value &+ l] = e.value
-        floats[8 &* (value &+ 1) &+ l] = ramp.step
-        floats[8 &* (value &+ 2) &+ l] = ramp.low
-        floats[8 &* (value &+ 3) &+ l] = ramp.high
-        floats[8 &* wait &+ l] = ramp.wait
-        rows.ints[8 &* stage &+ l] = e.stage
+        value[l] = e.value
+        step[l] = ramp.step
+        low[l] = ramp.low
+        high[l] = ramp.high
+        wait[l] = ramp.wait
+        stage[l] = e.stage
     }
 
+    /// A block of `block` samples for the `count` lanes of `used` (the voices `voices[slots[l]]`, whose
+    /// volume envelope this is, or their modulation one): a lane that stays in its stage moves along its
+    /// ramp and its wait counts down; one that leaves it goes through its voice's `SampleEnvelope.advance`.
+    @_noLocks @inline(__always)
+    mutating func advance(_ block: Lanes, used: SIMDMask<LaneInts>, voices: UnsafeMutablePointer<SampleVoice>,
+                          _ slots: UnsafeMutablePointer<Int32>, count: Int, volume: Bool) {
+        let next = value + step * block
+        let left = wait
+        let stays = next .> low .& next .< high .& left .> block
+        value.replace(with: next, where: stays)
+        wait = left - block
+        let leaves = .!stays .& used
+        guard anyLane(leaves) else { return }
+        for l in 0..<count where leaves[l] {
+            let voice = voices + Int(slots[l])
+            var e = volume ? voice.pointee.volumeEnvelope : voice.pointee.modulationEnvelope
+            e.value = value[l]
+            if e.waits { e.remaining = left[l] }
+            e.advance(block[0])
+            if volume { voice.pointee.volumeEnvelope = e } else { voice.pointee.modulationEnvelope = e }
+            set(lane: l, e)
+        }
+    }
+}
+
+extension LFOLanes {
+    /// A block of `block` samples for the `count` lanes of `used` (the voices `voices[slots[l]]`, whose
+    /// modulation LFO this is, or their vibrato one): the phase on by the block, less one past 1 (at most
+    /// once a block below a 4 kHz rate); a lane still in its delay, or past 2, through `SampleLFO.advance`.
+    /// Returns the block's values: the triangle, 4p below 1/4, 2 - 4p to 3/4, 4p - 4 above (the same values
+    /// without a branch).
+    @_noLocks @inline(__always)
+    mutating func advance(_ block: Lanes, used: SIMDMask<LaneInts>, voices: UnsafeMutablePointer<SampleVoice>,
+                          _ slots: UnsafeMutablePointer<Int32>, count: Int, modulation: Bool) -> Lanes {
+        let before = phase
+        let waits = wait .> Lanes.zero .& used
+        var moved = before + block * increment
+        let one = Lanes(repeating: 1)
+        moved.replace(with: moved - one, where: moved .>= one)
+        let slow = waits .| moved .>= one
+        if anyLane(slow) {
+            for l in 0..<count where slow[l] {
+                if waits[l] { // from where it was, through its delay
+                    let voice = voices + Int(slots[l])
+                    var lfo = modulation ? voice.pointee.modulationLFO : voice.pointee.vibratoLFO
+                    lfo.phase = before[l]
+                    lfo.advance(block[0])
+                    if modulation { voice.pointee.modulationLFO = lfo } else { voice.pointee.vibratoLFO = lfo }
+                    moved[l] = lfo.phase
+                    wait[l] = lfo.remaining
+                } else { // two or more past 1
+                    let p = moved[l] + 1
+                    moved[l] = p - Float(Int(p))
+                }
+            }
+        }
+        phase = moved
+        let p4 = moved * 4
+        return maxLanes(minLanes(p4, Lanes(repeating: 2) - p4), p4 - 4)
+    }
+}
+
+extension Synth {
     /// Lane `l`'s voice's envelopes, LFOs and glide into the rows, once a call.
     @_noLocks @inline(__always)
-    func gatherControls(_ rows: SampleRows, _ l: Int, voice: UnsafeMutablePointer<SampleVoice>, slot v: Int) {
-        let floats = rows.floats
-        setEnvelopeRows(rows, l, voice.pointee.volumeEnvelope, value: SampleControl.volumeValue, wait: SampleControl.volumeWait,
-                        stage: SampleControl.volumeStage)
-        setEnvelopeRows(rows, l, voice.pointee.modulationEnvelope, value: SampleControl.modulationValue,
-                        wait: SampleControl.modulationWait, stage: SampleControl.modulationStage)
-        floats[8 &* SampleControl.modLFOPhase &+ l] = voice.pointee.modulationLFO.phase
-        floats[8 &* SampleControl.modLFOIncrement &+ l] = voice.pointee.modulationLFO.increment
-        floats[8 &* SampleControl.modLFOWait &+ l] = voice.pointee.modulationLFO.remaining
-        floats[8 &* SampleControl.vibLFOPhase &+ l] = voice.pointee.vibratoLFO.phase
-        floats[8 &* SampleControl.vibLFOIncrement &+ l] = voice.pointee.vibratoLFO.increment
-        floats[8 &* SampleControl.vibLFOWait &+ l] = voice.pointee.vibratoLFO.remaining
-        floats[8 &* SampleControl.glide &+ l] = voices.glide[v]
-        floats[8 &* SampleControl.glideStep &+ l] = voices.glideStep[v]
+    func gatherControls(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ l: Int, voice: UnsafeMutablePointer<SampleVoice>,
+                        slot v: Int) {
+        rows.pointee.volumeEnvelope.set(lane: l, voice.pointee.volumeEnvelope)
+        rows.pointee.modulationEnvelope.set(lane: l, voice.pointee.modulationEnvelope)
+        rows.pointee.modulationLFO.phase[l] = voice.pointee.modulationLFO.phase
+        rows.pointee.modulationLFO.increment[l] = voice.pointee.modulationLFO.increment
+        rows.pointee.modulationLFO.wait[l] = voice.pointee.modulationLFO.remaining
+        rows.pointee.vibratoLFO.phase[l] = voice.pointee.vibratoLFO.phase
+        rows.pointee.vibratoLFO.increment[l] = voice.pointee.vibratoLFO.increment
+        rows.pointee.vibratoLFO.wait[l] = voice.pointee.vibratoLFO.remaining
+        rows.pointee.glide[l] = voices.glide[v]
+        rows.pointee.glideStep[l] = voices.glideStep[v]
     }
 
     /// The rows' moving values back into lane `l`'s voice at the end of a call.
     @_noLocks @inline(__always)
-    func scatterControls(_ rows: SampleRows, _ l: Int, voice: UnsafeMutablePointer<SampleVoice>, slot v: Int) {
-        let floats = rows.floats
-        voice.pointee.volumeEnvelope.value = floats[8 &* SampleControl.volumeValue &+ l]
-        voice.pointee.modulationEnvelope.value = floats[8 &* SampleControl.modulationValue &+ l]
+    func scatterControls(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ l: Int, voice: UnsafeMutablePointer<SampleVoice>,
+                         slot v: Int) {
+        voice.pointee.volumeEnvelope.value = rows.pointee.volumeEnvelope.value[l]
+        voice.pointee.modulationEnvelope.value = rows.pointee.modulationEnvelope.value[l]
         if voice.pointee.volumeEnvelope.waits {
-            voice.pointee.volumeEnvelope.remaining = floats[8 &* SampleControl.volumeWait &+ l]
+            voice.pointee.volumeEnvelope.remaining = rows.pointee.volumeEnvelope.wait[l]
         }
         if voice.pointee.modulationEnvelope.waits {
-            voice.pointee.modulationEnvelope.remaining = floats[8 &* SampleControl.modulationWait &+ l]
+            voice.pointee.modulationEnvelope.remaining = rows.pointee.modulationEnvelope.wait[l]
         }
-        voice.pointee.modulationLFO.phase = floats[8 &* SampleControl.modLFOPhase &+ l]
-        voice.pointee.vibratoLFO.phase = floats[8 &* SampleControl.vibLFOPhase &+ l]
-        voices.glide[v] = floats[8 &* SampleControl.glide &+ l]
+        voice.pointee.modulationLFO.phase = rows.pointee.modulationLFO.phase[l]
+        voice.pointee.vibratoLFO.phase = rows.pointee.vibratoLFO.phase[l]
+        voices.glide[v] = rows.pointee.glide[l]
     }
 
     /// One control block of `samples` samples for the group's `count` lanes (`slots`): the envelopes and
     /// LFOs moved on, and the rows the block's pitch, level and cutoff are made of (`modLFO`, `vibLFO`,
-    /// `modEnv`, `glide` as it was at the block's start, `envelope`, `envelopeCentibels`); the glide moved on.
+    /// `modEnv`, `glideNow`: the glide as it was at the block's start, `envelope`, `envelopeCentibels`); the
+    /// glide moved on.
     @_noLocks @inline(__always)
-    func stepControls(_ rows: SampleRows, _ slots: UnsafeMutablePointer<Int32>, count: Int, samples: Int) {
-        let floats = rows.floats, ints = rows.ints
-        @inline(__always) func row(_ r: Int) -> Lanes { UnsafeRawPointer(floats + 8 &* r).loadUnaligned(as: Lanes.self) }
-        @inline(__always) func setRow(_ r: Int, _ x: Lanes) { UnsafeMutableRawPointer(floats + 8 &* r).storeBytes(of: x, as: Lanes.self) }
-        @inline(__always) func intRow(_ r: Int) -> LaneInts { UnsafeRawPointer(ints + 8 &* r).loadUnaligned(as: LaneInts.self) }
+    func stepControls(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ slots: UnsafeMutablePointer<Int32>, count: Int,
+                      samples: Int) {
         let n = Float(samples), block = Lanes(repeating: n)
         let used = LaneInts(0, 1, 2, 3, 4, 5, 6, 7) .< LaneInts(repeating: Int32(truncatingIfNeeded: count))
 
-        // The envelopes: each a ramp within its stage; a lane that leaves it goes through `advance`.
-        @inline(__always) func envelope(_ value: Int, wait: Int, stage: Int, volume: Bool) {
-            let next = row(value) + row(value &+ 1) * block
-            let left = row(wait)
-            let stays = next .> row(value &+ 2) .& next .< row(value &+ 3) .& left .> block
-            var moved = row(value)
-            moved.replace(with: next, where: stays)
-            setRow(value, moved)
-            setRow(wait, left - block)
-            let leaves = .!stays .& used
-            guard anyLane(leaves) else { return }
-            for l in 0..<count where leaves[l] {
-                let voice = self.samples.slots.state.baseAddress + Int(slots[l])
-                var e = volume ? voice.pointee.volumeEnvelope : voice.pointee.modulationEnvelope
-                e.value = floats[8 &* value &+ l]
-                if e.waits { e.remaining = left[l] }
-                e.advance(n)
-                if volume { voice.pointee.volumeEnvelope = e } else { voice.pointee.modulationEnvelope = e }
-                setEnvelopeRows(rows, l, e, value: value, wait: wait, stage: stage)
-            }
-        }
-        envelope(SampleControl.volumeValue, wait: SampleControl.volumeWait, stage: SampleControl.volumeStage, volume: true)
-        envelope(SampleControl.modulationValue, wait: SampleControl.modulationWait, stage: SampleControl.modulationStage,
-                 volume: false)
-
-        // The LFOs: the phase on by the block, less one past 1 (at most once a block below a 4 kHz rate);
-        // a lane still in its delay, or past 2, through `advance`.
-        @inline(__always) func lfo(_ phaseRow: Int, modulation: Bool) -> Lanes {
-            let before = row(phaseRow)
-            let waits = row(phaseRow &+ 2) .> Lanes.zero .& used
-            var phase = before + block * row(phaseRow &+ 1)
-            let one = Lanes(repeating: 1)
-            phase.replace(with: phase - one, where: phase .>= one)
-            let slow = waits .| phase .>= one
-            if anyLane(slow) {
-                for l in 0..<count where slow[l] {
-                    if waits[l] { // from where it was, through its delay
-                        let voice = self.samples.slots.state.baseAddress + Int(slots[l])
-                        var lfo = modulation ? voice.pointee.modulationLFO : voice.pointee.vibratoLFO
-                        lfo.phase = before[l]
-                        lfo.advance(n)
-                        if modulation { voice.pointee.modulationLFO = lfo } else { voice.pointee.vibratoLFO = lfo }
-                        phase[l] = lfo.phase
-                        floats[8 &* (phaseRow &+ 2) &+ l] = lfo.remaining
-                    } else { // two or more past 1
-                        let p = phase[l] + 1
-                        phase[l] = p - Float(Int(p))
-                    }
-                }
-            }
-            setRow(phaseRow, phase)
-            // The triangle: 4p below 1/4, 2 - 4p to 3/4, 4p - 4 above (the same values without a branch).
-            let p4 = phase * 4
-            return maxLanes(minLanes(p4, Lanes(repeating: 2) - p4), p4 - 4)
-        }
-        setRow(SampleControl.modLFO, lfo(SampleControl.modLFOPhase, modulation: true))
-        setRow(SampleControl.vibLFO, lfo(SampleControl.vibLFOPhase, modulation: false))
-        setRow(SampleControl.modEnv, row(SampleControl.modulationValue))
+        let voices = self.samples.slots.state.baseAddress
+        rows.pointee.volumeEnvelope.advance(block, used: used, voices: voices, slots, count: count, volume: true)
+        rows.pointee.modulationEnvelope.advance(block, used: used, voices: voices, slots, count: count, volume: false)
+        rows.pointee.modLFO = rows.pointee.modulationLFO.advance(block, used: used, voices: voices, slots, count: count,
+                                                                  modulation: true)
+        rows.pointee.vibLFO = rows.pointee.vibratoLFO.advance(block, used: used, voices: voices, slots, count: count,
+                                                               modulation: false)
+        rows.pointee.modEnv = rows.pointee.modulationEnvelope.value
 
         // The volume envelope past its attack is 96 dB x (1 - value) of attenuation: added to the voice's
         // centibels, so one vector exp2 per block turns both into the level.
-        let stages = intRow(SampleControl.volumeStage), value = row(SampleControl.volumeValue)
+        let stages = rows.pointee.volumeEnvelope.stage, value = rows.pointee.volumeEnvelope.value
         let attack = stages .== LaneInts(repeating: SampleEnvelope.attack)
         let silent = stages .== LaneInts(repeating: SampleEnvelope.delay) .| stages .== LaneInts(repeating: SampleEnvelope.done)
         var centibels = (Lanes(repeating: 1) - value) * 960
         centibels.replace(with: 0, where: attack .| silent)
-        setRow(SampleControl.envelopeCentibels, centibels)
+        rows.pointee.envelopeCentibels = centibels
         var level = Lanes(repeating: 1)
         level.replace(with: value, where: attack)
         level.replace(with: 0, where: silent)
-        setRow(SampleControl.envelope, level)
+        rows.pointee.envelope = level
 
         // Portamento (Synth+Portamento.swift), stepped per block as FluidSynth's: the block plays the glide as
         // it was (the `glide` row), which then moves toward 0 by its step.
-        let glide = row(SampleControl.glide)
-        setRow(SampleControl.glideNow, glide)
+        let glide = rows.pointee.glide
+        rows.pointee.glideNow = glide
         if anyLane(glide .!= Lanes.zero) {
-            let moved = row(SampleControl.glideStep) * n
+            let moved = rows.pointee.glideStep * n
             var down = glide - moved
             down.replace(with: 0, where: Lanes.zero .>= down) // Swift.max(x, 0)
             var up = glide + moved
@@ -175,7 +182,7 @@ extension Synth {
             var next = glide
             next.replace(with: down, where: glide .> Lanes.zero)
             next.replace(with: up, where: glide .< Lanes.zero)
-            setRow(SampleControl.glide, next)
+            rows.pointee.glide = next
         }
     }
 }

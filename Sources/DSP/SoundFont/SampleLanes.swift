@@ -3,87 +3,102 @@
 
 typealias HalfLaneInts = SIMD4<Int32>
 
-/// The rows of a group's `SampleRows` (`SampleVoiceSlots.groupFloats` and `.groupInts`), eight lanes each.
-enum SampleControl {
-    static var cents: Int { @_noLocks get { 0 } }
-    static var centibels: Int { @_noLocks get { 1 } }
-    static var filterCents: Int { @_noLocks get { 2 } }
-    static var damping: Int { @_noLocks get { 3 } }
-    static var envelope: Int { @_noLocks get { 4 } }
-    static var panLeft: Int { @_noLocks get { 5 } }
-    static var panRight: Int { @_noLocks get { 6 } }
-    static var ratio: Int { @_noLocks get { 7 } }
-    static var fadeStep: Int { @_noLocks get { 8 } }
-    // 9 is free (it held the increments as floats, now split into `whole` and `part` at once).
-    static var targetLeft: Int { @_noLocks get { 10 } }
-    static var targetRight: Int { @_noLocks get { 11 } }
-    static var b1: Int { @_noLocks get { 12 } }
-    static var b2: Int { @_noLocks get { 13 } }
-    static var b3: Int { @_noLocks get { 14 } }
+/// One envelope of eight sample voices over a call, moved on per block (SampleControlBlock.swift): its
+/// value and its stage's ramp (`SampleEnvelope.ramp`: the step per sample, the bounds it stays between),
+/// the samples left in a delay or hold (+infinity in the other stages), and the stage.
+struct EnvelopeLanes {
+    var value = Lanes(), step = Lanes(), low = Lanes(), high = Lanes(), wait = Lanes()
+    /// `SampleEnvelope.stage`, changed by `SampleEnvelope.advance` only.
+    var stage = LaneInts()
+    @_noLocks init() {}
+}
+
+/// One LFO of eight sample voices over a call (`SampleLFO`): its phase, its phase step per sample, and the
+/// samples left in its delay.
+struct LFOLanes {
+    var phase = Lanes(), increment = Lanes(), wait = Lanes()
+    @_noLocks init() {}
+}
+
+/// A group's control values, eight lanes each (`SampleVoiceSlots.groups`, one per group of a slice): written
+/// lane by lane as scalars (`rows.pointee.cents[l]`: one store into memory), read as vectors. Every field
+/// is eight lanes of four bytes but the last, `offsets` (`clearLane` relies on it).
+struct SampleGroupRows {
+    // Per block: pitch, level and filter inputs and what the sample loop reads (`SampleLanes.startBlock`).
+    var cents = Lanes(), centibels = Lanes(), filterCents = Lanes(), damping = Lanes(), envelope = Lanes()
+    var panLeft = Lanes(), panRight = Lanes(), ratio = Lanes(), fadeStep = Lanes()
+    var targetLeft = Lanes(), targetRight = Lanes(), b1 = Lanes(), b2 = Lanes(), b3 = Lanes()
     // Per call, not per block: the voices' state gathered into the lanes.
-    static var z1: Int { @_noLocks get { 15 } }
-    static var z2: Int { @_noLocks get { 16 } }
-    static var lastLeft: Int { @_noLocks get { 17 } }
-    static var lastRight: Int { @_noLocks get { 18 } }
-    static var alive: Int { @_noLocks get { 19 } }
+    var z1 = Lanes(), z2 = Lanes(), lastLeft = Lanes(), lastRight = Lanes(), alive = Lanes()
     // Per call: the voices' modulated parameters (`SampleVoice`), which change only between calls.
-    static var pitchCents: Int { @_noLocks get { 20 } }
-    static var modLFOToPitch: Int { @_noLocks get { 21 } }
-    static var vibLFOToPitch: Int { @_noLocks get { 22 } }
-    static var modEnvToPitch: Int { @_noLocks get { 23 } }
-    static var attenuation: Int { @_noLocks get { 24 } }
-    static var modLFOToVolume: Int { @_noLocks get { 25 } }
-    static var filterBase: Int { @_noLocks get { 26 } }
-    static var modLFOToFilter: Int { @_noLocks get { 27 } }
-    static var modEnvToFilter: Int { @_noLocks get { 28 } }
-    // Per block: the envelopes', LFOs' and glide's values, which `cents`, `centibels` and `filterCents` are made of.
-    static var modLFO: Int { @_noLocks get { 29 } }
-    static var vibLFO: Int { @_noLocks get { 30 } }
-    static var modEnv: Int { @_noLocks get { 31 } }
-    static var glide: Int { @_noLocks get { 32 } }
-    static var envelopeCentibels: Int { @_noLocks get { 33 } }
-    // Per call, moved on per block (SampleControlBlock.swift): each envelope's value and its stage's ramp
-    // (step, low, high: `SampleEnvelope.ramp`), each LFO's phase, increment and delay left, the glide.
-    static var volumeValue: Int { @_noLocks get { 34 } }
-    static var modulationValue: Int { @_noLocks get { 38 } }
-    static var modLFOPhase: Int { @_noLocks get { 42 } }
-    static var modLFOIncrement: Int { @_noLocks get { 43 } }
-    static var modLFOWait: Int { @_noLocks get { 44 } }
-    static var vibLFOPhase: Int { @_noLocks get { 45 } }
-    static var vibLFOIncrement: Int { @_noLocks get { 46 } }
-    static var vibLFOWait: Int { @_noLocks get { 47 } }
-    static var glideStep: Int { @_noLocks get { 48 } }
-    /// The glide a block plays (`glide` is where it is, moved on after).
-    static var glideNow: Int { @_noLocks get { 49 } }
+    var pitchCents = Lanes(), modLFOToPitch = Lanes(), vibLFOToPitch = Lanes(), modEnvToPitch = Lanes()
+    var attenuation = Lanes(), modLFOToVolume = Lanes()
+    var filterBase = Lanes(), modLFOToFilter = Lanes(), modEnvToFilter = Lanes()
+    // Per block: the envelopes', LFOs' and glide's values, which `cents`, `centibels` and `filterCents` are
+    // made of; `glideNow` is the glide a block plays (`glide` is where it is, moved on after).
+    var modLFO = Lanes(), vibLFO = Lanes(), modEnv = Lanes(), glideNow = Lanes(), envelopeCentibels = Lanes()
+    // Per call, moved on per block (SampleControlBlock.swift).
+    var volumeEnvelope = EnvelopeLanes(), modulationEnvelope = EnvelopeLanes()
+    var modulationLFO = LFOLanes(), vibratoLFO = LFOLanes()
+    var glide = Lanes(), glideStep = Lanes()
     // Per call: a stolen voice's fade (moved on per block), the effect sends.
-    static var fade: Int { @_noLocks get { 50 } }
-    static var reverbSend: Int { @_noLocks get { 51 } }
-    static var chorusSend: Int { @_noLocks get { 52 } }
-    /// At the end of a call: the last block's level (`SampleVoiceSlots`' voices' `envelope`, for stealing).
-    static var level: Int { @_noLocks get { 53 } }
-    /// Per call, moved on per block: samples left in each envelope's delay or hold, +infinity in its other
-    /// stages (`SampleEnvelope.ramp`).
-    static var volumeWait: Int { @_noLocks get { 54 } }
-    static var modulationWait: Int { @_noLocks get { 55 } }
-    static var allFloatRows: Int { @_noLocks get { 56 } }
-    // Int32 rows
-    static var wrapAt: Int { @_noLocks get { 0 } }
-    static var loopLength: Int { @_noLocks get { 1 } }
-    static var stopAt: Int { @_noLocks get { 2 } }
-    static var whole: Int { @_noLocks get { 3 } }
-    static var part: Int { @_noLocks get { 4 } }
-    static var fastLimit: Int { @_noLocks get { 5 } }
-    static var position: Int { @_noLocks get { 6 } }
-    static var fraction: Int { @_noLocks get { 7 } }
-    static var lastIndex: Int { @_noLocks get { 8 } }
-    // Per call: the frames a lane's unrolled loop spans, 0 while it plays from the font's data (`unrollLane`).
-    static var unrolledSpan: Int { @_noLocks get { 9 } }
-    // Per call, changed by `advance` only: the envelopes' stages.
-    static var volumeStage: Int { @_noLocks get { 10 } }
-    static var modulationStage: Int { @_noLocks get { 11 } }
-    /// Per call: the copy a lane's unrolled loop is played from (`unrollLane`), while `unrolledSpan` is not 0.
-    static var copy: Int { @_noLocks get { 12 } }
-    static var intRows: Int { @_noLocks get { 13 } }
+    var fade = Lanes(), reverbSend = Lanes(), chorusSend = Lanes()
+    /// At the end of a call: the last block's level (`VoiceSlots.envelope`, for stealing).
+    var level = Lanes()
+
+    // Per call: the lanes' loop and positions (`SampleLanes`).
+    var wrapAt = LaneInts(), loopLength = LaneInts(), stopAt = LaneInts(), whole = LaneInts(), part = LaneInts()
+    var fastLimit = LaneInts(), position = LaneInts(), fraction = LaneInts(), lastIndex = LaneInts()
+    /// The frames a lane's unrolled loop spans, 0 while it plays from the font's data (`unrollLane`).
+    var unrolledSpan = LaneInts()
+    /// The copy a lane's unrolled loop is played from (`unrollLane`), while `unrolledSpan` is not 0.
+    var copy = LaneInts()
+    /// The lanes' `SampleLanes.offset`.
+    var offsets = SIMD8<Int>()
+
+    @_noLocks init() {}
+
+    /// How many rows of eight 4-byte lanes come before `offsets`.
+    static var rowCount: Int {
+        @_noLocks get { (MemoryLayout<SampleGroupRows>.size &- MemoryLayout<SIMD8<Int>>.size) / MemoryLayout<Lanes>.size }
+    }
+
+    /// Lane `l` of every row 0 (0.0 or the integer 0; an empty lane, `Synth.gatherSampleGroup`).
+    @_noLocks @inline(__always)
+    static func clearLane(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ l: Int) {
+        let bytes = UnsafeMutableRawPointer(rows)
+        for r in 0..<rowCount { bytes.storeBytes(of: 0, toByteOffset: 4 &* (8 &* r &+ l), as: UInt32.self) }
+    }
+}
+
+extension SIMD8 where Scalar == Float {
+    /// The low (0) or high (1) four lanes.
+    @_noLocks @inline(__always)
+    func half(_ h: Int) -> HalfLanes { h == 0 ? lowHalf : highHalf }
+
+    /// The low (0) or high (1) four lanes set to `x`.
+    @_noLocks @inline(__always)
+    mutating func setHalf(_ h: Int, _ x: HalfLanes) {
+        if h == 0 { lowHalf = x } else { highHalf = x }
+    }
+}
+
+extension SIMD8 where Scalar == Int32 {
+    /// The low (0) or high (1) four lanes.
+    @_noLocks @inline(__always)
+    func half(_ h: Int) -> HalfLaneInts { h == 0 ? lowHalf : highHalf }
+
+    /// The low (0) or high (1) four lanes set to `x`.
+    @_noLocks @inline(__always)
+    mutating func setHalf(_ h: Int, _ x: HalfLaneInts) {
+        if h == 0 { lowHalf = x } else { highHalf = x }
+    }
+}
+
+extension SIMD8 where Scalar == Int {
+    /// The low (0) or high (1) four lanes.
+    @_noLocks @inline(__always)
+    func half(_ h: Int) -> SIMD4<Int> { h == 0 ? lowHalf : highHalf }
 }
 
 /// Four sample voices' playing state over a control block: position, loop, filter, levels. The interpolated

@@ -5,13 +5,10 @@ struct SampleVoiceSlots: ~Copyable {
     let state: FixedArray<SampleVoice>
     /// Per slice: the sounding sample voices' slots, rendered eight at a time.
     let activeSlots: FixedArray<Int32>
-    /// Per group of a slice (its place in the slice's order, `Synth.renderSampleVoices`): its control values,
-    /// eight lanes a row (`SampleControl`; written lane by lane as scalars, read as vectors: writing single
-    /// lanes of a vector in a register costs far more), and its lanes' `SampleLanes.offset`. A group kept
-    /// between slices (`kept`) keeps them there (Synth+SampleLaneCache.swift).
-    let groupFloats: FixedArray<Float>
-    let groupInts: FixedArray<Int32>
-    let groupOffsets: FixedArray<Int>
+    /// Per group of a slice (its place in the slice's order, `Synth.renderSampleVoices`): its control values
+    /// and its lanes' state over a call (`SampleGroupRows`). A group kept between slices (`kept`) keeps them
+    /// there (Synth+SampleLaneCache.swift).
+    let groups: FixedArray<SampleGroupRows>
     /// Per group: what it was kept with at the end of the last slice (`KeptSampleGroup.count` 0: not kept).
     let kept: FixedArray<KeptSampleGroup>
     /// [0]: the groups of the last slice (those at and past it are not kept).
@@ -47,9 +44,7 @@ struct SampleVoiceSlots: ~Copyable {
         activeSlots = FixedArray(count, 0)
         // Each layer's voices in groups of eight: at most one group per layer not full.
         groupCount = (count + 7) / 8 + max(layers, 1)
-        groupFloats = FixedArray(groupCount * 8 * SampleControl.allFloatRows, 0)
-        groupInts = FixedArray(groupCount * 8 * SampleControl.intRows, 0)
-        groupOffsets = FixedArray(groupCount * 8, 0)
+        groups = FixedArray(groupCount, SampleGroupRows())
         kept = FixedArray(groupCount, KeptSampleGroup())
         keptLive = FixedArray(1, 0)
         layerEnds = FixedArray(max(layers, 1), 0)
@@ -68,19 +63,9 @@ struct SampleVoiceSlots: ~Copyable {
         copyClock[0] = 2
     }
 
-    /// Group `g`'s rows and lane offsets.
+    /// Group `g`'s rows.
     @_noLocks @inline(__always)
-    func rows(_ g: Int) -> SampleRows {
-        SampleRows(floats: groupFloats.baseAddress + g &* (8 &* SampleControl.allFloatRows),
-                   ints: groupInts.baseAddress + g &* (8 &* SampleControl.intRows), offsets: groupOffsets.baseAddress + 8 &* g)
-    }
-}
-
-/// One group's rows (`SampleControl`) and its lanes' offsets (`SampleLanes.offset`).
-struct SampleRows {
-    let floats: UnsafeMutablePointer<Float>
-    let ints: UnsafeMutablePointer<Int32>
-    let offsets: UnsafeMutablePointer<Int>
+    func rows(_ g: Int) -> UnsafeMutablePointer<SampleGroupRows> { groups.baseAddress + g }
 }
 
 /// What a group of sample voices was kept with between slices (Synth+SampleLaneCache.swift): its voices lane

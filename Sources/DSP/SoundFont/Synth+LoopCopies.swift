@@ -21,9 +21,8 @@ extension Synth {
     /// copy's second pass, whose frame before is the loop's last (as FluidSynth reads a loop that has
     /// wrapped), not the one before the loop. False, the lane untouched, when no copy is free.
     @_noLocks @inline(__always)
-    func unrollLane(_ rows: SampleRows, _ l: Int, slot v: Int, layer: Int, sample: SampleData, start: Int32,
+    func unrollLane(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ l: Int, slot v: Int, layer: Int, sample: SampleData, start: Int32,
                     length: Int32) -> Bool {
-        let ints = rows.ints
         let voice = samples.slots.state.baseAddress + v
         if voice.pointee.unrolledSpan == 0 {
             let c = loopCopy(layer: layer, sample: sample, start: start, length: length)
@@ -34,14 +33,14 @@ extension Synth {
             samples.slots.copyStamps[Int(voice.pointee.copy)] = samples.slots.copyClock[0]
         }
         let span = voice.pointee.unrolledSpan
-        ints[8 &* SampleControl.unrolledSpan &+ l] = span
-        ints[8 &* SampleControl.wrapAt &+ l] = start &+ span
-        ints[8 &* SampleControl.loopLength &+ l] = span &- length
-        ints[8 &* SampleControl.lastIndex &+ l] = start &+ span &+ 1
-        ints[8 &* SampleControl.fastLimit &+ l] = start &+ span &- 2
-        ints[8 &* SampleControl.copy &+ l] = voice.pointee.copy
+        rows.pointee.unrolledSpan[l] = span
+        rows.pointee.wrapAt[l] = start &+ span
+        rows.pointee.loopLength[l] = span &- length
+        rows.pointee.lastIndex[l] = start &+ span &+ 1
+        rows.pointee.fastLimit[l] = start &+ span &- 2
+        rows.pointee.copy[l] = voice.pointee.copy
         let copy = samples.slots.unrolledLoops.baseAddress + Int(voice.pointee.copy) &* unrolledLoopFrames
-        rows.offsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
+        rows.pointee.offsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
         return true
     }
 

@@ -61,22 +61,11 @@ extension Synth {
     /// kept (Synth+SampleLaneCache.swift), else gathered from the voices; kept at the end unless a voice ended.
     @_noLocks
     func renderSampleGroup(_ slots: UnsafeMutablePointer<Int32>, count: Int, frames: Int, layer: Int, group g: Int) {
+        let count = min(count, 8) // so that the compiler sees each lane index in range: the lanes' reads and writes unchecked
         let dataCount = Int32(max(samples.font.layerDataCount[layer], 1))
         let sample = SampleData(data: samples.font.layerData[layer], lowBytes: samples.font.layerLowBytes[layer],
                                 lastIndex: HalfLaneInts(repeating: dataCount - 1))
         let rows = samples.slots.rows(g), keep = samples.slots.kept.baseAddress + g
-        let floats = rows.floats, ints = rows.ints
-        @inline(__always) func row(_ r: Int) -> Lanes { UnsafeRawPointer(floats + 8 &* r).loadUnaligned(as: Lanes.self) }
-        @inline(__always) func setRow(_ r: Int, _ x: Lanes) { UnsafeMutableRawPointer(floats + 8 &* r).storeBytes(of: x, as: Lanes.self) }
-        @inline(__always) func intRow(_ r: Int) -> LaneInts { UnsafeRawPointer(ints + 8 &* r).loadUnaligned(as: LaneInts.self) }
-        @inline(__always) func half(_ r: Int, _ h: Int) -> HalfLanes {
-            let i: Int = 8 &* r &+ 4 &* h
-            return UnsafeRawPointer(floats + i).loadUnaligned(as: HalfLanes.self)
-        }
-        @inline(__always) func halfInts(_ r: Int, _ h: Int) -> HalfLaneInts {
-            let i: Int = 8 &* r &+ 4 &* h
-            return UnsafeRawPointer(ints + i).loadUnaligned(as: HalfLaneInts.self)
-        }
         // Lanes whose short loop (`unrollLane`) is to be unrolled once the voice reaches it.
         var unrollable: UInt8 = 0
         // The last block's inputs of the exp2s (none yet in a group gathered now: NaN differs from everything).
@@ -89,10 +78,10 @@ extension Synth {
             unrollable = keep.pointee.unrollable
             centsBefore = keep.pointee.cents; filterCentsBefore = keep.pointee.filterCents
             centibelsBefore = keep.pointee.centibels; envelopeBefore = keep.pointee.envelope
-            levels = row(SampleControl.level)
+            levels = rows.pointee.level
             samples.keptRenders &+= 1
-            for l in 0..<count where ints[8 &* SampleControl.unrolledSpan &+ l] != 0 {
-                samples.slots.copyStamps[Int(ints[8 &* SampleControl.copy &+ l])] = samples.slots.copyClock[0]
+            for l in 0..<count where rows.pointee.unrolledSpan[l] != 0 {
+                samples.slots.copyStamps[Int(rows.pointee.copy[l])] = samples.slots.copyClock[0]
             }
         } else {
             gatherSampleGroup(rows, slots, count: count, layer: layer, sample: sample, unrollable: &unrollable)
@@ -100,22 +89,22 @@ extension Synth {
         var low = SampleLanes(), high = SampleLanes()
         @inline(__always) func gathered(_ h: Int) -> SampleLanes {
             var lanes = SampleLanes()
-            lanes.position = halfInts(SampleControl.position, h)
-            lanes.fraction = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.fraction, h))
+            lanes.position = rows.pointee.position.half(h)
+            lanes.fraction = HalfLaneBits(truncatingIfNeeded: rows.pointee.fraction.half(h))
             // In the sample loop's units (`SampleLanes`).
-            lanes.z1 = half(SampleControl.z1, h) * InterpolationTable.integerUnits
-            lanes.z2 = half(SampleControl.z2, h) * InterpolationTable.integerUnits
-            lanes.left = half(SampleControl.lastLeft, h) * InterpolationTable.integerScale
-            lanes.right = half(SampleControl.lastRight, h) * InterpolationTable.integerScale
-            lanes.alive = half(SampleControl.alive, h)
+            lanes.z1 = rows.pointee.z1.half(h) * InterpolationTable.integerUnits
+            lanes.z2 = rows.pointee.z2.half(h) * InterpolationTable.integerUnits
+            lanes.left = rows.pointee.lastLeft.half(h) * InterpolationTable.integerScale
+            lanes.right = rows.pointee.lastRight.half(h) * InterpolationTable.integerScale
+            lanes.alive = rows.pointee.alive.half(h)
             return lanes
         }
         low = gathered(0)
         if count > 4 { high = gathered(1) }
-        var fades = row(SampleControl.fade)
+        var fades = rows.pointee.fade
         var n0 = 0
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
-        let sends = (reverb: row(SampleControl.reverbSend), chorus: row(SampleControl.chorusSend))
+        let sends = (reverb: rows.pointee.reverbSend, chorus: rows.pointee.chorusSend)
         let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
         let outLeft = sendsAny ? mix.effects.groupLeft : mix.scratch.sumLeft
         let outRight = sendsAny ? mix.effects.groupRight : mix.scratch.sumRight
@@ -142,49 +131,49 @@ extension Synth {
             }
             // Pitch, attenuation and cutoff of the eight lanes from their parts: the arithmetic each voice had
             // done alone, in the same order (so the same values), once for the group.
-            let modLFO = row(SampleControl.modLFO), modEnv = row(SampleControl.modEnv)
-            setRow(SampleControl.cents, row(SampleControl.pitchCents) + modLFO * row(SampleControl.modLFOToPitch)
-                + row(SampleControl.vibLFO) * row(SampleControl.vibLFOToPitch) + modEnv * row(SampleControl.modEnvToPitch)
-                + row(SampleControl.glideNow))
-            setRow(SampleControl.centibels, atLeast(row(SampleControl.attenuation) - modLFO * row(SampleControl.modLFOToVolume), 0)
-                + row(SampleControl.envelopeCentibels))
-            setRow(SampleControl.filterCents, minLanes(atLeast(row(SampleControl.filterBase) + modLFO * row(SampleControl.modLFOToFilter)
-                + modEnv * row(SampleControl.modEnvToFilter), 1500), Lanes(repeating: 13500)))
+            let modLFO = rows.pointee.modLFO, modEnv = rows.pointee.modEnv
+            rows.pointee.cents = rows.pointee.pitchCents + modLFO * rows.pointee.modLFOToPitch
+                + rows.pointee.vibLFO * rows.pointee.vibLFOToPitch + modEnv * rows.pointee.modEnvToPitch
+                + rows.pointee.glideNow
+            rows.pointee.centibels = atLeast(rows.pointee.attenuation - modLFO * rows.pointee.modLFOToVolume, 0)
+                + rows.pointee.envelopeCentibels
+            rows.pointee.filterCents = minLanes(atLeast(rows.pointee.filterBase + modLFO * rows.pointee.modLFOToFilter
+                + modEnv * rows.pointee.modEnvToFilter, 1500), Lanes(repeating: 13500))
             // Each of the three exp2s below only when its input moved since the last block (of the call, or of
             // the last slice for a kept group; the rows hold its results): a held voice's pitch and cutoff
             // usually stay, its level often does.
             // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
-            let cents = row(SampleControl.cents)
+            let cents = rows.pointee.cents
             if anyLane(cents .!= centsBefore) {
                 centsBefore = cents
-                let increments = minLanes(row(SampleControl.ratio) * exp2Lanes(cents * (1.0 / 1200)), Lanes(repeating: 256))
+                let increments = minLanes(rows.pointee.ratio * exp2Lanes(cents * (1.0 / 1200)), Lanes(repeating: 256))
                 let (whole, part) = fixedPoint(increments)
-                UnsafeMutableRawPointer(ints + 8 &* SampleControl.whole).storeBytes(of: whole, as: LaneInts.self)
-                UnsafeMutableRawPointer(ints + 8 &* SampleControl.part).storeBytes(of: part, as: LaneInts.self)
+                rows.pointee.whole = whole
+                rows.pointee.part = part
             }
             // A stolen voice's fade is folded into the block's ramp: linear from where it was to where it
             // will be. svfStep returns twice the low-pass output: the half is folded into the levels too.
-            fades = maxLanes(fades - row(SampleControl.fadeStep) * Float(length), .zero)
-            let centibels = row(SampleControl.centibels), envelope = row(SampleControl.envelope)
+            fades = maxLanes(fades - rows.pointee.fadeStep * Float(length), .zero)
+            let centibels = rows.pointee.centibels, envelope = rows.pointee.envelope
             if anyLane(centibels .!= centibelsBefore .| envelope .!= envelopeBefore) {
                 centibelsBefore = centibels
                 envelopeBefore = envelope
                 levels = envelope * exp2Lanes(centibels * -0.016_609_640_5) * (0.5 * sampleVoiceGain)
             }
-            setRow(SampleControl.targetLeft, levels * row(SampleControl.panLeft) * fades)
-            setRow(SampleControl.targetRight, levels * row(SampleControl.panRight) * fades)
-            let filterCents = row(SampleControl.filterCents)
+            rows.pointee.targetLeft = levels * rows.pointee.panLeft * fades
+            rows.pointee.targetRight = levels * rows.pointee.panRight * fades
+            let filterCents = rows.pointee.filterCents
             if anyLane(filterCents .!= filterCentsBefore) {
                 filterCentsBefore = filterCents
                 let (b1, b2, b3) = filterCoefficients(octaves: filterCents * (1.0 / 1200) + 3.031_33,
-                                                      k: row(SampleControl.damping), inverseRate: rates.inverseRate)
-                setRow(SampleControl.b1, b1); setRow(SampleControl.b2, b2); setRow(SampleControl.b3, b3)
+                                                      k: rows.pointee.damping, inverseRate: rates.inverseRate)
+                rows.pointee.b1 = b1; rows.pointee.b2 = b2; rows.pointee.b3 = b3
             }
             let inverseLength = 1 / Float(length)
             // Each half in place, not copied in and out of its lanes (350 bytes a half and block).
-            low.startBlock(floats, ints, half: 0, offsets: rows.offsets, inverseLength: inverseLength)
+            low.startBlock(rows, half: 0, inverseLength: inverseLength)
             if count > 4 {
-                high.startBlock(floats, ints, half: 1, offsets: rows.offsets, inverseLength: inverseLength)
+                high.startBlock(rows, half: 1, inverseLength: inverseLength)
             }
             // Both halves at once (WideLoops.swift): the same samples.
             if playsWide && count > 4 && low.filtered && high.filtered && sample.lowBytes == nil {
@@ -202,33 +191,27 @@ extension Synth {
         if sendsAny { mix.foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
 
         // The lanes back into the rows as vectors (out of the sample loop's units, `SampleLanes`).
-        @inline(__always) func setHalf(_ r: Int, _ h: Int, _ x: HalfLanes) {
-            UnsafeMutableRawPointer(floats + (8 &* r &+ 4 &* h)).storeBytes(of: x, as: HalfLanes.self)
-        }
-        @inline(__always) func setHalfInts(_ r: Int, _ h: Int, _ x: HalfLaneInts) {
-            UnsafeMutableRawPointer(ints + (8 &* r &+ 4 &* h)).storeBytes(of: x, as: HalfLaneInts.self)
-        }
         @inline(__always) func scattered(_ lanes: borrowing SampleLanes, _ h: Int) {
-            setHalfInts(SampleControl.position, h, lanes.position)
-            setHalfInts(SampleControl.fraction, h, HalfLaneInts(truncatingIfNeeded: lanes.fraction))
-            setHalf(SampleControl.lastLeft, h, lanes.left * InterpolationTable.integerUnits)
-            setHalf(SampleControl.lastRight, h, lanes.right * InterpolationTable.integerUnits)
-            setHalf(SampleControl.z1, h, lanes.z1 * InterpolationTable.integerScale)
-            setHalf(SampleControl.z2, h, lanes.z2 * InterpolationTable.integerScale)
-            setHalf(SampleControl.alive, h, lanes.alive)
+            rows.pointee.position.setHalf(h, lanes.position)
+            rows.pointee.fraction.setHalf(h, HalfLaneInts(truncatingIfNeeded: lanes.fraction))
+            rows.pointee.lastLeft.setHalf(h, lanes.left * InterpolationTable.integerUnits)
+            rows.pointee.lastRight.setHalf(h, lanes.right * InterpolationTable.integerUnits)
+            rows.pointee.z1.setHalf(h, lanes.z1 * InterpolationTable.integerScale)
+            rows.pointee.z2.setHalf(h, lanes.z2 * InterpolationTable.integerScale)
+            rows.pointee.alive.setHalf(h, lanes.alive)
         }
         scattered(low, 0)
         if count > 4 { scattered(high, 1) }
-        setRow(SampleControl.fade, fades)
-        setRow(SampleControl.level, levels)
+        rows.pointee.fade = fades
+        rows.pointee.level = levels
         // Filter states too small to matter flushed to 0 (denormal arithmetic is slow).
-        setRow(SampleControl.z1, flushTiny(row(SampleControl.z1)))
-        setRow(SampleControl.z2, flushTiny(row(SampleControl.z2)))
+        rows.pointee.z1 = flushTiny(rows.pointee.z1)
+        rows.pointee.z2 = flushTiny(rows.pointee.z2)
         // Kept for the next slice while none of its voices ended (Synth+SampleLaneCache.swift); else its
         // voices get their state back, those that ended are freed.
         let used = LaneInts(0, 1, 2, 3, 4, 5, 6, 7) .< LaneInts(repeating: Int32(truncatingIfNeeded: count))
-        let ended = (row(SampleControl.alive) .== Lanes.zero .| row(SampleControl.fade) .<= Lanes.zero
-            .| intRow(SampleControl.volumeStage) .== LaneInts(repeating: SampleEnvelope.done)) .& used
+        let ended = (rows.pointee.alive .== Lanes.zero .| rows.pointee.fade .<= Lanes.zero
+            .| rows.pointee.volumeEnvelope.stage .== LaneInts(repeating: SampleEnvelope.done)) .& used
         let keeps = samples.keepsGroups
         guard anyLane(ended) || !keeps else {
             if count == 8 {
@@ -263,17 +246,15 @@ extension Synth {
     /// Group `rows`' lanes from its voices `slots[0..<count]` (of stack layer `layer`), the empty lanes past
     /// them parked, and the lanes whose short loop is to be unrolled once the voice reaches it (`unrollable`).
     @_noLocks @inline(__always)
-    func gatherSampleGroup(_ rows: SampleRows, _ slots: UnsafeMutablePointer<Int32>, count: Int, layer: Int,
+    func gatherSampleGroup(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ slots: UnsafeMutablePointer<Int32>, count: Int, layer: Int,
                            sample: SampleData, unrollable: inout UInt8) {
-        let floats = rows.floats, ints = rows.ints
-        @inline(__always) func intRow(_ r: Int) -> LaneInts { UnsafeRawPointer(ints + 8 &* r).loadUnaligned(as: LaneInts.self) }
         let dataCount = sample.lastIndex[0] &+ 1
         // Per lane: the frames its unrolled copy's loop spans (a whole number of passes), 0 while it plays
         // from the font's data (rows, as the others: scalar writes).
         for l in 0..<8 {
-            ints[8 &* SampleControl.unrolledSpan &+ l] = 0
-            ints[8 &* SampleControl.lastIndex &+ l] = dataCount &- 1
-            rows.offsets[l] = 0
+            rows.pointee.unrolledSpan[l] = 0
+            rows.pointee.lastIndex[l] = dataCount &- 1
+            rows.pointee.offsets[l] = 0
         }
         // The voices' state into the lanes, through the rows (as scalars, read back as vectors).
         let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
@@ -289,9 +270,9 @@ extension Synth {
             gatherControls(rows, l, voice: voice, slot: v)
             let loops = voice.pointee.loops
             let loopStart = voice.pointee.loopStart, loopEnd = voice.pointee.loopEnd
-            ints[8 &* SampleControl.wrapAt &+ l] = loops ? loopEnd : .max
-            ints[8 &* SampleControl.loopLength &+ l] = loops ? loopEnd - loopStart : 0
-            ints[8 &* SampleControl.stopAt &+ l] = loops ? .max : voice.pointee.end
+            rows.pointee.wrapAt[l] = loops ? loopEnd : .max
+            rows.pointee.loopLength[l] = loops ? loopEnd - loopStart : 0
+            rows.pointee.stopAt[l] = loops ? .max : voice.pointee.end
             let length = loopEnd &- loopStart
             if loops && voice.pointee.unrolledSpan != 0 {
                 _ = unrollLane(rows, l, slot: v, layer: layer, sample: sample, start: loopStart, length: length)
@@ -303,53 +284,53 @@ extension Synth {
                 voice.pointee.position = loopStart &+ (voice.pointee.position &- loopStart) % length
                 voice.pointee.unrolledSpan = 0
             }
-            ints[8 &* SampleControl.position &+ l] = voice.pointee.position
-            ints[8 &* SampleControl.fraction &+ l] = Int32(bitPattern: voice.pointee.fraction)
-            floats[8 &* SampleControl.z1 &+ l] = voices.ic1[v]
-            floats[8 &* SampleControl.z2 &+ l] = voices.ic2[v]
-            floats[8 &* SampleControl.lastLeft &+ l] = voice.pointee.lastLeft
-            floats[8 &* SampleControl.lastRight &+ l] = voice.pointee.lastRight
-            floats[8 &* SampleControl.alive &+ l] = 1
-            floats[8 &* SampleControl.fade &+ l] = voices.fade[v]
-            floats[8 &* SampleControl.reverbSend &+ l] = reverbOn ? voice.pointee.reverbSend : 0
-            floats[8 &* SampleControl.chorusSend &+ l] = chorusOn ? voice.pointee.chorusSend : 0
+            rows.pointee.position[l] = voice.pointee.position
+            rows.pointee.fraction[l] = Int32(bitPattern: voice.pointee.fraction)
+            rows.pointee.z1[l] = voices.ic1[v]
+            rows.pointee.z2[l] = voices.ic2[v]
+            rows.pointee.lastLeft[l] = voice.pointee.lastLeft
+            rows.pointee.lastRight[l] = voice.pointee.lastRight
+            rows.pointee.alive[l] = 1
+            rows.pointee.fade[l] = voices.fade[v]
+            rows.pointee.reverbSend[l] = reverbOn ? voice.pointee.reverbSend : 0
+            rows.pointee.chorusSend[l] = chorusOn ? voice.pointee.chorusSend : 0
             // What stays the same for the whole call (the channel's controllers change between calls).
-            floats[8 &* SampleControl.damping &+ l] = voice.pointee.filterDamping
-            floats[8 &* SampleControl.panLeft &+ l] = voice.pointee.panLeft
-            floats[8 &* SampleControl.panRight &+ l] = voice.pointee.panRight
-            floats[8 &* SampleControl.ratio &+ l] = voice.pointee.rateRatio
-            floats[8 &* SampleControl.fadeStep &+ l] = voices.fadeStep[v]
-            floats[8 &* SampleControl.pitchCents &+ l] = voice.pointee.pitchCents
-            floats[8 &* SampleControl.modLFOToPitch &+ l] = voice.pointee.modLFOToPitch
-            floats[8 &* SampleControl.vibLFOToPitch &+ l] = voice.pointee.vibLFOToPitch
-            floats[8 &* SampleControl.modEnvToPitch &+ l] = voice.pointee.modEnvToPitch
-            floats[8 &* SampleControl.attenuation &+ l] = voice.pointee.attenuation
-            floats[8 &* SampleControl.modLFOToVolume &+ l] = voice.pointee.modLFOToVolume
-            floats[8 &* SampleControl.filterBase &+ l] = voice.pointee.filterCents
-            floats[8 &* SampleControl.modLFOToFilter &+ l] = voice.pointee.modLFOToFilter
-            floats[8 &* SampleControl.modEnvToFilter &+ l] = voice.pointee.modEnvToFilter
+            rows.pointee.damping[l] = voice.pointee.filterDamping
+            rows.pointee.panLeft[l] = voice.pointee.panLeft
+            rows.pointee.panRight[l] = voice.pointee.panRight
+            rows.pointee.ratio[l] = voice.pointee.rateRatio
+            rows.pointee.fadeStep[l] = voices.fadeStep[v]
+            rows.pointee.pitchCents[l] = voice.pointee.pitchCents
+            rows.pointee.modLFOToPitch[l] = voice.pointee.modLFOToPitch
+            rows.pointee.vibLFOToPitch[l] = voice.pointee.vibLFOToPitch
+            rows.pointee.modEnvToPitch[l] = voice.pointee.modEnvToPitch
+            rows.pointee.attenuation[l] = voice.pointee.attenuation
+            rows.pointee.modLFOToVolume[l] = voice.pointee.modLFOToVolume
+            rows.pointee.filterBase[l] = voice.pointee.filterCents
+            rows.pointee.modLFOToFilter[l] = voice.pointee.modLFOToFilter
+            rows.pointee.modEnvToFilter[l] = voice.pointee.modEnvToFilter
         }
         // Empty lanes: silent, never wrapping or stopping, parked at frame 1 (`SampleLanes`).
         for l in count..<8 {
-            for r in 0..<SampleControl.allFloatRows { floats[8 &* r &+ l] = 0 }
-            floats[8 &* SampleControl.filterBase &+ l] = 13500
-            floats[8 &* SampleControl.damping &+ l] = wideOpenDamping
-            ints[8 &* SampleControl.wrapAt &+ l] = .max
-            ints[8 &* SampleControl.stopAt &+ l] = .max
-            ints[8 &* SampleControl.loopLength &+ l] = 0
-            ints[8 &* SampleControl.volumeStage &+ l] = SampleEnvelope.done
-            ints[8 &* SampleControl.modulationStage &+ l] = SampleEnvelope.done
-            ints[8 &* SampleControl.position &+ l] = 1
-            ints[8 &* SampleControl.fraction &+ l] = 0
+            SampleGroupRows.clearLane(rows, l)
+            rows.pointee.filterBase[l] = 13500
+            rows.pointee.damping[l] = wideOpenDamping
+            rows.pointee.wrapAt[l] = .max
+            rows.pointee.stopAt[l] = .max
+            rows.pointee.loopLength[l] = 0
+            rows.pointee.volumeEnvelope.stage[l] = SampleEnvelope.done
+            rows.pointee.modulationEnvelope.stage[l] = SampleEnvelope.done
+            rows.pointee.position[l] = 1
+            rows.pointee.fraction[l] = 0
         }
         // The four points i - 1 ... i + 2 are read at once while i - 1 <= this: before the loop's end and the
         // data's (else one by one, wrapping into the loop); an unrolled loop's up to wrapAt + 1 (`unrollLane`).
-        var fastLimit = intRow(SampleControl.wrapAt)
+        var fastLimit = rows.pointee.wrapAt
         let dataCounts = LaneInts(repeating: dataCount) // a vector compare: with a scalar it is a loop
         fastLimit.replace(with: dataCounts, where: fastLimit .> dataCounts)
-        let unrolled = intRow(SampleControl.unrolledSpan) .!= LaneInts()
-        fastLimit.replace(with: intRow(SampleControl.wrapAt) &+ 2, where: unrolled)
-        UnsafeMutableRawPointer(ints + 8 &* SampleControl.fastLimit).storeBytes(of: fastLimit &- 4, as: LaneInts.self)
+        let unrolled = rows.pointee.unrolledSpan .!= LaneInts()
+        fastLimit.replace(with: rows.pointee.wrapAt &+ 2, where: unrolled)
+        rows.pointee.fastLimit = fastLimit &- 4
     }
 }
 
@@ -365,32 +346,25 @@ func atLeast(_ x: Lanes, _ floor: Float) -> Lanes {
 }
 
 extension SampleLanes {
-    /// Half `h` of a group's rows (`SampleControl`) for the next block, `inverseLength` the block's 1 / samples.
+    /// Half `h` of a group's rows (`SampleGroupRows`) for the next block, `inverseLength` the block's 1 / samples.
     @_noLocks @inline(__always)
-    mutating func startBlock(_ floats: UnsafeMutablePointer<Float>, _ ints: UnsafeMutablePointer<Int32>, half h: Int,
-                             offsets: UnsafeMutablePointer<Int>, inverseLength: Float) {
-        @inline(__always) func half(_ r: Int) -> HalfLanes {
-            UnsafeRawPointer(floats + (8 &* r &+ 4 &* h)).loadUnaligned(as: HalfLanes.self)
-        }
-        @inline(__always) func halfInts(_ r: Int) -> HalfLaneInts {
-            UnsafeRawPointer(ints + (8 &* r &+ 4 &* h)).loadUnaligned(as: HalfLaneInts.self)
-        }
+    mutating func startBlock(_ rows: UnsafeMutablePointer<SampleGroupRows>, half h: Int, inverseLength: Float) {
         // A lane whose sample has ended stays parked and silent (`carefulStep`).
         let ended = alive .== HalfLanes()
-        whole = halfInts(SampleControl.whole)
+        whole = rows.pointee.whole.half(h)
         whole.replace(with: HalfLaneInts(), where: ended)
-        part = HalfLaneBits(truncatingIfNeeded: halfInts(SampleControl.part))
+        part = HalfLaneBits(truncatingIfNeeded: rows.pointee.part.half(h))
         part.replace(with: HalfLaneBits(), where: ended)
-        wrapAt = halfInts(SampleControl.wrapAt)
-        loopLength = halfInts(SampleControl.loopLength)
-        stopAt = halfInts(SampleControl.stopAt)
-        fastLimit = halfInts(SampleControl.fastLimit)
-        lastIndex = halfInts(SampleControl.lastIndex)
-        offset = UnsafeRawPointer(offsets + 4 &* h).loadUnaligned(as: SIMD4<Int>.self)
-        b1 = half(SampleControl.b1); b2 = half(SampleControl.b2); b3 = half(SampleControl.b3)
+        wrapAt = rows.pointee.wrapAt.half(h)
+        loopLength = rows.pointee.loopLength.half(h)
+        stopAt = rows.pointee.stopAt.half(h)
+        fastLimit = rows.pointee.fastLimit.half(h)
+        lastIndex = rows.pointee.lastIndex.half(h)
+        offset = rows.pointee.offsets.half(h)
+        b1 = rows.pointee.b1.half(h); b2 = rows.pointee.b2.half(h); b3 = rows.pointee.b3.half(h)
         let scale = InterpolationTable.integerScale
-        stepLeft = (half(SampleControl.targetLeft) * scale - left) * inverseLength * alive
-        stepRight = (half(SampleControl.targetRight) * scale - right) * inverseLength * alive
+        stepLeft = (rows.pointee.targetLeft.half(h) * scale - left) * inverseLength * alive
+        stepRight = (rows.pointee.targetRight.half(h) * scale - right) * inverseLength * alive
         filtered = unsafeBitCast(ended, to: SIMD2<UInt64>.self) != SIMD2(repeating: .max)
     }
 }

@@ -73,17 +73,17 @@ extension Synth {
     /// Lane `l` of a group's rows back into its voice (slot `v`), at the end of a slice in which the group was
     /// not kept or when it stops being kept.
     @_noLocks @inline(__always)
-    func writeBackLane(_ rows: SampleRows, _ l: Int, slot v: Int) {
-        let voice = samples.slots.state.baseAddress + v, floats = rows.floats, ints = rows.ints
+    func writeBackLane(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ l: Int, slot v: Int) {
+        let voice = samples.slots.state.baseAddress + v
         scatterControls(rows, l, voice: voice, slot: v)
         // A voice in its loop's copy keeps its place in the copy (`unrollLane`) from call to call.
-        voice.pointee.position = ints[8 &* SampleControl.position &+ l]
-        voice.pointee.fraction = UInt32(bitPattern: ints[8 &* SampleControl.fraction &+ l])
-        voice.pointee.lastLeft = floats[8 &* SampleControl.lastLeft &+ l]
-        voice.pointee.lastRight = floats[8 &* SampleControl.lastRight &+ l]
-        voices.fade[v] = floats[8 &* SampleControl.fade &+ l]
-        voices.envelope[v] = floats[8 &* SampleControl.level &+ l] // for stealing: the quietest released voice goes first
-        voices.ic1[v] = floats[8 &* SampleControl.z1 &+ l]
-        voices.ic2[v] = floats[8 &* SampleControl.z2 &+ l]
+        voice.pointee.position = rows.pointee.position[l]
+        voice.pointee.fraction = UInt32(bitPattern: rows.pointee.fraction[l])
+        voice.pointee.lastLeft = rows.pointee.lastLeft[l]
+        voice.pointee.lastRight = rows.pointee.lastRight[l]
+        voices.fade[v] = rows.pointee.fade[l]
+        voices.envelope[v] = rows.pointee.level[l] // for stealing: the quietest released voice goes first
+        voices.ic1[v] = rows.pointee.z1[l]
+        voices.ic2[v] = rows.pointee.z2[l]
     }
 }
