@@ -6,35 +6,17 @@
 // arithmetic is the same in the same order in all three, so their samples are the same bit for bit (no fused
 // multiply-adds: Swift does not contract `a * b + c`).
 
-/// The sample voices' low-pass step, four lanes (DSP's `SampleLanes`) or eight (`playWideSampleRun`): the
-/// state-variable filter's step (`svfStep`) with the integrator's sum grouped so that its feedback is
-/// shorter: z2' = (z2 + b2 z1) + b3 v3 rather than z2 + (b2 z1 + b3 v3). The state's loop through a sample is
-/// then a subtract, a multiply and an add instead of a subtract, a multiply and two adds. The same operations
-/// as `svfStep`, grouped differently, so the sums can differ from its in the last bit. Returns twice the
-/// low-pass output.
-@_alwaysEmitIntoClient @inline(__always)
-public func sampleFilterStep<Lanes: SIMD>(_ x: Lanes, z1 s1: inout Lanes, z2 s2: inout Lanes,
-                                          b1: Lanes, b2: Lanes, b3: Lanes) -> Lanes where Lanes.Scalar == Float {
-    let v3 = x - s2
-    let next1 = b1 * s1 + b2 * v3
-    let next2 = (s2 + b2 * s1) + b3 * v3
-    let out = s2 + next2
-    s1 = next1
-    s2 = next2
-    return out
-}
-
-/// The built-in voices' state-variable filter step (DSP's wavetable loops), four lanes or eight
-/// (`playWideWavetableRun`). Simper's step rearranged to 9 operations: with v3 = x - z2,
-///   z1' = b1 z1 + b2 v3,  u = b2 z1 + b3 v3,  z2' = z2 + u,  output 2 v2 = z2 + z2'.
-/// Returns twice the low-pass output v2 (the 1/2 is folded into the levels).
+/// The state-variable low-pass step of every voice, built-in and sample (DSP's four-lane loops and the
+/// eight-lane ones), Simper's step rearranged to 9 operations: with v3 = x - z2,
+///   z1' = b1 z1 + b2 v3,  z2' = (z2 + b2 z1) + b3 v3,  output 2 v2 = z2 + z2'.
+/// The integrator's sum is grouped so that its feedback is short: the state's loop through a sample is a
+/// subtract, a multiply and an add. Returns twice the low-pass output v2 (the 1/2 is folded into the levels).
 @_alwaysEmitIntoClient @inline(__always)
 public func svfStep<Lanes: SIMD>(_ x: Lanes, z1 s1: inout Lanes, z2 s2: inout Lanes,
                                  b1: Lanes, b2: Lanes, b3: Lanes) -> Lanes where Lanes.Scalar == Float {
     let v3 = x - s2
     let next1 = b1 * s1 + b2 * v3
-    let u = b2 * s1 + b3 * v3
-    let next2 = s2 + u
+    let next2 = (s2 + b2 * s1) + b3 * v3
     let out = s2 + next2
     s1 = next1
     s2 = next2
@@ -51,7 +33,7 @@ public func svfStep<Lanes: SIMD>(_ x: Lanes, z1 s1: inout Lanes, z2 s2: inout La
     public var increment: SIMD8<UInt64>
     /// Each lane's frame 0 as a 16-bit word index from address 0, less one: the word of its point i - 1.
     public var origin: SIMD8<Int64>
-    /// The filter (`sampleFilterStep`) and the levels, in the units of DSP's `SampleLanes`.
+    /// The filter (`svfStep`) and the levels, in the units of DSP's `SampleLanes`.
     public var z1: SIMD8<Float>, z2: SIMD8<Float>, b1: SIMD8<Float>, b2: SIMD8<Float>, b3: SIMD8<Float>
     public var left: SIMD8<Float>, right: SIMD8<Float>, stepLeft: SIMD8<Float>, stepRight: SIMD8<Float>
 

@@ -105,7 +105,10 @@ import Testing
             (9_001, [0xB1, 7, 30]), (12_345, UniversalSystemExclusive.generalMIDIOn.bytes()),
             (13_000, [0x90, 72, 110]), (17_777, [0x80, 72, 0]),
         ]
-        let frames = 24_000
+        // Whole periods, as JACK and the offline renderer run them: a last call cut short (24000 frames, 192 of
+        // its period) plans the built-in filter's coefficients to its own last sample (`planCoefficients`), and
+        // its last 3 samples came out 1-2 ulps apart from the offline render's full period.
+        let frames = 24_064
         let (live, _) = Self.expectLiveEqualsOffline(events, frames: frames)
         // The sysex did something: half the level from frame 5000 (against the same without it), the notes
         // cut at 12345.

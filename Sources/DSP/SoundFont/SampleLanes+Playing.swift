@@ -1,7 +1,7 @@
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
-import VoiceLoops // sampleFilterStep, shared with the eight-lane loops
+import VoiceLoops // svfStep, shared with the eight-lane loops
 
 // The per-sample loop of the sample voices (called per control block by `renderSampleGroup`): read four
 // points around each voice's position, weight them from the interpolation table, filter, ramp the levels,
@@ -105,8 +105,8 @@ func laneSums(_ a: HalfLanes, _ b: HalfLanes, _ c: HalfLanes, _ d: HalfLanes) ->
 @_noLocks @inline(__always)
 func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: UnsafeMutablePointer<HalfLanes>,
                sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
-    // sampleFilterStep returns twice the low-pass output (the half is folded into the levels).
-    let out = filtered ? sampleFilterStep(x, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3) : x + x
+    // svfStep returns twice the low-pass output (the half is folded into the levels).
+    let out = filtered ? svfStep(x, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3) : x + x
     s.left += s.stepLeft
     s.right += s.stepRight
     sumLeft[2 &* n] += out * s.left

@@ -58,7 +58,7 @@ public func playWideSampleRun(_ run: inout WideSampleRun, rows: UnsafeRawPointer
         let x = interpolation(points: points, rows: rows, row: row)
         phase &+= increment
         // DSP's mixSample, operation for operation.
-        let out = sampleFilterStep(x, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3)
+        let out = svfStep(x, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3)
         left += stepLeft
         right += stepRight
         addIntoSums(out, left: left, right: right, at: at, toRight: toRight)
