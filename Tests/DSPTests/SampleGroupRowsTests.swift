@@ -5,7 +5,7 @@ import Testing
 /// being eight lanes of four bytes, and on `offsets` coming last.
 @Suite struct SampleGroupRowsTests {
     @Test func everyRowIsEightFourByteLanesAndOffsetsComeLast() {
-        #expect(MemoryLayout<SampleGroupRows>.offset(of: \.offsets) == SampleGroupRows.rowCount * MemoryLayout<Lanes>.size)
+        #expect(MemoryLayout<SampleGroupRows>.offset(of: \.play.offsets) == SampleGroupRows.rowCount * MemoryLayout<Lanes>.size)
         #expect(MemoryLayout<SampleGroupRows>.size == SampleGroupRows.rowCount * 32 + MemoryLayout<SIMD8<Int>>.size)
         // 55 float rows (two envelopes of five, two LFOs of three among them), 2 stages, 11 integer rows.
         #expect(SampleGroupRows.rowCount == 68)
@@ -15,19 +15,19 @@ import Testing
         let rows = UnsafeMutablePointer<SampleGroupRows>.allocate(capacity: 1)
         defer { rows.deallocate() }
         rows.initialize(to: SampleGroupRows())
-        rows.pointee.cents = Lanes(repeating: 3)
-        rows.pointee.volumeEnvelope.stage = LaneInts(repeating: SampleEnvelope.attack)
-        rows.pointee.vibratoLFO.wait = Lanes(repeating: 7)
-        rows.pointee.level = Lanes(repeating: 0.5)
-        rows.pointee.copy = LaneInts(repeating: 9)
-        rows.pointee.offsets = SIMD8(repeating: 11)
+        rows.pointee.block.cents = Lanes(repeating: 3)
+        rows.pointee.controls.volumeEnvelope.stage = LaneInts(repeating: SampleEnvelope.attack)
+        rows.pointee.controls.vibratoLFO.wait = Lanes(repeating: 7)
+        rows.pointee.output.level = Lanes(repeating: 0.5)
+        rows.pointee.play.copy = LaneInts(repeating: 9)
+        rows.pointee.play.offsets = SIMD8(repeating: 11)
         SampleGroupRows.clearLane(rows, 5)
-        for (row, value) in [(rows.pointee.cents, Float(3)), (rows.pointee.vibratoLFO.wait, 7), (rows.pointee.level, 0.5)] {
+        for (row, value) in [(rows.pointee.block.cents, Float(3)), (rows.pointee.controls.vibratoLFO.wait, 7), (rows.pointee.output.level, 0.5)] {
             #expect(row[5] == 0)
             #expect((0..<8).filter { $0 != 5 }.allSatisfy { row[$0] == value })
         }
-        #expect(rows.pointee.volumeEnvelope.stage[5] == 0 && rows.pointee.volumeEnvelope.stage[4] == SampleEnvelope.attack)
-        #expect(rows.pointee.copy[5] == 0 && rows.pointee.copy[6] == 9)
-        #expect(rows.pointee.offsets == SIMD8(repeating: 11)) // not a row of four-byte lanes: untouched
+        #expect(rows.pointee.controls.volumeEnvelope.stage[5] == 0 && rows.pointee.controls.volumeEnvelope.stage[4] == SampleEnvelope.attack)
+        #expect(rows.pointee.play.copy[5] == 0 && rows.pointee.play.copy[6] == 9)
+        #expect(rows.pointee.play.offsets == SIMD8(repeating: 11)) // not a row of four-byte lanes: untouched
     }
 }

@@ -108,33 +108,33 @@ extension Synth {
     @_noLocks @inline(__always)
     func gatherControls(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ l: Int, voice: UnsafeMutablePointer<SampleVoice>,
                         slot v: Int) {
-        rows.pointee.volumeEnvelope.set(lane: l, voice.pointee.volumeEnvelope)
-        rows.pointee.modulationEnvelope.set(lane: l, voice.pointee.modulationEnvelope)
-        rows.pointee.modulationLFO.phase[l] = voice.pointee.modulationLFO.phase
-        rows.pointee.modulationLFO.increment[l] = voice.pointee.modulationLFO.increment
-        rows.pointee.modulationLFO.wait[l] = voice.pointee.modulationLFO.remaining
-        rows.pointee.vibratoLFO.phase[l] = voice.pointee.vibratoLFO.phase
-        rows.pointee.vibratoLFO.increment[l] = voice.pointee.vibratoLFO.increment
-        rows.pointee.vibratoLFO.wait[l] = voice.pointee.vibratoLFO.remaining
-        rows.pointee.glide[l] = voices.glide[v]
-        rows.pointee.glideStep[l] = voices.glideStep[v]
+        rows.pointee.controls.volumeEnvelope.set(lane: l, voice.pointee.volumeEnvelope)
+        rows.pointee.controls.modulationEnvelope.set(lane: l, voice.pointee.modulationEnvelope)
+        rows.pointee.controls.modulationLFO.phase[l] = voice.pointee.modulationLFO.phase
+        rows.pointee.controls.modulationLFO.increment[l] = voice.pointee.modulationLFO.increment
+        rows.pointee.controls.modulationLFO.wait[l] = voice.pointee.modulationLFO.remaining
+        rows.pointee.controls.vibratoLFO.phase[l] = voice.pointee.vibratoLFO.phase
+        rows.pointee.controls.vibratoLFO.increment[l] = voice.pointee.vibratoLFO.increment
+        rows.pointee.controls.vibratoLFO.wait[l] = voice.pointee.vibratoLFO.remaining
+        rows.pointee.controls.glide[l] = voices.glide[v]
+        rows.pointee.controls.glideStep[l] = voices.glideStep[v]
     }
 
     /// The rows' moving values back into lane `l`'s voice at the end of a call.
     @_noLocks @inline(__always)
     func scatterControls(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ l: Int, voice: UnsafeMutablePointer<SampleVoice>,
                          slot v: Int) {
-        voice.pointee.volumeEnvelope.value = rows.pointee.volumeEnvelope.value[l]
-        voice.pointee.modulationEnvelope.value = rows.pointee.modulationEnvelope.value[l]
+        voice.pointee.volumeEnvelope.value = rows.pointee.controls.volumeEnvelope.value[l]
+        voice.pointee.modulationEnvelope.value = rows.pointee.controls.modulationEnvelope.value[l]
         if voice.pointee.volumeEnvelope.waits {
-            voice.pointee.volumeEnvelope.remaining = rows.pointee.volumeEnvelope.wait[l]
+            voice.pointee.volumeEnvelope.remaining = rows.pointee.controls.volumeEnvelope.wait[l]
         }
         if voice.pointee.modulationEnvelope.waits {
-            voice.pointee.modulationEnvelope.remaining = rows.pointee.modulationEnvelope.wait[l]
+            voice.pointee.modulationEnvelope.remaining = rows.pointee.controls.modulationEnvelope.wait[l]
         }
-        voice.pointee.modulationLFO.phase = rows.pointee.modulationLFO.phase[l]
-        voice.pointee.vibratoLFO.phase = rows.pointee.vibratoLFO.phase[l]
-        voices.glide[v] = rows.pointee.glide[l]
+        voice.pointee.modulationLFO.phase = rows.pointee.controls.modulationLFO.phase[l]
+        voice.pointee.vibratoLFO.phase = rows.pointee.controls.vibratoLFO.phase[l]
+        voices.glide[v] = rows.pointee.controls.glide[l]
     }
 
     /// One control block of `samples` samples for the group's `count` lanes (`slots`): the envelopes and
@@ -148,33 +148,33 @@ extension Synth {
         let used = LaneInts(0, 1, 2, 3, 4, 5, 6, 7) .< LaneInts(repeating: Int32(truncatingIfNeeded: count))
 
         let voices = self.samples.slots.state.baseAddress
-        rows.pointee.volumeEnvelope.advance(block, used: used, voices: voices, slots, count: count, volume: true)
-        rows.pointee.modulationEnvelope.advance(block, used: used, voices: voices, slots, count: count, volume: false)
-        rows.pointee.modLFO = rows.pointee.modulationLFO.advance(block, used: used, voices: voices, slots, count: count,
+        rows.pointee.controls.volumeEnvelope.advance(block, used: used, voices: voices, slots, count: count, volume: true)
+        rows.pointee.controls.modulationEnvelope.advance(block, used: used, voices: voices, slots, count: count, volume: false)
+        rows.pointee.block.modLFO = rows.pointee.controls.modulationLFO.advance(block, used: used, voices: voices, slots, count: count,
                                                                   modulation: true)
-        rows.pointee.vibLFO = rows.pointee.vibratoLFO.advance(block, used: used, voices: voices, slots, count: count,
+        rows.pointee.block.vibLFO = rows.pointee.controls.vibratoLFO.advance(block, used: used, voices: voices, slots, count: count,
                                                                modulation: false)
-        rows.pointee.modEnv = rows.pointee.modulationEnvelope.value
+        rows.pointee.block.modEnv = rows.pointee.controls.modulationEnvelope.value
 
         // The volume envelope past its attack is 96 dB x (1 - value) of attenuation: added to the voice's
         // centibels, so one vector exp2 per block turns both into the level.
-        let stages = rows.pointee.volumeEnvelope.stage, value = rows.pointee.volumeEnvelope.value
+        let stages = rows.pointee.controls.volumeEnvelope.stage, value = rows.pointee.controls.volumeEnvelope.value
         let attack = stages .== LaneInts(repeating: SampleEnvelope.attack)
         let silent = stages .== LaneInts(repeating: SampleEnvelope.delay) .| stages .== LaneInts(repeating: SampleEnvelope.done)
         var centibels = (Lanes(repeating: 1) - value) * 960
         centibels.replace(with: 0, where: attack .| silent)
-        rows.pointee.envelopeCentibels = centibels
+        rows.pointee.block.envelopeCentibels = centibels
         var level = Lanes(repeating: 1)
         level.replace(with: value, where: attack)
         level.replace(with: 0, where: silent)
-        rows.pointee.envelope = level
+        rows.pointee.block.envelope = level
 
         // Portamento (Synth+Portamento.swift), stepped per block as FluidSynth's: the block plays the glide as
         // it was (the `glide` row), which then moves toward 0 by its step.
-        let glide = rows.pointee.glide
-        rows.pointee.glideNow = glide
+        let glide = rows.pointee.controls.glide
+        rows.pointee.block.glideNow = glide
         if anyLane(glide .!= Lanes.zero) {
-            let moved = rows.pointee.glideStep * n
+            let moved = rows.pointee.controls.glideStep * n
             var down = glide - moved
             down.replace(with: 0, where: Lanes.zero .>= down) // Swift.max(x, 0)
             var up = glide + moved
@@ -182,7 +182,7 @@ extension Synth {
             var next = glide
             next.replace(with: down, where: glide .> Lanes.zero)
             next.replace(with: up, where: glide .< Lanes.zero)
-            rows.pointee.glide = next
+            rows.pointee.controls.glide = next
         }
     }
 }

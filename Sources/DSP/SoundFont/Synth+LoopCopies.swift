@@ -33,14 +33,14 @@ extension Synth {
             samples.slots.copyStamps[Int(voice.pointee.copy)] = samples.slots.copyClock[0]
         }
         let span = voice.pointee.unrolledSpan
-        rows.pointee.unrolledSpan[l] = span
-        rows.pointee.wrapAt[l] = start &+ span
-        rows.pointee.loopLength[l] = span &- length
-        rows.pointee.lastIndex[l] = start &+ span &+ 1
-        rows.pointee.fastLimit[l] = start &+ span &- 2
-        rows.pointee.copy[l] = voice.pointee.copy
+        rows.pointee.play.unrolledSpan[l] = span
+        rows.pointee.play.wrapAt[l] = start &+ span
+        rows.pointee.play.loopLength[l] = span &- length
+        rows.pointee.play.lastIndex[l] = start &+ span &+ 1
+        rows.pointee.play.fastLimit[l] = start &+ span &- 2
+        rows.pointee.play.copy[l] = voice.pointee.copy
         let copy = samples.slots.unrolledLoops.baseAddress + Int(voice.pointee.copy) &* unrolledLoopFrames
-        rows.pointee.offsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
+        rows.pointee.play.offsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
         return true
     }
 

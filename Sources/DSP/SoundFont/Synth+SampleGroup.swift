@@ -78,10 +78,10 @@ extension Synth {
             unrollable = keep.pointee.unrollable
             centsBefore = keep.pointee.cents; filterCentsBefore = keep.pointee.filterCents
             centibelsBefore = keep.pointee.centibels; envelopeBefore = keep.pointee.envelope
-            levels = rows.pointee.level
+            levels = rows.pointee.output.level
             samples.keptRenders &+= 1
-            for l in 0..<count where rows.pointee.unrolledSpan[l] != 0 {
-                samples.slots.copyStamps[Int(rows.pointee.copy[l])] = samples.slots.copyClock[0]
+            for l in 0..<count where rows.pointee.play.unrolledSpan[l] != 0 {
+                samples.slots.copyStamps[Int(rows.pointee.play.copy[l])] = samples.slots.copyClock[0]
             }
         } else {
             gatherSampleGroup(rows, slots, count: count, layer: layer, sample: sample, unrollable: &unrollable)
@@ -89,22 +89,22 @@ extension Synth {
         var low = SampleLanes(), high = SampleLanes()
         @inline(__always) func gathered(_ h: Int) -> SampleLanes {
             var lanes = SampleLanes()
-            lanes.position = rows.pointee.position.half(h)
-            lanes.fraction = HalfLaneBits(truncatingIfNeeded: rows.pointee.fraction.half(h))
+            lanes.position = rows.pointee.play.position.half(h)
+            lanes.fraction = HalfLaneBits(truncatingIfNeeded: rows.pointee.play.fraction.half(h))
             // In the sample loop's units (`SampleLanes`).
-            lanes.z1 = rows.pointee.z1.half(h) * InterpolationTable.integerUnits
-            lanes.z2 = rows.pointee.z2.half(h) * InterpolationTable.integerUnits
-            lanes.left = rows.pointee.lastLeft.half(h) * InterpolationTable.integerScale
-            lanes.right = rows.pointee.lastRight.half(h) * InterpolationTable.integerScale
-            lanes.alive = rows.pointee.alive.half(h)
+            lanes.z1 = rows.pointee.output.z1.half(h) * InterpolationTable.integerUnits
+            lanes.z2 = rows.pointee.output.z2.half(h) * InterpolationTable.integerUnits
+            lanes.left = rows.pointee.output.lastLeft.half(h) * InterpolationTable.integerScale
+            lanes.right = rows.pointee.output.lastRight.half(h) * InterpolationTable.integerScale
+            lanes.alive = rows.pointee.output.alive.half(h)
             return lanes
         }
         low = gathered(0)
         if count > 4 { high = gathered(1) }
-        var fades = rows.pointee.fade
+        var fades = rows.pointee.output.fade
         var n0 = 0
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
-        let sends = (reverb: rows.pointee.reverbSend, chorus: rows.pointee.chorusSend)
+        let sends = (reverb: rows.pointee.parameters.reverbSend, chorus: rows.pointee.parameters.chorusSend)
         let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
         let outLeft = sendsAny ? mix.effects.groupLeft : mix.scratch.sumLeft
         let outRight = sendsAny ? mix.effects.groupRight : mix.scratch.sumRight
@@ -131,43 +131,43 @@ extension Synth {
             }
             // Pitch, attenuation and cutoff of the eight lanes from their parts: the arithmetic each voice had
             // done alone, in the same order (so the same values), once for the group.
-            let modLFO = rows.pointee.modLFO, modEnv = rows.pointee.modEnv
-            rows.pointee.cents = rows.pointee.pitchCents + modLFO * rows.pointee.modLFOToPitch
-                + rows.pointee.vibLFO * rows.pointee.vibLFOToPitch + modEnv * rows.pointee.modEnvToPitch
-                + rows.pointee.glideNow
-            rows.pointee.centibels = atLeast(rows.pointee.attenuation - modLFO * rows.pointee.modLFOToVolume, 0)
-                + rows.pointee.envelopeCentibels
-            rows.pointee.filterCents = minLanes(atLeast(rows.pointee.filterBase + modLFO * rows.pointee.modLFOToFilter
-                + modEnv * rows.pointee.modEnvToFilter, 1500), Lanes(repeating: 13500))
+            let modLFO = rows.pointee.block.modLFO, modEnv = rows.pointee.block.modEnv
+            rows.pointee.block.cents = rows.pointee.parameters.pitchCents + modLFO * rows.pointee.parameters.modLFOToPitch
+                + rows.pointee.block.vibLFO * rows.pointee.parameters.vibLFOToPitch + modEnv * rows.pointee.parameters.modEnvToPitch
+                + rows.pointee.block.glideNow
+            rows.pointee.block.centibels = atLeast(rows.pointee.parameters.attenuation - modLFO * rows.pointee.parameters.modLFOToVolume, 0)
+                + rows.pointee.block.envelopeCentibels
+            rows.pointee.block.filterCents = minLanes(atLeast(rows.pointee.parameters.filterBase + modLFO * rows.pointee.parameters.modLFOToFilter
+                + modEnv * rows.pointee.parameters.modEnvToFilter, 1500), Lanes(repeating: 13500))
             // Each of the three exp2s below only when its input moved since the last block (of the call, or of
             // the last slice for a kept group; the rows hold its results): a held voice's pitch and cutoff
             // usually stay, its level often does.
             // Frames of sample per output sample, as 32.32 fixed point (at most 256: far above any use).
-            let cents = rows.pointee.cents
+            let cents = rows.pointee.block.cents
             if anyLane(cents .!= centsBefore) {
                 centsBefore = cents
-                let increments = minLanes(rows.pointee.ratio * exp2Lanes(cents * (1.0 / 1200)), Lanes(repeating: 256))
+                let increments = minLanes(rows.pointee.parameters.ratio * exp2Lanes(cents * (1.0 / 1200)), Lanes(repeating: 256))
                 let (whole, part) = fixedPoint(increments)
-                rows.pointee.whole = whole
-                rows.pointee.part = part
+                rows.pointee.play.whole = whole
+                rows.pointee.play.part = part
             }
             // A stolen voice's fade is folded into the block's ramp: linear from where it was to where it
             // will be. svfStep returns twice the low-pass output: the half is folded into the levels too.
-            fades = maxLanes(fades - rows.pointee.fadeStep * Float(length), .zero)
-            let centibels = rows.pointee.centibels, envelope = rows.pointee.envelope
+            fades = maxLanes(fades - rows.pointee.output.fadeStep * Float(length), .zero)
+            let centibels = rows.pointee.block.centibels, envelope = rows.pointee.block.envelope
             if anyLane(centibels .!= centibelsBefore .| envelope .!= envelopeBefore) {
                 centibelsBefore = centibels
                 envelopeBefore = envelope
                 levels = envelope * exp2Lanes(centibels * -0.016_609_640_5) * (0.5 * sampleVoiceGain)
             }
-            rows.pointee.targetLeft = levels * rows.pointee.panLeft * fades
-            rows.pointee.targetRight = levels * rows.pointee.panRight * fades
-            let filterCents = rows.pointee.filterCents
+            rows.pointee.block.targetLeft = levels * rows.pointee.parameters.panLeft * fades
+            rows.pointee.block.targetRight = levels * rows.pointee.parameters.panRight * fades
+            let filterCents = rows.pointee.block.filterCents
             if anyLane(filterCents .!= filterCentsBefore) {
                 filterCentsBefore = filterCents
                 let (b1, b2, b3) = filterCoefficients(octaves: filterCents * (1.0 / 1200) + 3.031_33,
-                                                      k: rows.pointee.damping, inverseRate: rates.inverseRate)
-                rows.pointee.b1 = b1; rows.pointee.b2 = b2; rows.pointee.b3 = b3
+                                                      k: rows.pointee.parameters.damping, inverseRate: rates.inverseRate)
+                rows.pointee.block.b1 = b1; rows.pointee.block.b2 = b2; rows.pointee.block.b3 = b3
             }
             let inverseLength = 1 / Float(length)
             // Each half in place, not copied in and out of its lanes (350 bytes a half and block).
@@ -192,26 +192,26 @@ extension Synth {
 
         // The lanes back into the rows as vectors (out of the sample loop's units, `SampleLanes`).
         @inline(__always) func scattered(_ lanes: borrowing SampleLanes, _ h: Int) {
-            rows.pointee.position.setHalf(h, lanes.position)
-            rows.pointee.fraction.setHalf(h, HalfLaneInts(truncatingIfNeeded: lanes.fraction))
-            rows.pointee.lastLeft.setHalf(h, lanes.left * InterpolationTable.integerUnits)
-            rows.pointee.lastRight.setHalf(h, lanes.right * InterpolationTable.integerUnits)
-            rows.pointee.z1.setHalf(h, lanes.z1 * InterpolationTable.integerScale)
-            rows.pointee.z2.setHalf(h, lanes.z2 * InterpolationTable.integerScale)
-            rows.pointee.alive.setHalf(h, lanes.alive)
+            rows.pointee.play.position.setHalf(h, lanes.position)
+            rows.pointee.play.fraction.setHalf(h, HalfLaneInts(truncatingIfNeeded: lanes.fraction))
+            rows.pointee.output.lastLeft.setHalf(h, lanes.left * InterpolationTable.integerUnits)
+            rows.pointee.output.lastRight.setHalf(h, lanes.right * InterpolationTable.integerUnits)
+            rows.pointee.output.z1.setHalf(h, lanes.z1 * InterpolationTable.integerScale)
+            rows.pointee.output.z2.setHalf(h, lanes.z2 * InterpolationTable.integerScale)
+            rows.pointee.output.alive.setHalf(h, lanes.alive)
         }
         scattered(low, 0)
         if count > 4 { scattered(high, 1) }
-        rows.pointee.fade = fades
-        rows.pointee.level = levels
+        rows.pointee.output.fade = fades
+        rows.pointee.output.level = levels
         // Filter states too small to matter flushed to 0 (denormal arithmetic is slow).
-        rows.pointee.z1 = flushTiny(rows.pointee.z1)
-        rows.pointee.z2 = flushTiny(rows.pointee.z2)
+        rows.pointee.output.z1 = flushTiny(rows.pointee.output.z1)
+        rows.pointee.output.z2 = flushTiny(rows.pointee.output.z2)
         // Kept for the next slice while none of its voices ended (Synth+SampleLaneCache.swift); else its
         // voices get their state back, those that ended are freed.
         let used = LaneInts(0, 1, 2, 3, 4, 5, 6, 7) .< LaneInts(repeating: Int32(truncatingIfNeeded: count))
-        let ended = (rows.pointee.alive .== Lanes.zero .| rows.pointee.fade .<= Lanes.zero
-            .| rows.pointee.volumeEnvelope.stage .== LaneInts(repeating: SampleEnvelope.done)) .& used
+        let ended = (rows.pointee.output.alive .== Lanes.zero .| rows.pointee.output.fade .<= Lanes.zero
+            .| rows.pointee.controls.volumeEnvelope.stage .== LaneInts(repeating: SampleEnvelope.done)) .& used
         let keeps = samples.keepsGroups
         guard anyLane(ended) || !keeps else {
             if count == 8 {
@@ -252,9 +252,9 @@ extension Synth {
         // Per lane: the frames its unrolled copy's loop spans (a whole number of passes), 0 while it plays
         // from the font's data (rows, as the others: scalar writes).
         for l in 0..<8 {
-            rows.pointee.unrolledSpan[l] = 0
-            rows.pointee.lastIndex[l] = dataCount &- 1
-            rows.pointee.offsets[l] = 0
+            rows.pointee.play.unrolledSpan[l] = 0
+            rows.pointee.play.lastIndex[l] = dataCount &- 1
+            rows.pointee.play.offsets[l] = 0
         }
         // The voices' state into the lanes, through the rows (as scalars, read back as vectors).
         let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
@@ -270,9 +270,9 @@ extension Synth {
             gatherControls(rows, l, voice: voice, slot: v)
             let loops = voice.pointee.loops
             let loopStart = voice.pointee.loopStart, loopEnd = voice.pointee.loopEnd
-            rows.pointee.wrapAt[l] = loops ? loopEnd : .max
-            rows.pointee.loopLength[l] = loops ? loopEnd - loopStart : 0
-            rows.pointee.stopAt[l] = loops ? .max : voice.pointee.end
+            rows.pointee.play.wrapAt[l] = loops ? loopEnd : .max
+            rows.pointee.play.loopLength[l] = loops ? loopEnd - loopStart : 0
+            rows.pointee.play.stopAt[l] = loops ? .max : voice.pointee.end
             let length = loopEnd &- loopStart
             if loops && voice.pointee.unrolledSpan != 0 {
                 _ = unrollLane(rows, l, slot: v, layer: layer, sample: sample, start: loopStart, length: length)
@@ -284,53 +284,53 @@ extension Synth {
                 voice.pointee.position = loopStart &+ (voice.pointee.position &- loopStart) % length
                 voice.pointee.unrolledSpan = 0
             }
-            rows.pointee.position[l] = voice.pointee.position
-            rows.pointee.fraction[l] = Int32(bitPattern: voice.pointee.fraction)
-            rows.pointee.z1[l] = voices.ic1[v]
-            rows.pointee.z2[l] = voices.ic2[v]
-            rows.pointee.lastLeft[l] = voice.pointee.lastLeft
-            rows.pointee.lastRight[l] = voice.pointee.lastRight
-            rows.pointee.alive[l] = 1
-            rows.pointee.fade[l] = voices.fade[v]
-            rows.pointee.reverbSend[l] = reverbOn ? voice.pointee.reverbSend : 0
-            rows.pointee.chorusSend[l] = chorusOn ? voice.pointee.chorusSend : 0
+            rows.pointee.play.position[l] = voice.pointee.position
+            rows.pointee.play.fraction[l] = Int32(bitPattern: voice.pointee.fraction)
+            rows.pointee.output.z1[l] = voices.ic1[v]
+            rows.pointee.output.z2[l] = voices.ic2[v]
+            rows.pointee.output.lastLeft[l] = voice.pointee.lastLeft
+            rows.pointee.output.lastRight[l] = voice.pointee.lastRight
+            rows.pointee.output.alive[l] = 1
+            rows.pointee.output.fade[l] = voices.fade[v]
+            rows.pointee.parameters.reverbSend[l] = reverbOn ? voice.pointee.reverbSend : 0
+            rows.pointee.parameters.chorusSend[l] = chorusOn ? voice.pointee.chorusSend : 0
             // What stays the same for the whole call (the channel's controllers change between calls).
-            rows.pointee.damping[l] = voice.pointee.filterDamping
-            rows.pointee.panLeft[l] = voice.pointee.panLeft
-            rows.pointee.panRight[l] = voice.pointee.panRight
-            rows.pointee.ratio[l] = voice.pointee.rateRatio
-            rows.pointee.fadeStep[l] = voices.fadeStep[v]
-            rows.pointee.pitchCents[l] = voice.pointee.pitchCents
-            rows.pointee.modLFOToPitch[l] = voice.pointee.modLFOToPitch
-            rows.pointee.vibLFOToPitch[l] = voice.pointee.vibLFOToPitch
-            rows.pointee.modEnvToPitch[l] = voice.pointee.modEnvToPitch
-            rows.pointee.attenuation[l] = voice.pointee.attenuation
-            rows.pointee.modLFOToVolume[l] = voice.pointee.modLFOToVolume
-            rows.pointee.filterBase[l] = voice.pointee.filterCents
-            rows.pointee.modLFOToFilter[l] = voice.pointee.modLFOToFilter
-            rows.pointee.modEnvToFilter[l] = voice.pointee.modEnvToFilter
+            rows.pointee.parameters.damping[l] = voice.pointee.filterDamping
+            rows.pointee.parameters.panLeft[l] = voice.pointee.panLeft
+            rows.pointee.parameters.panRight[l] = voice.pointee.panRight
+            rows.pointee.parameters.ratio[l] = voice.pointee.rateRatio
+            rows.pointee.output.fadeStep[l] = voices.fadeStep[v]
+            rows.pointee.parameters.pitchCents[l] = voice.pointee.pitchCents
+            rows.pointee.parameters.modLFOToPitch[l] = voice.pointee.modLFOToPitch
+            rows.pointee.parameters.vibLFOToPitch[l] = voice.pointee.vibLFOToPitch
+            rows.pointee.parameters.modEnvToPitch[l] = voice.pointee.modEnvToPitch
+            rows.pointee.parameters.attenuation[l] = voice.pointee.attenuation
+            rows.pointee.parameters.modLFOToVolume[l] = voice.pointee.modLFOToVolume
+            rows.pointee.parameters.filterBase[l] = voice.pointee.filterCents
+            rows.pointee.parameters.modLFOToFilter[l] = voice.pointee.modLFOToFilter
+            rows.pointee.parameters.modEnvToFilter[l] = voice.pointee.modEnvToFilter
         }
         // Empty lanes: silent, never wrapping or stopping, parked at frame 1 (`SampleLanes`).
         for l in count..<8 {
             SampleGroupRows.clearLane(rows, l)
-            rows.pointee.filterBase[l] = 13500
-            rows.pointee.damping[l] = wideOpenDamping
-            rows.pointee.wrapAt[l] = .max
-            rows.pointee.stopAt[l] = .max
-            rows.pointee.loopLength[l] = 0
-            rows.pointee.volumeEnvelope.stage[l] = SampleEnvelope.done
-            rows.pointee.modulationEnvelope.stage[l] = SampleEnvelope.done
-            rows.pointee.position[l] = 1
-            rows.pointee.fraction[l] = 0
+            rows.pointee.parameters.filterBase[l] = 13500
+            rows.pointee.parameters.damping[l] = wideOpenDamping
+            rows.pointee.play.wrapAt[l] = .max
+            rows.pointee.play.stopAt[l] = .max
+            rows.pointee.play.loopLength[l] = 0
+            rows.pointee.controls.volumeEnvelope.stage[l] = SampleEnvelope.done
+            rows.pointee.controls.modulationEnvelope.stage[l] = SampleEnvelope.done
+            rows.pointee.play.position[l] = 1
+            rows.pointee.play.fraction[l] = 0
         }
         // The four points i - 1 ... i + 2 are read at once while i - 1 <= this: before the loop's end and the
         // data's (else one by one, wrapping into the loop); an unrolled loop's up to wrapAt + 1 (`unrollLane`).
-        var fastLimit = rows.pointee.wrapAt
+        var fastLimit = rows.pointee.play.wrapAt
         let dataCounts = LaneInts(repeating: dataCount) // a vector compare: with a scalar it is a loop
         fastLimit.replace(with: dataCounts, where: fastLimit .> dataCounts)
-        let unrolled = rows.pointee.unrolledSpan .!= LaneInts()
-        fastLimit.replace(with: rows.pointee.wrapAt &+ 2, where: unrolled)
-        rows.pointee.fastLimit = fastLimit &- 4
+        let unrolled = rows.pointee.play.unrolledSpan .!= LaneInts()
+        fastLimit.replace(with: rows.pointee.play.wrapAt &+ 2, where: unrolled)
+        rows.pointee.play.fastLimit = fastLimit &- 4
     }
 }
 
@@ -351,20 +351,20 @@ extension SampleLanes {
     mutating func startBlock(_ rows: UnsafeMutablePointer<SampleGroupRows>, half h: Int, inverseLength: Float) {
         // A lane whose sample has ended stays parked and silent (`carefulStep`).
         let ended = alive .== HalfLanes()
-        whole = rows.pointee.whole.half(h)
+        whole = rows.pointee.play.whole.half(h)
         whole.replace(with: HalfLaneInts(), where: ended)
-        part = HalfLaneBits(truncatingIfNeeded: rows.pointee.part.half(h))
+        part = HalfLaneBits(truncatingIfNeeded: rows.pointee.play.part.half(h))
         part.replace(with: HalfLaneBits(), where: ended)
-        wrapAt = rows.pointee.wrapAt.half(h)
-        loopLength = rows.pointee.loopLength.half(h)
-        stopAt = rows.pointee.stopAt.half(h)
-        fastLimit = rows.pointee.fastLimit.half(h)
-        lastIndex = rows.pointee.lastIndex.half(h)
-        offset = rows.pointee.offsets.half(h)
-        b1 = rows.pointee.b1.half(h); b2 = rows.pointee.b2.half(h); b3 = rows.pointee.b3.half(h)
+        wrapAt = rows.pointee.play.wrapAt.half(h)
+        loopLength = rows.pointee.play.loopLength.half(h)
+        stopAt = rows.pointee.play.stopAt.half(h)
+        fastLimit = rows.pointee.play.fastLimit.half(h)
+        lastIndex = rows.pointee.play.lastIndex.half(h)
+        offset = rows.pointee.play.offsets.half(h)
+        b1 = rows.pointee.block.b1.half(h); b2 = rows.pointee.block.b2.half(h); b3 = rows.pointee.block.b3.half(h)
         let scale = InterpolationTable.integerScale
-        stepLeft = (rows.pointee.targetLeft.half(h) * scale - left) * inverseLength * alive
-        stepRight = (rows.pointee.targetRight.half(h) * scale - right) * inverseLength * alive
+        stepLeft = (rows.pointee.block.targetLeft.half(h) * scale - left) * inverseLength * alive
+        stepRight = (rows.pointee.block.targetRight.half(h) * scale - right) * inverseLength * alive
         filtered = unsafeBitCast(ended, to: SIMD2<UInt64>.self) != SIMD2(repeating: .max)
     }
 }

@@ -77,13 +77,13 @@ extension Synth {
         let voice = samples.slots.state.baseAddress + v
         scatterControls(rows, l, voice: voice, slot: v)
         // A voice in its loop's copy keeps its place in the copy (`unrollLane`) from call to call.
-        voice.pointee.position = rows.pointee.position[l]
-        voice.pointee.fraction = UInt32(bitPattern: rows.pointee.fraction[l])
-        voice.pointee.lastLeft = rows.pointee.lastLeft[l]
-        voice.pointee.lastRight = rows.pointee.lastRight[l]
-        voices.fade[v] = rows.pointee.fade[l]
-        voices.envelope[v] = rows.pointee.level[l] // for stealing: the quietest released voice goes first
-        voices.ic1[v] = rows.pointee.z1[l]
-        voices.ic2[v] = rows.pointee.z2[l]
+        voice.pointee.position = rows.pointee.play.position[l]
+        voice.pointee.fraction = UInt32(bitPattern: rows.pointee.play.fraction[l])
+        voice.pointee.lastLeft = rows.pointee.output.lastLeft[l]
+        voice.pointee.lastRight = rows.pointee.output.lastRight[l]
+        voices.fade[v] = rows.pointee.output.fade[l]
+        voices.envelope[v] = rows.pointee.output.level[l] // for stealing: the quietest released voice goes first
+        voices.ic1[v] = rows.pointee.output.z1[l]
+        voices.ic2[v] = rows.pointee.output.z2[l]
     }
 }
