@@ -139,34 +139,34 @@ struct SampleLFO: BitwiseCopyable {
     }
 }
 
-/// One sample voice: which zone it plays, where it is in the sample, its modulated parameters (refreshed when
-/// the channel's controllers change), its envelopes and LFOs, and the levels of its last control block.
-struct SampleVoice: BitwiseCopyable {
-    var zone: Int32 = 0
-    var preset: Int32 = -1
-    var key: UInt8 = 60
-    var velocity: UInt8 = 0
-    var exclusiveClass: UInt8 = 0
-    /// Generator 54: 0 no loop, 1 continuous, 3 loop until release then on to the end (2 is taken as 0).
-    var loopMode: UInt8 = 0
-    /// 1 once the key was let go and the envelopes entered their release.
-    var released: UInt8 = 0
-    /// The stack layer whose sample data `position` indexes (0 for one font: `SoundFontTables.layer(ofSample:)`).
-    var layer: UInt8 = 0
+/// Where a sample voice plays in its sample: the rate, position, end and loop, its copy of a short loop, and
+/// the channel gains the next control block ramps from.
+struct SamplePlayback: BitwiseCopyable {
     var rateRatio: Float = 1
-
     /// Position: integer frame index into the font's sample data and a 32-bit fraction.
     var position: Int32 = 0
     var fraction: UInt32 = 0
     var end: Int32 = 0
     var loopStart: Int32 = 0
     var loopEnd: Int32 = 0
+    /// Channel gains at the end of the last control block (what the next block ramps from).
+    var lastLeft: Float = 0
+    var lastRight: Float = 0
+    /// Frames its copy of a short loop spans (`SampleVoiceSlots.unrolledLoops`), 0 while it plays from the
+    /// font's data.
+    var unrolledSpan: Int32 = 0
+    /// Which copy it plays from, while `unrolledSpan` is not 0.
+    var copy: Int32 = 0
 
+    @_noLocks init() {}
+}
+
+/// A sample voice's modulated parameters: its generators plus its modulators (Synth+SoundFontModulators.swift),
+/// set at note-on and when a controller moves.
+struct SampleModulation: BitwiseCopyable {
     /// Cents the key's tuning moves it (scale/octave and MTS program tuning), set at note-on and by
     /// real-time tuning messages (Synth+Tuning.swift).
     var tuningCents: Float = 0
-
-    // Modulated parameters (generators plus modulators).
     var pitchCents: Float = 0
     var attenuation: Float = 0
     var panLeft: Float = 0.707
@@ -183,18 +183,31 @@ struct SampleVoice: BitwiseCopyable {
     var modEnvToFilter: Float = 0
     var modLFOToVolume: Float = 0
 
+    @_noLocks init() {}
+}
+
+/// One sample voice, beside its slot's state (`VoiceSlots`): which zone it plays, where it is in the sample
+/// (`playback`, with the levels of its last control block), its modulated parameters (`modulation`, refreshed
+/// when the channel's controllers change), its envelopes and LFOs.
+struct SampleVoice: BitwiseCopyable {
+    var zone: Int32 = 0
+    var preset: Int32 = -1
+    var key: UInt8 = 60
+    var velocity: UInt8 = 0
+    var exclusiveClass: UInt8 = 0
+    /// Generator 54: 0 no loop, 1 continuous, 3 loop until release then on to the end (2 is taken as 0).
+    var loopMode: UInt8 = 0
+    /// 1 once the key was let go and the envelopes entered their release.
+    var released: UInt8 = 0
+    /// The stack layer whose sample data `playback.position` indexes (0 for one font:
+    /// `SoundFontTables.layer(ofSample:)`).
+    var layer: UInt8 = 0
+    var playback = SamplePlayback()
+    var modulation = SampleModulation()
     var volumeEnvelope = SampleEnvelope()
     var modulationEnvelope = SampleEnvelope()
     var modulationLFO = SampleLFO()
     var vibratoLFO = SampleLFO()
-    /// Channel gains at the end of the last control block (what the next block ramps from).
-    var lastLeft: Float = 0
-    var lastRight: Float = 0
-    /// Frames its copy of a short loop spans (`SampleVoiceSlots.unrolledLoops`), 0 while it plays from the
-    /// font's data.
-    var unrolledSpan: Int32 = 0
-    /// Which copy it plays from, while `unrolledSpan` is not 0.
-    var copy: Int32 = 0
 
     @_noLocks init() {}
 

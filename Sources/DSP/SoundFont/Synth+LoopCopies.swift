@@ -24,22 +24,22 @@ extension Synth {
     func unrollLane(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ l: Int, slot v: Int, layer: Int, sample: SampleData, start: Int32,
                     length: Int32) -> Bool {
         let voice = samples.slots.state.baseAddress + v
-        if voice.pointee.unrolledSpan == 0 {
+        if voice.pointee.playback.unrolledSpan == 0 {
             let c = loopCopy(layer: layer, sample: sample, start: start, length: length)
             guard c >= 0 else { return false }
-            voice.pointee.copy = c
-            voice.pointee.unrolledSpan = Int32(unrolledPasses(length)) &* length
+            voice.pointee.playback.copy = c
+            voice.pointee.playback.unrolledSpan = Int32(unrolledPasses(length)) &* length
         } else {
-            samples.slots.copyStamps[Int(voice.pointee.copy)] = samples.slots.copyClock[0]
+            samples.slots.copyStamps[Int(voice.pointee.playback.copy)] = samples.slots.copyClock[0]
         }
-        let span = voice.pointee.unrolledSpan
+        let span = voice.pointee.playback.unrolledSpan
         rows.pointee.play.unrolledSpan[l] = span
         rows.pointee.play.wrapAt[l] = start &+ span
         rows.pointee.play.loopLength[l] = span &- length
         rows.pointee.play.lastIndex[l] = start &+ span &+ 1
         rows.pointee.play.fastLimit[l] = start &+ span &- 2
-        rows.pointee.play.copy[l] = voice.pointee.copy
-        let copy = samples.slots.unrolledLoops.baseAddress + Int(voice.pointee.copy) &* unrolledLoopFrames
+        rows.pointee.play.copy[l] = voice.pointee.playback.copy
+        let copy = samples.slots.unrolledLoops.baseAddress + Int(voice.pointee.playback.copy) &* unrolledLoopFrames
         rows.pointee.play.offsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
         return true
     }

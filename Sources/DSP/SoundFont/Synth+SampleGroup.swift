@@ -120,7 +120,7 @@ extension Synth {
                 let l = pending.trailingZeroBitCount
                 pending &= pending &- 1
                 let voice = samples.slots.state.baseAddress + Int(slots[l])
-                let start = voice.pointee.loopStart, end = voice.pointee.loopEnd
+                let start = voice.pointee.playback.loopStart, end = voice.pointee.playback.loopEnd
                 let p = l < 4 ? low.position[l] : high.position[l &- 4]
                 if p >= start && p < end {
                     // No copy free (every one played from in this slice or the last): from the font's data for now.
@@ -269,46 +269,46 @@ extension Synth {
             }
             gatherControls(rows, l, voice: voice, slot: v)
             let loops = voice.pointee.loops
-            let loopStart = voice.pointee.loopStart, loopEnd = voice.pointee.loopEnd
+            let loopStart = voice.pointee.playback.loopStart, loopEnd = voice.pointee.playback.loopEnd
             rows.pointee.play.wrapAt[l] = loops ? loopEnd : .max
             rows.pointee.play.loopLength[l] = loops ? loopEnd - loopStart : 0
-            rows.pointee.play.stopAt[l] = loops ? .max : voice.pointee.end
+            rows.pointee.play.stopAt[l] = loops ? .max : voice.pointee.playback.end
             let length = loopEnd &- loopStart
-            if loops && voice.pointee.unrolledSpan != 0 {
+            if loops && voice.pointee.playback.unrolledSpan != 0 {
                 _ = unrollLane(rows, l, slot: v, layer: layer, sample: sample, start: loopStart, length: length)
             } else if loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil {
                 unrollable |= 1 << UInt8(l)
             }
-            if voice.pointee.unrolledSpan != 0 && !loops && voice.pointee.position >= loopStart {
+            if voice.pointee.playback.unrolledSpan != 0 && !loops && voice.pointee.playback.position >= loopStart {
                 // Let go (loop mode 3) while in its loop's copy: back to the font's data, in the loop's one pass.
-                voice.pointee.position = loopStart &+ (voice.pointee.position &- loopStart) % length
-                voice.pointee.unrolledSpan = 0
+                voice.pointee.playback.position = loopStart &+ (voice.pointee.playback.position &- loopStart) % length
+                voice.pointee.playback.unrolledSpan = 0
             }
-            rows.pointee.play.position[l] = voice.pointee.position
-            rows.pointee.play.fraction[l] = Int32(bitPattern: voice.pointee.fraction)
+            rows.pointee.play.position[l] = voice.pointee.playback.position
+            rows.pointee.play.fraction[l] = Int32(bitPattern: voice.pointee.playback.fraction)
             rows.pointee.output.z1[l] = voices.ic1[v]
             rows.pointee.output.z2[l] = voices.ic2[v]
-            rows.pointee.output.lastLeft[l] = voice.pointee.lastLeft
-            rows.pointee.output.lastRight[l] = voice.pointee.lastRight
+            rows.pointee.output.lastLeft[l] = voice.pointee.playback.lastLeft
+            rows.pointee.output.lastRight[l] = voice.pointee.playback.lastRight
             rows.pointee.output.alive[l] = 1
             rows.pointee.output.fade[l] = voices.fade[v]
-            rows.pointee.parameters.reverbSend[l] = reverbOn ? voice.pointee.reverbSend : 0
-            rows.pointee.parameters.chorusSend[l] = chorusOn ? voice.pointee.chorusSend : 0
+            rows.pointee.parameters.reverbSend[l] = reverbOn ? voice.pointee.modulation.reverbSend : 0
+            rows.pointee.parameters.chorusSend[l] = chorusOn ? voice.pointee.modulation.chorusSend : 0
             // What stays the same for the whole call (the channel's controllers change between calls).
-            rows.pointee.parameters.damping[l] = voice.pointee.filterDamping
-            rows.pointee.parameters.panLeft[l] = voice.pointee.panLeft
-            rows.pointee.parameters.panRight[l] = voice.pointee.panRight
-            rows.pointee.parameters.ratio[l] = voice.pointee.rateRatio
+            rows.pointee.parameters.damping[l] = voice.pointee.modulation.filterDamping
+            rows.pointee.parameters.panLeft[l] = voice.pointee.modulation.panLeft
+            rows.pointee.parameters.panRight[l] = voice.pointee.modulation.panRight
+            rows.pointee.parameters.ratio[l] = voice.pointee.playback.rateRatio
             rows.pointee.output.fadeStep[l] = voices.fadeStep[v]
-            rows.pointee.parameters.pitchCents[l] = voice.pointee.pitchCents
-            rows.pointee.parameters.modLFOToPitch[l] = voice.pointee.modLFOToPitch
-            rows.pointee.parameters.vibLFOToPitch[l] = voice.pointee.vibLFOToPitch
-            rows.pointee.parameters.modEnvToPitch[l] = voice.pointee.modEnvToPitch
-            rows.pointee.parameters.attenuation[l] = voice.pointee.attenuation
-            rows.pointee.parameters.modLFOToVolume[l] = voice.pointee.modLFOToVolume
-            rows.pointee.parameters.filterBase[l] = voice.pointee.filterCents
-            rows.pointee.parameters.modLFOToFilter[l] = voice.pointee.modLFOToFilter
-            rows.pointee.parameters.modEnvToFilter[l] = voice.pointee.modEnvToFilter
+            rows.pointee.parameters.pitchCents[l] = voice.pointee.modulation.pitchCents
+            rows.pointee.parameters.modLFOToPitch[l] = voice.pointee.modulation.modLFOToPitch
+            rows.pointee.parameters.vibLFOToPitch[l] = voice.pointee.modulation.vibLFOToPitch
+            rows.pointee.parameters.modEnvToPitch[l] = voice.pointee.modulation.modEnvToPitch
+            rows.pointee.parameters.attenuation[l] = voice.pointee.modulation.attenuation
+            rows.pointee.parameters.modLFOToVolume[l] = voice.pointee.modulation.modLFOToVolume
+            rows.pointee.parameters.filterBase[l] = voice.pointee.modulation.filterCents
+            rows.pointee.parameters.modLFOToFilter[l] = voice.pointee.modulation.modLFOToFilter
+            rows.pointee.parameters.modEnvToFilter[l] = voice.pointee.modulation.modEnvToFilter
         }
         // Empty lanes: silent, never wrapping or stopping, parked at frame 1 (`SampleLanes`).
         for l in count..<8 {

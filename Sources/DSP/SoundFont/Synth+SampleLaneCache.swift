@@ -77,10 +77,10 @@ extension Synth {
         let voice = samples.slots.state.baseAddress + v
         scatterControls(rows, l, voice: voice, slot: v)
         // A voice in its loop's copy keeps its place in the copy (`unrollLane`) from call to call.
-        voice.pointee.position = rows.pointee.play.position[l]
-        voice.pointee.fraction = UInt32(bitPattern: rows.pointee.play.fraction[l])
-        voice.pointee.lastLeft = rows.pointee.output.lastLeft[l]
-        voice.pointee.lastRight = rows.pointee.output.lastRight[l]
+        voice.pointee.playback.position = rows.pointee.play.position[l]
+        voice.pointee.playback.fraction = UInt32(bitPattern: rows.pointee.play.fraction[l])
+        voice.pointee.playback.lastLeft = rows.pointee.output.lastLeft[l]
+        voice.pointee.playback.lastRight = rows.pointee.output.lastRight[l]
         voices.fade[v] = rows.pointee.output.fade[l]
         voices.envelope[v] = rows.pointee.output.level[l] // for stealing: the quietest released voice goes first
         voices.ic1[v] = rows.pointee.output.z1[l]

@@ -72,8 +72,8 @@ extension Synth {
         voice.key = modulatorKey
         voice.velocity = playedVelocity
         voice.exclusiveClass = UInt8(min(max(zone.generators[SoundFontGenerator.exclusiveClass], 0), 127))
-        voice.rateRatio = Float(Double(sample.sampleRate) / sampleRate)
-        voice.tuningCents = keyTuning(channel: ch, key: note) // MTS and scale tuning (Synth+Tuning.swift)
+        voice.playback.rateRatio = Float(Double(sample.sampleRate) / sampleRate)
+        voice.modulation.tuningCents = keyTuning(channel: ch, key: note) // MTS and scale tuning (Synth+Tuning.swift)
         applyModulated(values, to: &voice, channel: ch, key: note, root: rootKey(values, sample: sample),
                        correction: sample.pitchCorrection)
         setAddresses(of: &voice, zone: zone, sample: sample)
@@ -115,10 +115,10 @@ extension Synth {
         var mode = UInt8(truncatingIfNeeded: zone.generators[SoundFontGenerator.sampleModes] & 3)
         if mode == 2 || loopEnd - loopStart < 2 { mode = 0 }
         voice.loopMode = mode
-        voice.position = Int32(mode != 0 && start >= loopEnd ? loopStart : start)
-        voice.fraction = 0
-        voice.end = Int32(end)
-        voice.loopStart = Int32(loopStart)
-        voice.loopEnd = Int32(loopEnd)
+        voice.playback.position = Int32(mode != 0 && start >= loopEnd ? loopStart : start)
+        voice.playback.fraction = 0
+        voice.playback.end = Int32(end)
+        voice.playback.loopStart = Int32(loopStart)
+        voice.playback.loopEnd = Int32(loopEnd)
     }
 }

@@ -156,36 +156,36 @@ extension Synth {
     }
 
     /// Sets the voice's parameters that follow the channel's controllers from `values`: pitch (the key's
-    /// tuning, `voice.tuningCents`, scaled by scaleTuning as the key is, and the channel's tuning added, as
+    /// tuning, `voice.modulation.tuningCents`, scaled by scaleTuning as the key is, and the channel's tuning added, as
     /// FluidSynth does), attenuation, pan (master balance applied), filter, and the LFO and envelope amounts.
     @_noLocks
     func applyModulated(_ values: GeneratorValues, to voice: inout SampleVoice, channel ch: Int, key: UInt8, root: Int, correction: Int8) {
         let scaleTuning = min(max(values[SoundFontGenerator.scaleTuning], 0), 1200)
         let keynum = values[SoundFontGenerator.keynum]
         let playedKey = keynum >= 0 && keynum <= 127 ? keynum : Float(key)
-        let tuned: Float = voice.tuningCents * scaleTuning / 100 + channelTuningCents(ch)
-        voice.pitchCents = (playedKey - Float(root)) * scaleTuning
+        let tuned: Float = voice.modulation.tuningCents * scaleTuning / 100 + channelTuningCents(ch)
+        voice.modulation.pitchCents = (playedKey - Float(root)) * scaleTuning
             + min(max(values[SoundFontGenerator.coarseTune], -120), 120) * 100
             + values[SoundFontGenerator.fineTune] + values[SoundFontGenerator.initialPitch] + Float(correction)
             + tuned
-        voice.attenuation = min(max(values[SoundFontGenerator.initialAttenuation], 0), 1440)
+        voice.modulation.attenuation = min(max(values[SoundFontGenerator.initialAttenuation], 0), 1440)
         let pan = min(max(values[SoundFontGenerator.pan], -500), 500)
         let angle = Double(pan + 500) * (Double.pi / 2000)
-        voice.panLeft = Float(FastMath.cos(angle)) * controls.master[2]
-        voice.panRight = Float(FastMath.sin(angle)) * controls.master[3]
-        voice.reverbSend = min(max(values[SoundFontGenerator.reverbEffectsSend], 0), 1000) * 0.001
-        voice.chorusSend = min(max(values[SoundFontGenerator.chorusEffectsSend], 0), 1000) * 0.001
-        voice.filterCents = min(max(values[SoundFontGenerator.initialFilterFc], 1500), 13500)
+        voice.modulation.panLeft = Float(FastMath.cos(angle)) * controls.master[2]
+        voice.modulation.panRight = Float(FastMath.sin(angle)) * controls.master[3]
+        voice.modulation.reverbSend = min(max(values[SoundFontGenerator.reverbEffectsSend], 0), 1000) * 0.001
+        voice.modulation.chorusSend = min(max(values[SoundFontGenerator.chorusEffectsSend], 0), 1000) * 0.001
+        voice.modulation.filterCents = min(max(values[SoundFontGenerator.initialFilterFc], 1500), 13500)
         // initialFilterQ is the resonance peak in cB; 0 is a flat (Butterworth, Q = 1/sqrt(2)) response.
         let q = min(max(values[SoundFontGenerator.initialFilterQ], 0), 960)
         let qLinear = FastMath.linear(decibels: q / 10 - 3.01)
-        voice.filterDamping = min(max(1 / qLinear, 0.02), 2)
-        voice.modLFOToPitch = min(max(values[SoundFontGenerator.modLFOToPitch], -12000), 12000)
-        voice.vibLFOToPitch = min(max(values[SoundFontGenerator.vibLFOToPitch], -12000), 12000)
-        voice.modEnvToPitch = min(max(values[SoundFontGenerator.modEnvToPitch], -12000), 12000)
-        voice.modLFOToFilter = min(max(values[SoundFontGenerator.modLFOToFilterFc], -12000), 12000)
-        voice.modEnvToFilter = min(max(values[SoundFontGenerator.modEnvToFilterFc], -12000), 12000)
-        voice.modLFOToVolume = min(max(values[SoundFontGenerator.modLFOToVolume], -960), 960)
+        voice.modulation.filterDamping = min(max(1 / qLinear, 0.02), 2)
+        voice.modulation.modLFOToPitch = min(max(values[SoundFontGenerator.modLFOToPitch], -12000), 12000)
+        voice.modulation.vibLFOToPitch = min(max(values[SoundFontGenerator.vibLFOToPitch], -12000), 12000)
+        voice.modulation.modEnvToPitch = min(max(values[SoundFontGenerator.modEnvToPitch], -12000), 12000)
+        voice.modulation.modLFOToFilter = min(max(values[SoundFontGenerator.modLFOToFilterFc], -12000), 12000)
+        voice.modulation.modEnvToFilter = min(max(values[SoundFontGenerator.modEnvToFilterFc], -12000), 12000)
+        voice.modulation.modLFOToVolume = min(max(values[SoundFontGenerator.modLFOToVolume], -960), 960)
     }
 
     /// Channels whose controllers changed since the last slice: their sample voices' modulated parameters are

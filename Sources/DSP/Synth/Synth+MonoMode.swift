@@ -94,7 +94,7 @@ extension Synth {
             builtIn.laneCache.channelState[ch] = SIMD8(repeating: .nan) // kept lanes regathered with the new step
         } else {
             samples.slots.state[v].key = note
-            samples.slots.state[v].tuningCents = keyTuning(channel: ch, key: note)
+            samples.slots.state[v].modulation.tuningCents = keyTuning(channel: ch, key: note)
             samples.dirty |= 1 << UInt16(ch) // the pitch recomputed from the new key at the next sample
         }
     }

@@ -63,7 +63,7 @@ extension Synth {
             if voices.kind[v] == VoiceKind.wavetable {
                 voices.increment[v] = wavetableIncrement(channel: ch, note: note)
             } else {
-                samples.slots.state[v].tuningCents = keyTuning(channel: ch, key: note)
+                samples.slots.state[v].modulation.tuningCents = keyTuning(channel: ch, key: note)
             }
         }
         for ch in 0..<channelCount where mask & (1 << UInt16(ch)) != 0 {
