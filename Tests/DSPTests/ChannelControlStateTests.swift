@@ -17,10 +17,10 @@ import Testing
         synth.prepare(sampleRate: 48_000, maxFrames: 256)
         for ch in 0..<channelCount {
             let c = synth.controls.channels[ch]
-            #expect(c.volume == 100.0 / 127 && c.expression == 1 && c.pan == 0.5 && c.bendRange == 2)
-            #expect(c.tuningProgram == -1 && c.rhythm == -1 && c.depthRange == 0.5 && c.pedal == 0)
+            #expect(c.levels.volume == 100.0 / 127 && c.levels.expression == 1 && c.levels.pan == 0.5 && c.pitch.bendRange == 2)
+            #expect(c.pitch.tuningProgram == -1 && c.rhythm == -1 && c.vibrato.depthRange == 0.5 && c.pedal == 0)
             #expect(c.portamento[Portamento.from] == -1 && c.portamento[Portamento.lastNote] == -1)
-            #expect(c.scale[11] == 0 && c.mono[0] == 0 && c.mono[monoStride - 1] == 0)
+            #expect(c.pitch.scale[11] == 0 && c.mono[0] == 0 && c.mono[monoStride - 1] == 0)
         }
         for ch in 0..<UInt8(channelCount) {
             synth.handle(cc(7, ch + 1, channel: ch))
@@ -34,12 +34,12 @@ import Testing
         }
         for ch in 0..<channelCount {
             let c = synth.controls.channels[ch]
-            #expect(c.volume == Float(ch + 1) / 127, "channel \(ch)")
-            #expect(c.expression == Float(ch + 20) / 127, "channel \(ch)")
-            #expect(c.pan == Float(ch + 39) / 126, "channel \(ch)")
+            #expect(c.levels.volume == Float(ch + 1) / 127, "channel \(ch)")
+            #expect(c.levels.expression == Float(ch + 20) / 127, "channel \(ch)")
+            #expect(c.levels.pan == Float(ch + 39) / 126, "channel \(ch)")
             #expect(c.pedal == 1 && c.mono[0] == 1, "channel \(ch)")
             #expect(c.portamento[Portamento.time] == Int32(ch) << 7 && c.portamento[Portamento.on] == 1, "channel \(ch)")
-            #expect(c.bendValue == Int32(ch) * 100, "channel \(ch)")
+            #expect(c.pitch.bendValue == Int32(ch) * 100, "channel \(ch)")
         }
     }
 }

@@ -73,7 +73,7 @@ extension Synth {
             let y = sourceValue(modulator.amountSource, channel: ch, key: key, velocity: velocity)
             var output = Float(modulator.amount) * x * y
             if modulator.source == modulationWheelSource && destination == SoundFontGenerator.vibLFOToPitch {
-                output *= controls.channels[ch].depthRange * 2 // RPN 5: the default 50 cents is a range of 0.5 semitone
+                output *= controls.channels[ch].vibrato.depthRange * 2 // RPN 5: the default 50 cents is a range of 0.5 semitone
             }
             if modulator.transform == 2 { output = abs(output) }
             values[destination] += output
@@ -120,7 +120,7 @@ extension Synth {
             case ModulatorSource.polyPressure: x = Float(controls.midi.keyPressure[ch * 128 + Int(key & 0x7F)]) / 127
             case ModulatorSource.channelPressure: x = Float(controls.midi.pressure[ch]) / 127
             case ModulatorSource.pitchWheel: x = Float(controls.midi.pitchWheel[ch]) / 16384
-            case ModulatorSource.pitchWheelSensitivity: x = controls.channels[ch].bendRange / 127
+            case ModulatorSource.pitchWheelSensitivity: x = controls.channels[ch].pitch.bendRange / 127
             default: return 0 // a link or an unknown source contributes nothing
             }
         }

@@ -1,22 +1,9 @@
-/// One channel's controller state, kept inline (no allocation): the synth holds 16 of these in
-/// `ChannelControls.channels`, so a field added here needs no new array.
-struct ChannelControlState: BitwiseCopyable {
+/// A channel's pitch: the bend and its range, and its tuning (Synth+Tuning.swift), all in the real-time
+/// thread's hands.
+struct ChannelPitch: BitwiseCopyable {
     var bend: Float = 0                   // semitones now
     var bendRange: Float = 2              // semitones at full bend
     var bendValue: Int32 = 0              // last 14-bit bend - 8192
-    var modulation: Float = 0             // vibrato depth target, semitones
-    var vibrato: Float = 0                // smoothed depth
-    var lfoPhase: Float = 0
-    var volume: Float = 100.0 / 127       // CC7 / 127
-    var expression: Float = 1             // CC11 / 127
-    var pan: Float = 0.5                  // 0 left ... 1 right
-    var pedal: UInt8 = 0
-    var gainLeft: Float = 0               // smoothed channel gains
-    var gainRight: Float = 0
-    // Tuning (Synth+Tuning.swift), all in the real-time thread's hands.
-    var wheel: Float = 0                  // CC1 / 127
-    var pressure: Float = 0               // channel pressure / 127: vibrato, 0.5 semitone at full
-    var depthRange: Float = 0.5           // RPN 5: vibrato semitones at full wheel (GM2: 0.5)
     var fineTuning: Float = 0             // RPN 1, cents
     var coarseTuning: Float = 0           // RPN 2, semitones
     var tuning: Float = 0                 // semitones: channel (RPN 1, 2) plus master tuning
@@ -24,6 +11,35 @@ struct ChannelControlState: BitwiseCopyable {
     var tuningBank: Int32 = 0             // RPN 4
     /// Scale/octave tuning: cents per pitch class.
     var scale = InlineArray<12, Float>(repeating: 0)
+}
+
+/// A channel's vibrato: what sets its depth (the wheel, pressure, RPN 5's range), the depth it glides to and
+/// the depth now, and its LFO's phase (`VibratoLFO`).
+struct ChannelVibrato: BitwiseCopyable {
+    var wheel: Float = 0                  // CC1 / 127
+    var pressure: Float = 0               // channel pressure / 127: vibrato, 0.5 semitone at full
+    var depthRange: Float = 0.5           // RPN 5: vibrato semitones at full wheel (GM2: 0.5)
+    var modulation: Float = 0             // vibrato depth target, semitones
+    var vibrato: Float = 0                // smoothed depth
+    var lfoPhase: Float = 0
+}
+
+/// A channel's levels: volume, expression and pan, and the gains they make, smoothed.
+struct ChannelLevels: BitwiseCopyable {
+    var volume: Float = 100.0 / 127       // CC7 / 127
+    var expression: Float = 1             // CC11 / 127
+    var pan: Float = 0.5                  // 0 left ... 1 right
+    var gainLeft: Float = 0               // smoothed channel gains
+    var gainRight: Float = 0
+}
+
+/// One channel's controller state, kept inline (no allocation): the synth holds 16 of these in
+/// `ChannelControls.channels`, so a field added here (or to one of its parts) needs no new array.
+struct ChannelControlState: BitwiseCopyable {
+    var pitch = ChannelPitch()
+    var vibrato = ChannelVibrato()
+    var levels = ChannelLevels()
+    var pedal: UInt8 = 0
     // Portamento (Synth+Portamento.swift).
     /// `Portamento` indices: CC5 x 128 + CC37 (milliseconds of a glide); CC65 on (1) or off (0); the CC84
     /// key the next note glides from (-1 none); the channel's last note-on key (-1 none).

@@ -36,10 +36,10 @@ extension Synth {
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
         case .programChange: if kind != VoiceKind.sample { selectPatch(Int(builtIn.patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
-            controls.channels[ch].pressure = Float(d1) / 127
+            controls.channels[ch].vibrato.pressure = Float(d1) / 127
             updateModulation(ch)
         case .pitchBend:
-            controls.channels[ch].bendValue = (Int32(d2) << 7 | Int32(d1)) - 8192
+            controls.channels[ch].pitch.bendValue = (Int32(d2) << 7 | Int32(d1)) - 8192
             updateBend(ch)
         default: break
         }
@@ -84,12 +84,12 @@ extension Synth {
         let x = Float(value) / 127
         switch controller {
         case .modulationWheel: // full wheel: the modulation depth range (RPN 5, 0.5 semitone at power-on)
-            controls.channels[ch].wheel = x
+            controls.channels[ch].vibrato.wheel = x
             updateModulation(ch)
         case .bankSelect: controls.channels[ch].bank = value // a drum part or not (Synth+Drums.swift)
-        case .volume: controls.channels[ch].volume = x
-        case .pan: controls.channels[ch].pan = Float(max(Int(value) - 1, 0)) / 126
-        case .expression: controls.channels[ch].expression = x
+        case .volume: controls.channels[ch].levels.volume = x
+        case .pan: controls.channels[ch].levels.pan = Float(max(Int(value) - 1, 0)) / 126
+        case .expression: controls.channels[ch].levels.expression = x
         case .sustain:
             controls.channels[ch].pedal = value >= 64 ? 1 : 0
             if value < 64 { releaseHeld(ch) }
@@ -105,12 +105,12 @@ extension Synth {
                 if Int(voices.channel[v]) == ch { startFade(v, step: rates.soundOffFadeStep) }
             }
         case .resetAllControllers: // RP-015: volume, pan, program, bank and RPN values (range, tuning) stay
-            controls.channels[ch].bendValue = 0
+            controls.channels[ch].pitch.bendValue = 0
             updateBend(ch)
-            controls.channels[ch].wheel = 0
-            controls.channels[ch].pressure = 0
+            controls.channels[ch].vibrato.wheel = 0
+            controls.channels[ch].vibrato.pressure = 0
             updateModulation(ch)
-            controls.channels[ch].expression = 1
+            controls.channels[ch].levels.expression = 1
             controls.channels[ch].pedal = 0
             releaseHeld(ch)
             controls.channels[ch].portamento[Portamento.on] = 0 // CC65
@@ -146,25 +146,25 @@ extension Synth {
         // Plain comparisons: a `case` pattern on a value goes through the generic `~=`.
         let p = change.parameter
         if p == RegisteredParameter.pitchBendSensitivity {
-            let range = controls.channels[ch].bendRange
+            let range = controls.channels[ch].pitch.bendRange
             if case .dataEntryMSB = change.source {
-                controls.channels[ch].bendRange = msb + (range - Float(Int(range)))
+                controls.channels[ch].pitch.bendRange = msb + (range - Float(Int(range)))
             } else {
-                controls.channels[ch].bendRange = Float(Int(range)) + Float(min(lsb, 99)) / 100
+                controls.channels[ch].pitch.bendRange = Float(Int(range)) + Float(min(lsb, 99)) / 100
             }
             updateBend(ch)
         } else if p == RegisteredParameter.fineTuning {
-            controls.channels[ch].fineTuning = UniversalSystemExclusive.cents(fourteenBit: change.value)
+            controls.channels[ch].pitch.fineTuning = UniversalSystemExclusive.cents(fourteenBit: change.value)
             updateTuning(channels: bit)
         } else if p == RegisteredParameter.coarseTuning {
-            controls.channels[ch].coarseTuning = msb - 64
+            controls.channels[ch].pitch.coarseTuning = msb - 64
             updateTuning(channels: bit)
         } else if p == RegisteredParameter.tuningProgram {
-            controls.channels[ch].tuningProgram = Int32(change.value >> 7)
+            controls.channels[ch].pitch.tuningProgram = Int32(change.value >> 7)
         } else if p == RegisteredParameter.tuningBank {
-            controls.channels[ch].tuningBank = Int32(change.value >> 7)
+            controls.channels[ch].pitch.tuningBank = Int32(change.value >> 7)
         } else if p == RegisteredParameter.modulationDepthRange {
-            controls.channels[ch].depthRange = msb + Float(lsb) / 128
+            controls.channels[ch].vibrato.depthRange = msb + Float(lsb) / 128
             updateModulation(ch)
             samples.dirty |= bit
         }
@@ -174,26 +174,26 @@ extension Synth {
     /// plus channel pressure's 50 cents at full (SoundFont 2.01's default modulator, the same in both synths).
     @_noLocks @inline(__always)
     func updateModulation(_ ch: Int) {
-        let c = controls.channels[ch]
-        controls.channels[ch].modulation = c.wheel * c.depthRange + c.pressure * 0.5
+        let c = controls.channels[ch].vibrato
+        controls.channels[ch].vibrato.modulation = c.wheel * c.depthRange + c.pressure * 0.5
     }
 
     @_noLocks @inline(__always)
     func updateBend(_ ch: Int) {
-        let c = controls.channels[ch]
-        controls.channels[ch].bend = Float(c.bendValue) / 8192 * c.bendRange + c.tuning
+        let c = controls.channels[ch].pitch
+        controls.channels[ch].pitch.bend = Float(c.bendValue) / 8192 * c.bendRange + c.tuning
     }
 
     @_noLocks @inline(__always)
     func targetLeft(_ ch: Int) -> Float {
-        let c = controls.channels[ch]
+        let c = controls.channels[ch].levels
         return c.volume * c.volume * c.expression * c.expression * Float(FastMath.cos(Double(c.pan) * Double.pi / 2))
             * controls.master[2]
     }
 
     @_noLocks @inline(__always)
     func targetRight(_ ch: Int) -> Float {
-        let c = controls.channels[ch]
+        let c = controls.channels[ch].levels
         return c.volume * c.volume * c.expression * c.expression * Float(FastMath.sin(Double(c.pan) * Double.pi / 2))
             * controls.master[3]
     }

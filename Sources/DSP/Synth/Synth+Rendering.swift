@@ -108,11 +108,11 @@ extension Synth {
             let gl = mix.scratch.left + ch * maxFrames
             let gr = mix.scratch.right + ch * maxFrames
             let state = controls.channels[ch]
-            let bendSemitones = state.bend
-            let depthTarget = state.modulation
+            let bendSemitones = state.pitch.bend
+            let depthTarget = state.vibrato.modulation
             let leftTarget = targetLeft(ch), rightTarget = targetRight(ch)
-            var depth = state.vibrato, l = state.gainLeft, r = state.gainRight
-            var lfo = VibratoLFO(phase: state.lfoPhase, increment: rates.lfoIncrement, sine: sineTable)
+            var depth = state.vibrato.vibrato, l = state.levels.gainLeft, r = state.levels.gainRight
+            var lfo = VibratoLFO(phase: state.vibrato.lfoPhase, increment: rates.lfoIncrement, sine: sineTable)
             let gainsBefore = (l, r)
             var highest: Float = 0
             if depthTarget == 0 && depth < 1e-6 {
@@ -143,10 +143,10 @@ extension Synth {
                 }
             }
             if gainsBefore.0 != l || gainsBefore.1 != r { gainsMove |= 1 << UInt16(ch) }
-            controls.channels[ch].vibrato = depth
-            controls.channels[ch].lfoPhase = lfo.phase
-            controls.channels[ch].gainLeft = l
-            controls.channels[ch].gainRight = r
+            controls.channels[ch].vibrato.vibrato = depth
+            controls.channels[ch].vibrato.lfoPhase = lfo.phase
+            controls.channels[ch].levels.gainLeft = l
+            controls.channels[ch].levels.gainRight = r
             mix.scratch.pitchMax[ch] = highest
         }
 

@@ -79,7 +79,7 @@ extension Synth {
             controlChange(channel: ch, controller: .resetAllControllers, value: 0)
             controlChange(channel: ch, controller: .volume, value: 100)
             controlChange(channel: ch, controller: .pan, value: 64)
-            controls.channels[ch].bendRange = 2
+            controls.channels[ch].pitch.bendRange = 2
             updateBend(ch)
             setMono(false, channel: ch) // poly mode
             controls.channels[ch].bank = 0

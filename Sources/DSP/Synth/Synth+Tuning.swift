@@ -19,10 +19,10 @@ extension Synth {
     @_noLocks @inline(__always)
     func keyTuning(channel ch: Int, key: UInt8) -> Float {
         let k = Int(key & 0x7F)
-        var cents = controls.channels[ch].scale[k % 12]
-        let program = Int(controls.channels[ch].tuningProgram)
+        var cents = controls.channels[ch].pitch.scale[k % 12]
+        let program = Int(controls.channels[ch].pitch.tuningProgram)
         if program >= 0 && program < 128 {
-            let table = Int(controls.tuningTables[(Int(controls.channels[ch].tuningBank) & 0x7F) * 128 + program])
+            let table = Int(controls.tuningTables[(Int(controls.channels[ch].pitch.tuningBank) & 0x7F) * 128 + program])
             if table >= 0 { cents += controls.programs[table * 128 + k] }
         }
         return cents
@@ -30,14 +30,14 @@ extension Synth {
 
     /// The channel's tuning in cents: RPN 1 and 2 plus master fine and coarse tuning.
     @_noLocks @inline(__always)
-    func channelTuningCents(_ ch: Int) -> Float { controls.channels[ch].tuning * 100 }
+    func channelTuningCents(_ ch: Int) -> Float { controls.channels[ch].pitch.tuning * 100 }
 
     /// Recomputes the channel's tuning (after RPN 1/2 or master tuning) and everything that reads it.
     @_noLocks
     func updateTuning(channels mask: UInt16) {
         for ch in 0..<channelCount where mask & (1 << UInt16(ch)) != 0 {
-            controls.channels[ch].tuning = controls.channels[ch].coarseTuning + controls.master[1]
-                + (controls.channels[ch].fineTuning + controls.master[0]) / 100
+            controls.channels[ch].pitch.tuning = controls.channels[ch].pitch.coarseTuning + controls.master[1]
+                + (controls.channels[ch].pitch.fineTuning + controls.master[0]) / 100
             updateBend(ch)
         }
         samples.dirty |= mask
@@ -76,8 +76,8 @@ extension Synth {
     @_noLocks
     func channelsUsing(bank: Int, program: Int) -> UInt16 {
         var mask: UInt16 = 0
-        for ch in 0..<channelCount where Int(controls.channels[ch].tuningProgram) == program {
-            if Int(controls.channels[ch].tuningBank) & 0x7F == bank { mask |= 1 << UInt16(ch) }
+        for ch in 0..<channelCount where Int(controls.channels[ch].pitch.tuningProgram) == program {
+            if Int(controls.channels[ch].pitch.tuningBank) & 0x7F == bank { mask |= 1 << UInt16(ch) }
         }
         return mask
     }
@@ -102,12 +102,12 @@ extension Synth {
     @_noLocks
     func resetChannelTuning() {
         for ch in 0..<channelCount {
-            controls.channels[ch].fineTuning = 0
-            controls.channels[ch].coarseTuning = 0
-            controls.channels[ch].tuningProgram = -1
-            controls.channels[ch].tuningBank = 0
-            controls.channels[ch].depthRange = 0.5
-            controls.channels[ch].scale = InlineArray(repeating: 0)
+            controls.channels[ch].pitch.fineTuning = 0
+            controls.channels[ch].pitch.coarseTuning = 0
+            controls.channels[ch].pitch.tuningProgram = -1
+            controls.channels[ch].pitch.tuningBank = 0
+            controls.channels[ch].vibrato.depthRange = 0.5
+            controls.channels[ch].pitch.scale = InlineArray(repeating: 0)
             updateModulation(ch)
         }
         updateTuning(channels: 0xFFFF)
@@ -146,7 +146,7 @@ extension Synth {
                 } else {
                     cents = Float(Int(bytes[8 + pc] & 0x7F) - 64)
                 }
-                controls.channels[ch].scale[pc] = cents
+                controls.channels[ch].pitch.scale[pc] = cents
             }
         }
         if realTime { retune(channels: mask) }
@@ -156,7 +156,7 @@ extension Synth {
     @_noLocks
     func applyGSScaleTuning(_ bytes: UnsafeBufferPointer<UInt8>, channel: Int, first: Int, count: Int) {
         for i in 0..<count where first + i < 12 {
-            controls.channels[channel].scale[first + i] = Float(Int(bytes[8 + i] & 0x7F) - 64)
+            controls.channels[channel].pitch.scale[first + i] = Float(Int(bytes[8 + i] & 0x7F) - 64)
         }
         retune(channels: 1 << UInt16(channel))
     }

@@ -162,8 +162,8 @@ public final class Synth: @unchecked Sendable {
         selectPatch(patch, channel: nil)
         resetFontChannels()
         for c in 0..<channelCount {
-            controls.channels[c].gainLeft = targetLeft(c)
-            controls.channels[c].gainRight = targetRight(c)
+            controls.channels[c].levels.gainLeft = targetLeft(c)
+            controls.channels[c].levels.gainRight = targetRight(c)
         }
     }
 
