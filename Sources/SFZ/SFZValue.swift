@@ -92,3 +92,13 @@ enum SFZValue {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
+
+/// MIDI notes as SFZ names them.
+public enum SFZNote {
+    /// "c4" for 60, "c#4" for 61, "a0" for 21, "c-1" for 0 (sharps, lowercase, as the SFZ reference writes).
+    public static func name(_ key: Int) -> String {
+        let names = ["c", "c#", "d", "d#", "e", "f", "f#", "g", "g#", "a", "a#", "b"]
+        guard key >= 0 && key <= 127 else { return String(key) }
+        return names[key % 12] + String(key / 12 - 1)
+    }
+}
