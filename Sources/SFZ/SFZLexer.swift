@@ -25,6 +25,8 @@ struct SFZLexer {
     private(set) var diagnostics: [SFZDiagnostic] = []
     /// `#define $NAME value`, in the order read (a later definition replaces an earlier one).
     private(set) var defines: [String: String] = [:]
+    /// The longest variable name defined, so a long `$word` is looked up only as far as a name could match.
+    private var longestDefine = 0
     private let readInclude: SFZIncludeReader
     /// The files being read, outermost first (normalized paths), to refuse recursion.
     private var includeStack: [String] = []
@@ -94,6 +96,7 @@ struct SFZLexer {
             }
             // The value ends at the first blank (sfizz reads it so); a comment after it is not part of it.
             defines[name] = String(value.prefix { $0 != " " && $0 != "\t" })
+            longestDefine = max(longestDefine, name.count)
         } else if text.hasPrefix("#include") {
             let rest = SFZText.trimmed(String(text.dropFirst("#include".count)))
             guard rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") else {
@@ -186,7 +189,7 @@ struct SFZLexer {
             let after = rest[rest.index(after: dollar)...]
             let word = after.prefix { SFZText.isIdentifier($0) }
             var matched: String?
-            var length = word.count
+            var length = min(word.count, longestDefine)
             while length > 0 {
                 if let value = defines[String(word.prefix(length))] { matched = value; break }
                 length -= 1
