@@ -55,9 +55,12 @@ struct SFZInstrumentBuilder {
     private mutating func opcode(_ opcode: SFZOpcode) {
         switch scope {
         case .unknown: return
+        case .none:
+            instrument.diagnostics.append(SFZDiagnostic(opcode.location,
+                "\(SFZText.clipped(opcode.name))=\(SFZText.clipped(opcode.value)) is ignored: it comes before any <header>"))
         case .control: control(opcode)
         case .curve: curvePoint(opcode)
-        case .none, .global, .master, .group, .region:
+        case .global, .master, .group, .region:
             var probe = SFZRegion(location: opcode.location)
             switch probe.apply(opcode, samplesFolder: "") {
             case .applied: break
@@ -69,7 +72,7 @@ struct SFZInstrumentBuilder {
                 return
             }
             switch scope {
-            case .global, .none: global.append(opcode)
+            case .global: global.append(opcode)
             case .master: master.append(opcode)
             case .group: group.append(opcode)
             default: region.append(opcode)

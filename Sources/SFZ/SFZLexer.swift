@@ -95,7 +95,8 @@ struct SFZLexer {
                 return
             }
             // The value ends at the first blank (sfizz reads it so); a comment after it is not part of it.
-            defines[name] = String(value.prefix { $0 != " " && $0 != "\t" })
+            // Variables in it are replaced now, so `#define $B $A` takes $A's value.
+            defines[name] = expand(String(value.prefix { $0 != " " && $0 != "\t" }), location: location)
             longestDefine = max(longestDefine, name.count)
         } else if text.hasPrefix("#include") {
             let rest = SFZText.trimmed(String(text.dropFirst("#include".count)))

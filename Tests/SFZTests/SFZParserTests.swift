@@ -175,6 +175,12 @@ func parse(_ text: String, files: [String: String] = [:]) -> SFZInstrument {
         #expect(messages.contains("/inst/test.sfz:4: lfo1_wave=9 is ignored: the value must be a whole number from 0 to 7"))
     }
 
+    @Test func definesChainAndOpcodesBeforeAnyHeaderAreIgnored() {
+        let sfz = parse("volume=-6\n#define $A 40\n#define $B $A\n<region> sample=a.wav lokey=$B")
+        #expect(sfz.regions.count == 1 && sfz.regions[0].keys.low == 40 && sfz.regions[0].volume == 0)
+        #expect(sfz.diagnostics.map(\.description) == ["/inst/test.sfz:1: volume=-6 is ignored: it comes before any <header>"])
+    }
+
     @Test func malformedTextIsReportedNotFatal() {
         let sfz = parse("<region sample=a.wav\nstray words here\n<region> =5 sample=b.wav\n#pragma once\n#define\n#include nothing")
         #expect(sfz.regions.map(\.sample) == [.file("/inst/b.wav")])
