@@ -143,6 +143,15 @@ struct SFZLexer {
             return
         }
         cursor.position += 1
+        if rawName == "base64data" {
+            // A <sample>'s embedded file runs over lines, up to the next header or directive (as sfizz reads it).
+            while let b = cursor.peek(), b != UInt8(ascii: "<"), b != UInt8(ascii: "#") {
+                if b == UInt8(ascii: "\n") { cursor.line += 1 }
+                cursor.position += 1
+            }
+            tokens.append(SFZToken(kind: .opcode(name: rawName, value: ""), location: location))
+            return
+        }
         let valueEnd = Self.valueEnd(cursor.bytes, from: cursor.position)
         let value = SFZText.trimmed(SFZText.string(cursor.bytes[cursor.position..<valueEnd]))
         cursor.position = valueEnd

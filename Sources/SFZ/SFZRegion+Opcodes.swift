@@ -47,7 +47,7 @@ extension SFZRegion {
 
     private mutating func setSample(_ value: String, folder: String) throws(SFZBadValue) {
         if value.hasPrefix("*") {
-            guard let generator = SFZGenerator(rawValue: value.lowercased()) else {
+            guard let generator = SFZGenerator(rawValue: value.lowercased() == "*tri" ? "*triangle" : value.lowercased()) else {
                 throw SFZBadValue(accepted: "a file name or one of " + SFZGenerator.allCases.map(\.rawValue).joined(separator: ", "))
             }
             sample = .generator(generator)

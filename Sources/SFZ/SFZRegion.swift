@@ -6,8 +6,10 @@ public enum SFZSample: Sendable, Hashable {
     case generator(SFZGenerator)
 }
 
+/// SFZ's generators, and the waves sfizz adds (`*tri` is read as `*triangle`; `*gnoise` is Gaussian noise).
 public enum SFZGenerator: String, Sendable, CaseIterable {
     case sine = "*sine", silence = "*silence", noise = "*noise"
+    case triangle = "*triangle", square = "*square", saw = "*saw", gaussianNoise = "*gnoise"
 }
 
 /// A low and high bound, both included (`lokey`/`hikey`, `loccN`/`hiccN`...).

@@ -132,11 +132,11 @@ func parse(_ text: String, files: [String: String] = [:]) -> SFZInstrument {
         let sfz = parse("""
             <region> sample=My Piano C4.wav lokey=60  hikey=62<region>sample=Take #2 (soft).flac
             <region> sample=..\\Shared\\Noise burst.wav   
-            <region> sample=*sine <region> sample=*noise <region> sample=*silence <region> sample=*saw
+            <region> sample=*sine <region> sample=*noise <region> sample=*silence <region> sample=*tri <region> sample=*pluck
             """)
         #expect(sfz.regions.map(\.sample) == [.file("/inst/My Piano C4.wav"), .file("/inst/Take #2 (soft).flac"),
                                               .file("/Shared/Noise burst.wav"), .generator(.sine), .generator(.noise),
-                                              .generator(.silence), nil])
+                                              .generator(.silence), .generator(.triangle), nil])
         #expect(sfz.regions[0].keys == SFZRange(60, 62))
         #expect(sfz.diagnostics.count == 1 && sfz.diagnostics[0].message.contains("*sine"))
     }
@@ -179,6 +179,13 @@ func parse(_ text: String, files: [String: String] = [:]) -> SFZInstrument {
         let sfz = parse("volume=-6\n#define $A 40\n#define $B $A\n<region> sample=a.wav lokey=$B")
         #expect(sfz.regions.count == 1 && sfz.regions[0].keys.low == 40 && sfz.regions[0].volume == 0)
         #expect(sfz.diagnostics.map(\.description) == ["/inst/test.sfz:1: volume=-6 is ignored: it comes before any <header>"])
+    }
+
+    @Test func embeddedSampleDataIsSkippedOverItsLines() {
+        let sfz = parse("<sample> name=a.wav base64data=UklGR\nAAAA=BBBB\nCCCC\n<region> sample=b.wav")
+        #expect(sfz.unknownHeaders == [SFZNameCount(name: "sample", count: 1)])
+        #expect(sfz.regions.map(\.location.line) == [4])
+        #expect(sfz.diagnostics.isEmpty)
     }
 
     @Test func malformedTextIsReportedNotFatal() {
