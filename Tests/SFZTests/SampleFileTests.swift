@@ -69,6 +69,21 @@ func sine(frames: Int, hertz: Double = 440, rate: Double = 44100) -> [Float] {
         #expect(try file.readAll() == [0.25, -0.5, 1])
     }
 
+    @Test func oggVorbisAndAIFF() throws {
+        let folder = try temporaryFolder()
+        let tone = sine(frames: 8820)
+        try writeSoundFile(folder + "/tone.ogg", format: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS), channels: 1, samples: tone)
+        let ogg = try SampleFile(path: folder + "/tone.ogg")
+        #expect(ogg.info.format == "Ogg Vorbis" && ogg.info.frames == 8820 && ogg.info.channels == 1)
+        // Lossy: the decoded tone's energy is the written one's within 5 %.
+        let energy = { (x: [Float]) in x.reduce(0) { $0 + Double($1) * Double($1) } }
+        let decoded = try ogg.readAll()
+        #expect(abs(energy(decoded) / energy(tone) - 1) < 0.05)
+        try writeSoundFile(folder + "/tone.aiff", format: Int32(SF_FORMAT_AIFF | SF_FORMAT_PCM_24), channels: 1, rate: 96000, samples: tone)
+        let aiff = try SampleFile.info(path: folder + "/tone.aiff")
+        #expect(aiff == SampleFileInfo(frames: 8820, channels: 1, sampleRate: 96000, format: "AIFF 24-bit"))
+    }
+
     @Test func errorsNameThePath() throws {
         let folder = try temporaryFolder()
         #expect(throws: SampleFileError.self) { try SampleFile(path: folder + "/missing.wav") }
