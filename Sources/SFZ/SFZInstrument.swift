@@ -67,7 +67,6 @@ public struct SFZInstrument: Sendable {
         for token in lexer.tokens { builder.take(token) }
         var instrument = builder.finish()
         instrument.defines = lexer.defines
-        instrument.diagnostics = lexer.diagnostics + instrument.diagnostics
         return instrument
     }
 

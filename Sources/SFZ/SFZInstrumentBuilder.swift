@@ -23,6 +23,7 @@ struct SFZInstrumentBuilder {
         switch token.kind {
         case .header(let name): header(name, token.location)
         case .opcode(let name, let value): opcode(SFZOpcode(name: name, value: value, location: token.location))
+        case .diagnostic(let message): instrument.diagnostics.append(SFZDiagnostic(token.location, message))
         }
     }
 

@@ -1,8 +1,10 @@
-/// One thing the SFZ text says, in order: a header (`<region>`) or an opcode (`name=value`), with where it is.
+/// One thing the SFZ text says, in order: a header (`<region>`), an opcode (`name=value`) or a problem the
+/// reader found (kept in the stream so the instrument's diagnostics keep the text's order), with where it is.
 struct SFZToken: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         case header(String)
         case opcode(name: String, value: String)
+        case diagnostic(String)
     }
 
     var kind: Kind
@@ -22,7 +24,6 @@ struct SFZLexer {
     static let maximumIncludeDepth = 16
 
     private(set) var tokens: [SFZToken] = []
-    private(set) var diagnostics: [SFZDiagnostic] = []
     /// `#define $NAME value`, in the order read (a later definition replaces an earlier one).
     private(set) var defines: [String: String] = [:]
     /// The longest variable name defined, so a long `$word` is looked up only as far as a name could match.
@@ -50,7 +51,7 @@ struct SFZLexer {
             case UInt8(ascii: "/") where cursor.peek(1) == UInt8(ascii: "*"):
                 let line = cursor.line
                 if !cursor.skipBlockComment() {
-                    diagnostics.append(SFZDiagnostic(SFZLocation(file: path, line: line), "a /* comment is never closed with */"))
+                    report(SFZDiagnostic(SFZLocation(file: path, line: line), "a /* comment is never closed with */"))
                 }
             case UInt8(ascii: "<"):
                 readHeader(&cursor, path: path)
@@ -62,13 +63,17 @@ struct SFZLexer {
         }
     }
 
+    private mutating func report(_ diagnostic: SFZDiagnostic) {
+        tokens.append(SFZToken(kind: .diagnostic(diagnostic.message), location: diagnostic.location))
+    }
+
     private mutating func readHeader(_ cursor: inout Cursor, path: String) {
         let location = SFZLocation(file: path, line: cursor.line)
         let start = cursor.position + 1
         var end = start
         while end < cursor.bytes.count, ![UInt8(ascii: ">"), UInt8(ascii: "\n"), UInt8(ascii: "<")].contains(cursor.bytes[end]) { end += 1 }
         guard end < cursor.bytes.count, cursor.bytes[end] == UInt8(ascii: ">") else {
-            diagnostics.append(SFZDiagnostic(location, "a header's '<' is not closed by '>' on its line; the text up to the line's end is ignored"))
+            report(SFZDiagnostic(location, "a header's '<' is not closed by '>' on its line; the text up to the line's end is ignored"))
             cursor.position = end
             return
         }
@@ -85,13 +90,13 @@ struct SFZLexer {
         if text.hasPrefix("#define") {
             let rest = SFZText.trimmed(String(text.dropFirst("#define".count)))
             guard rest.hasPrefix("$") else {
-                diagnostics.append(SFZDiagnostic(location, "#define needs a variable and a value: '#define $NAME value'"))
+                report(SFZDiagnostic(location, "#define needs a variable and a value: '#define $NAME value'"))
                 return
             }
             let name = String(rest.dropFirst().prefix { SFZText.isIdentifier($0) })
             let value = SFZText.trimmed(String(rest.dropFirst(1 + name.utf8.count)))
             guard !name.isEmpty, !value.isEmpty else {
-                diagnostics.append(SFZDiagnostic(location, "#define needs a variable and a value: '#define $NAME value'"))
+                report(SFZDiagnostic(location, "#define needs a variable and a value: '#define $NAME value'"))
                 return
             }
             // The value ends at the first blank (sfizz reads it so); a comment after it is not part of it.
@@ -101,29 +106,29 @@ struct SFZLexer {
         } else if text.hasPrefix("#include") {
             let rest = SFZText.trimmed(String(text.dropFirst("#include".count)))
             guard rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") else {
-                diagnostics.append(SFZDiagnostic(location, "#include needs a quoted file name: '#include \"file.sfz\"'"))
+                report(SFZDiagnostic(location, "#include needs a quoted file name: '#include \"file.sfz\"'"))
                 return
             }
             let target = expand(String(rest[rest.index(after: rest.startIndex)..<close]), location: location)
             include(target, from: path, location: location)
         } else {
-            diagnostics.append(SFZDiagnostic(location, "unknown directive '\(SFZText.clipped(text))'; #define and #include are accepted"))
+            report(SFZDiagnostic(location, "unknown directive '\(SFZText.clipped(text))'; #define and #include are accepted"))
         }
     }
 
     private mutating func include(_ target: String, from path: String, location: SFZLocation) {
         let resolved = SFZPath.normalized(SFZPath.resolve(target, relativeTo: SFZPath.folder(of: path)))
         if includeStack.contains(resolved) {
-            diagnostics.append(SFZDiagnostic(location, "#include \"\(target)\" is refused: it would include \(resolved) inside itself"))
+            report(SFZDiagnostic(location, "#include \"\(target)\" is refused: it would include \(resolved) inside itself"))
             return
         }
         if includeStack.count > Self.maximumIncludeDepth {
-            diagnostics.append(SFZDiagnostic(location, "#include \"\(target)\" is refused: includes nest at most \(Self.maximumIncludeDepth) deep"))
+            report(SFZDiagnostic(location, "#include \"\(target)\" is refused: includes nest at most \(Self.maximumIncludeDepth) deep"))
             return
         }
         switch readInclude(resolved) {
         case .success(let bytes): read(bytes, path: resolved)
-        case .failure(let error): diagnostics.append(SFZDiagnostic(location, "#include \"\(target)\": \(error)"))
+        case .failure(let error): report(SFZDiagnostic(location, "#include \"\(target)\": \(error)"))
         }
     }
 
@@ -139,7 +144,7 @@ struct SFZLexer {
             }
             if cursor.position == start { cursor.position += 1 }
             let word = SFZText.string(cursor.bytes[start..<cursor.position])
-            diagnostics.append(SFZDiagnostic(location, "expected 'opcode=value' or a <header>, found '\(SFZText.clipped(word))'; it is ignored"))
+            report(SFZDiagnostic(location, "expected 'opcode=value' or a <header>, found '\(SFZText.clipped(word))'; it is ignored"))
             return
         }
         cursor.position += 1
@@ -208,7 +213,7 @@ struct SFZLexer {
                 out += matched
                 rest = after.dropFirst(length)
             } else {
-                if !word.isEmpty { diagnostics.append(SFZDiagnostic(location, "$\(SFZText.clipped(String(word))) is not defined by a #define; it stays as written")) }
+                if !word.isEmpty { report(SFZDiagnostic(location, "$\(SFZText.clipped(String(word))) is not defined by a #define; it stays as written")) }
                 out += "$"
                 rest = after
             }

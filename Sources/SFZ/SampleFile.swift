@@ -1,4 +1,5 @@
 import CSndFile
+import Glibc
 
 /// A loop a sample file names in its instrument chunk (WAV `smpl`, AIFF `INST`): frames `start` up to `end`.
 public struct SampleLoop: Sendable, Hashable {
@@ -51,8 +52,17 @@ public final class SampleFile {
     public let info: SampleFileInfo
     private let handle: OpaquePointer
 
-    /// Opens `path` and reads its headers and instrument chunk.
+    /// The most samples (frames × channels) one read returns: 4 GiB of floats. A header that names more
+    /// (a damaged or hostile file) is refused rather than allocated.
+    public static let maximumSamplesPerRead = 1 << 30
+
+    /// Opens `path` and reads its headers and instrument chunk. Anything but a regular file is refused before
+    /// libsndfile sees it (a FIFO would block, a device never end).
     public init(path: String) throws(SampleFileError) {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw SampleFileError(path: path, reason: "it is not a regular file")
+        }
         var sfInfo = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &sfInfo) else {
             throw SampleFileError(path: path, reason: String(cString: sf_strerror(nil)))
@@ -94,6 +104,9 @@ public final class SampleFile {
             throw SampleFileError(path: path, reason: "cannot seek to frame \(start): \(String(cString: sf_strerror(handle)))")
         }
         let wanted = end - start
+        guard wanted <= Self.maximumSamplesPerRead / info.channels else {
+            throw SampleFileError(path: path, reason: "\(wanted) frames of \(info.channels) channels are more than one read takes (\(Self.maximumSamplesPerRead) samples)")
+        }
         var samples = [Float](repeating: 0, count: wanted * info.channels)
         let got = samples.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(wanted)) }
         guard got >= 0 else { throw SampleFileError(path: path, reason: String(cString: sf_strerror(handle))) }

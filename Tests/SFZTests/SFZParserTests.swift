@@ -192,5 +192,8 @@ func parse(_ text: String, files: [String: String] = [:]) -> SFZInstrument {
         let sfz = parse("<region sample=a.wav\nstray words here\n<region> =5 sample=b.wav\n#pragma once\n#define\n#include nothing")
         #expect(sfz.regions.map(\.sample) == [.file("/inst/b.wav")])
         #expect(sfz.diagnostics.map(\.location.line) == [1, 2, 2, 2, 3, 4, 5, 6])
+        // The reader's problems and the bad values come in the text's order.
+        let mixed = parse("<region> lokey=x\n#nonsense\n<region> hikey=y")
+        #expect(mixed.diagnostics.map(\.location.line) == [1, 2, 3])
     }
 }

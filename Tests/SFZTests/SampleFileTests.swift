@@ -98,5 +98,13 @@ func sine(frames: Int, hertz: Double = 440, rate: Double = 44100) -> [Float] {
         fputs("RIFF this is not a wave file at all", handle)
         fclose(handle)
         #expect(throws: SampleFileError.self) { try SampleFile(path: garbage) }
+        #expect(throws: SampleFileError.self) { try SampleFile(path: folder) }
+        #expect(mkfifo(folder + "/fifo.wav", 0o600) == 0)
+        do {
+            _ = try SampleFile(path: folder + "/fifo.wav")
+            Issue.record("a FIFO opened")
+        } catch {
+            #expect(error.reason == "it is not a regular file")
+        }
     }
 }
