@@ -70,7 +70,8 @@ public struct SFZReport {
         for entry in keyMap() {
             var line = "  \(entry.keys) \(TerminalText.sanitized(entry.sample))"
             if case .success(let info)? = samples[entry.path ?? ""] {
-                line += " (\(info.channels == 1 ? "mono" : "\(info.channels) channels"), \(info.sampleRate) Hz, \(info.frames) frames, \(TerminalText.sanitized(info.format)))"
+                let loop = info.loops.first.map { ", loop \($0.start)-\($0.end)" } ?? ""
+                line += " (\(info.channels == 1 ? "mono" : "\(info.channels) channels"), \(info.sampleRate) Hz, \(info.frames) frames, \(TerminalText.sanitized(info.format))\(loop))"
             }
             out.append(line)
         }

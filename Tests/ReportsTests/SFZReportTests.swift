@@ -37,7 +37,7 @@ import Testing
             "missing sample: /inst/samples/Staccato.flac (wanted at /inst/piano.sfz:8): System error : No such file or directory.",
             "key map:",
             "  48-60 samples/C4 soft.wav (2 channels, 44100 Hz, 44100 frames, WAV 24-bit)",
-            "  48-60 samples/C4 loud.wav (mono, 48000 Hz, 22050 frames, FLAC 16-bit)",
+            "  48-60 samples/C4 loud.wav (mono, 48000 Hz, 22050 frames, FLAC 16-bit, loop 10-20)",
             "  62 samples/Staccato.flac",
             "  0-127 *noise",
             "velocity layers: 3: 1-63 (2), 1-127 (2), 64-127 (1)",
