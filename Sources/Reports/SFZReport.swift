@@ -18,12 +18,13 @@ public struct SFZReport {
         (self.instrument, self.samples, self.json) = (instrument, samples, json)
     }
 
-    /// Reads the headers of every sample file `instrument` plays (not their frames).
+    /// Reads the headers of every sample file `instrument` plays (not their frames); a name written in other
+    /// letter cases than the file's is found as sfizz finds it (SFZSampleLookup).
     public static func readSampleHeaders(_ instrument: SFZInstrument) -> [String: SampleStatus] {
         var out: [String: SampleStatus] = [:]
         for (path, _) in instrument.sampleFiles {
             do throws(SampleFileError) {
-                out[path] = .success(try SampleFile.info(path: path))
+                out[path] = .success(try SampleFile.info(path: SFZSampleLookup.find(path) ?? path))
             } catch {
                 out[path] = .failure(error)
             }
