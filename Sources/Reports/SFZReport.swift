@@ -22,9 +22,10 @@ public struct SFZReport {
     /// letter cases than the file's is found as sfizz finds it (SFZSampleLookup).
     public static func readSampleHeaders(_ instrument: SFZInstrument) -> [String: SampleStatus] {
         var out: [String: SampleStatus] = [:]
+        var lookup = SFZSampleLookup()
         for (path, _) in instrument.sampleFiles {
             do throws(SampleFileError) {
-                out[path] = .success(try SampleFile.info(path: SFZSampleLookup.find(path) ?? path))
+                out[path] = .success(try SampleFile.info(path: lookup.find(path) ?? path))
             } catch {
                 out[path] = .failure(error)
             }
