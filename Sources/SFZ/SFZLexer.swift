@@ -73,7 +73,7 @@ struct SFZLexer {
         var end = start
         while end < cursor.bytes.count, ![UInt8(ascii: ">"), UInt8(ascii: "\n"), UInt8(ascii: "<")].contains(cursor.bytes[end]) { end += 1 }
         guard end < cursor.bytes.count, cursor.bytes[end] == UInt8(ascii: ">") else {
-            report(SFZDiagnostic(location, "a header's '<' is not closed by '>' on its line; the text up to the line's end is ignored"))
+            report(SFZDiagnostic(location, "a header's '<' is not closed by '>' on its line; the text up to the next '<' or the line's end is ignored"))
             cursor.position = end
             return
         }
