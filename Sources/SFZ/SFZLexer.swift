@@ -84,9 +84,9 @@ struct SFZLexer {
 
     private mutating func readDirective(_ cursor: inout Cursor, path: String) {
         let location = SFZLocation(file: path, line: cursor.line)
-        let line = SFZText.string(cursor.restOfLine())
+        let lineBytes = cursor.restOfLine()
+        let text = SFZText.trimmed(SFZText.string(lineBytes))
         cursor.skipToEndOfLine()
-        let text = SFZText.trimmed(line)
         if text.hasPrefix("#define") {
             let rest = SFZText.trimmed(String(text.dropFirst("#define".count)))
             guard rest.hasPrefix("$") else {
@@ -110,6 +110,10 @@ struct SFZLexer {
                 return
             }
             let target = expand(String(rest[rest.index(after: rest.startIndex)..<close]), location: location)
+            // What follows the closing quote on the line is read after the included file, as sfizz does.
+            if let open = lineBytes.firstIndex(of: UInt8(ascii: "\"")), let end = lineBytes[(open + 1)...].firstIndex(of: UInt8(ascii: "\"")) {
+                cursor.position = end + 1
+            }
             include(target, from: path, location: location)
         } else {
             report(SFZDiagnostic(location, "unknown directive '\(SFZText.clipped(text))'; #define and #include are accepted"))

@@ -72,14 +72,15 @@ func parse(_ text: String, files: [String: String] = [:]) -> SFZInstrument {
     @Test func includeReadsRelativeToTheIncludingFile() {
         let sfz = parse("""
             <group> volume=-2
-            #include "parts/keys.sfz"
+            #include "parts/keys.sfz" <region> sample=after.wav
             <region> sample=last.wav
             """, files: [
                 "/inst/parts/keys.sfz": "<region> sample=one.wav key=60\n#include \"more/two.sfz\"\n",
                 "/inst/parts/more/two.sfz": "\n<region> sample=two.wav key=61 bogus=1\n",
             ])
-        #expect(sfz.regions.count == 3)
-        #expect(sfz.regions.map(\.volume) == [-2, -2, -2])
+        #expect(sfz.regions.count == 4)
+        #expect(sfz.regions.map(\.volume) == [-2, -2, -2, -2])
+        #expect(sfz.regions[2].sample == .file("/inst/after.wav") && sfz.regions[2].location.line == 2)
         #expect(sfz.regions[1].location == SFZLocation(file: "/inst/parts/more/two.sfz", line: 2))
         // Samples are taken from the root file's folder, as sfizz does.
         #expect(sfz.regions[1].sample == .file("/inst/two.wav"))
