@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "Lifecycle", targets: ["Lifecycle"]),
         .library(name: "TOML", targets: ["TOML"]),
+        .library(name: "SFZ", targets: ["SFZ"]),
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Bench", targets: ["Bench"]),
         .library(name: "Settings", targets: ["Settings"]),
@@ -65,6 +66,8 @@ let package = Package(
         .systemLibrary(name: "CLO", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // SoundFont 3 samples are Ogg Vorbis streams: libvorbisfile decodes them (off the real-time thread).
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
+        // SFZ instruments' samples (WAV, FLAC, Ogg Vorbis, AIFF) are read through libsndfile, off the real-time thread.
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         // The AVX2 and AVX-512 gathers (C macros, which Swift cannot import) and the CPU's answers: a header alone.
         .systemLibrary(name: "CVoiceLoops"),
 
@@ -92,6 +95,9 @@ let package = Package(
         // TOML 1.0, Backbeat's own parser (README: Dependencies): it cannot abort on any input.
         .target(name: "TOML"),
         .target(name: "Lifecycle", dependencies: ["TextOutput", "TOML", "OSCall", system]),
+        // SFZ instruments: the text parser, the instrument model and the sample files' reader (libsndfile).
+        // Nothing of it plays yet (docs/sfz.md); it cannot trap on any input (fuzzed: FuzzSFZ).
+        .target(name: "SFZ", dependencies: ["OSCall", "CSndFile"]),
 
         // What runs the DSP against the world, and the terminal.
         .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP", "OSCall", system]),
@@ -100,8 +106,8 @@ let package = Package(
         .target(name: "Bench", dependencies: ["CJack", "MIDI", "Realtime", "DSP", "Engine", system]),
         // The config file, synth presets, NSM session state and the lifecycle gates put into the engine: what
         // the workstation, the headless engine, scenarios and NSM share, without the terminal.
-        // What the one-shot commands print about a file: the SMF listing, the SoundFont report.
-        .target(name: "Reports", dependencies: ["MIDI", "TextOutput", "DSP"]),
+        // What the one-shot commands print about a file: the SMF listing, the SoundFont and SFZ reports.
+        .target(name: "Reports", dependencies: ["MIDI", "TextOutput", "DSP", "SFZ"]),
         .target(name: "Settings", dependencies: ["MIDI", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
         // The loops of the headless engine and the scenario player, once the executable has built what they
         // run on.
@@ -113,7 +119,7 @@ let package = Package(
         .target(name: "NSM", dependencies: ["CLO", system]),
 
         .executableTarget(name: "backbeat", dependencies: [
-            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "Reports", "Settings", "Headless", "TUI", "NSM", system,
+            "MIDI", "Realtime", "TextOutput", "DSP", "Lifecycle", "Engine", "Bench", "Reports", "Settings", "Headless", "TUI", "NSM", "SFZ", system,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -127,11 +133,12 @@ let package = Package(
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
         .testTarget(name: "MIDITests", dependencies: ["MIDI", "TextOutput", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "SFZTests", dependencies: ["SFZ", "CSndFile", "TestSupport"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport", "VoiceLoops"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TextOutput", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "MIDI", "DSP", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "MIDI", "DSP", "SFZ", "TestSupport"]),
         .testTarget(name: "HeadlessTests", dependencies: ["Headless", "Engine", "Lifecycle", "MIDI", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Settings", "TextOutput", "TestSupport"]),

@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer targets for the MIDI module, the SoundFont loader and the TOML parser: run them with scripts/fuzz (it passes -sanitize=fuzzer).
+// libFuzzer targets for the MIDI module, the SoundFont loader, the TOML parser and the SFZ parser: run them with scripts/fuzz (it passes -sanitize=fuzzer).
 import PackageDescription
 
 let package = Package(
@@ -13,5 +13,6 @@ let package = Package(
         .executableTarget(name: "FuzzSMF", dependencies: ["FuzzDriver", .product(name: "MIDI", package: "Backbeat")]),
         .executableTarget(name: "FuzzSoundFont", dependencies: ["FuzzDriver", .product(name: "DSP", package: "Backbeat")]),
         .executableTarget(name: "FuzzTOML", dependencies: ["FuzzDriver", .product(name: "TOML", package: "Backbeat")]),
+        .executableTarget(name: "FuzzSFZ", dependencies: ["FuzzDriver", .product(name: "SFZ", package: "Backbeat")]),
     ]
 )

@@ -16,7 +16,7 @@ struct Backbeat: ParsableCommand {
             With no subcommand Backbeat runs `run`: `backbeat --headless` is `backbeat run --headless`.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Monitor.self, Decode.self, SMFCommand.self, Render.self, LifecycleCommand.self, SoundFontCommand.self, Bench.self, Soak.self],
+        subcommands: [Run.self, Monitor.self, Decode.self, SMFCommand.self, Render.self, LifecycleCommand.self, SoundFontCommand.self, InstrumentCommand.self, Bench.self, Soak.self],
         defaultSubcommand: Run.self
     )
 

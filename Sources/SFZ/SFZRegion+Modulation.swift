@@ -1,0 +1,71 @@
+extension SFZRegion {
+    /// The envelope and LFO opcodes: `ampeg_`/`fileg_`/`pitcheg_` stages with their `vel2*` and `*_onccN`
+    /// (`*ccN` in SFZ v1), the v1 `amplfo_`/`fillfo_`/`pitchlfo_`, and the v2 `lfoN_`.
+    mutating func applyModulation(_ name: SFZOpcodeName, _ v: String) throws(SFZBadValue) -> Bool {
+        let parts = name.pattern.split(separator: "_", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return false }
+        let (prefix, rest) = (parts[0], parts[1])
+        switch prefix {
+        case "ampeg": return try applyEnvelope(\.ampEG, rest, numbers: name.numbers, v, hasDepth: false)
+        case "fileg": return try applyEnvelope(\.filterEG, rest, numbers: name.numbers, v, hasDepth: true)
+        case "pitcheg": return try applyEnvelope(\.pitchEG, rest, numbers: name.numbers, v, hasDepth: true)
+        case "amplfo": return try applyLFO(\.ampLFO, rest, v, depth: 10)
+        case "fillfo": return try applyLFO(\.filterLFO, rest, v, depth: 1200)
+        case "pitchlfo": return try applyLFO(\.pitchLFO, rest, v, depth: 1200)
+        case "lfoN":
+            guard let n = name.numbers.first, (1...sfzMaximumLFO).contains(n), name.numbers.count == 1 else { return false }
+            var lfo = lfos[n] ?? SFZLFOv2()
+            switch rest {
+            case "freq": lfo.frequency = try SFZValue.number(v, 0...100)
+            case "wave": lfo.wave = try SFZValue.integer(v, 0...7)
+            case "delay": lfo.delay = try SFZValue.number(v, 0...100)
+            case "fade": lfo.fade = try SFZValue.number(v, 0...100)
+            case "phase": lfo.phase = try SFZValue.number(v, 0...1)
+            case "amplitude": lfo.amplitude = try SFZValue.number(v, -100...100)
+            case "pitch": lfo.pitch = try SFZValue.number(v, -9600...9600)
+            case "cutoff": lfo.cutoff = try SFZValue.number(v, -9600...9600)
+            default: return false
+            }
+            lfos[n] = lfo
+            return true
+        default: return false
+        }
+    }
+
+    /// `delay`, `vel2attack` (written `velNattack` with N = 2), `attack_onccN` or `attackccN`.
+    private mutating func applyEnvelope(_ eg: WritableKeyPath<SFZRegion, SFZEnvelope>, _ rest: String, numbers: [Int], _ v: String,
+                                        hasDepth: Bool) throws(SFZBadValue) -> Bool {
+        func stage(_ word: Substring) -> SFZEnvelope.Stage? {
+            guard let stage = SFZEnvelope.Stage(rawValue: String(word)), hasDepth || stage != .depth else { return nil }
+            return stage
+        }
+        if numbers.isEmpty, let stage = stage(rest[...]) {
+            let range: ClosedRange<Double> = stage == .depth ? -12000...12000 : 0...100
+            self[keyPath: eg][stage] = try SFZValue.number(v, range)
+            return true
+        }
+        if rest.hasPrefix("velN"), numbers == [2], let stage = stage(rest.dropFirst(4)) {
+            self[keyPath: eg].velocity[stage] = try SFZValue.number(v, stage == .depth ? -12000...12000 : -100...100)
+            return true
+        }
+        if numbers.count == 1, numbers[0] <= sfzMaximumCC {
+            let word = rest.hasSuffix("_onccN") ? rest.dropLast(6) : rest.hasSuffix("ccN") ? rest.dropLast(3) : nil
+            if let word, let stage = stage(word) {
+                self[keyPath: eg].onCC[stage, default: [:]][numbers[0]] = try SFZValue.number(v, stage == .depth ? -12000...12000 : -100...100)
+                return true
+            }
+        }
+        return false
+    }
+
+    private mutating func applyLFO(_ lfo: WritableKeyPath<SFZRegion, SFZLFO>, _ rest: String, _ v: String, depth: Double) throws(SFZBadValue) -> Bool {
+        switch rest {
+        case "delay": self[keyPath: lfo].delay = try SFZValue.number(v, 0...100)
+        case "fade": self[keyPath: lfo].fade = try SFZValue.number(v, 0...100)
+        case "freq": self[keyPath: lfo].frequency = try SFZValue.number(v, 0...100)
+        case "depth": self[keyPath: lfo].depth = try SFZValue.number(v, -depth...depth)
+        default: return false
+        }
+        return true
+    }
+}
