@@ -114,14 +114,16 @@ extension SIMD8 where Scalar == Float {
 }
 
 extension SIMD8 where Scalar == Int32 {
-    /// The low (0) or high (1) four lanes.
+    /// The low (0) or high (1) four lanes (the float lanes' selection, on the same bits).
     @_noLocks @inline(__always)
-    func half(_ h: Int) -> HalfLaneInts { h == 0 ? lowHalf : highHalf }
+    func half(_ h: Int) -> HalfLaneInts { unsafeBitCast(unsafeBitCast(self, to: Lanes.self).half(h), to: HalfLaneInts.self) }
 
     /// The low (0) or high (1) four lanes set to `x`.
     @_noLocks @inline(__always)
     mutating func setHalf(_ h: Int, _ x: HalfLaneInts) {
-        if h == 0 { lowHalf = x } else { highHalf = x }
+        var floats = unsafeBitCast(self, to: Lanes.self)
+        floats.setHalf(h, unsafeBitCast(x, to: HalfLanes.self))
+        self = unsafeBitCast(floats, to: LaneInts.self)
     }
 }
 
@@ -130,4 +132,3 @@ extension SIMD8 where Scalar == Int {
     @_noLocks @inline(__always)
     func half(_ h: Int) -> SIMD4<Int> { h == 0 ? lowHalf : highHalf }
 }
-

@@ -12,13 +12,10 @@
 struct SampleEnvelope: BitwiseCopyable {
     var stage: Int32 = SampleEnvelope.delay
     var value: Float = 0
-    /// Samples left in the delay or hold stage.
-    var remaining: Float = 0
-    var hold: Float = 0
-    var attackStep: Float = 1
-    var decayStep: Float = 1
-    var sustain: Float = 1
-    var releaseStep: Float = 1
+    /// Samples left in the delay or hold stage; the hold's length.
+    var remaining: Float = 0, hold: Float = 0
+    /// The attack's and decay's steps per sample, the sustain level, the release's step.
+    var attackStep: Float = 1, decayStep: Float = 1, sustain: Float = 1, releaseStep: Float = 1
 
     @_noLocks init() {}
 
@@ -144,14 +141,11 @@ struct SampleLFO: BitwiseCopyable {
 struct SamplePlayback: BitwiseCopyable {
     var rateRatio: Float = 1
     /// Position: integer frame index into the font's sample data and a 32-bit fraction.
-    var position: Int32 = 0
-    var fraction: UInt32 = 0
-    var end: Int32 = 0
-    var loopStart: Int32 = 0
-    var loopEnd: Int32 = 0
+    var position: Int32 = 0, fraction: UInt32 = 0
+    /// Frame indices of the sample's end and its loop.
+    var end: Int32 = 0, loopStart: Int32 = 0, loopEnd: Int32 = 0
     /// Channel gains at the end of the last control block (what the next block ramps from).
-    var lastLeft: Float = 0
-    var lastRight: Float = 0
+    var lastLeft: Float = 0, lastRight: Float = 0
     /// Frames its copy of a short loop spans (`SampleVoiceSlots.unrolledLoops`), 0 while it plays from the
     /// font's data.
     var unrolledSpan: Int32 = 0
@@ -167,21 +161,15 @@ struct SampleModulation: BitwiseCopyable {
     /// Cents the key's tuning moves it (scale/octave and MTS program tuning), set at note-on and by
     /// real-time tuning messages (Synth+Tuning.swift).
     var tuningCents: Float = 0
-    var pitchCents: Float = 0
-    var attenuation: Float = 0
-    var panLeft: Float = 0.707
-    var panRight: Float = 0.707
+    var pitchCents: Float = 0, attenuation: Float = 0
+    var panLeft: Float = 0.707, panRight: Float = 0.707
     /// Shares of the output sent to the reverb and chorus buses, 0...1 (generators 16 and 15 with their modulators).
-    var reverbSend: Float = 0
-    var chorusSend: Float = 0
-    var filterCents: Float = 13500
-    var filterDamping: Float = 1.414
-    var modLFOToPitch: Float = 0
-    var vibLFOToPitch: Float = 0
-    var modEnvToPitch: Float = 0
-    var modLFOToFilter: Float = 0
-    var modEnvToFilter: Float = 0
-    var modLFOToVolume: Float = 0
+    var reverbSend: Float = 0, chorusSend: Float = 0
+    var filterCents: Float = 13500, filterDamping: Float = 1.414
+    /// How far the modulation LFO, the vibrato LFO and the modulation envelope move the pitch (cents), the
+    /// modulation LFO and envelope the cutoff (cents), the modulation LFO the level (centibels).
+    var modLFOToPitch: Float = 0, vibLFOToPitch: Float = 0, modEnvToPitch: Float = 0
+    var modLFOToFilter: Float = 0, modEnvToFilter: Float = 0, modLFOToVolume: Float = 0
 
     @_noLocks init() {}
 }
@@ -190,11 +178,9 @@ struct SampleModulation: BitwiseCopyable {
 /// (`playback`, with the levels of its last control block), its modulated parameters (`modulation`, refreshed
 /// when the channel's controllers change), its envelopes and LFOs.
 struct SampleVoice: BitwiseCopyable {
-    var zone: Int32 = 0
-    var preset: Int32 = -1
-    var key: UInt8 = 60
-    var velocity: UInt8 = 0
-    var exclusiveClass: UInt8 = 0
+    /// The zone and preset it plays, its key and velocity, its zone's exclusive class.
+    var zone: Int32 = 0, preset: Int32 = -1
+    var key: UInt8 = 60, velocity: UInt8 = 0, exclusiveClass: UInt8 = 0
     /// Generator 54: 0 no loop, 1 continuous, 3 loop until release then on to the end (2 is taken as 0).
     var loopMode: UInt8 = 0
     /// 1 once the key was let go and the envelopes entered their release.
