@@ -78,7 +78,7 @@ import TestSupport
         for ch in 0..<16 { synth.handle(noteOn(60, channel: UInt8(ch))) } // channel 10 plays the drum kit
         for v in 0..<synth.slotLimit where synth.voices.kind[v] == VoiceKind.wavetable && synth.voices.stage[v] != Synth.Stage.free {
             let ch = Int(synth.voices.channel[v])
-            #expect(Int(synth.voices.patch[v]) == SynthPatch.generalMIDI(program: Int(programs[ch])), "channel \(ch + 1)'s note")
+            #expect(Int(synth.builtIn.slots.patch[v]) == SynthPatch.generalMIDI(program: Int(programs[ch])), "channel \(ch + 1)'s note")
         }
         let generalMIDIOn: [UInt8] = [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]
         _ = generalMIDIOn.withUnsafeBufferPointer { synth.handle(sysex: $0) }

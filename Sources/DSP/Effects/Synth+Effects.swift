@@ -91,7 +91,7 @@ extension Synth {
         let reverbOn = mix.effects.reverbOn, chorusOn = mix.effects.chorusOn
         guard reverbOn || chorusOn else { return (reverb, chorus, false) }
         for l in 0..<count {
-            let patch = builtIn.patches.values[Int(voices.patch[Int(slots[l])])] // the patch the note started with
+            let patch = builtIn.patches.values[Int(builtIn.slots.patch[Int(slots[l])])] // the patch the note started with
             let controllers = controllerSends(channel: Int(voices.channel[Int(slots[l])]))
             let r = patch.reverbSend + controllers.reverb
             let c = patch.chorusSend + controllers.chorus

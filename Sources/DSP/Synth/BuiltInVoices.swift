@@ -3,7 +3,7 @@ import Synchronization
 /// The built-in synth's wavetable voices, one of the synth's kinds of voice (the drum kit's are `DrumVoices`,
 /// the SoundFont's `SoundFontVoices`): the built-in patches and their parameters, each patch's per-slice
 /// state, the shared wavetables, and the lane cache that keeps steady groups from one slice to the next. The
-/// per-slot state the voices play from is in `VoiceSlots` (the render half of it).
+/// per-slot state every kind of voice has is in `VoiceSlots`, the wavetable voices' own in `slots`.
 struct BuiltInVoices: ~Copyable {
     /// The built-in patches' values, for program change on the real-time thread.
     let patches: PatchTable
@@ -23,6 +23,8 @@ struct BuiltInVoices: ~Copyable {
     let wavetables: WavetableLookup
     /// Steady voice groups' lanes kept between slices (Synth+LaneCache.swift).
     var laneCache: LaneCache
+    /// The wavetable voices' own per-slot state.
+    let slots: WavetableSlots
 
     // The init reads no stored property before all are set: with the atomics this struct is address-only,
     // and Swift 6.3 builds such a read of a half-made `~Copyable` struct into a wild pointer.
@@ -37,6 +39,7 @@ struct BuiltInVoices: ~Copyable {
         channelPatches = InlineArray { _ in Atomic(0) }
         wavetables = WavetableLookup(WavetableBank.shared)
         laneCache = LaneCache(slots: slots, patches: count)
+        self.slots = WavetableSlots(count: slots)
     }
 }
 

@@ -17,7 +17,7 @@ import MIDI
 extension Synth {
     /// Renders the slice's steady voices in groups of eight as `renderGroup` does, reusing each group kept
     /// from the last slice that is still valid: patch by patch (in index order), each patch's steady voices
-    /// `voices.activeSlots[steadyStart ..< steadyStart + steadyCount]` in slot order (`patchStates`). Entry `e`
+    /// `builtIn.slots.activeSlots[steadyStart ..< steadyStart + steadyCount]` in slot order (`patchStates`). Entry `e`
     /// is the slice's `e`th steady group counted over the patches in that order.
     @_noLocks
     func renderSteadyGroups(frames: Int, activeChannels: UInt16, pitchMoves: UInt16, gainsMove: UInt16) {
@@ -57,7 +57,7 @@ extension Synth {
         }
 
         // Before any group of this slice is gathered: groups that are not kept give their state back.
-        let entries = builtIn.laneCache.entries, slots = voices.activeSlots
+        let entries = builtIn.laneCache.entries, slots = builtIn.slots.activeSlots
         let live = builtIn.laneCache.live
         var e = 0
         bits = builtIn.patchesInUse
@@ -124,7 +124,7 @@ extension Synth {
         for l in 0..<count {
             let v = Int(entry.pointee.slots[l])
             guard voices.age[v] == builtIn.laneCache.ages[8 * e + l] else { continue }
-            voices.phase[v] = entry.pointee.phase[l]
+            builtIn.slots.phase[v] = entry.pointee.phase[l]
             voices.ic1[v] = entry.pointee.z1[l]
             voices.ic2[v] = entry.pointee.z2[l]
         }

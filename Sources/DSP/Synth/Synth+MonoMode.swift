@@ -90,7 +90,7 @@ extension Synth {
         }
         voices.note[v] = note
         if voices.kind[v] == VoiceKind.wavetable {
-            voices.increment[v] = wavetableIncrement(channel: ch, note: note)
+            builtIn.slots.increment[v] = wavetableIncrement(channel: ch, note: note)
             builtIn.laneCache.channelState[ch] = SIMD8(repeating: .nan) // kept lanes regathered with the new step
         } else {
             samples.slots.state[v].key = note

@@ -37,7 +37,7 @@ extension Synth {
         }
         var activeChannels: UInt16 = 0, inUse: UInt64 = 0
         do {
-            let stages = voices.stage, kinds = voices.kind, patchOf = voices.patch, channels = voices.channel
+            let stages = voices.stage, kinds = voices.kind, patchOf = builtIn.slots.patch, channels = voices.channel
             for v in 0..<slotLimit where stages[v] != Stage.free {
                 activeChannels |= 1 << UInt16(channels[v])
                 if kinds[v] == VoiceKind.wavetable {
@@ -157,8 +157,8 @@ extension Synth {
         // whose pitch moves (vibrato) or that glide (portamento) differ from steady ones only in their phase
         // steps: they are gathered apart.
         let stages = voices.stage, levels = voices.envelope, fadeSteps = voices.fadeStep, channels = voices.channel
-        let kinds = voices.kind, sampleSlots = samples.slots.activeSlots.baseAddress, glides = voices.glide, patchOf = voices.patch
-        let active = voices.activeSlots, gliding = voices.glidingSlots
+        let kinds = voices.kind, sampleSlots = samples.slots.activeSlots.baseAddress, glides = voices.glide, patchOf = builtIn.slots.patch
+        let active = builtIn.slots.activeSlots, gliding = builtIn.slots.glidingSlots
         var sampleCount = 0, drumCount = 0
         for v in 0..<slotLimit where stages[v] != Stage.free {
             if kinds[v] == VoiceKind.drum { // the built-in drum kit: renderDrumVoices below

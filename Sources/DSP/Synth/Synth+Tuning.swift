@@ -61,7 +61,7 @@ extension Synth {
             guard mask & (1 << UInt16(ch)) != 0 else { continue }
             let note = voices.note[v]
             if voices.kind[v] == VoiceKind.wavetable {
-                voices.increment[v] = wavetableIncrement(channel: ch, note: note)
+                builtIn.slots.increment[v] = wavetableIncrement(channel: ch, note: note)
             } else {
                 samples.slots.state[v].modulation.tuningCents = keyTuning(channel: ch, key: note)
             }

@@ -11,11 +11,11 @@ extension Synth {
         let normalized = Float(velocity) / 127
         let patch = builtIn.channelPatches[ch].load(ordering: .relaxed) // the note keeps it to the end of its release
         let velocitySensitivity = builtIn.patches.values[patch].velocitySensitivity
-        voices.patch[v] = UInt8(truncatingIfNeeded: patch)
-        voices.phase[v] = 0
-        voices.increment[v] = wavetableIncrement(channel: ch, note: note) // key tuning included (Synth+Tuning.swift)
+        builtIn.slots.patch[v] = UInt8(truncatingIfNeeded: patch)
+        builtIn.slots.phase[v] = 0
+        builtIn.slots.increment[v] = wavetableIncrement(channel: ch, note: note) // key tuning included (Synth+Tuning.swift)
         voices.amplitude[v] = voiceGain * (1 - velocitySensitivity + velocitySensitivity * normalized * normalized)
-        voices.filterScale[v] = 0.5 + 0.5 * normalized
+        builtIn.slots.filterScale[v] = 0.5 + 0.5 * normalized
         startGlide(v, channel: ch, note: note) // portamento (Synth+Portamento.swift)
         notePlayed(channel: ch, note: note)
     }

@@ -75,12 +75,12 @@ extension Synth {
             let v = Int(slots[l])
             let ch = Int(voices.channel[v])
             let chBit: UInt16 = 1 << UInt16(ch)
-            let base = voices.increment[v]
+            let base = builtIn.slots.increment[v]
             envelope.gather(lane: l, stage: voices.stage[v], level: voices.envelope[v])
-            phases[l] = voices.phase[v]
+            phases[l] = builtIn.slots.phase[v]
             z1[l] = voices.ic1[v]; z2[l] = voices.ic2[v]
             fades[l] = voices.fade[v]; fadeSteps[l] = voices.fadeStep[v]
-            gains[l] = voices.amplitude[v]; scales[l] = voices.filterScale[v]; bases[l] = base
+            gains[l] = voices.amplitude[v]; scales[l] = builtIn.slots.filterScale[v]; bases[l] = base
             channelOffsets[l] = Int32(ch * frameCount)
             // The richest table whose harmonics stay below Nyquist at this slice's highest pitch.
             var maxIncrement = min(base * pitchMax[ch], 0.49)
@@ -193,7 +193,7 @@ extension Synth {
                 continue
             }
             voices.stage[v] = envelope.stages[l]
-            voices.phase[v] = phases[l]
+            builtIn.slots.phase[v] = phases[l]
             voices.envelope[v] = envelope.level[l]
             voices.fade[v] = fades[l]
             if gliding { voices.glide[v] = glideAt(glides, glideSteps, frames: Float(frames))[l] }

@@ -1,6 +1,7 @@
-/// The synth's per-voice state, struct of arrays with one entry per slot, each a `FixedArray` (freed
+/// What every kind of voice has per slot, struct of arrays with one entry per slot, each a `FixedArray` (freed
 /// with the synth). Control state, what the allocator (`VoiceAllocator`) and MIDI in decide on, apart from render
-/// state, what the group loops read and write per sample. Between two `render` calls the phase and filter
+/// state, what the group loops read and write per sample (a kind's own is its part's: the wavetable voices'
+/// `BuiltInVoices.slots`, the sample voices' `SoundFontVoices.slots`). Between two `render` calls the filter
 /// states of a voice in a kept steady group live in the lane cache (Synth+LaneCache.swift), not here.
 struct VoiceSlots: ~Copyable {
     // Control state (VoiceAllocator, MIDI in).
@@ -26,27 +27,15 @@ struct VoiceSlots: ~Copyable {
     var glide: UnsafeMutablePointer<Float> { @_noLocks get { glideMemory.baseAddress } }
     private let glideStepMemory: FixedArray<Float>    // cents per sample the glide moves toward 0
     var glideStep: UnsafeMutablePointer<Float> { @_noLocks get { glideStepMemory.baseAddress } }
-    private let patchMemory: FixedArray<UInt8>        // built-in patch the note started with (its channel's then)
-    var patch: UnsafeMutablePointer<UInt8> { @_noLocks get { patchMemory.baseAddress } }
     // Render state (the group loops).
-    private let phaseMemory: FixedArray<UInt32>       // cycles times 2^32 (fixed point, wraps)
-    var phase: UnsafeMutablePointer<UInt32> { @_noLocks get { phaseMemory.baseAddress } }
-    private let incrementMemory: FixedArray<Float>    // cycles per sample at the note's own pitch
-    var increment: UnsafeMutablePointer<Float> { @_noLocks get { incrementMemory.baseAddress } }
     private let envelopeMemory: FixedArray<Float>
     var envelope: UnsafeMutablePointer<Float> { @_noLocks get { envelopeMemory.baseAddress } }
     private let amplitudeMemory: FixedArray<Float>    // velocity curve times voiceGain
     var amplitude: UnsafeMutablePointer<Float> { @_noLocks get { amplitudeMemory.baseAddress } }
-    private let filterScaleMemory: FixedArray<Float>  // velocity's share of the filter envelope
-    var filterScale: UnsafeMutablePointer<Float> { @_noLocks get { filterScaleMemory.baseAddress } }
     private let ic1Memory: FixedArray<Float>          // SVF integrator states
     var ic1: UnsafeMutablePointer<Float> { @_noLocks get { ic1Memory.baseAddress } }
     private let ic2Memory: FixedArray<Float>
     var ic2: UnsafeMutablePointer<Float> { @_noLocks get { ic2Memory.baseAddress } }
-    private let activeSlotsMemory: FixedArray<Int32>  // per slice: steady voices first, the rest last
-    var activeSlots: UnsafeMutablePointer<Int32> { @_noLocks get { activeSlotsMemory.baseAddress } }
-    private let glidingSlotsMemory: FixedArray<Int32> // per slice: settled voices whose pitch moves
-    var glidingSlots: UnsafeMutablePointer<Int32> { @_noLocks get { glidingSlotsMemory.baseAddress } }
 
     init(count: Int) {
         stageMemory = FixedArray(count, 0)
@@ -60,16 +49,10 @@ struct VoiceSlots: ~Copyable {
         fadeStepMemory = FixedArray(count, 0)
         glideMemory = FixedArray(count, 0)
         glideStepMemory = FixedArray(count, 0)
-        patchMemory = FixedArray(count, 0)
-        phaseMemory = FixedArray(count, 0)
-        incrementMemory = FixedArray(count, 0)
         envelopeMemory = FixedArray(count, 0)
         amplitudeMemory = FixedArray(count, 0)
-        filterScaleMemory = FixedArray(count, 0)
         ic1Memory = FixedArray(count, 0)
         ic2Memory = FixedArray(count, 0)
-        activeSlotsMemory = FixedArray(count, 0)
-        glidingSlotsMemory = FixedArray(count, 0)
     }
 }
 
