@@ -265,7 +265,7 @@ private func shortLoopSynth(voices: Int) -> Synth {
 
 /// The loops the synth's copies hold (layer, start, length), each once.
 private func copiedLoops(_ synth: Synth) -> Set<SIMD4<Int32>> {
-    Set((0..<synth.samples.slots.copyCount).map { synth.samples.slots.copyKeys[$0] }.filter { $0[2] != 0 })
+    Set((0..<synth.samples.slots.loops.copyCount).map { synth.samples.slots.loops.copyKeys[$0] }.filter { $0[2] != 0 })
 }
 
 @Test func voicesOfOneLoopShareOneCopy() {
@@ -283,8 +283,8 @@ private func copiedLoops(_ synth: Synth) -> Set<SIMD4<Int32>> {
 @Test func aVoiceWithNoCopyFreePlaysFromTheFontUntilOneIs() {
     let synth = shortLoopSynth(voices: 2)
     // Every copy played from in the coming slice (as by as many voices of other loops, now ended).
-    let coming = synth.samples.slots.copyClock[0] &+ 1
-    for c in 0..<synth.samples.slots.copyCount { synth.samples.slots.copyStamps[c] = coming }
+    let coming = synth.samples.slots.loops.copyClock[0] &+ 1
+    for c in 0..<synth.samples.slots.loops.copyCount { synth.samples.slots.loops.copyStamps[c] = coming }
     synth.handle(noteOn(62)); synth.handle(noteOn(63))
     // The slice they start in and the next, from the font's data: a copy is free again once it is two slices old.
     let first = render(synth, frames: 256).left

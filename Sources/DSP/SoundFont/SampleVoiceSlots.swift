@@ -19,24 +19,8 @@ struct SampleVoiceSlots: ~Copyable {
     /// The sample loop's interpolation weights (`InterpolationTable`, a view of the two arrays below).
     let interpolation: InterpolationTable
     private let interpolationWeights: FixedArray<HalfLanes>, interpolationWords: FixedArray<SIMD4<Int16>>
-    /// Copies of short loops, `unrolledLoopFrames` frames each: a loop repeated (`unrollLoop`), so that a
-    /// voice wraps once per many passes rather than every pass. One copy per loop in use, made when a voice
-    /// first reaches it and shared by every voice that plays it (`Synth.loopCopy`), so that a chord of many
-    /// voices on one loop reads one copy, which stays in the cache between periods. As many copies as slots,
-    /// up to `unrolledLoopCopies`.
-    let unrolledLoops: FixedArray<Int16>
-    /// Per copy: the loop it holds, (stack layer, start, length, 0); length 0 for none yet.
-    let copyKeys: FixedArray<SIMD4<Int32>>
-    /// Per copy: the last slice a voice played from it. One no voice played from in this slice or the last
-    /// is free to hold another loop (a voice that plays from a copy does so in every slice).
-    let copyStamps: FixedArray<UInt32>
-    /// A loop's hash -> the copy that holds it (or held it: the key says), -1 for none.
-    let copyBuckets: FixedArray<Int32>
-    let copyBucketMask: Int
-    /// [0] the slices rendered (from 2, so every copy starts free), [1] the clock hand (the next copy looked
-    /// at for reuse), [2] the last slice in which none was free.
-    let copyClock: FixedArray<UInt32>
-    let copyCount: Int
+    /// Copies of short loops repeated, shared by the voices that play them (`LoopCopies`).
+    let loops: LoopCopies
 
     /// Slots for `count` voices of a font (or stack) of `layers` layers.
     init(count: Int, layers: Int) {
@@ -51,16 +35,7 @@ struct SampleVoiceSlots: ~Copyable {
         interpolationWeights = FixedArray(InterpolationTable.rows, .zero)
         interpolationWords = FixedArray(InterpolationTable.rows, .zero)
         interpolation = InterpolationTable(weights: interpolationWeights.baseAddress, words: interpolationWords.baseAddress)
-        let copies = min(count, unrolledLoopCopies)
-        unrolledLoops = FixedArray(copies * unrolledLoopFrames, 0)
-        copyKeys = FixedArray(copies, SIMD4())
-        copyStamps = FixedArray(copies, 0)
-        let buckets = 1 << (Int.bitWidth - (2 * copies - 1).leadingZeroBitCount) // a power of two >= 2 copies
-        copyBuckets = FixedArray(buckets, -1)
-        copyBucketMask = buckets - 1
-        copyClock = FixedArray(3, 0)
-        copyCount = copies
-        copyClock[0] = 2
+        loops = LoopCopies(slots: count)
     }
 
     /// Group `g`'s rows.

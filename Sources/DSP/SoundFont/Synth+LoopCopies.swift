@@ -30,7 +30,7 @@ extension Synth {
             voice.pointee.playback.copy = c
             voice.pointee.playback.unrolledSpan = Int32(unrolledPasses(length)) &* length
         } else {
-            samples.slots.copyStamps[Int(voice.pointee.playback.copy)] = samples.slots.copyClock[0]
+            samples.slots.loops.copyStamps[Int(voice.pointee.playback.copy)] = samples.slots.loops.copyClock[0]
         }
         let span = voice.pointee.playback.unrolledSpan
         rows.pointee.play.unrolledSpan[l] = span
@@ -39,7 +39,7 @@ extension Synth {
         rows.pointee.play.lastIndex[l] = start &+ span &+ 1
         rows.pointee.play.fastLimit[l] = start &+ span &- 2
         rows.pointee.play.copy[l] = voice.pointee.playback.copy
-        let copy = samples.slots.unrolledLoops.baseAddress + Int(voice.pointee.playback.copy) &* unrolledLoopFrames
+        let copy = samples.slots.loops.unrolledLoops.baseAddress + Int(voice.pointee.playback.copy) &* unrolledLoopFrames
         rows.pointee.play.offsets[l] = sample.data.distance(to: UnsafePointer(copy)) &- Int(start &- 1)
         return true
     }
@@ -51,12 +51,12 @@ extension Synth {
     /// frames. -1 when none is free (looked for once a slice).
     @_noLocks @inline(never)
     func loopCopy(layer: Int, sample: SampleData, start: Int32, length: Int32) -> Int32 {
-        let copies = samples.slots.copyCount, keys = samples.slots.copyKeys.baseAddress, stamps = samples.slots.copyStamps.baseAddress
-        let clock = samples.slots.copyClock.baseAddress
+        let copies = samples.slots.loops.copyCount, keys = samples.slots.loops.copyKeys.baseAddress, stamps = samples.slots.loops.copyStamps.baseAddress
+        let clock = samples.slots.loops.copyClock.baseAddress
         let slice = clock[0]
         let key = SIMD4<Int32>(Int32(truncatingIfNeeded: layer), start, length, 0)
         let hash = (UInt32(bitPattern: start) &* 0x9E37_79B1) ^ (UInt32(bitPattern: length) &* 0x85EB_CA77) ^ UInt32(truncatingIfNeeded: layer)
-        let bucket = samples.slots.copyBuckets.baseAddress + (Int(hash >> 7) & samples.slots.copyBucketMask)
+        let bucket = samples.slots.loops.copyBuckets.baseAddress + (Int(hash >> 7) & samples.slots.loops.copyBucketMask)
         let held = Int(bucket.pointee)
         if held >= 0 && keys[held] == key {
             stamps[held] = slice
@@ -67,7 +67,7 @@ extension Synth {
         for _ in 0..<copies {
             if slice &- stamps[c] >= 2 {
                 unrollLoop(from: sample.data, start: Int(start), length: Int(length), passes: unrolledPasses(length),
-                           into: samples.slots.unrolledLoops.baseAddress + c &* unrolledLoopFrames)
+                           into: samples.slots.loops.unrolledLoops.baseAddress + c &* unrolledLoopFrames)
                 keys[c] = key
                 stamps[c] = slice
                 bucket.pointee = Int32(c)

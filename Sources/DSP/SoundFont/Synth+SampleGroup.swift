@@ -23,7 +23,7 @@ extension Synth {
     @_noLocks
     func renderSampleVoices(count: Int, frames: Int) {
         let slots = samples.slots.activeSlots.baseAddress, layerEnds = samples.slots.layerEnds.baseAddress
-        samples.slots.copyClock[0] &+= 1 // a new slice for the loop copies' stamps (`loopCopy`)
+        samples.slots.loops.copyClock[0] &+= 1 // a new slice for the loop copies' stamps (`loopCopy`)
         var begin = 0
         for layer in 0..<samples.font.layerCount {
             var end = begin
@@ -81,7 +81,7 @@ extension Synth {
             levels = rows.pointee.output.level
             samples.keptRenders &+= 1
             for l in 0..<count where rows.pointee.play.unrolledSpan[l] != 0 {
-                samples.slots.copyStamps[Int(rows.pointee.play.copy[l])] = samples.slots.copyClock[0]
+                samples.slots.loops.copyStamps[Int(rows.pointee.play.copy[l])] = samples.slots.loops.copyClock[0]
             }
         } else {
             gatherSampleGroup(rows, slots, count: count, layer: layer, sample: sample, unrollable: &unrollable)
