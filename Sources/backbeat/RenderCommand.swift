@@ -77,19 +77,9 @@ struct Render: ParsableCommand {
     func run() throws {
         // Signals become a flag the render loop polls, so an interrupted render removes its temporary file.
         let signals = QuitSignals.install()
-        let data: [UInt8]
-        do throws(ReadFailure) { data = try SystemCall.readFile(input, limit: ReadLimit.midiFile, what: "a MIDI file") } catch {
-            throw failure(SystemError("cannot read '\(input)'", error).description)
-        }
-        OutputFile.protect(input)
         let file: StandardMIDIFile
-        do {
-            let read = try StandardMIDIFile.read(data, strict: strict)
-            file = read.file
-            for warning in read.warnings { Console.message("'\(input)': warning: \(warning)", prefix: "backbeat render: ") }
-        } catch {
-            throw failure("'\(input)': \(error.description)")
-        }
+        do throws(MIDIFileInput.Refusal) { file = try MIDIFileInput.read(input, strict: strict, prefix: "backbeat render: ") } catch { throw failure(error.message) }
+        OutputFile.protect(input)
         let messages = OfflineRenderer.messages(of: file)
         // Before anything is written: a few bytes of MIDI can ask for years of audio.
         let fileEnd = file.duration
