@@ -26,6 +26,7 @@ struct Play: ParsableCommand {
               completion: .file(extensions: ["mid", "midi", "smf", "kar"]))
     var files: [String] = []
 
+    @OptionGroup(title: "Song") var changes: SongArguments
     @OptionGroup var engine: EngineArguments
     @OptionGroup(title: "ALSA") var alsa: ALSAArguments
     @OptionGroup(title: "Workstation") var ui: UIArguments
@@ -51,7 +52,7 @@ struct Play: ParsableCommand {
         if let path = ui.config, !FileManager.default.fileExists(atPath: path) {
             Console.fail("\(ConfigFileError(file: path, line: 0, message: "no such config file (--config)"))")
         }
-        let songs = Self.songs(files, strict: strict)
+        let songs = Self.songs(files, strict: strict, edit: changes.edit)
         guard !songs.isEmpty else { throw ExitCode(2) }
         let logFile: LogFile?
         do { logFile = try ui.log.map { path throws(SystemError) in try LogFile(path: path) } } catch { Console.fail("\(error)") }
@@ -63,13 +64,13 @@ struct Play: ParsableCommand {
         }
     }
 
-    /// The files that can be played, read before anything starts; each one refused is said with render's
-    /// message and left out of the queue.
-    static func songs(_ paths: [String], strict: Bool) -> [Song] {
+    /// The files that can be played, read before anything starts and changed by `edit`; each one refused is
+    /// said with render's message and left out of the queue.
+    static func songs(_ paths: [String], strict: Bool, edit: SongEdit) -> [Song] {
         paths.compactMap { path in
             do throws(MIDIFileInput.Refusal) {
                 let file = try MIDIFileInput.read(path, strict: strict, prefix: "backbeat play: ")
-                return Song(name: (path as NSString).lastPathComponent, file: file)
+                return edit.apply(to: Song(name: (path as NSString).lastPathComponent, file: file), file: file)
             } catch {
                 Console.message(error.message + (paths.count > 1 ? " (skipped)" : ""), prefix: "backbeat play: ")
                 return nil

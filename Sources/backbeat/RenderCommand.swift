@@ -53,6 +53,8 @@ struct Render: ParsableCommand {
 
     @OptionGroup var sound: SoundArguments
 
+    @OptionGroup(title: "Song") var changes: SongArguments
+
     @Option(name: .customLong("max-duration"), parsing: .unconditional,
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
                                valueName: "duration"),
@@ -80,9 +82,11 @@ struct Render: ParsableCommand {
         let file: StandardMIDIFile
         do throws(MIDIFileInput.Refusal) { file = try MIDIFileInput.read(input, strict: strict, prefix: "backbeat render: ") } catch { throw failure(error.message) }
         OutputFile.protect(input)
-        let messages = OfflineRenderer.messages(of: file)
+        // --start, --tempo, --transpose, --mute, --solo: as `play` applies them.
+        let song = changes.edit.apply(to: Song(name: input, file: file), file: file)
+        let messages = song.messages
         // Before anything is written: a few bytes of MIDI can ask for years of audio.
-        let fileEnd = file.duration
+        let fileEnd = song.duration
         let duration = max(OfflineRenderer.duration(of: messages), fileEnd)
         guard duration <= maxDuration else {
             throw failure("'\(input)' lasts \(HumanDuration.format(duration)) (\(String(format: "%.0f", duration)) s to its last event), "
