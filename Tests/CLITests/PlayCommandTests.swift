@@ -1,5 +1,6 @@
 // `backbeat play` before any engine starts: a file that is not MIDI is refused with render's message, a queue
 // with nothing playable exits 2, and a first argument that is a MIDI file chooses `play` (`backbeat song.mid`).
+import Engine
 import Foundation
 import Testing
 import TestSupport
@@ -67,5 +68,37 @@ import TestSupport
         #expect(other.stderr.contains("Unexpected argument 'notes.txt'"), "\(other.stderr)")
         // And subcommands keep their names.
         #expect(try backbeat(["render", "--help"]).stdout.contains("Render a Standard MIDI File"))
+    }
+
+    /// Frames of a rendered 32-bit float stereo WAV.
+    func frames(_ path: String) -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return -1 }
+        return (Int(status.st_size) - WAVFile.headerSize) / 8
+    }
+
+    @Test func renderTakesPlaysSongOptions() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Four quarter notes at 120 BPM (96 ticks a quarter), one a bar: 8 s to its End-of-Track.
+        var track: [UInt8] = [0x00, 0xC0, 0x00]
+        for bar in 0..<4 { track += (bar == 0 ? [0x00] : [0x82, 0x20]) + [0x90, 60 + UInt8(bar), 100, 0x60, 0x80, 60 + UInt8(bar), 0] }
+        track += [0x82, 0x20, 0xFF, 0x2F, 0x00]
+        let length = [UInt8(track.count >> 24), UInt8(track.count >> 16 & 0xFF), UInt8(track.count >> 8 & 0xFF), UInt8(track.count & 0xFF)]
+        let song = try write(Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + length + track, "four.mid")
+        func render(_ options: [String]) throws -> Int {
+            let out = directory.appendingPathComponent("out.wav").path
+            let result = try backbeat(["render", song, "-o", out] + options)
+            #expect(result.status == 0, "\(options): \(result.stderr)")
+            return frames(out)
+        }
+        #expect(try render([]) == 8 * 48_000)
+        #expect(try render(["--start", "3"]) == 4 * 48_000)
+        #expect(try render(["--start", "0:06"]) == 2 * 48_000)
+        #expect(try render(["--tempo", "200"]) == 4 * 48_000)
+        #expect(try render(["--transpose", "-12", "--mute", "1", "--solo", "2,3"]) == 8 * 48_000)
+        for bad in [["--start", "0"], ["--tempo", "500"], ["--transpose", "-25"], ["--mute", "17"], ["--solo", "1,x"]] {
+            let refused = try backbeat(["render", song, "-o", directory.appendingPathComponent("bad.wav").path] + bad)
+            #expect(refused.status == 64, "\(bad): \(refused.stderr)")
+        }
     }
 }
