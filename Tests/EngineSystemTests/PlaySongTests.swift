@@ -128,5 +128,21 @@ extension JACK {
         #expect(dispatched.status == 0, "\(dispatched.output)")
         #expect(dispatched.output.contains("played 'song.mid'"), "\(dispatched.output)")
     }
+
+    /// `backbeat song.mid` opens the workstation with the song playing: its messages in the monitor as source
+    /// `play`, its place on the status line, until it ends.
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
+    func theWorkstationPlaysTheSongAndShowsWhereItIs() throws {
+        let folder = try makeTemporaryDirectory("backbeat-play-tui")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let song = folder.appendingPathComponent("song.mid").path
+        try Data(PlaySongFile.bytes()).write(to: URL(fileURLWithPath: song))
+        let term = try TmuxSession(width: 100, height: 30)
+        try term.launch("'\(backbeatExecutable())' '\(song)' --server \(uniqueName("bbplay")) --no-autoconnect")
+        _ = try term.waitFor("play song.mid 0:")
+        _ = try term.waitFor("ch 2  On     E2 (40)")
+        _ = try term.waitFor("/0:08 ended")
+        try term.quitExpectingSuccess()
+    }
 }
 }
