@@ -3,6 +3,7 @@
 // recording and the render, and their levels within 0.5 dB. A queue skips a file that is not MIDI.
 import Engine
 import Foundation
+import MIDI
 import Testing
 
 /// A small General MIDI file, written here: 480 ticks a quarter, 120 BPM then 90 BPM from beat 6; two
@@ -127,6 +128,28 @@ extension JACK {
         let dispatched = try run(backbeatExecutable(), [song, "--headless", "--server", server.name, "--no-autoconnect"], server: server.name)
         #expect(dispatched.status == 0, "\(dispatched.output)")
         #expect(dispatched.output.contains("played 'song.mid'"), "\(dispatched.output)")
+    }
+
+    /// `--no-synth`: the file's messages leave on the MIDI outputs (and reach a MIDI take, track "song
+    /// player") but the synth stays silent.
+    @Test func noSynthSendsTheSongWithoutSoundingIt() throws {
+        let folder = try makeTemporaryDirectory("backbeat-play-nosynth")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let song = folder.appendingPathComponent("song.mid").path
+        try Data(PlaySongFile.bytes()).write(to: URL(fileURLWithPath: song))
+        let audio = folder.appendingPathComponent("take.wav").path, midi = folder.appendingPathComponent("take.mid").path
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let played = try Self.play(["--no-synth", "--record-audio", audio, "--record-midi", midi, song], server: server)
+        #expect(played.status == 0, "\(played.output)")
+        #expect(try WAVFile.read(audio).left.allSatisfy { $0 == 0 })
+        let take = try StandardMIDIFile(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: midi))))
+        let notes = take.timedEvents().filter { if case .message(.noteOn(let on)) = $0.event { on.velocity > 0 } else { false } }
+        #expect(notes.count == PlaySongFile.noteSeconds.count)
+        // As far apart as the file's notes (the take's 960 ticks a quarter: within 1 ms).
+        for (note, seconds) in zip(notes, PlaySongFile.noteSeconds) {
+            #expect(abs((note.seconds - notes[0].seconds) - (seconds - PlaySongFile.noteSeconds[0])) < 0.001, "\(note.seconds)")
+        }
     }
 
     /// `backbeat song.mid` opens the workstation with the song playing: its messages in the monitor as source
