@@ -70,13 +70,6 @@ import TestSupport
         #expect(try backbeat(["render", "--help"]).stdout.contains("Render a Standard MIDI File"))
     }
 
-    /// Frames of a rendered 32-bit float stereo WAV.
-    func frames(_ path: String) -> Int {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return -1 }
-        return (Int(status.st_size) - WAVFile.headerSize) / 8
-    }
-
     @Test func renderTakesPlaysSongOptions() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         // Four quarter notes at 120 BPM (96 ticks a quarter), one a bar: 8 s to its End-of-Track.
@@ -89,7 +82,7 @@ import TestSupport
             let out = directory.appendingPathComponent("out.wav").path
             let result = try backbeat(["render", song, "-o", out] + options)
             #expect(result.status == 0, "\(options): \(result.stderr)")
-            return frames(out)
+            return renderedFrames(out)
         }
         #expect(try render([]) == 8 * 48_000)
         #expect(try render(["--start", "3"]) == 4 * 48_000)
