@@ -152,6 +152,33 @@ extension JACK {
         }
     }
 
+    /// `--loop` plays the queue again: the MIDI count passes two rounds of the file's messages, and a quit
+    /// signal ends it with exit 0.
+    @Test func loopPlaysTheQueueAgain() throws {
+        let folder = try makeTemporaryDirectory("backbeat-play-loop")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A program and one eighth note at 120 BPM, then End-of-Track.
+        let song = folder.appendingPathComponent("loop.mid").path
+        let track: [UInt8] = [0x00, 0xC0, 0x00, 0x00, 0x90, 60, 100, 0x60, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]
+        try Data(Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, 0, UInt8(track.count)] + track)
+            .write(to: URL(fileURLWithPath: song))
+        let server = try JackTestServer()
+        defer { server.stop() }
+        let backbeat = try RunningProgram(backbeatExecutable(), ["play", "--headless", "--loop", "--server", server.name, "--no-autoconnect", song],
+                                          server: server.name)
+        defer { if backbeat.process.isRunning { backbeat.signal(SIGKILL) } }
+        // A round is 0.5 s: 3 messages, and from the second round on 16 controller resets before them.
+        var line = ""
+        for _ in 0..<10 {
+            line = try backbeat.waitForLine(containing: "| play ", after: backbeat.output.count)
+            if (statusNumber(after: "MIDI ", in: line) ?? 0) >= 3 + 19 * 3 { break }
+        }
+        #expect((statusNumber(after: "MIDI ", in: line) ?? 0) >= 3 + 19 * 3, "\(line)")
+        #expect(!line.contains("ended"), "\(line)")
+        backbeat.signal(SIGTERM)
+        #expect(try backbeat.waitForExit(timeout: 15) == 0)
+    }
+
     /// `backbeat song.mid` opens the workstation with the song playing: its messages in the monitor as source
     /// `play`, its place on the status line, until it ends.
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))

@@ -27,6 +27,8 @@ import Testing
         #expect(file.seconds(atBar: 3) == 6)
         #expect(file.seconds(atBar: 4) == 9)
         #expect(file.seconds(atBar: 0) == nil)
+        let bars = try #require(BarClock(file))
+        #expect([0, 1.99, 2, 5.9, 6, 8.9, 9, 10].map { bars.bar(at: $0) } == [1, 1, 2, 2, 3, 3, 4, 4])
     }
 
     @Test func startTimesAreParsed() {

@@ -126,7 +126,8 @@ public final class SongPlayer: @unchecked Sendable {
                     lastPushed = due
                 }
                 next = start &+ UInt32(truncatingIfNeeded: schedule.length)
-                if stopping() { break }
+                // The next song is scheduled no further ahead than events are (a looped empty song would spin).
+                guard waitUntil(start &+ UInt32(truncatingIfNeeded: schedule.length), isWithin: window) else { break }
             }
             if played == 0 { break }
         } while options.loop && !stopping()
