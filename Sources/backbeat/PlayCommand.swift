@@ -96,7 +96,7 @@ struct SongQueue {
         guard let status else { return "" }
         let place = status.count > 1 ? " \(status.index + 1)/\(status.count)" : ""
         let late = status.late > 0 ? " (\(status.late) late)" : ""
-        return "play\(place) \(status.name) \(clock(status.position))/\(clock(status.duration))" + (status.finished ? " ended" : "") + late
+        return "play\(place) \(status.name) \(clock(status.position))/\(clock(status.duration))" + (status.finished ? " ended" : status.paused ? " paused" : "") + late
     }
 
     /// Seconds as m:ss.

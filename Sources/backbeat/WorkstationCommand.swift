@@ -58,6 +58,7 @@ enum WorkstationCommand {
 
         let player = play?.start(on: engine)
         defer { player?.stop() }
+        actions.player = player
         // The player's place, on the status line when it changes (once a second) and no other message came.
         var playerText = ""
         let loop = WorkstationLoop(workstation: workstation, driver: driver)

@@ -194,5 +194,36 @@ extension JACK {
         _ = try term.waitFor("/0:08 ended")
         try term.quitExpectingSuccess()
     }
+
+    /// The transport keys: `K` pauses (the place holds) and resumes, `}` goes a bar on, `)` past the last file
+    /// ends the queue.
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
+    func transportKeysPauseSeekAndSkip() throws {
+        let folder = try makeTemporaryDirectory("backbeat-play-keys")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let song = folder.appendingPathComponent("song.mid").path
+        try Data(PlaySongFile.bytes()).write(to: URL(fileURLWithPath: song))
+        let term = try TmuxSession(width: 100, height: 30)
+        try term.launch("'\(backbeatExecutable())' '\(song)' --server \(uniqueName("bbkeys")) --no-autoconnect")
+        _ = try term.waitFor("play song.mid 0:01/0:08")
+        try term.keys("K")
+        let paused = try term.waitFor("/0:08 paused")
+        let place = paused.components(separatedBy: "play song.mid ").last?.prefix(4) ?? ""
+        // Paused, the place holds (the status line is redrawn each second).
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try term.screen().contains("play song.mid \(place)/0:08 paused"))
+        // Resumed, the status line follows the place again (the key's own message is replaced at once).
+        try term.keys("K")
+        _ = try term.waitFor("the place moving on") { !$0.contains("paused") }
+        // A bar on from bar 1 or 2 (120 BPM, 2 s a bar): past 0:03.
+        try term.keys("}")
+        _ = try term.waitFor("a place past 0:03") { screen in
+            guard let text = screen.components(separatedBy: "play song.mid 0:").last, let seconds = Int(text.prefix(2)) else { return false }
+            return seconds >= 3
+        }
+        try term.keys(")")
+        _ = try term.waitFor("/0:08 ended")
+        try term.quitExpectingSuccess()
+    }
 }
 }

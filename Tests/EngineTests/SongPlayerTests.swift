@@ -91,4 +91,32 @@ import Testing
         #expect(live.late == 1)
         #expect(live.left[..<64].contains { $0 != 0 })
     }
+
+    /// A transport request starts a new generation: what was pushed before it is dropped unplayed, sysex
+    /// bytes included, and the new generation's events play.
+    @Test func eventsOfAnOlderGenerationAreDroppedUnplayed() {
+        let synth = Synth()
+        synth.prepare(sampleRate: Self.rate, maxFrames: 256)
+        let context = RealtimeContext(synth: synth)
+        context.maxFrames = 256
+        let sysex: [UInt8] = [0xF0, 0x7F, 0x7F, 0x04, 0x01, 0x00, 0x00, 0xF7]  // master volume 0
+        _ = sysex.withUnsafeBufferPointer { context.playerSysexRing.push(contentsOf: $0) }
+        #expect(context.playerRing.push(PlayerEvent(frameTime: 10, message: ShortMessage(status: 0xF0), sysexLength: 8)))
+        #expect(context.playerRing.push(PlayerEvent(frameTime: 20, message: ShortMessage(status: 0x90, data1: 60, data2: 100))))
+        context.playerGeneration.store(1, ordering: .releasing)
+        var fresh = PlayerEvent(frameTime: 300, message: ShortMessage(status: 0x90, data1: 67, data2: 100))
+        fresh.generation = 1
+        #expect(context.playerRing.push(fresh))
+        var left = [Float](repeating: 0, count: 512), right = left
+        left.withUnsafeMutableBufferPointer { l in
+            right.withUnsafeMutableBufferPointer { r in
+                context.process(frames: 256, left: l.baseAddress!, right: r.baseAddress!, periodStart: 0)
+                context.process(frames: 256, left: l.baseAddress! + 256, right: r.baseAddress! + 256, periodStart: 256)
+            }
+        }
+        #expect(left[..<300].allSatisfy { $0 == 0 }, "the older generation's note sounded")
+        #expect(left[300...].contains { $0 != 0 }, "the new generation's note (at full master volume) did not")
+        #expect(context.playerSysexRing.isEmpty)
+        #expect(context.counters.playerLate.load(ordering: .relaxed) == 0)
+    }
 }

@@ -51,6 +51,9 @@ public struct PlayerEvent: Sendable, BitwiseCopyable, Equatable {
     public var sysexLength: UInt32
     /// Played by the synth as well as sent on the MIDI outputs (false: `--no-synth`, the outputs only).
     public var toSynth: Bool
+    /// The player's generation when it was pushed: a transport request starts a new one, and the callback drops
+    /// an event of an older one unplayed (`RealtimeContext.playerGeneration`).
+    public var generation: UInt16 = 0
 
     public init(frameTime: UInt32, message: ShortMessage, sysexLength: UInt32 = 0, toSynth: Bool = true) {
         self.frameTime = frameTime

@@ -24,6 +24,12 @@ extension RealtimeContext {
                 guard let popped = next else { return }
                 event = popped
             }
+            // Loaded after the pop: the reader stores a new generation before it pushes that generation's events.
+            if event.generation != playerGeneration.load(ordering: .acquiring) {
+                pendingPlayerEvent = nil
+                if event.message.isSystemExclusive { discardPlayerSysex(Int(event.sysexLength)) }
+                continue
+            }
             // Wrapping distance: frame times wrap at 2^32 frames (about a day at 48 kHz).
             let distance = Int(Int32(bitPattern: event.frameTime &- start))
             let late = distance < 0
@@ -43,6 +49,16 @@ extension RealtimeContext {
                 deliver(event.message, source: .player, frameTime: frameTime, midiOpen: period.midiOpen,
                         sysexLength: 0, queued: 0, toSynth: event.toSynth)
             }
+        }
+    }
+
+    /// The bytes of a sysex event dropped unplayed, taken from the player's byte ring so the next one's follow.
+    @_noLocks
+    private func discardPlayerSysex(_ length: Int) {
+        for _ in 0..<length {
+            var next: UInt8?
+            rtPlayerSysex._withUnsafeGuaranteedRef { next = $0.pop() }
+            if case .none = next { return }
         }
     }
 }

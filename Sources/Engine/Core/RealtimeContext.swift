@@ -56,6 +56,8 @@ final class RealtimeContext: @unchecked Sendable {
     let playerSysexRing: SPSCRing<UInt8>
     let rtPlayer: Unmanaged<SPSCRing<PlayerEvent>>
     let rtPlayerSysex: Unmanaged<SPSCRing<UInt8>>
+    /// The song player's generation (written by its reader thread): events of another are dropped unplayed.
+    let playerGeneration = Atomic<UInt16>(0)
     /// The player event popped but not yet due (its frame is in a later period). Real-time thread only.
     @exclusivity(unchecked) var pendingPlayerEvent: PlayerEvent?
     /// Backbeat's output while capture is on, for the disk thread (never written from this thread to disk).

@@ -8,15 +8,18 @@ public struct Song: Sendable {
     public var messages: [TimedMessage]
     /// Seconds to the song's end: its last End-of-Track or its last message, whichever is later.
     public var duration: Double
+    /// Its bars, for seeking by bar (nil: a file timed in SMPTE frames, or a song whose times were changed).
+    public var bars: BarClock?
 
-    public init(name: String, messages: [TimedMessage], duration: Double) {
+    public init(name: String, messages: [TimedMessage], duration: Double, bars: BarClock? = nil) {
         self.name = name
         self.messages = messages
         self.duration = max(duration, OfflineRenderer.duration(of: messages))
+        self.bars = bars
     }
 
     public init(name: String, file: StandardMIDIFile) {
-        self.init(name: name, messages: OfflineRenderer.messages(of: file), duration: file.duration)
+        self.init(name: name, messages: OfflineRenderer.messages(of: file), duration: file.duration, bars: BarClock(file))
     }
 }
 

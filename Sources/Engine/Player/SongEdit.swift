@@ -74,6 +74,8 @@ public struct SongEdit: Sendable, Equatable {
             }
             messages.append(timed)
         }
-        return Song(name: song.name, messages: messages, duration: max(song.duration - from, 0) / scale)
+        // Bars stay where they are only when times do.
+        return Song(name: song.name, messages: messages, duration: max(song.duration - from, 0) / scale,
+                    bars: from == 0 && scale == 1 ? song.bars : nil)
     }
 }
