@@ -29,6 +29,14 @@ enum PlaySongFile {
     /// The notes' start times in seconds: beats 1 and 4 at 120 BPM, 7, 10, 13 at 90 BPM from beat 6 (3 s).
     static let noteSeconds = [0.5, 2.0, 3.0 + 1 * 2.0 / 3, 3.0 + 4 * 2.0 / 3, 3.0 + 7 * 2.0 / 3]
 
+    /// A temporary folder (the caller removes it) holding the file as song.mid.
+    static func written(_ prefix: String) throws -> (folder: URL, song: String) {
+        let folder = try makeTemporaryDirectory(prefix)
+        let song = folder.appendingPathComponent("song.mid").path
+        try Data(bytes()).write(to: URL(fileURLWithPath: song))
+        return (folder, song)
+    }
+
     static func bytes() -> [UInt8] {
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         func vlq(_ value: Int) -> [UInt8] {
@@ -48,6 +56,13 @@ enum PlaySongFile {
 
 extension JACK {
 @Suite struct PlaySongTests {
+    /// `backbeat SONG` in a tmux session of 100x30 on a server of its own, showing its first full screen.
+    static func workstation(playing song: String) throws -> TmuxSession {
+        let term = try TmuxSession(width: 100, height: 30)
+        try term.launch("'\(backbeatExecutable())' '\(song)' --server \(uniqueName("bbplay")) --no-autoconnect")
+        return term
+    }
+
     /// `backbeat play --headless` against a private server; its exit status and output.
     static func play(_ arguments: [String], server: JackTestServer) throws -> (status: Int32, output: String) {
         try run(backbeatExecutable(), ["play", "--headless", "--server", server.name, "--no-autoconnect"] + arguments, server: server.name)
@@ -57,10 +72,8 @@ extension JACK {
     /// at 125 %, 3 semitones up.
     @Test(arguments: [[], ["--start", "2", "--tempo", "125", "--transpose", "3"]])
     func aLivePlayEqualsTheRender(options: [String]) throws {
-        let folder = try makeTemporaryDirectory("backbeat-play")
+        let (folder, song) = try PlaySongFile.written("backbeat-play")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let song = folder.appendingPathComponent("song.mid").path
-        try Data(PlaySongFile.bytes()).write(to: URL(fileURLWithPath: song))
         let reference = folder.appendingPathComponent("ref.wav").path
         let render = try backbeat(["render", song, "-o", reference, "--rate", "48000"] + options)
         try #require(render.status == 0, "\(render.stderr)")
@@ -110,11 +123,9 @@ extension JACK {
     }
 
     @Test func aQueueSkipsAFileThatIsNotMIDIAndPlaysTheNext() throws {
-        let folder = try makeTemporaryDirectory("backbeat-play-queue")
+        let (folder, song) = try PlaySongFile.written("backbeat-play-queue")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let song = folder.appendingPathComponent("song.mid").path
         let bad = folder.appendingPathComponent("notes.txt").path
-        try Data(PlaySongFile.bytes()).write(to: URL(fileURLWithPath: song))
         try Data("not a MIDI file at all".utf8).write(to: URL(fileURLWithPath: bad))
         let refused = try backbeat(["render", bad, "-o", folder.appendingPathComponent("x.wav").path])
         let message = refused.stderr.replacingOccurrences(of: "backbeat render: ", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -133,10 +144,8 @@ extension JACK {
     /// `--no-synth`: the file's messages leave on the MIDI outputs (and reach a MIDI take, track "song
     /// player") but the synth stays silent.
     @Test func noSynthSendsTheSongWithoutSoundingIt() throws {
-        let folder = try makeTemporaryDirectory("backbeat-play-nosynth")
+        let (folder, song) = try PlaySongFile.written("backbeat-play-nosynth")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let song = folder.appendingPathComponent("song.mid").path
-        try Data(PlaySongFile.bytes()).write(to: URL(fileURLWithPath: song))
         let audio = folder.appendingPathComponent("take.wav").path, midi = folder.appendingPathComponent("take.mid").path
         let server = try JackTestServer()
         defer { server.stop() }
@@ -183,12 +192,9 @@ extension JACK {
     /// `play`, its place on the status line, until it ends.
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func theWorkstationPlaysTheSongAndShowsWhereItIs() throws {
-        let folder = try makeTemporaryDirectory("backbeat-play-tui")
+        let (folder, song) = try PlaySongFile.written("backbeat-play-tui")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let song = folder.appendingPathComponent("song.mid").path
-        try Data(PlaySongFile.bytes()).write(to: URL(fileURLWithPath: song))
-        let term = try TmuxSession(width: 100, height: 30)
-        try term.launch("'\(backbeatExecutable())' '\(song)' --server \(uniqueName("bbplay")) --no-autoconnect")
+        let term = try Self.workstation(playing: song)
         _ = try term.waitFor("play song.mid 0:")
         _ = try term.waitFor("ch 2  On     E2 (40)")
         _ = try term.waitFor("/0:08 ended")
@@ -199,12 +205,9 @@ extension JACK {
     /// ends the queue.
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func transportKeysPauseSeekAndSkip() throws {
-        let folder = try makeTemporaryDirectory("backbeat-play-keys")
+        let (folder, song) = try PlaySongFile.written("backbeat-play-keys")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let song = folder.appendingPathComponent("song.mid").path
-        try Data(PlaySongFile.bytes()).write(to: URL(fileURLWithPath: song))
-        let term = try TmuxSession(width: 100, height: 30)
-        try term.launch("'\(backbeatExecutable())' '\(song)' --server \(uniqueName("bbkeys")) --no-autoconnect")
+        let term = try Self.workstation(playing: song)
         _ = try term.waitFor("play song.mid 0:01/0:08")
         try term.keys("K")
         let paused = try term.waitFor("/0:08 paused")

@@ -81,7 +81,6 @@ extension SongPlayer {
                 place = 0
             }
             from = min(max(place, 0), whole.duration)
-            if case .songs = request { from = 0 }
         }
         if stopping() {
             if let lastPushed { releaseChannels(at: lastPushed &+ 1, generation: generation) }
