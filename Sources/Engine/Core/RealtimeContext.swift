@@ -29,6 +29,8 @@ public struct EngineCounters: ~Copyable, Sendable {
     public let midiOutDropped = Atomic<Int>(0)
     /// Song player events whose frame had passed when the callback met them (applied at frame 0).
     public let playerLate = Atomic<Int>(0)
+    /// Frames of the last period (the song player's lead is counted in periods).
+    public let periodFrames = Atomic<Int>(0)
     public init() { rtLongest = .passUnretained(longestCallbackNanos) }
 
     /// Records one callback's duration: the last, and the longest (an atomic max).
@@ -201,6 +203,7 @@ final class RealtimeContext: @unchecked Sendable {
 
         counters.activeVoices.store(rtSynth._withUnsafeGuaranteedRef { $0.activeVoiceCount }, ordering: .relaxed)
         counters.periods.wrappingAdd(1, ordering: .relaxed)
+        counters.periodFrames.store(frames, ordering: .relaxed)
         let nanoseconds = MonotonicInstant.now().nanoseconds(since: period.started)
         rtDurations._withUnsafeGuaranteedRef { $0.record(nanoseconds: nanoseconds) }
         counters.recordCallback(nanoseconds: Int(truncatingIfNeeded: nanoseconds))

@@ -122,7 +122,7 @@ extension SongPlayer {
     }
 
     func leadFrames(rate: Double) -> Int {
-        max(options.lead * max(engine.status().periodFrames, 1), Int(0.02 * rate))
+        max(options.lead * engine.lastPeriodFrames, Int(0.02 * rate))
     }
 
     /// Waits until `frameTime` is at most `window` frames ahead of the engine's; false when a stop or a transport
