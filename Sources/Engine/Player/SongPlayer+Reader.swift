@@ -53,39 +53,45 @@ extension SongPlayer {
             releaseChannels(at: (engine.frameTime() ?? start) &+ UInt32(leadFrames(rate: rate)), generation: generation)
             lastPushed = nil
             next = nil
-            var place = min(max(position, 0), whole.duration)
-            var request = taken
-            if request == .togglePause {
-                condition.lock()
-                current?.offset = place
-                current?.paused = true
-                while !stopRequested && transport == nil { condition.wait() }
-                let resumed = transport
-                transport = nil
-                condition.unlock()
-                guard let resumed else { break }
-                request = resumed == .togglePause ? .bars(0) : resumed
-            }
-            switch request {
-            case .togglePause, .bars(0): break
-            case .bars(let bars):
-                if let clock = whole.bars, let target = clock.seconds(atBar: max(clock.bar(at: place) + bars, 1)) {
-                    place = target
-                } else {
-                    place += Double(bars) * 2
-                }
-            case .songs(let songs):
-                index = max(index + songs, 0)
-                place = 0
-            case .restart:
-                place = 0
-            }
-            from = min(max(place, 0), whole.duration)
+            guard let resumed = place(after: taken, index: index, at: min(max(position, 0), whole.duration), in: whole) else { break }
+            (index, from) = resumed
         }
         if stopping() {
             if let lastPushed { releaseChannels(at: lastPushed &+ 1, generation: generation) }
         } else if let next {
             _ = waitUntil(next, isWithin: 0)
+        }
+    }
+
+    /// Where play goes on after `request`, taken at `position` (seconds) of song `index`: the song's place in
+    /// the queue and the second to start from. A pause waits here for the next request (resume: the same
+    /// place); nil when a stop came meanwhile.
+    private func place(after request: Transport, index: Int, at position: Double, in song: Song) -> (index: Int, from: Double)? {
+        var request = request
+        if request == .togglePause {
+            condition.lock()
+            current?.offset = position
+            current?.paused = true
+            while !stopRequested && transport == nil { condition.wait() }
+            let next = transport
+            transport = nil
+            condition.unlock()
+            guard let next else { return nil }
+            if next == .togglePause { return (index, position) }
+            request = next
+        }
+        switch request {
+        case .togglePause:
+            return (index, position)
+        case .bars(let bars):
+            if let clock = song.bars, let target = clock.seconds(atBar: max(clock.bar(at: position) + bars, 1)) {
+                return (index, min(target, song.duration))
+            }
+            return (index, min(max(position + Double(bars) * 2, 0), song.duration))
+        case .songs(let songs):
+            return (max(index + songs, 0), 0)
+        case .restart:
+            return (index, 0)
         }
     }
 
