@@ -80,6 +80,10 @@ public enum InputMap {
         case .char("("): return .transport(.songs(-1))
         case .char(")"): return .transport(.songs(1))
         case .char("B"): return .transport(.restart)
+        case .char("W"): return .transport(.tempo(-10))
+        case .char("E"): return .transport(.tempo(10))
+        case .char("Z"): return .transport(.transpose(-1))
+        case .char("X"): return .transport(.transpose(1))
         // The lifecycle panel's synth key, pressed elsewhere: where it works rather than nothing.
         case .char("a") where focus != .lifecycle: return .unbound(synthKeyHint)
         default: break
@@ -177,6 +181,7 @@ public enum InputMap {
         ("Song player (backbeat play FILE.mid)", [
             ("K", "pause / resume (sounding notes released, sustain lifted)"), ("{  }", "one bar back / forward"),
             ("(  )", "previous / next file of the queue"), ("B", "the song again from its start"),
+            ("W  E", "tempo 10 % slower / faster (25 ... 400 %)"), ("Z  X", "transpose a semitone down / up (drums stay)"),
         ]),
         ("Play mode (Keyboard panel, after i or Enter)", [
             ("z s x d c v g b h n j m", "lower octave C ... B"), ("q 2 w 3 e r 5 t 6 y 7 u", "upper octave C ... B"),

@@ -12,6 +12,8 @@ extension SessionActions {
         case .bars(let bars): return bars < 0 ? "one bar back" : "one bar forward"
         case .songs(let songs): return songs < 0 ? "previous file" : "next file"
         case .restart: return "from the start"
+        case .tempo(let percent): return percent < 0 ? "tempo slower" : "tempo faster"
+        case .transpose(let semitones): return semitones < 0 ? "a semitone down" : "a semitone up"
         }
     }
 }

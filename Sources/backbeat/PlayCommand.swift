@@ -96,7 +96,10 @@ struct SongQueue {
         guard let status else { return "" }
         let place = status.count > 1 ? " \(status.index + 1)/\(status.count)" : ""
         let late = status.late > 0 ? " (\(status.late) late)" : ""
-        return "play\(place) \(status.name) \(clock(status.position))/\(clock(status.duration))" + (status.finished ? " ended" : status.paused ? " paused" : "") + late
+        let tempo = status.tempo != 100 ? " \(status.tempo)%" : ""
+        let transpose = status.transpose != 0 ? (status.transpose > 0 ? " +" : " ") + "\(status.transpose) st" : ""
+        return "play\(place) \(status.name) \(clock(status.position))/\(clock(status.duration))" + tempo + transpose
+            + (status.finished ? " ended" : status.paused ? " paused" : "") + late
     }
 
     /// Seconds as m:ss.

@@ -201,8 +201,8 @@ extension JACK {
         try term.quitExpectingSuccess()
     }
 
-    /// The transport keys: `K` pauses (the place holds) and resumes, `}` goes a bar on, `)` past the last file
-    /// ends the queue.
+    /// The transport keys: `K` pauses (the place holds) and resumes, `}` goes a bar on, `E` and `X` change the
+    /// tempo and transposition, `)` past the last file ends the queue.
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func transportKeysPauseSeekAndSkip() throws {
         let (folder, song) = try PlaySongFile.written("backbeat-play-keys")
@@ -224,8 +224,13 @@ extension JACK {
             guard let text = screen.components(separatedBy: "play song.mid 0:").last, let seconds = Int(text.prefix(2)) else { return false }
             return seconds >= 3
         }
+        // Tempo and transposition: the status line says them.
+        try term.keys("E")
+        try term.keys("E")
+        try term.keys("X")
+        _ = try term.waitFor("/0:08 120% +1 st")
         try term.keys(")")
-        _ = try term.waitFor("/0:08 ended")
+        _ = try term.waitFor("/0:08 120% +1 st ended")
         try term.quitExpectingSuccess()
     }
 }

@@ -13,6 +13,7 @@ extension SongPlayer {
         var generation: UInt16 = 0
         var lastPushed: UInt32?
         var started = false
+        var live = (tempo: 1.0, transpose: 0)  // what the transport keys set
         while !queue.isEmpty && !stopping() {
             if index >= queue.count {
                 guard options.loop else { break }
@@ -20,14 +21,17 @@ extension SongPlayer {
             }
             let whole = queue[index]
             var edit = SongEdit()
-            edit.start = .seconds(from)
-            let song = from > 0 ? edit.apply(to: whole, file: nil) : whole
+            edit.start = from > 0 ? .seconds(from) : nil
+            edit.tempo = live.tempo
+            edit.transpose = live.transpose
+            let song = edit.apply(to: whole, file: nil)
             guard let now = waitForFrameTime() else { break }
             let earliest = now &+ UInt32(leadFrames(rate: rate))
             let start = next.map { Int32(bitPattern: $0 &- earliest) >= 0 ? $0 : earliest } ?? earliest
             let schedule = SongSchedule(song, sampleRate: rate)
             condition.lock()
-            current = Current(name: whole.name, index: index, start: start, offset: from, duration: whole.duration)
+            current = Current(name: whole.name, index: index, start: start, offset: from, duration: whole.duration,
+                              tempo: live.tempo, transpose: live.transpose)
             condition.unlock()
             if started { resetChannels(at: start, generation: generation) }
             started = true
@@ -47,13 +51,15 @@ extension SongPlayer {
                 continue
             }
             // What was pushed and not yet played is dropped; what sounds is released.
-            let position = from + Double(Int32(bitPattern: (engine.frameTime() ?? start) &- start)) / rate
+            let position = from + Double(Int32(bitPattern: (engine.frameTime() ?? start) &- start)) / rate * live.tempo
             generation &+= 1
             engine.context.playerGeneration.store(generation, ordering: .releasing)
             releaseChannels(at: (engine.frameTime() ?? start) &+ UInt32(leadFrames(rate: rate)), generation: generation)
             lastPushed = nil
             next = nil
-            guard let resumed = place(after: taken, index: index, at: min(max(position, 0), whole.duration), in: whole) else { break }
+            guard let resumed = place(after: taken, index: index, at: min(max(position, 0), whole.duration), in: whole, live: &live) else {
+                break
+            }
             (index, from) = resumed
         }
         if stopping() {
@@ -64,9 +70,10 @@ extension SongPlayer {
     }
 
     /// Where play goes on after `request`, taken at `position` (seconds) of song `index`: the song's place in
-    /// the queue and the second to start from. A pause waits here for the next request (resume: the same
-    /// place); nil when a stop came meanwhile.
-    private func place(after request: Transport, index: Int, at position: Double, in song: Song) -> (index: Int, from: Double)? {
+    /// the queue and the second to start from; a tempo or transposition request changes `live`. A pause waits
+    /// here for the next request (resume: the same place); nil when a stop came meanwhile.
+    private func place(after request: Transport, index: Int, at position: Double, in song: Song,
+                       live: inout (tempo: Double, transpose: Int)) -> (index: Int, from: Double)? {
         var request = request
         if request == .togglePause {
             condition.lock()
@@ -92,6 +99,12 @@ extension SongPlayer {
             return (max(index + songs, 0), 0)
         case .restart:
             return (index, 0)
+        case .tempo(let percent):
+            live.tempo = min(max((live.tempo * 100).rounded() + Double(percent), 25), 400) / 100
+            return (index, position)
+        case .transpose(let semitones):
+            live.transpose = min(max(live.transpose + semitones, -24), 24)
+            return (index, position)
         }
     }
 

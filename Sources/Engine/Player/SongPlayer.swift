@@ -39,6 +39,10 @@ public final class SongPlayer: @unchecked Sendable {
         case songs(Int)
         /// The song from its start.
         case restart
+        /// Tempo faster (positive) or slower by this many percent of the file's, within 25...400 %.
+        case tempo(Int)
+        /// Every note but drum channel 10's moved by this many semitones more, within -24...24.
+        case transpose(Int)
     }
 
     /// What the player shows: the song playing, where it is, and whether the queue has ended.
@@ -54,6 +58,8 @@ public final class SongPlayer: @unchecked Sendable {
         public var late: Int
         /// Paused by `Transport.togglePause`.
         public var paused = false
+        /// The tempo (percent of the file's) and transposition the transport keys set.
+        public var tempo = 100, transpose = 0
     }
 
     let engine: Engine
@@ -64,6 +70,9 @@ public final class SongPlayer: @unchecked Sendable {
     /// that frame plays (after a seek), its length. Guarded by `condition`, as the flags are.
     struct Current {
         var name: String, index: Int, start: UInt32, offset: Double, duration: Double, paused = false
+        /// The transport keys' tempo (1: the file's) and transposition: seconds of the song pass `tempo` times
+        /// as fast as the frames.
+        var tempo = 1.0, transpose = 0
     }
     var current: Current?
     var stopRequested = false, running = false, finished = false
@@ -129,7 +138,8 @@ public final class SongPlayer: @unchecked Sendable {
         guard let current else { return nil }
         let elapsed = current.paused ? 0 : now.map { Double(Int32(bitPattern: $0 &- current.start)) / rate } ?? 0
         return Status(name: current.name, index: current.index, count: queue.count,
-                      position: min(max(current.offset + max(elapsed, 0), 0), current.duration), duration: current.duration,
-                      finished: finished, late: late, paused: current.paused)
+                      position: min(max(current.offset + max(elapsed, 0) * current.tempo, 0), current.duration),
+                      duration: current.duration, finished: finished, late: late, paused: current.paused,
+                      tempo: Int((current.tempo * 100).rounded()), transpose: current.transpose)
     }
 }
