@@ -104,8 +104,12 @@ extension JACK {
             let liveOnsets = AudioAnalysis.onsets(live, threshold: 1e-3, quietFrames: rate / 2)
             try #require(liveOnsets.count == notes, "live onsets \(liveOnsets)\n\(played.output)")
             let apart = (0..<notes).map { (liveOnsets[$0] - liveOnsets[0]) - (renderedOnsets[$0] - renderedOnsets[0]) }
-            if apart.contains(where: { $0 != 0 }) && xruns > 0 && attempt < 3 { continue }
-            #expect(apart.allSatisfy { $0 == 0 }, "onsets relative to the first note, live minus render: \(apart) frames (\(xruns) xruns)")
+            if apart.contains(where: { $0 != 0 }) && xruns > 0 && attempt < 4 { continue }
+            // Four runs with xruns in a row (a machine loaded by other work): a skipped cycle leaves a whole period
+            // out of the recording, which is all that may differ then.
+            let skippedPeriods = xruns > 0 && apart.allSatisfy { $0 % server.period == 0 }
+            #expect(apart.allSatisfy { $0 == 0 } || skippedPeriods,
+                    "onsets relative to the first note, live minus render: \(apart) frames (\(xruns) xruns)")
             // Each note's first 200 ms: the same level live as rendered.
             let window = rate / 5
             let levels = (0..<notes).map { i in
