@@ -32,10 +32,13 @@ public final class HeadlessLoop {
         }
     }
 
-    /// Runs until `signals` catch a quit signal.
-    public func run(until signals: QuitSignals) {
+    /// What the status line ends with, read once a second (the song player's place).
+    public var statusExtra: (() -> String)?
+
+    /// Runs until `signals` catch a quit signal, or until `done` (asked every 100 ms) says the run is over.
+    public func run(until signals: QuitSignals, or done: () -> Bool = { false }) {
         var tick = 0
-        while signals.wait(timeout: .milliseconds(100)) == nil {
+        while signals.wait(timeout: .milliseconds(100)) == nil && !done() {
             drain()
             // A bank or program no font has: said once per channel, at its first note.
             if let font = engine.synth.soundFont {
@@ -50,7 +53,8 @@ public final class HeadlessLoop {
     func report() {
         if let frameTime = engine.frameTime() { tempo.expire(now: Double(frameTime) / Double(max(engine.sampleRate, 1))) }
         let recording = capture.status()
-        out(HeadlessStatus.line(engine.status(), alsaSaid: &alsaSaid) + HeadlessStatus.extras(recording, tempo: tempo))
+        out(HeadlessStatus.line(engine.status(), alsaSaid: &alsaSaid) + HeadlessStatus.extras(recording, tempo: tempo)
+            + (statusExtra?() ?? ""))
         if let failure = recording.audio?.failure, !reportedFailure {
             info("audio recording stopped: \(failure)")
             reportedFailure = true

@@ -1,3 +1,4 @@
+import Engine
 import Lifecycle
 import MIDI
 import TextOutput
@@ -22,6 +23,8 @@ public enum Command: Equatable, Sendable {
     case select(Int), change(Int), patch(Int), savePreset, loadPreset(Int), browsePresets
     case resetClip, demo, recordMIDI, recordAudio, recordTake, presenter
     case lifecycle(LifecycleKey)
+    /// The song player's transport (`backbeat play`).
+    case transport(SongPlayer.Transport)
     case click(x: Int, y: Int)
     /// A key that does nothing where it was pressed: the status line says so and what to press instead.
     case unbound(String)
@@ -71,6 +74,16 @@ public enum InputMap {
         case .char("R"): return .recordTake
         case .char("!"): return .allNotesOff
         case .char("P"): return .presenter
+        case .char("K"): return .transport(.togglePause)
+        case .char("{"): return .transport(.bars(-1))
+        case .char("}"): return .transport(.bars(1))
+        case .char("("): return .transport(.songs(-1))
+        case .char(")"): return .transport(.songs(1))
+        case .char("B"): return .transport(.restart)
+        case .char("W"): return .transport(.tempo(-10))
+        case .char("E"): return .transport(.tempo(10))
+        case .char("Z"): return .transport(.transpose(-1))
+        case .char("X"): return .transport(.transpose(1))
         // The lifecycle panel's synth key, pressed elsewhere: where it works rather than nothing.
         case .char("a") where focus != .lifecycle: return .unbound(synthKeyHint)
         default: break
@@ -164,6 +177,11 @@ public enum InputMap {
             ("P", "presenter view: the lifecycle panel fills the screen (P or Esc back)"),
             ("D", "demo sequencer on/off"), ("M  A", "record MIDI / audio on/off"),
             ("R", "record MIDI and audio together, one take name (R again saves both)"), ("mouse", "click the piano to play"),
+        ]),
+        ("Song player (backbeat play FILE.mid)", [
+            ("K", "pause / resume (sounding notes released, sustain lifted)"), ("{  }", "one bar back / forward"),
+            ("(  )", "previous / next file of the queue"), ("B", "the song again from its start"),
+            ("W  E", "tempo 10 % slower / faster (25 ... 400 %)"), ("Z  X", "transpose a semitone down / up (drums stay)"),
         ]),
         ("Play mode (Keyboard panel, after i or Enter)", [
             ("z s x d c v g b h n j m", "lower octave C ... B"), ("q 2 w 3 e r 5 t 6 y 7 u", "upper octave C ... B"),

@@ -27,7 +27,7 @@ public struct MonitorEntry: Equatable, Sendable {
         switch source {
         case .out: "out"
         case .jack, .alsa: echoed ? "thru" : "in"
-        case .keyboard, .demo: echoed ? "out" : "local"
+        case .keyboard, .demo, .player: echoed ? "out" : "local"
         }
     }
 }

@@ -319,6 +319,7 @@ public final class Workstation {
         case .browsePresets: openBrowser()
         case .resetClip: meters.resetClip(); lastMeters = []; say("clip lamps and holds reset")
         case .demo: say(actions.toggleDemo())
+        case .transport(let request): say(actions.transport(request))
         case .recordMIDI: say(actions.toggleMIDIRecording())
         case .recordAudio: say(actions.toggleAudioRecording())
         case .recordTake: say(actions.toggleTake())

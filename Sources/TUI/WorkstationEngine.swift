@@ -145,10 +145,14 @@ public protocol WorkstationActions: AnyObject {
     func record(_ event: MonitorEvent, message: MIDIMessage?)
     /// What is being recorded, for the header.
     func recordings() -> [Recording]
+    /// A transport key for the song player (`backbeat play`); what the status line says.
+    func transport(_ request: SongPlayer.Transport) -> String
 }
 
 extension WorkstationActions {
     public func toggleTake() -> String { [toggleMIDIRecording(), toggleAudioRecording()].joined(separator: "; ") }
+    /// The song player's transport keys, where no song plays.
+    public func transport(_ request: SongPlayer.Transport) -> String { SessionActions.noSong }
 }
 
 /// One recording in progress, as the header shows it.
@@ -181,6 +185,8 @@ public final class UnavailableActions: WorkstationActions {
 public final class SessionActions: WorkstationActions {
     public let engine: Engine
     public let capture: CaptureController
+    /// The song player of `backbeat play`, which the transport keys drive.
+    public var player: SongPlayer?
     private let directory: String
 
     public init(engine: Engine, capture: CaptureController, directory: String = FileManager.default.currentDirectoryPath) {

@@ -13,10 +13,11 @@ struct Backbeat: ParsableCommand {
         discussion: """
             Incoming MIDI is synthesized in a JACK real-time callback; a lifecycle simulator shows which \
             streams would keep an iOS app alive in background, and gates Backbeat's own streams the same way. \
-            With no subcommand Backbeat runs `run`: `backbeat --headless` is `backbeat run --headless`.
+            With no subcommand Backbeat runs `run`: `backbeat --headless` is `backbeat run --headless`; a first \
+            argument that is a MIDI file plays it: `backbeat song.mid` is `backbeat play song.mid`.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Monitor.self, Decode.self, SMFCommand.self, Render.self, LifecycleCommand.self, SoundFontCommand.self, InstrumentCommand.self, Bench.self, Soak.self],
+        subcommands: [Run.self, Play.self, Monitor.self, Decode.self, SMFCommand.self, Render.self, LifecycleCommand.self, SoundFontCommand.self, InstrumentCommand.self, Bench.self, Soak.self],
         defaultSubcommand: Run.self
     )
 
@@ -32,7 +33,9 @@ struct Backbeat: ParsableCommand {
             return
         }
         do {
-            var command = try parseAsRoot()
+            // `backbeat song.mid` plays it (SongDispatch).
+            let names = configuration.subcommands.map { $0._commandName } + ["help"]
+            var command = try parseAsRoot(SongDispatch.arguments(arguments, subcommands: names))
             try command.run()
         } catch {
             // What the argument parser would print itself (`exit(withError:)`), but through `Console`: its

@@ -53,6 +53,8 @@ struct Render: ParsableCommand {
 
     @OptionGroup var sound: SoundArguments
 
+    @OptionGroup(title: "Song") var changes: SongArguments
+
     @Option(name: .customLong("max-duration"), parsing: .unconditional,
             help: ArgumentHelp("Refuse a file longer than this (to its last event): 3h, 90m, 45s, 1h30m or seconds.",
                                valueName: "duration"),
@@ -77,22 +79,14 @@ struct Render: ParsableCommand {
     func run() throws {
         // Signals become a flag the render loop polls, so an interrupted render removes its temporary file.
         let signals = QuitSignals.install()
-        let data: [UInt8]
-        do throws(ReadFailure) { data = try SystemCall.readFile(input, limit: ReadLimit.midiFile, what: "a MIDI file") } catch {
-            throw failure(SystemError("cannot read '\(input)'", error).description)
-        }
-        OutputFile.protect(input)
         let file: StandardMIDIFile
-        do {
-            let read = try StandardMIDIFile.read(data, strict: strict)
-            file = read.file
-            for warning in read.warnings { Console.message("'\(input)': warning: \(warning)", prefix: "backbeat render: ") }
-        } catch {
-            throw failure("'\(input)': \(error.description)")
-        }
-        let messages = OfflineRenderer.messages(of: file)
+        do throws(MIDIFileInput.Refusal) { file = try MIDIFileInput.read(input, strict: strict, prefix: "backbeat render: ") } catch { throw failure(error.message) }
+        OutputFile.protect(input)
+        // --start, --tempo, --transpose, --mute, --solo: as `play` applies them.
+        let song = changes.edit.apply(to: Song(name: input, file: file), file: file)
+        let messages = song.messages
         // Before anything is written: a few bytes of MIDI can ask for years of audio.
-        let fileEnd = file.duration
+        let fileEnd = song.duration
         let duration = max(OfflineRenderer.duration(of: messages), fileEnd)
         guard duration <= maxDuration else {
             throw failure("'\(input)' lasts \(HumanDuration.format(duration)) (\(String(format: "%.0f", duration)) s to its last event), "

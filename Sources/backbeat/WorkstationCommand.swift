@@ -7,8 +7,9 @@ import TUI
 /// `backbeat` with no subcommand: the engine and the terminal workstation. Errors in the config or theme
 /// stop it before the screen is taken; every way out gives the terminal back.
 enum WorkstationCommand {
+    /// `play`: songs to play from the start (`backbeat play`), their place shown on the status line.
     static func run(engine arguments: EngineArguments, ui: UIArguments, alsa: ALSAArguments, scenarioPath: String? = nil,
-                    logFile: LogFile? = nil) throws {
+                    logFile: LogFile? = nil, play: SongQueue? = nil) throws {
         let utf8 = CursesDriver.prepareLocale()
         let environment = ProcessInfo.processInfo.environment
         // The config and the theme first: their mistakes are said also where no terminal is.
@@ -55,8 +56,20 @@ enum WorkstationCommand {
         let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8, asciiOnly: settings.ascii)
         defer { driver.close() }
 
+        let player = play?.start(on: engine)
+        defer { player?.stop() }
+        actions.player = player
+        // The player's place, on the status line when it changes (once a second) and no other message came.
+        var playerText = ""
         let loop = WorkstationLoop(workstation: workstation, driver: driver)
-        loop.run(messages: { messages.withLock { lines in defer { lines.removeAll() }; return lines } },
+        loop.run(messages: {
+                     var lines = messages.withLock { lines in defer { lines.removeAll() }; return lines }
+                     if let player, lines.isEmpty, case let text = SongQueue.text(player.status()), text != playerText {
+                         playerText = text
+                         lines.append(text)
+                     }
+                     return lines
+                 },
                  stop: { signals.signal != nil }, firstFrame: { logFile?.write("first frame") })
         let reason = signals.signal.map { "signal \($0)" } ?? "q"
         driver.close()

@@ -25,12 +25,7 @@ private func smf(format: UInt8 = 0, tracks: [[UInt8]]) -> [UInt8] {
         return path
     }
 
-    /// Frames of a rendered 32-bit float stereo WAV.
-    func frames(_ path: String) -> Int {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return -1 }
-        return (Int(status.st_size) - WAVFile.headerSize) / 8
-    }
+    func frames(_ path: String) -> Int { renderedFrames(path) }
 
     @Test func aFaultyFilePlaysWithOneWarningPerKindAndStrictRefusesIt() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -101,4 +96,11 @@ private func smf(format: UInt8 = 0, tracks: [[UInt8]]) -> [UInt8] {
         #expect(rendered.status == 0 && rendered.output.contains("2 notes"), "\(rendered.output)")
         #expect(frames(twoOut) == 16_000, "\(frames(twoOut)) frames")
     }
+}
+
+/// Frames of a rendered 32-bit float stereo WAV (-1 when there is none).
+func renderedFrames(_ path: String) -> Int {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return -1 }
+    return (Int(status.st_size) - WAVFile.headerSize) / 8
 }

@@ -190,6 +190,7 @@ final class SMFStreamWriter {
         case .alsa: "ALSA sequencer midi_in"
         case .keyboard: "computer keyboard"
         case .demo: "demo"
+        case .player: "song player"
         case .out, nil: "port \(port)"
         }
     }

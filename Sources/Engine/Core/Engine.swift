@@ -202,7 +202,8 @@ public final class Engine: @unchecked Sendable {
                 voiceCapacity: options.voices,
                 midiReceived: context.counters.midiReceived.load(ordering: .relaxed),
                 midiLost: context.counters.midiLost.load(ordering: .relaxed),
-                ringDrops: context.counters.uiRingDrops.load(ordering: .relaxed) + keyboardRing.overruns + alsaRing.overruns + demoRing.overruns,
+                ringDrops: context.counters.uiRingDrops.load(ordering: .relaxed) + keyboardRing.overruns + alsaRing.overruns + demoRing.overruns
+                    + context.playerRing.overruns,
                 driver: options.driver.rawValue, alsaPCM: alsa.pcmStatus, alsaMIDI: alsa.midiStatus
             )
         }

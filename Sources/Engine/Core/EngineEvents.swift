@@ -3,8 +3,10 @@ import MIDI
 
 /// Where a MIDI message came from. Shown in the monitor; each producer has a ring of its own. `out` is not a
 /// producer: it marks what Backbeat sent on its MIDI outputs (JACK midi_out, the ALSA sequencer port).
+/// `player` is the song player (`backbeat play`), whose messages carry the frame at which they take effect.
+/// (The raw values are a take's port numbers: new sources go at the end.)
 public enum MIDISource: UInt8, Sendable, BitwiseCopyable, CaseIterable, CustomStringConvertible {
-    case jack, alsa, keyboard, demo, out
+    case jack, alsa, keyboard, demo, out, player
 
     public var description: String {
         switch self {
@@ -13,6 +15,7 @@ public enum MIDISource: UInt8, Sendable, BitwiseCopyable, CaseIterable, CustomSt
         case .keyboard: "keys"
         case .demo: "demo"
         case .out: "out"
+        case .player: "play"
         }
     }
 }
@@ -34,6 +37,30 @@ public enum ControlEvent: Sendable, BitwiseCopyable, Equatable {
     case releaseAllVoices
     /// Panic: every voice silenced within a few milliseconds, sustained ones included, at any time.
     case silenceAllVoices
+}
+
+/// What the song player's reader thread sends the real-time callback: a message and the JACK frame time at
+/// which it takes effect. The callback applies it at that frame of its period (the synth renders up to it
+/// first, as for JACK MIDI); one whose frame has passed is applied at once and counted late.
+public struct PlayerEvent: Sendable, BitwiseCopyable, Equatable {
+    /// The backend's frame time (JACK: `jack_last_frame_time` + offset) at which it takes effect.
+    public var frameTime: UInt32
+    /// The message; status F0 for a sysex of `sysexLength` bytes (F0 through F7), which wait in the player's
+    /// sysex byte ring, pushed before this event.
+    public var message: ShortMessage
+    public var sysexLength: UInt32
+    /// Played by the synth as well as sent on the MIDI outputs (false: `--no-synth`, the outputs only).
+    public var toSynth: Bool
+    /// The player's generation when it was pushed: a transport request starts a new one, and the callback drops
+    /// an event of an older one unplayed (`RealtimeContext.playerGeneration`).
+    public var generation: UInt16 = 0
+
+    public init(frameTime: UInt32, message: ShortMessage, sysexLength: UInt32 = 0, toSynth: Bool = true) {
+        self.frameTime = frameTime
+        self.message = message
+        self.sysexLength = sysexLength
+        self.toSynth = toSynth
+    }
 }
 
 /// One MIDI message as the callback saw it, for the monitor.

@@ -48,6 +48,20 @@ public struct TimedMessage: Sendable, Equatable {
     }
 }
 
+/// A message at a frame counted from the start of its file or render (`OfflineRenderer.framed`).
+public struct FramedMessage: Sendable, Equatable {
+    public var frame: Int
+    /// The message; status F0 for a sysex, whose bytes (F0 through F7) are `sysex`.
+    public var message: ShortMessage
+    public var sysex: [UInt8]
+
+    public init(frame: Int, message: ShortMessage, sysex: [UInt8] = []) {
+        self.frame = frame
+        self.message = message
+        self.sysex = sysex
+    }
+}
+
 /// Renders MIDI through a `Synth` offline, period by period, with the same sample-accurate event split
 /// as the real-time engine.
 public enum OfflineRenderer {
@@ -131,10 +145,7 @@ public enum OfflineRenderer {
         let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
         synth.setEffects(reverb: reverb, chorus: chorus)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
-        let sorted = messages.enumerated().sorted {
-            ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)
-        }.map { (frame: frame(at: $0.element.seconds, sampleRate: sampleRate), message: $0.element.message,
-                 sysex: $0.element.sysex) }
+        let sorted = framed(messages, sampleRate: sampleRate)
         let endFrame = frame(at: end, sampleRate: sampleRate)
         let lastFrame = max(sorted.last?.frame ?? 0, endFrame)
         let tailLimit = lastFrame + frames(in: maxTail, sampleRate: sampleRate)
@@ -210,8 +221,18 @@ public enum OfflineRenderer {
         }
     }
 
+    /// `messages` at their frames from the start (`frame(at:)`), in time order (stable for equal times): the
+    /// one conversion from seconds to frames, shared by the offline render and the live player
+    /// (`SongPlayer`), so that both apply every message at the same frame.
+    public static func framed(_ messages: [TimedMessage], sampleRate: Double) -> [FramedMessage] {
+        messages.enumerated().sorted {
+            ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)
+        }.map { FramedMessage(frame: frame(at: $0.element.seconds, sampleRate: sampleRate), message: $0.element.message,
+                              sysex: $0.element.sysex) }
+    }
+
     /// The frame at `seconds` (rounded), 0 for negative or non-finite times, capped far beyond any render.
-    static func frame(at seconds: Double, sampleRate: Double) -> Int {
+    public static func frame(at seconds: Double, sampleRate: Double) -> Int {
         let frame = (seconds * sampleRate).rounded()
         return frame.isFinite && frame > 0 ? Int(min(frame, 1e17)) : 0
     }

@@ -27,6 +27,10 @@ public struct EngineCounters: ~Copyable, Sendable {
     public let captureFramesDropped = Atomic<Int>(0)
     /// Outgoing MIDI messages that did not fit a period's `MIDIOutQueue` or the ALSA output ring.
     public let midiOutDropped = Atomic<Int>(0)
+    /// Song player events whose frame had passed when the callback met them (applied at frame 0).
+    public let playerLate = Atomic<Int>(0)
+    /// Frames of the last period (the song player's lead is counted in periods).
+    public let periodFrames = Atomic<Int>(0)
     public init() { rtLongest = .passUnretained(longestCallbackNanos) }
 
     /// Records one callback's duration: the last, and the longest (an atomic max).
@@ -49,6 +53,15 @@ final class RealtimeContext: @unchecked Sendable {
     let keyboardRing, alsaRing, demoRing: SPSCRing<ControlEvent>
     let uiRing: SPSCRing<EngineEvent>
     let sysexRing: SPSCRing<UInt8>
+    /// The song player's events at their frames (producer: its reader thread) and its sysex bytes.
+    let playerRing: SPSCRing<PlayerEvent>
+    let playerSysexRing: SPSCRing<UInt8>
+    let rtPlayer: Unmanaged<SPSCRing<PlayerEvent>>
+    let rtPlayerSysex: Unmanaged<SPSCRing<UInt8>>
+    /// The song player's generation (written by its reader thread): events of another are dropped unplayed.
+    let playerGeneration = Atomic<UInt16>(0)
+    /// The player event popped but not yet due (its frame is in a later period). Real-time thread only.
+    @exclusivity(unchecked) var pendingPlayerEvent: PlayerEvent?
     /// Backbeat's output while capture is on, for the disk thread (never written from this thread to disk).
     let captureRing: SPSCRing<StereoFrame>
     let captureOn = AtomicGate(open: false)
@@ -97,7 +110,7 @@ final class RealtimeContext: @unchecked Sendable {
     @exclusivity(unchecked) var midiOutActive = false
     @exclusivity(unchecked) var alsaOutActive = false
     /// The frame time of the current period's first frame (real-time thread only).
-    @exclusivity(unchecked) private var currentPeriodStart: UInt32 = 0
+    @exclusivity(unchecked) private(set) var currentPeriodStart: UInt32 = 0
 
     init(synth: Synth, ringCapacity: Int = 4096, uiRingCapacity: Int = 16384, sysexCapacity: Int = 1 << 16,
          captureCapacity: Int = 1 << 19) {
@@ -107,6 +120,10 @@ final class RealtimeContext: @unchecked Sendable {
         demoRing = SPSCRing(capacity: ringCapacity)
         uiRing = SPSCRing(capacity: uiRingCapacity)
         sysexRing = SPSCRing(capacity: sysexCapacity)
+        playerRing = SPSCRing(capacity: ringCapacity)
+        playerSysexRing = SPSCRing(capacity: sysexCapacity)
+        rtPlayer = .passUnretained(playerRing)
+        rtPlayerSysex = .passUnretained(playerSysexRing)
         captureRing = SPSCRing(capacity: captureCapacity)
         rtSynth = .passUnretained(synth)
         rtKeyboard = .passUnretained(keyboardRing)
@@ -137,6 +154,7 @@ final class RealtimeContext: @unchecked Sendable {
                  periodStart: UInt32) {
         let period = beginPeriod(periodStart: periodStart)
         var output = PeriodRenderer(left: left, right: right, frames: frames, chunk: maxFrames)
+        playEvents(before: frames, &output, period)
         finishPeriod(period, &output)
     }
 
@@ -185,6 +203,7 @@ final class RealtimeContext: @unchecked Sendable {
 
         counters.activeVoices.store(rtSynth._withUnsafeGuaranteedRef { $0.activeVoiceCount }, ordering: .relaxed)
         counters.periods.wrappingAdd(1, ordering: .relaxed)
+        counters.periodFrames.store(frames, ordering: .relaxed)
         let nanoseconds = MonotonicInstant.now().nanoseconds(since: period.started)
         rtDurations._withUnsafeGuaranteedRef { $0.record(nanoseconds: nanoseconds) }
         counters.recordCallback(nanoseconds: Int(truncatingIfNeeded: nanoseconds))
@@ -231,9 +250,10 @@ final class RealtimeContext: @unchecked Sendable {
     /// monitor's sysex ring, or are consumed and counted when it is full or the gate is closed. While the gate
     /// is open the synth gets the whole message too, gathered on the stack (`SysexScratch`: a sysex longer
     /// than that is none the synth answers, so it only reaches the monitor).
+    /// `toSynth` false: the monitor and the outputs only (the player's `--no-synth`).
     @_noLocks
-    private func deliverQueuedSysex(length: Int, from sysexBytes: Unmanaged<SPSCRing<UInt8>>?, source: MIDISource,
-                                    frameTime: UInt32, midiOpen: Bool) {
+    func deliverQueuedSysex(length: Int, from sysexBytes: Unmanaged<SPSCRing<UInt8>>?, source: MIDISource,
+                            frameTime: UInt32, midiOpen: Bool, toSynth: Bool = true) {
         var scratch = SysexScratch(repeating: 0)
         var queued = 0, taken = 0
         if let sysexBytes {
@@ -250,7 +270,7 @@ final class RealtimeContext: @unchecked Sendable {
         }
         if midiOpen && queued < length { counters.sysexBytesDropped.wrappingAdd(length - queued, ordering: .relaxed) }
         var acted = false
-        if midiOpen && taken == length && length <= scratch.count {
+        if midiOpen && toSynth && taken == length && length <= scratch.count {
             let synth = rtSynth // the closure captures this, not self
             withUnsafeMutablePointer(to: &scratch) { storage in
                 storage.withMemoryRebound(to: UInt8.self, capacity: length) { start in
@@ -261,7 +281,7 @@ final class RealtimeContext: @unchecked Sendable {
         }
         deliver(ShortMessage(status: SystemStatus.exclusive), source: source, frameTime: frameTime, midiOpen: midiOpen,
                 sysexLength: UInt32(truncatingIfNeeded: length), queued: UInt32(truncatingIfNeeded: queued),
-                sysexIgnored: midiOpen && !acted)
+                sysexIgnored: midiOpen && toSynth && !acted)
     }
 
     /// One MIDI event of a backend with MIDI in its period (JACK): a complete message (no running status).
@@ -285,12 +305,13 @@ final class RealtimeContext: @unchecked Sendable {
         deliver(message, source: .jack, frameTime: frameTime, midiOpen: midiOpen, sysexLength: 0, queued: 0)
     }
 
+    /// A message at `frameTime`, to the synth (unless `toSynth` is false), the monitor and the outputs.
     @_noLocks
-    private func deliver(_ message: ShortMessage, source: MIDISource, frameTime: UInt32, midiOpen: Bool,
-                         sysexLength: UInt32, queued: UInt32, sysexIgnored: Bool = false) {
+    func deliver(_ message: ShortMessage, source: MIDISource, frameTime: UInt32, midiOpen: Bool,
+                 sysexLength: UInt32, queued: UInt32, sysexIgnored: Bool = false, toSynth: Bool = true) {
         counters.midiReceived.wrappingAdd(1, ordering: .relaxed)
         if midiOpen {
-            if !message.isSystemExclusive { rtSynth._withUnsafeGuaranteedRef { $0.handle(message) } }
+            if toSynth && !message.isSystemExclusive { rtSynth._withUnsafeGuaranteedRef { $0.handle(message) } }
         } else {
             counters.midiLost.wrappingAdd(1, ordering: .relaxed)
         }
@@ -301,14 +322,14 @@ final class RealtimeContext: @unchecked Sendable {
         if midiOpen { send(message, source: source, frameTime: frameTime) }
     }
 
-    /// Queues a delivered message for the MIDI outputs when it is Backbeat's own (keys, piano strip, demo) or,
+    /// Queues a delivered message for the MIDI outputs when it is Backbeat's own (keys, piano strip, demo, player) or,
     /// with `midiThru`, incoming; never a message that is already outgoing. Sysex is not sent (its bytes went
     /// to the monitor's ring). The monitor sees it again as source `out`.
     @_noLocks
     private func send(_ message: ShortMessage, source: MIDISource, frameTime: UInt32) {
         guard midiOutActive, !message.isSystemExclusive else { return }
         switch source {
-        case .keyboard, .demo: break
+        case .keyboard, .demo, .player: break
         case .jack, .alsa: guard midiThru else { return }
         case .out: return
         }

@@ -14,8 +14,9 @@ struct JackPorts: BitwiseCopyable {
 }
 
 extension RealtimeContext {
-    /// One JACK period. Control rings first (at frame 0), then JACK MIDI at its frame offsets: the synth
-    /// renders up to each event's frame, so an event at offset k changes the sound at frame k. Then the
+    /// One JACK period. Control rings first (at frame 0), then JACK MIDI and the song player's events at their
+    /// frame offsets, in frame order (the player's first at equal frames): the synth renders up to each event's
+    /// frame, so an event at offset k changes the sound at frame k. Then the
     /// period's outgoing MIDI (queued as it was applied, so in frame order) goes to midi_out.
     @_noLocks
     func process(frames: Int) {
@@ -32,11 +33,13 @@ extension RealtimeContext {
         while index < count {
             var event = jack_midi_event_t()
             if backbeat_rt_midi_event_get(&event, midiBuffer, index) == 0, event.size > 0, let bytes = event.buffer {
+                playEvents(before: Int(event.time) + 1, &output, period)
                 render(&output, upTo: Int(event.time), period)
                 receive(bytes: bytes, size: event.size, frameTime: periodStart &+ event.time, midiOpen: period.midiOpen)
             }
             index += 1
         }
+        playEvents(before: frames, &output, period)
         finishPeriod(period, &output)
         writeMIDIOut(backbeat_rt_port_buffer(ports.midiOut, jack_nframes_t(frames)), frames: frames)
     }

@@ -1,0 +1,51 @@
+import MIDI
+
+/// A Standard MIDI File as the song player plays it: the synth's input from the file (the same messages
+/// `backbeat render` plays, `OfflineRenderer.messages(of:)`) and its length.
+public struct Song: Sendable {
+    /// What the player shows: the file's name.
+    public var name: String
+    public var messages: [TimedMessage]
+    /// Seconds to the song's end: its last End-of-Track or its last message, whichever is later.
+    public var duration: Double
+    /// Its bars, for seeking by bar (nil: a file timed in SMPTE frames, or a song whose times were changed).
+    public var bars: BarClock?
+
+    public init(name: String, messages: [TimedMessage], duration: Double, bars: BarClock? = nil) {
+        self.name = name
+        self.messages = messages
+        self.duration = max(duration, OfflineRenderer.duration(of: messages))
+        self.bars = bars
+    }
+
+    public init(name: String, file: StandardMIDIFile) {
+        self.init(name: name, messages: OfflineRenderer.messages(of: file), duration: file.duration, bars: BarClock(file))
+    }
+}
+
+/// A song's messages at the backend's frames: the tempo map's seconds become frames exactly as the offline
+/// render makes them (`OfflineRenderer.framed`), counted from the frame time the song starts at, so a message
+/// `n` frames after the first in a render is `n` frames after it live.
+public struct SongSchedule: Sendable {
+    /// The messages in time order, at frames from the song's start.
+    public let events: [FramedMessage]
+    /// Frames from the start to the song's end (`Song.duration`), at least to its last message.
+    public let length: Int
+
+    public init(_ song: Song, sampleRate: Double) {
+        events = OfflineRenderer.framed(song.messages, sampleRate: sampleRate)
+        length = max(OfflineRenderer.frame(at: song.duration, sampleRate: sampleRate), events.last?.frame ?? 0)
+    }
+
+    /// The frame time of event `index` when the song starts at `start` (wrapping, as frame times do).
+    public func frameTime(of index: Int, start: UInt32) -> UInt32 {
+        start &+ UInt32(truncatingIfNeeded: events[index].frame)
+    }
+
+    /// The event `index` for the callback, when the song starts at `start`.
+    public func playerEvent(_ index: Int, start: UInt32, toSynth: Bool) -> PlayerEvent {
+        let event = events[index]
+        return PlayerEvent(frameTime: frameTime(of: index, start: start), message: event.message,
+                           sysexLength: UInt32(truncatingIfNeeded: event.sysex.count), toSynth: toSynth)
+    }
+}

@@ -1,0 +1,111 @@
+// What `play` and `render` change in a song (`SongEdit`): bars through time signatures and tempo, the chase
+// before a start point, tempo, transposition, mute and solo; and a start at a bar sounds as that bar of a play
+// from the top.
+@testable import Engine
+import DSP
+import Foundation
+import MIDI
+import TestSupport
+import Testing
+
+@Suite struct SongEditTests {
+    static func file(_ track: [UInt8], division: UInt16 = 96) throws -> StandardMIDIFile {
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let bytes = Array("MThd".utf8) + be32(6) + [0, 0, 0, 1, UInt8(division >> 8), UInt8(division & 0xFF)]
+            + Array("MTrk".utf8) + be32(track.count + 4) + track + [0x00, 0xFF, 0x2F, 0x00]
+        return try StandardMIDIFile(bytes: bytes)
+    }
+
+    @Test func barsFollowTimeSignaturesAndTempo() throws {
+        // 4/4 at 120 BPM; 60 BPM from bar 2 (tick 384); 3/4 from bar 3 (tick 768).
+        let file = try Self.file([0x00, 0xFF, 0x58, 0x04, 4, 2, 24, 8,
+                                  0x83, 0x00, 0xFF, 0x51, 0x03, 0x0F, 0x42, 0x40,
+                                  0x83, 0x00, 0xFF, 0x58, 0x04, 3, 2, 24, 8,
+                                  0x8E, 0x00, 0x90, 60, 100])
+        #expect(file.seconds(atBar: 1) == 0)
+        #expect(file.seconds(atBar: 2) == 2)
+        #expect(file.seconds(atBar: 3) == 6)
+        #expect(file.seconds(atBar: 4) == 9)
+        #expect(file.seconds(atBar: 0) == nil)
+        let bars = try #require(BarClock(file))
+        #expect([0, 1.99, 2, 5.9, 6, 8.9, 9, 10].map { bars.bar(at: $0) } == [1, 1, 2, 2, 3, 3, 4, 4])
+    }
+
+    @Test func startTimesAreParsed() {
+        #expect(SongStart("3") == .bar(3))
+        #expect(SongStart("1:05") == .seconds(65))
+        #expect(SongStart("0:30.5") == .seconds(30.5))
+        for bad in ["0", "-1", "1:5", "1:60", "x", ":30", "1:2x"] { #expect(SongStart(bad) == nil, "\(bad)") }
+    }
+
+    static func short(_ status: UInt8, _ d1: UInt8, _ d2: UInt8 = 0) -> ShortMessage { ShortMessage(status: status, data1: d1, data2: d2) }
+
+    @Test func theStartChasesStateAndLeavesOutEarlierNotes() {
+        let song = Song(name: "s", messages: [
+            TimedMessage(seconds: 0, message: Self.short(0xC0, 24)),
+            TimedMessage(seconds: 1, message: Self.short(0xB0, 7, 50)),
+            TimedMessage(seconds: 1.5, message: Self.short(0x90, 60, 100)),
+            TimedMessage(seconds: 1.6, sysex: [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]),
+            TimedMessage(seconds: 2.5, message: Self.short(0xE0, 0, 80)),
+            TimedMessage(seconds: 3, message: Self.short(0x90, 62, 100)),
+        ], duration: 4)
+        var edit = SongEdit()
+        edit.start = .seconds(2)
+        let edited = edit.apply(to: song, file: nil)
+        #expect(edited.messages.map(\.seconds) == [0, 0, 0, 0.5, 1])
+        #expect(edited.messages.map(\.message.status) == [0xC0, 0xB0, 0xF0, 0xE0, 0x90])
+        #expect(edited.duration == 2)
+    }
+
+    @Test func tempoTransposeMuteAndSolo() {
+        let song = Song(name: "s", messages: [
+            TimedMessage(seconds: 1, message: Self.short(0x90, 60, 100)),
+            TimedMessage(seconds: 1, message: Self.short(0x99, 36, 100)),
+            TimedMessage(seconds: 2, message: Self.short(0x91, 127, 100)),
+            TimedMessage(seconds: 2, message: Self.short(0xB1, 7, 100)),
+        ], duration: 3)
+        var edit = SongEdit()
+        edit.tempo = 2
+        edit.transpose = 5
+        let faster = edit.apply(to: song, file: nil)
+        // Drums stay; a note moved past 127 is left out; controllers stay.
+        #expect(faster.messages.map(\.seconds) == [0.5, 0.5, 1])
+        #expect(faster.messages.map(\.message.data1) == [65, 36, 7])
+        #expect(faster.duration == 1.5)
+        var muted = SongEdit()
+        muted.muted = [0]
+        #expect(muted.apply(to: song, file: nil).messages.map(\.message.status) == [0x99, 0x91, 0xB1])
+        var solo = SongEdit()
+        solo.soloed = [9]
+        #expect(solo.apply(to: song, file: nil).messages.map(\.message.status) == [0x99, 0xB1])
+    }
+
+    /// A song whose program, volume, bend range and bend change before bar 3; notes on bars 1 to 4.
+    static func changingSong() throws -> StandardMIDIFile {
+        try file([0x00, 0xC0, 0x00, 0x00, 0x90, 60, 100, 0x60, 0x80, 60, 0,
+                  0x82, 0x20, 0xC0, 40, 0x00, 0xB0, 7, 70, 0x00, 0xB0, 101, 0, 0x00, 0xB0, 100, 0, 0x00, 0xB0, 6, 12,
+                  0x00, 0xE0, 0x00, 0x50, 0x00, 0x90, 64, 100, 0x60, 0x80, 64, 0,
+                  0x82, 0x20, 0x90, 67, 100, 0x60, 0x80, 67, 0, 0x82, 0x20, 0x90, 72, 90, 0x60, 0x80, 72, 0])
+    }
+
+    @Test func aStartAtABarSoundsAsThatBarOfTheWholeSong() throws {
+        let file = try Self.changingSong()
+        let rate = 48_000.0
+        let whole = Song(name: "s", file: file)
+        let full = OfflineRenderer.render(whole.messages, sampleRate: rate, periodFrames: 256, padding: 0).left
+        for bar in 3...4 {
+            var edit = SongEdit()
+            edit.start = .bar(bar)
+            let from = try #require(file.seconds(atBar: bar))
+            let part = OfflineRenderer.render(edit.apply(to: whole, file: file).messages, sampleRate: rate, periodFrames: 256, padding: 0).left
+            let offset = Int((from * rate).rounded())
+            let window = 12_000
+            // The same note at the same frame of the bar, as loud (within 1 dB).
+            let a = AudioAnalysis.rmsDecibels(part[0..<window]), b = AudioAnalysis.rmsDecibels(full[offset..<(offset + window)])
+            #expect(abs(a - b) <= 1, "bar \(bar): \(a) dB from the bar, \(b) dB in the whole song")
+            let pitchA = AudioAnalysis.dominantFrequency(part[0..<window], sampleRate: Int(rate), low: 100, high: 2_000)
+            let pitchB = AudioAnalysis.dominantFrequency(full[offset..<(offset + window)], sampleRate: Int(rate), low: 100, high: 2_000)
+            #expect(abs(pitchA - pitchB) < 2, "bar \(bar): \(pitchA) Hz from the bar, \(pitchB) Hz in the whole song")
+        }
+    }
+}
