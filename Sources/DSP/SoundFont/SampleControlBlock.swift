@@ -44,7 +44,7 @@ extension EnvelopeLanes {
     /// A block of `block` samples for the `count` lanes of `used` (the voices `voices[slots[l]]`, whose
     /// volume envelope this is, or their modulation one): a lane that stays in its stage moves along its
     /// ramp and its wait counts down; one that leaves it goes through its voice's `SampleEnvelope.advance`.
-    @_noLocks @inline(__always)
+    @_noLocks @_transparent
     mutating func advance(_ block: Lanes, used: SIMDMask<LaneInts>, voices: UnsafeMutablePointer<SampleVoice>,
                           _ slots: UnsafeMutablePointer<Int32>, count: Int, volume: Bool) {
         let next = value + step * block
@@ -72,7 +72,7 @@ extension LFOLanes {
     /// once a block below a 4 kHz rate); a lane still in its delay, or past 2, through `SampleLFO.advance`.
     /// Returns the block's values: the triangle, 4p below 1/4, 2 - 4p to 3/4, 4p - 4 above (the same values
     /// without a branch).
-    @_noLocks @inline(__always)
+    @_noLocks @_transparent
     mutating func advance(_ block: Lanes, used: SIMDMask<LaneInts>, voices: UnsafeMutablePointer<SampleVoice>,
                           _ slots: UnsafeMutablePointer<Int32>, count: Int, modulation: Bool) -> Lanes {
         let before = phase
