@@ -22,8 +22,11 @@ import Testing
         #expect(AudioAnalysis.rmsDecibels(live[48_000..<60_000]) > -80, "no reverb tail")
         let dry = OfflineRenderer.render(timed, sampleRate: SysexPathTests.rate, periodFrames: 256, padding: 0,
                                          reverb: false, chorus: false).left
-        // The render's tail: to the voices' end dry, to the reverb's (cleared 2 RT60 after its input ended) wet.
+        // The render's tail: to the voices' end dry; wet, on while the reverb is audible (QuietTail: -90 dBFS).
+        let wet = OfflineRenderer.render(timed, sampleRate: SysexPathTests.rate, periodFrames: 256, padding: 0).left
         #expect(dry.count < 48_000, "dry render of \(dry.count) frames")
-        #expect(offline.count > 34_000 + 2 * 48_000, "the render's tail stops at \(offline.count) frames")
+        #expect(wet.count > dry.count + 12_000, "the wet render's tail stops at \(wet.count) frames")
+        #expect(AudioAnalysis.rmsDecibels(wet[(wet.count - 2_560)...]) > -110, "the wet render ends on the audible tail")
+        #expect(offline.count >= frames)
     }
 }

@@ -53,9 +53,11 @@ private func twoTempoFile() -> [UInt8] {
                                                       low: expected * 0.9, high: expected * 1.1)
         #expect(abs(measured / expected - 1) < 0.005, "note \(note): \(measured) Hz")
     }
-    // It ends when the last release has: 2 s + 0.25 s + 0.3 s release + 0.05 s padding, within a period.
-    let seconds = Double(audio.left.count) / rate
-    #expect(seconds > 2.55 && seconds < 2.62, "\(seconds) s")
+    // It ends where the last release and the reverb fall below -90 dBFS (QuietTail), then 0.05 s of padding:
+    // after the last note-off (2.25 s), within one period of the last audible frame.
+    let last = (0..<audio.left.count).last { abs(audio.left[$0]) >= QuietTail.threshold || abs(audio.right[$0]) >= QuietTail.threshold } ?? 0
+    #expect(last > Int(2.25 * rate))
+    #expect(audio.left.count - last <= 512 + 2_400, "\(audio.left.count - last) frames after the last audible one")
 }
 
 @Test func offlineOutputMatchesTheSynthDrivenDirectly() {

@@ -72,15 +72,17 @@ import Testing
         return left
     }
 
-    /// Renders `events` live (`renderLive`) and offline (`OfflineRenderer`, 256-frame periods, no padding; with
-    /// `soundFont`, both at 64 voices) and expects the first `frames` sample-identical; both left channels.
+    /// Renders `events` live (`renderLive`) and offline (`OfflineRenderer`, 256-frame periods, no padding, at
+    /// least `frames` long; with `soundFont`, both at 64 voices) and expects the first `frames` sample-identical;
+    /// both left channels.
     @discardableResult
     static func expectLiveEqualsOffline(_ events: [(frame: Int, bytes: [UInt8])], frames: Int,
                                         soundFont: SoundFont? = nil) -> (live: [Float], offline: [Float]) {
         let live = renderLive(events, frames: frames, synth: soundFont.map { Synth(voices: 64, soundFont: $0) })
         let offline = soundFont.map {
-            OfflineRenderer.render(timed(events), sampleRate: rate, voices: 64, soundFont: $0, periodFrames: 256, padding: 0).left
-        } ?? OfflineRenderer.render(timed(events), sampleRate: rate, periodFrames: 256, padding: 0).left
+            OfflineRenderer.render(timed(events), sampleRate: rate, voices: 64, soundFont: $0, periodFrames: 256, padding: 0,
+                                   until: Double(frames) / rate).left
+        } ?? OfflineRenderer.render(timed(events), sampleRate: rate, periodFrames: 256, padding: 0, until: Double(frames) / rate).left
         #expect(offline.count >= frames)
         let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }
         #expect(firstDifference == nil, "live and offline differ from frame \(firstDifference ?? -1)")

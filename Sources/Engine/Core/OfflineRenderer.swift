@@ -107,8 +107,9 @@ public enum OfflineRenderer {
     }
 
     /// Renders `messages` (any order; stable for equal times) through a fresh synth and returns the stereo
-    /// output. After the last message it keeps rendering until every voice is silent (at most `maxTail`
-    /// seconds, for notes that never end), then adds `padding` seconds of silence. Holds the whole output in
+    /// output. After the last message it keeps rendering while the tail is audible (`QuietTail`: it ends where
+    /// the output stays below -90 dBFS, at most `maxTail` seconds on, for notes that never end), then adds
+    /// `padding` seconds of silence. Holds the whole output in
     /// memory: for short renders and tests (`render(_:into:)` streams).
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = Synth.defaultVoices,
                               patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
@@ -124,14 +125,14 @@ public enum OfflineRenderer {
     }
 
     /// Renders as `render(_:sampleRate:...)` does, handing each period (`periodFrames` frames, the padding
-    /// included) to `sink` as it is made, so memory stays bounded whatever the length. An error thrown by
+    /// included; a held quiet stretch of the tail in one piece) to `sink` as it is made, so memory stays bounded whatever the length. An error thrown by
     /// `sink` (a full disk, a quit signal) stops the render. With `soundFont` the synth plays the font's presets
     /// instead of the built-in patches; `substitutions` hears each channel's first preset substitution (a
     /// bank or program no font has), after the period that played it.
     ///
     /// `end` (seconds; a file's End-of-Track, `StandardMIDIFile.duration`) is the least length: when every
     /// voice has fallen silent before it, the output stops exactly there, without padding; a tail that rings
-    /// past it ends as above. So the render ends at the later of `end` and the last release tail.
+    /// past it ends as above. So the render ends at the later of `end` and the end of the last audible tail.
     @discardableResult
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = Synth.defaultVoices,
                               patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
@@ -160,10 +161,12 @@ public enum OfflineRenderer {
         var start = 0
         let unmanaged = Unmanaged.passUnretained(synth)
         var reachedEnd = false // stopped at `end` with nothing sounding: no padding
+        var quiet = QuietTail(periodFrames: periodFrames, sampleRate: sampleRate)
         while true {
             let finishedEvents = next >= sorted.count
             if finishedEvents && start >= endFrame
-                && (synth.activeVoiceCount == 0 && isSilent(periodLeft, periodRight) || start >= tailLimit) {
+                && (synth.activeVoiceCount == 0 && isSilent(periodLeft, periodRight) || start >= tailLimit
+                    || quiet.isOver) {
                 break
             }
             periodEvents.removeAll(keepingCapacity: true)
@@ -193,10 +196,28 @@ public enum OfflineRenderer {
                 reachedEnd = true
                 break
             }
+            if next >= sorted.count && start < endFrame && endFrame <= start + periodFrames {
+                // Voices still in their release, but nothing audible from the file's end on: write up to the
+                // end and hold the rest; if the tail stays below audibility the render stops at the end.
+                let n = endFrame - start
+                let restLeft = UnsafeMutableBufferPointer(rebasing: periodLeft[n...])
+                let restRight = UnsafeMutableBufferPointer(rebasing: periodRight[n...])
+                if quiet.isQuiet(restLeft, restRight) {
+                    try sink(UnsafeBufferPointer(rebasing: periodLeft[0..<n]), UnsafeBufferPointer(rebasing: periodRight[0..<n]))
+                    _ = quiet.hold(restLeft, restRight, atEnd: true)
+                    start += periodFrames
+                    continue
+                }
+            }
+            if next >= sorted.count && start >= endFrame && quiet.hold(periodLeft, periodRight) {
+                start += periodFrames // below audibility after the end: held back until the tail sounds again
+                continue
+            }
+            try quiet.flush(into: sink)
             try sink(UnsafeBufferPointer(periodLeft), UnsafeBufferPointer(periodRight))
             start += periodFrames
         }
-        var pad = reachedEnd ? 0 : frames(in: padding, sampleRate: sampleRate)
+        var pad = reachedEnd || quiet.fromEnd ? 0 : frames(in: padding, sampleRate: sampleRate)
         periodLeft.update(repeating: 0)
         periodRight.update(repeating: 0)
         while pad > 0 {
