@@ -56,6 +56,8 @@ import TestSupport
             #expect(row.patch == patch && row.patchName == SynthPatch.builtIn[patch].name,
                     "program \(program): the doc says \(row.patch) \(row.patchName), the code \(patch) \(SynthPatch.builtIn[patch].name)")
         }
+        // The kits' table: name, program.
+        for kit in DrumKit.kits { #expect(doc.contains("| \(kit.name) | \(kit.program) |"), "kit \(kit.name)") }
         // The drum kit's table too: key, name.
         for (i, sound) in DrumSound.kit.enumerated() {
             #expect(doc.contains("| \(DrumSound.firstKey + i) | \(sound.name) |"), "drum key \(DrumSound.firstKey + i) \(sound.name)")

@@ -50,6 +50,7 @@ struct ChannelControlState: BitwiseCopyable {
     // Drum parts (Synth+Drums.swift).
     var bank: UInt8 = 0                   // CC0, bank select MSB
     var rhythm: Int8 = -1                 // GS Use For Rhythm Part: -1 not set, 0 normal, 1 drum part
+    var drumKit: UInt8 = 0                // the built-in kit the channel's program selects (DrumKit.index(program:))
 }
 
 /// The synth's controller state: the 16 channels' `ChannelControlState`s inline, their raw values, and the tuning

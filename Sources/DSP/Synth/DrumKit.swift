@@ -1,7 +1,8 @@
-// The built-in synth's drum kit: General MIDI's percussion keys 35-81 made from a pitch-swept sine (the
+// The built-in synth's drum kit: the percussion keys 27-87 of GS and GM2 made from a pitch-swept sine (the
 // body of kicks and toms, the ring of bells and blocks) and filtered noise (snares, hats, cymbals, shakers),
 // each with its own exponential decay, in the way of the analogue drum machines (TR-808/909 voice circuits)
-// and of FluidSynth-less players such as TiMidity++'s fallbacks. The voices render in Synth+Drums.swift.
+// and of FluidSynth-less players such as TiMidity++'s fallbacks. The other kits a drum part chooses by program
+// are this one changed (DrumKits.swift). The voices render in Synth+Drums.swift.
 
 /// One percussion sound of the built-in kit: a sine whose frequency falls from `toneStart` to `toneEnd`
 /// (time constant `pitchTime`) and decays over `toneDecay` seconds (to -60 dB), plus white noise through a
@@ -45,9 +46,18 @@ public struct DrumSound: Sendable, Hashable {
         tone(name, hz * 1.45, hz, pitch: 0.08, decay: 0.55, gain: 0.9, noise: 0.05, noiseGain: 0.15, .lowPass, 1_500)
     }
 
-    /// The kit's first key (GM's Acoustic Bass Drum) and its sounds in key order, 35...81.
-    public static let firstKey = 35
+    /// The standard kit's first key (GS and GM2's High Q) and its sounds in key order, 27...87: General MIDI's
+    /// 35...81 with the keys GS and GM2 add below and above them.
+    public static let firstKey = 27
     public static let kit: [DrumSound] = [
+        tone("high q", 1_400, 500, pitch: 0.01, decay: 0.06, gain: 0.5, noise: 0.01, noiseGain: 0.2, .bandPass, 3_000), // 27
+        noise("slap", decay: 0.05, gain: 0.8, .bandPass, 1_800, k: 0.8),                                           // 28
+        tone("scratch push", 400, 1_400, pitch: 0.06, decay: 0.12, gain: 0.3, noise: 0.12, noiseGain: 0.5, .bandPass, 2_500, k: 0.5), // 29
+        tone("scratch pull", 1_200, 300, pitch: 0.06, decay: 0.12, gain: 0.3, noise: 0.12, noiseGain: 0.5, .bandPass, 1_800, k: 0.5), // 30
+        tone("sticks", 2_200, 2_000, pitch: 0.005, decay: 0.04, gain: 0.5, noise: 0.02, noiseGain: 0.4, .highPass, 3_000), // 31
+        tone("square click", 1_000, 1_000, pitch: 1, decay: 0.02, gain: 0.6),                                      // 32
+        tone("metronome click", 2_000, 2_000, pitch: 1, decay: 0.025, gain: 0.5, noise: 0.01, noiseGain: 0.2, .highPass, 4_000), // 33
+        tone("metronome bell", 2_600, 2_600, pitch: 1, decay: 0.3, gain: 0.4),                                     // 34
         tone("acoustic bass drum", 120, 45, pitch: 0.04, decay: 0.55, noise: 0.01, noiseGain: 0.3, .lowPass, 2_000),   // 35
         tone("bass drum 1", 150, 50, pitch: 0.03, decay: 0.45, noise: 0.008, noiseGain: 0.35, .lowPass, 3_000),        // 36
         tone("side stick", 800, 600, pitch: 0.005, decay: 0.05, gain: 0.4, noise: 0.04, noiseGain: 0.6, .bandPass, 3_000), // 37
@@ -95,17 +105,24 @@ public struct DrumSound: Sendable, Hashable {
         tone("open cuica", 500, 350, pitch: 0.1, decay: 0.4, gain: 0.5, noise: 0.05, noiseGain: 0.2, exclusive: 4),   // 79
         tone("mute triangle", 4_500, 4_500, pitch: 1, decay: 0.1, gain: 0.3, noise: 0.05, noiseGain: 0.1, .highPass, 8_000, exclusive: 5), // 80
         tone("open triangle", 4_500, 4_500, pitch: 1, decay: 1.2, gain: 0.3, noise: 0.1, noiseGain: 0.1, .highPass, 8_000, exclusive: 5),  // 81
+        noise("shaker", decay: 0.1, gain: 0.6, .highPass, 6_500),                                                 // 82
+        tone("jingle bell", 3_200, 3_200, pitch: 1, decay: 0.5, gain: 0.25, noise: 0.4, noiseGain: 0.4, .highPass, 7_000), // 83
+        tone("bell tree", 5_200, 3_800, pitch: 0.5, decay: 1.4, gain: 0.3, noise: 0.3, noiseGain: 0.15, .highPass, 8_000), // 84
+        tone("castanets", 1_600, 1_500, pitch: 0.005, decay: 0.05, gain: 0.5, noise: 0.03, noiseGain: 0.5, .bandPass, 2_500), // 85
+        tone("mute surdo", 95, 80, pitch: 0.03, decay: 0.2, gain: 0.9, noise: 0.02, noiseGain: 0.2, .lowPass, 1_200, exclusive: 6), // 86
+        tone("open surdo", 95, 80, pitch: 0.03, decay: 0.9, gain: 0.9, noise: 0.02, noiseGain: 0.2, .lowPass, 1_200, exclusive: 6), // 87
     ]
 
-    /// The sound of `key`, nil outside 35...81 (those keys are silent on a drum part).
+    /// The standard kit's sound of `key`, nil outside 27...87 (those keys are silent on a drum part).
     public static func sound(key: Int) -> DrumSound? {
         let i = key - firstKey
         return i >= 0 && i < kit.count ? kit[i] : nil
     }
 }
 
-/// The kit copied out of `DrumSound.kit` into memory this table owns (128 entries, by key; a silent entry
-/// outside 35...81), so a note-on on the real-time thread touches no Swift array.
+/// The kits copied out of `DrumKit.kits` into memory this table owns (128 entries by key for each kit, in
+/// the order of `DrumKit.kits`; a silent entry where a kit has no sound), and the kit of each of the 128
+/// programs (`DrumKit.index(program:)`), so a note-on on the real-time thread touches no Swift array.
 struct DrumKitTable: ~Copyable {
     struct Entry: BitwiseCopyable {
         var toneStart: Float, toneEnd: Float, pitchTime: Float, toneDecay: Float, toneGain: Float
@@ -115,10 +132,13 @@ struct DrumKitTable: ~Copyable {
     }
 
     let entries: FixedArray<Entry>
+    /// The kit (index into `DrumKit.kits`) each program selects on a drum part.
+    let kitOfProgram: FixedArray<UInt8>
 
     init() {
-        entries = FixedArray(count: 128) { key in
-            guard let s = DrumSound.sound(key: key) else {
+        let kits = DrumKit.kits
+        entries = FixedArray(count: 128 * kits.count) { i in
+            guard let s = kits[i / 128].sound(key: i % 128) else {
                 return Entry(toneStart: 0, toneEnd: 0, pitchTime: 1, toneDecay: 1, toneGain: 0, noiseDecay: 1,
                              noiseGain: 0, filter: 0, filterHz: 1_000, filterK: 1, exclusiveClass: 0, plays: false)
             }
@@ -127,6 +147,7 @@ struct DrumKitTable: ~Copyable {
                          filter: s.filter.rawValue, filterHz: s.filterHz, filterK: s.filterK,
                          exclusiveClass: Int32(s.exclusiveClass), plays: true)
         }
+        kitOfProgram = FixedArray(count: 128) { UInt8(DrumKit.index(program: $0)) }
     }
 }
 

@@ -34,7 +34,9 @@ extension Synth {
             if isMono(ch) { if monoNoteOff(channel: ch, note: d1) { break } }
             noteOff(channel: ch, note: d1)
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
-        case .programChange: if kind != VoiceKind.sample { selectPatch(Int(builtIn.patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
+        case .programChange:
+            controls.channels[ch].drumKit = drums.kit.kitOfProgram[Int(d1)] // on a drum part, the kit (DrumKits.swift)
+            if kind != VoiceKind.sample { selectPatch(Int(builtIn.patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
             controls.channels[ch].vibrato.pressure = Float(d1) / 127
             updateModulation(ch)

@@ -22,10 +22,11 @@ extension Synth {
         return rhythm >= 0 ? rhythm != 0 : ch == 9
     }
 
-    /// A drum note-on: the key's sound from the kit (silent outside keys 35...81), its class's other notes cut.
+    /// A drum note-on: the key's sound from the kit the channel's program chose (silent where the kit has
+    /// none), its class's other notes cut.
     @_noLocks
     func drumNoteOn(channel ch: Int, note: UInt8, velocity: UInt8) {
-        let sound = drums.kit.entries[Int(note & 0x7F)]
+        let sound = drums.kit.entries[Int(controls.channels[ch].drumKit) &* 128 &+ Int(note & 0x7F)]
         guard sound.plays, sampleRate > 0 else { return }
         let exclusive = sound.exclusiveClass > 0 ? VoiceAllocator.exclusiveKey(Int(sound.exclusiveClass), preset: drumKitPreset) : 0
         if exclusive != 0 { allocator.cut(voices, exclusive: exclusive, channel: ch) }

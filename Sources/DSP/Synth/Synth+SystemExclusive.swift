@@ -84,6 +84,7 @@ extension Synth {
             setMono(false, channel: ch) // poly mode
             controls.channels[ch].bank = 0
             controls.channels[ch].rhythm = -1
+            controls.channels[ch].drumKit = 0
         }
         resetChannelTuning()
         if samples.hasFont { resetFontChannels() } else { selectPatch(Int(builtIn.patches.programs[0]), channel: nil) } // GM program 0
