@@ -68,6 +68,19 @@ private func secondNote(_ kind: TunedSynth, setup: [ShortMessage]) -> [Float] {
         }
     }
 
+    /// GM2's legato portamento: in mono mode a detached note (no key down) starts at its own pitch, CC65 on
+    /// or not (MonoModeTests hears the legato note glide); a CC84 key still makes it glide.
+    @Test(arguments: TunedSynth.allCases)
+    func inMonoModeADetachedNoteDoesNotGlide(_ kind: TunedSynth) {
+        let out = secondNote(kind, setup: [cc(126, 1), cc(5, 1), cc(37, 72), cc(65, 127)])
+        let track = pitchTrack(out, from: 4_800, reference: kind.frequency(81))
+        let worst = track.filter { $0.time > 0.001 }.map { abs($0.cents) }.max()!
+        #expect(worst < 3, "\(kind): \(worst) cents off its note")
+        let controlled = secondNote(kind, setup: [cc(126, 1), cc(5, 1), cc(37, 72), cc(84, 69)])
+        let start = pitchTrack(controlled, from: 4_800, reference: kind.frequency(81)).first { $0.time > 0.001 }!
+        #expect(start.cents < -900, "\(kind): a CC84 key glides: \(start.cents) cents at the start")
+    }
+
     @Test(arguments: TunedSynth.allCases)
     func portamentoControlGlidesFromItsKeyOnce(_ kind: TunedSynth) {
         // CC65 off; CC84 57 then key 81: from 2400 cents below, over 100 ms (CC5 0, CC37 100).

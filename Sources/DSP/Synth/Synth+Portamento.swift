@@ -1,7 +1,9 @@
 // Portamento, in both kinds of voice: a note glides in pitch from an earlier key to its own, a ramp linear in
 // cents (exponential in frequency) that starts at the note's frame. The time law is FluidSynth's
 // (fluid_synth.c, fluid_voice.c): the glide takes CC5 x 128 + CC37 milliseconds, whatever the interval.
-// - CC65 on: each note glides from the channel's last note-on key.
+// - CC65 on: in poly mode each note glides from the channel's last note-on key; in mono mode only a note
+//   played legato (a key still down) glides, as GM2's and FluidSynth's legato mode do: a detached note starts
+//   at its own pitch.
 // - CC84 (portamento control) key: the next note glides from that key, CC65 on or off; used once.
 // - No glide when the time is 0, or the note is its origin.
 // The glide lives in the voice slot (`VoiceSlots.glide`, cents from the note's own pitch, moving to 0 by
@@ -18,6 +20,8 @@ extension Synth {
         let from = glideOrigin(channel: ch)
         let time = controls.channels[ch].portamento[Portamento.time]
         guard from >= 0, time > 0, sampleRate > 0 else { return }
+        // In mono mode a new voice is a detached note (no key was down): only a CC84 key makes it glide.
+        if isMono(ch), controls.channels[ch].portamento[Portamento.from] < 0 { return }
         let cents = Float(Int(from) - Int(note)) * 100
         guard cents != 0 else { return }
         voices.glide[v] = cents
