@@ -40,10 +40,9 @@ public final class HeadlessLoop {
         var tick = 0
         while signals.wait(timeout: .milliseconds(100)) == nil && !done() {
             drain()
-            // A bank or program no font has: said once per channel, at its first note.
-            if let font = engine.synth.soundFont {
-                for substitution in engine.synth.takePresetSubstitutions() { info("warning: " + substitution.message(font)) }
-            }
+            // A bank or program no font has (or a variation or kit the built-in synth has not): said once per
+            // channel, at its first note.
+            for substitution in engine.synth.takePresetSubstitutions() { info("warning: " + substitution.message(engine.synth.soundFont)) }
             tick += 1
             if tick % 10 == 0 { report() }
         }

@@ -59,8 +59,7 @@ extension Engine: WorkstationEngine {
     }
 
     public func takePresetSubstitutions() -> [String] {
-        guard let font = synth.soundFont else { return [] }
-        return synth.takePresetSubstitutions().map { $0.message(font) }
+        synth.takePresetSubstitutions().map { $0.message(synth.soundFont) }
     }
 
     public func stepPreset(by steps: Int, channel: UInt8) -> String? {

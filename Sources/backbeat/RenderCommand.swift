@@ -125,7 +125,7 @@ struct Render: ParsableCommand {
                                        channel: channel.map { UInt8($0 - 1) }, soundFont: font, until: fileEnd,
                                        reverb: !sound.noReverb, chorus: !sound.noChorus,
                                        substitutions: { substitution in
-                                           Console.message("warning: " + substitution.message(font!), prefix: "backbeat render: ")
+                                           Console.message("warning: " + substitution.message(font), prefix: "backbeat render: ")
                                        }) { left, right in
                 if let signal = signals.signal { throw Interrupted(signal: signal) }
                 try writer.append(left: left.baseAddress!, right: right.baseAddress!, count: left.count)

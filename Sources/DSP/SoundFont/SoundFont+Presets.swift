@@ -76,7 +76,8 @@ public struct PresetSubstitution: Equatable, Sendable {
 
     /// The line that says it, e.g. "channel 1: the font has no bank 8 program 73; playing 000:073 Flute
     /// (FluidR3_GM.sf2) instead", or with a stack "no font of the stack has bank 8 program 73; ...".
-    public func message(_ font: SoundFont) -> String {
+    public func message(_ font: SoundFont?) -> String {
+        guard let font else { return builtInMessage() }
         let fonts = font.layers.isEmpty ? "the font has no" : "no font of the stack has"
         let asked = bank >= SoundFont.percussionBank ? "drum kit \(bank):\(program)" : "bank \(bank) program \(program)"
         guard let preset, font.presets.indices.contains(preset) else {

@@ -36,7 +36,10 @@ extension Synth {
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
         case .programChange:
             controls.channels[ch].drumKit = drums.kit.kitOfProgram[Int(d1)] // on a drum part, the kit (DrumKits.swift)
-            if kind != VoiceKind.sample { selectPatch(Int(builtIn.patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
+            if kind != VoiceKind.sample {
+                selectPatch(Int(builtIn.patches.programs[Int(d1)]), channel: ch) // the GM program's patch
+                noteBuiltInSubstitution(channel: ch, program: d1, drum: kind == VoiceKind.drum)
+            }
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
             controls.channels[ch].vibrato.pressure = Float(d1) / 127
             updateModulation(ch)

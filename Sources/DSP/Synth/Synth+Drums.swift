@@ -35,6 +35,7 @@ extension Synth {
         allocator.start(voices, v, kind: VoiceKind.drum, channel: ch, note: note, exclusive: exclusive)
         drums.start(v, sound: sound, velocity: velocity, voices: voices, inverseRate: rates.inverseRate)
         notePlayed(channel: ch, note: note)
+        publishSubstitution(ch) // a kit number with no kit of its own: said once (Synth+BuiltInSubstitution.swift)
     }
 
     /// The drum kit's exclusive class keys are those of a preset number no SoundFont has.

@@ -17,6 +17,7 @@ extension Synth {
         voices.amplitude[v] = voiceGain * (1 - velocitySensitivity + velocitySensitivity * normalized * normalized)
         builtIn.slots.filterScale[v] = 0.5 + 0.5 * normalized
         startGlide(v, channel: ch, note: note) // portamento (Synth+Portamento.swift)
+        publishSubstitution(ch) // a bank variation the built-in synth has not: said once (Synth+BuiltInSubstitution.swift)
         notePlayed(channel: ch, note: note)
     }
 
