@@ -55,7 +55,7 @@ struct ChaseTests {
             last = event.tick
         }
         track += vlq(8 * bar - last) + [0xFF, 0x2F, 0]
-        let bytes = chunk("MThd", [0, 0, 0, 1, 0x01, 0xE0]) + chunk("MTrk", track)
+        let bytes = SMFEncoder.header(format: 0, tracks: 1, division: .ticksPerQuarterNote(480)) + SMFEncoder.trackChunk(track)
         let file = try StandardMIDIFile(bytes: bytes)
         return (Song(name: "chase.mid", file: file), file)
     }
@@ -113,14 +113,9 @@ struct ChaseTests {
     }
 }
 
+/// A variable-length quantity (SMFEncoder's).
 private func vlq(_ value: Int) -> [UInt8] {
-    var bytes = [UInt8(value & 0x7F)]
-    var rest = value >> 7
-    while rest > 0 { bytes.insert(UInt8(rest & 0x7F) | 0x80, at: 0); rest >>= 7 }
+    var bytes: [UInt8] = []
+    SMFEncoder.appendVLQ(UInt32(value), to: &bytes)
     return bytes
-}
-
-private func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-    let n = UInt32(body.count)
-    return Array(type.utf8) + [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + body
 }

@@ -5,17 +5,7 @@ import MIDI
 import Testing
 @testable import Engine
 
-private func vlq(_ value: Int) -> [UInt8] {
-    var bytes = [UInt8(value & 0x7F)]
-    var rest = value >> 7
-    while rest > 0 { bytes.insert(UInt8(rest & 0x7F) | 0x80, at: 0); rest >>= 7 }
-    return bytes
-}
 
-private func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-    let n = UInt32(body.count)
-    return Array(type.utf8) + [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + body
-}
 
 /// Format 1, 480 ticks per quarter: a tempo track (120 BPM, then 60 BPM from tick 960 = 1 s) and a note
 /// track with four short notes at ticks 0, 480, 960, 1440: 0 s, 0.5 s, 1 s and 2 s.
@@ -33,7 +23,7 @@ private func twoTempoFile() -> [UInt8] {
         last = tick + 120
     }
     track += vlq(0) + [0xFF, 0x2F, 0]
-    return chunk("MThd", [0, 1, 0, 2, 0x01, 0xE0]) + chunk("MTrk", tempo) + chunk("MTrk", track)
+    return SMFEncoder.header(format: 1, tracks: 2, division: .ticksPerQuarterNote(480)) + SMFEncoder.trackChunk(tempo) + SMFEncoder.trackChunk(track)
 }
 
 
@@ -104,4 +94,11 @@ private func twoTempoFile() -> [UInt8] {
         try WAVFile.write(left: left, right: right, sampleRate: 44_100, to: directory.path + "/missing/out.wav")
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.wav"])
+}
+
+/// A variable-length quantity (SMFEncoder's).
+private func vlq(_ value: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    SMFEncoder.appendVLQ(UInt32(value), to: &bytes)
+    return bytes
 }
