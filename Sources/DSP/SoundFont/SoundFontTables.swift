@@ -31,12 +31,16 @@ struct SoundFontTables: ~Copyable {
     /// zoneStart, zoneCount of each preset, in `SoundFont.presets` order.
     let presetZones: FixedArray<SIMD2<Int32>>
     let presetCount: Int
+    /// Each channel's pinned preset (`SoundFont.channelPresetKeys` found in `presets`), or -1.
+    let channelPins: FixedArray<Int32>
     /// One zero sample, the data of a layer without samples.
     private let silence: FixedArray<Int16>
 
     init(_ font: SoundFont?) {
         presetZones = FixedArray(font?.presets.count ?? 0, .zero)
         silence = FixedArray(1, 0)
+        channelPins = FixedArray(16, -1 as Int32)
+        for ch in 0..<16 { if let pinned = font?.pinnedPreset(channel: ch) { channelPins[ch] = Int32(pinned) } }
         let layers = font?.stack ?? []
         layerCount = max(layers.count, 1)
         layerData = FixedArray(layerCount, UnsafePointer(silence.baseAddress))

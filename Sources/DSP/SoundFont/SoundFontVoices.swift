@@ -5,7 +5,8 @@
 struct SoundFontVoices: ~Copyable {
     /// Whether a font with presets is loaded.
     let hasFont: Bool
-    /// The channels whose notes start this kind's voices, one bit each (`Synth.noteKind`): all 16 with a font.
+    /// The channels whose notes start this kind's voices, one bit each (`Synth.noteKind`): all 16 with a font,
+    /// or those SFZ instruments are pinned to when no SoundFont plays the others (`SoundFont.playedChannels`).
     let channels: UInt16
     /// The font without reference counting, for the real-time thread's preset lookup.
     let fontReference: Unmanaged<SoundFont>?
@@ -32,7 +33,7 @@ struct SoundFontVoices: ~Copyable {
         let playable = tables.presetCount > 0, layers = tables.layerCount
         font = tables
         hasFont = playable
-        channels = playable ? 0xFFFF : 0
+        channels = playable ? (soundFont?.playedChannels ?? 0xFFFF) : 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
         slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers)
         presetExchange = PresetExchange()
