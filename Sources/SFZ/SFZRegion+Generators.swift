@@ -6,36 +6,42 @@ import Glibc
 // levels centibels of attenuation, the filter cutoff absolute cents (1200 log2 (Hz / 8.176)).
 
 extension SFZRegion {
-    /// Whether the region is played at all by this first playback: attack triggers only, and of the regions
-    /// chosen at each note (round robins, random, key switches, CC ranges) those that would sound first: the
-    /// first of a round robin, the random range holding 0, the default key switch, the CC ranges holding the
-    /// controllers' initial values.
-    func plays(controls: [Int: Int], notes: inout SFZNotes) -> Bool {
-        if keys.low < 0 || keys.high < keys.low || velocities.high < velocities.low { return false }
-        if end.map({ $0 <= 0 }) == true { return false }
-        if trigger != .attack && trigger != .first {
+    /// The region's note-on conditions beyond its key and velocity ranges (round robin, random range, key
+    /// switch, one CC range, release trigger), or nil when it cannot play: no key, `end=0` or below, or what
+    /// is not built yet (`trigger=release_key`/`legato`, `sw_down`/`sw_up`/`sw_previous`).
+    func noteRule(notes: inout SFZNotes) -> SampleZoneRule? {
+        if keys.low < 0 || keys.high < keys.low || velocities.high < velocities.low { return nil }
+        if end.map({ $0 <= 0 }) == true { return nil }
+        var rule = SampleZoneRule()
+        switch trigger {
+        case .attack, .first: break
+        case .release: rule.onRelease = true
+        case .releaseKey, .legato:
             notes.add("trigger=\(trigger.rawValue) (not played yet)")
-            return false
+            return nil
         }
-        if seqLength > 1 && seqPosition != 1 {
-            notes.add("round robins after the first (seq_position > 1, not played yet)")
-            return false
+        if switchDown != nil || switchUp != nil || switchPrevious != nil {
+            notes.add("sw_down/sw_up/sw_previous regions (not played yet)")
+            return nil
         }
-        if random.low > 0 {
-            notes.add("random layers not holding 0 (lorand > 0, not played yet)")
-            return false
-        }
-        if switchLast != nil || switchDown != nil || switchUp != nil || switchPrevious != nil {
-            guard let last = switchLast, switchDefault == last, switchDown == nil, switchUp == nil, switchPrevious == nil else {
-                notes.add("key-switched regions other than sw_default's (not played yet)")
-                return false
+        rule.sequenceLength = UInt8(clamping: seqLength)
+        rule.sequencePosition = UInt8(clamping: seqPosition)
+        rule.randomLow = Float(random.low)
+        rule.randomHigh = Float(random.high)
+        if let switchLast { rule.switchKey = Int8(clamping: switchLast) }
+        if let switchDefault { rule.switchDefault = Int8(clamping: switchDefault) }
+        let ranges = ccRanges.filter { $0.value != SFZRange(0, 127) }.sorted { $0.key < $1.key }
+        if let (cc, range) = ranges.first {
+            guard cc < 128 else {
+                notes.add("loccN/hiccN above CC 127 (ignored)")
+                return rule
             }
+            rule.controller = Int16(cc)
+            rule.controllerLow = UInt8(clamping: max(range.low, 0))
+            rule.controllerHigh = UInt8(clamping: min(range.high, 127))
+            if ranges.count > 1 { notes.add("loccN/hiccN on more than one CC (the lowest CC's range is checked)") }
         }
-        for (cc, range) in ccRanges where !(range.low...range.high).contains(controls[cc] ?? 0) {
-            notes.add("regions outside their loccN/hiccN at the initial CC values (not played yet)")
-            return false
-        }
-        return true
+        return rule
     }
 
     /// The region's loop mode: its `loop_mode`, else a loop when the file has one.

@@ -41,14 +41,15 @@ extension SFZInstrument {
         var files: [String: SFZSampleData.File] = [:]
         var waves: [SFZGenerator: SFZSampleData.Span] = [:]
         var samples: [SoundFontSample] = [], names: [String] = []
-        var regionZones: [[SoundFontZone]] = []
+        var regionZones: [[SoundFontZone]] = [], regionRules: [SampleZoneRule] = []
         var notes = SFZNotes()
         var modulators = SFZModulators()
-        let controls = initialControllerValues
 
         for region in regions {
+            regionRules.append(SampleZoneRule())
             guard let source = region.sample else { notes.add("regions without a sample= (skipped)"); regionZones.append([]); continue }
-            guard region.plays(controls: controls, notes: &notes) else { regionZones.append([]); continue }
+            guard let rule = region.noteRule(notes: &notes) else { regionZones.append([]); continue }
+            regionRules[regionRules.count - 1] = rule
             var sides: [(span: SFZSampleData.Span, rate: Int, type: UInt16)] = []
             var fileLoop: SampleLoop?, fileRoot: Int?, periodic = false
             switch source {
@@ -101,7 +102,7 @@ extension SFZInstrument {
         }
 
         // One preset per distinct set of regions the channels play (lochan/hichan), channels sharing it.
-        var presets: [SoundFontPreset] = [], allZones: [SoundFontZone] = []
+        var presets: [SoundFontPreset] = [], allZones: [SoundFontZone] = [], allRules: [SampleZoneRule] = []
         var keys = [Int32](repeating: -1, count: 16)
         var presetOfSet: [[Int]: Int32] = [:]
         for channel in 0..<16 {
@@ -110,7 +111,10 @@ extension SFZInstrument {
             let presetBank = bank + presets.count
             let key = Int32(presetBank << 7)
             let start = allZones.count
-            for r in set { allZones += regionZones[r] }
+            for r in set {
+                allZones += regionZones[r]
+                allRules += repeatElement(regionRules[r], count: regionZones[r].count)
+            }
             presets.append(SoundFontPreset(name: presets.isEmpty ? displayName : "\(displayName) (channel \(channel + 1))",
                                            bank: UInt16(truncatingIfNeeded: presetBank), program: 0,
                                            zoneStart: Int32(start), zoneCount: Int32(allZones.count - start)))
@@ -123,7 +127,7 @@ extension SFZInstrument {
         let memory = data.memory()
         let font = SoundFont(path: path, name: displayName, presets: presets, zones: allZones, modulators: modulators.table,
                              samples: samples, sampleData: memory.data, sampleLowBytes: memory.low, sampleNames: names,
-                             release: memory.release)
+                             zoneRules: allRules.allSatisfy { $0 == SampleZoneRule() } ? [] : allRules, release: memory.release)
         return SFZSoundFont(font: font, channelPresetKeys: keys, notes: notes.lines)
     }
 
@@ -131,15 +135,6 @@ extension SFZInstrument {
     var displayName: String {
         let file = path.split(separator: "/").last.map(String.init) ?? path
         return file.lowercased().hasSuffix(".sfz") ? String(file.dropLast(4)) : file
-    }
-
-    /// The controllers' values before any MIDI arrives, as the synth's channels start (volume 100, pan 64,
-    /// expression 127, the sound controllers 64, the rest 0), with the instrument's `set_ccN`.
-    var initialControllerValues: [Int: Int] {
-        var values: [Int: Int] = [7: 100, 10: 64, 11: 127]
-        for n in 70...79 { values[n] = 64 }
-        for (cc, value) in initialControls { values[cc] = value }
-        return values
     }
 }
 
@@ -160,8 +155,9 @@ struct SFZNotes {
     var lines: [String] { order.map { "\($0): \(counts[$0]!) region\(counts[$0]! == 1 ? "" : "s")" } }
 }
 
-/// The zones' modulator lists: SoundFont 2's defaults, velocity to attenuation scaled by `amp_veltrack` and
-/// no velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given); one list per distinct amount.
+/// The zones' modulator lists: SoundFont 2's defaults, velocity to attenuation scaled by `amp_veltrack`, no
+/// velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given) and no vibrato from the mod wheel or
+/// channel pressure (sfizz has none); one list per distinct amount.
 struct SFZModulators {
     private(set) var table: [SoundFontModulator] = []
     private var starts: [Int32: Int32] = [:]
@@ -175,6 +171,8 @@ struct SFZModulators {
             var list = SoundFontModulator.defaults
             list[0].amount = amount // velocity → attenuation
             list[1].amount = 0      // velocity → filter cutoff
+            list[2].amount = 0      // channel pressure → vibrato: sfizz has neither
+            list[3].amount = 0      // CC1 → vibrato
             table += list
             starts[amount] = start
         }

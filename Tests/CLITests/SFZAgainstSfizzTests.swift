@@ -73,7 +73,7 @@ enum SfizzComparison {
     static func cents(_ a: Double, _ b: Double) -> Double { 1200 * log2(a / b) }
 }
 
-@Suite(.needs(SfizzComparison.sfizzRender != nil, "needs sfizz_render: pip install pysfizz (scripts/setup test)"))
+@Suite(.needsBackbeatBinary, .needs(SfizzComparison.sfizzRender != nil, "needs sfizz_render: pip install pysfizz (scripts/setup test)"))
 struct SFZAgainstSfizzTests {
     typealias S = SfizzComparison
 

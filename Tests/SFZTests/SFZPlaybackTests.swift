@@ -7,14 +7,14 @@ import TestSupport
 @testable import SFZ
 
 /// An instrument written into a fresh folder: `text` as `test.sfz`, beside the samples the test wrote there.
-private func instrument(_ text: String, in folder: String) throws -> SFZInstrument {
+func writeInstrument(_ text: String, in folder: String) throws -> SFZInstrument {
     let path = folder + "/test.sfz"
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     return try SFZInstrument.load(path: path)
 }
 
 /// Renders `events` (frame, message) through a synth playing `font` at 48 kHz for `seconds`: left, right.
-private func render(_ font: SoundFont, seconds: Double, _ events: [(Int, ShortMessage)]) -> (left: [Float], right: [Float]) {
+func renderFont(_ font: SoundFont, seconds: Double, _ events: [(Int, ShortMessage)]) -> (left: [Float], right: [Float]) {
     let synth = Synth(voices: 32, soundFont: font)
     synth.setEffects(reverb: false, chorus: false)
     synth.prepare(sampleRate: 48_000, maxFrames: 64)
@@ -33,24 +33,24 @@ private func render(_ font: SoundFont, seconds: Double, _ events: [(Int, ShortMe
     return (left, right)
 }
 
-private func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * log2(measured / expected) }
+func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * log2(measured / expected) }
 
 @Suite struct SFZPlaybackTests {
     @Test func monoSampleKeysPitchAndRange() throws {
         let folder = try temporaryFolder()
         try writeSoundFile(folder + "/a440.wav", format: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16), channels: 1, rate: 44100,
                            samples: sine(frames: 44100, hertz: 440, rate: 44100))
-        let sfz = try instrument("<region> sample=a440.wav lokey=60 hikey=80 pitch_keycenter=a4", in: folder).soundFont()
+        let sfz = try writeInstrument("<region> sample=a440.wav lokey=60 hikey=80 pitch_keycenter=a4", in: folder).soundFont()
         #expect(sfz.channelPresetKeys.allSatisfy { $0 == sfz.channelPresetKeys[0] })
         let font = sfz.font.pinning([0: sfz.channelPresetKeys[0]], played: 1)
         // Key 69 is the sample's pitch, 72 three semitones up (the 44.1 kHz file resampled to 48 kHz).
         for (key, hertz) in [(69, 440.0), (72, 523.251)] {
-            let out = render(font, seconds: 0.5, [(0, .noteOn(UInt8(key), velocity: 127))])
+            let out = renderFont(font, seconds: 0.5, [(0, .noteOn(UInt8(key), velocity: 127))])
             let found = AudioComparison.strongestFrequency(out.left[4800..<19200], rate: 48_000, low: hertz * 0.9, high: hertz * 1.1)
             #expect(abs(cents(found.frequency, hertz)) < 5, "key \(key): \(found.frequency) Hz")
         }
         // Key 81 is outside lokey/hikey: nothing sounds.
-        let silent = render(font, seconds: 0.2, [(0, .noteOn(81, velocity: 127))])
+        let silent = renderFont(font, seconds: 0.2, [(0, .noteOn(81, velocity: 127))])
         #expect(AudioComparison.rms(silent.left[...]) == 0)
     }
 
@@ -59,10 +59,10 @@ private func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * lo
         let left = sine(frames: 48000, hertz: 220, rate: 48000), right = sine(frames: 48000, hertz: 660, rate: 48000)
         try writeSoundFile(folder + "/pair.flac", format: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_24), channels: 2, rate: 48000,
                            samples: zip(left, right).flatMap { [$0, $1] })
-        let sfz = try instrument("<region> sample=pair.flac key=60", in: folder).soundFont()
+        let sfz = try writeInstrument("<region> sample=pair.flac key=60", in: folder).soundFont()
         #expect(sfz.font.samples.count == 2 && sfz.font.zones.count == 2)
         #expect(sfz.font.sampleLowBytes != nil)
-        let out = render(sfz.font.pinning([0: sfz.channelPresetKeys[0]], played: 1), seconds: 0.4, [(0, .noteOn(60, velocity: 127))])
+        let out = renderFont(sfz.font.pinning([0: sfz.channelPresetKeys[0]], played: 1), seconds: 0.4, [(0, .noteOn(60, velocity: 127))])
         let l = out.left[4800..<14400], r = out.right[4800..<14400]
         #expect(AudioComparison.magnitude(l, at: 220, rate: 48_000) > 20 * AudioComparison.magnitude(l, at: 660, rate: 48_000))
         #expect(AudioComparison.magnitude(r, at: 660, rate: 48_000) > 20 * AudioComparison.magnitude(r, at: 220, rate: 48_000))
@@ -70,9 +70,9 @@ private func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * lo
 
     @Test func generatedSineFollowsTheKeyAndLoops() throws {
         let folder = try temporaryFolder()
-        let sfz = try instrument("<region> sample=*sine ampeg_release=0.05", in: folder).soundFont()
+        let sfz = try writeInstrument("<region> sample=*sine ampeg_release=0.05", in: folder).soundFont()
         let font = sfz.font.pinning([0: sfz.channelPresetKeys[0]], played: 1)
-        let out = render(font, seconds: 2, [(0, .noteOn(57, velocity: 127)), (72_000, .noteOff(57))])
+        let out = renderFont(font, seconds: 2, [(0, .noteOn(57, velocity: 127)), (72_000, .noteOff(57))])
         let found = AudioComparison.strongestFrequency(out.left[48_000..<72_000], rate: 48_000, low: 200, high: 240)
         #expect(abs(cents(found.frequency, 220)) < 5)
         // Still sounding at 1.4 s (the one-cycle wave loops), gone 0.4 s after the note-off (a 50 ms release).
@@ -85,8 +85,8 @@ private func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * lo
         try writeSoundFile(folder + "/tone.wav", format: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16), channels: 1, rate: 48000,
                            samples: sine(frames: 4800, hertz: 500, rate: 48000), loop: (960, 4799))
         for (opcodes, sounds) in [("", true), ("loop_mode=no_loop", false)] {
-            let sfz = try instrument("<region> sample=tone.wav key=60 \(opcodes)", in: folder).soundFont()
-            let out = render(sfz.font.pinning([0: sfz.channelPresetKeys[0]], played: 1), seconds: 1, [(0, .noteOn(60, velocity: 127))])
+            let sfz = try writeInstrument("<region> sample=tone.wav key=60 \(opcodes)", in: folder).soundFont()
+            let out = renderFont(sfz.font.pinning([0: sfz.channelPresetKeys[0]], played: 1), seconds: 1, [(0, .noteOn(60, velocity: 127))])
             // The sample is 0.1 s long: at 0.5 s only its loop can be playing, as loud as the start.
             let start = AudioComparison.rms(out.left[480..<4800]), level = AudioComparison.rms(out.left[24_000..<28_800])
             #expect(start > 0.01)
@@ -96,7 +96,7 @@ private func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * lo
 
     @Test func channelRangesMakePresetsAndPinsIgnorePrograms() throws {
         let folder = try temporaryFolder()
-        let sfz = try instrument("""
+        let sfz = try writeInstrument("""
             <region> sample=*sine lochan=1 hichan=1
             <region> sample=*saw lochan=2 hichan=16 volume=-6
             """, in: folder).soundFont()
@@ -108,7 +108,7 @@ private func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * lo
         #expect(synth.preset(onChannel: 1) == font.pinnedPreset(channel: 1))
         synth.handle(.programChange(40, channel: 1))
         #expect(synth.preset(onChannel: 1) == font.pinnedPreset(channel: 1))
-        let out = render(font, seconds: 0.3, [(0, .programChange(40, channel: 1)), (0, .noteOn(69, velocity: 127, channel: 1))])
+        let out = renderFont(font, seconds: 0.3, [(0, .programChange(40, channel: 1)), (0, .noteOn(69, velocity: 127, channel: 1))])
         let saw = AudioComparison.slice(out.left, from: 0.1, to: 0.3, rate: 48_000)
         // A saw has its second harmonic at half the fundamental (a sine has none).
         let ratio = AudioComparison.magnitude(saw, at: 880, rate: 48_000) / AudioComparison.magnitude(saw, at: 440, rate: 48_000)
@@ -117,20 +117,20 @@ private func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * lo
 
     @Test func missingSampleNamesItsLine() throws {
         let folder = try temporaryFolder()
-        let loaded = try instrument("<group> lokey=1\n\n<region> sample=gone.wav\n", in: folder)
+        let loaded = try writeInstrument("<group> lokey=1\n\n<region> sample=gone.wav\n", in: folder)
         #expect(throws: SFZPlayError.self) { try loaded.soundFont() }
         do {
             _ = try loaded.soundFont()
         } catch {
             #expect(error.description.hasSuffix("test.sfz:3: sample '\(folder)/gone.wav' is missing"), "\(error.description)")
         }
-        let empty = try instrument("<group> key=60", in: folder)
+        let empty = try writeInstrument("<group> key=60", in: folder)
         #expect(throws: SFZPlayError.self) { try empty.soundFont() }
     }
 
     @Test func opcodesBecomeGenerators() throws {
         let folder = try temporaryFolder()
-        let sfz = try instrument("""
+        let sfz = try writeInstrument("""
             <region> sample=*sine lokey=40 hikey=50 lovel=10 hivel=90 pitch_keycenter=45 transpose=2 tune=-30
               volume=-6 pan=-50 ampeg_attack=0.5 ampeg_decay=1 ampeg_sustain=50 ampeg_release=2 cutoff=1000 resonance=6
               pitch_keytrack=50 loop_mode=loop_sustain amp_veltrack=50

@@ -15,7 +15,7 @@ extension SoundFont {
         return SoundFont(path: path, name: name, presets: presets, zones: Array(zones), modulators: Array(modulators),
                          samples: Array(samples), sampleData: sampleData, sampleLowBytes: sampleLowBytes,
                          sampleNames: sampleNames, sampleStore: sampleStore, layers: layers, presetLayers: presetLayers,
-                         sampleLayers: sampleLayers.map(Array.init), channelPresetKeys: keys, playedChannels: played,
+                         sampleLayers: sampleLayers.map(Array.init), channelPresetKeys: keys, playedChannels: played, zoneRules: Array(zoneRules),
                          release: { withExtendedLifetime(kept) {} })
     }
 

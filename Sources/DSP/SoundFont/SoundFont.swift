@@ -37,6 +37,10 @@ public final class SoundFont: @unchecked Sendable {
     /// The channels whose notes this font plays, one bit each: all 16, or those an instrument is pinned to
     /// when no SoundFont plays the others (they keep the built-in synth).
     public let playedChannels: UInt16
+    /// Each zone's note-on conditions beyond its ranges (SFZ regions' round robins, key switches...), parallel
+    /// to `zones`; empty when no zone has any (every SF2 font). Read by the real-time thread.
+    public let zoneRules: UnsafeBufferPointer<SampleZoneRule>
+    private let zoneRuleMemory: FixedArray<SampleZoneRule>
 
     /// A stack's fonts (`SoundFont.stacked`), bottom first, the last on top; empty for a font of one file.
     public let layers: [SoundFont]
@@ -61,9 +65,13 @@ public final class SoundFont: @unchecked Sendable {
                 sampleData: UnsafeBufferPointer<Int16>, sampleLowBytes: UnsafeBufferPointer<UInt8>?,
                 sampleNames: [String] = [], sampleStore: SoundFontSampleStore? = nil,
                 layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: [UInt8]? = nil,
-                channelPresetKeys: [Int32] = [], playedChannels: UInt16 = 0xFFFF,
+                channelPresetKeys: [Int32] = [], playedChannels: UInt16 = 0xFFFF, zoneRules: [SampleZoneRule] = [],
                 release: @escaping @Sendable () -> Void = {}) {
         self.path = path
+        let rules = zoneRules.count == zones.count ? zoneRules : []
+        let zoneRuleMemory = FixedArray(copying: rules)
+        self.zoneRules = UnsafeBufferPointer(start: zoneRuleMemory.baseAddress, count: rules.count)
+        self.zoneRuleMemory = zoneRuleMemory
         self.channelPresetKeys = channelPresetKeys.count == 16 ? channelPresetKeys : []
         self.playedChannels = playedChannels
         self.layers = layers

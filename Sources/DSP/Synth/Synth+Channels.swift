@@ -33,6 +33,7 @@ extension Synth {
         case .noteOff, .noteOn:
             if isMono(ch) { if monoNoteOff(channel: ch, note: d1) { break } }
             noteOff(channel: ch, note: d1)
+            if kind == VoiceKind.sample { startReleaseZones(channel: ch, note: d1) } // SFZ release triggers
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
         case .programChange: if kind != VoiceKind.sample { selectPatch(Int(builtIn.patches.programs[Int(d1)]), channel: ch) } // the GM program's patch
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
