@@ -96,8 +96,9 @@ let package = Package(
         .target(name: "TOML"),
         .target(name: "Lifecycle", dependencies: ["TextOutput", "TOML", "OSCall", system]),
         // SFZ instruments: the text parser, the instrument model and the sample files' reader (libsndfile).
-        // Nothing of it plays yet (docs/sfz.md); it cannot trap on any input (fuzzed: FuzzSFZ).
-        .target(name: "SFZ", dependencies: ["OSCall", "CSndFile"]),
+        // It builds the SoundFont the sample voices play an instrument as (DSP); the parser cannot trap on
+        // any input (fuzzed: FuzzSFZ).
+        .target(name: "SFZ", dependencies: ["OSCall", "CSndFile", "DSP"]),
 
         // What runs the DSP against the world, and the terminal.
         .target(name: "Engine", dependencies: ["CJack", "CALSA", "MIDI", "Realtime", "DSP", "OSCall", system]),
@@ -133,7 +134,7 @@ let package = Package(
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CJack", "CALSA", "CCurses"]),
         .testTarget(name: "MIDITests", dependencies: ["MIDI", "TextOutput", "TestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-        .testTarget(name: "SFZTests", dependencies: ["SFZ", "CSndFile", "TestSupport"]),
+        .testTarget(name: "SFZTests", dependencies: ["SFZ", "CSndFile", "DSP", "MIDI", "TestSupport"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "MIDI", "TestSupport", "VoiceLoops"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "TextOutput", "TestSupport"]),

@@ -12,7 +12,7 @@ public struct SFZCurve: Sendable, Hashable {
 
 /// An SFZ instrument as read: its regions with everything they inherit applied, its curves and control
 /// settings, and what the text had that Backbeat does not take (unknown opcodes and headers, counted per
-/// name; diagnostics with file and line). Nothing here plays yet (docs/sfz.md).
+/// name; diagnostics with file and line). `soundFont(bank:)` makes it playable (SFZSoundFont.swift).
 public struct SFZInstrument: Sendable {
     /// The root file as named.
     public var path: String

@@ -97,8 +97,8 @@ struct EngineArguments: ParsableArguments {
     /// message (exit 2). `--sample-cache` (or `sampleCacheFallback`) bounds each SoundFont 3 font's cache.
     func loadSoundFont(fallback: [String]? = nil, sampleCacheFallback: Int? = nil) -> SoundFont? {
         let paths = sound.soundFont.isEmpty ? fallback ?? [] : sound.soundFont
-        guard !paths.isEmpty else { return nil }
-        return SoundFontFile.loadOrExit(paths, sampleCacheMiB: sound.sampleCache ?? sampleCacheFallback)
+        let base = paths.isEmpty ? nil : SoundFontFile.loadOrExit(paths, sampleCacheMiB: sound.sampleCache ?? sampleCacheFallback)
+        return InstrumentFile.loadOrExit(sound.instrument, over: base) // `--instrument` (InstrumentFile.swift)
     }
 
     /// How MIDI takes are written.

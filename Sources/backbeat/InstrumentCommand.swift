@@ -25,8 +25,8 @@ struct InstrumentCommand: ParsableCommand {
                 the diagnostics (bad values, malformed text, includes refused), each with its file and line. \
                 With --json, JSON lines: {"type":"instrument",...}, then one {"type":"sample",...} per sample \
                 and one object per velocity layer, round robin, key switch, CC, unknown opcode and diagnostic. \
-                A file that cannot be read prints why and exits with status 2. Playing SFZ is not built yet \
-                (docs/sfz.md).
+                A file that cannot be read prints why and exits with status 2. To play one: --instrument on \
+                run, --headless, render and play (docs/sfz.md).
                 """
         )
 

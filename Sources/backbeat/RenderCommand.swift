@@ -94,7 +94,8 @@ struct Render: ParsableCommand {
         }
 
         // A broken font ends here, before the output is opened.
-        let font = sound.soundFont.isEmpty ? nil : SoundFontFile.loadOrExit(sound.soundFont, command: "render", sampleCacheMiB: sound.sampleCache)
+        let soundFont = sound.soundFont.isEmpty ? nil : SoundFontFile.loadOrExit(sound.soundFont, command: "render", sampleCacheMiB: sound.sampleCache)
+        let font = InstrumentFile.loadOrExit(sound.instrument, over: soundFont, command: "render")
         // SoundFont 3: the samples the file reaches are decoded now, so a bad stream ends the render here.
         do {
             try OfflineRenderer.decodeSamples(messages, soundFont: font, channel: channel.map { UInt8($0 - 1) })

@@ -9,6 +9,9 @@ struct SoundArguments: ParsableArguments {
     @Option(name: .customLong("soundfont"), help: ArgumentHelp("Play through this SoundFont 2 file (.sf2, or SoundFont 3 .sf3) instead of the built-in patches: program changes and bank selects choose its presets, channel 10 its percussion bank. Given more than once, the fonts stack, the later on top, as FluidSynth stacks them: a preset is looked up from the top font down, and a bank no font has falls back as GS does (bank 0, or the standard drum kit) with a warning per channel. A broken font stops Backbeat before it plays (exit 2).", valueName: "path"), completion: .file(extensions: ["sf2", "sf3"]))
     var soundFont: [String] = []
 
+    @Option(name: .customLong("instrument"), help: ArgumentHelp("Play this SFZ instrument (.sfz: regions over WAV, FLAC, Ogg or AIFF samples, read through libsndfile) on the sample voices. FILE plays every channel's notes whatever their program (as sfizz does; the instrument's lochan/hichan still select); CH=FILE (repeatable) plays it on MIDI channel CH (1-16) only, the other channels keeping the SoundFont or the built-in synth. What it cannot play exactly is said as warnings; a missing sample names the file and line that wants it and stops Backbeat before it plays (exit 2). Opcodes: docs/sfz.md.", valueName: "[CH=]file"), completion: .file(extensions: ["sfz"]))
+    var instrument: [String] = []
+
     @Option(name: .customLong("sample-cache"), parsing: .unconditional, help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512). Playing live, the samples used longest ago are evicted beyond it; a render does not sound the samples its file needs beyond it. Config: sample_cache.", valueName: "MiB"),
             transform: NumberArgument.whole(1...1_048_576))
     var sampleCache: Int?
@@ -21,6 +24,7 @@ struct SoundArguments: ParsableArguments {
 
     func validate() throws {
         try SoundFontFile.validate(soundFont)
+        try InstrumentFile.validate(instrument)
     }
 }
 

@@ -30,6 +30,18 @@ public final class SoundFont: @unchecked Sendable {
     /// `presets.count`, stored so the real-time thread never touches the Swift array.
     public let presetCount: Int
 
+    /// Channels pinned to one preset whatever their bank and program (an SFZ instrument given to a channel,
+    /// SoundFont+Channels.swift): 16 preset keys (bank << 7 | program), -1 for a channel that selects as usual;
+    /// empty when no channel is pinned.
+    public let channelPresetKeys: [Int32]
+    /// The channels whose notes this font plays, one bit each: all 16, or those an instrument is pinned to
+    /// when no SoundFont plays the others (they keep the built-in synth).
+    public let playedChannels: UInt16
+    /// Each zone's note-on conditions beyond its ranges (SFZ regions' round robins, key switches...), parallel
+    /// to `zones`; empty when no zone has any (every SF2 font). Read by the real-time thread.
+    public let zoneRules: UnsafeBufferPointer<SampleZoneRule>
+    private let zoneRuleMemory: FixedArray<SampleZoneRule>
+
     /// A stack's fonts (`SoundFont.stacked`), bottom first, the last on top; empty for a font of one file.
     public let layers: [SoundFont]
     /// A stack's layer (index into `layers`) of each preset, in `presets` order; empty for one file.
@@ -53,8 +65,15 @@ public final class SoundFont: @unchecked Sendable {
                 sampleData: UnsafeBufferPointer<Int16>, sampleLowBytes: UnsafeBufferPointer<UInt8>?,
                 sampleNames: [String] = [], sampleStore: SoundFontSampleStore? = nil,
                 layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: [UInt8]? = nil,
+                channelPresetKeys: [Int32] = [], playedChannels: UInt16 = 0xFFFF, zoneRules: [SampleZoneRule] = [],
                 release: @escaping @Sendable () -> Void = {}) {
         self.path = path
+        let rules = zoneRules.count == zones.count ? zoneRules : []
+        let zoneRuleMemory = FixedArray(copying: rules)
+        self.zoneRules = UnsafeBufferPointer(start: zoneRuleMemory.baseAddress, count: rules.count)
+        self.zoneRuleMemory = zoneRuleMemory
+        self.channelPresetKeys = channelPresetKeys.count == 16 ? channelPresetKeys : []
+        self.playedChannels = playedChannels
         self.layers = layers
         self.presetLayers = presetLayers
         let sampleLayerMemory = FixedArray(copying: sampleLayers ?? [])

@@ -66,6 +66,11 @@ public struct SoundFontSample: BitwiseCopyable {
     /// 1 mono, 2 right, 4 left, 8 linked; 0x8000 set for ROM samples (not playable).
     public var type: UInt16
 
+    public init(start: UInt32, end: UInt32, loopStart: UInt32, loopEnd: UInt32, sampleRate: UInt32, originalPitch: UInt8,
+                pitchCorrection: Int8, link: UInt16, type: UInt16) {
+        (self.start, self.end, self.loopStart, self.loopEnd) = (start, end, loopStart, loopEnd)
+        (self.sampleRate, self.originalPitch, self.pitchCorrection, self.link, self.type) = (sampleRate, originalPitch, pitchCorrection, link, type)
+    }
 }
 
 /// A preset header (phdr) and where its zones are in `SoundFont.zones`.
@@ -76,6 +81,9 @@ public struct SoundFontPreset: Sendable, Equatable {
     public var zoneStart: Int32
     public var zoneCount: Int32
 
+    public init(name: String, bank: UInt16, program: UInt8, zoneStart: Int32, zoneCount: Int32) {
+        (self.name, self.bank, self.program, self.zoneStart, self.zoneCount) = (name, bank, program, zoneStart, zoneCount)
+    }
 }
 
 /// A font that cannot be loaded: the file, the chunk (e.g. "pdta/phdr") and the byte offset in the file.

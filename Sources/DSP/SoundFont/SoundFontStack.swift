@@ -39,6 +39,9 @@ extension SoundFont {
         }
 
         var presets: [SoundFontPreset] = [], presetLayers: [Int] = [], zones: [SoundFontZone] = []
+        // Zone rules (SFZ layers) follow their zones; none when no layer has any.
+        let ruled = fonts.contains { !$0.zoneRules.isEmpty }
+        var rules: [SampleZoneRule] = []
         presets.reserveCapacity(keys.count)
         for key in keys {
             let (layer, index) = winner[key]!
@@ -66,6 +69,7 @@ extension SoundFont {
                         zone.modulatorCount = 0
                     }
                     zones.append(zone)
+                    if ruled { rules.append(font.zoneRules.isEmpty ? SampleZoneRule() : font.zoneRules[z]) }
                 }
             }
             preset.zoneCount = Int32(zones.count) - preset.zoneStart
@@ -81,7 +85,7 @@ extension SoundFont {
                                  ? font.sampleNames : Array(repeating: "", count: font.samples.count)
                          },
                          layers: fonts, presetLayers: presetLayers,
-                         sampleLayers: layersOfSamples)
+                         sampleLayers: layersOfSamples, zoneRules: rules)
     }
 
     /// The fonts this one plays, bottom first: a stack's layers, else the font itself.

@@ -31,12 +31,18 @@ struct SoundFontTables: ~Copyable {
     /// zoneStart, zoneCount of each preset, in `SoundFont.presets` order.
     let presetZones: FixedArray<SIMD2<Int32>>
     let presetCount: Int
+    /// Each channel's pinned preset (`SoundFont.channelPresetKeys` found in `presets`), or -1.
+    let channelPins: FixedArray<Int32>
+    /// Each zone's note-on conditions (`SoundFont.zoneRules`), or nil when no zone has any.
+    let rules: UnsafePointer<SampleZoneRule>?
     /// One zero sample, the data of a layer without samples.
     private let silence: FixedArray<Int16>
 
     init(_ font: SoundFont?) {
         presetZones = FixedArray(font?.presets.count ?? 0, .zero)
         silence = FixedArray(1, 0)
+        channelPins = FixedArray(16, -1 as Int32)
+        for ch in 0..<16 { if let pinned = font?.pinnedPreset(channel: ch) { channelPins[ch] = Int32(pinned) } }
         let layers = font?.stack ?? []
         layerCount = max(layers.count, 1)
         layerData = FixedArray(layerCount, UnsafePointer(silence.baseAddress))
@@ -60,6 +66,7 @@ struct SoundFontTables: ~Copyable {
             sampleLayers = nil
             presetKeys = UnsafeBufferPointer(start: nil, count: 0)
             presetCount = 0
+            rules = nil
             return
         }
         zones = font.zones
@@ -68,6 +75,7 @@ struct SoundFontTables: ~Copyable {
         sampleLayers = font.sampleLayers.flatMap { $0.count >= font.samples.count ? $0.baseAddress : nil }
         presetKeys = font.presetKeys
         presetCount = font.presetCount
+        rules = font.zoneRules.count == font.zones.count && !font.zoneRules.isEmpty ? font.zoneRules.baseAddress : nil
         for (i, p) in font.presets.enumerated() {
             // A range outside the zone table would read past it: such a preset plays nothing.
             let valid = p.zoneStart >= 0 && p.zoneCount >= 0 && Int(p.zoneStart) + Int(p.zoneCount) <= font.zones.count

@@ -5,7 +5,8 @@
 struct SoundFontVoices: ~Copyable {
     /// Whether a font with presets is loaded.
     let hasFont: Bool
-    /// The channels whose notes start this kind's voices, one bit each (`Synth.noteKind`): all 16 with a font.
+    /// The channels whose notes start this kind's voices, one bit each (`Synth.noteKind`): all 16 with a font,
+    /// or those SFZ instruments are pinned to when no SoundFont plays the others (`SoundFont.playedChannels`).
     let channels: UInt16
     /// The font without reference counting, for the real-time thread's preset lookup.
     let fontReference: Unmanaged<SoundFont>?
@@ -17,6 +18,10 @@ struct SoundFontVoices: ~Copyable {
     let presetExchange: PresetExchange
     /// Channels whose controllers changed since the last slice (bit per channel).
     var dirty: UInt16 = 0
+    /// What the zones' note-on rules read and move (Synth+SampleZoneRules.swift), and the random numbers'
+    /// state (`lorand`/`hirand`: one number per note).
+    let ruleState: SampleZoneRuleState
+    var randomState: UInt32 = 0x2545_F491
     /// Whether groups are kept in their rows between slices (Synth+SampleLaneCache.swift; off for the tests'
     /// reference), and how many slices' groups were rendered from kept rows.
     var keepsGroups = true
@@ -30,12 +35,14 @@ struct SoundFontVoices: ~Copyable {
     init(_ soundFont: SoundFont?, slots count: Int) {
         let tables = SoundFontTables(soundFont)
         let playable = tables.presetCount > 0, layers = tables.layerCount
+        let ruledZones = tables.rules == nil ? 0 : tables.zones.count
         font = tables
         hasFont = playable
-        channels = playable ? 0xFFFF : 0
+        channels = playable ? (soundFont?.playedChannels ?? 0xFFFF) : 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
         slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers)
         presetExchange = PresetExchange()
+        ruleState = SampleZoneRuleState(zones: ruledZones)
     }
 }
 

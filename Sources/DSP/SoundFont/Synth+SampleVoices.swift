@@ -17,12 +17,16 @@ extension Synth {
         for v in 0..<slotLimit where voices.kind[v] == VoiceKind.sample {
             if voices.note[v] == note, isHeldNote(v, channel: ch) { voices.stage[v] = Stage.release }
         }
+        // SFZ zones' round robins, key switches... (Synth+SampleZoneRules.swift; nothing for an SF2 font).
+        chooseSampleZones(channel: ch, note: note, velocity: velocity, first: first, last: last)
         // Exclusive classes first, so the voices this note starts are not cut by their own class.
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
+            if !zoneChosen(z) { continue }
             let key = VoiceAllocator.exclusiveKey(Int(samples.font.zones[z].generators[SoundFontGenerator.exclusiveClass]), preset: p)
             if key != 0 { allocator.cut(voices, exclusive: key, channel: ch) }
         }
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
+            if !zoneChosen(z) { continue }
             startSampleVoice(zone: z, preset: p, channel: ch, note: note, velocity: velocity)
         }
         notePlayed(channel: ch, note: note) // portamento's origin for the next note (Synth+Portamento.swift)

@@ -62,6 +62,14 @@ extension Synth {
     @_noLocks
     func selectFontPreset(_ ch: Int) {
         guard let reference = samples.fontReference else { return }
+        // A channel pinned to an instrument plays it whatever its bank and program (SoundFont+Channels.swift).
+        let pinned = Int(samples.font.channelPins[ch])
+        if pinned >= 0 {
+            controls.midi.preset[ch] = Int32(pinned)
+            samples.presetExchange.playing[ch].store(pinned, ordering: .relaxed)
+            controls.midi.substitution[ch] = 0
+            return
+        }
         var bank = Int(controls.midi.controllers[ch * 128 + Int(Controller.bankSelect.rawValue)])
         let program = Int(controls.midi.program[ch])
         let percussion = isDrumPart(ch, bank: bank) // the one rule (Synth+Drums.swift)

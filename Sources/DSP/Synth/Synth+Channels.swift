@@ -33,6 +33,7 @@ extension Synth {
         case .noteOff, .noteOn:
             if isMono(ch) { if monoNoteOff(channel: ch, note: d1) { break } }
             noteOff(channel: ch, note: d1)
+            if kind == VoiceKind.sample { startReleaseZones(channel: ch, note: d1) } // SFZ release triggers
         case .controlChange: controlChange(channel: ch, controller: Controller(d1), value: d2)
         case .programChange:
             controls.channels[ch].drumKit = drums.kit.kitOfProgram[Int(d1)] // on a drum part, the kit (DrumKits.swift)

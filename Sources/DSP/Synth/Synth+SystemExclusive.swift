@@ -87,7 +87,9 @@ extension Synth {
             controls.channels[ch].drumKit = 0
         }
         resetChannelTuning()
-        if samples.hasFont { resetFontChannels() } else { selectPatch(Int(builtIn.patches.programs[0]), channel: nil) } // GM program 0
+        if samples.hasFont { resetFontChannels() }
+        // GM program 0 on the built-in channels (all without a font; those no pinned instrument plays with one).
+        if samples.channels != 0xFFFF { selectPatch(Int(builtIn.patches.programs[0]), channel: nil) }
         resetEffects(sends: true) // Synth+Effects.swift
     }
 }

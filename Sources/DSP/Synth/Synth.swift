@@ -155,7 +155,7 @@ public final class Synth: @unchecked Sendable {
         self.soundFont = soundFont
         builtIn = BuiltInVoices(slots: slotCount)
         samples = SoundFontVoices(soundFont, slots: slotCount)
-        drums = DrumVoices(count: samples.hasFont ? 1 : slotCount)
+        drums = DrumVoices(count: samples.channels == 0xFFFF ? 1 : slotCount)
         mix = SynthMix(frames: 1, sampleRate: 44_100, patches: builtIn.patches.count)
 
         for p in 0..<builtIn.patches.count { loadPatch(p) }

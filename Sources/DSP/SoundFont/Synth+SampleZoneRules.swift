@@ -1,0 +1,88 @@
+import MIDI
+
+// The note-on choices SF2 has no word for, made for SFZ zones (SampleZoneRule.swift) on the rendering thread
+// from tables made at load: nothing is allocated. At a note-on, `chooseSampleZones` marks which of the
+// preset's zones the note starts (the key-switch key moves the channel's switch first; each zone in the note's
+// ranges counts its round robin; one random number serves the note). At the note-off, the release-trigger
+// zones the note-on's velocity reaches start. Fonts without rules skip all of it.
+
+extension Synth {
+    /// Marks in `ruleState.chosen` the zones first..<last that note `note` at `velocity` starts on `ch`.
+    @_noLocks
+    func chooseSampleZones(channel ch: Int, note: UInt8, velocity: UInt8, first: Int, last: Int) {
+        guard let rules = samples.font.rules else { return }
+        for z in first..<last where Int(rules[z].switchKey) == Int(note) {
+            samples.ruleState.switchKey[ch] = Int8(truncatingIfNeeded: note)
+            break
+        }
+        samples.ruleState.noteVelocity[ch * 128 + Int(note)] = velocity
+        let random = nextRandom()
+        // No `&&` below: its right side is an autoclosure capturing self, which the checker sees as a retain.
+        for z in first..<last {
+            var plays: UInt8 = 0
+            if !rules[z].onRelease {
+                if zoneContains(z, key: note, velocity: velocity) {
+                    plays = ruleHolds(z, rules[z], channel: ch, random: random) ? 1 : 0
+                }
+            }
+            samples.ruleState.chosen[z] = plays
+        }
+    }
+
+    /// Whether zone `z` is chosen by the last `chooseSampleZones` (every zone of a font without rules).
+    @_noLocks @inline(__always)
+    func zoneChosen(_ z: Int) -> Bool {
+        if samples.font.rules == nil { return true }
+        return samples.ruleState.chosen[z] != 0
+    }
+
+    /// At the note-off of `note` on `ch`: the preset's release-trigger zones for the key and the note-on's
+    /// velocity start now.
+    @_noLocks
+    func startReleaseZones(channel ch: Int, note: UInt8) {
+        guard let rules = samples.font.rules else { return }
+        let p = Int(controls.midi.preset[ch]), presets = samples.font.presetCount
+        guard p >= 0 && p < presets else { return }
+        let velocity = samples.ruleState.noteVelocity[ch * 128 + Int(note)]
+        guard velocity > 0 else { return }
+        samples.ruleState.noteVelocity[ch * 128 + Int(note)] = 0
+        let range = samples.font.presetZones[p]
+        let first = Int(range[0]), last = first + Int(range[1])
+        let random = nextRandom()
+        for z in first..<last where rules[z].onRelease {
+            if !zoneContains(z, key: note, velocity: velocity) { continue }
+            if ruleHolds(z, rules[z], channel: ch, random: random) {
+                startSampleVoice(zone: z, preset: p, channel: ch, note: note, velocity: velocity)
+            }
+        }
+    }
+
+    /// The key switch, the controller range, then the round robin (counted only for a zone that passed the
+    /// others, as sfizz counts), then the random range.
+    @_noLocks
+    func ruleHolds(_ z: Int, _ rule: SampleZoneRule, channel ch: Int, random: Float) -> Bool {
+        if rule.switchKey >= 0 {
+            let last = samples.ruleState.switchKey[ch]
+            if (last >= 0 ? last : rule.switchDefault) != rule.switchKey { return false }
+        }
+        if rule.controller >= 0 && rule.controller < 128 {
+            let value = controls.midi.controllers[ch * 128 + Int(rule.controller)]
+            if value < rule.controllerLow || value > rule.controllerHigh { return false }
+        }
+        if rule.sequenceLength > 1 {
+            let count = samples.ruleState.sequenceCounters[z]
+            samples.ruleState.sequenceCounters[z] = (count &+ 1) % UInt16(rule.sequenceLength)
+            if count != UInt16(rule.sequencePosition) &- 1 { return false }
+        }
+        if random < rule.randomLow { return false }
+        if rule.randomHigh >= 1 { return true }
+        return random < rule.randomHigh
+    }
+
+    /// The next of the synth's random numbers, 0 <= r < 1 (a 32-bit linear congruential generator).
+    @_noLocks @inline(__always)
+    func nextRandom() -> Float {
+        samples.randomState = samples.randomState &* 1_664_525 &+ 1_013_904_223
+        return Float(samples.randomState >> 8) * (1.0 / 16_777_216.0)
+    }
+}

@@ -1,0 +1,196 @@
+import DSP
+import Glibc
+
+// One region's opcodes as SoundFont 2 generators (docs/sfz.md has the table: what maps exactly, what is
+// approximated, what is left out). Units: SF2 times are timecents (1200 log2 seconds), pitches cents,
+// levels centibels of attenuation, the filter cutoff absolute cents (1200 log2 (Hz / 8.176)).
+
+extension SFZRegion {
+    /// The region's note-on conditions beyond its key and velocity ranges (round robin, random range, key
+    /// switch, one CC range, release trigger), or nil when it cannot play: no key, `end=0` or below, or what
+    /// is not built yet (`trigger=release_key`/`legato`, `sw_down`/`sw_up`/`sw_previous`).
+    func noteRule(notes: inout SFZNotes) -> SampleZoneRule? {
+        if keys.low < 0 || keys.high < keys.low || velocities.high < velocities.low { return nil }
+        if end.map({ $0 <= 0 }) == true { return nil }
+        var rule = SampleZoneRule()
+        switch trigger {
+        case .attack, .first: break
+        case .release: rule.onRelease = true
+        case .releaseKey, .legato:
+            notes.add("trigger=\(trigger.rawValue) (not played yet)")
+            return nil
+        }
+        if switchDown != nil || switchUp != nil || switchPrevious != nil {
+            notes.add("sw_down/sw_up/sw_previous regions (not played yet)")
+            return nil
+        }
+        rule.sequenceLength = UInt8(clamping: seqLength)
+        rule.sequencePosition = UInt8(clamping: seqPosition)
+        rule.randomLow = Float(random.low)
+        rule.randomHigh = Float(random.high)
+        if let switchLast { rule.switchKey = Int8(clamping: switchLast) }
+        if let switchDefault { rule.switchDefault = Int8(clamping: switchDefault) }
+        let ranges = ccRanges.filter { $0.value != SFZRange(0, 127) }.sorted { $0.key < $1.key }
+        if let (cc, range) = ranges.first {
+            guard cc < 128 else {
+                notes.add("loccN/hiccN above CC 127 (ignored)")
+                return rule
+            }
+            rule.controller = Int16(cc)
+            rule.controllerLow = UInt8(clamping: max(range.low, 0))
+            rule.controllerHigh = UInt8(clamping: min(range.high, 127))
+            if ranges.count > 1 { notes.add("loccN/hiccN on more than one CC (the lowest CC's range is checked)") }
+        }
+        return rule
+    }
+
+    /// The region's loop mode: its `loop_mode`, else a loop when the file has one.
+    func loopMode(fileLoop: SampleLoop?) -> SFZLoopMode { loopMode ?? (fileLoop != nil || loopEnd != nil ? .loopContinuous : .noLoop) }
+
+    func loops(fileLoop: SampleLoop?) -> Bool {
+        let mode = loopMode(fileLoop: fileLoop)
+        return mode == .loopContinuous || mode == .loopSustain
+    }
+
+    var sampleName: String {
+        switch sample {
+        case .file(let path)?: path.split(separator: "/").last.map(String.init) ?? path
+        case .generator(let generator)?: generator.rawValue
+        case nil: ""
+        }
+    }
+
+    /// The sample header of one channel of the region's sample: `offset` and `end` cut it, the loop is the
+    /// opcodes' (`loop_start`/`loop_end`, end included) else the file's, else the whole sample (a generated
+    /// wave loops whole). Nil when nothing is left to play.
+    func sampleHeader(_ span: SFZSampleData.Span, rate: Int, root: Int, fileLoop: SampleLoop?, generated: Bool,
+                      notes: inout SFZNotes) -> SoundFontSample? {
+        let frames = span.frames
+        let first = generated ? 0 : min(offset, frames)
+        let last = generated ? frames : min(end.map { $0 + 1 } ?? frames, frames)
+        guard last > first else { return nil }
+        var loopLow = first, loopHigh = last
+        if generated {
+            (loopLow, loopHigh) = (0, frames)
+        } else if loops(fileLoop: fileLoop) {
+            loopLow = min(max(loopStart ?? fileLoop?.start ?? 0, first), last)
+            loopHigh = min(max(loopEnd.map { $0 + 1 } ?? fileLoop.map { $0.end + 1 } ?? last, loopLow), last)
+        }
+        return SoundFontSample(start: UInt32(span.start + first), end: UInt32(span.start + last),
+                               loopStart: UInt32(span.start + loopLow), loopEnd: UInt32(span.start + loopHigh),
+                               sampleRate: UInt32(clamping: rate), originalPitch: UInt8(clamping: min(max(root, 0), 127)),
+                               pitchCorrection: 0, link: 0, type: 1)
+    }
+
+    /// The zone that plays sample header `sample` for this region. `stereoPan` is -500 or 500 for the left and
+    /// right of a stereo sample (0 mono); `loops` whether the sample loops.
+    func zone(sample: Int, root: Int, stereoPan: Int, loops: Bool, notes: inout SFZNotes) -> SoundFontZone {
+        typealias G = SoundFontGenerator
+        var zone = SoundFontZone()
+        zone.keyLow = UInt8(clamping: keys.low)
+        zone.keyHigh = UInt8(clamping: min(keys.high, 127))
+        zone.velocityLow = UInt8(clamping: max(velocities.low, 0))
+        zone.velocityHigh = UInt8(clamping: min(velocities.high, 127))
+        zone.sample = Int32(sample)
+        zone.generators[G.sampleID] = Int32(sample)
+        zone.generators[G.overridingRootKey] = Int32(min(max(root, 0), 127))
+
+        // Pitch: transpose and tune as coarse and fine tune, pitch_keytrack as scale tuning.
+        let cents = transpose * 100 + tune
+        zone.generators[G.coarseTune] = Int32(cents / 100)
+        zone.generators[G.fineTune] = Int32(cents % 100)
+        zone.generators[G.scaleTuning] = Int32(pitchKeytrack)
+
+        // Loops: loop_sustain is SF2's "loop until release", one_shot plays on through a long release.
+        let mode = loopMode ?? (loops ? .loopContinuous : .noLoop)
+        zone.generators[G.sampleModes] = !loops ? 0 : mode == .loopSustain ? 3 : 1
+
+        // Level: volume (dB) and amplitude (%) as attenuation (the voices read the generator at 0.4 of its
+        // value, FluidSynth's reading, so it is divided by 0.4 here), what is above 0 dB as Backbeat's gain
+        // generator, which also lifts the level from FluidSynth's to sfizz's (`sfizzLevel`).
+        let decibels = volume + 20 * log10(max(amplitude, 0.0001) / 100)
+        zone.generators[G.initialAttenuation] = Int32((-10 * min(decibels, 0) / 0.4).rounded())
+        let lift = Self.sfizzLevel + 10 * max(decibels, 0)
+        zone.generators[G.gain] = Int32(min(lift, Double(G.maximumGain)).rounded())
+        if lift > Double(G.maximumGain) { notes.add("volume above +\(Int(Double(G.maximumGain) - Self.sfizzLevel) / 10) dB (played at that)") }
+        zone.generators[G.pan] = Int32(min(max(Int((pan * 5).rounded()) + stereoPan, -500), 500))
+        if width != 100 || position != 0 { notes.add("width/position (ignored)") }
+
+        // The volume envelope: ampeg_*. Its sustain is a level in percent, SF2's centibels below full.
+        zone.generators[G.delayVolEnv] = Self.timecents(ampEG.delay + delay)
+        zone.generators[G.attackVolEnv] = Self.timecents(ampEG.attack)
+        zone.generators[G.holdVolEnv] = Self.timecents(ampEG.hold)
+        zone.generators[G.decayVolEnv] = Self.timecents(ampEG.decay)
+        zone.generators[G.sustainVolEnv] = Self.centibels(percent: ampEG.sustain)
+        zone.generators[G.releaseVolEnv] = Self.timecents(ampEG.release)
+        if mode == .oneShot {
+            zone.generators[G.releaseVolEnv] = 8000 // the note-off barely touches it: the sample plays to its end
+            notes.add("one_shot (played through a 100 s release)")
+        }
+        if ampEG.start != 0 || !ampEG.velocity.isEmpty || !ampEG.onCC.isEmpty { notes.add("ampeg_start, vel2*, *_onccN (ignored)") }
+        if delay != 0 { notes.add("delay (the volume envelope's delay: the sample starts at the note)") }
+
+        // The modulation envelope: fileg_* (to the cutoff) or pitcheg_* (to the pitch); one shape for both.
+        let filterShaped = filterEG.depth != 0, pitchShaped = pitchEG.depth != 0
+        if filterShaped || pitchShaped {
+            let eg = filterShaped ? filterEG : pitchEG
+            zone.generators[G.delayModEnv] = Self.timecents(eg.delay)
+            zone.generators[G.attackModEnv] = Self.timecents(eg.attack)
+            zone.generators[G.holdModEnv] = Self.timecents(eg.hold)
+            zone.generators[G.decayModEnv] = Self.timecents(eg.decay)
+            zone.generators[G.sustainModEnv] = Int32((1000 - 10 * min(max(eg.sustain, 0), 100)).rounded())
+            zone.generators[G.releaseModEnv] = Self.timecents(eg.release)
+            zone.generators[G.modEnvToFilterFc] = Int32(filterEG.depth.rounded())
+            zone.generators[G.modEnvToPitch] = Int32(pitchEG.depth.rounded())
+            if filterShaped && pitchShaped { notes.add("fileg_ and pitcheg_ together (pitch follows fileg's shape)") }
+        }
+
+        // The filter: a 2-pole low-pass; other types are left out.
+        if let cutoff {
+            switch filterType {
+            case .lpf2p, .lpf2pSV, .lpf1p, .lpf4p, .lpf6p:
+                if filterType != .lpf2p && filterType != .lpf2pSV { notes.add("fil_type \(filterType.rawValue) (played as lpf_2p)") }
+                zone.generators[G.initialFilterFc] = Int32(min(max(1200 * log2(max(cutoff, 1) / 8.176), 1500), 13500).rounded())
+                zone.generators[G.initialFilterQ] = Int32(min(max(resonance * 10, 0), 960).rounded())
+            default:
+                notes.add("fil_type \(filterType.rawValue) (no filter)")
+            }
+        }
+
+        // v1 LFOs: pitchlfo as the vibrato LFO, amplfo and fillfo on the modulation LFO (amplfo's rate first).
+        if pitchLFO.depth != 0 && pitchLFO.frequency > 0 {
+            zone.generators[G.freqVibLFO] = Self.absoluteCents(pitchLFO.frequency)
+            zone.generators[G.delayVibLFO] = Self.timecents(pitchLFO.delay)
+            zone.generators[G.vibLFOToPitch] = Int32(pitchLFO.depth.rounded())
+        }
+        let modLFO = ampLFO.depth != 0 && ampLFO.frequency > 0 ? ampLFO : filterLFO
+        if modLFO.frequency > 0 && (ampLFO.depth != 0 || filterLFO.depth != 0) {
+            zone.generators[G.freqModLFO] = Self.absoluteCents(modLFO.frequency)
+            zone.generators[G.delayModLFO] = Self.timecents(modLFO.delay)
+            zone.generators[G.modLFOToVolume] = Int32((-10 * ampLFO.depth).rounded())
+            zone.generators[G.modLFOToFilterFc] = Int32(filterLFO.depth.rounded())
+        }
+
+        // A group that turns itself off (hi-hats: group=1 off_by=1) is an SF2 exclusive class.
+        if let offBy, offBy == group, (1...127).contains(group) { zone.generators[G.exclusiveClass] = Int32(group) }
+        return zone
+    }
+
+    /// How much louder sfizz plays a sample than the SoundFont voices play an SF2 zone of the same level
+    /// (they play at FluidSynth's gain of 0.2): 9.63 dB, measured by SFZAgainstSfizzTests (a mono sine at
+    /// velocity 127, 100 and 64, volume 0 and -12 dB: the same difference each time), in cB.
+    static let sfizzLevel = 96.0
+
+    /// Seconds as timecents; 0 (and below a millisecond's tenth) as SF2's instant -12000.
+    static func timecents(_ seconds: Double) -> Int32 {
+        seconds <= 0.0001 ? -12000 : Int32(min(max(1200 * log2(seconds), -12000), 8000).rounded())
+    }
+
+    /// A level in percent as centibels of attenuation (0 % is SF2's 144 dB).
+    static func centibels(percent: Double) -> Int32 {
+        percent <= 0 ? 1440 : Int32(min(max(-200 * log10(min(percent, 100) / 100), 0), 1440).rounded())
+    }
+
+    /// Hz as absolute cents (1200 log2 (Hz / 8.176)).
+    static func absoluteCents(_ hertz: Double) -> Int32 { Int32((1200 * log2(hertz / 8.176)).rounded()) }
+}

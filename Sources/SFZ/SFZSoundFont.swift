@@ -1,0 +1,182 @@
+import DSP
+import Glibc
+
+// An SFZ instrument made playable by the SoundFont sample voices: its regions become `SoundFontZone`s (one
+// per region, two for a stereo sample, panned left and right as an SF2 stereo pair), its samples are decoded
+// through libsndfile into the font's 16-bit frames and low bytes, and its opcodes become SF2 generators and
+// modulator amounts (SFZRegion+Generators.swift; the table is in docs/sfz.md). The work is done here, off
+// the real-time thread, once: the voices play the result exactly as they play a SoundFont.
+
+/// An SFZ instrument that cannot play: what is wrong and, when the text says it, where.
+public struct SFZPlayError: Error, Sendable, CustomStringConvertible {
+    public var location: SFZLocation?
+    public var message: String
+
+    public init(_ location: SFZLocation?, _ message: String) { (self.location, self.message) = (location, message) }
+
+    /// "file:line: message", or "message".
+    public var description: String { location.map { "\($0): \(message)" } ?? message }
+}
+
+/// An instrument as a font: the font, the preset each MIDI channel plays (regions with `lochan`/`hichan`
+/// make channels differ; most instruments have one preset for all 16), and what was approximated or left
+/// out, one line per kind with a count.
+public struct SFZSoundFont {
+    public var font: SoundFont
+    /// Preset key (bank << 7 | program) of channel 0...15's preset.
+    public var channelPresetKeys: [Int32]
+    public var notes: [String]
+}
+
+extension SFZInstrument {
+    /// The bank numbers the instrument's presets take from `bank` up (at most 16 of them): banks no MIDI bank
+    /// select reaches (above 255), so stacking it over a SoundFont shadows none of its presets.
+    public static let firstBank = 0x400
+
+    /// Decodes the samples and builds the font. Throws for a sample file that is missing or unreadable (naming
+    /// the `sample=` line that wants it) and for an instrument with no region that can play.
+    public func soundFont(bank: Int = SFZInstrument.firstBank) throws(SFZPlayError) -> SFZSoundFont {
+        var data = SFZSampleData()
+        var lookup = SFZSampleLookup()
+        var files: [String: SFZSampleData.File] = [:]
+        var waves: [SFZGenerator: SFZSampleData.Span] = [:]
+        var samples: [SoundFontSample] = [], names: [String] = []
+        var regionZones: [[SoundFontZone]] = [], regionRules: [SampleZoneRule] = []
+        var notes = SFZNotes()
+        var modulators = SFZModulators()
+
+        for region in regions {
+            regionRules.append(SampleZoneRule())
+            guard let source = region.sample else { notes.add("regions without a sample= (skipped)"); regionZones.append([]); continue }
+            guard let rule = region.noteRule(notes: &notes) else { regionZones.append([]); continue }
+            regionRules[regionRules.count - 1] = rule
+            var sides: [(span: SFZSampleData.Span, rate: Int, type: UInt16)] = []
+            var fileLoop: SampleLoop?, fileRoot: Int?, periodic = false
+            switch source {
+            case .file(let path):
+                if files[path] == nil {
+                    guard let found = lookup.find(path) else {
+                        throw SFZPlayError(region.sampleLocation ?? region.location, "sample '\(path)' is missing")
+                    }
+                    do {
+                        files[path] = try data.appendFile(found)
+                    } catch {
+                        throw SFZPlayError(region.sampleLocation ?? region.location, "sample \(error.description)")
+                    }
+                }
+                let file = files[path]!
+                fileLoop = file.loop
+                fileRoot = file.rootKey
+                if file.channels.count == 2 {
+                    sides = [(file.channels[0], file.sampleRate, 4), (file.channels[1], file.sampleRate, 2)]
+                } else if let mono = file.channels.first {
+                    sides = [(mono, file.sampleRate, 1)]
+                }
+            case .generator(let generator):
+                if waves[generator] == nil { waves[generator] = data.appendWave(generator) }
+                periodic = generator != .noise && generator != .gaussianNoise
+                // One cycle at the key centre's pitch (noise at 48 kHz, whatever the key).
+                let hertz = 440 * pow(2, Double(region.pitchKeycenter - 69) / 12)
+                let rate = periodic ? Int((hertz * Double(SFZSampleData.cycleFrames)).rounded()) : 48_000
+                sides = [(waves[generator]!, max(rate, 1), 1)]
+            }
+            guard !sides.isEmpty else { regionZones.append([]); continue }
+            let root = region.pitchKeycenterFromSample ? (fileRoot ?? 60) : region.pitchKeycenter
+            var zones: [SoundFontZone] = []
+            let first = samples.count
+            for (side, entry) in sides.enumerated() {
+                guard let header = region.sampleHeader(entry.span, rate: entry.rate, root: root, fileLoop: fileLoop,
+                                                       generated: source.isGenerator, notes: &notes) else { break }
+                var header2 = header
+                header2.type = entry.type
+                header2.link = sides.count == 2 ? UInt16(truncatingIfNeeded: first + 1 - side) : 0
+                samples.append(header2)
+                names.append(region.sampleName)
+                let stereoPan = sides.count == 2 ? (side == 0 ? -500 : 500) : 0
+                var zone = region.zone(sample: samples.count - 1, root: root, stereoPan: stereoPan,
+                                       loops: periodic || region.loops(fileLoop: fileLoop), notes: &notes)
+                modulators.assign(&zone, ampVeltrack: region.ampVeltrack)
+                zones.append(zone)
+            }
+            regionZones.append(zones.count == sides.count ? zones : [])
+        }
+
+        // One preset per distinct set of regions the channels play (lochan/hichan), channels sharing it.
+        var presets: [SoundFontPreset] = [], allZones: [SoundFontZone] = [], allRules: [SampleZoneRule] = []
+        var keys = [Int32](repeating: -1, count: 16)
+        var presetOfSet: [[Int]: Int32] = [:]
+        for channel in 0..<16 {
+            let set = regions.indices.filter { !regionZones[$0].isEmpty && regions[$0].channels.low <= channel + 1 && channel + 1 <= regions[$0].channels.high }
+            if let key = presetOfSet[set] { keys[channel] = key; continue }
+            let presetBank = bank + presets.count
+            let key = Int32(presetBank << 7)
+            let start = allZones.count
+            for r in set {
+                allZones += regionZones[r]
+                allRules += repeatElement(regionRules[r], count: regionZones[r].count)
+            }
+            presets.append(SoundFontPreset(name: presets.isEmpty ? displayName : "\(displayName) (channel \(channel + 1))",
+                                           bank: UInt16(truncatingIfNeeded: presetBank), program: 0,
+                                           zoneStart: Int32(start), zoneCount: Int32(allZones.count - start)))
+            presetOfSet[set] = key
+            keys[channel] = key
+        }
+        guard !allZones.isEmpty else {
+            throw SFZPlayError(nil, "'\(path)': no region can play (\(regions.isEmpty ? "it has no <region>" : "none has a sample and keys to play"))")
+        }
+        let memory = data.memory()
+        let font = SoundFont(path: path, name: displayName, presets: presets, zones: allZones, modulators: modulators.table,
+                             samples: samples, sampleData: memory.data, sampleLowBytes: memory.low, sampleNames: names,
+                             zoneRules: allRules.allSatisfy { $0 == SampleZoneRule() } ? [] : allRules, release: memory.release)
+        return SFZSoundFont(font: font, channelPresetKeys: keys, notes: notes.lines)
+    }
+
+    /// The instrument's name: its file name without `.sfz`.
+    var displayName: String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        return file.lowercased().hasSuffix(".sfz") ? String(file.dropLast(4)) : file
+    }
+}
+
+extension SFZSample {
+    var isGenerator: Bool { if case .generator = self { true } else { false } }
+}
+
+/// What the translation approximated or left out, counted per kind, said once each.
+struct SFZNotes {
+    private var counts: [String: Int] = [:]
+    private var order: [String] = []
+
+    mutating func add(_ note: String) {
+        if counts[note] == nil { order.append(note) }
+        counts[note, default: 0] += 1
+    }
+
+    var lines: [String] { order.map { "\($0): \(counts[$0]!) region\(counts[$0]! == 1 ? "" : "s")" } }
+}
+
+/// The zones' modulator lists: SoundFont 2's defaults, velocity to attenuation scaled by `amp_veltrack`, no
+/// velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given) and no vibrato from the mod wheel or
+/// channel pressure (sfizz has none); one list per distinct amount.
+struct SFZModulators {
+    private(set) var table: [SoundFontModulator] = []
+    private var starts: [Int32: Int32] = [:]
+
+    /// Points `zone` at the list for `ampVeltrack` (percent; a negative one is taken as 0).
+    mutating func assign(_ zone: inout SoundFontZone, ampVeltrack: Double) {
+        let amount = Int32((960 * max(ampVeltrack, 0) / 100).rounded())
+        let start: Int32
+        if let known = starts[amount] { start = known } else {
+            start = Int32(table.count)
+            var list = SoundFontModulator.defaults
+            list[0].amount = amount // velocity → attenuation
+            list[1].amount = 0      // velocity → filter cutoff
+            list[2].amount = 0      // channel pressure → vibrato: sfizz has neither
+            list[3].amount = 0      // CC1 → vibrato
+            table += list
+            starts[amount] = start
+        }
+        zone.modulatorStart = start
+        zone.modulatorCount = Int32(SoundFontModulator.defaults.count)
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import DSP
+import Engine
+import Foundation
+import SFZ
+
+/// `--instrument FILE.sfz` and `--instrument CH=FILE.sfz`: SFZ instruments played by the sample voices, on
+/// every channel or on one, over the SoundFont (or beside the built-in synth) the other channels play.
+enum InstrumentFile {
+    /// One `--instrument` value: the channel (1...16) it is given, or nil for every channel, and the file.
+    struct Assignment: Equatable {
+        var channel: Int?
+        var path: String
+
+        /// "FILE" or "CH=FILE" (CH 1...16): only a value whose text before its first "=" is a whole number is
+        /// read as a channel, so a file name with "=" in it is taken whole.
+        init(_ text: String) throws {
+            if let equals = text.firstIndex(of: "="), let number = Int(text[..<equals]) {
+                guard (1...16).contains(number) else {
+                    throw ValidationError("--instrument \(text): the channel is \(number); channels are 1...16")
+                }
+                channel = number
+                path = String(text[text.index(after: equals)...])
+            } else {
+                channel = nil
+                path = text
+            }
+            if path.isEmpty { throw ValidationError("--instrument \(text): no file name") }
+        }
+    }
+
+    /// The most instruments one run loads (each takes 16 banks above the MIDI-reachable ones).
+    static let maximum = 16
+
+    static func validate(_ values: [String]) throws {
+        let assignments = try values.map(Assignment.init)
+        if assignments.count > maximum { throw ValidationError("--instrument is given \(assignments.count) times; at most \(maximum)") }
+        if assignments.filter({ $0.channel == nil }).count > 1 {
+            throw ValidationError("--instrument without a channel is given more than once; give the others as CH=FILE")
+        }
+        let channels = assignments.compactMap(\.channel)
+        if Set(channels).count != channels.count {
+            throw ValidationError("--instrument gives a channel two instruments")
+        }
+    }
+
+    /// `base` (the SoundFont or stack, or nil) with the instruments `values` name stacked on top and pinned to
+    /// their channels; `base` itself without any. An instrument that cannot play ends Backbeat with its
+    /// file:line (exit 2); what the translation approximated is said as warnings.
+    static func loadOrExit(_ values: [String], over base: SoundFont?, command: String? = nil) -> SoundFont? {
+        guard !values.isEmpty else { return base }
+        let prefix = command.map { "backbeat \($0): " } ?? "backbeat: "
+        let assignments: [Assignment]
+        do {
+            try validate(values)
+            assignments = try values.map(Assignment.init)
+        } catch {
+            Console.message("\(error)", prefix: prefix)
+            exit(2)
+        }
+        var layers = base?.stack ?? []
+        var pins: [Int: Int32] = [:]
+        // The channel-less instrument first, so a CH= one replaces it on its channel.
+        let ordered = assignments.filter { $0.channel == nil } + assignments.filter { $0.channel != nil }
+        for (i, assignment) in ordered.enumerated() {
+            let loaded = load(assignment.path, bank: SFZInstrument.firstBank + 16 * i, prefix: prefix)
+            layers.append(loaded.font)
+            if let channel = assignment.channel {
+                pins[channel - 1] = loaded.channelPresetKeys[channel - 1]
+            } else {
+                for ch in 0..<16 { pins[ch] = loaded.channelPresetKeys[ch] }
+            }
+        }
+        guard layers.count <= SoundFont.maxLayers else {
+            Console.message("\(layers.count) fonts and instruments; at most \(SoundFont.maxLayers)", prefix: prefix)
+            exit(2)
+        }
+        var played: UInt16 = base == nil ? 0 : 0xFFFF
+        for ch in pins.keys { played |= 1 << UInt16(ch) }
+        return SoundFont.stacked(layers).pinning(pins, played: played)
+    }
+
+    /// The instrument at `path` (a leading `~/` is the home directory) as a font, its diagnostics said as
+    /// warnings; one that cannot be read or played ends Backbeat (exit 2).
+    static func load(_ path: String, bank: Int, prefix: String) -> SFZSoundFont {
+        let expanded = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst(1) : path
+        do {
+            let instrument = try SFZInstrument.load(path: expanded)
+            for diagnostic in instrument.diagnostics { Console.message("warning: \(diagnostic)", prefix: prefix) }
+            if !instrument.unknownOpcodes.isEmpty {
+                let names = instrument.unknownOpcodes.map { "\($0.name) (\($0.count))" }.joined(separator: ", ")
+                Console.message("warning: '\(path)': opcodes Backbeat does not know: \(names)", prefix: prefix)
+            }
+            let playable = try instrument.soundFont(bank: bank)
+            for note in playable.notes { Console.message("warning: '\(path)': approximated: \(note)", prefix: prefix) }
+            OutputFile.protect(expanded) // no render or recording may write over the instrument
+            return playable
+        } catch let error as SFZPlayError {
+            Console.message("\(error)", prefix: prefix)
+        } catch {
+            Console.message("\(error)", prefix: prefix)
+        }
+        exit(2)
+    }
+}
