@@ -37,7 +37,7 @@ public final class Workstation {
     public private(set) var log = MonitorLog()
     public private(set) var held = HeldNotes()
     /// Each channel's bank and sound controllers as delivered (program names, the synth panel's rows).
-    public private(set) var channels = ChannelTracker()
+    public internal(set) var channels = ChannelTracker()
     public internal(set) var keyboard: ComputerKeyboard
     public private(set) var focus: PanelID = .monitor
     public private(set) var playMode = false
@@ -48,6 +48,8 @@ public final class Workstation {
     public internal(set) var quitRequested = false
     /// The preset name being typed in the status line (`s` in the synth panel); nil when not asked for.
     public internal(set) var presetPrompt: String?
+    /// The bar or time being typed in the status line (`J`, the song player); nil when not asked for.
+    public internal(set) var seekPrompt: String?
     /// The preset browser, while open (Enter or `/` on the synth panel): keys type its search.
     public internal(set) var browser: PresetBrowser?
     /// The preset last loaded or saved, for `[` `]` to move on from.
@@ -235,6 +237,7 @@ public final class Workstation {
         defer { keepFocusVisible(layout) }
         if key == .resize { return }
         if presetPrompt != nil { return handlePrompt(key) }
+        if seekPrompt != nil { return handleSeekPrompt(key) }
         if browser != nil { return handleBrowser(key) }
         if showHelp {
             switch key {
@@ -320,6 +323,8 @@ public final class Workstation {
         case .resetClip: meters.resetClip(); lastMeters = []; say("clip lamps and holds reset")
         case .demo: say(actions.toggleDemo())
         case .transport(let request): say(actions.transport(request))
+        case .typeSeek: startSeekPrompt()
+        case .abLoop(let key): say(abLoop(key))
         case .recordMIDI: say(actions.toggleMIDIRecording())
         case .recordAudio: say(actions.toggleAudioRecording())
         case .recordTake: say(actions.toggleTake())
@@ -344,35 +349,6 @@ public final class Workstation {
 
     /// The synth panel's rows for the synth playing (a SoundFont's are fewer).
     var synthRows: [SynthRow] { SynthRow.rows(soundFont: (synthView ?? engine.synthView()).soundFont != nil) }
-
-    func change(_ row: SynthRow, steps: Int) {
-        switch row {
-        case .patch: changePatch(by: steps > 0 ? 1 : -1)
-        case .soundController(let c):
-            // Sent as the GM2 sound controller on the keyboard's channel: heard as from MIDI, shown once delivered.
-            let ch = keyboard.channel
-            let value = UInt8(min(127, max(0, Int(channels.value(c.controller, channel: ch)) + steps * 4)))
-            send(.midi(ShortMessage.controlChange(Controller(rawValue: UInt8(c.controller)), value: value, channel: ch), .keyboard))
-            if midiGateOpen { channels.apply(.controlChange(ControlChange(channel: ch, controller: UInt8(c.controller), value: value))) }
-            say(midiGateOpen ? "\(c.name): CC\(c.controller) \(value) on channel \(ch + 1) (\(c.effect(value)) on the preset's own)"
-                : "\(c.name) not changed: the simulated app is suspended, so its control change is lost (f: foreground)")
-        case .parameter(let p):
-            let current = synthView?.value(p) ?? engine.synthView().value(p)
-            let value = SynthPanel.step(p, current, by: steps)
-            send(.parameter(index: UInt8(p.rawValue), value: value))
-            synthView?.values[p.rawValue] = value  // shown at once; the next status read confirms it
-        case .effect(let e):
-            // Straight into the running synth's effect settings (an atomic): heard at its next period.
-            let view = synthView ?? engine.synthView()
-            let value = e.step(view.value(e.parameter), by: steps)
-            engine.setEffect(e.parameter, value)
-            synthView?.set(e.parameter, value)  // shown at once; the next status read confirms it
-            if view.value(e.bus) < 0.5 {
-                say("\(e.name) \(e.format(value)) kept, but the \(e.bus.name) is off (--no-\(e.bus.name) or the config's \(e.bus.name) = false)")
-            }
-        case .polyphony: say("polyphony is set at start: --voices N")
-        }
-    }
 
     // MARK: - Drawing
 
@@ -435,10 +411,10 @@ public final class Workstation {
 
     private func drawStatus(into grid: inout Grid, layout: Layout) {
         grid.fill(layout.status, " ", .statusLine)
-        let mode = presetPrompt != nil ? " Preset " : browser != nil ? " Presets " : playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
-        let x = grid.put(0, layout.status.y, mode, playMode || presetPrompt != nil ? .badgeWarning : .badgeActive)
+        let mode = presetPrompt != nil ? " Preset " : seekPrompt != nil ? " Jump " : browser != nil ? " Presets " : playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
+        let x = grid.put(0, layout.status.y, mode, playMode || presetPrompt != nil || seekPrompt != nil ? .badgeWarning : .badgeActive)
         // Cut after a whole word when too long (a path or a key name is never shown in part).
-        let line = presetPromptLine ?? statusMessage
+        let line = presetPromptLine ?? seekPromptLine ?? statusMessage
         grid.put(x + 1, layout.status.y, line.fitWords(grid.width - x - 1), .statusLine, limit: grid.width - x - 1)
     }
 

@@ -147,12 +147,15 @@ public protocol WorkstationActions: AnyObject {
     func recordings() -> [Recording]
     /// A transport key for the song player (`backbeat play`); what the status line says.
     func transport(_ request: SongPlayer.Transport) -> String
+    /// The song player of `backbeat play` (nil: no song plays).
+    var songPlayer: SongPlayer? { get }
 }
 
 extension WorkstationActions {
     public func toggleTake() -> String { [toggleMIDIRecording(), toggleAudioRecording()].joined(separator: "; ") }
     /// The song player's transport keys, where no song plays.
     public func transport(_ request: SongPlayer.Transport) -> String { SessionActions.noSong }
+    public var songPlayer: SongPlayer? { nil }
 }
 
 /// One recording in progress, as the header shows it.
@@ -187,6 +190,7 @@ public final class SessionActions: WorkstationActions {
     public let capture: CaptureController
     /// The song player of `backbeat play`, which the transport keys drive.
     public var player: SongPlayer?
+    public var songPlayer: SongPlayer? { player }
     private let directory: String
 
     public init(engine: Engine, capture: CaptureController, directory: String = FileManager.default.currentDirectoryPath) {

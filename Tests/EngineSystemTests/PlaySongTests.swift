@@ -237,5 +237,50 @@ extension JACK {
         _ = try term.waitFor("/0:08 120% +1 st ended")
         try term.quitExpectingSuccess()
     }
+
+    /// The whole seconds (0...59) after `prefix` on the screen's status line (its last line).
+    static func statusSeconds(_ screen: String, after prefix: String) -> Int? {
+        guard let line = screen.split(separator: "\n").last, let range = line.range(of: prefix) else { return nil }
+        return Int(line[range.upperBound...].prefix(2))
+    }
+
+    /// `J` jumps to a typed bar or time (a place past the end is refused with the song's length), and `V` `N` `C`
+    /// set an A/B loop, which holds the place between A and B until it is cleared.
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
+    func typedJumpAndABLoop() throws {
+        let (folder, song) = try PlaySongFile.written("backbeat-play-jump")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let term = try Self.workstation(playing: song)
+        _ = try term.waitFor("play song.mid 0:01/0:08")
+        try term.keys("K")
+        _ = try term.waitFor("/0:08 paused")
+        try term.keys("J")
+        try term.type("9", thenWaitFor: "jump to bar or M:SS: 9_")
+        try term.keys("Enter")
+        _ = try term.waitFor("bar 9 is past the end of song.mid, which is 4 bars, 0:08 long")
+        // Bar 3 starts at 4.33 s (120 BPM for 3 s, then 90 BPM): the jump resumes play there.
+        try term.keys("J")
+        try term.type("3")
+        try term.keys("Enter")
+        _ = try term.waitFor("/0:08 bar 3")
+        try term.keys("J")
+        try term.type("0:02")
+        try term.keys("Enter")
+        _ = try term.waitFor("/0:08 bar 2")
+        // A where the song is, B a second or more later: the status line shows the loop.
+        try term.keys("V")
+        let withA = try term.waitFor("A set") { Self.statusSeconds($0, after: " A 0:") != nil }
+        let a = try #require(Self.statusSeconds(withA, after: " A 0:"))
+        _ = try term.waitFor("a second past A") { (Self.statusSeconds($0, after: "play song.mid 0:") ?? 0) >= a + 1 }
+        try term.keys("N")
+        _ = try term.waitFor("the loop from A") { $0.contains("loop 0:0\(a)-0:0") }
+        // Looping, the song does not reach its end: after 4 s the place is still between A and B.
+        Thread.sleep(forTimeInterval: 4)
+        let looped = try term.screen()
+        #expect(looped.contains("loop 0:0\(a)-0:0") && !looped.contains("ended"), "\(looped)")
+        try term.keys("C")
+        _ = try term.waitFor("/0:08 ended")
+        try term.quitExpectingSuccess()
+    }
 }
 }

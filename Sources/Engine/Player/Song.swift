@@ -21,6 +21,23 @@ public struct Song: Sendable {
     public init(name: String, file: StandardMIDIFile) {
         self.init(name: name, messages: OfflineRenderer.messages(of: file), duration: file.duration, bars: BarClock(file))
     }
+
+    /// Its length as a musician says it: `32 bars, 1:04` (bars counted to its last sounding one), or `1:04` in a
+    /// song without bars.
+    public var lengthText: String {
+        guard let bars else { return Song.clock(duration) }
+        let count = duration > 0 ? bars.bar(at: max(duration - 1e-6, 0)) : 0
+        return "\(count) bar\(count == 1 ? "" : "s"), \(Song.clock(duration))"
+    }
+
+    /// Seconds as m:ss (with `fraction`, m:ss.s).
+    public static func clock(_ seconds: Double, fraction: Bool = false) -> String {
+        let value = seconds.isFinite ? max(seconds, 0) : 0
+        let whole = Int(value)
+        let text = "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
+        guard fraction else { return text }
+        return text + ".\(min(Int(((value - Double(whole)) * 10).rounded(.down)), 9))"
+    }
 }
 
 /// A song's messages at the backend's frames: the tempo map's seconds become frames exactly as the offline
