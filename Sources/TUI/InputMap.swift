@@ -27,6 +27,8 @@ public enum Command: Equatable, Sendable {
     case transport(SongPlayer.Transport)
     /// The song player: type a bar or M:SS in the status line and go there (`J`); the A/B loop (`V` `N` `C`).
     case typeSeek, abLoop(ABLoop)
+    /// The channel mixer shown in place of the monitor and the panels beside it, or hidden (`O`).
+    case toggleMixer
     case click(x: Int, y: Int)
     /// A key that does nothing where it was pressed: the status line says so and what to press instead.
     case unbound(String)
@@ -93,6 +95,7 @@ public enum InputMap {
         case .char("V"): return .abLoop(.setA)
         case .char("N"): return .abLoop(.setB)
         case .char("C"): return .abLoop(.clear)
+        case .char("O"): return .toggleMixer
         // The lifecycle panel's synth key, pressed elsewhere: where it works rather than nothing.
         case .char("a") where focus != .lifecycle: return .unbound(synthKeyHint)
         default: break
@@ -193,6 +196,11 @@ public enum InputMap {
             ("W  E", "tempo 10 % slower / faster (25 ... 400 %)"), ("Z  X", "transpose a semitone down / up (drums stay)"),
             ("J", "jump to a bar or a time: type 12 or 1:05, Enter (Esc cancels)"),
             ("V  N  C", "A/B loop: A here / B here (loops from A) / clear"),
+        ]),
+        ("Channel mixer (O shows it in place of the monitor and the panels beside it; O or Esc hides it)", [
+            ("Up Down  k j", "select a channel strip"), ("m  s", "mute / solo the channel (its notes released at once)"),
+            ("Left Right  h l", "volume offset -1 / +1 dB (-24 ... +12)"), ("<  >", "pan offset left / right"),
+            ("0", "the channel's offsets back to none"),
         ]),
         ("Play mode (Keyboard panel, after i or Enter)", [
             ("z s x d c v g b h n j m", "lower octave C ... B"), ("q 2 w 3 e r 5 t 6 y 7 u", "upper octave C ... B"),

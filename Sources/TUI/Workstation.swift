@@ -50,6 +50,8 @@ public final class Workstation {
     public internal(set) var presetPrompt: String?
     /// The bar or time being typed in the status line (`J`, the song player); nil when not asked for.
     public internal(set) var seekPrompt: String?
+    /// The channel mixer (`O`): its settings, meters and whether it is shown (Workstation+Mixer.swift).
+    public internal(set) var mixer = MixerState()
     /// The preset browser, while open (Enter or `/` on the synth panel): keys type its search.
     public internal(set) var browser: PresetBrowser?
     /// The preset last loaded or saved, for `[` `]` to move on from.
@@ -149,6 +151,7 @@ public final class Workstation {
             }
         }
         if firstFrame != nil { tempo.expire(now: now + monitorOffset) }
+        if mixer.shown { mixer.take(engine.takeChannelLevels(), now: now); dirty = true }
         updateLifecycle(now: now)
         let tempoNow = TempoReadout(tempo)
         if tempoNow != lastTempo { lastTempo = tempoNow; dirty = true }
@@ -216,7 +219,7 @@ public final class Workstation {
             if !m.lost && m.source != .out { held.apply(message); channels.apply(message); tempo.receive(m.message, at: time) }
         }
         var label: String?
-        if case .programChange(let pc) = message, m.source != .out { label = programLabel(pc) }
+        if case .programChange(let pc) = message, m.source != .out { label = programLabel(pc); mixer.programs[Int(pc.channel & 15)] = pc.program }
         log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status, label: label,
                    ignored: m.sysexIgnored)
         if let message, !log.isVisible(MonitorEntry(sequence: 0, time: 0, source: m.source, lost: m.lost, message: message, status: 0)) {
@@ -238,6 +241,7 @@ public final class Workstation {
         if key == .resize { return }
         if presetPrompt != nil { return handlePrompt(key) }
         if seekPrompt != nil { return handleSeekPrompt(key) }
+        if mixer.shown && !playMode && !showHelp && !presenter, let said = mixer.handle(key) { return mixerChanged(said) }
         if browser != nil { return handleBrowser(key) }
         if showHelp {
             switch key {
@@ -273,6 +277,7 @@ public final class Workstation {
         case .help: showHelp = true; helpScroll = 0
         case .closeOverlay:
             showHelp = false
+            mixer.shown = false
             presenter = false
         case .presenter:
             presenter.toggle()
@@ -324,6 +329,7 @@ public final class Workstation {
         case .demo: say(actions.toggleDemo())
         case .transport(let request): say(actions.transport(request))
         case .typeSeek: startSeekPrompt()
+        case .toggleMixer: toggleMixer()
         case .abLoop(let key): say(abLoop(key))
         case .recordMIDI: say(actions.toggleMIDIRecording())
         case .recordAudio: say(actions.toggleAudioRecording())
@@ -393,6 +399,18 @@ public final class Workstation {
             return
         }
         defer { browser?.draw(into: &grid, font: view.soundFont ?? "built-in patches", glyphs: glyphs) }
+        if mixer.shown {
+            drawMixer(into: &grid, layout: layout)
+        } else {
+            drawPanels(into: &grid, layout: layout, view: view)
+        }
+        KeyboardPanel.draw(held: audioGateOpen ? held : HeldNotes(), keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
+        drawStatus(into: &grid, layout: layout)
+        if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
+    }
+
+    /// The monitor, meters, synth and lifecycle panels (the mixer, when shown, takes their place).
+    private func drawPanels(into grid: inout Grid, layout: Layout, view: SynthView) {
         monitorPanel.draw(log, tempo: lastTempo, ringDrops: ringDrops, engineLost: engineLost, into: &grid,
                           rect: layout.monitor, context: context(.monitor))
         MetersPanel.draw(meters.channels, loudness: meters.loudness, into: &grid, rect: layout.meters, context: context(.meters))
@@ -404,9 +422,6 @@ public final class Workstation {
                                            width: layout.synth.width - 4)
             grid.put(layout.synth.x + 2, layout.synth.maxY - 1, hint, .dim)
         }
-        KeyboardPanel.draw(held: audioGateOpen ? held : HeldNotes(), keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
-        drawStatus(into: &grid, layout: layout)
-        if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
     }
 
     private func drawStatus(into grid: inout Grid, layout: Layout) {

@@ -33,6 +33,11 @@ public protocol WorkstationEngine: LifecycleGateTarget {
     func setEffect(_ parameter: EffectParameter, _ value: Float)
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
+    /// With a SoundFont, the preset channel `channel` plays now ("bank:program name"); nil without a font.
+    func channelPresetName(_ channel: UInt8) -> String?
+    /// The channel mixer (`Engine.setChannelMixer`, `Engine.takeChannelLevels`).
+    func setChannelMixer(muted: UInt16, gains: [Float], pans: [Float])
+    func takeChannelLevels() -> [Float]
 }
 
 extension WorkstationEngine {
@@ -44,6 +49,9 @@ extension WorkstationEngine {
     public func currentPreset(channel: UInt8) -> Int? { nil }
     public func takePresetSubstitutions() -> [String] { [] }
     public func setEffect(_ parameter: EffectParameter, _ value: Float) {}
+    public func channelPresetName(_ channel: UInt8) -> String? { nil }
+    public func setChannelMixer(muted: UInt16, gains: [Float], pans: [Float]) {}
+    public func takeChannelLevels() -> [Float] { [Float](repeating: 0, count: 16) }
 }
 
 extension Engine: WorkstationEngine {
@@ -72,6 +80,11 @@ extension Engine: WorkstationEngine {
         select(next, font: font, channel: channel)
         let source = font.layers.isEmpty ? "" : " (\(font.source(ofPreset: next).fileName))"
         return "channel \(channel + 1): preset \(font.presetLabel(next))\(source)"
+    }
+
+    public func channelPresetName(_ channel: UInt8) -> String? {
+        guard let font = synth.soundFont else { return nil }
+        return synth.preset(onChannel: Int(channel)).map { font.presetLabel($0) } ?? "(no preset)"
     }
 
     public func programName(_ program: UInt8, bank: Int, channel: UInt8) -> String? {

@@ -282,5 +282,29 @@ extension JACK {
         _ = try term.waitFor("/0:08 ended")
         try term.quitExpectingSuccess()
     }
+
+    /// `O` shows the channel mixer with the song playing: the programs the song chose, the playing channels'
+    /// lights and meters, and `m` muting the selected channel (its flag and the status line say so).
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
+    func theMixerShowsTheSongsChannelsAndMutes() throws {
+        let (folder, song) = try PlaySongFile.written("backbeat-play-mixer")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let term = try TmuxSession(width: 80, height: 24)
+        try term.launch("'\(backbeatExecutable())' '\(song)' --loop --server \(uniqueName("bbmix")) --no-autoconnect")
+        _ = try term.waitFor("play song.mid 0:0")
+        try term.keys("O")
+        _ = try term.waitFor(" Mixer ")
+        // Channel 2's program (33) from the start; channel 1's change to 24 at beat 5.5.
+        _ = try term.waitFor("33 ")
+        _ = try term.waitFor("24 ")
+        // A sounding channel lights its strip's meter.
+        _ = try term.waitFor("a lit meter") { $0.contains("\u{25CF}   \u{2588}") }
+        try term.keys("m")
+        _ = try term.waitFor("channel 1 muted")
+        _ = try term.waitFor("the M flag") { $0.contains("1 \u{00B7} M ") || $0.contains("1 \u{25CF} M ") }
+        try term.keys("O")
+        _ = try term.waitFor("MIDI monitor")
+        try term.quitExpectingSuccess()
+    }
 }
 }
