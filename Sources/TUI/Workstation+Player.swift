@@ -65,4 +65,14 @@ extension Workstation {
             return "loop off: the song plays on"
         }
     }
+
+    /// The song panel over the top of the monitor's `rect` while a song plays; the rect left for the monitor.
+    func drawSong(into grid: inout Grid, above rect: Rect) -> Rect {
+        guard let player = actions.songPlayer, let status = player.status() else { return rect }
+        let height = SongPanel.height(in: rect)
+        guard height > 0 else { return rect }
+        SongPanel.draw(status, song: player.currentSong(), into: &grid, rect: Rect(x: rect.x, y: rect.y, width: rect.width, height: height),
+                       context: DrawContext(glyphs: glyphs, focused: false))
+        return Rect(x: rect.x, y: rect.y + height, width: rect.width, height: rect.height - height)
+    }
 }

@@ -152,6 +152,7 @@ public final class Workstation {
         }
         if firstFrame != nil { tempo.expire(now: now + monitorOffset) }
         if mixer.shown { mixer.take(engine.takeChannelLevels(), now: now); dirty = true }
+        if actions.songPlayer?.isFinished == false { dirty = true }  // the song panel's place and lyrics move
         updateLifecycle(now: now)
         let tempoNow = TempoReadout(tempo)
         if tempoNow != lastTempo { lastTempo = tempoNow; dirty = true }
@@ -412,7 +413,7 @@ public final class Workstation {
     /// The monitor, meters, synth and lifecycle panels (the mixer, when shown, takes their place).
     private func drawPanels(into grid: inout Grid, layout: Layout, view: SynthView) {
         monitorPanel.draw(log, tempo: lastTempo, ringDrops: ringDrops, engineLost: engineLost, into: &grid,
-                          rect: layout.monitor, context: context(.monitor))
+                          rect: drawSong(into: &grid, above: layout.monitor), context: context(.monitor))
         MetersPanel.draw(meters.channels, loudness: meters.loudness, into: &grid, rect: layout.meters, context: context(.meters))
         SynthPanel.draw(view, selected: synthSelection, into: &grid, rect: layout.synth, context: context(.synth))
         LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))

@@ -306,5 +306,29 @@ extension JACK {
         _ = try term.waitFor("MIDI monitor")
         try term.quitExpectingSuccess()
     }
+
+    /// A .kar file's lyrics in the song panel, line by line in time, with its marker, at 80x24.
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
+    func theSongPanelShowsKaraokeLyricsInTime() throws {
+        let folder = try makeTemporaryDirectory("backbeat-play-kar")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 96 ticks a quarter at 120 BPM: text events a quarter (0.5 s) apart, a note under them.
+        var track: [UInt8] = [0x00, 0xFF, 0x01, 0x0B] + Array("@TTwinkle!!".utf8) + [0x00, 0x90, 60, 90]
+        for (type, text) in [(UInt8(0x01), "\\Twin"), (0x01, "kle "), (0x01, "twin"), (0x01, "kle"), (0x06, "Verse"), (0x01, "/Lit"), (0x01, "tle "), (0x01, "star")] {
+            track += [type == 0x06 ? 0 : 0x60, 0xFF, type, UInt8(text.utf8.count)] + Array(text.utf8)
+        }
+        track += [0x60, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]
+        let n = track.count
+        let song = folder.appendingPathComponent("twinkle.kar").path
+        try Data(Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, UInt8(n >> 8), UInt8(n & 0xFF)] + track)
+            .write(to: URL(fileURLWithPath: song))
+        let term = try TmuxSession(width: 80, height: 24)
+        try term.launch("'\(backbeatExecutable())' '\(song)' --loop --server \(uniqueName("bbkar")) --no-autoconnect")
+        _ = try term.waitFor(" Song ")
+        _ = try term.waitFor("Twinkle twinkle")
+        _ = try term.waitFor("marker: Verse")
+        _ = try term.waitFor("Little star")
+        try term.quitExpectingSuccess()
+    }
 }
 }

@@ -2,7 +2,7 @@
 // the keys' effect on its flags and offsets, and program names that are never cut mid-word.
 @testable import TUI
 import DSP
-import Engine
+@testable import Engine
 import MIDI
 import Testing
 
@@ -50,5 +50,32 @@ import Testing
         w.handle(.escape, layout: nil, now: 0)
         #expect(!w.mixer.shown)
         #expect(render(w, 120, 40).contains("MIDI monitor"))
+    }
+}
+
+/// The song panel through the cell grid: place, bar, progress, tempo and signature, marker, and the lyrics.
+@Suite struct SongPanelTests {
+    @Test func showsWhereTheSongIsAndItsLyricsInTime() throws {
+        var track: [UInt8] = [0x00, 0xFF, 0x58, 0x04, 3, 2, 24, 8]
+        for (delta, type, text) in [(96, UInt8(0x05), "Twin"), (96, 0x05, "kle\r"), (0, 0x06, "Chorus"), (96, 0x05, "Lit"), (96, 0x05, "tle")] {
+            track += [UInt8(delta), 0xFF, type, UInt8(text.utf8.count)] + Array(text.utf8)
+        }
+        track += [0x60, 0x90, 60, 100, 0x83, 0x00, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]
+        let n = track.count
+        let file = try StandardMIDIFile(bytes: Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, UInt8(n >> 8), UInt8(n & 0xFF)] + track)
+        let song = Song(name: "song.kar", file: file)
+        let place = try #require(song.bars?.place(at: 1.6))
+        let status = SongPlayer.Status(name: "song.kar", index: 0, count: 1, position: 1.6, duration: song.duration, finished: false,
+                                       late: 0, bar: place.bar, beat: place.beat)
+        var grid = Grid(width: 60, height: 9)
+        SongPanel.draw(status, song: song, into: &grid, rect: Rect(x: 0, y: 0, width: 60, height: 7), context: DrawContext(glyphs: .unicode, focused: false))
+        let rows = (0..<7).map { grid.row($0) }
+        #expect(rows[1].contains("song.kar") && rows[1].contains("0:01/0:04") && rows[1].contains("bar 2:1/3"), "\(rows.joined(separator: "\n"))")
+        #expect(rows[2].contains("█") && rows[2].contains("·"))
+        #expect(rows[3].contains("120 BPM") && rows[3].contains("3/4") && rows[3].contains("marker: Chorus"))
+        // At 1.6 s: "Twinkle" sung, "Lit" begun (1.5 s), "tle" next.
+        #expect(rows[4].contains("Twinkle"))
+        #expect(rows[5].contains("Little"))
+        #expect(grid.allPrintable)
     }
 }

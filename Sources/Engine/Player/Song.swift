@@ -10,6 +10,8 @@ public struct Song: Sendable {
     public var duration: Double
     /// Its bars, for seeking by bar (nil: a file timed in SMPTE frames, or a song whose times were changed).
     public var bars: BarClock?
+    /// Its lyrics, markers and track names (nil: a song whose times were changed, or made without a file).
+    public var text: SongText?
 
     public init(name: String, messages: [TimedMessage], duration: Double, bars: BarClock? = nil) {
         self.name = name
@@ -20,6 +22,7 @@ public struct Song: Sendable {
 
     public init(name: String, file: StandardMIDIFile) {
         self.init(name: name, messages: OfflineRenderer.messages(of: file), duration: file.duration, bars: BarClock(file))
+        text = SongText(file)
     }
 
     /// Its length as a musician says it: `32 bars, 1:04` (bars counted to its last sounding one), or `1:04` in a

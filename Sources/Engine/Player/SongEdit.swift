@@ -97,7 +97,9 @@ public struct SongEdit: Sendable, Equatable {
             messages.append(timed)
         }
         // Bars stay where they are only when times do.
-        return Song(name: song.name, messages: messages, duration: max(song.duration - from, 0) / scale,
-                    bars: from == 0 && scale == 1 ? song.bars : nil)
+        var edited = Song(name: song.name, messages: messages, duration: max(song.duration - from, 0) / scale,
+                          bars: from == 0 && scale == 1 ? song.bars : nil)
+        edited.text = from == 0 && scale == 1 ? song.text : nil
+        return edited
     }
 }

@@ -171,6 +171,13 @@ public final class SongPlayer: @unchecked Sendable {
         loop = nil
     }
 
+    /// The song playing (as queued: its bars, lyrics and markers); nil before the first starts.
+    public func currentSong() -> Song? {
+        condition.lock(); defer { condition.unlock() }
+        guard let current, queue.indices.contains(current.index) else { return nil }
+        return queue[current.index]
+    }
+
     /// Why a seek to `start` cannot be played in the song playing, or nil (`SongEdit.startRefusal`).
     public func seekRefusal(_ start: SongStart) -> String? {
         condition.lock(); defer { condition.unlock() }
