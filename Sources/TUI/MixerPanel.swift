@@ -1,5 +1,6 @@
 import DSP
 import Foundation
+import Settings
 
 /// The channel mixer: 16 strips, for the song player and live MIDI alike. Its settings (mute, solo, volume and
 /// pan offsets) go to the engine, which applies them at a period's start (`Engine.setChannelMixer`); its meters
@@ -62,6 +63,21 @@ public struct MixerState: Equatable, Sendable {
             return "channel \(ch + 1) offsets reset"
         default: return nil
         }
+    }
+
+    /// What a preset keeps of it (nil when nothing is muted, soloed or offset).
+    var presetMixer: PresetMixer? {
+        let channels: (UInt16) -> [Int] = { mask in (0..<16).filter { mask & (1 << UInt16($0)) != 0 }.map { $0 + 1 } }
+        let saved = PresetMixer(muted: channels(muted), soloed: channels(soloed), volumeDB: volumeDB, pan: pan)
+        return saved == PresetMixer() ? nil : saved
+    }
+
+    /// A preset's mixer settings.
+    mutating func load(_ saved: PresetMixer) {
+        muted = saved.muted.reduce(0) { $0 | 1 << UInt16($1 - 1) }
+        soloed = saved.soloed.reduce(0) { $0 | 1 << UInt16($1 - 1) }
+        volumeDB = saved.volumeDB
+        pan = saved.pan
     }
 
     static func decibels(_ db: Int) -> String { db > 0 ? "+\(db)" : "\(db)" }

@@ -28,7 +28,7 @@ import Testing
         #expect(!bigRows.contains { $0.contains(" 1 ") && $0.contains(" 9 ") })
     }
 
-    @Test func keysMuteSoloAndOffsetTheSelectedChannel() {
+    @Test func keysMuteSoloAndOffsetTheSelectedChannel() throws {
         let w = Workstation(engine: FakeEngine(), settings: WorkstationSettings())
         w.handle(.char("O"), layout: nil, now: 0)
         w.handle(.char("j"), layout: nil, now: 0)  // channel 2
@@ -46,6 +46,12 @@ import Testing
         #expect((0..<40).contains { grid.row($0).contains("3") && grid.row($0).contains(" S ") && grid.row($0).contains(" +2 L8") })
         w.handle(.char("0"), layout: nil, now: 0)
         #expect(w.mixer.volumeDB[2] == 0 && w.mixer.pan[2] == 0)
+        // What a preset keeps of it, and loading it back.
+        let saved = try #require(w.mixer.presetMixer)
+        #expect(saved.muted == [2] && saved.soloed == [3])
+        var fresh = MixerState()
+        fresh.load(saved)
+        #expect(fresh.silenced == w.mixer.silenced)
         // Esc hides it, and the monitor is back.
         w.handle(.escape, layout: nil, now: 0)
         #expect(!w.mixer.shown)
