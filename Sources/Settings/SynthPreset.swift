@@ -34,6 +34,8 @@ public struct SynthPreset: Equatable, Sendable {
     public var soundFonts: [String]?
     /// The send effects' settings, by `EffectParameter.rawValue` (only `effectParameters` are a preset's).
     public var effects: [Float] = EffectParameter.allCases.map(\.defaultValue)
+    /// The channel mixer's settings (PresetMixer.swift); nil: the preset leaves the mixer as it is.
+    public var mixer: PresetMixer?
 
     public init(patch: Int, values: [Float]) {
         self.patch = patch
@@ -88,7 +90,7 @@ public struct SynthPreset: Equatable, Sendable {
     }
 
     public static var keys: [String] {
-        ["patch"] + SynthParameter.allCases.map(key) + effectParameters.map { key($0) } + ["soundfont"]
+        ["patch"] + SynthParameter.allCases.map(key) + effectParameters.map { key($0) } + ["soundfont"] + PresetMixer.keys
     }
 
     /// The accepted values of `p`, as an error message or a comment says them.
@@ -161,6 +163,7 @@ public struct SynthPreset: Equatable, Sendable {
             }
             preset.soundFonts = list
         }
+        preset.mixer = try PresetMixer.parse(root, fail: fail)
         return preset
     }
 
@@ -181,6 +184,7 @@ public struct SynthPreset: Equatable, Sendable {
         if let soundFonts {
             out += "soundfont = " + TOMLValue.array(soundFonts.map { .string($0) }).debugDescription + "  # SoundFonts at start, the later on top\n"
         }
+        if let mixer { out += mixer.toml }
         return out
     }
 

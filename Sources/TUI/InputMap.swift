@@ -25,10 +25,17 @@ public enum Command: Equatable, Sendable {
     case lifecycle(LifecycleKey)
     /// The song player's transport (`backbeat play`).
     case transport(SongPlayer.Transport)
+    /// The song player: type a bar or M:SS in the status line and go there (`J`); the A/B loop (`V` `N` `C`).
+    case typeSeek, abLoop(ABLoop)
+    /// The channel mixer shown in place of the monitor and the panels beside it, or hidden (`O`).
+    case toggleMixer
     case click(x: Int, y: Int)
     /// A key that does nothing where it was pressed: the status line says so and what to press instead.
     case unbound(String)
 }
+
+/// The A/B loop's keys: A where the song is (`V`), B there and loop (`N`), no loop (`C`).
+public enum ABLoop: Equatable, Sendable { case setA, setB, clear }
 
 /// The key map, and the help overlay's text from the same table.
 public enum InputMap {
@@ -84,6 +91,11 @@ public enum InputMap {
         case .char("E"): return .transport(.tempo(10))
         case .char("Z"): return .transport(.transpose(-1))
         case .char("X"): return .transport(.transpose(1))
+        case .char("J"): return .typeSeek
+        case .char("V"): return .abLoop(.setA)
+        case .char("N"): return .abLoop(.setB)
+        case .char("C"): return .abLoop(.clear)
+        case .char("O"): return .toggleMixer
         // The lifecycle panel's synth key, pressed elsewhere: where it works rather than nothing.
         case .char("a") where focus != .lifecycle: return .unbound(synthKeyHint)
         default: break
@@ -182,6 +194,13 @@ public enum InputMap {
             ("K", "pause / resume (sounding notes released, sustain lifted)"), ("{  }", "one bar back / forward"),
             ("(  )", "previous / next file of the queue"), ("B", "the song again from its start"),
             ("W  E", "tempo 10 % slower / faster (25 ... 400 %)"), ("Z  X", "transpose a semitone down / up (drums stay)"),
+            ("J", "jump to a bar or a time: type 12 or 1:05, Enter (Esc cancels)"),
+            ("V  N  C", "A/B loop: A here / B here (loops from A) / clear"),
+        ]),
+        ("Channel mixer (O shows it in place of the monitor and the panels beside it; O or Esc hides it)", [
+            ("Up Down  k j", "select a channel strip"), ("m  s", "mute / solo the channel (its notes released at once)"),
+            ("Left Right  h l", "volume offset -1 / +1 dB (-24 ... +12)"), ("<  >", "pan offset left / right"),
+            ("0", "the channel's offsets back to none"),
         ]),
         ("Play mode (Keyboard panel, after i or Enter)", [
             ("z s x d c v g b h n j m", "lower octave C ... B"), ("q 2 w 3 e r 5 t 6 y 7 u", "upper octave C ... B"),

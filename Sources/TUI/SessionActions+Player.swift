@@ -14,6 +14,8 @@ extension SessionActions {
         case .restart: return "from the start"
         case .tempo(let percent): return percent < 0 ? "tempo slower" : "tempo faster"
         case .transpose(let semitones): return semitones < 0 ? "a semitone down" : "a semitone up"
+        case .seek: return "going there"
+        case .loopHere: return "looping"
         }
     }
 }

@@ -81,7 +81,8 @@ extension Workstation {
 
     /// The settings the synth panel shows (edits included at once) go to `NAME.toml`.
     func savePreset(as name: String) {
-        let preset = SynthPreset(synthView ?? engine.synthView())
+        var preset = SynthPreset(synthView ?? engine.synthView())
+        preset.mixer = mixer.presetMixer
         let existed = presets.names().contains(name)
         do {
             let path = try presets.save(preset, as: name)
@@ -119,6 +120,7 @@ extension Workstation {
             return
         }
         for event in preset.controlEvents(channel: keyboard.channel) { send(event) }
+        if let saved = preset.mixer { mixer.load(saved); mixerChanged("") }
         for p in SynthPreset.effectParameters { engine.setEffect(p, preset.value(p)) }
         synthView?.patch = preset.patch
         for p in SynthParameter.allCases { synthView?.values[p.rawValue] = preset.value(p) }

@@ -37,7 +37,7 @@ public final class Workstation {
     public private(set) var log = MonitorLog()
     public private(set) var held = HeldNotes()
     /// Each channel's bank and sound controllers as delivered (program names, the synth panel's rows).
-    public private(set) var channels = ChannelTracker()
+    public internal(set) var channels = ChannelTracker()
     public internal(set) var keyboard: ComputerKeyboard
     public private(set) var focus: PanelID = .monitor
     public private(set) var playMode = false
@@ -48,6 +48,10 @@ public final class Workstation {
     public internal(set) var quitRequested = false
     /// The preset name being typed in the status line (`s` in the synth panel); nil when not asked for.
     public internal(set) var presetPrompt: String?
+    /// The bar or time being typed in the status line (`J`, the song player); nil when not asked for.
+    public internal(set) var seekPrompt: String?
+    /// The channel mixer (`O`): its settings, meters and whether it is shown (Workstation+Mixer.swift).
+    public internal(set) var mixer = MixerState()
     /// The preset browser, while open (Enter or `/` on the synth panel): keys type its search.
     public internal(set) var browser: PresetBrowser?
     /// The preset last loaded or saved, for `[` `]` to move on from.
@@ -147,6 +151,8 @@ public final class Workstation {
             }
         }
         if firstFrame != nil { tempo.expire(now: now + monitorOffset) }
+        if mixer.shown { mixer.take(engine.takeChannelLevels(), now: now); dirty = true }
+        if actions.songPlayer?.isFinished == false { dirty = true }  // the song panel's place and lyrics move
         updateLifecycle(now: now)
         let tempoNow = TempoReadout(tempo)
         if tempoNow != lastTempo { lastTempo = tempoNow; dirty = true }
@@ -214,7 +220,7 @@ public final class Workstation {
             if !m.lost && m.source != .out { held.apply(message); channels.apply(message); tempo.receive(m.message, at: time) }
         }
         var label: String?
-        if case .programChange(let pc) = message, m.source != .out { label = programLabel(pc) }
+        if case .programChange(let pc) = message, m.source != .out { label = programLabel(pc); mixer.programs[Int(pc.channel & 15)] = pc.program }
         log.append(time: time, source: m.source, lost: m.lost, message: message, status: m.message.status, label: label,
                    ignored: m.sysexIgnored)
         if let message, !log.isVisible(MonitorEntry(sequence: 0, time: 0, source: m.source, lost: m.lost, message: message, status: 0)) {
@@ -235,6 +241,8 @@ public final class Workstation {
         defer { keepFocusVisible(layout) }
         if key == .resize { return }
         if presetPrompt != nil { return handlePrompt(key) }
+        if seekPrompt != nil { return handleSeekPrompt(key) }
+        if mixer.shown && !playMode && !showHelp && !presenter, let said = mixer.handle(key) { return mixerChanged(said) }
         if browser != nil { return handleBrowser(key) }
         if showHelp {
             switch key {
@@ -270,6 +278,7 @@ public final class Workstation {
         case .help: showHelp = true; helpScroll = 0
         case .closeOverlay:
             showHelp = false
+            mixer.shown = false
             presenter = false
         case .presenter:
             presenter.toggle()
@@ -320,6 +329,9 @@ public final class Workstation {
         case .resetClip: meters.resetClip(); lastMeters = []; say("clip lamps and holds reset")
         case .demo: say(actions.toggleDemo())
         case .transport(let request): say(actions.transport(request))
+        case .typeSeek: startSeekPrompt()
+        case .toggleMixer: toggleMixer()
+        case .abLoop(let key): say(abLoop(key))
         case .recordMIDI: say(actions.toggleMIDIRecording())
         case .recordAudio: say(actions.toggleAudioRecording())
         case .recordTake: say(actions.toggleTake())
@@ -344,35 +356,6 @@ public final class Workstation {
 
     /// The synth panel's rows for the synth playing (a SoundFont's are fewer).
     var synthRows: [SynthRow] { SynthRow.rows(soundFont: (synthView ?? engine.synthView()).soundFont != nil) }
-
-    func change(_ row: SynthRow, steps: Int) {
-        switch row {
-        case .patch: changePatch(by: steps > 0 ? 1 : -1)
-        case .soundController(let c):
-            // Sent as the GM2 sound controller on the keyboard's channel: heard as from MIDI, shown once delivered.
-            let ch = keyboard.channel
-            let value = UInt8(min(127, max(0, Int(channels.value(c.controller, channel: ch)) + steps * 4)))
-            send(.midi(ShortMessage.controlChange(Controller(rawValue: UInt8(c.controller)), value: value, channel: ch), .keyboard))
-            if midiGateOpen { channels.apply(.controlChange(ControlChange(channel: ch, controller: UInt8(c.controller), value: value))) }
-            say(midiGateOpen ? "\(c.name): CC\(c.controller) \(value) on channel \(ch + 1) (\(c.effect(value)) on the preset's own)"
-                : "\(c.name) not changed: the simulated app is suspended, so its control change is lost (f: foreground)")
-        case .parameter(let p):
-            let current = synthView?.value(p) ?? engine.synthView().value(p)
-            let value = SynthPanel.step(p, current, by: steps)
-            send(.parameter(index: UInt8(p.rawValue), value: value))
-            synthView?.values[p.rawValue] = value  // shown at once; the next status read confirms it
-        case .effect(let e):
-            // Straight into the running synth's effect settings (an atomic): heard at its next period.
-            let view = synthView ?? engine.synthView()
-            let value = e.step(view.value(e.parameter), by: steps)
-            engine.setEffect(e.parameter, value)
-            synthView?.set(e.parameter, value)  // shown at once; the next status read confirms it
-            if view.value(e.bus) < 0.5 {
-                say("\(e.name) \(e.format(value)) kept, but the \(e.bus.name) is off (--no-\(e.bus.name) or the config's \(e.bus.name) = false)")
-            }
-        case .polyphony: say("polyphony is set at start: --voices N")
-        }
-    }
 
     // MARK: - Drawing
 
@@ -417,8 +400,20 @@ public final class Workstation {
             return
         }
         defer { browser?.draw(into: &grid, font: view.soundFont ?? "built-in patches", glyphs: glyphs) }
+        if mixer.shown {
+            drawMixer(into: &grid, layout: layout)
+        } else {
+            drawPanels(into: &grid, layout: layout, view: view)
+        }
+        KeyboardPanel.draw(held: audioGateOpen ? held : HeldNotes(), keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
+        drawStatus(into: &grid, layout: layout)
+        if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
+    }
+
+    /// The monitor, meters, synth and lifecycle panels (the mixer, when shown, takes their place).
+    private func drawPanels(into grid: inout Grid, layout: Layout, view: SynthView) {
         monitorPanel.draw(log, tempo: lastTempo, ringDrops: ringDrops, engineLost: engineLost, into: &grid,
-                          rect: layout.monitor, context: context(.monitor))
+                          rect: drawSong(into: &grid, above: layout.monitor), context: context(.monitor))
         MetersPanel.draw(meters.channels, loudness: meters.loudness, into: &grid, rect: layout.meters, context: context(.meters))
         SynthPanel.draw(view, selected: synthSelection, into: &grid, rect: layout.synth, context: context(.synth))
         LifecyclePanel.draw(lifecycle, into: &grid, rect: layout.lifecycle, context: context(.lifecycle))
@@ -428,17 +423,14 @@ public final class Workstation {
                                            width: layout.synth.width - 4)
             grid.put(layout.synth.x + 2, layout.synth.maxY - 1, hint, .dim)
         }
-        KeyboardPanel.draw(held: audioGateOpen ? held : HeldNotes(), keyboard: keyboard, playMode: playMode, into: &grid, rect: layout.keyboard, context: context(.keyboard))
-        drawStatus(into: &grid, layout: layout)
-        if showHelp { HelpOverlay.draw(into: &grid, scroll: helpScroll, glyphs: glyphs) }
     }
 
     private func drawStatus(into grid: inout Grid, layout: Layout) {
         grid.fill(layout.status, " ", .statusLine)
-        let mode = presetPrompt != nil ? " Preset " : browser != nil ? " Presets " : playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
-        let x = grid.put(0, layout.status.y, mode, playMode || presetPrompt != nil ? .badgeWarning : .badgeActive)
+        let mode = presetPrompt != nil ? " Preset " : seekPrompt != nil ? " Jump " : browser != nil ? " Presets " : playMode ? " PLAY " : presenter ? " Presenter " : " \(focus.title) "
+        let x = grid.put(0, layout.status.y, mode, playMode || presetPrompt != nil || seekPrompt != nil ? .badgeWarning : .badgeActive)
         // Cut after a whole word when too long (a path or a key name is never shown in part).
-        let line = presetPromptLine ?? statusMessage
+        let line = presetPromptLine ?? seekPromptLine ?? statusMessage
         grid.put(x + 1, layout.status.y, line.fitWords(grid.width - x - 1), .statusLine, limit: grid.width - x - 1)
     }
 

@@ -33,6 +33,11 @@ public protocol WorkstationEngine: LifecycleGateTarget {
     func setEffect(_ parameter: EffectParameter, _ value: Float)
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
+    /// With a SoundFont, the preset channel `channel` plays now ("bank:program name"); nil without a font.
+    func channelPresetName(_ channel: UInt8) -> String?
+    /// The channel mixer (`Engine.setChannelMixer`, `Engine.takeChannelLevels`).
+    func setChannelMixer(muted: UInt16, gains: [Float], pans: [Float])
+    func takeChannelLevels() -> [Float]
 }
 
 extension WorkstationEngine {
@@ -44,6 +49,9 @@ extension WorkstationEngine {
     public func currentPreset(channel: UInt8) -> Int? { nil }
     public func takePresetSubstitutions() -> [String] { [] }
     public func setEffect(_ parameter: EffectParameter, _ value: Float) {}
+    public func channelPresetName(_ channel: UInt8) -> String? { nil }
+    public func setChannelMixer(muted: UInt16, gains: [Float], pans: [Float]) {}
+    public func takeChannelLevels() -> [Float] { [Float](repeating: 0, count: 16) }
 }
 
 extension Engine: WorkstationEngine {
@@ -71,6 +79,11 @@ extension Engine: WorkstationEngine {
         select(next, font: font, channel: channel)
         let source = font.layers.isEmpty ? "" : " (\(font.source(ofPreset: next).fileName))"
         return "channel \(channel + 1): preset \(font.presetLabel(next))\(source)"
+    }
+
+    public func channelPresetName(_ channel: UInt8) -> String? {
+        guard let font = synth.soundFont else { return nil }
+        return synth.preset(onChannel: Int(channel)).map { font.presetLabel($0) } ?? "(no preset)"
     }
 
     public func programName(_ program: UInt8, bank: Int, channel: UInt8) -> String? {
@@ -146,12 +159,15 @@ public protocol WorkstationActions: AnyObject {
     func recordings() -> [Recording]
     /// A transport key for the song player (`backbeat play`); what the status line says.
     func transport(_ request: SongPlayer.Transport) -> String
+    /// The song player of `backbeat play` (nil: no song plays).
+    var songPlayer: SongPlayer? { get }
 }
 
 extension WorkstationActions {
     public func toggleTake() -> String { [toggleMIDIRecording(), toggleAudioRecording()].joined(separator: "; ") }
     /// The song player's transport keys, where no song plays.
     public func transport(_ request: SongPlayer.Transport) -> String { SessionActions.noSong }
+    public var songPlayer: SongPlayer? { nil }
 }
 
 /// One recording in progress, as the header shows it.
@@ -186,6 +202,7 @@ public final class SessionActions: WorkstationActions {
     public let capture: CaptureController
     /// The song player of `backbeat play`, which the transport keys drive.
     public var player: SongPlayer?
+    public var songPlayer: SongPlayer? { player }
     private let directory: String
 
     public init(engine: Engine, capture: CaptureController, directory: String = FileManager.default.currentDirectoryPath) {

@@ -54,9 +54,13 @@ struct Play: ParsableCommand {
         }
         let songs = Self.songs(files, strict: strict, edit: changes.edit)
         guard !songs.isEmpty else { throw ExitCode(2) }
+        var options = SongPlayer.Options(loop: loop, toSynth: !noSynth)
+        // The player starts where --start says and at --tempo, so the songs keep their own bars for seeking.
+        options.start = changes.edit.start
+        options.tempo = changes.edit.tempo
         let logFile: LogFile?
         do { logFile = try ui.log.map { path throws(SystemError) in try LogFile(path: path) } } catch { Console.fail("\(error)") }
-        let play = SongQueue(songs: songs, options: SongPlayer.Options(loop: loop, toSynth: !noSynth))
+        let play = SongQueue(songs: songs, options: options)
         if headless {
             try HeadlessRun.run(engine, alsa: alsa, config: ui.loadConfig(), logFile: logFile, play: play)
         } else {
@@ -64,18 +68,28 @@ struct Play: ParsableCommand {
         }
     }
 
-    /// The files that can be played, read before anything starts and changed by `edit`; each one refused is
-    /// said with render's message and left out of the queue.
+    /// The files that can be played, read before anything starts and changed by `edit` but for its start and
+    /// tempo (the player's own, `SongPlayer.Options`: the first file starts at `--start`); each one refused is
+    /// said with render's message and left out of the queue, as is a first file that `--start` is past the end of.
     static func songs(_ paths: [String], strict: Bool, edit: SongEdit) -> [Song] {
-        paths.compactMap { path in
+        var songs: [Song] = []
+        for path in paths {
             do throws(MIDIFileInput.Refusal) {
                 let file = try MIDIFileInput.read(path, strict: strict, prefix: "backbeat play: ")
-                return edit.apply(to: Song(name: (path as NSString).lastPathComponent, file: file), file: file)
+                let song = Song(name: (path as NSString).lastPathComponent, file: file)
+                if songs.isEmpty, let refusal = edit.startRefusal(for: song, file: file) {
+                    Console.message(refusal + (paths.count > 1 ? " (skipped)" : ""), prefix: "backbeat play: ")
+                    continue
+                }
+                var notes = edit
+                notes.start = nil
+                notes.tempo = 1
+                songs.append(notes.apply(to: song, file: file))
             } catch {
                 Console.message(error.message + (paths.count > 1 ? " (skipped)" : ""), prefix: "backbeat play: ")
-                return nil
             }
         }
+        return songs
     }
 }
 
@@ -98,15 +112,14 @@ struct SongQueue {
         let late = status.late > 0 ? " (\(status.late) late)" : ""
         let tempo = status.tempo != 100 ? " \(status.tempo)%" : ""
         let transpose = status.transpose != 0 ? (status.transpose > 0 ? " +" : " ") + "\(status.transpose) st" : ""
+        let bar = status.bar.map { " bar \($0)" } ?? ""
+        let loop = status.loopB.map { " loop \(clock(status.loopA ?? 0))-\(clock($0))" } ?? status.loopA.map { " A \(clock($0))" } ?? ""
         return "play\(place) \(status.name) \(clock(status.position))/\(clock(status.duration))" + tempo + transpose
-            + (status.finished ? " ended" : status.paused ? " paused" : "") + late
+            + (status.finished ? " ended" : status.paused ? " paused" : "") + late + bar + loop
     }
 
     /// Seconds as m:ss.
-    static func clock(_ seconds: Double) -> String {
-        let whole = Int(seconds.isFinite ? max(seconds, 0) : 0)
-        return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
-    }
+    static func clock(_ seconds: Double) -> String { Song.clock(seconds) }
 }
 
 /// When a headless play is over: the queue has ended and its last release tails too (no voice sounding for

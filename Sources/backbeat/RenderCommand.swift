@@ -83,7 +83,9 @@ struct Render: ParsableCommand {
         do throws(MIDIFileInput.Refusal) { file = try MIDIFileInput.read(input, strict: strict, prefix: "backbeat render: ") } catch { throw failure(error.message) }
         OutputFile.protect(input)
         // --start, --tempo, --transpose, --mute, --solo: as `play` applies them.
-        let song = changes.edit.apply(to: Song(name: input, file: file), file: file)
+        let whole = Song(name: input, file: file)
+        if let refusal = changes.edit.startRefusal(for: whole, file: file) { throw failure(refusal) }
+        let song = changes.edit.apply(to: whole, file: file)
         let messages = song.messages
         // Before anything is written: a few bytes of MIDI can ask for years of audio.
         let fileEnd = song.duration

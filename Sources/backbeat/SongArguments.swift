@@ -5,7 +5,7 @@ import MIDI
 /// What `play` and `render` both change in a song (`SongEdit`): the same options, so that a render reproduces
 /// what was heard.
 struct SongArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Start at this bar (1 is the first) or time (M:SS); every channel's program, controllers, bend and the system messages before it are played first, at the start.", valueName: "BAR|M:SS"),
+    @Option(help: ArgumentHelp("Start at this bar (1 is the first) or time (M:SS) (play: the first file); every channel's program, controllers, bend and the system messages before it are played first, at the start.", valueName: "BAR|M:SS"),
             transform: { text in
                 guard let position = SongStart(text) else { throw ValidationError("must be a bar (1, 2, ...) or a time as M:SS (1:05, 0:30.5)") }
                 return position
@@ -16,7 +16,7 @@ struct SongArguments: ParsableArguments {
             transform: NumberArgument.whole(25...400))
     var tempo = 100
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Semitones to move every note by (-24...24); drum channel 10 is left as it is.", valueName: "N"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Semitones to move every note by (-24...24); drum parts (channel 10, and any a bank select or GS rhythm part message makes one) are left as they are.", valueName: "N"),
             transform: NumberArgument.whole(-24...24))
     var transpose = 0
 

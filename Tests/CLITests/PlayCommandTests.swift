@@ -93,5 +93,15 @@ import TestSupport
             let refused = try backbeat(["render", song, "-o", directory.appendingPathComponent("bad.wav").path] + bad)
             #expect(refused.status == 64, "\(bad): \(refused.stderr)")
         }
+        // A start past the song's end plays nothing: refused with its length, in render and in play.
+        for (start, asked) in [("5", "bar 5"), ("0:08", "0:08"), ("9", "bar 9"), ("1:30.5", "1:30.5")] {
+            let refused = try backbeat(["render", song, "-o", directory.appendingPathComponent("late.wav").path, "--start", start])
+            #expect(refused.status == 2, "\(start): \(refused.stderr)")
+            #expect(refused.stderr == "backbeat render: --start \(asked) is past the end of \(song), which is 4 bars, 0:08 long\n", "\(refused.stderr)")
+            let played = try backbeat(["play", "--headless", song, "--start", start])
+            #expect(played.status == 2, "\(start): \(played.stderr)")
+            #expect(played.stderr == "backbeat play: --start \(asked) is past the end of four.mid, which is 4 bars, 0:08 long\n", "\(played.stderr)")
+        }
+        #expect(try render(["--start", "4"]) == 2 * 48_000)
     }
 }

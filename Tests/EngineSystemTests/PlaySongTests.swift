@@ -237,5 +237,98 @@ extension JACK {
         _ = try term.waitFor("/0:08 120% +1 st ended")
         try term.quitExpectingSuccess()
     }
+
+    /// The whole seconds (0...59) after `prefix` on the screen's status line (its last line).
+    static func statusSeconds(_ screen: String, after prefix: String) -> Int? {
+        guard let line = screen.split(separator: "\n").last, let range = line.range(of: prefix) else { return nil }
+        return Int(line[range.upperBound...].prefix(2))
+    }
+
+    /// `J` jumps to a typed bar or time (a place past the end is refused with the song's length), and `V` `N` `C`
+    /// set an A/B loop, which holds the place between A and B until it is cleared.
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
+    func typedJumpAndABLoop() throws {
+        let (folder, song) = try PlaySongFile.written("backbeat-play-jump")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let term = try Self.workstation(playing: song)
+        _ = try term.waitFor("play song.mid 0:01/0:08")
+        try term.keys("K")
+        _ = try term.waitFor("/0:08 paused")
+        try term.keys("J")
+        try term.type("9", thenWaitFor: "jump to bar or M:SS: 9_")
+        try term.keys("Enter")
+        _ = try term.waitFor("bar 9 is past the end of song.mid, which is 4 bars, 0:08 long")
+        // Bar 3 starts at 4.33 s (120 BPM for 3 s, then 90 BPM): the jump resumes play there.
+        try term.keys("J")
+        try term.type("3")
+        try term.keys("Enter")
+        _ = try term.waitFor("/0:08 bar 3")
+        try term.keys("J")
+        try term.type("0:02")
+        try term.keys("Enter")
+        _ = try term.waitFor("/0:08 bar 2")
+        // A where the song is, B a second or more later: the status line shows the loop.
+        try term.keys("V")
+        let withA = try term.waitFor("A set") { Self.statusSeconds($0, after: " A 0:") != nil }
+        let a = try #require(Self.statusSeconds(withA, after: " A 0:"))
+        _ = try term.waitFor("a second past A") { (Self.statusSeconds($0, after: "play song.mid 0:") ?? 0) >= a + 1 }
+        try term.keys("N")
+        _ = try term.waitFor("the loop from A") { $0.contains("loop 0:0\(a)-0:0") }
+        // Looping, the song does not reach its end: after 4 s the place is still between A and B.
+        Thread.sleep(forTimeInterval: 4)
+        let looped = try term.screen()
+        #expect(looped.contains("loop 0:0\(a)-0:0") && !looped.contains("ended"), "\(looped)")
+        try term.keys("C")
+        _ = try term.waitFor("/0:08 ended")
+        try term.quitExpectingSuccess()
+    }
+
+    /// `O` shows the channel mixer with the song playing: the programs the song chose, the playing channels'
+    /// lights and meters, and `m` muting the selected channel (its flag and the status line say so).
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
+    func theMixerShowsTheSongsChannelsAndMutes() throws {
+        let (folder, song) = try PlaySongFile.written("backbeat-play-mixer")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let term = try TmuxSession(width: 80, height: 24)
+        try term.launch("'\(backbeatExecutable())' '\(song)' --loop --server \(uniqueName("bbmix")) --no-autoconnect")
+        _ = try term.waitFor("play song.mid 0:0")
+        try term.keys("O")
+        _ = try term.waitFor(" Mixer ")
+        // Channel 2's program (33) from the start; channel 1's change to 24 at beat 5.5.
+        _ = try term.waitFor("33 ")
+        _ = try term.waitFor("24 ")
+        // A sounding channel lights its strip's meter.
+        _ = try term.waitFor("a lit meter") { $0.contains("\u{25CF}   \u{2588}") }
+        try term.keys("m")
+        _ = try term.waitFor("channel 1 muted")
+        _ = try term.waitFor("the M flag") { $0.contains("1 \u{00B7} M ") || $0.contains("1 \u{25CF} M ") }
+        try term.keys("O")
+        _ = try term.waitFor("MIDI monitor")
+        try term.quitExpectingSuccess()
+    }
+
+    /// A .kar file's lyrics in the song panel, line by line in time, with its marker, at 80x24.
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
+    func theSongPanelShowsKaraokeLyricsInTime() throws {
+        let folder = try makeTemporaryDirectory("backbeat-play-kar")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 96 ticks a quarter at 120 BPM: text events a quarter (0.5 s) apart, a note under them.
+        var track: [UInt8] = [0x00, 0xFF, 0x01, 0x0B] + Array("@TTwinkle!!".utf8) + [0x00, 0x90, 60, 90]
+        for (type, text) in [(UInt8(0x01), "\\Twin"), (0x01, "kle "), (0x01, "twin"), (0x01, "kle"), (0x06, "Verse"), (0x01, "/Lit"), (0x01, "tle "), (0x01, "star")] {
+            track += [type == 0x06 ? 0 : 0x60, 0xFF, type, UInt8(text.utf8.count)] + Array(text.utf8)
+        }
+        track += [0x60, 0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00]
+        let n = track.count
+        let song = folder.appendingPathComponent("twinkle.kar").path
+        try Data(Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, UInt8(n >> 8), UInt8(n & 0xFF)] + track)
+            .write(to: URL(fileURLWithPath: song))
+        let term = try TmuxSession(width: 80, height: 24)
+        try term.launch("'\(backbeatExecutable())' '\(song)' --loop --server \(uniqueName("bbkar")) --no-autoconnect")
+        _ = try term.waitFor(" Song ")
+        _ = try term.waitFor("Twinkle twinkle")
+        _ = try term.waitFor("marker: Verse")
+        _ = try term.waitFor("Little star")
+        try term.quitExpectingSuccess()
+    }
 }
 }

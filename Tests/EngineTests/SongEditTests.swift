@@ -29,6 +29,32 @@ import Testing
         #expect(file.seconds(atBar: 0) == nil)
         let bars = try #require(BarClock(file))
         #expect([0, 1.99, 2, 5.9, 6, 8.9, 9, 10].map { bars.bar(at: $0) } == [1, 1, 2, 2, 3, 3, 4, 4])
+        // Bar and beat (a quarter, at 60 BPM from bar 2: a second), time signature and tempo as they change.
+        #expect(bars.place(at: 0.25) == (1, 1.5))
+        #expect(bars.place(at: 7.5) == (3, 2.5))
+        #expect(bars.signature(at: 1) == (4, 4) && bars.signature(at: 7) == (3, 4))
+        #expect(bars.bpm(at: 1) == 120 && bars.bpm(at: 3) == 60)
+    }
+
+    @Test func aResetPutsBackWhatTheSongsChangedOnTheirChannels() {
+        var reset = ChannelReset()
+        #expect(reset.messages.isEmpty)
+        reset.add(Song(name: "s", messages: [
+            TimedMessage(seconds: 0, message: Self.short(0xC0, 24)),
+            TimedMessage(seconds: 0, message: Self.short(0xB0, 7, 50)),
+            TimedMessage(seconds: 0, message: Self.short(0xB2, 101, 0)),
+            TimedMessage(seconds: 0, message: Self.short(0xB2, 74, 90)),
+            TimedMessage(seconds: 1, message: Self.short(0x92, 60, 100)),
+        ], duration: 2))
+        #expect(!reset.system)
+        let messages = reset.messages.map { [$0.0, $0.1, $0.2] }
+        #expect(messages.filter { $0[0] & 0x0F == 0 } == [[0xB0, 123, 0], [0xB0, 121, 0], [0xB0, 0, 0], [0xB0, 32, 0], [0xC0, 0, 0], [0xB0, 7, 100]])
+        let three = messages.filter { $0[0] & 0x0F == 2 }
+        #expect(three.prefix(2) == [[0xB2, 123, 0], [0xB2, 121, 0]])
+        #expect(three.contains([0xB2, 6, 2]) && three.contains([0xB2, 101, 127]) && three.last == [0xB2, 74, 64])
+        #expect(!messages.contains { $0[0] & 0x0F == 1 })
+        reset.add(Song(name: "t", messages: [TimedMessage(seconds: 0, sysex: [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7])], duration: 1))
+        #expect(reset.system)
     }
 
     @Test func startTimesAreParsed() {
@@ -78,6 +104,44 @@ import Testing
         var solo = SongEdit()
         solo.soloed = [9]
         #expect(solo.apply(to: song, file: nil).messages.map(\.message.status) == [0x99, 0xB1])
+    }
+
+    @Test func transposeSparesEveryDrumPartAtItsTime() {
+        let gsDrums: (UInt8) -> [UInt8] = { part in [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x10 | part, 0x15, 0x01, 0x00, 0xF7] }
+        let song = Song(name: "s", messages: [
+            TimedMessage(seconds: 0, message: Self.short(0x92, 60, 100)),        // ch 3 melodic
+            TimedMessage(seconds: 0.5, sysex: gsDrums(3)),                        // GS part 3 a rhythm part
+            TimedMessage(seconds: 1, message: Self.short(0x92, 36, 100)),        // ch 3 drums
+            TimedMessage(seconds: 1, message: Self.short(0xB4, 0, 127)),         // ch 5 XG drum kit bank
+            TimedMessage(seconds: 1, message: Self.short(0x94, 38, 100)),
+            TimedMessage(seconds: 1, message: Self.short(0xB9, 0, 121)),         // ch 10 GM2 melodic bank
+            TimedMessage(seconds: 1, message: Self.short(0x99, 60, 100)),
+            TimedMessage(seconds: 2, sysex: [0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]), // GM System On: all as at power-on
+            TimedMessage(seconds: 2, message: Self.short(0x92, 60, 100)),
+            TimedMessage(seconds: 2, message: Self.short(0x94, 60, 100)),
+            TimedMessage(seconds: 2, message: Self.short(0x99, 36, 100)),
+        ], duration: 3)
+        var edit = SongEdit()
+        edit.transpose = 2
+        let notes = edit.apply(to: song, file: nil).messages.filter { $0.message.kind == .noteOn }.map(\.message.data1)
+        #expect(notes == [62, 36, 38, 62, 62, 62, 36])
+    }
+
+    @Test func aStartPastTheEndIsRefusedWithTheSongsLength() throws {
+        // Two bars of 4/4 at 120 BPM: 4 s.
+        let file = try Self.file([0x00, 0x90, 60, 100, 0x86, 0x00, 0x80, 60, 0x00])
+        let song = Song(name: "two.mid", file: file)
+        #expect(song.lengthText == "2 bars, 0:04")
+        func refusal(_ start: SongStart) -> String? {
+            var edit = SongEdit()
+            edit.start = start
+            return edit.startRefusal(for: song, file: file)
+        }
+        #expect(refusal(.bar(2)) == nil)
+        #expect(refusal(.seconds(3.9)) == nil)
+        #expect(refusal(.bar(3)) == "--start bar 3 is past the end of two.mid, which is 2 bars, 0:04 long")
+        #expect(refusal(.seconds(4)) == "--start 0:04 is past the end of two.mid, which is 2 bars, 0:04 long")
+        #expect(refusal(.seconds(64.5)) == "--start 1:04.5 is past the end of two.mid, which is 2 bars, 0:04 long")
     }
 
     /// A song whose program, volume, bend range and bend change before bar 3; notes on bars 1 to 4.

@@ -31,6 +31,8 @@ struct ChannelLevels: BitwiseCopyable {
     var pan: Float = 0.5                  // 0 left ... 1 right
     var gainLeft: Float = 0               // smoothed channel gains
     var gainRight: Float = 0
+    var mixerGain: Float = 1              // the channel mixer's volume offset as a gain (Synth+Mixer.swift)
+    var mixerPan: Float = 0               // the channel mixer's pan offset, -1 ... 1 (half the pan range each way)
 }
 
 /// One channel's controller state, kept inline (no allocation): the synth holds 16 of these in

@@ -193,14 +193,16 @@ extension Synth {
     @_noLocks @inline(__always)
     func targetLeft(_ ch: Int) -> Float {
         let c = controls.channels[ch].levels
-        return c.volume * c.volume * c.expression * c.expression * Float(FastMath.cos(Double(c.pan) * Double.pi / 2))
+        let pan = min(max(c.pan + c.mixerPan * 0.5, 0), 1) // the mixer's offsets: none leaves every bit as it was
+        return c.volume * c.volume * c.expression * c.expression * c.mixerGain * Float(FastMath.cos(Double(pan) * Double.pi / 2))
             * controls.master[2]
     }
 
     @_noLocks @inline(__always)
     func targetRight(_ ch: Int) -> Float {
         let c = controls.channels[ch].levels
-        return c.volume * c.volume * c.expression * c.expression * Float(FastMath.sin(Double(c.pan) * Double.pi / 2))
+        let pan = min(max(c.pan + c.mixerPan * 0.5, 0), 1)
+        return c.volume * c.volume * c.expression * c.expression * c.mixerGain * Float(FastMath.sin(Double(pan) * Double.pi / 2))
             * controls.master[3]
     }
 

@@ -109,6 +109,10 @@ final class RealtimeContext: @unchecked Sendable {
     /// cannot run.
     @exclusivity(unchecked) var midiOutActive = false
     @exclusivity(unchecked) var alsaOutActive = false
+    /// The channel mixer (RealtimeContext+Mixer.swift), and the channels it mutes this period (RT thread only).
+    let mixer = ChannelMixer()
+    private let rtMixer: Unmanaged<ChannelMixer>
+    @exclusivity(unchecked) private var rtMuted: UInt16 = 0
     /// The frame time of the current period's first frame (real-time thread only).
     @exclusivity(unchecked) private(set) var currentPeriodStart: UInt32 = 0
 
@@ -126,6 +130,7 @@ final class RealtimeContext: @unchecked Sendable {
         rtPlayerSysex = .passUnretained(playerSysexRing)
         captureRing = SPSCRing(capacity: captureCapacity)
         rtSynth = .passUnretained(synth)
+        rtMixer = .passUnretained(mixer)
         rtKeyboard = .passUnretained(keyboardRing)
         rtALSA = .passUnretained(alsaRing)
         rtDemo = .passUnretained(demoRing)
@@ -172,6 +177,8 @@ final class RealtimeContext: @unchecked Sendable {
         rtAudioGate._withUnsafeGuaranteedRef { audioOpen = $0.isOpen }
         let period = Period(started: MonotonicInstant.now(), midiOpen: midiOpen, audioOpen: audioOpen)
         currentPeriodStart = periodStart
+        let synth = rtSynth  // a local: a closure that captured `self` would retain it
+        rtMuted = rtMixer._withUnsafeGuaranteedRef { $0.apply(to: synth) }
         rtMIDIOut._withUnsafeGuaranteedRef { $0.reset() }
         drain(rtKeyboard, sysexBytes: nil, periodStart: periodStart, midiOpen: period.midiOpen)
         drain(rtALSA, sysexBytes: rtALSASysex, periodStart: periodStart, midiOpen: period.midiOpen)
@@ -197,6 +204,8 @@ final class RealtimeContext: @unchecked Sendable {
             right.update(repeating: 0, count: frames)
         }
         measure(left: left, right: right, frames: frames)
+        let synth = rtSynth
+        if period.audioOpen { rtMixer._withUnsafeGuaranteedRef { $0.measure(synth) } }
         var capturing = false
         rtCaptureOn._withUnsafeGuaranteedRef { capturing = $0.isOpenRelaxed }
         if capturing { capture(left: left, right: right, frames: frames) }
@@ -311,7 +320,10 @@ final class RealtimeContext: @unchecked Sendable {
                  sysexLength: UInt32, queued: UInt32, sysexIgnored: Bool = false, toSynth: Bool = true) {
         counters.midiReceived.wrappingAdd(1, ordering: .relaxed)
         if midiOpen {
-            if toSynth && !message.isSystemExclusive { rtSynth._withUnsafeGuaranteedRef { $0.handle(message) } }
+            // A channel the mixer mutes gets no note-on (its other messages keep its state as the song sets it).
+            let mutedChannels = rtMuted, bit = UInt16(1) << UInt16(message.channel)
+            let muted = message.kind == .noteOn && message.data2 > 0 && mutedChannels & bit != 0
+            if toSynth && !message.isSystemExclusive && !muted { rtSynth._withUnsafeGuaranteedRef { $0.handle(message) } }
         } else {
             counters.midiLost.wrappingAdd(1, ordering: .relaxed)
         }

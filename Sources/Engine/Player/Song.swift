@@ -10,6 +10,8 @@ public struct Song: Sendable {
     public var duration: Double
     /// Its bars, for seeking by bar (nil: a file timed in SMPTE frames, or a song whose times were changed).
     public var bars: BarClock?
+    /// Its lyrics, markers and track names (nil: a song whose times were changed, or made without a file).
+    public var text: SongText?
 
     public init(name: String, messages: [TimedMessage], duration: Double, bars: BarClock? = nil) {
         self.name = name
@@ -20,6 +22,24 @@ public struct Song: Sendable {
 
     public init(name: String, file: StandardMIDIFile) {
         self.init(name: name, messages: OfflineRenderer.messages(of: file), duration: file.duration, bars: BarClock(file))
+        text = SongText(file)
+    }
+
+    /// Its length as a musician says it: `32 bars, 1:04` (bars counted to its last sounding one), or `1:04` in a
+    /// song without bars.
+    public var lengthText: String {
+        guard let bars else { return Song.clock(duration) }
+        let count = duration > 0 ? bars.bar(at: max(duration - 1e-6, 0)) : 0
+        return "\(count) bar\(count == 1 ? "" : "s"), \(Song.clock(duration))"
+    }
+
+    /// Seconds as m:ss (with `fraction`, m:ss.s).
+    public static func clock(_ seconds: Double, fraction: Bool = false) -> String {
+        let value = seconds.isFinite ? max(seconds, 0) : 0
+        let whole = Int(value)
+        let text = "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
+        guard fraction else { return text }
+        return text + ".\(min(Int(((value - Double(whole)) * 10).rounded(.down)), 9))"
     }
 }
 

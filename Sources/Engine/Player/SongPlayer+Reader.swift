@@ -13,7 +13,13 @@ extension SongPlayer {
         var generation: UInt16 = 0
         var lastPushed: UInt32?
         var started = false
-        var live = (tempo: 1.0, transpose: 0)  // what the transport keys set
+        var reset = ChannelReset()  // what the songs played so far changed, which the next reset puts back
+        var live = (tempo: options.tempo > 0 && options.tempo.isFinite ? options.tempo : 1, transpose: 0)  // what the transport keys set
+        if let first = queue.first, options.start != nil {
+            var edit = SongEdit()
+            edit.start = options.start
+            from = min(edit.startSeconds(in: first, file: nil), first.duration)
+        }
         while !queue.isEmpty && !stopping() {
             if index >= queue.count {
                 guard options.loop else { break }
@@ -24,7 +30,10 @@ extension SongPlayer {
             edit.start = from > 0 ? .seconds(from) : nil
             edit.tempo = live.tempo
             edit.transpose = live.transpose
-            let song = edit.apply(to: whole, file: nil)
+            var song = edit.apply(to: whole, file: nil)
+            // An A/B loop's B ahead: the schedule ends there, and play goes back to A.
+            let loopEnd = loopPoints(index: index).b.flatMap { $0 > from ? ($0 - from) / live.tempo : nil }
+            if let loopEnd { song = Song(name: song.name, messages: song.messages.filter { $0.seconds < loopEnd }, duration: loopEnd) }
             guard let now = waitForFrameTime() else { break }
             let earliest = now &+ UInt32(leadFrames(rate: rate))
             let start = next.map { Int32(bitPattern: $0 &- earliest) >= 0 ? $0 : earliest } ?? earliest
@@ -33,8 +42,12 @@ extension SongPlayer {
             current = Current(name: whole.name, index: index, start: start, offset: from, duration: whole.duration,
                               tempo: live.tempo, transpose: live.transpose)
             condition.unlock()
-            if started { resetChannels(at: start, generation: generation) }
+            if started {
+                // Interrupted (the ring full when a stop or a request came): the events below see it and stop too.
+                _ = resetChannels(at: start, generation: generation, reset: reset)
+            }
             started = true
+            reset.add(whole)
             for i in schedule.events.indices {
                 let due = schedule.frameTime(of: i, start: start)
                 guard waitUntil(due, isWithin: window), push(schedule, i, start: start, generation: generation) else { break }
@@ -45,9 +58,16 @@ extension SongPlayer {
             if !pendingTransport() { _ = waitUntil(end, isWithin: window) }
             if stopping() { break }
             guard let taken = takeTransport() else {
+                next = end
+                if loopEnd != nil {
+                    // At B: back to A, or on from B when the loop was cleared meanwhile.
+                    let points = loopPoints(index: index)
+                    from = points.b != nil ? points.a ?? 0 : from + (loopEnd ?? 0) * live.tempo
+                    continue
+                }
                 index += 1
                 from = 0
-                next = end
+                clearLoop()
                 continue
             }
             // What was pushed and not yet played is dropped; what sounds is released.
@@ -57,8 +77,13 @@ extension SongPlayer {
             releaseChannels(at: (engine.frameTime() ?? start) &+ UInt32(leadFrames(rate: rate)), generation: generation)
             lastPushed = nil
             next = nil
-            guard let resumed = place(after: taken, index: index, at: min(max(position, 0), whole.duration), in: whole, live: &live) else {
+            guard var resumed = place(after: taken, index: index, at: min(max(position, 0), whole.duration), in: whole, live: &live) else {
                 break
+            }
+            // Requests that came meanwhile (keys pressed quickly) go together: one restart for all.
+            while let more = takeTransport(), queue.indices.contains(resumed.index),
+                  let then = place(after: more, index: resumed.index, at: resumed.from, in: queue[resumed.index], live: &live) {
+                resumed = then
             }
             (index, from) = resumed
         }
@@ -79,9 +104,9 @@ extension SongPlayer {
             condition.lock()
             current?.offset = position
             current?.paused = true
-            while !stopRequested && transport == nil { condition.wait() }
-            let next = transport
-            transport = nil
+            while !stopRequested && transport.isEmpty { condition.wait() }
+            let next = transport.first
+            if !transport.isEmpty { transport.removeFirst() }
             condition.unlock()
             guard let next else { return nil }
             if next == .togglePause { return (index, position) }
@@ -96,6 +121,7 @@ extension SongPlayer {
             }
             return (index, min(max(position + Double(bars) * 2, 0), song.duration))
         case .songs(let songs):
+            clearLoop()
             return (max(index + songs, 0), 0)
         case .restart:
             return (index, 0)
@@ -105,7 +131,20 @@ extension SongPlayer {
         case .transpose(let semitones):
             live.transpose = min(max(live.transpose + semitones, -24), 24)
             return (index, position)
+        case .seek(let start):
+            var edit = SongEdit()
+            edit.start = start
+            return (index, min(edit.startSeconds(in: song, file: nil), song.duration))
+        case .loopHere:
+            return (index, loopPoints(index: index).a ?? 0)
         }
+    }
+
+    /// The A/B loop's points for song `index` (none for another song's loop).
+    func loopPoints(index: Int) -> (a: Double?, b: Double?) {
+        condition.lock(); defer { condition.unlock() }
+        guard let loop, loop.index == index else { return (nil, nil) }
+        return (loop.a, loop.b)
     }
 
     func stopping() -> Bool {
@@ -116,20 +155,19 @@ extension SongPlayer {
     /// Whether a transport request waits.
     func pendingTransport() -> Bool {
         condition.lock(); defer { condition.unlock() }
-        return transport != nil
+        return !transport.isEmpty
     }
 
     func takeTransport() -> Transport? {
         condition.lock(); defer { condition.unlock() }
-        defer { transport = nil }
-        return transport
+        return transport.isEmpty ? nil : transport.removeFirst()
     }
 
     /// Sleeps on the condition for `seconds` (a stop or a transport request wakes it); false when either came.
     func sleep(_ seconds: Double) -> Bool {
         condition.lock(); defer { condition.unlock() }
-        if !stopRequested && transport == nil { _ = condition.wait(until: Date(timeIntervalSinceNow: max(seconds, 0.001))) }
-        return !stopRequested && transport == nil
+        if !stopRequested && transport.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: max(seconds, 0.001))) }
+        return !stopRequested && transport.isEmpty
     }
 
     /// The engine's frame time, waiting while no backend runs (JACK away); nil when stopping.
@@ -179,11 +217,30 @@ extension SongPlayer {
         return ring.push(event)
     }
 
-    /// Before a song that follows another, or a place after a transport request: every channel's controllers
-    /// reset, as a render starts them (the chase then sets what the song set before that place).
-    func resetChannels(at frameTime: UInt32, generation: UInt16) {
-        pushControllers([(121, 0)], at: frameTime, generation: generation)
+    /// Before a song that follows another, or a place after a transport request: every channel the songs so far
+    /// used put back as a fresh render starts it (`ChannelReset`; the chase then sets what the song set before
+    /// that place). Waits while the ring is full (it is the reader thread); false when a stop or a request came.
+    func resetChannels(at frameTime: UInt32, generation: UInt16, reset: ChannelReset) -> Bool {
+        if reset.system {
+            let bytes = engine.context.playerSysexRing
+            while bytes.capacity - bytes.count < Self.gsReset.count { guard sleep(0.005) else { return false } }
+            _ = Self.gsReset.withUnsafeBufferPointer { bytes.push(contentsOf: $0) }
+            var event = PlayerEvent(frameTime: frameTime, message: ShortMessage(status: 0xF0, data1: 0, data2: 0),
+                                    sysexLength: UInt32(Self.gsReset.count), toSynth: options.toSynth)
+            event.generation = generation
+            guard pushEvent(event) else { return false }
+        }
+        for (status, data1, data2) in reset.messages {
+            var event = PlayerEvent(frameTime: frameTime, message: ShortMessage(status: status, data1: data1, data2: data2),
+                                    toSynth: options.toSynth)
+            event.generation = generation
+            guard pushEvent(event) else { return false }
+        }
+        return true
     }
+
+    /// Roland GS Reset: F0 41 10 42 12 40 00 7F 00 41 F7.
+    static let gsReset: [UInt8] = [0xF0, 0x41, 0x10, 0x42, 0x12, 0x40, 0x00, 0x7F, 0x00, 0x41, 0xF7]
 
     /// After a stop or a transport request: sustain lifted and all notes off on every channel.
     func releaseChannels(at frameTime: UInt32, generation: UInt16) {

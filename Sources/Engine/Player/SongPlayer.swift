@@ -22,6 +22,10 @@ public final class SongPlayer: @unchecked Sendable {
         public var lead = 4
         /// Seconds of events pushed ahead of their frames.
         public var window = 0.5
+        /// The tempo the queue starts at (1: the files'; the transport keys change it) and where the first file
+        /// starts (`--start`; its bars are the file's own, whatever the tempo).
+        public var tempo = 1.0
+        public var start: SongStart?
 
         public init(loop: Bool = false, toSynth: Bool = true) {
             self.loop = loop
@@ -41,8 +45,13 @@ public final class SongPlayer: @unchecked Sendable {
         case restart
         /// Tempo faster (positive) or slower by this many percent of the file's, within 25...400 %.
         case tempo(Int)
-        /// Every note but drum channel 10's moved by this many semitones more, within -24...24.
+        /// Every note but the drum parts' (`SongEdit.transpose`) moved by this many semitones more, within -24...24.
         case transpose(Int)
+        /// To a bar or a time of the song playing (clamped to its end), with every channel's state chased there.
+        case seek(SongStart)
+        /// The A/B loop's end here: play goes back to A (the song's start without one) and loops between them
+        /// until `clearLoop`. (Setting A, `setLoopStart`, changes nothing that plays.)
+        case loopHere
     }
 
     /// What the player shows: the song playing, where it is, and whether the queue has ended.
@@ -60,6 +69,11 @@ public final class SongPlayer: @unchecked Sendable {
         public var paused = false
         /// The tempo (percent of the file's) and transposition the transport keys set.
         public var tempo = 100, transpose = 0
+        /// The A/B loop's points in seconds of the song (B nil: no loop yet).
+        public var loopA: Double?, loopB: Double?
+        /// Where the song is in bars: the bar (1 is the first) and the beat in it (1 is the first, with its
+        /// fraction); nil in a song without bars.
+        public var bar: Int?, beat: Double?
     }
 
     let engine: Engine
@@ -75,9 +89,11 @@ public final class SongPlayer: @unchecked Sendable {
         var tempo = 1.0, transpose = 0
     }
     var current: Current?
+    /// The A/B loop of the song at `index` of the queue (another song forgets it). Guarded by `condition`.
+    var loop: (index: Int, a: Double?, b: Double?)?
     var stopRequested = false, running = false, finished = false
     /// A transport request the reader thread has not taken yet.
-    var transport: Transport?
+    var transport: [Transport] = []
     private let ended = DispatchSemaphore(value: 0)
 
     public init(engine: Engine, queue: [Song], options: Options = Options()) {
@@ -115,12 +131,62 @@ public final class SongPlayer: @unchecked Sendable {
         ended.wait()
     }
 
-    /// Asks the reader thread for `request` (it replaces one not yet taken); nothing once the queue has ended.
+    /// Asks the reader thread for `request` (after those not yet taken, in order); nothing once the queue has ended.
     public func send(_ request: Transport) {
         condition.lock(); defer { condition.unlock() }
         guard running, !finished else { return }
-        transport = request
+        if transport.count < 64 { transport.append(request) }
         condition.broadcast()
+    }
+
+    /// Sets the A/B loop's start where the song is now; nil when no song plays.
+    @discardableResult
+    public func setLoopStart() -> Double? {
+        guard let position = status()?.position else { return nil }
+        condition.lock(); defer { condition.unlock() }
+        guard let current else { return nil }
+        let b = loop.flatMap { $0.index == current.index ? $0.b : nil }
+        loop = (current.index, position, b.flatMap { $0 > position ? $0 : nil })
+        return position
+    }
+
+    /// Sets the A/B loop's end where the song is now and goes back to A; nil when no song plays or B would not
+    /// be after A.
+    @discardableResult
+    public func setLoopEnd() -> Double? {
+        guard let position = status()?.position else { return nil }
+        condition.lock()
+        guard running, !finished, let current else { condition.unlock(); return nil }
+        let a = loop.flatMap { $0.index == current.index ? $0.a : nil }
+        guard position > (a ?? 0) else { condition.unlock(); return nil }
+        loop = (current.index, a, position)
+        condition.unlock()
+        send(.loopHere)
+        return position
+    }
+
+    /// Ends the A/B loop: play goes on past B.
+    public func clearLoop() {
+        condition.lock(); defer { condition.unlock() }
+        loop = nil
+    }
+
+    /// The song playing (as queued: its bars, lyrics and markers); nil before the first starts.
+    public func currentSong() -> Song? {
+        condition.lock(); defer { condition.unlock() }
+        guard let current, queue.indices.contains(current.index) else { return nil }
+        return queue[current.index]
+    }
+
+    /// Why a seek to `start` cannot be played in the song playing, or nil (`SongEdit.startRefusal`).
+    public func seekRefusal(_ start: SongStart) -> String? {
+        condition.lock(); defer { condition.unlock() }
+        guard let current, queue.indices.contains(current.index) else { return "no song is playing" }
+        let song = queue[current.index]
+        if case .bar(let bar) = start, song.bars == nil { return "bar \(bar): \(song.name) has no bars (SMPTE time); type a time (M:SS)" }
+        var edit = SongEdit()
+        edit.start = start
+        return edit.startRefusal(for: song, file: nil).map { $0.replacingOccurrences(of: "--start ", with: "") }
     }
 
     /// The queue has played to its end, or was stopped, or had nothing to play.
@@ -137,9 +203,13 @@ public final class SongPlayer: @unchecked Sendable {
         condition.lock(); defer { condition.unlock() }
         guard let current else { return nil }
         let elapsed = current.paused ? 0 : now.map { Double(Int32(bitPattern: $0 &- current.start)) / rate } ?? 0
-        return Status(name: current.name, index: current.index, count: queue.count,
-                      position: min(max(current.offset + max(elapsed, 0) * current.tempo, 0), current.duration),
+        let position = min(max(current.offset + max(elapsed, 0) * current.tempo, 0), current.duration)
+        let loop = self.loop.flatMap { $0.index == current.index ? $0 : nil }
+        let bars = queue.indices.contains(current.index) ? queue[current.index].bars : nil
+        let place = bars?.place(at: position)
+        return Status(name: current.name, index: current.index, count: queue.count, position: position,
                       duration: current.duration, finished: finished, late: late, paused: current.paused,
-                      tempo: Int((current.tempo * 100).rounded()), transpose: current.transpose)
+                      tempo: Int((current.tempo * 100).rounded()), transpose: current.transpose,
+                      loopA: loop?.a, loopB: loop?.b, bar: place?.bar, beat: place?.beat)
     }
 }
