@@ -1,8 +1,12 @@
 // The chorus of the send bus: mono in, stereo out, as FluidSynth's. One delay line read by up to eight
 // voices, each at a delay that a sine LFO sweeps between `minimumDelay` and `minimumDelay + depth`, the
 // voices' LFOs spread evenly in phase (2 pi k / voices); reads are linearly interpolated; the voices are
-// spread across the stereo field from left to right. No feedback: the line's length after the input went
-// silent the output is exactly zero, and slices of silence after that are skipped.
+// spread across the stereo field from left to right, each at `level` x `outputGain` (FluidSynth's chorus adds
+// its voices at full level and its stereo unit adds more: at its defaults the chorus alone is louder than the
+// dry sound it was sent). GS's chorus feedback returns the voices' mean into the line, and its send to reverb
+// adds the chorus's output to the reverb's input. After the input went silent, the line's length (times the
+// repeats the feedback needs to fall 120 dB) later the line is cleared and the output exactly zero; slices of
+// silence after that are skipped.
 //
 // The LFO is a phasor (cosine, sine) turned by a fixed rotation per sample and renormalized (a few multiplies,
 // not a sin()). It turns only on samples where the line holds sound, a per-sample condition, so where it
@@ -19,11 +23,19 @@ public struct ChorusSettings: Sendable, Equatable {
     public var rate: Float = 0.3
     /// 0...20 ms: how far the delay sweeps (peak to peak).
     public var depth: Float = 8
+    /// 0...20 ms: the shortest delay (GS's chorus delay).
+    public var delay: Float = ChorusSettings.minimumDelay
+    /// 0...1: the share of the voices' mean fed back into the line (GS's chorus feedback; 1 is 0.9).
+    public var feedback: Float = 0
+    /// 0...1: the share of the chorus's output sent on to the reverb (GS's chorus send to reverb).
+    public var sendToReverb: Float = 0
 
     @_noLocks public init() {}
 
-    /// The shortest delay, milliseconds: the sweep starts here.
+    /// The default shortest delay, milliseconds: the sweep starts here.
     @inlinable public static var minimumDelay: Float { @_noLocks get { 4 } }
+    /// Each voice's gain at level 1 (calibrated against FluidSynth 2.3's chorus at its defaults).
+    static var outputGain: Float { @_noLocks get { 3.7 } }
 }
 
 struct ModulatedChorus: ~Copyable {
@@ -43,12 +55,17 @@ struct ModulatedChorus: ~Copyable {
     /// Delay at the LFO's centre and its swing either side, samples.
     var centre: Float = 0
     var swing: Float = 0
+    var feedback: Float = 0
+    var sendToReverb: Float = 0
+    /// The voices' mean of the last sample, fed back.
+    var last: Float = 0
+    var quietLimit = 0
     let sampleRate: Float
     var applied = ChorusSettings()
 
     init(sampleRate rate: Double) {
         sampleRate = Float(rate)
-        let longest = Int((Double(ChorusSettings.minimumDelay) + 20) * 0.001 * max(rate, 8000)) + 4
+        let longest = Int(40 * 0.001 * max(rate, 8000)) + 4 // the longest delay and sweep, 20 ms each
         var size = 1
         while size < longest { size <<= 1 }
         line = DelayMemory(count: size)
@@ -60,7 +77,7 @@ struct ModulatedChorus: ~Copyable {
         applied = settings
         let voices = min(max(settings.voices, 1), 8)
         voiceCount = voices
-        let level = min(max(settings.level, 0), 10) / Float(voices)
+        let level = min(max(settings.level, 0), 10) * ChorusSettings.outputGain
         for k in 0..<8 {
             let angle = 2 * Double.pi * Double(k) / Double(voices)
             offsetCos[k] = Float(FastMath.cos(angle)); offsetSin[k] = Float(FastMath.sin(angle))
@@ -74,29 +91,34 @@ struct ModulatedChorus: ~Copyable {
         turnCos = Float(FastMath.cos(turn)); turnSin = Float(FastMath.sin(turn))
         let depth = min(max(settings.depth, 0), 20) * 0.001 * sampleRate
         swing = 0.5 * depth
-        centre = ChorusSettings.minimumDelay * 0.001 * sampleRate + swing
+        centre = min(max(settings.delay, 0), 20) * 0.001 * sampleRate + swing
+        feedback = 0.9 * min(max(settings.feedback, 0), 1)
+        sendToReverb = min(max(settings.sendToReverb, 0), 1)
+        let repeats = feedback > 0.001 ? Int(-19.93 / FastMath.log2(feedback)) + 2 : 1
+        quietLimit = line.count * repeats
     }
 
     var isSilent: Bool { @_noLocks get { line.cleared } }
 
     @_noLocks
-    mutating func clear() { line.clear() }
+    mutating func clear() { line.clear(); last = 0 }
 
-    /// Adds the chorus of `input[0..<frames]` into `left` and `right`.
+    /// Adds the chorus of `input[0..<frames]` into `left` and `right`, and `sendToReverb` of it into `reverb`.
     @_noLocks
     mutating func process(_ input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>,
-                          right: UnsafeMutablePointer<Float>, frames: Int) {
+                          right: UnsafeMutablePointer<Float>, reverb: UnsafeMutablePointer<Float>? = nil, frames: Int) {
         if line.skips(input, frames: frames) { return } // the line is silent and stays so; the LFO rests while it does
         let samples = self.line.samples, length = self.line.count, mask = length &- 1, voices = voiceCount
         var c = cosine, s = sine, p = position, quiet = self.line.quietSamples, isCleared = self.line.cleared
         let tc = turnCos, ts = turnSin, mid = centre, sweep = swing
         let oc = offsetCos, os = offsetSin, gl = gainLeft, gr = gainRight
-        let limit = length
+        let limit = quietLimit, fb = feedback, toReverb = sendToReverb * 0.5, perVoice = 1 / Float(voices)
+        var previous = last
         for n in 0..<frames {
             let x = input[n]
             if x != 0 { quiet = 0; isCleared = false } else { quiet &+= 1 }
-            samples[p] = x
-            var l: Float = 0, r: Float = 0
+            samples[p] = x + fb * previous
+            var l: Float = 0, r: Float = 0, sum: Float = 0
             for k in 0..<voices {
                 let lfo = s * oc[k] + c * os[k] // sin(theta + offset k)
                 let delay = mid + sweep * lfo
@@ -106,9 +128,12 @@ struct ModulatedChorus: ~Copyable {
                 let y = a + fraction * (b - a)
                 l += gl[k] * y
                 r += gr[k] * y
+                sum += y
             }
+            previous = sum * perVoice
             left[n] += l
             right[n] += r
+            if let reverb { reverb[n] += toReverb * (l + r) }
             p = (p &+ 1) & mask
             if !isCleared {
                 // Turn the phasor; one Newton step keeps its radius at 1.
@@ -116,8 +141,14 @@ struct ModulatedChorus: ~Copyable {
                 let k = 1.5 - 0.5 * (c1 * c1 + s1 * s1)
                 c = c1 * k; s = s1 * k
             }
-            if !isCleared && quiet >= limit { isCleared = true } // the line holds only zeros now
+            if !isCleared && quiet >= limit { // the line is below -120 dB (only zeros without feedback)
+                samples.update(repeating: 0, count: length)
+                previous = 0
+                isCleared = true
+            }
         }
+        if abs(previous) < 1e-20 { previous = 0 }
+        last = previous
         cosine = c; sine = s; position = p
         self.line.quietSamples = min(quiet, 1 << 40); self.line.cleared = isCleared
     }
