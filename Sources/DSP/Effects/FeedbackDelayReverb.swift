@@ -6,9 +6,11 @@
 //   Schroeder all-passes in series (Dattorro's lengths and gains) that smear a click into a dense burst.
 // - Eight delay lines of mutually prime lengths (35-81 ms at 44.1 kHz for Hall 2, shorter for rooms and the
 //   plate, scaled with the rate), read at once as the lanes of a SIMD8 vector. Each line's read point swings
-//   by a few samples (a sine LFO per line, 0.9 Hz, the phases spread over a turn, linearly interpolated):
+//   by a few samples (a sine LFO per line, 2 Hz, the phases spread over a turn, linearly interpolated):
 //   the lines' resonances move, so the tail does not ring at fixed frequencies (FluidSynth's FDN does the
-//   same for the same reason).
+//   same for the same reason), and the phases between the left and right tails of a chord's few strong
+//   partials keep turning, so their correlation stays near 0 wherever the LFOs stood when the chord came
+//   (at 0.9 Hz it ranged from -0.2 to 0.25 with the LFOs' starting phase; the pitch moves under 2 cents).
 // - Per line a damping low-pass whose coefficient follows its length (Jot): with the line's gain
 //   g = 10^(-3 L / (RT60 fs)) every path loses exactly 60 dB in RT60 at low frequencies, and more at high
 //   ones, by the same law on every line: the RT60 falls with frequency whichever lines a signal travels.
@@ -34,7 +36,7 @@ struct FeedbackDelayReverb: ~Copyable {
     static var diffuserGains: SIMD4<Float> { @_noLocks get { SIMD4(0.75, 0.75, 0.625, 0.625) } }
     /// How far the lines' read points swing, samples at 44.1 kHz (peak to peak), and how fast.
     static var modulationDepth: Float { @_noLocks get { 6 } }
-    static var modulationRate: Float { @_noLocks get { 0.9 } }
+    static var modulationRate: Float { @_noLocks get { 2 } }
     /// The output gain that puts the tail of a staccato chord at FluidSynth's level (its FDN at its defaults).
     static var outputGain: Float { @_noLocks get { 0.9 } }
 
@@ -53,11 +55,14 @@ struct FeedbackDelayReverb: ~Copyable {
     let echoStart: Int
     let echoSize: Int
     var echoPosition = 0
-    /// The lines' delays (samples) at the LFO's middle, the swing either side, the LFOs' phases (0..<1).
+    /// The lines' delays (samples) at the LFO's middle, the swing either side, the LFOs as phasors (cosine,
+    /// sine) turned by one rotation per sample (renormalized by a Newton step: vector arithmetic only).
     var lineDelay = SIMD8<Float>(repeating: 0)
     var swing: Float = 0
-    var phase = SIMD8<Float>(repeating: 0)
-    var phaseStep: Float = 0
+    var cosine = SIMD8<Float>(repeating: 1)
+    var sine = SIMD8<Float>(repeating: 0)
+    var turnCos: Float = 1
+    var turnSin: Float = 0
     /// Per line: the damping filter y = b0 x + a y[-1] (b0 holding the line's gain g), its state.
     var b0 = SIMD8<Float>(repeating: 0)
     var a = SIMD8<Float>(repeating: 0)
@@ -108,7 +113,10 @@ struct FeedbackDelayReverb: ~Copyable {
         memory = DelayMemory(count: echoStart + 2 * echoSize)
         lineStart = starts; lineSize = sizes
         diffuserStart = dStarts; diffuserLength = dLengths
-        for i in 0..<8 { phase[i] = Float(i) / 8 }
+        for i in 0..<8 {
+            let angle = 2 * Double.pi * Double(i) / 8
+            cosine[i] = Float(FastMath.cos(angle)); sine[i] = Float(FastMath.sin(angle))
+        }
         apply(ReverbSettings())
     }
 
@@ -122,7 +130,8 @@ struct FeedbackDelayReverb: ~Copyable {
         let scale = max(sampleRate, 8000) / 44_100
         swing = 0.5 * Self.modulationDepth * scale
         lineDelay = Self.baseLengths * (shape.length * scale)
-        phaseStep = Self.modulationRate / sampleRate
+        let turn = 2 * Double.pi * Double(Self.modulationRate) / Double(sampleRate)
+        turnCos = Float(FastMath.cos(turn)); turnSin = Float(FastMath.sin(turn))
         // Jot: alpha = RT60 at Nyquist / RT60 at DC; the longest line's pole is `pole`, the others follow.
         let pole = min(max(0.4 + 0.5 * min(max(settings.damping, 0), 1) + shape.damping, 0), 0.92)
         let longest = lineDelay[7]
@@ -208,10 +217,10 @@ struct FeedbackDelayReverb: ~Copyable {
                               right: UnsafeMutablePointer<Float>, frames: Int) {
         let samples = self.memory.samples, total = self.memory.count
         let inGains = Self.inputGains, leftTaps = Self.leftTaps, rightTaps = Self.rightTaps
-        let dGains = diffuserGains, delays = lineDelay, depth = swing, step = phaseStep
+        let dGains = diffuserGains, delays = lineDelay, depth = swing, tc = turnCos, ts = turnSin
         let direct = wetDirect, cross = wetCross, b = b0, pole = a, b1 = toneB1, b2 = toneB2
         let starts = lineStart, sizes = lineSize
-        var lp = lowPass, w = writePosition, dPositions = diffuserPosition, ph = phase
+        var lp = lowPass, w = writePosition, dPositions = diffuserPosition, c = cosine, sn = sine
         var quiet = self.memory.quietSamples, isCleared = self.memory.cleared
         let limit = quietLimit
         for n in 0..<frames {
@@ -237,22 +246,17 @@ struct FeedbackDelayReverb: ~Copyable {
             }
             dPositions &+= 1
             dPositions.replace(with: 0, where: dPositions .>= diffuserLength)
-            // The lines read at their swinging delays (a parabola per half turn stands in for the sine).
-            let t = ph + ph - 1
-            var magnitude = t
-            magnitude.replace(with: -t, where: t .< 0)
-            let sine = 4 * t * (1 - magnitude)
-            let delay = delays + depth * sine
-            var whole = SIMD8<Int32>(), wholeFloat = SIMD8<Float>()
-            for i in 0..<8 {
-                let k = Int32(delay[i]) // delays are positive: truncation is the floor
-                whole[i] = k; wholeFloat[i] = Float(k)
-            }
+            // The lines read at their swinging delays. Floor by the 1.5 x 2^23 trick (the delays are positive
+            // and far below 2^22); wrapping by the sign's mask: vector arithmetic, no per-lane branches.
+            let delay = delays + depth * sn
+            let shifted = (delay - 0.5) + 12_582_912
+            let wholeFloat = shifted - 12_582_912
+            let whole = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B40_0000
             let fraction = delay - wholeFloat
             var r0 = w &- whole
-            r0.replace(with: r0 &+ sizes, where: r0 .< 0)
+            r0 &+= sizes & (r0 &>> 31)
             var r1 = r0 &- 1
-            r1.replace(with: r1 &+ sizes, where: r1 .< 0)
+            r1 &+= sizes & (r1 &>> 31)
             r0 &+= starts; r1 &+= starts
             var y0 = SIMD8<Float>(), y1 = SIMD8<Float>()
             for i in 0..<8 { y0[i] = samples[Int(r0[i])]; y1[i] = samples[Int(r1[i])] }
@@ -265,10 +269,11 @@ struct FeedbackDelayReverb: ~Copyable {
             let writes = starts &+ w
             for i in 0..<8 { samples[Int(writes[i])] = feedback[i] }
             w &+= 1
-            w.replace(with: 0, where: w .>= sizes)
+            w &= (w &- sizes) &>> 31 // 0 at the line's end
             if !isCleared {
-                ph += step
-                ph.replace(with: ph - 1, where: ph .>= 1)
+                let c1 = c * tc - sn * ts, s1 = sn * tc + c * ts
+                let k = 1.5 - 0.5 * (c1 * c1 + s1 * s1)
+                c = c1 * k; sn = s1 * k
             }
             let l = laneSum(s * leftTaps), r = laneSum(s * rightTaps)
             left[n] += direct * l + cross * r
@@ -277,7 +282,7 @@ struct FeedbackDelayReverb: ~Copyable {
         // Denormals: the filters' state is flushed when tiny (the lines are cleared at quietLimit).
         lp.replace(with: 0, where: (lp .< 1e-20) .& (lp .> -1e-20))
         if abs(inputState[0]) < 1e-20 { inputState[0] = 0 }
-        lowPass = lp; writePosition = w; diffuserPosition = dPositions; phase = ph
+        lowPass = lp; writePosition = w; diffuserPosition = dPositions; cosine = c; sine = sn
         self.memory.quietSamples = min(quiet, 1 << 40); self.memory.cleared = isCleared
     }
 
