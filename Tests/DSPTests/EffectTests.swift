@@ -175,7 +175,7 @@ struct EffectTests {
         for k in 0..<clicks {
             var weight = 0.0, moment = 0.0
             for i in (k * spacing)..<((k + 1) * spacing) {
-                let y = Double(left[i] + right[i])
+                let y = Double(left[i]) // one voice: the right channel is its opposite
                 weight += y; moment += y * Double(i - k * spacing)
             }
             delays.append(moment / weight / rate * 1000)
