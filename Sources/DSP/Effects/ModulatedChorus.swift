@@ -1,9 +1,10 @@
 // The chorus of the send bus: mono in, stereo out, as FluidSynth's. One delay line read by up to eight
-// voices, each at a delay that a sine LFO sweeps between `minimumDelay` and `minimumDelay + depth`, the
-// voices' LFOs spread evenly in phase (2 pi k / voices); reads are linearly interpolated; the voices are
-// mixed to stereo as FluidSynth's stereo unit mixes them (even voices one side, odd the other, each side in
-// the other channel too in opposite phase: wide, and at FluidSynth's level on tonal and noisy sounds alike). GS's chorus feedback returns the voices' mean into the line, and its send to reverb
-// adds the chorus's output to the reverb's input. After the input went silent, the line's length (times the
+// voices, each at a delay that a sine LFO sweeps between `delay` and `delay + depth`, the voices' LFOs
+// spread evenly in phase (2 pi k / voices); reads are linearly interpolated; the voices are mixed to stereo
+// as FluidSynth's stereo unit mixes them (even voices one side, odd the other, each side in the other channel
+// too in opposite phase: wide, and at FluidSynth's level on tonal and noisy sounds alike). GS's chorus
+// feedback returns the voices' mean into the line, and its send to reverb adds the voices' mean times the
+// level to the reverb's input (the stereo mix would mostly cancel in a mono send). After the input went silent, the line's length (times the
 // repeats the feedback needs to fall 120 dB) later the line is cleared and the output exactly zero; slices of
 // silence after that are skipped.
 //
@@ -58,6 +59,8 @@ struct ModulatedChorus: ~Copyable {
     var swing: Float = 0
     var feedback: Float = 0
     var sendToReverb: Float = 0
+    /// The chorus's level, for its send to reverb.
+    var reverbLevel: Float = 0
     /// The voices' mean of the last sample, fed back.
     var last: Float = 0
     var quietLimit = 0
@@ -79,6 +82,7 @@ struct ModulatedChorus: ~Copyable {
         let voices = min(max(settings.voices, 1), 8)
         voiceCount = voices
         let level = min(max(settings.level, 0), 10) * ChorusSettings.outputGain
+        reverbLevel = level
         // FluidSynth's stereo unit at its fixed width 10: the even voices make one side's signal, the odd ones
         // the other's (with an odd count above 2 the last in both), each side at wet1 in its own channel and
         // wet2 (negative) in the other; one voice goes to both channels in opposite phase.
@@ -120,7 +124,7 @@ struct ModulatedChorus: ~Copyable {
         var c = cosine, s = sine, p = position, quiet = self.line.quietSamples, isCleared = self.line.cleared
         let tc = turnCos, ts = turnSin, mid = centre, sweep = swing
         let oc = offsetCos, os = offsetSin, gl = gainLeft, gr = gainRight
-        let limit = quietLimit, fb = feedback, toReverb = sendToReverb * 0.5, perVoice = 1 / Float(voices)
+        let limit = quietLimit, fb = feedback, toReverb = sendToReverb * reverbLevel, perVoice = 1 / Float(voices)
         var previous = last
         for n in 0..<frames {
             let x = input[n]
@@ -141,7 +145,7 @@ struct ModulatedChorus: ~Copyable {
             previous = sum * perVoice
             left[n] += l
             right[n] += r
-            if let reverb { reverb[n] += toReverb * (l + r) }
+            if let reverb { reverb[n] += toReverb * previous }
             p = (p &+ 1) & mask
             if !isCleared {
                 // Turn the phasor; one Newton step keeps its radius at 1.
