@@ -47,7 +47,9 @@ enum FluidSynthComparison {
         try Data(midi).write(to: URL(fileURLWithPath: file))
         let ours = directory.appendingPathComponent("backbeat.wav").path
         let theirs = directory.appendingPathComponent("fluidsynth.wav").path
-        let arguments = ["render", file, "-o", ours, "--voices", "256"] + (backbeatPlaysFont ? ["--soundfont", font] : [])
+        // Dry in both: FluidSynth renders with -R 0 -C 0 below.
+        let arguments = ["render", file, "-o", ours, "--voices", "256", "--no-reverb", "--no-chorus"]
+            + (backbeatPlaysFont ? ["--soundfont", font] : [])
         let result = try backbeat(arguments)
         guard result.status == 0 else {
             throw HarnessError("backbeat \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")

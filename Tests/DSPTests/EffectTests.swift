@@ -8,19 +8,16 @@ import Testing
 import MIDI
 import TestSupport
 
-/// The reverb alone: `frames` samples of its response to a unit impulse (damping 0, level 1).
-private func reverbImpulse(roomSize: Float, width: Float = 1, frames: Int, sampleRate: Double = 48_000) -> (left: [Float], right: [Float]) {
+/// The reverb alone: `frames` samples of its response to `input` (a unit impulse when nil), damping 0, level 1,
+/// the rest of `settings` as given.
+func reverbResponse(_ settings: ReverbSettings = ReverbSettings(), input: [Float]? = nil, frames: Int,
+                    sampleRate: Double = 48_000) -> (left: [Float], right: [Float]) {
     var reverb = FeedbackDelayReverb(sampleRate: sampleRate)
-    var settings = ReverbSettings()
-    settings.roomSize = roomSize
-    settings.damping = 0
-    settings.width = width
-    settings.level = 1
     reverb.apply(settings)
-    var input = [Float](repeating: 0, count: frames)
-    input[0] = 1
+    var x = input ?? [1]
+    x += [Float](repeating: 0, count: max(frames - x.count, 0))
     var left = [Float](repeating: 0, count: frames), right = [Float](repeating: 0, count: frames)
-    input.withUnsafeBufferPointer { x in
+    x.withUnsafeBufferPointer { x in
         left.withUnsafeMutableBufferPointer { l in
             right.withUnsafeMutableBufferPointer { r in
                 var n = 0
@@ -35,9 +32,42 @@ private func reverbImpulse(roomSize: Float, width: Float = 1, frames: Int, sampl
     return (left, right)
 }
 
+func reverbImpulse(roomSize: Float, width: Float = 1, damping: Float = 0, frames: Int,
+                   sampleRate: Double = 48_000) -> (left: [Float], right: [Float]) {
+    var settings = ReverbSettings()
+    settings.roomSize = roomSize
+    settings.damping = damping
+    settings.width = width
+    settings.level = 1
+    return reverbResponse(settings, frames: frames, sampleRate: sampleRate)
+}
+
+/// `x` through two RBJ band-passes (0 dB at `centre`, Q 1.4: an octave band) in series.
+func octaveBand(_ x: [Float], centre: Double, sampleRate: Double = 48_000) -> [Float] {
+    let w = 2 * Double.pi * centre / sampleRate, alpha = sin(w) / (2 * 1.4)
+    let a0 = 1 + alpha
+    let b0 = alpha / a0, b2 = -alpha / a0, a1 = -2 * cos(w) / a0, a2 = (1 - alpha) / a0
+    var y = x.map(Double.init)
+    for _ in 0..<2 {
+        var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+        for i in y.indices {
+            let v = b0 * y[i] + b2 * x2 - a1 * y1 - a2 * y2
+            x2 = x1; x1 = y[i]; y2 = y1; y1 = v
+            y[i] = v
+        }
+    }
+    return y.map(Float.init)
+}
+
+/// The RT60 of `response` in the octave band at `centre`.
+func bandDecayTime(_ response: (left: [Float], right: [Float]), centre: Double, sampleRate: Double = 48_000) -> Double {
+    decayTime((octaveBand(response.left, centre: centre, sampleRate: sampleRate),
+               octaveBand(response.right, centre: centre, sampleRate: sampleRate)), sampleRate: sampleRate)
+}
+
 /// RT60 from an impulse response: the energy decay curve (backward integral of L^2 + R^2), a straight line
 /// fitted to it between -5 and -35 dB, extrapolated to -60 dB.
-private func decayTime(_ response: (left: [Float], right: [Float]), sampleRate: Double) -> Double {
+func decayTime(_ response: (left: [Float], right: [Float]), sampleRate: Double) -> Double {
     let n = response.left.count
     var curve = [Double](repeating: 0, count: n)
     var sum = 0.0
@@ -58,7 +88,7 @@ private func decayTime(_ response: (left: [Float], right: [Float]), sampleRate: 
 }
 
 /// Pearson correlation of two equal-length signals.
-private func correlation(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Double {
+func correlation(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Double {
     var ab = 0.0, aa = 0.0, bb = 0.0
     for (x, y) in zip(a, b) { ab += Double(x) * Double(y); aa += Double(x) * Double(x); bb += Double(y) * Double(y) }
     return ab / max((aa * bb).squareRoot(), 1e-30)
@@ -67,10 +97,39 @@ private func correlation(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Doub
 struct EffectTests {
     @Test(arguments: [Float(0), 0.2, 0.5, 1])
     func reverbDecaysInItsRT60(roomSize: Float) {
+        // The room size sets the RT60 of the lows (the highs die sooner: the next test).
         let expected = Double(ReverbSettings.decayTime(roomSize: roomSize))
         let response = reverbImpulse(roomSize: roomSize, frames: Int(1.5 * expected * rate))
-        let measured = decayTime(response, sampleRate: rate)
-        #expect(abs(measured / expected - 1) < 0.1, "room \(roomSize): RT60 \(measured) s, set \(expected) s")
+        let measured = bandDecayTime(response, centre: 250)
+        #expect(abs(measured / expected - 1) < 0.1, "room \(roomSize): RT60 at 250 Hz \(measured) s, set \(expected) s")
+    }
+
+    @Test(arguments: [Float(0), 0.5, 1])
+    func theRT60FallsWithFrequency(damping: Float) {
+        let response = reverbImpulse(roomSize: 0.2, damping: damping, frames: Int(2.5 * rate))
+        let centres = [250.0, 500, 1_000, 2_000, 4_000, 8_000]
+        let rt60s = centres.map { bandDecayTime(response, centre: $0) }
+        print("reverb RT60 per octave band at damping \(damping): " + zip(centres, rt60s).map { String(format: "%.0f Hz %.2f s", $0, $1) }.joined(separator: ", "))
+        for i in 1..<rt60s.count {
+            #expect(rt60s[i] <= rt60s[i - 1] * 1.03, "\(centres[i]) Hz: \(rt60s[i]) s after \(rt60s[i - 1]) s an octave lower")
+        }
+        #expect(rt60s[5] < 0.75 * rt60s[1], "8 kHz \(rt60s[5]) s against 500 Hz \(rt60s[1]) s")
+        if damping == 1 { #expect(rt60s[5] < 0.35 * rt60s[1], "full damping: 8 kHz \(rt60s[5]) s against 500 Hz \(rt60s[1]) s") }
+    }
+
+    @Test(arguments: [(Float(1), -0.25, 0.25), (0.5, -0.15, 0.3), (0, 0.999, 1.0)])
+    func theTailsCorrelationFollowsTheWidthOnANoiseBurst(width: Float, lowest: Double, highest: Double) {
+        var settings = ReverbSettings()
+        settings.width = width
+        var seed: UInt32 = 3
+        let burst = (0..<Int(0.05 * rate)).map { _ -> Float in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return Float(Int32(bitPattern: seed)) / 2_147_483_648 * 0.3
+        }
+        let response = reverbResponse(settings, input: burst, frames: Int(1.8 * rate))
+        let tail = Int(0.55 * rate)..<Int(1.75 * rate)
+        let c = correlation(response.left[tail], response.right[tail])
+        #expect(c >= lowest && c <= highest, "width \(width): left/right correlation \(c), expected \(lowest)...\(highest)")
     }
 
     @Test func reverbTailsAreDecorrelatedAtFullWidth() {
@@ -82,19 +141,25 @@ struct EffectTests {
         let narrow = reverbImpulse(roomSize: 0.2, width: 0, frames: Int(rate))
         let same = correlation(narrow.left[tail], narrow.right[tail])
         #expect(same > 0.999, "left/right correlation \(same) at width 0")
+        let standard = reverbImpulse(roomSize: 0.2, width: 0.5, frames: Int(rate))
+        let middle = correlation(standard.left[tail], standard.right[tail])
+        #expect(middle > wide + 0.05, "width 1 (\(wide)) is not wider than the default 0.5 (\(middle))")
     }
 
-    @Test func chorusSweepsItsDelayAtItsRateAndDepth() {
+    /// Rate (Hz), depth and shortest delay (ms): a fast sweep, FluidSynth's defaults, GS's chorus delay.
+    @Test(arguments: [(Float(2), Float(6), ChorusSettings.minimumDelay), (0.3, 8, ChorusSettings.minimumDelay), (1, 4, 10)])
+    func chorusSweepsItsDelayAtItsRateAndDepth(sweepRate: Float, depth: Float, shortest: Float) {
         var chorus = ModulatedChorus(sampleRate: rate)
         var settings = ChorusSettings()
         settings.voices = 1
         settings.level = 1
-        settings.rate = 2
-        settings.depth = 6
+        settings.rate = sweepRate
+        settings.depth = depth
+        settings.delay = shortest
         chorus.apply(settings)
         // A click every 20 ms; each comes out once, at the delay of that moment (linear interpolation puts
-        // its weight on two samples, whose centroid is the delay).
-        let spacing = Int(0.02 * rate), clicks = 150
+        // its weight on two samples, whose centroid is the delay). Enough for four turns of the LFO.
+        let spacing = Int(0.02 * rate), clicks = max(150, Int(4.2 / Double(sweepRate) / 0.02))
         let frames = spacing * clicks
         var input = [Float](repeating: 0, count: frames)
         for k in 0..<clicks { input[k * spacing] = 1 }
@@ -110,14 +175,14 @@ struct EffectTests {
         for k in 0..<clicks {
             var weight = 0.0, moment = 0.0
             for i in (k * spacing)..<((k + 1) * spacing) {
-                let y = Double(left[i] + right[i])
+                let y = Double(left[i]) // one voice: the right channel is its opposite
                 weight += y; moment += y * Double(i - k * spacing)
             }
             delays.append(moment / weight / rate * 1000)
         }
         let lowest = delays.min()!, highest = delays.max()!
-        #expect(abs(lowest - Double(ChorusSettings.minimumDelay)) < 0.1, "shortest delay \(lowest) ms")
-        #expect(abs((highest - lowest) - 6) < 0.2, "sweep \(highest - lowest) ms, set 6 ms")
+        #expect(abs(lowest - Double(shortest)) < 0.1, "shortest delay \(lowest) ms, set \(shortest) ms")
+        #expect(abs((highest - lowest) - Double(depth)) < 0.2, "sweep \(highest - lowest) ms, set \(depth) ms")
         // The rate from the sweep's rising crossings of its middle.
         let middle = (lowest + highest) / 2
         var crossings: [Double] = []
@@ -127,7 +192,7 @@ struct EffectTests {
         }
         #expect(crossings.count >= 4)
         let measuredRate = Double(crossings.count - 1) / (crossings.last! - crossings.first!)
-        #expect(abs(measuredRate / 2 - 1) < 0.03, "sweep rate \(measuredRate) Hz, set 2 Hz")
+        #expect(abs(measuredRate / Double(sweepRate) - 1) < 0.03, "sweep rate \(measuredRate) Hz, set \(sweepRate) Hz")
     }
 
     /// The tail (after the voice has ended) of a 0.2 s note of the sine patch with `events` sent first.
@@ -293,86 +358,6 @@ struct EffectSysexTests {
         let standard = tail(nil)
         let hall = tail([0xF0, 0x7F, 0x7F, 0x04, 0x05, 1, 1, 1, 0x01, 0x01, 0, 4, 0xF7])
         #expect(hall > 2 * standard, "large hall tail \(hall) against \(standard)")
-    }
-}
-
-/// GS's reverb and chorus parameters (40 01 30...3F): set on the synth, heard in its audio.
-struct GSEffectSysexTests {
-    /// A GS data set to 40 01 `address` with `data`, its checksum right (or off by one with `badChecksum`).
-    private func gs(_ address: UInt8, _ data: [UInt8], badChecksum: Bool = false) -> [UInt8] {
-        let body: [UInt8] = [0x40, 0x01, address] + data
-        let sum = body.reduce(0) { $0 + Int($1) }
-        let checksum = UInt8((128 - sum % 128) % 128)
-        return [0xF0, 0x41, 0x10, 0x42, 0x12] + body + [badChecksum ? (checksum + 1) & 0x7F : checksum, 0xF7]
-    }
-
-    private func send(_ synth: Synth, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { synth.handle(sysex: $0) }
-    }
-
-    private func rt60(_ synth: Synth) -> Float { ReverbSettings.decayTime(roomSize: synth.value(of: .roomSize)) }
-
-    @Test func macrosAndParametersSetTheEffects() {
-        let synth = Synth()
-        synth.prepare(sampleRate: rate, maxFrames: 256)
-        #expect(send(synth, gs(0x30, [0]))) // Room 1
-        #expect(abs(rt60(synth) - 0.6) < 0.01)
-        #expect(send(synth, gs(0x30, [4]))) // Hall 2
-        #expect(abs(rt60(synth) - 2.8) < 0.01)
-        #expect(send(synth, gs(0x30, [5]))) // Plate
-        #expect(abs(rt60(synth) - 1.5) < 0.01)
-        #expect(send(synth, gs(0x34, [64]))) // reverb time 64: e^(24 x 0.025) = 1.82 s
-        #expect(abs(rt60(synth) - 1.822) < 0.01)
-        #expect(send(synth, gs(0x33, [127])))
-        #expect(synth.value(of: .reverbLevel) == 1)
-        #expect(send(synth, gs(0x38, [2]))) // Chorus 3: GM2's rate 3, depth 19
-        #expect(abs(synth.value(of: .chorusRate) - 0.366) < 0.001)
-        #expect(abs(synth.value(of: .chorusDepth) - 6.25) < 0.001)
-        // Consecutive addresses in one message: level 3A, feedback 3B and delay 3C (not modelled), rate 3D, depth 3E.
-        #expect(send(synth, gs(0x3A, [32, 8, 80, 10, 15])))
-        #expect(abs(synth.value(of: .chorusLevel) - 32.0 / 127 * 4) < 0.001)
-        #expect(abs(synth.value(of: .chorusRate) - 1.22) < 0.001)
-        #expect(abs(synth.value(of: .chorusDepth) - 5) < 0.001)
-        #expect(synth.ignoredSysexCount == 0)
-        // A wrong checksum, the Delay macro, the chorus's pre-LPF alone: nothing changes, each counted as ignored.
-        #expect(!send(synth, gs(0x30, [0], badChecksum: true)))
-        #expect(!send(synth, gs(0x30, [6])))
-        #expect(!send(synth, gs(0x39, [3])))
-        #expect(abs(rt60(synth) - 1.822) < 0.01)
-        #expect(synth.ignoredSysexCount == 3)
-    }
-
-    /// RT60 of the synth's reverb tail (sine keys, CC91 full) after `sysex`, measured from the audio after the
-    /// note and its release have ended.
-    private func measuredRT60(after sysex: [UInt8]) -> Double {
-        let synth = Synth(voices: 8, patch: 0)
-        synth.setEffects(reverb: true, chorus: false)
-        synth.prepare(sampleRate: rate, maxFrames: 256)
-        #expect(send(synth, sysex))
-        let out = render(synth, frames: Int(8 * rate), events: [(0, cc(91, 127)), (0, noteOn(60)), (Int(0.2 * rate), noteOff(60))])
-        let start = Int(0.6 * rate) // the voice has ended (sine keys' release)
-        return decayTime((Array(out.left[start...]), Array(out.right[start...])), sampleRate: rate)
-    }
-
-    @Test func aHallMacroIsHeardLongerThanARoom() {
-        let room = measuredRT60(after: gs(0x30, [0])), hall = measuredRT60(after: gs(0x30, [4]))
-        #expect(abs(room / 0.6 - 1) < 0.1, "Room 1: RT60 \(room) s, set 0.6 s")
-        #expect(abs(hall / 2.8 - 1) < 0.1, "Hall 2: RT60 \(hall) s, set 2.8 s")
-    }
-
-    @Test func theReverbLevelScalesTheTail() {
-        // The synth panel's reverb row sets this value (Synth.setEffect): the tail follows it, rendered offline.
-        func tail(level: Float) -> Double {
-            let synth = Synth(voices: 8, patch: 0)
-            synth.setEffect(.reverbLevel, level)
-            synth.prepare(sampleRate: rate, maxFrames: 256)
-            let out = render(synth, frames: Int(1.5 * rate), events: [(0, cc(91, 127)), (0, noteOn(60)), (Int(0.2 * rate), noteOff(60))])
-            return rms(out.left[Int(rate)...])
-        }
-        let full = tail(level: 0.9), half = tail(level: 0.45)
-        #expect(full > 1e-5)
-        #expect(abs(half / full - 0.5) < 0.01, "tail ratio \(half / full) for level 0.45 / 0.9")
-        #expect(tail(level: 0) == 0)
     }
 }
 

@@ -89,17 +89,85 @@ public enum EffectParameter: Int, CaseIterable, Sendable, CustomStringConvertibl
     }
 }
 
-/// The effect settings as float bit patterns, written by any thread, read once per slice.
+/// The settings only GS effect sysex reaches (Synth+EffectSysex.swift); a GS Reset returns them to these defaults.
+enum GSEffectSetting: Int, CaseIterable {
+    /// `ReverbSettings.character`, `.preLowPass`, `.predelay`, `.delayFeedback`.
+    case reverbCharacter = 0, reverbPreLowPass, reverbPredelay, reverbDelayFeedback
+    /// `ChorusSettings.feedback`, `.delay`, `.sendToReverb`.
+    case chorusFeedback, chorusDelay, chorusSendToReverb
+
+    var index: Int {
+        @_noLocks get {
+            switch self {
+            case .reverbCharacter: 0
+            case .reverbPreLowPass: 1
+            case .reverbPredelay: 2
+            case .reverbDelayFeedback: 3
+            case .chorusFeedback: 4
+            case .chorusDelay: 5
+            case .chorusSendToReverb: 6
+            }
+        }
+    }
+
+    @_noLocks
+    static func at(_ index: Int) -> GSEffectSetting {
+        switch index {
+        case 0: .reverbCharacter
+        case 1: .reverbPreLowPass
+        case 2: .reverbPredelay
+        case 3: .reverbDelayFeedback
+        case 4: .chorusFeedback
+        case 5: .chorusDelay
+        default: .chorusSendToReverb
+        }
+    }
+
+    var defaultValue: Float {
+        @_noLocks get {
+            switch self {
+            case .reverbCharacter: Float(ReverbSettings().character)
+            case .reverbPreLowPass: Float(ReverbSettings().preLowPass)
+            case .reverbPredelay: ReverbSettings().predelay
+            case .reverbDelayFeedback: ReverbSettings().delayFeedback
+            case .chorusFeedback: ChorusSettings().feedback
+            case .chorusDelay: ChorusSettings().delay
+            case .chorusSendToReverb: ChorusSettings().sendToReverb
+            }
+        }
+    }
+}
+
+/// The effect settings as float bit patterns, written by any thread, read once per slice. `baseline` holds
+/// what `Synth.setEffect` (the user, a preset) last set; effect sysex changes `values` only, and a system
+/// reset (GM/GM2 System On, GS Reset, XG System On) copies the baseline back and the GS-only settings to their
+/// defaults, so a file's effect sysex lasts until its next reset and no longer.
 struct EffectControls: ~Copyable {
     let values: InlineArray<10, Atomic<UInt32>>
+    let baseline: InlineArray<10, Atomic<UInt32>>
+    let gs: InlineArray<7, Atomic<UInt32>>
 
     init() {
         values = InlineArray { Atomic(EffectParameter(rawValue: $0)!.defaultValue.bitPattern) }
+        baseline = InlineArray { Atomic(EffectParameter(rawValue: $0)!.defaultValue.bitPattern) }
+        gs = InlineArray { Atomic(GSEffectSetting(rawValue: $0)!.defaultValue.bitPattern) }
     }
 
     @_noLocks @inline(__always)
     func value(_ parameter: EffectParameter) -> Float {
         Float(bitPattern: values[parameter.index].load(ordering: .relaxed))
+    }
+
+    @_noLocks @inline(__always)
+    func value(_ setting: GSEffectSetting) -> Float {
+        Float(bitPattern: gs[setting.index].load(ordering: .relaxed))
+    }
+
+    /// Every setting back to its baseline, the GS-only ones to their defaults.
+    @_noLocks
+    func reset() {
+        for i in 0..<10 { values[i].store(baseline[i].load(ordering: .relaxed), ordering: .relaxed) }
+        for i in 0..<7 { gs[i].store(GSEffectSetting.at(i).defaultValue.bitPattern, ordering: .relaxed) }
     }
 }
 

@@ -14,6 +14,8 @@ extension ReverbSettings {
     @_noLocks
     func same(as other: ReverbSettings) -> Bool {
         roomSize == other.roomSize && damping == other.damping && width == other.width && level == other.level
+            && character == other.character && preLowPass == other.preLowPass && predelay == other.predelay
+            && delayFeedback == other.delayFeedback
     }
 }
 
@@ -21,17 +23,37 @@ extension ChorusSettings {
     @_noLocks
     func same(as other: ChorusSettings) -> Bool {
         voices == other.voices && level == other.level && rate == other.rate && depth == other.depth
+            && feedback == other.feedback && delay == other.delay && sendToReverb == other.sendToReverb
     }
 }
 
 extension Synth {
-    /// Sets an effect setting (clamped to its range) from any thread; it takes effect at the next slice.
+    /// Sets an effect setting (clamped to its range) from any thread; it takes effect at the next slice and is
+    /// what a system reset (GM/GS/XG) returns it to.
     @_noLocks
     public func setEffect(_ parameter: EffectParameter, _ value: Float) {
+        let clamped = setEffectFromSysex(parameter, value)
+        mix.effectControls.baseline[parameter.index].store(clamped.bitPattern, ordering: .relaxed)
+    }
+
+    /// Sets an effect setting until the next system reset (effect sysex); returns the value clamped.
+    @_noLocks @discardableResult
+    func setEffectFromSysex(_ parameter: EffectParameter, _ value: Float) -> Float {
         let (lower, upper) = parameter.bounds
         let clamped = value.isNaN ? lower : min(max(value, lower), upper)
         mix.effectControls.values[parameter.index].store(clamped.bitPattern, ordering: .relaxed)
+        return clamped
     }
+
+    /// Sets a GS-only effect setting (sysex, the real-time thread) until the next system reset.
+    @_noLocks
+    func setGSEffect(_ setting: GSEffectSetting, _ value: Float) {
+        mix.effectControls.gs[setting.index].store(value.bitPattern, ordering: .relaxed)
+    }
+
+    /// A GS-only effect setting's value now. Any thread.
+    @_noLocks
+    func value(of setting: GSEffectSetting) -> Float { mix.effectControls.value(setting) }
 
     /// The value an effect setting was last set to. Any thread.
     @_noLocks
@@ -46,13 +68,15 @@ extension Synth {
         setEffect(.chorusOn, chorus ? 1 : 0)
     }
 
-    /// GM System On and panic: the reverb's and the chorus's tails cut (their state cleared), and with GM On
-    /// (`sends`) every channel's CC91 and CC93 back to their power-on 0, as FluidSynth's system reset does.
+    /// GM System On and panic: the reverb's and the chorus's tails cut (their state cleared), and with a system
+    /// reset (`sends`) every channel's CC91 and CC93 back to their power-on 0, as FluidSynth's system reset does,
+    /// and the effect settings that sysex changed back to what they were before (`EffectControls.reset`).
     @_noLocks
     func resetEffects(sends: Bool) {
         mix.effects.reverb.clear()
         mix.effects.chorus.clear()
         guard sends else { return }
+        mix.effectControls.reset()
         for ch in 0..<channelCount {
             controls.midi.controllers[ch * 128 + Int(Controller.reverbSend.rawValue)] = 0
             controls.midi.controllers[ch * 128 + Int(Controller.chorusSend.rawValue)] = 0
@@ -74,12 +98,19 @@ extension Synth {
         reverb.roomSize = mix.effectControls.value(.roomSize)
         reverb.damping = mix.effectControls.value(.damping)
         reverb.width = mix.effectControls.value(.width)
+        reverb.character = Int(mix.effectControls.value(.reverbCharacter))
+        reverb.preLowPass = Int(mix.effectControls.value(.reverbPreLowPass))
+        reverb.predelay = mix.effectControls.value(.reverbPredelay)
+        reverb.delayFeedback = mix.effectControls.value(.reverbDelayFeedback)
         if !reverb.same(as: mix.effects.reverb.applied) { mix.effects.reverb.apply(reverb) }
         var chorus = ChorusSettings()
         chorus.level = mix.effectControls.value(.chorusLevel)
         chorus.voices = Int(mix.effectControls.value(.chorusVoices) + 0.5)
         chorus.rate = mix.effectControls.value(.chorusRate)
         chorus.depth = mix.effectControls.value(.chorusDepth)
+        chorus.feedback = mix.effectControls.value(.chorusFeedback)
+        chorus.delay = mix.effectControls.value(.chorusDelay)
+        chorus.sendToReverb = mix.effectControls.value(.chorusSendToReverb)
         if !chorus.same(as: mix.effects.chorus.applied) { mix.effects.chorus.apply(chorus) }
         mix.effects.sent = false
     }
@@ -127,8 +158,12 @@ extension Synth {
             reverbInput.update(repeating: 0, count: frames)
             chorusInput.update(repeating: 0, count: frames)
         }
+        // The chorus first: it may send on to the reverb (GS's chorus send to reverb).
+        let reverbOn = mix.effects.reverbOn, sendsOn = mix.effects.chorus.sendToReverb > 0
+        var toReverb: UnsafeMutablePointer<Float>? = nil
+        if reverbOn { if sendsOn { toReverb = reverbInput } }
+        mix.effects.chorus.process(chorusInput, left: left, right: right, reverb: toReverb, frames: frames)
         mix.effects.reverb.process(reverbInput, left: left, right: right, frames: frames)
-        mix.effects.chorus.process(chorusInput, left: left, right: right, frames: frames)
     }
 }
 

@@ -23,7 +23,7 @@ public struct SynthPatch: Sendable, Hashable {
         SynthPatch(name: "sine keys", waveform: .sine, attack: 0.002, decay: 1.2, sustain: 0.6, release: 0.3, cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8),
         SynthPatch(name: "saw lead", waveform: .saw, attack: 0.005, decay: 0.4, sustain: 0.8, release: 0.2, cutoff: 1_800, resonance: 0.35, filterEnvelopeAmount: 2.5, velocitySensitivity: 0.6),
         SynthPatch(name: "square bass", waveform: .square, attack: 0.002, decay: 0.25, sustain: 0.7, release: 0.08, cutoff: 500, resonance: 0.3, filterEnvelopeAmount: 2, velocitySensitivity: 0.7),
-        SynthPatch(name: "soft pad", waveform: .triangle, attack: 0.6, decay: 1.5, sustain: 0.8, release: 1.5, cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 1, velocitySensitivity: 0.4, reverbSend: 0.3, chorusSend: 0.15),
+        SynthPatch(name: "soft pad", waveform: .triangle, attack: 0.6, decay: 1.5, sustain: 0.8, release: 1.5, cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 1, velocitySensitivity: 0.4, reverbSend: 0.3, chorusSend: 0.015),
         SynthPatch(name: "pluck", waveform: .saw, attack: 0.001, decay: 0.35, sustain: 0, release: 0.25, cutoff: 300, resonance: 0.2, filterEnvelopeAmount: 5, velocitySensitivity: 0.9),
         SynthPatch(name: "hollow organ", waveform: .square, attack: 0.01, decay: 0.1, sustain: 1, release: 0.05, cutoff: 4_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.2),
         // For the General MIDI programs (`generalMIDI`): percussive ones decay to silence (sustain 0), sustained
@@ -31,7 +31,7 @@ public struct SynthPatch: Sendable, Hashable {
         SynthPatch(name: "piano", waveform: .triangle, attack: 0.002, decay: 6, sustain: 0, release: 0.3, cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 2, velocitySensitivity: 0.8),
         SynthPatch(name: "mallet", waveform: .sine, attack: 0.001, decay: 4, sustain: 0, release: 0.2, cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8, reverbSend: 0.2),
         SynthPatch(name: "guitar", waveform: .saw, attack: 0.002, decay: 4, sustain: 0, release: 0.2, cutoff: 900, resonance: 0.15, filterEnvelopeAmount: 3, velocitySensitivity: 0.8, reverbSend: 0.1),
-        SynthPatch(name: "strings", waveform: .saw, attack: 0.12, decay: 1, sustain: 0.9, release: 0.4, cutoff: 2_200, resonance: 0.1, filterEnvelopeAmount: 0.5, velocitySensitivity: 0.5, reverbSend: 0.3, chorusSend: 0.1),
+        SynthPatch(name: "strings", waveform: .saw, attack: 0.12, decay: 1, sustain: 0.9, release: 0.4, cutoff: 2_200, resonance: 0.1, filterEnvelopeAmount: 0.5, velocitySensitivity: 0.5, reverbSend: 0.3, chorusSend: 0.01),
         SynthPatch(name: "brass", waveform: .saw, attack: 0.04, decay: 0.5, sustain: 0.85, release: 0.15, cutoff: 1_200, resonance: 0.2, filterEnvelopeAmount: 2, velocitySensitivity: 0.6, reverbSend: 0.15),
         SynthPatch(name: "reed", waveform: .square, attack: 0.02, decay: 0.3, sustain: 0.9, release: 0.1, cutoff: 2_000, resonance: 0.15, filterEnvelopeAmount: 1, velocitySensitivity: 0.5, reverbSend: 0.15),
         SynthPatch(name: "flute", waveform: .triangle, attack: 0.05, decay: 0.3, sustain: 0.9, release: 0.15, cutoff: 5_000, resonance: 0, filterEnvelopeAmount: 0.5, velocitySensitivity: 0.4, reverbSend: 0.2),
