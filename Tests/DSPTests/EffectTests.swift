@@ -16,14 +16,23 @@ func reverbResponse(_ settings: ReverbSettings = ReverbSettings(), input: [Float
     reverb.apply(settings)
     var x = input ?? [1]
     x += [Float](repeating: 0, count: max(frames - x.count, 0))
-    var left = [Float](repeating: 0, count: frames), right = [Float](repeating: 0, count: frames)
-    x.withUnsafeBufferPointer { x in
+    return processInBlocks(x) { reverb.process($0, left: $1, right: $2, frames: $3) }
+}
+
+/// `input` through effects in blocks of `block` frames: `process(input, left, right, frames)` for each block,
+/// at the block's place in the input and in the left and right outputs (zeroed to start).
+func processInBlocks(_ input: [Float], block: Int = 256,
+                     _ process: (UnsafePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void)
+    -> (left: [Float], right: [Float]) {
+    let frames = input.count
+    var left = [Float](repeating: 0, count: frames), right = left
+    input.withUnsafeBufferPointer { x in
         left.withUnsafeMutableBufferPointer { l in
             right.withUnsafeMutableBufferPointer { r in
                 var n = 0
                 while n < frames {
-                    let count = min(256, frames - n)
-                    reverb.process(x.baseAddress! + n, left: l.baseAddress! + n, right: r.baseAddress! + n, frames: count)
+                    let count = min(block, frames - n)
+                    process(x.baseAddress! + n, l.baseAddress! + n, r.baseAddress! + n, count)
                     n += count
                 }
             }
@@ -291,19 +300,9 @@ struct EffectTests {
                 input[n] = Float(Int32(bitPattern: seed)) / 2_147_483_648 * 0.3
             }
         }
-        var left = [Float](repeating: 0, count: frames), right = left
-        input.withUnsafeBufferPointer { x in
-            left.withUnsafeMutableBufferPointer { l in
-                right.withUnsafeMutableBufferPointer { r in
-                    var n = 0
-                    while n < frames {
-                        let count = min(block, frames - n)
-                        reverb.process(x.baseAddress! + n, left: l.baseAddress! + n, right: r.baseAddress! + n, frames: count)
-                        chorus.process(x.baseAddress! + n, left: l.baseAddress! + n, right: r.baseAddress! + n, frames: count)
-                        n += count
-                    }
-                }
-            }
+        let (left, right) = processInBlocks(input, block: block) { x, l, r, count in
+            reverb.process(x, left: l, right: r, frames: count)
+            chorus.process(x, left: l, right: r, frames: count)
         }
         #expect(reverb.isSilent && chorus.isSilent)
         return left + right

@@ -199,18 +199,7 @@ struct ReverbCharacterTests {
             let frames = Int(2 * rate)
             var input = [Float](repeating: 0, count: frames)
             input[0] = 1
-            var left = [Float](repeating: 0, count: frames), right = left
-            input.withUnsafeBufferPointer { x in
-                left.withUnsafeMutableBufferPointer { l in
-                    right.withUnsafeMutableBufferPointer { r in
-                        var n = 0
-                        while n < frames {
-                            chorus.process(x.baseAddress! + n, left: l.baseAddress! + n, right: r.baseAddress! + n, frames: 256)
-                            n += 256
-                        }
-                    }
-                }
-            }
+            let left = processInBlocks(input) { chorus.process($0, left: $1, right: $2, frames: $3) }.left
             return (left, chorus.isSilent)
         }
         let dry = output(feedback: 0), fed = output(feedback: 0.8)

@@ -119,37 +119,29 @@ final class RealtimeContext: @unchecked Sendable {
     init(synth: Synth, ringCapacity: Int = 4096, uiRingCapacity: Int = 16384, sysexCapacity: Int = 1 << 16,
          captureCapacity: Int = 1 << 19) {
         self.synth = synth
-        keyboardRing = SPSCRing(capacity: ringCapacity)
-        alsaRing = SPSCRing(capacity: ringCapacity)
-        demoRing = SPSCRing(capacity: ringCapacity)
-        uiRing = SPSCRing(capacity: uiRingCapacity)
-        sysexRing = SPSCRing(capacity: sysexCapacity)
-        playerRing = SPSCRing(capacity: ringCapacity)
-        playerSysexRing = SPSCRing(capacity: sysexCapacity)
-        rtPlayer = .passUnretained(playerRing)
-        rtPlayerSysex = .passUnretained(playerSysexRing)
-        captureRing = SPSCRing(capacity: captureCapacity)
+        // Each object the callback reads is owned here and read there through an unretained reference.
+        (keyboardRing, rtKeyboard) = Self.owned(SPSCRing(capacity: ringCapacity))
+        (alsaRing, rtALSA) = Self.owned(SPSCRing(capacity: ringCapacity))
+        (demoRing, rtDemo) = Self.owned(SPSCRing(capacity: ringCapacity))
+        (uiRing, rtUI) = Self.owned(SPSCRing(capacity: uiRingCapacity))
+        (sysexRing, rtSysex) = Self.owned(SPSCRing(capacity: sysexCapacity))
+        (playerRing, rtPlayer) = Self.owned(SPSCRing(capacity: ringCapacity))
+        (playerSysexRing, rtPlayerSysex) = Self.owned(SPSCRing(capacity: sysexCapacity))
+        (captureRing, rtCapture) = Self.owned(SPSCRing(capacity: captureCapacity))
+        (loudness, rtLoudness) = Self.owned(LoudnessProcessor())
+        (alsaSysexRing, rtALSASysex) = Self.owned(SPSCRing(capacity: sysexCapacity))
+        (midiOut, rtMIDIOut) = Self.owned(MIDIOutQueue(capacity: ringCapacity))
         rtSynth = .passUnretained(synth)
         rtMixer = .passUnretained(mixer)
-        rtKeyboard = .passUnretained(keyboardRing)
-        rtALSA = .passUnretained(alsaRing)
-        rtDemo = .passUnretained(demoRing)
-        rtUI = .passUnretained(uiRing)
-        rtSysex = .passUnretained(sysexRing)
-        rtCapture = .passUnretained(captureRing)
         rtDurations = .passUnretained(callbackDurations)
-        loudness = LoudnessProcessor()
-        rtLoudness = .passUnretained(loudness)
-        alsaSysexRing = SPSCRing(capacity: sysexCapacity)
-        rtALSASysex = .passUnretained(alsaSysexRing)
         rtMIDIGate = .passUnretained(midiGate)
         rtAudioGate = .passUnretained(audioGate)
         rtCaptureOn = .passUnretained(captureOn)
-        midiOut = MIDIOutQueue(capacity: ringCapacity)
-        rtMIDIOut = .passUnretained(midiOut)
-        alsaOutRing = SPSCRing(capacity: ringCapacity)
-        rtALSAOut = .passUnretained(alsaOutRing)
+        (alsaOutRing, rtALSAOut) = Self.owned(SPSCRing(capacity: ringCapacity))
     }
+
+    /// `object` and the unretained reference through which the callback reads it (this context owns it).
+    private static func owned<T: AnyObject>(_ object: T) -> (T, Unmanaged<T>) { (object, .passUnretained(object)) }
 
     /// One period for a backend whose MIDI arrives through the control rings only (ALSA PCM). `periodStart`
     /// is the backend's running frame count, for monitor times. (JACK's callback, which also has MIDI at
