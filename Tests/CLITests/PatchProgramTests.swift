@@ -43,22 +43,24 @@ final class PatchProgramTests {
 
     @Test func programIsMappedAsAProgramChangeAndPatchTakesNamesAndNumbers() throws {
         let plain = try midiFile("lead.mid", [(0, 0x90, 60, 100), (0.3, 0x80, 60, 0)])
-        let sawLead = try rendered(plain, ["--patch", "1"]).left
-        // GM 29 (overdriven guitar) plays patch 1, saw lead, as a program change 29 selects it; it was patch 3.
-        #expect(SynthPatch.generalMIDI(program: 29) == 1)
-        #expect(try rendered(plain, ["--program", "29"]).left == sawLead)
-        #expect(try rendered(plain, ["--patch", "saw lead"]).left == sawLead)
-        #expect(try rendered(plain, ["--patch", "Saw-Lead"]).left == sawLead)
-        #expect(try rendered(plain, ["--patch", "3"]).left != sawLead)
+        let guitar = try rendered(plain, ["--patch", "42"]).left
+        // GM 29 (overdriven guitar) plays its own patch, 42, as a program change 29 selects it (issue 40); it
+        // was patch 1, saw lead, before each program had its own.
+        #expect(SynthPatch.generalMIDI(program: 29) == 42)
+        #expect(try rendered(plain, ["--program", "29"]).left == guitar)
+        #expect(try rendered(plain, ["--patch", "overdriven guitar"]).left == guitar)
+        #expect(try rendered(plain, ["--patch", "Overdriven-Guitar"]).left == guitar)
+        #expect(try rendered(plain, ["--patch", "1"]).left != guitar)
+        #expect(try rendered(plain, ["--patch", "saw lead"]).left == (try rendered(plain, ["--patch", "1"]).left))
     }
 
     @Test func aPatchOutOfRangeOrUnknownIsRefusedWithTheList() throws {
         for command in [["render", "x.mid", "-o", "x.wav"], ["--headless"]] {
-            for value in ["13", "29", "127", "harpsichord", "-1"] {
+            for value in ["141", "290", "1270", "harpsichords", "-1"] {
                 let result = try backbeat(command + ["--patch", value])
                 #expect(result.status == 64, "\(command) --patch \(value): \(result.stderr)")
-                #expect(result.stderr.contains("must be a built-in patch, its number (0 to 12) or its name: 0 sine keys, 1 saw lead,"), "\(result.stderr)")
-                #expect(result.stderr.contains("12 flute; --program N chooses by General MIDI program (0 to 127)"), "\(result.stderr)")
+                #expect(result.stderr.contains("must be a built-in patch, its number (0 to 140) or its name: 0 sine keys, 1 saw lead,"), "\(result.stderr)")
+                #expect(result.stderr.contains("12 flute; 13-140 the General MIDI programs 0-127 by name; --program N chooses by General MIDI program (0 to 127)"), "\(result.stderr)")
             }
             let program = try backbeat(command + ["--program", "128"])
             #expect(program.status == 64 && program.stderr.contains("must be a whole number from 0 to 127"), "\(program.stderr)")
@@ -73,8 +75,8 @@ final class PatchProgramTests {
             let help = try backbeat(command).stdout.replacingOccurrences(of: "\n", with: " ")
                 .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
             #expect(help.contains("256 by default, as FluidSynth"), "\(command): \(help)")
-            #expect(help.contains("Default: General MIDI program 0's, 6 piano."), "\(command): \(help)")
-            #expect(help.contains("--program 29 is 1 saw lead"), "\(command): \(help)")
+            #expect(help.contains("Default: General MIDI program 0's, 13 acoustic grand piano."), "\(command): \(help)")
+            #expect(help.contains("--program 29 is 42 overdriven guitar"), "\(command): \(help)")
         }
     }
 

@@ -1,4 +1,4 @@
-// Issue 20, section 4: each General MIDI program plays the nearest built-in patch (docs/builtin-programs.md
+// Issue 20, section 4, and issue 40, part 3: each General MIDI program plays its own built-in patch (docs/builtin-programs.md
 // lists the same table as the code), sustained instruments sustain while held and percussive ones decay.
 import Foundation
 import MIDI
@@ -40,13 +40,13 @@ import TestSupport
     /// docs/builtin-programs.md's table is the code's: every program, its GM name, its patch's number and name.
     @Test func theDocumentedProgramTableIsTheCodes() throws {
         let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/builtin-programs.md"), encoding: .utf8)
-        var rows: [Int: (name: String, patch: Int, patchName: String)] = [:]
+        var rows: [Int: (name: String, patch: Int, patchName: String, wave: String, cutoff: String)] = [:]
         for line in doc.split(separator: "\n") where line.hasPrefix("| ") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count == 3, let program = Int(cells[0]) else { continue }
+            guard cells.count == 11, let program = Int(cells[0]) else { continue }
             let patch = cells[2].split(separator: " ", maxSplits: 1)
             guard patch.count == 2, let index = Int(patch[0]) else { Issue.record("bad row: \(line)"); continue }
-            rows[program] = (cells[1], index, String(patch[1]))
+            rows[program] = (cells[1], index, String(patch[1]), cells[3], cells[8])
         }
         #expect(rows.count == 128)
         for program in 0..<128 {
@@ -55,6 +55,8 @@ import TestSupport
             #expect(row.name == GeneralMIDI.programName(UInt8(program)), "program \(program)")
             #expect(row.patch == patch && row.patchName == SynthPatch.builtIn[patch].name,
                     "program \(program): the doc says \(row.patch) \(row.patchName), the code \(patch) \(SynthPatch.builtIn[patch].name)")
+            #expect(row.wave == SynthPatch.builtIn[patch].waveform.description && row.cutoff == String(Int(SynthPatch.builtIn[patch].cutoff)),
+                    "program \(program): the doc says \(row.wave) \(row.cutoff) Hz")
         }
         // The kits' table: name, program.
         for kit in DrumKit.kits { #expect(doc.contains("| \(kit.name) | \(kit.program) |"), "kit \(kit.name)") }

@@ -18,7 +18,7 @@ import Testing
         #expect(synth.takePresetSubstitutions().isEmpty, "said at the note, not at the program change")
         synth.handle(noteOn(69))
         let said = synth.takePresetSubstitutions()
-        #expect(said.map { $0.message(nil) } == ["channel 1: the built-in synth has no bank 8 variation of program 73; playing patch 12 flute instead"])
+        #expect(said.map { $0.message(nil) } == ["channel 1: the built-in synth has no bank 8 variation of program 73; playing patch 86 flute instead"])
         synth.handle(noteOn(71))
         #expect(synth.takePresetSubstitutions().isEmpty, "once per channel")
     }

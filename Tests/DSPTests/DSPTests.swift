@@ -237,7 +237,11 @@ func noteOnStartsExactlyAtItsFrame(_ offset: Int) {
 func aFullChordDoesNotClip(_ patch: Int) {
     let synth = Synth()
     synth.prepare(sampleRate: rate, maxFrames: 256)
-    synth.handle(ShortMessage(status: 0xC0, data1: UInt8(SynthPatch.program(forPatch: patch) ?? 0)))
+    if patch >= SynthPatch.firstGeneralMIDI {
+        synth.handle(ShortMessage(status: 0xC0, data1: UInt8(SynthPatch.program(forPatch: patch) ?? 0)))
+    } else {
+        synth.selectPatch(patch, channel: nil)
+    }
     #expect(synth.currentPatch == patch)
     for i in 0..<16 { synth.handle(noteOn(UInt8(36 + 3 * i), velocity: 127)) }
     let out = render(synth, frames: 48_000)
@@ -274,20 +278,28 @@ func aFullChordDoesNotClip(_ patch: Int) {
     synth.prepare(sampleRate: rate, maxFrames: 64)
     // Issue 36: with no program change a synth plays GM program 0's patch (piano), as after GM System On,
     // as FluidSynth and TiMidity do; it played patch 0, sine keys.
-    #expect(synth.currentPatch == SynthPatch.generalMIDI(program: 0) && SynthPatch.builtIn[synth.currentPatch].name == "piano")
+    #expect(synth.currentPatch == SynthPatch.generalMIDI(program: 0) && SynthPatch.builtIn[synth.currentPatch].name == "acoustic grand piano")
     #expect((0..<16).allSatisfy { synth.patch(onChannel: $0) == SynthPatch.defaultPatch })
     let count = SynthPatch.builtIn.count
     #expect(count >= 5)
     #expect(SynthPatch.builtIn[0].name == "sine keys")
-    #expect(Set(SynthPatch.builtIn.map(\.name)).count == count)
+    // The named patches' names are unique, and so are the programs' (GM's names; "flute" is both, and
+    // `index(named:)` finds the named one first).
+    #expect(count == 13 + 128 && SynthPatch.firstGeneralMIDI == 13)
+    #expect(Set(SynthPatch.builtIn[..<13].map(\.name)).count == 13 && Set(SynthPatch.builtIn[13...].map(\.name)).count == 128)
+    #expect(SynthPatch.index(named: "flute") == 12 && SynthPatch.index(named: "Honky-Tonk_Piano") == 16)
     synth.handle(ShortMessage(status: 0xC5, data1: 33)) // fingered bass
-    #expect(synth.currentPatch == 2)
-    #expect(synth.value(of: .waveform) == Float(SynthPatch.builtIn[2].waveform.rawValue))
-    #expect(synth.value(of: .cutoff) == SynthPatch.builtIn[2].cutoff)
+    #expect(synth.currentPatch == 13 + 33)
+    #expect(synth.value(of: .waveform) == Float(SynthPatch.builtIn[13 + 33].waveform.rawValue))
+    #expect(synth.value(of: .cutoff) == SynthPatch.builtIn[13 + 33].cutoff)
     synth.handle(ShortMessage(status: 0xC0, data1: 16)) // drawbar organ
-    #expect(SynthPatch.builtIn[synth.currentPatch].name == "hollow organ")
-    // Every patch answers some program; `init(patch:)` takes a patch index, modulo the count.
-    for patch in 0..<count { #expect(SynthPatch.program(forPatch: patch).map { SynthPatch.generalMIDI(program: $0) } == patch) }
+    #expect(SynthPatch.builtIn[synth.currentPatch].name == "drawbar organ")
+    // Every program has its own patch, and a recorder finds the program again; a named patch answers a program
+    // of its family. `init(patch:)` takes a patch index, modulo the count.
+    for program in 0..<128 { #expect(SynthPatch.program(forPatch: SynthPatch.generalMIDI(program: program)) == program) }
+    for patch in 0..<13 { #expect(SynthPatch.program(forPatch: patch) != nil) }
+    // A named patch that sounds as a program's is written as that program (docs/builtin-programs.md).
+    #expect([6, 3, 12].map { SynthPatch.program(forPatch: $0) } == [0, 89, 73])
     #expect(Synth(patch: count + 1).currentPatch == 1)
 }
 

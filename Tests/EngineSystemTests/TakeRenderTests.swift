@@ -4,10 +4,10 @@ import Foundation
 import MIDI
 import Testing
 
-/// Issue 21, section 2: a take sounds as it was played. Backbeat plays the built-in "pluck" patch (`--patch 4`,
+/// Issue 21, section 2: a take sounds as it was played. Backbeat plays the built-in "pizzicato strings" patch (`--patch 58`,
 /// chosen before the take began, so no program change is in the MIDI that arrives) and records both what
 /// it received (`--record-midi`) and what it played (`--record-audio`); `backbeat render take.mid` (default
-/// patch: GM program 0's, 6 piano) must give the same notes in the same sound: onsets within one period of
+/// patch: GM program 0's, 13 acoustic grand piano) must give the same notes in the same sound: onsets within one period of
 /// each other, each note's waveform the live one's. The take without its start state renders in piano
 /// instead, which the same comparison tells apart.
 extension JACK {
@@ -21,7 +21,7 @@ extension JACK {
         let notes: [UInt8] = [60, 64, 67, 72]
         var rate = 0
         var starts: [Int] = []
-        let recorded = try HeadlessRecording.recordAll(take: take, ["--patch", "4", "--record-audio", live], waitFor: "recording audio to") { sampleRate in
+        let recorded = try HeadlessRecording.recordAll(take: take, ["--patch", "58", "--record-audio", live], waitFor: "recording audio to") { sampleRate in
             rate = sampleRate
             starts = notes.indices.map { 4_801 + $0 * (rate * 3 / 2) + $0 * 37 }
             return zip(notes, starts).flatMap { note, start in [ProbeEvent.noteOn(start, note, 110), .noteOff(start + rate * 3 / 10, note)] }
@@ -35,8 +35,8 @@ extension JACK {
         let programs = file.tracks.flatMap { $0 }.compactMap { e -> (UInt64, UInt8)? in
             if case .message(.programChange(let p)) = e.event { (e.tick, p.program) } else { nil }
         }
-        // GM program 6 (harpsichord) is the first that plays patch 4, pluck (docs/builtin-programs.md).
-        #expect(programs.first.map { $0.0 == 0 && $0.1 == 6 } == true, "\(programs)")
+        // GM program 45 (pizzicato strings) plays patch 58 (docs/builtin-programs.md).
+        #expect(programs.first.map { $0.0 == 0 && $0.1 == 45 } == true, "\(programs)")
 
         let rendered = folder.appendingPathComponent("rendered.wav").path
         let render = try run(backbeatExecutable(), ["render", take, "-o", rendered, "--rate", String(rate)])

@@ -164,7 +164,7 @@ import DSP
     }
 
     @Test func builtInSynthWritesTheProgramThatSelectsThePatchPlaying() {
-        let synth = DSP.Synth(voices: 4, patch: 2) // square bass: GM programs 32-39 select it
+        let synth = DSP.Synth(voices: 4, patch: 2) // square bass, a named patch: program 32 stands for it
         let first = UInt8(SynthPatch.program(forPatch: 2) ?? -1)
         #expect(first == 32)
         var state = ChannelState()
@@ -173,8 +173,10 @@ import DSP
         #expect(CaptureController.setup(channel: 0, state: state, synth: synth).contains(.programChange(ProgramChange(channel: 0, program: first))))
         let strings = DSP.Synth(voices: 4, patch: SynthPatch.generalMIDI(program: 40))
         #expect(CaptureController.setup(channel: 0, state: state, synth: strings).contains(.programChange(ProgramChange(channel: 0, program: 40))))
-        state.apply(.programChange(ProgramChange(channel: 0, program: 35)))  // fretless bass: square bass too
-        #expect(CaptureController.setup(channel: 0, state: state, synth: synth).contains(.programChange(ProgramChange(channel: 0, program: 35))))
+        state.apply(.programChange(ProgramChange(channel: 0, program: 35)))  // fretless bass: its own patch
+        let fretless = DSP.Synth(voices: 4, patch: SynthPatch.generalMIDI(program: 35))
+        #expect(CaptureController.setup(channel: 0, state: state, synth: fretless).contains(.programChange(ProgramChange(channel: 0, program: 35))))
+        #expect(CaptureController.setup(channel: 0, state: state, synth: synth).contains(.programChange(ProgramChange(channel: 0, program: first))))
     }
 
     @Test func sysexSplitAcrossPacketsIsF0ThenF7() throws {

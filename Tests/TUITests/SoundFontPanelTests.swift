@@ -46,8 +46,8 @@ private func threePresetFont() -> SoundFont {
         let w = Workstation(engine: engine, settings: WorkstationSettings())
         w.tick(now: 0)
         let g = render(w)
-        // The engine starts on GM program 0's patch, 6 piano (issue 36).
-        let shown = (patch: g.contains("6 " + SynthPatch.builtIn[6].name), font: g.contains("Synth: "))
+        // The engine starts on GM program 0's patch, 13 acoustic grand piano (issue 36).
+        let shown = (patch: g.contains("13 " + SynthPatch.builtIn[13].name), font: g.contains("Synth: "))
         #expect(shown.patch && !shown.font, "\(shown)")
     }
 

@@ -121,10 +121,10 @@ import Testing
         #expect(try Config.parse("[engine]\npatch = \"Square-Bass\"\n", file: "c.toml").engine.patch == 2)
         let program = try Config.parse("[engine]\nprogram = 29\n", file: "c.toml").engine
         #expect(program.program == 29 && program.patch == nil)
-        for bad in ["patch = 13", "patch = 29", "patch = -1", "patch = \"harpsichord\"", "patch = 1.5"] {
+        for bad in ["patch = 141", "patch = 290", "patch = -1", "patch = \"harpsichords\"", "patch = 1.5"] {
             do { _ = try Config.parse("[engine]\n\(bad)\n", file: "c.toml"); Issue.record("accepted \(bad)") } catch {
-                #expect(error.description.hasPrefix("c.toml:2: \"patch\" must be a built-in patch, its number 0...12 or its name as a string: 0 sine keys, 1 saw lead,"), "\(error)")
-                #expect(error.description.contains("12 flute; \"program\" chooses by General MIDI program (0...127)"), "\(error)")
+                #expect(error.description.hasPrefix("c.toml:2: \"patch\" must be a built-in patch, its number 0...140 or its name as a string: 0 sine keys, 1 saw lead,"), "\(error)")
+                #expect(error.description.contains("12 flute; 13-140 the General MIDI programs 0-127 by name; \"program\" chooses by General MIDI program (0...127)"), "\(error)")
             }
         }
         do { _ = try Config.parse("[engine]\nprogram = 128\n", file: "c.toml"); Issue.record("accepted") } catch {

@@ -12,13 +12,13 @@ struct BuiltInVoices: ~Copyable {
     let patchStates: PatchStates
     /// Float bit patterns written by any thread, read once per slice: each built-in patch's values (patch
     /// `p`'s parameter `i` at `p * patchParameterCount + i`, up to `patchCapacity` patches).
-    let parameters: InlineArray<128, Atomic<UInt32>>
+    let parameters: InlineArray<1536, Atomic<UInt32>>
     /// The patch last chosen on any channel, the one `Synth.setParameter` edits.
     let patchIndex: Atomic<Int>
     /// Each channel's built-in patch, that of its last program change (written on the real-time thread).
     let channelPatches: InlineArray<16, Atomic<Int>>
     /// The built-in patches the last slice's voices played, one bit each (Synth+Rendering.swift).
-    var patchesInUse: UInt64 = 0
+    var patchesInUse = PatchSet()
     /// The band-limited tables every synth shares (read-only).
     let wavetables: WavetableLookup
     /// Steady voice groups' lanes kept between slices (Synth+LaneCache.swift).

@@ -31,16 +31,16 @@ extension Synth {
         }
         let states = builtIn.patchStates.state
         let frameCount = maxFrames
-        var stalePatches: UInt64 = 0
+        var stalePatches = PatchSet()
         var bits = builtIn.patchesInUse
-        while bits != 0 {
-            let p = bits.trailingZeroBitCount
-            bits &= bits &- 1
+        while true {
+            let p = bits.popFirst()
+            if p < 0 { break }
             guard states[p].steadyCount > 0 else { continue }
             let row = p &* frameCount
             let filter = SIMD4<Float>(mix.scratch.cutoff[row], mix.scratch.envelopeAmount[row], mix.scratch.damping[row], rates.inverseRate)
             let wave = states[p].wave, keptWave = builtIn.laneCache.wave[p]
-            if any(filter .!= builtIn.laneCache.filter[p]) || wave != keptWave { stalePatches |= 1 << UInt64(p) }
+            if any(filter .!= builtIn.laneCache.filter[p]) || wave != keptWave { stalePatches.insert(p) }
             builtIn.laneCache.filter[p] = filter
             builtIn.laneCache.wave[p] = wave
         }
@@ -61,11 +61,11 @@ extension Synth {
         let live = builtIn.laneCache.live
         var e = 0
         bits = builtIn.patchesInUse
-        while bits != 0 {
-            let p = bits.trailingZeroBitCount
-            bits &= bits &- 1
+        while true {
+            let p = bits.popFirst()
+            if p < 0 { break }
             let start = states[p].steadyStart, steadyCount = states[p].steadyCount
-            let patchStale = stalePatches & (1 << UInt64(p)) != 0
+            let patchStale = stalePatches.contains(p)
             for g in stride(from: 0, to: steadyCount, by: 8) {
                 defer { e += 1 }
                 guard e < live, entries[e].count > 0 else { continue }
@@ -86,9 +86,9 @@ extension Synth {
         bits = builtIn.patchesInUse
         // A kept group waits for the next: two kept groups in a row play in one loop (`renderKept(_:_:)`).
         var waiting = -1
-        while bits != 0 {
-            let p = bits.trailingZeroBitCount
-            bits &= bits &- 1
+        while true {
+            let p = bits.popFirst()
+            if p < 0 { break }
             let first = states[p].steadyStart, steadyCount = states[p].steadyCount
             for g in stride(from: 0, to: steadyCount, by: 8) {
                 let start = first + g

@@ -31,11 +31,12 @@ extension Synth {
         let states = builtIn.patchStates.state
         let sounded = builtIn.patchesInUse // the last slice's
         var bits = sounded
-        while bits != 0 {
-            states[bits.trailingZeroBitCount].voices = 0
-            bits &= bits &- 1
+        while true {
+            let p = bits.popFirst()
+            if p < 0 { break }
+            states[p].voices = 0
         }
-        var activeChannels: UInt16 = 0, inUse: UInt64 = 0
+        var activeChannels: UInt16 = 0, inUse = PatchSet()
         do {
             let stages = voices.stage, kinds = voices.kind, patchOf = builtIn.slots.patch, channels = voices.channel
             for v in 0..<slotLimit where stages[v] != Stage.free {
@@ -43,7 +44,7 @@ extension Synth {
                 if kinds[v] == VoiceKind.wavetable {
                     let p = Int(patchOf[v])
                     states[p].voices &+= 1
-                    inUse |= 1 << UInt64(p)
+                    inUse.insert(p)
                 }
             }
         }
@@ -61,11 +62,11 @@ extension Synth {
         mix.masterLinear = master
         var regionStart = 0
         bits = inUse
-        while bits != 0 {
-            let p = bits.trailingZeroBitCount
-            bits &= bits &- 1
+        while true {
+            let p = bits.popFirst()
+            if p < 0 { break }
             var s = states[p]
-            s.wave = min(max(Int(parameter(.waveform, patch: p) + 0.5), 0), 3)
+            s.wave = min(max(Int(parameter(.waveform, patch: p) + 0.5), 0), Waveform.last)
             s.attackStep = rates.inverseRate / parameter(.attack, patch: p)
             s.sustain = parameter(.sustain, patch: p)
             s.decay = FastMath.exp2(-13.287_712 * rates.inverseRate / parameter(.decay, patch: p)) // -80 dB
@@ -73,7 +74,7 @@ extension Synth {
             let cutoffTarget = FastMath.log2(parameter(.cutoff, patch: p))
             let kTarget = damping(resonance: parameter(.resonance, patch: p))
             let envelopeTarget = parameter(.filterEnvelopeAmount, patch: p)
-            if sounded & (1 << UInt64(p)) == 0 {
+            if !sounded.contains(p) {
                 s.cutoffOctaves = cutoffTarget; s.resonanceK = kTarget; s.envelopeOctaves = envelopeTarget
             }
             let row = p &* maxFrames
@@ -102,7 +103,7 @@ extension Synth {
 
         // Channel controls for the channels that have voices: pitch ratio and gains, per sample.
         var pitchMoves: UInt16 = 0, gainsMove: UInt16 = 0
-        let sineTable = builtIn.wavetables.tables[0]
+        let sineTable = builtIn.wavetables.sine
         for ch in 0..<channelCount where activeChannels & (1 << UInt16(ch)) != 0 {
             let pitch = mix.scratch.pitch + ch * maxFrames
             let gl = mix.scratch.left + ch * maxFrames
@@ -196,9 +197,9 @@ extension Synth {
         }
         for pass in (builtIn.laneCache.isEnabled ? 1 : 0)..<3 {
             bits = inUse
-            while bits != 0 {
-                let p = bits.trailingZeroBitCount
-                bits &= bits &- 1
+            while true {
+                let p = bits.popFirst()
+                if p < 0 { break }
                 let s = states[p]
                 var start = pass == 2 ? s.otherStart : s.steadyStart
                 let end = pass == 0 ? start + s.steadyCount : pass == 1 ? start + s.glidingCount : s.end

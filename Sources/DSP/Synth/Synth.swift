@@ -194,7 +194,7 @@ public final class Synth: @unchecked Sendable {
             states[p].voices = 0
         }
         mix.masterLinear = FastMath.linear(decibels: parameter(.masterGain))
-        builtIn.patchesInUse = 0
+        builtIn.patchesInUse = PatchSet()
         counters.published.store(0, ordering: .relaxed)
     }
 
@@ -273,5 +273,5 @@ public final class Synth: @unchecked Sendable {
 
 /// Built-in patches the parameter atomics hold (`Synth.parameters`), and the parameters each holds (all but
 /// master gain).
-var patchCapacity: Int { @_noLocks get { 16 } }
+var patchCapacity: Int { @_noLocks get { 192 } }
 var patchParameterCount: Int { @_noLocks get { 8 } }

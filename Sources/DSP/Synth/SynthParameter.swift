@@ -60,7 +60,7 @@ extension SynthParameter {
     var bounds: (lower: Float, upper: Float) {
         @_noLocks get {
             switch self {
-            case .waveform: (0, 3)
+            case .waveform: (0, Float(Waveform.last))
             case .attack: (0.0005, 10)
             case .decay: (0.001, 20)
             case .sustain: (0, 1)

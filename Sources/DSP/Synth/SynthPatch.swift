@@ -16,18 +16,20 @@ public struct SynthPatch: Sendable, Hashable {
     public var reverbSend: Float = 0
     public var chorusSend: Float = 0
 
-    /// The built-in patches. A program change plays General MIDI program n on the nearest of them
-    /// (`generalMIDI(program:)`, also `--program`); `--patch`, presets and the UI choose them by index (and
+    /// The built-in patches: the 13 named ones (0-12), then one for each General MIDI program (13-140,
+    /// `generalMIDI(program:)`, also `--program`). `--patch`, presets and the UI choose them by index (and
     /// `--patch` by name).
-    public static let builtIn: [SynthPatch] = [
+    public static let builtIn: [SynthPatch] = namedPatches + generalMIDIPatchTable
+
+    /// The patches that were the synth's whole set before each program had its own: `--patch 0...12` and
+    /// presets saved then still choose them.
+    static let namedPatches: [SynthPatch] = [
         SynthPatch(name: "sine keys", waveform: .sine, attack: 0.002, decay: 1.2, sustain: 0.6, release: 0.3, cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8),
         SynthPatch(name: "saw lead", waveform: .saw, attack: 0.005, decay: 0.4, sustain: 0.8, release: 0.2, cutoff: 1_800, resonance: 0.35, filterEnvelopeAmount: 2.5, velocitySensitivity: 0.6),
         SynthPatch(name: "square bass", waveform: .square, attack: 0.002, decay: 0.25, sustain: 0.7, release: 0.08, cutoff: 500, resonance: 0.3, filterEnvelopeAmount: 2, velocitySensitivity: 0.7),
         SynthPatch(name: "soft pad", waveform: .triangle, attack: 0.6, decay: 1.5, sustain: 0.8, release: 1.5, cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 1, velocitySensitivity: 0.4, reverbSend: 0.3, chorusSend: 0.015),
         SynthPatch(name: "pluck", waveform: .saw, attack: 0.001, decay: 0.35, sustain: 0, release: 0.25, cutoff: 300, resonance: 0.2, filterEnvelopeAmount: 5, velocitySensitivity: 0.9),
         SynthPatch(name: "hollow organ", waveform: .square, attack: 0.01, decay: 0.1, sustain: 1, release: 0.05, cutoff: 4_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.2),
-        // For the General MIDI programs (`generalMIDI`): percussive ones decay to silence (sustain 0), sustained
-        // ones hold a level as long as the key is down.
         SynthPatch(name: "piano", waveform: .triangle, attack: 0.002, decay: 6, sustain: 0, release: 0.3, cutoff: 2_500, resonance: 0.1, filterEnvelopeAmount: 2, velocitySensitivity: 0.8),
         SynthPatch(name: "mallet", waveform: .sine, attack: 0.001, decay: 4, sustain: 0, release: 0.2, cutoff: 20_000, resonance: 0, filterEnvelopeAmount: 0, velocitySensitivity: 0.8, reverbSend: 0.2),
         SynthPatch(name: "guitar", waveform: .saw, attack: 0.002, decay: 4, sustain: 0, release: 0.2, cutoff: 900, resonance: 0.15, filterEnvelopeAmount: 3, velocitySensitivity: 0.8, reverbSend: 0.1),
@@ -42,55 +44,44 @@ public struct SynthPatch: Sendable, Hashable {
     /// no program.
     public static var defaultPatch: Int { generalMIDI(program: 0) }
 
-    /// The built-in patch whose name is `name`, in any case, with `-` or `_` for a space ("Sine-Keys": 0).
+    /// The built-in patch whose name is `name`, in any case, with `-` or `_` for a space ("Sine-Keys": 0,
+    /// "honky tonk piano": 16).
     public static func index(named name: String) -> Int? {
-        let wanted = name.lowercased().map { $0 == "-" || $0 == "_" ? " " : $0 }
-        return builtIn.firstIndex { Array($0.name) == wanted }
+        func key(_ text: String) -> [Character] { text.lowercased().map { $0 == "-" || $0 == "_" ? " " : $0 } }
+        let wanted = key(name)
+        return builtIn.firstIndex { key($0.name) == wanted }
     }
 
-    /// Every built-in patch with its number: "0 sine keys, 1 saw lead, ..., 12 flute".
+    /// The named built-in patches with their numbers, then the range of the programs' own: "0 sine keys, 1 saw
+    /// lead, ..., 12 flute; 13-140 the General MIDI programs 0-127 by name".
     public static var numberedNames: String {
-        builtIn.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")
+        namedPatches.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", ")
+            + "; \(firstGeneralMIDI)-\(builtIn.count - 1) the General MIDI programs 0-127 by name"
     }
 
     /// The built-in patch (index into `builtIn`) that plays General MIDI program `program` (0...127): the
-    /// nearest sound of the family, percussive or sustained as the instrument is. docs/builtin-programs.md
-    /// lists the same table (a test checks they agree).
+    /// program's own. docs/builtin-programs.md lists the same table (a test checks they agree).
     public static func generalMIDI(program: Int) -> Int {
-        let p = min(max(program, 0), 127)
-        return Int(generalMIDIPatches[p])
+        firstGeneralMIDI + min(max(program, 0), 127)
     }
 
     /// A General MIDI program that plays built-in patch `patch`, for a recorder that must select that patch
-    /// again: the first program mapped to it, else nil (patches 0 "sine keys" and 3 "soft pad" answer
-    /// programs; the others too, see `generalMIDIPatches`).
+    /// again: a program's own patch gives its program; a named patch the first program whose patch sounds the
+    /// same (6 "piano": 0), else the first program it served before the programs had their own (0 "sine
+    /// keys": 4, electric piano 1), a sound of the same family.
     public static func program(forPatch patch: Int) -> Int? {
-        generalMIDIPatches.firstIndex(of: UInt8(truncatingIfNeeded: patch))
+        guard patch >= 0 && patch < builtIn.count else { return nil }
+        if patch >= firstGeneralMIDI { return patch - firstGeneralMIDI }
+        if let same = generalMIDIPatchTable.firstIndex(where: { $0.soundsAs(builtIn[patch]) }) { return same }
+        return [4, 29, 32, 52, 6, 16, 0, 8, 24, 40, 55, 21, 72][patch]
     }
 
-    /// `generalMIDI(program:)`'s table: the patch of each program, in GM's 16 families of eight.
-    static let generalMIDIPatches: [UInt8] = {
-        let (sineKeys, sawLead, squareBass, softPad, pluck, organ) = (UInt8(0), UInt8(1), UInt8(2), UInt8(3), UInt8(4), UInt8(5))
-        let (piano, mallet, guitar, strings, brass, reed, flute) = (UInt8(6), UInt8(7), UInt8(8), UInt8(9), UInt8(10), UInt8(11), UInt8(12))
-        return [
-            piano, piano, piano, piano, sineKeys, sineKeys, pluck, pluck,                  // 0-7 piano
-            mallet, mallet, mallet, mallet, mallet, mallet, mallet, mallet,               // 8-15 chromatic percussion
-            organ, organ, organ, organ, organ, reed, reed, reed,                          // 16-23 organ
-            guitar, guitar, guitar, guitar, guitar, sawLead, sawLead, guitar,             // 24-31 guitar
-            squareBass, squareBass, squareBass, squareBass, squareBass, squareBass, squareBass, squareBass, // 32-39 bass
-            strings, strings, strings, strings, strings, pluck, guitar, mallet,           // 40-47 strings
-            strings, strings, strings, strings, softPad, softPad, softPad, brass,         // 48-55 ensemble
-            brass, brass, brass, brass, brass, brass, brass, brass,                       // 56-63 brass
-            reed, reed, reed, reed, reed, reed, reed, reed,                               // 64-71 reed
-            flute, flute, flute, flute, flute, flute, flute, flute,                       // 72-79 pipe
-            sawLead, sawLead, sawLead, sawLead, sawLead, sawLead, sawLead, sawLead,       // 80-87 synth lead
-            softPad, softPad, softPad, softPad, softPad, softPad, softPad, softPad,       // 88-95 synth pad
-            softPad, softPad, mallet, softPad, softPad, softPad, softPad, softPad,        // 96-103 synth effects
-            guitar, guitar, guitar, guitar, mallet, reed, strings, reed,                  // 104-111 ethnic
-            mallet, mallet, mallet, pluck, mallet, mallet, mallet, softPad,               // 112-119 percussive
-            pluck, flute, softPad, flute, reed, softPad, softPad, pluck,                  // 120-127 sound effects
-        ]
-    }()
+    /// Whether two patches have the same values (their names aside).
+    func soundsAs(_ other: SynthPatch) -> Bool {
+        var renamed = other
+        renamed.name = name
+        return self == renamed
+    }
 
     /// This patch's value for `parameter` (master gain is not part of a patch: 0 dB).
     public func value(of parameter: SynthParameter) -> Float {
@@ -132,6 +123,6 @@ struct PatchTable: ~Copyable {
                           velocitySensitivity: p.velocitySensitivity, reverbSend: p.reverbSend,
                           chorusSend: p.chorusSend)
         }
-        programs = FixedArray(count: 128) { SynthPatch.generalMIDIPatches[$0] }
+        programs = FixedArray(count: 128) { UInt8(SynthPatch.generalMIDI(program: $0)) }
     }
 }

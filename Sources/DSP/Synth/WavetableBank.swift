@@ -1,8 +1,10 @@
 
 /// Band-limited wavetables with mip-maps: for every waveform, one additive table per harmonic count in
-/// a fine ladder (1...12, then steps of a quarter octave up to 1023). A voice reads the richest table
-/// whose top harmonic stays below Nyquist, so nothing aliases; linear interpolation in a 2048-point
-/// table keeps its own images below -80 dB. Tables do not depend on the sample rate, so one bank is
+/// a fine ladder (1...12, then steps of a quarter octave up to 1023; a wave's levels above its last
+/// harmonic share one table). A voice reads the richest table whose top harmonic stays below Nyquist, so
+/// nothing aliases; linear interpolation in a 2048-point table keeps its own images below -80 dB. The
+/// tables are kept as the voices read them, (value, delta) pairs; the sine also as plain values, for the
+/// vibrato LFOs. Tables do not depend on the sample rate, so one bank is
 /// built once per process and shared by every `Synth` (read-only after init).
 final class WavetableBank: @unchecked Sendable {
     /// Points per table cycle; each table stores `tableSize + 1` points so interpolation never wraps.
@@ -14,8 +16,8 @@ final class WavetableBank: @unchecked Sendable {
 
     /// Harmonic count of each mip level, ascending.
     let harmonicCounts: [Int]
-    /// `tables[wave * levelCount + level]`: first point of that table.
-    let tables: FixedArray<UnsafePointer<Float>>
+    /// One cycle of the sine, `tableSize + 1` points (the last is the first again).
+    let sine: FixedArray<Float>
     /// For a maximum allowed harmonic count m (1...maxHarmonics), the richest level whose count <= m.
     let levelForMaxHarmonics: FixedArray<Int32>
     let levelCount: Int
@@ -24,7 +26,6 @@ final class WavetableBank: @unchecked Sendable {
     let pairs: FixedArray<SIMD2<Float>>
     /// `pairOffsets[wave * levelCount + level]`: index of that table's first pair in `pairs`.
     let pairOffsets: FixedArray<UInt32>
-    private let storage: FixedArray<Float>
 
     private init() {
         var counts = Array(1...12)
@@ -40,51 +41,54 @@ final class WavetableBank: @unchecked Sendable {
         levelCount = counts.count
 
         let size = Self.tableSize
-        let stride = size + 1
-        let waves = Waveform.allCases.count
-        // One sine table plus one table per level for each of the three harmonic-rich waves.
-        let tableCount = 1 + (waves - 1) * levelCount
-        storage = FixedArray(tableCount * stride, Float(0))
-        tables = FixedArray(waves * levelCount, UnsafePointer(storage.baseAddress))
+        let waves = Waveform.allCases
+        let levels = counts.count
+        let tableCount = waves.reduce(0) { sum, wave in
+            sum + (counts.firstIndex { $0 >= wave.lastHarmonic }.map { $0 + 1 } ?? levels)
+        }
+        pairs = FixedArray(tableCount * size, SIMD2<Float>(0, 0))
+        pairOffsets = FixedArray(waves.count * levelCount, UInt32(0))
         levelForMaxHarmonics = FixedArray(Self.maxHarmonics + 1, Int32(0))
 
         var sines = [Double](repeating: 0, count: size)
         for j in 0..<size { sines[j] = FastMath.sin(2 * Double.pi * Double(j) / Double(size)) }
+        sine = FixedArray(size + 1, Float(0))
+        for j in 0...size { sine[j] = Float(sines[j & (size - 1)]) }
 
-        // Sine: one table shared by every level.
-        for j in 0...size { storage[j] = Float(sines[j & (size - 1)]) }
-        for level in 0..<levelCount { tables[level] = UnsafePointer(storage.baseAddress) }
-
-        // Additive synthesis, accumulating harmonics so each level costs only its new harmonics.
-        var next = stride
-        for wave in [Waveform.triangle, .saw, .square] {
+        // Additive synthesis, accumulating harmonics so each level costs only its new harmonics. Level L holds
+        // the harmonics up to min(its count, the wave's last): stored once, shared by the levels above the last.
+        var tablesOfWave: [[Float]] = []
+        var next = 0
+        for wave in waves {
             var sum = [Double](repeating: 0, count: size)
             var level = 0
-            for k in 1...Self.maxHarmonics {
-                let amplitude = Self.amplitude(of: wave, harmonic: k)
+            tablesOfWave.removeAll(keepingCapacity: true)
+            var offsets: [Int] = []
+            for k in 1...wave.lastHarmonic {
+                let amplitude = wave.amplitude(harmonic: k)
                 if amplitude != 0 {
                     for j in 0..<size { sum[j] += amplitude * sines[(k * j) & (size - 1)] }
                 }
-                if level < levelCount && counts[level] == k {
-                    let table = storage.baseAddress + next
-                    for j in 0...size { table[j] = Float(sum[j & (size - 1)]) }
-                    tables[wave.rawValue * levelCount + level] = UnsafePointer(table)
-                    next += stride
+                while level < levelCount && min(counts[level], wave.lastHarmonic) == k {
+                    if level == 0 || min(counts[level - 1], wave.lastHarmonic) != k {
+                        tablesOfWave.append((0...size).map { Float(sum[$0 & (size - 1)]) })
+                    }
+                    offsets.append(next + (tablesOfWave.count - 1) * size)
                     level += 1
                 }
             }
-        }
-
-        // The deltas are the very subtraction the scalar interpolation did, so lookups are unchanged.
-        pairs = FixedArray(tableCount * size, SIMD2<Float>(0, 0))
-        for t in 0..<tableCount {
-            let table = storage.baseAddress + t * stride
-            for j in 0..<size { pairs[t * size + j] = SIMD2(table[j], table[j + 1] - table[j]) }
-        }
-        pairOffsets = FixedArray(waves * levelCount, UInt32(0))
-        for entry in 0..<waves * levelCount {
-            let t = (UnsafePointer(storage.baseAddress).distance(to: tables[entry])) / stride
-            pairOffsets[entry] = UInt32(t * size)
+            // The newer waves are scaled to an RMS level (`Waveform.normalizedRMS`), by their richest table.
+            if let target = wave.normalizedRMS, let richest = tablesOfWave.last {
+                let power = richest[0..<size].reduce(0.0) { $0 + Double($1) * Double($1) }
+                let scale = Float(target / (power / Double(size)).squareRoot())
+                for t in tablesOfWave.indices { for j in 0...size { tablesOfWave[t][j] *= scale } }
+            }
+            // The deltas are the very subtraction the scalar interpolation did, so lookups are unchanged.
+            for (t, table) in tablesOfWave.enumerated() {
+                for j in 0..<size { pairs[next + t * size + j] = SIMD2(table[j], table[j + 1] - table[j]) }
+            }
+            for (level, offset) in offsets.enumerated() { pairOffsets[wave.rawValue * levelCount + level] = UInt32(offset) }
+            next += tablesOfWave.count * size
         }
 
         var level: Int32 = 0
@@ -94,28 +98,6 @@ final class WavetableBank: @unchecked Sendable {
             levelForMaxHarmonics[m] = level
         }
     }
-
-    /// Fourier sine coefficient of harmonic k, scaled so the ideal wave spans -1...1.
-    /// The saw alternates signs so it starts at 0 mid-ramp (no step at a note's first sample).
-    private static func amplitude(of wave: Waveform, harmonic k: Int) -> Double {
-        let d = Double(k)
-        switch wave {
-        case .sine: return k == 1 ? 1 : 0
-        case .saw: return (k % 2 == 1 ? 2 : -2) / (Double.pi * d)
-        case .square: return k % 2 == 1 ? 4 / (Double.pi * d) : 0
-        case .triangle:
-            guard k % 2 == 1 else { return 0 }
-            return ((k / 2) % 2 == 0 ? 8 : -8) / (Double.pi * Double.pi * d * d)
-        }
-    }
-
-    /// The table a voice should read for a phase increment (cycles per sample) no higher than `increment`.
-    @inline(__always)
-    func table(_ wave: Int, maxIncrement increment: Float) -> UnsafePointer<Float> {
-        let allowed = Int(min(0.5 / max(increment, 1e-6), Float(Self.maxHarmonics)))
-        let level = Int(levelForMaxHarmonics[max(allowed, 1)])
-        return tables[wave * levelCount + level]
-    }
 }
 
 /// The shared bank's lookup pointers as the real-time path reads them: which table (and pair run) a voice
@@ -123,8 +105,8 @@ final class WavetableBank: @unchecked Sendable {
 /// for the process.
 struct WavetableLookup {
     let bank: WavetableBank
-    /// `tables[wave * levelCount + level]`: first point of that table.
-    let tables: UnsafeMutablePointer<UnsafePointer<Float>>
+    /// One cycle of the sine (`WavetableBank.sine`).
+    let sine: UnsafePointer<Float>
     /// For a maximum allowed harmonic count m, the richest level whose count <= m.
     let levelForMaxHarmonics: UnsafeMutablePointer<Int32>
     let levelCount: Int
@@ -136,7 +118,7 @@ struct WavetableLookup {
     init(_ bank: WavetableBank) {
         precondition(Float(WavetableBank.tableSize) == wavetableSize)
         self.bank = bank
-        tables = bank.tables.baseAddress
+        sine = UnsafePointer(bank.sine.baseAddress)
         levelForMaxHarmonics = bank.levelForMaxHarmonics.baseAddress
         levelCount = bank.levelCount
         pairs = UnsafePointer(bank.pairs.baseAddress)
