@@ -33,6 +33,12 @@ public struct Song: Sendable {
         return "\(count) bar\(count == 1 ? "" : "s"), \(Song.clock(duration))"
     }
 
+    /// The bar and beat playing `seconds` from the start (`BarClock.place`), nil in a song without bars. At the
+    /// song's very end (a position the player clamps there) it is the last bar's end, not the bar after it.
+    public func place(at seconds: Double) -> (bar: Int, beat: Double)? {
+        bars?.place(at: max(min(seconds, duration - 1e-6), 0))
+    }
+
     /// Seconds as m:ss (with `fraction`, m:ss.s).
     public static func clock(_ seconds: Double, fraction: Bool = false) -> String {
         let value = seconds.isFinite ? max(seconds, 0) : 0
