@@ -12,12 +12,15 @@ public struct Song: Sendable {
     public var bars: BarClock?
     /// Its lyrics, markers and track names (nil: a song whose times were changed, or made without a file).
     public var text: SongText?
+    /// Its notes in time, for the piano roll.
+    public var notes: SongNotes
 
     public init(name: String, messages: [TimedMessage], duration: Double, bars: BarClock? = nil) {
         self.name = name
         self.messages = messages
         self.duration = max(duration, OfflineRenderer.duration(of: messages))
         self.bars = bars
+        notes = SongNotes(messages, duration: self.duration)
     }
 
     public init(name: String, file: StandardMIDIFile) {
