@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Bench", "MIDI", "DSP", "Realtime", "CALSA"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "MIDI", "DSP", "SFZ", "TestSupport"]),
         .testTarget(name: "HeadlessTests", dependencies: ["Headless", "Engine", "Lifecycle", "MIDI", "TestSupport"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Engine", "TestSupport"]),
         .testTarget(name: "TUITests", dependencies: ["TUI", "Settings", "TextOutput", "TestSupport"]),
         .testTarget(name: "NSMTests", dependencies: ["NSM", "TestSupport"]),
         // System tests. Depending on the executable target makes `swift build --build-tests` build `backbeat`

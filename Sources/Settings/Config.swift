@@ -22,6 +22,7 @@ import TOML
 ///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)
 ///     sample_cache = 512   # MiB of decoded SoundFont 3 samples kept (as --sample-cache)
 ///     reverb = true   chorus = true   # the synth's send effects (false: as --no-reverb, --no-chorus)
+///     outputs = "main"     # or "channels": per-channel JACK outputs and the effect returns (as --outputs)
 public struct Config: Equatable, Sendable {
     public var theme: String?
     public var ascii: Bool?
@@ -61,13 +62,15 @@ public struct Config: Equatable, Sendable {
         /// The synth's reverb and chorus (`--no-reverb`, `--no-chorus`); nil: on.
         public var reverb: Bool?
         public var chorus: Bool?
+        /// The JACK output ports (`--outputs`): "main" or "channels"; nil: main.
+        public var outputs: String?
         public init() {}
     }
 
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus", "outputs"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -187,6 +190,10 @@ public struct Config: Equatable, Sendable {
             e.sampleCache = try int(t, "sample_cache", "engine", 1...1_048_576)
             e.reverb = try bool(t, "reverb", "engine")
             e.chorus = try bool(t, "chorus", "engine")
+            e.outputs = try string(t, "outputs", "engine")
+            if let v = e.outputs, v != "main" && v != "channels" {
+                throw fail("outputs", "engine", "\"outputs\" must be \"main\" or \"channels\" (as --outputs)")
+            }
             config.engine = e
         }
         return config

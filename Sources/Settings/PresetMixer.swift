@@ -1,3 +1,4 @@
+import Engine
 import TOML
 
 /// The channel mixer's settings as a synth preset keeps them: muted and soloed channels (1...16), each
@@ -9,6 +10,24 @@ public struct PresetMixer: Equatable, Sendable {
 
     public init(muted: [Int] = [], soloed: [Int] = [], volumeDB: [Int] = [Int](repeating: 0, count: 16), pan: [Int] = [Int](repeating: 0, count: 16)) {
         self.muted = muted; self.soloed = soloed; self.volumeDB = volumeDB; self.pan = pan
+    }
+
+    /// The engine's settings as a preset keeps them.
+    public init(_ settings: ChannelMixerSettings) {
+        func channels(_ mask: UInt16) -> [Int] { (0..<16).filter { mask & (1 << UInt16($0)) != 0 }.map { $0 + 1 } }
+        self.init(muted: channels(settings.muted), soloed: channels(settings.soloed), volumeDB: settings.volumeDB, pan: settings.pan)
+    }
+
+    /// What a preset or session saves of `settings`: nil when nothing is muted, soloed or offset.
+    public init?(saving settings: ChannelMixerSettings) {
+        self.init(settings)
+        if self == PresetMixer() { return nil }
+    }
+
+    /// The settings the engine applies (`Engine.setChannelMixer(_:)`).
+    public var settings: ChannelMixerSettings {
+        func mask(_ channels: [Int]) -> UInt16 { channels.reduce(0) { $0 | 1 << UInt16($1 - 1) } }
+        return ChannelMixerSettings(muted: mask(muted), soloed: mask(soloed), volumeDB: volumeDB, pan: pan)
     }
 
     public static let keys = ["mixer_mute", "mixer_solo", "mixer_volume_db", "mixer_pan"]

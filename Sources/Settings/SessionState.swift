@@ -6,7 +6,8 @@ import TOML
 
 /// What an NSM session keeps of Backbeat, in the folder the session manager names (its instance path):
 ///
-///     <path>/synth.toml     the synth's settings, a preset file (`SynthPreset`), the same for every channel
+///     <path>/synth.toml     the synth's settings, a preset file (`SynthPreset`), the same for every channel,
+///                           with the channel mixer's mute, solo and offsets (`PresetMixer`) when any is set
 ///     <path>/session.toml   the theme and the JACK connections of Backbeat's ports:
 ///
 ///         theme = "dark"                      # optional: the workstation's theme when the session opens

@@ -212,6 +212,13 @@ public struct SynthPreset: Equatable, Sendable {
         for p in SynthParameter.allCases { synth.setParameter(p, value(p)) }
         for p in Self.effectParameters { synth.setEffect(p, value(p)) }
     }
+
+    /// At start (`--preset`, an NSM session's synth.toml): the synth's settings, and the channel mixer's when
+    /// the preset has them.
+    public func apply(to engine: Engine) {
+        apply(to: engine.synth)
+        if let mixer { engine.setChannelMixer(mixer.settings) }
+    }
 }
 
 extension EngineOptions {

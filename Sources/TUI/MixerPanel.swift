@@ -1,4 +1,5 @@
 import DSP
+import Engine
 import Foundation
 import Settings
 
@@ -21,10 +22,15 @@ public struct MixerState: Equatable, Sendable {
 
     public init() {}
 
+    /// What the engine applies and keeps (mute, solo, offsets).
+    public var settings: ChannelMixerSettings {
+        get { ChannelMixerSettings(muted: muted, soloed: soloed, volumeDB: volumeDB, pan: pan) }
+        set { muted = newValue.muted; soloed = newValue.soloed; volumeDB = newValue.volumeDB; pan = newValue.pan }
+    }
     /// The channels the synth does not play: the muted ones, and with any solo every channel not soloed.
-    public var silenced: UInt16 { muted | (soloed != 0 ? ~soloed : 0) }
-    public var gains: [Float] { volumeDB.map { Float(pow(10, Double($0) / 20)) } }
-    public var pans: [Float] { pan.map { Float($0) / 64 } }
+    public var silenced: UInt16 { settings.silenced }
+    public var gains: [Float] { settings.gains }
+    public var pans: [Float] { settings.pans }
 
     /// Levels (0 ... 1, the highest since the last call) into the meters at `now` (seconds).
     mutating func take(_ levels: [Float], now: Double) {
@@ -66,19 +72,10 @@ public struct MixerState: Equatable, Sendable {
     }
 
     /// What a preset keeps of it (nil when nothing is muted, soloed or offset).
-    var presetMixer: PresetMixer? {
-        let channels: (UInt16) -> [Int] = { mask in (0..<16).filter { mask & (1 << UInt16($0)) != 0 }.map { $0 + 1 } }
-        let saved = PresetMixer(muted: channels(muted), soloed: channels(soloed), volumeDB: volumeDB, pan: pan)
-        return saved == PresetMixer() ? nil : saved
-    }
+    var presetMixer: PresetMixer? { PresetMixer(saving: settings) }
 
     /// A preset's mixer settings.
-    mutating func load(_ saved: PresetMixer) {
-        muted = saved.muted.reduce(0) { $0 | 1 << UInt16($1 - 1) }
-        soloed = saved.soloed.reduce(0) { $0 | 1 << UInt16($1 - 1) }
-        volumeDB = saved.volumeDB
-        pan = saved.pan
-    }
+    mutating func load(_ saved: PresetMixer) { settings = saved.settings }
 
     static func decibels(_ db: Int) -> String { db > 0 ? "+\(db)" : "\(db)" }
     static func panText(_ pan: Int) -> String { pan == 0 ? "C" : pan < 0 ? "L\(-pan)" : "R\(pan)" }

@@ -12,7 +12,7 @@ extension Workstation {
 
     /// After a mixer key: the settings to the engine (heard from its next period), and what the key did.
     func mixerChanged(_ said: String) {
-        engine.setChannelMixer(muted: mixer.silenced, gains: mixer.gains, pans: mixer.pans)
+        engine.setChannelMixer(mixer.settings)
         if !said.isEmpty { say(said) }
     }
 

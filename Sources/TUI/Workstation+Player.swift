@@ -69,9 +69,10 @@ extension Workstation {
     /// The song panel over the top of the monitor's `rect` while a song plays; the rect left for the monitor.
     func drawSong(into grid: inout Grid, above rect: Rect) -> Rect {
         guard let player = actions.songPlayer, let status = player.status() else { return rect }
-        let height = SongPanel.height(in: rect)
+        let song = player.currentSong()
+        let height = SongPanel.height(status, song: song, in: rect)
         guard height > 0 else { return rect }
-        SongPanel.draw(status, song: player.currentSong(), into: &grid, rect: Rect(x: rect.x, y: rect.y, width: rect.width, height: height),
+        SongPanel.draw(status, song: song, into: &grid, rect: Rect(x: rect.x, y: rect.y, width: rect.width, height: height),
                        context: DrawContext(glyphs: glyphs, focused: false))
         return Rect(x: rect.x, y: rect.y + height, width: rect.width, height: rect.height - height)
     }

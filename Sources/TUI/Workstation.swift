@@ -100,6 +100,7 @@ public final class Workstation {
                                     hold: settings.hold, channel: engine.synthChannel ?? 0)
         monitorPanel = MonitorPanel(middleC: settings.middleC)
         presets = settings.presets
+        mixer.settings = engine.channelMixerSettings()  // a preset's or NSM session's, set before the screen
         statusMessage = "? help · Tab panels · i play notes · q quit"
     }
 

@@ -35,8 +35,9 @@ public protocol WorkstationEngine: LifecycleGateTarget {
     var synthChannel: UInt8? { get }
     /// With a SoundFont, the preset channel `channel` plays now ("bank:program name"); nil without a font.
     func channelPresetName(_ channel: UInt8) -> String?
-    /// The channel mixer (`Engine.setChannelMixer`, `Engine.takeChannelLevels`).
-    func setChannelMixer(muted: UInt16, gains: [Float], pans: [Float])
+    /// The channel mixer (`Engine.setChannelMixer`, `Engine.channelMixerSettings`, `Engine.takeChannelLevels`).
+    func setChannelMixer(_ settings: ChannelMixerSettings)
+    func channelMixerSettings() -> ChannelMixerSettings
     func takeChannelLevels() -> [Float]
 }
 
@@ -50,7 +51,8 @@ extension WorkstationEngine {
     public func takePresetSubstitutions() -> [String] { [] }
     public func setEffect(_ parameter: EffectParameter, _ value: Float) {}
     public func channelPresetName(_ channel: UInt8) -> String? { nil }
-    public func setChannelMixer(muted: UInt16, gains: [Float], pans: [Float]) {}
+    public func setChannelMixer(_ settings: ChannelMixerSettings) {}
+    public func channelMixerSettings() -> ChannelMixerSettings { ChannelMixerSettings() }
     public func takeChannelLevels() -> [Float] { [Float](repeating: 0, count: 16) }
 }
 

@@ -3,6 +3,8 @@ import DSP
 import Engine
 import Settings
 
+extension AudioOutputs: ExpressibleByArgument {}
+
 /// The engine's options, shared by the workstation, `--headless` and `monitor`.
 struct EngineArguments: ParsableArguments {
     @Option(name: .customLong("name"), help: "JACK client name.")
@@ -44,6 +46,9 @@ struct EngineArguments: ParsableArguments {
     var preset: String?
 
     @OptionGroup var sound: SoundArguments
+
+    @Option(help: ArgumentHelp("JACK output ports: main (out_L, out_R) or channels (out_L/out_R, a stereo pair per MIDI channel, ch1_L ... ch16_R, and the effect returns, reverb_L/R and chorus_L/R, each after the master gain: record each part in a DAW).", valueName: "main|channels"))
+    var outputs: AudioOutputs = .main
 
     @Flag(name: .customLong("midi-thru"), help: "Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs (JACK midi_out, the ALSA sequencer port) as well as what Backbeat plays itself.")
     var midiThru = false
@@ -117,6 +122,7 @@ struct EngineArguments: ParsableArguments {
         options.channel = channel.map { UInt8($0 - 1) }
         options.patch = PatchHelp.startingPatch(patch: patch, program: program) ?? options.patch
         options.midiThru = midiThru
+        options.outputs = outputs
         options.reverb = !sound.noReverb
         options.chorus = !sound.noChorus
         return options

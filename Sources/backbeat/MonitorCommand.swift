@@ -31,7 +31,7 @@ struct Monitor: ParsableCommand {
         let signals = QuitSignals.install()
         let preset = engine.loadPreset()
         let engine = Engine(options: alsa.apply(to: engine.engineOptions).applying(preset), log: { Console.info($0) })
-        preset?.apply(to: engine.synth)
+        preset?.apply(to: engine)
         do { try engine.start() } catch { Console.fail("\(error)") }
         defer { engine.stop() }
         let formatter = MonitorFormatter(middleC: noteNames.middleC)

@@ -59,7 +59,9 @@ struct NSMSession {
         client.reply(to: "/nsm/client/open", "OK")
         let path = open.path
         client.serve {
-            let state = SessionState(synth: SynthPreset(engine.synthView()), theme: theme, connections: engine.connections() ?? [:])
+            var synth = SynthPreset(engine.synthView())
+            synth.mixer = PresetMixer(saving: engine.channelMixerSettings())  // the mixer as the user left it
+            let state = SessionState(synth: synth, theme: theme, connections: engine.connections() ?? [:])
             do {
                 try state.save(directory: path)
                 Console.info("NSM: saved to \(path)")

@@ -20,7 +20,7 @@ enum SessionSetup {
             Console.info(line)
             logFile?.write(line)
         })
-        preset?.apply(to: engine.synth)
+        preset?.apply(to: engine)
         return engine
     }
 

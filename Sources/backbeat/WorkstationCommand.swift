@@ -41,7 +41,7 @@ enum WorkstationCommand {
         // engine starts, so a launch at 0 lets the first MIDI through (no LOST rows under an active badge).
         let lifecycle = scenario.map { LiveSession(scenario: $0) }
         lifecycle?.update(wall: 0).apply(to: engine, dropped: log)
-        preset?.apply(to: engine.synth)
+        preset?.apply(to: engine)
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }

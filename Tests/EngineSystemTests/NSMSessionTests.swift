@@ -12,13 +12,15 @@ extension JACK {
     init() throws { temporary = try makeTemporaryDirectory("backbeat-nsm-it") }
 
     /// Announce, open (the client id becomes the JACK client name), save (the state files), then a second
-    /// run that opens the saved state: the preset's value and an edited connection come back.
+    /// run that opens the saved state: the preset's value, its channel mixer (applied to the engine at start,
+    /// read back from it at each save) and an edited connection come back.
     @Test func announceOpenSaveAndRestore() throws {
         defer { try? FileManager.default.removeItem(at: temporary) }
         let server = try JackTestServer()
         defer { server.stop() }
         let preset = temporary.appendingPathComponent("lead.toml").path
-        try "patch = 1\ncutoff = 1234.0\n".write(toFile: preset, atomically: true, encoding: .utf8)
+        let volume = "mixer_volume_db = [0, -6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12]"
+        try "patch = 1\ncutoff = 1234.0\nmixer_mute = [3]\nmixer_solo = [2, 10]\n\(volume)\n".write(toFile: preset, atomically: true, encoding: .utf8)
         let instance = temporary.appendingPathComponent("session/Backbeat.nBKBT").path
         let clientID = "Backbeat.nBKBT"
 
@@ -42,6 +44,7 @@ extension JACK {
         #expect(try nsm.receive() == OSCMessage("/reply", [.string("/nsm/client/save"), .string("OK")]))
         let synth = try String(contentsOfFile: instance + "/synth.toml", encoding: .utf8)
         #expect(synth.contains("patch = 1 ") && synth.contains("cutoff = 1234.0 "), "\(synth)")
+        #expect(synth.contains("mixer_mute = [3]\nmixer_solo = [2, 10]\n\(volume)\n"), "the mixer as the engine has it: \(synth)")
         let session = try String(contentsOfFile: instance + "/session.toml", encoding: .utf8)
         #expect(session.contains("out_L = [\"system:playback_1\"]") && session.contains("out_R = [\"system:playback_2\"]"), "\(session)")
         first.signal(SIGTERM)
@@ -64,6 +67,7 @@ extension JACK {
         #expect(try nsm2.receive() == OSCMessage("/reply", [.string("/nsm/client/save"), .string("OK")]))
         let resaved = try String(contentsOfFile: instance + "/synth.toml", encoding: .utf8)
         #expect(resaved.contains("patch = 1 ") && resaved.contains("cutoff = 1234.0 "), "the synth came back from the state: \(resaved)")
+        #expect(resaved.contains("mixer_mute = [3]\nmixer_solo = [2, 10]\n\(volume)\n"), "so did the mixer: \(resaved)")
         second.signal(SIGTERM)
         #expect(try second.waitForExit() == 0)
     }

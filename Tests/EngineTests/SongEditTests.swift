@@ -36,6 +36,19 @@ import Testing
         #expect(bars.bpm(at: 1) == 120 && bars.bpm(at: 3) == 60)
     }
 
+    /// At the very end of a song (where the player's position stops) the place is the last bar, not the one after.
+    @Test func theEndOfASongIsInItsLastBar() throws {
+        // Two 4/4 bars at 120 BPM: a note from 0 to the end of bar 2 (tick 768, 4 s).
+        let file = try Self.file([0x00, 0xFF, 0x58, 0x04, 4, 2, 24, 8, 0x00, 0x90, 60, 100, 0x86, 0x00, 0x80, 60, 0])
+        let song = Song(name: "two bars", file: file)
+        #expect(song.duration == 4)
+        #expect(song.bars?.bar(at: 4) == 3, "the bar clock alone goes on to the next bar")
+        let end = try #require(song.place(at: song.duration))
+        #expect(end.bar == 2 && Int(end.beat) == 4, "\(end)")
+        #expect(song.place(at: 2.25).map { $0.bar == 2 && $0.beat == 1.5 } == true)
+        #expect(song.lengthText == "2 bars, 0:04")
+    }
+
     @Test func aResetPutsBackWhatTheSongsChangedOnTheirChannels() {
         var reset = ChannelReset()
         #expect(reset.messages.isEmpty)

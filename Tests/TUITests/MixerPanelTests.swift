@@ -57,6 +57,24 @@ import Testing
         #expect(!w.mixer.shown)
         #expect(render(w, 120, 40).contains("MIDI monitor"))
     }
+
+    /// A preset's or NSM session's mixer is set on the engine before the screen opens: the panel starts from
+    /// it, and each key's change goes back to the engine whole (mute and solo apart), which a session save reads.
+    @Test func theMixerStartsFromTheEnginesSettingsAndKeysGoBackToIt() {
+        let engine = FakeEngine()
+        var volume = [Int](repeating: 0, count: 16)
+        volume[4] = -12
+        engine.mixerSettings = ChannelMixerSettings(muted: 0b1000, soloed: 0, volumeDB: volume)
+        let w = Workstation(engine: engine, settings: WorkstationSettings())
+        #expect(w.mixer.muted == 0b1000 && w.mixer.volumeDB[4] == -12)
+        w.handle(.char("O"), layout: nil, now: 0)
+        let grid = render(w, 120, 40)
+        #expect((0..<40).contains { grid.row($0).contains(" 5 ") && grid.row($0).contains("-12") }, "channel 5's offset shown")
+        w.handle(.char("j"), layout: nil, now: 0)  // channel 2
+        w.handle(.char("s"), layout: nil, now: 0)
+        #expect(engine.mixerSettings == ChannelMixerSettings(muted: 0b1000, soloed: 0b10, volumeDB: volume))
+        #expect(engine.mixerSettings.silenced == ~UInt16(0b10))
+    }
 }
 
 /// The song panel through the cell grid: place, bar, progress, tempo and signature, marker, and the lyrics.

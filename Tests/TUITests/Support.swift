@@ -51,6 +51,10 @@ final class FakeEngine: WorkstationEngine {
         return view
     }
     var synthChannel: UInt8? { nil }
+    /// The channel mixer as the workstation set it last (`Engine.setChannelMixer(_:)` keeps it so).
+    var mixerSettings = ChannelMixerSettings()
+    func setChannelMixer(_ settings: ChannelMixerSettings) { mixerSettings = settings }
+    func channelMixerSettings() -> ChannelMixerSettings { mixerSettings }
     var gates: (midi: Bool, audio: Bool) = (true, true)
     func setGates(midiDelivered: Bool, audioPlaying: Bool) {
         if gates != (midiDelivered, audioPlaying) { journal.append("gates \(midiDelivered) \(audioPlaying)") }

@@ -162,6 +162,11 @@ extension Synth {
         let reverbOn = mix.effects.reverbOn, sendsOn = mix.effects.chorus.sendToReverb > 0
         var toReverb: UnsafeMutablePointer<Float>? = nil
         if reverbOn { if sendsOn { toReverb = reverbInput } }
+        if mix.outputs.isOn { // the returns on ports of their own too (Synth+ChannelOutputs.swift)
+            processEffectsSplit(left: left, right: right, frames: frames, reverbInput: reverbInput,
+                                chorusInput: chorusInput, toReverb: toReverb)
+            return
+        }
         mix.effects.chorus.process(chorusInput, left: left, right: right, reverb: toReverb, frames: frames)
         mix.effects.reverb.process(reverbInput, left: left, right: right, frames: frames)
     }

@@ -106,8 +106,9 @@ extension Synth {
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = (reverb: rows.pointee.parameters.reverbSend, chorus: rows.pointee.parameters.chorusSend)
         let sendsAny = anyLane(sends.reverb .> Lanes.zero .| sends.chorus .> Lanes.zero)
-        let outLeft = sendsAny ? mix.effects.groupLeft : mix.scratch.sumLeft
-        let outRight = sendsAny ? mix.effects.groupRight : mix.scratch.sumRight
+        let split = mix.outputs.isOn // per-channel outputs: every group apart (Synth+ChannelOutputs.swift)
+        let outLeft = sendsAny || split ? mix.effects.groupLeft : mix.scratch.sumLeft
+        let outRight = sendsAny || split ? mix.effects.groupRight : mix.scratch.sumRight
         // Eight lanes wide where the path says so (`VoiceLoopPath.playsSampleGroupsEightWide`).
         let path = voiceLoops, wideAllowed = playsWideLoops, forced = samples.forcesEightLanes
         let playsWide = wideAllowed && (path.playsSampleGroupsEightWide || forced)
@@ -188,7 +189,9 @@ extension Synth {
             }
             n0 += length
         }
-        if sendsAny { mix.foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
+        if split {
+            foldSplit(slots, count: count, frames: frames, reverb: sends.reverb, chorus: sends.chorus, sends: sendsAny)
+        } else if sendsAny { mix.foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
 
         // The lanes back into the rows as vectors (out of the sample loop's units, `SampleLanes`).
         @inline(__always) func scattered(_ lanes: borrowing SampleLanes, _ h: Int) {

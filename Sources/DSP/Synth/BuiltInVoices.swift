@@ -56,6 +56,8 @@ struct SynthMix: ~Copyable {
     var masterLinear: Float = 1
     /// The Master Volume a sysex set, 0...1, on top of the master gain (Synth+SystemExclusive.swift).
     var masterVolume: Float = 1
+    /// The per-channel outputs (ChannelOutputs.swift): off (nothing allocated) unless asked for.
+    var outputs = ChannelOutputs()
 
     init(frames: Int, sampleRate: Double, patches: Int) {
         scratch = RenderScratch(frames: frames, channels: channelCount, patches: patches)

@@ -109,6 +109,9 @@ extension DrumVoices {
             let reverbSend = mix.effects.reverbOn ? reverb * sendPanScale : 0
             let chorusSend = mix.effects.chorusOn ? chorus * sendPanScale : 0
             let sends = reverbSend > 0 || chorusSend > 0
+            // With per-channel outputs on, into its channel's rows too (Synth+ChannelOutputs.swift).
+            let split = mix.outputs.isOn, row = 2 &* Int(voices.channel[v] & 0x0F)
+            let channelLeft = mix.outputs.at(split ? row : 0), channelRight = mix.outputs.at(split ? row &+ 1 : 0)
             if sends { mix.beginSends(frames: frames) }
             let reverbLanes = mix.effects.reverbLanes, chorusLanes = mix.effects.chorusLanes
             var ended = false
@@ -138,6 +141,10 @@ extension DrumVoices {
                 let left = out * gl[offset &+ n], right = out * gr[offset &+ n]
                 sl[2 &* n][0] += left
                 sr[2 &* n][0] += right
+                if split {
+                    channelLeft[n] += left
+                    channelRight[n] += right
+                }
                 if sends {
                     reverbLanes[2 &* n][0] += (left + right) * reverbSend
                     chorusLanes[2 &* n][0] += (left + right) * chorusSend

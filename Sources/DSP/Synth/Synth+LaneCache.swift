@@ -136,9 +136,9 @@ extension Synth {
     @_noLocks @inline(__always)
     func renderKept(_ entry: UnsafeMutablePointer<LaneCache.Entry>, frames: Int) {
         var g = entry.pointee
-        let sends = g.sends
-        let outLeft = sends ? mix.effects.groupLeft : mix.scratch.sumLeft
-        let outRight = sends ? mix.effects.groupRight : mix.scratch.sumRight
+        let sends = g.sends, split = mix.outputs.isOn // per-channel outputs: Synth+ChannelOutputs.swift
+        let outLeft = sends || split ? mix.effects.groupLeft : mix.scratch.sumLeft
+        let outRight = sends || split ? mix.effects.groupRight : mix.scratch.sumRight
         // Eight lanes wide where the path says so (`VoiceLoopPath.playsKeptGroupsEightWide`).
         let path = voiceLoops, wideAllowed = playsWideLoops
         let wide = wideAllowed && path.playsKeptGroupsEightWide
@@ -152,7 +152,9 @@ extension Synth {
                                    b3: g.b3, levelLeft: g.levelLeft, levelRight: g.levelRight, left: outLeft, right: outRight)
             }
         }
-        if sends { mix.foldGroup(frames: frames, reverb: g.reverb, chorus: g.chorus) }
+        if split {
+            foldSplit(g.slots, count: g.count, frames: frames, reverb: g.reverb, chorus: g.chorus, sends: sends)
+        } else if sends { mix.foldGroup(frames: frames, reverb: g.reverb, chorus: g.chorus) }
         keepRendered(g, in: entry)
     }
 }
@@ -188,10 +190,12 @@ extension Synth {
 }
 
 extension Synth {
-    /// Whether a kept group plays eight lanes wide into the lane sums: more than four voices, no effect sends.
+    /// Whether a kept group plays eight lanes wide into the lane sums: more than four voices, no effect sends, no
+    /// per-channel outputs.
     @_noLocks @inline(__always)
     func keptPlain(_ entry: UnsafeMutablePointer<LaneCache.Entry>) -> Bool {
-        entry.pointee.count > 4 && !entry.pointee.sends
+        let split = mix.outputs.isOn // per-channel outputs: every group apart (Synth+ChannelOutputs.swift)
+        return entry.pointee.count > 4 && !entry.pointee.sends && !split
     }
 }
 

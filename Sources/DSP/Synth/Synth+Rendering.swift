@@ -189,6 +189,7 @@ extension Synth {
         }
         mix.scratch.sumLeft.update(repeating: .zero, count: 2 * frames)
         mix.scratch.sumRight.update(repeating: .zero, count: 2 * frames)
+        if mix.outputs.isOn { mix.outputs.beginSlice(frames: frames) } // Synth+ChannelOutputs.swift
         // Each kind's groups patch by patch: steady (unless kept in the lane cache between slices:
         // Synth+LaneCache.swift), gliding, moving. A case per kind: each `renderGroup` is inlined for its kind.
         if builtIn.laneCache.isEnabled {
@@ -234,6 +235,7 @@ extension Synth {
             left[n] = softClip((left[n] + ((l4[0] + l4[1]) + (l4[2] + l4[3]))) * g, knee: knee)
             right[n] = softClip((right[n] + ((r4[0] + r4[1]) + (r4[2] + r4[3]))) * g, knee: knee)
         }
+        if mix.outputs.isOn { mix.outputs.finishSlice(master: mix.scratch.master, frames: frames) }
     }
 
     @_noLocks @inline(__always)

@@ -65,8 +65,9 @@ extension Synth {
         let cutoffs = mix.scratch.cutoff + row, amounts = mix.scratch.envelopeAmount + row, damping = mix.scratch.damping + row
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
         let sends = wavetableSends(slots, count: count)
-        let outLeft = sends.any ? mix.effects.groupLeft : mix.scratch.sumLeft
-        let outRight = sends.any ? mix.effects.groupRight : mix.scratch.sumRight
+        let split = mix.outputs.isOn // per-channel outputs: every group apart (Synth+ChannelOutputs.swift)
+        let outLeft = sends.any || split ? mix.effects.groupLeft : mix.scratch.sumLeft
+        let outRight = sends.any || split ? mix.effects.groupRight : mix.scratch.sumRight
         let pitchRows = mix.scratch.pitch, pitchMax = mix.scratch.pitchMax
         let gainRowsLeft = mix.scratch.left, gainRowsRight = mix.scratch.right
         let pairOffsets = builtIn.wavetables.pairOffsets, levels = builtIn.wavetables.levelForMaxHarmonics
@@ -184,7 +185,9 @@ extension Synth {
                                perSample: perSample, stride: stride, left: outLeft, right: outRight)
         }
 
-        if sends.any { mix.foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
+        if split {
+            foldSplit(slots, count: count, frames: frames, reverb: sends.reverb, chorus: sends.chorus, sends: sends.any)
+        } else if sends.any { mix.foldGroup(frames: frames, reverb: sends.reverb, chorus: sends.chorus) }
 
         for l in 0..<count {
             let v = Int(slots[l])

@@ -173,6 +173,7 @@ public final class Synth: @unchecked Sendable {
         let frames = max(maxFrames, 1)
         mix.scratch = RenderScratch(frames: frames, channels: channelCount, patches: builtIn.patches.count)
         mix.effects = EffectBuses(frames: frames, sampleRate: sampleRate)
+        if mix.outputs.isOn { mix.outputs = ChannelOutputs(frames: frames) }
 
         rates.sampleRate = sampleRate
         rates.maxFrames = frames

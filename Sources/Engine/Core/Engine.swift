@@ -50,6 +50,7 @@ public final class Engine: @unchecked Sendable {
         let loader = SoundFontSampleLoader(synth: synth, log: log)
         sampleLoader = loader
         synth.setEffects(reverb: options.reverb, chorus: options.chorus)
+        synth.setChannelOutputs(options.outputs == .channels && options.driver == .jack)
         context = RealtimeContext(synth: synth)
         demo = DemoPlayer(ring: context.demoRing)
         state = Mutex(State(server: ServerDescription(name: serverName, isPrivate: false, driver: nil)))
@@ -90,6 +91,9 @@ public final class Engine: @unchecked Sendable {
     /// JACK: finds or starts the server, opens the client, connects, activates, then supervises it. Call from
     /// the main thread, which lives as long as Backbeat (see `PrivateJackServer.start` on threads).
     public func start() throws {
+        if options.driver == .alsa && options.outputs == .channels {
+            log("--outputs channels: the per-channel outputs are JACK ports; the ALSA driver plays the main output only")
+        }
         try startALSA()
         if options.driver == .alsa { return }
         do {
@@ -272,7 +276,8 @@ public final class Engine: @unchecked Sendable {
 extension Engine {
     /// Opens a client, prepares the context for its rate, installs the callbacks and activates.
     private func openSession() throws -> JackSession {
-        let session = try JackSession(clientName: options.clientName, serverName: serverName)
+        let session = try JackSession(clientName: options.clientName, serverName: serverName,
+                                      channelOutputs: options.outputs == .channels)
         prepare(sampleRate: session.sampleRate)
         context.ports = session.ports
         context.midiThru = options.midiThru
@@ -391,7 +396,7 @@ extension Engine {
             JackSession.midiOutName: session.ports.midiOut,
             JackSession.outLeftName: session.ports.outLeft,
             JackSession.outRightName: session.ports.outRight,
-        ]
+        ].merging(session.channelPorts) { first, _ in first }
         for (short, others) in wanted {
             guard let port = ours[short] else { continue }
             let full = session.fullName(port)

@@ -24,6 +24,15 @@ public enum MIDIInputSelection: String, Sendable, CaseIterable {
     var requiresALSA: Bool { self == .alsa || self == .both }
 }
 
+/// Which JACK output ports the synth plays into (`--outputs`).
+public enum AudioOutputs: String, Sendable, CaseIterable {
+    /// out_L and out_R: the mix.
+    case main
+    /// out_L and out_R, and a stereo pair per MIDI channel (`ch1_L` ... `ch16_R`) and the reverb's and the
+    /// chorus's returns (`reverb_L` ... `chorus_R`), each after the master gain (JackChannelPorts.swift).
+    case channels
+}
+
 /// How the engine is set up; the command line fills it.
 public struct EngineOptions: Sendable {
     public var clientName = "backbeat"
@@ -57,6 +66,8 @@ public struct EngineOptions: Sendable {
     public var alsaPeriods = 2
     /// Forward incoming MIDI (JACK midi_in, the ALSA sequencer) to the MIDI outputs as well as Backbeat's own.
     public var midiThru = false
+    /// The JACK output ports (`--outputs`): the main pair, or per-channel pairs and the effect returns too.
+    public var outputs: AudioOutputs = .main
 
     public init() {}
 

@@ -16,6 +16,8 @@ final class ChannelMixer: @unchecked Sendable {
     /// Real-time thread only: the mask applied last, and room for 16 gains, 16 pans and 16 levels.
     @exclusivity(unchecked) private var applied: UInt16 = 0
     private let scratch = FixedArray<Float>(48, 0)
+    /// The settings as the user set them, for a session save (never touched by the real-time thread).
+    let settings = Mutex(ChannelMixerSettings())
 
     init() {
         gains = InlineArray { _ in Atomic(Float(1).bitPattern) }
@@ -51,6 +53,18 @@ final class ChannelMixer: @unchecked Sendable {
 }
 
 extension Engine {
+    /// The channel mixer's settings, heard from the next period (`setChannelMixer(muted:gains:pans:)`), and
+    /// kept for `channelMixerSettings()`. Any thread.
+    public func setChannelMixer(_ settings: ChannelMixerSettings) {
+        context.mixer.settings.withLock { $0 = settings }
+        setChannelMixer(muted: settings.silenced, gains: settings.gains, pans: settings.pans)
+    }
+
+    /// The settings set last with `setChannelMixer(_:)` (none muted or offset at start). Any thread.
+    public func channelMixerSettings() -> ChannelMixerSettings {
+        context.mixer.settings.withLock { $0 }
+    }
+
     /// The channel mixer's settings, heard from the next period: `muted` channels (bit n: channel n) silenced
     /// and their notes kept from the synth, `gains` on each channel's volume (1: none) and `pans` offsets
     /// (-1 ... 1), 16 of each (missing ones: none). Any thread.

@@ -70,7 +70,7 @@ final class RealtimeContext: @unchecked Sendable {
     private let rtDurations: Unmanaged<LatencyHistogram>
     /// The same objects, for the callback: reached through `_withUnsafeGuaranteedRef`, so no retain/release.
     /// `self` keeps them alive.
-    private let rtSynth: Unmanaged<Synth>
+    let rtSynth: Unmanaged<Synth>
     private let rtKeyboard, rtALSA, rtDemo: Unmanaged<SPSCRing<ControlEvent>>
     private let rtUI: Unmanaged<SPSCRing<EngineEvent>>
     private let rtSysex: Unmanaged<SPSCRing<UInt8>>

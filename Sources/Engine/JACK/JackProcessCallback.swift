@@ -11,6 +11,8 @@ struct JackPorts: BitwiseCopyable {
     var midiOut: OpaquePointer
     var outLeft: OpaquePointer
     var outRight: OpaquePointer
+    /// `Synth.channelOutputCount` ports (`--outputs channels`, JackChannelPorts.swift), or nil.
+    var channelOuts: UnsafeMutablePointer<OpaquePointer>?
 }
 
 extension RealtimeContext {
@@ -26,6 +28,7 @@ extension RealtimeContext {
         let midiBuffer = backbeat_rt_port_buffer(ports.midiIn, jack_nframes_t(frames))
         let periodStart = backbeat_rt_last_frame_time(ports.client)
         let period = beginPeriod(periodStart: periodStart)
+        if ports.channelOuts != nil { rtSynth._withUnsafeGuaranteedRef { $0.startChannelOutputs() } }
 
         var output = PeriodRenderer(left: outLeft, right: outRight, frames: frames, chunk: maxFrames)
         let count = backbeat_rt_midi_event_count(midiBuffer)
@@ -41,6 +44,7 @@ extension RealtimeContext {
         }
         playEvents(before: frames, &output, period)
         finishPeriod(period, &output)
+        if let channelOuts = ports.channelOuts { writeChannelOutputs(channelOuts, frames: frames, audioOpen: period.audioOpen) }
         writeMIDIOut(backbeat_rt_port_buffer(ports.midiOut, jack_nframes_t(frames)), frames: frames)
     }
 

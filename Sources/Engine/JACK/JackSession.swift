@@ -1,12 +1,15 @@
 import CJack
 
-/// The JACK backend: one open client with Backbeat's four ports (midi_in, midi_out, out_L, out_R), whose process callback runs the
+/// The JACK backend: one open client with Backbeat's four ports (midi_in, midi_out, out_L, out_R; with
+/// `--outputs channels` the per-channel ports of JackChannelPorts.swift too), whose process callback runs the
 /// real-time context. Non-real-time: opened, activated, connected and closed by the engine (its `start()` or
 /// its supervisor thread), never from the process callback. Every libjack call goes through `JackClient`.
 final class JackSession: AudioBackend, @unchecked Sendable {
     let client: JackClient
     let ports: JackPorts
     let serverName: String
+    /// The per-channel output ports in `Synth.channelOutput` row order, or none (JackChannelPorts.swift).
+    let channelPortList: ChannelPortList
 
     static let midiInName = "midi_in"
     static let midiOutName = "midi_out"
@@ -14,15 +17,18 @@ final class JackSession: AudioBackend, @unchecked Sendable {
     static let outRightName = "out_R"
 
     /// Opens a client (never starting a server: Backbeat starts its own, visibly) and registers the ports.
-    init(clientName: String, serverName: String) throws {
+    init(clientName: String, serverName: String, channelOutputs: Bool = false) throws {
         let client = try JackClient(name: clientName, server: serverName)
         let midiIn = try client.registerPort(Self.midiInName, kind: .midi, input: true)
         let midiOut = try client.registerPort(Self.midiOutName, kind: .midi, input: false)
         let outLeft = try client.registerPort(Self.outLeftName, kind: .audio, input: false)
         let outRight = try client.registerPort(Self.outRightName, kind: .audio, input: false)
+        let list = channelOutputs ? try ChannelPortList(registeringWith: client) : ChannelPortList()
         self.client = client
         self.serverName = serverName
-        ports = JackPorts(client: client.handle, midiIn: midiIn, midiOut: midiOut, outLeft: outLeft, outRight: outRight)
+        ports = JackPorts(client: client.handle, midiIn: midiIn, midiOut: midiOut, outLeft: outLeft, outRight: outRight,
+                          channelOuts: list.ports)
+        channelPortList = list
     }
 
     var sampleRate: Int { client.sampleRate }
@@ -59,6 +65,7 @@ final class JackSession: AudioBackend, @unchecked Sendable {
         for (name, port) in [(Self.midiInName, ports.midiIn), (Self.midiOutName, ports.midiOut), (Self.outLeftName, ports.outLeft), (Self.outRightName, ports.outRight)] {
             result[name] = client.connections(of: port)
         }
+        for (name, port) in channelPorts { result[name] = client.connections(of: port) }
         return result
     }
 }

@@ -12,12 +12,15 @@ public struct Song: Sendable {
     public var bars: BarClock?
     /// Its lyrics, markers and track names (nil: a song whose times were changed, or made without a file).
     public var text: SongText?
+    /// Its notes in time, for the piano roll.
+    public var notes: SongNotes
 
     public init(name: String, messages: [TimedMessage], duration: Double, bars: BarClock? = nil) {
         self.name = name
         self.messages = messages
         self.duration = max(duration, OfflineRenderer.duration(of: messages))
         self.bars = bars
+        notes = SongNotes(messages, duration: self.duration)
     }
 
     public init(name: String, file: StandardMIDIFile) {
@@ -31,6 +34,12 @@ public struct Song: Sendable {
         guard let bars else { return Song.clock(duration) }
         let count = duration > 0 ? bars.bar(at: max(duration - 1e-6, 0)) : 0
         return "\(count) bar\(count == 1 ? "" : "s"), \(Song.clock(duration))"
+    }
+
+    /// The bar and beat playing `seconds` from the start (`BarClock.place`), nil in a song without bars. At the
+    /// song's very end (a position the player clamps there) it is the last bar's end, not the bar after it.
+    public func place(at seconds: Double) -> (bar: Int, beat: Double)? {
+        bars?.place(at: max(min(seconds, duration - 1e-6), 0))
     }
 
     /// Seconds as m:ss (with `fraction`, m:ss.s).

@@ -205,8 +205,7 @@ public final class SongPlayer: @unchecked Sendable {
         let elapsed = current.paused ? 0 : now.map { Double(Int32(bitPattern: $0 &- current.start)) / rate } ?? 0
         let position = min(max(current.offset + max(elapsed, 0) * current.tempo, 0), current.duration)
         let loop = self.loop.flatMap { $0.index == current.index ? $0 : nil }
-        let bars = queue.indices.contains(current.index) ? queue[current.index].bars : nil
-        let place = bars?.place(at: position)
+        let place = queue.indices.contains(current.index) ? queue[current.index].place(at: position) : nil
         return Status(name: current.name, index: current.index, count: queue.count, position: position,
                       duration: current.duration, finished: finished, late: late, paused: current.paused,
                       tempo: Int((current.tempo * 100).rounded()), transpose: current.transpose,

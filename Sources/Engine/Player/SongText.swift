@@ -1,7 +1,7 @@
 import MIDI
 
 /// What a song says besides its notes, in time: its lyrics line by line (lyric meta events, FF 05, or the text
-/// events, FF 01, of a .kar file), its markers (FF 06) and its tracks' names (FF 03), for the player's panel.
+/// events, FF 01, of a .kar file), its markers (FF 06), its title and its tracks' names (FF 03), for the player's panel.
 public struct SongText: Sendable, Equatable {
     /// One line of lyrics: its syllables at their times (seconds from the song's start).
     public struct Line: Sendable, Equatable {
@@ -13,10 +13,13 @@ public struct SongText: Sendable, Equatable {
 
     public var lines: [Line] = []
     public var markers: [(seconds: Double, text: String)] = []
+    /// The parts' track names; the first track's name of a format 0 or 1 file is the song's title (SMF's
+    /// sequence name, on the conductor track), not a part's.
     public var trackNames: [String] = []
+    public var title: String?
 
     public static func == (a: SongText, b: SongText) -> Bool {
-        a.lines == b.lines && a.trackNames == b.trackNames && a.markers.elementsEqual(b.markers) { $0 == $1 }
+        a.lines == b.lines && a.trackNames == b.trackNames && a.title == b.title && a.markers.elementsEqual(b.markers) { $0 == $1 }
     }
 
     public init() {}
@@ -32,7 +35,8 @@ public struct SongText: Sendable, Equatable {
             case 0x05: lyrics.append((event.seconds, text))
             case 0x01 where !text.hasPrefix("@"): texts.append((event.seconds, text))
             case 0x06: markers.append((event.seconds, text.trimmingSpaces))
-            case 0x03 where event.tick == 0 && !text.trimmingSpaces.isEmpty: trackNames.append(text.trimmingSpaces)
+            case 0x03 where event.tick == 0 && !text.trimmingSpaces.isEmpty:
+                if event.track == 0 && file.format < 2 { title = title ?? text.trimmingSpaces } else { trackNames.append(text.trimmingSpaces) }
             default: break
             }
         }
