@@ -22,6 +22,7 @@ import TOML
 ///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)
 ///     sample_cache = 512   # MiB of decoded SoundFont 3 samples kept (as --sample-cache)
 ///     reverb = true   chorus = true   # the synth's send effects (false: as --no-reverb, --no-chorus)
+///     interpolation = "cubic"   # the sample voices' interpolation, "cubic" or "sinc" (as --interpolation)
 public struct Config: Equatable, Sendable {
     public var theme: String?
     public var ascii: Bool?
@@ -61,13 +62,15 @@ public struct Config: Equatable, Sendable {
         /// The synth's reverb and chorus (`--no-reverb`, `--no-chorus`); nil: on.
         public var reverb: Bool?
         public var chorus: Bool?
+        /// The sample voices' interpolation (`--interpolation`); nil: cubic.
+        public var interpolation: SampleInterpolation?
         public init() {}
     }
 
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus", "interpolation"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -187,6 +190,12 @@ public struct Config: Equatable, Sendable {
             e.sampleCache = try int(t, "sample_cache", "engine", 1...1_048_576)
             e.reverb = try bool(t, "reverb", "engine")
             e.chorus = try bool(t, "chorus", "engine")
+            if let name = try string(t, "interpolation", "engine") {
+                guard let mode = SampleInterpolation(name: name) else {
+                    throw fail("interpolation", "engine", "\"interpolation\" is \"\(name)\"; it takes one of \(SampleInterpolation.names)")
+                }
+                e.interpolation = mode
+            }
             config.engine = e
         }
         return config

@@ -119,6 +119,7 @@ struct EngineArguments: ParsableArguments {
         options.midiThru = midiThru
         options.reverb = !sound.noReverb
         options.chorus = !sound.noChorus
+        options.interpolation = sound.interpolation ?? options.interpolation
         return options
     }
 }

@@ -84,6 +84,7 @@ extension EngineArguments {
         if !given("--connect-audio"), let v = file.connectAudio { o.connectAudio = v }
         if !given("--no-reverb"), let v = file.reverb { o.reverb = v }
         if !given("--no-chorus"), let v = file.chorus { o.chorus = v }
+        if !given("--interpolation"), let v = file.interpolation { o.interpolation = v }
         return o
     }
 }

@@ -19,6 +19,16 @@ func playSampleRun(on path: VoiceLoopPath, _ run: inout WideSampleRun, rows: Uns
     }
 }
 
+/// The windowed-sinc sums of eight lanes (`sincSums`) of the loops compiled for `path`.
+@_noLocks @inline(__always)
+func sincSums(on path: VoiceLoopPath, words: SIMD8<Int>, weights: SIMD8<Int>, blocks: SIMD8<Int>) -> SIMD8<Float> {
+    switch path {
+    case .avx512: VoiceLoopsAVX512.sincSums(words: words, weights: weights, blocks: blocks)
+    case .avx2: VoiceLoopsAVX2.sincSums(words: words, weights: weights, blocks: blocks)
+    case .portable: VoiceLoopsPortable.sincSums(words: words, weights: weights, blocks: blocks)
+    }
+}
+
 /// The wavetable run of the loops compiled for `path`.
 @_noLocks @inline(__always)
 func playWavetableRun(on path: VoiceLoopPath, _ run: inout WideWavetableRun, pairs: UnsafeRawPointer, count: Int,

@@ -50,6 +50,7 @@ public final class Engine: @unchecked Sendable {
         let loader = SoundFontSampleLoader(synth: synth, log: log)
         sampleLoader = loader
         synth.setEffects(reverb: options.reverb, chorus: options.chorus)
+        synth.setInterpolation(options.interpolation)
         context = RealtimeContext(synth: synth)
         demo = DemoPlayer(ring: context.demoRing)
         state = Mutex(State(server: ServerDescription(name: serverName, isPrivate: false, driver: nil)))

@@ -1,0 +1,127 @@
+// The sample voices' loop with the sinc interpolation (`SampleInterpolation.sinc`): per output sample, each
+// lane's kernel row (its step's class, its fraction's row: `SincKernels`) and the frames under it, the eight
+// lanes' sums in one call of the loops compiled for the CPU (`sincSums`), then the cubic's own filter, level
+// ramp and careful move through the sample and its loop (`mixSample`, `advanceCarefully`).
+//
+// A lane's frames are read in place when the kernel lies inside what it may read as it is (from `firstIndex`
+// to `fastLimit + 3`, the last frame before its loop's end or the data's); else frame by frame into a scratch
+// row, each frame past the loop's end continued from its start, before an unrolled copy taken from the font's
+// data, clamped into the data. Both give the same integers to the same sums, so where a careful read falls
+// changes nothing, and every path plays the same samples bit for bit.
+
+/// The sinc's per-group scratch: one row of `SincKernels.maxTaps` frames per lane, for careful reads.
+typealias SincScratch = UnsafeMutablePointer<Int16>
+
+/// Both halves of a group (`low`, and `high` when `wide`) over `count` samples from `start`, into the lane
+/// sums `left`/`right` (`left[2 n + half]`), read with the sinc.
+@_noLocks @inline(never)
+func playSamplesSinc(_ path: VoiceLoopPath, _ low: inout SampleLanes, _ high: inout SampleLanes, wide: Bool,
+                     _ sample: SampleData, _ kernels: SincKernels, scratch: SincScratch, from start: Int, count: Int,
+                     left: UnsafeMutablePointer<HalfLanes>, right: UnsafeMutablePointer<HalfLanes>) {
+    // Each lane's class for the block (its step is the block's): its taps and its table.
+    let lowClasses = SincClasses(low, kernels), highClasses = SincClasses(high, kernels)
+    let wideSamples = sample.lowBytes != nil
+    var n = start
+    let end = start &+ count
+    while n < end {
+        let a = sincReads(low, lowClasses, sample, scratch: scratch)
+        var x: SIMD8<Float>
+        if wide {
+            let b = sincReads(high, highClasses, sample, scratch: scratch + 4 &* SincKernels.maxTaps)
+            x = wideSamples ? SIMD8(lowHalf: a.x, highHalf: b.x)
+                : sincSums(on: path, words: SIMD8(lowHalf: a.words, highHalf: b.words),
+                           weights: SIMD8(lowHalf: a.weights, highHalf: b.weights),
+                           blocks: SIMD8(lowHalf: a.blocks, highHalf: b.blocks))
+        } else {
+            x = wideSamples ? SIMD8(lowHalf: a.x, highHalf: SIMD4())
+                : sincSums(on: path, words: SIMD8(lowHalf: a.words, highHalf: SIMD4()),
+                           weights: SIMD8(lowHalf: a.weights, highHalf: SIMD4()),
+                           blocks: SIMD8(lowHalf: a.blocks, highHalf: SIMD4()))
+        }
+        mixSample(&low, x.lowHalf, at: n, sumLeft: left, sumRight: right, filtered: true)
+        low.advanceCarefully()
+        if wide {
+            mixSample(&high, x.highHalf, at: n, sumLeft: left + 1, sumRight: right + 1, filtered: true)
+            high.advanceCarefully()
+        }
+        n &+= 1
+    }
+}
+
+/// Four lanes' kernel classes over a block: each one's taps and the byte address of its class's table.
+struct SincClasses {
+    var taps = SIMD4<Int>(), table = SIMD4<Int>()
+
+    @_noLocks @inline(__always)
+    init(_ lanes: borrowing SampleLanes, _ kernels: SincKernels) {
+        let address = Int(bitPattern: kernels.weights)
+        for k in 0..<4 {
+            let c = SincKernels.classOf(whole: lanes.whole[k], part: lanes.part[k])
+            taps[k] = Int(kernels.taps[c])
+            table[k] = address &+ 2 &* Int(kernels.starts[c])
+        }
+    }
+}
+
+/// What `sincSums` reads for four lanes at their positions now: each sounding lane's frames (in place, or
+/// copied into its row of `scratch` by `sincFrame`), its kernel row and its runs of eight; a silent lane reads
+/// nothing. With 24-bit samples the sums themselves (`x`, `wideSincSum`) and nothing to read.
+@_noLocks @inline(__always)
+func sincReads(_ lanes: borrowing SampleLanes, _ classes: SincClasses, _ sample: SampleData, scratch: SincScratch)
+    -> (words: SIMD4<Int>, weights: SIMD4<Int>, blocks: SIMD4<Int>, x: SIMD4<Float>) {
+    var words = SIMD4<Int>(), weights = SIMD4<Int>(), blocks = SIMD4<Int>(), x = SIMD4<Float>()
+    let wideSamples = sample.lowBytes != nil
+    for k in 0..<4 where lanes.alive[k] != 0 {
+        let t = classes.taps[k]
+        let row = classes.table[k] &+ 2 &* t &* InterpolationTable.row(lanes.fraction[k])
+        let first = Int(lanes.position[k]) &- (t >> 1) &+ 1
+        if wideSamples {
+            x[k] = wideSincSum(sample, lanes, k, first: first, taps: t, row: row)
+            continue
+        }
+        weights[k] = row
+        blocks[k] = t >> 3
+        // A sample that does not loop is silent from its end (`stopAt`; Int32.max for one that loops).
+        let lowest = Int(lanes.firstIndex[k]), highest = min(Int(lanes.fastLimit[k]) &+ 3, Int(lanes.stopAt[k]) &- 1)
+        if first >= lowest && first &+ t &- 1 <= highest {
+            words[k] = Int(bitPattern: sample.data + lanes.offset[k]) &+ 2 &* first
+        } else {
+            let into = scratch + k &* SincKernels.maxTaps
+            for j in 0..<t {
+                let i = sincFrame(lanes, k, first &+ j)
+                into[j] = i < 0 ? 0 : sample.data[i]
+            }
+            words[k] = Int(bitPattern: into)
+        }
+    }
+    return (words, weights, blocks, x)
+}
+
+/// Where lane `k`'s frame `i` is, from the font's data: past its loop's end continued from the loop's start,
+/// before an unrolled copy's first frame in the font's data itself (the copy holds the font's frames from
+/// there), else in the copy (`offset`); clamped into 0...lastIndex. -1 (silence) at and past the end of a
+/// sample that does not loop.
+@_noLocks @inline(__always)
+func sincFrame(_ lanes: borrowing SampleLanes, _ k: Int, _ i: Int) -> Int {
+    if i >= Int(lanes.stopAt[k]) { return -1 }
+    var j = i
+    let wrap = Int(lanes.wrapAt[k]), length = Int(lanes.loopLength[k])
+    if length > 0 { while j >= wrap { j &-= length } }
+    if j < Int(lanes.firstIndex[k]) { return max(j, 0) }
+    return min(j, Int(lanes.lastIndex[k])) &+ lanes.offset[k]
+}
+
+/// The sinc sum of lane `k` of a font with 24-bit samples (never unrolled), in the cubic's units (2^-30): each
+/// 24-bit frame times its 16-bit weight (2^-14 units), summed exactly in 64 bits, over 2^9.
+@_noLocks @inline(__always)
+func wideSincSum(_ s: SampleData, _ lanes: borrowing SampleLanes, _ k: Int, first: Int, taps: Int, row: Int) -> Float {
+    let low = s.lowBytes.unsafelyUnwrapped
+    let weights = UnsafePointer<Int16>(bitPattern: row).unsafelyUnwrapped
+    var sum: Int64 = 0
+    for j in 0..<taps {
+        let i = sincFrame(lanes, k, first &+ j)
+        if i < 0 { continue }
+        sum &+= Int64(Int32(s.data[i]) << 8 | Int32(low[i])) &* Int64(weights[j])
+    }
+    return Float(sum) * (1.0 / 512)
+}
