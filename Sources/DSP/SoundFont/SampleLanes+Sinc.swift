@@ -63,38 +63,39 @@ struct SincClasses {
     }
 }
 
-/// What `sincSums` reads for four lanes at their positions now: each sounding lane's frames (in place, or
-/// copied into its row of `scratch` by `sincFrame`), its kernel row and its runs of eight; a silent lane reads
-/// nothing. With 24-bit samples the sums themselves (`x`, `wideSincSum`) and nothing to read.
+/// What `sincSums` reads for four lanes at their positions now (`sincRead` for each; four scalars put
+/// together at the end, since a lane written into a vector on the stack stalls the read of the vector).
 @_noLocks @inline(__always)
 func sincReads(_ lanes: borrowing SampleLanes, _ classes: SincClasses, _ sample: SampleData, scratch: SincScratch)
     -> (words: SIMD4<Int>, weights: SIMD4<Int>, blocks: SIMD4<Int>, x: SIMD4<Float>) {
-    var words = SIMD4<Int>(), weights = SIMD4<Int>(), blocks = SIMD4<Int>(), x = SIMD4<Float>()
-    let wideSamples = sample.lowBytes != nil
-    for k in 0..<4 where lanes.alive[k] != 0 {
-        let t = classes.taps[k]
-        let row = classes.table[k] &+ 2 &* t &* InterpolationTable.row(lanes.fraction[k])
-        let first = Int(lanes.position[k]) &- (t >> 1) &+ 1
-        if wideSamples {
-            x[k] = wideSincSum(sample, lanes, k, first: first, taps: t, row: row)
-            continue
-        }
-        weights[k] = row
-        blocks[k] = t >> 3
-        // A sample that does not loop is silent from its end (`stopAt`; Int32.max for one that loops).
-        let lowest = Int(lanes.firstIndex[k]), highest = min(Int(lanes.fastLimit[k]) &+ 3, Int(lanes.stopAt[k]) &- 1)
-        if first >= lowest && first &+ t &- 1 <= highest {
-            words[k] = Int(bitPattern: sample.data + lanes.offset[k]) &+ 2 &* first
-        } else {
-            let into = scratch + k &* SincKernels.maxTaps
-            for j in 0..<t {
-                let i = sincFrame(lanes, k, first &+ j)
-                into[j] = i < 0 ? 0 : sample.data[i]
-            }
-            words[k] = Int(bitPattern: into)
-        }
+    let a = sincRead(lanes, 0, classes, sample, scratch: scratch), b = sincRead(lanes, 1, classes, sample, scratch: scratch)
+    let c = sincRead(lanes, 2, classes, sample, scratch: scratch), d = sincRead(lanes, 3, classes, sample, scratch: scratch)
+    return (SIMD4(a.words, b.words, c.words, d.words), SIMD4(a.weights, b.weights, c.weights, d.weights),
+            SIMD4(a.blocks, b.blocks, c.blocks, d.blocks), SIMD4(a.x, b.x, c.x, d.x))
+}
+
+/// What `sincSums` reads for lane `k` at its position now: a sounding lane's frames (in place, or copied
+/// into its row of `scratch` by `sincFrame`), its kernel row and its runs of eight; a silent lane reads
+/// nothing. With 24-bit samples the sum itself (`x`, `wideSincSum`) and nothing to read.
+@_noLocks @inline(__always)
+func sincRead(_ lanes: borrowing SampleLanes, _ k: Int, _ classes: SincClasses, _ sample: SampleData, scratch: SincScratch)
+    -> (words: Int, weights: Int, blocks: Int, x: Float) {
+    guard lanes.alive[k] != 0 else { return (0, 0, 0, 0) }
+    let t = classes.taps[k]
+    let row = classes.table[k] &+ 2 &* t &* Int(truncatingIfNeeded: lanes.fraction[k] >> 22) // InterpolationTable.row
+    let first = Int(lanes.position[k]) &- (t >> 1) &+ 1
+    if sample.lowBytes != nil { return (0, 0, 0, wideSincSum(sample, lanes, k, first: first, taps: t, row: row)) }
+    // A sample that does not loop is silent from its end (`stopAt`; Int32.max for one that loops).
+    let lowest = Int(lanes.firstIndex[k]), highest = min(Int(lanes.fastLimit[k]) &+ 3, Int(lanes.stopAt[k]) &- 1)
+    if first >= lowest && first &+ t &- 1 <= highest {
+        return (Int(bitPattern: sample.data + lanes.offset[k]) &+ 2 &* first, row, t >> 3, 0)
     }
-    return (words, weights, blocks, x)
+    let into = scratch + k &* SincKernels.maxTaps
+    for j in 0..<t {
+        let i = sincFrame(lanes, k, first &+ j)
+        into[j] = i < 0 ? 0 : sample.data[i]
+    }
+    return (Int(bitPattern: into), row, t >> 3, 0)
 }
 
 /// Where lane `k`'s frame `i` is, from the font's data: past its loop's end continued from the loop's start,

@@ -140,10 +140,11 @@ public func playWideWavetableRuns(_ first: inout WideWavetableRun, _ second: ino
 /// sums 0.
 @_noLocks @inline(never)
 public func sincSums(words: SIMD8<Int>, weights: SIMD8<Int>, blocks: SIMD8<Int>) -> SIMD8<Float> {
-    var sums = SIMD8<Int32>()
-    for l in 0..<8 {
+    // Each lane's sum in a scalar, the eight put together at the end: a lane written into a vector on the
+    // stack and the vector read back stalls on every lane.
+    @inline(__always) func lane(_ l: Int) -> Int32 {
         var n = blocks[l]
-        guard n > 0 else { continue }
+        guard n > 0 else { return 0 }
         var p = UnsafeRawPointer(bitPattern: words[l]).unsafelyUnwrapped
         var w = UnsafeRawPointer(bitPattern: weights[l]).unsafelyUnwrapped
         var total = SIMD4<Int32>()
@@ -153,8 +154,9 @@ public func sincSums(words: SIMD8<Int>, weights: SIMD8<Int>, blocks: SIMD8<Int>)
             w += 16
             n &-= 1
         } while n != 0
-        sums[l] = (total[0] &+ total[1]) &+ (total[2] &+ total[3])
+        return (total[0] &+ total[1]) &+ (total[2] &+ total[3])
     }
+    let sums = SIMD8<Int32>(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))
     return SIMD8<Float>(sums) * 0.5
 }
 
