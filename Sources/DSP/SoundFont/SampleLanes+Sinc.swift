@@ -1,3 +1,5 @@
+import VoiceLoops // WideSampleRun, the fast runs' lanes
+
 // The sample voices' loop with the sinc interpolation (`SampleInterpolation.sinc`): per output sample, each
 // lane's kernel row (its step's class, its fraction's row: `SincKernels`) and the frames under it, the eight
 // lanes' sums in one call of the loops compiled for the CPU (`sincSums`), then the cubic's own filter, level
@@ -21,9 +23,32 @@ func playSamplesSinc(_ path: VoiceLoopPath, _ low: inout SampleLanes, _ high: in
     // Each lane's class for the block (its step is the block's): its taps and its table.
     let lowClasses = SincClasses(low, kernels), highClasses = SincClasses(high, kernels)
     let wideSamples = sample.lowBytes != nil
+    let base = Int(bitPattern: sample.data) >> 1 // the data's address in 16-bit words
+    let toRight = (right - left) &* MemoryLayout<HalfLanes>.stride
+    // A silent lane reads nothing in a fast run (no taps), nor does the high half of a group of four or fewer.
+    @inline(__always) func runTaps(_ lanes: borrowing SampleLanes, _ classes: SincClasses) -> SIMD4<Int> {
+        let alive = lanes.alive
+        return SIMD4(alive[0] != 0 ? classes.taps[0] : 0, alive[1] != 0 ? classes.taps[1] : 0,
+                     alive[2] != 0 ? classes.taps[2] : 0, alive[3] != 0 ? classes.taps[3] : 0)
+    }
     var n = start
     let end = start &+ count
     while n < end {
+        // As long as every lane's kernel lies inside what it may read as it is: a fast run, eight lanes at once.
+        let run = wideSamples ? 0 : min(low.sincFastSamples(lowClasses, atMost: end &- n),
+                                        wide ? high.sincFastSamples(highClasses, atMost: end &- n) : end &- n)
+        if run > 0 {
+            var fast = WideSampleRun()
+            fast.take(low, lanes: 0, base: base)
+            fast.take(high, lanes: 4, base: base)
+            let taps = SIMD8(lowHalf: runTaps(low, lowClasses), highHalf: wide ? runTaps(high, highClasses) : SIMD4())
+            playSincRun(on: path, &fast, taps: taps, tables: SIMD8(lowHalf: lowClasses.table, highHalf: highClasses.table),
+                        count: run, sums: UnsafeMutableRawPointer(left + 2 &* n), toRight: toRight)
+            fast.give(&low, lanes: 0)
+            fast.give(&high, lanes: 4)
+            n &+= run
+            if n == end { break }
+        }
         let a = sincReads(low, lowClasses, sample, scratch: scratch)
         var x: SIMD8<Float>
         if wide {
@@ -45,6 +70,30 @@ func playSamplesSinc(_ path: VoiceLoopPath, _ low: inout SampleLanes, _ high: in
             high.advanceCarefully()
         }
         n &+= 1
+    }
+}
+
+extension SampleLanes {
+    /// Samples all four lanes can play from here with every kernel read in place (`playSincRun`): every
+    /// position reached, up to and including the one after the last sample played, has its kernel's frames
+    /// from `firstIndex` to `fastLimit + 3` and before a non-looping sample's end (so no lane wraps or ends in
+    /// the run). A silent lane does not count. Zero when a lane is not there yet.
+    @_noLocks @inline(__always)
+    func sincFastSamples(_ classes: SincClasses, atMost limit: Int) -> Int {
+        var run = UInt64(limit)
+        for k in 0..<4 where alive[k] != 0 {
+            let half = classes.taps[k] >> 1
+            let p = Int(position[k])
+            let lowest = Int(firstIndex[k]) &+ half &- 1
+            let last = min(Int(fastLimit[k]) &+ 3, Int(stopAt[k]) &- 1) &- half // the last position read in place
+            guard p >= lowest && p <= last else { return 0 }
+            let increment = UInt64(UInt32(bitPattern: whole[k])) << 32 | UInt64(part[k])
+            guard increment != 0 else { continue }
+            let phase = UInt64(UInt32(bitPattern: position[k])) << 32 | UInt64(fraction[k])
+            let room = (UInt64(last &+ 1) << 32) &- 1 &- phase
+            if increment &* run > room { run = room / increment }
+        }
+        return Int(run)
     }
 }
 

@@ -29,6 +29,17 @@ func sincSums(on path: VoiceLoopPath, words: SIMD8<Int>, weights: SIMD8<Int>, bl
     }
 }
 
+/// The sinc's fast run of eight lanes (`playSincRun`) of the loops compiled for `path`.
+@_noLocks @inline(__always)
+func playSincRun(on path: VoiceLoopPath, _ run: inout WideSampleRun, taps: SIMD8<Int>, tables: SIMD8<Int>, count: Int,
+                 sums: UnsafeMutableRawPointer, toRight: Int) {
+    switch path {
+    case .avx512: VoiceLoopsAVX512.playSincRun(&run, taps: taps, tables: tables, count: count, sums: sums, toRight: toRight)
+    case .avx2: VoiceLoopsAVX2.playSincRun(&run, taps: taps, tables: tables, count: count, sums: sums, toRight: toRight)
+    case .portable: VoiceLoopsPortable.playSincRun(&run, taps: taps, tables: tables, count: count, sums: sums, toRight: toRight)
+    }
+}
+
 /// The wavetable run of the loops compiled for `path`.
 @_noLocks @inline(__always)
 func playWavetableRun(on path: VoiceLoopPath, _ run: inout WideWavetableRun, pairs: UnsafeRawPointer, count: Int,

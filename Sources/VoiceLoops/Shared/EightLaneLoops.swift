@@ -176,3 +176,51 @@ func multiplyPairs(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
     return SIMD4(products[0], products[2], products[4], products[6]) &+ SIMD4(products[1], products[3], products[5], products[7])
     #endif
 }
+
+/// `count` samples of eight lanes read with the windowed sinc and no checks (DSP's `sincFastSamples` said how
+/// many may go so: every lane's kernel inside what it may read as it is), added into the lane sums from `sums`
+/// as `playWideSampleRun` adds them. Per lane: its kernel's `taps` (0 for a silent lane, which reads nothing)
+/// and the byte address of its class's table `tables`; per sample each lane's row (the top 10 bits of its
+/// fraction) and its frames from `taps / 2 - 1` before its position, summed exactly (`sincSums`' lanes), then
+/// the filter, the levels' ramp and the sums, operation for operation as DSP's `mixSample`.
+@_noLocks @inline(never)
+public func playSincRun(_ run: inout WideSampleRun, taps: SIMD8<Int>, tables: SIMD8<Int>, count: Int,
+                        sums: UnsafeMutableRawPointer, toRight: Int) {
+    var phase = run.phase
+    let increment = run.increment
+    // Each lane's first frame's word index less its position (origin is the word of point i - 1).
+    let before = run.origin &+ 1 &- SIMD8<Int64>(truncatingIfNeeded: taps &>> 1) &+ 1
+    var z1 = run.z1, z2 = run.z2, left = run.left, right = run.right
+    let b1 = run.b1, b2 = run.b2, b3 = run.b3, stepLeft = run.stepLeft, stepRight = run.stepRight
+    let rowBytes = taps &* 2
+    eachSample(count, sums) { at in
+        let now = phase
+        @inline(__always) func lane(_ l: Int) -> Int32 {
+            var n = taps[l] &>> 3
+            guard n > 0 else { return 0 }
+            let p = now[l]
+            let first = Int(truncatingIfNeeded: Int64(truncatingIfNeeded: p &>> 32) &+ before[l])
+            var w = UnsafeRawPointer(bitPattern: tables[l] &+ rowBytes[l] &* Int(truncatingIfNeeded: (p &>> 22) & 1023)).unsafelyUnwrapped
+            var s = UnsafeRawPointer(bitPattern: first &* 2).unsafelyUnwrapped
+            var total = SIMD4<Int32>()
+            repeat {
+                total &+= multiplyPairs(s.loadUnaligned(as: SIMD8<Int16>.self), w.loadUnaligned(as: SIMD8<Int16>.self))
+                s += 16
+                w += 16
+                n &-= 1
+            } while n != 0
+            return (total[0] &+ total[1]) &+ (total[2] &+ total[3])
+        }
+        let x = SIMD8<Float>(SIMD8<Int32>(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))) * 0.5
+        phase &+= increment
+        let out = svfStep(x, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3)
+        left += stepLeft
+        right += stepRight
+        addIntoSums(out, left: left, right: right, at: at, toRight: toRight)
+    }
+    run.phase = phase
+    run.z1 = z1
+    run.z2 = z2
+    run.left = left
+    run.right = right
+}
