@@ -55,7 +55,8 @@ public struct SynthPreset: Equatable, Sendable {
     public init(_ view: SynthView) {
         self.init(patch: view.patch, values: view.values)
         for p in Self.effectParameters { effects[p.rawValue] = view.value(p) }
-        interpolation = view.interpolation
+        // Only a font's voices interpolate: a preset saved without one leaves the setting as it is.
+        interpolation = view.soundFont == nil ? nil : view.interpolation
     }
 
     public func value(_ p: SynthParameter) -> Float { values[p.rawValue] }
