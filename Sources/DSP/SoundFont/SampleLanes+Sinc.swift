@@ -162,7 +162,7 @@ func sincFrame(_ lanes: borrowing SampleLanes, _ k: Int, _ i: Int) -> Int {
 }
 
 /// The sinc sum of lane `k` of a font with 24-bit samples (never unrolled), in the cubic's units (2^-30): each
-/// 24-bit frame times its 16-bit weight (2^-14 units), summed exactly in 64 bits, over 2^9.
+/// 24-bit frame times its 16-bit weight (2^-14 units), summed exactly in 64 bits, over 2^7.
 @_noLocks @inline(__always)
 func wideSincSum(_ s: SampleData, _ lanes: borrowing SampleLanes, _ k: Int, first: Int, taps: Int, row: Int) -> Float {
     let low = s.lowBytes.unsafelyUnwrapped
@@ -173,5 +173,5 @@ func wideSincSum(_ s: SampleData, _ lanes: borrowing SampleLanes, _ k: Int, firs
         if i < 0 { continue }
         sum &+= Int64(Int32(s.data[i]) << 8 | Int32(low[i])) &* Int64(weights[j])
     }
-    return Float(sum) * (1.0 / 512)
+    return Float(sum) * (1.0 / 128)
 }

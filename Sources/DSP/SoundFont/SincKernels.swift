@@ -37,7 +37,7 @@ public enum SampleInterpolation: Int, CaseIterable, Sendable, CustomStringConver
 /// phase (the top 10 bits of the voice's fraction, as `InterpolationTable.row`), each row's weights as 16-bit
 /// integers in units of 2^-14 summing to exactly 2^14, so that a row's sum of 16-bit sample words times weights is
 /// an exact integer in 32 bits (a row's weights' magnitudes add up to at most 2.4 x 2^14, so no sum can
-/// overflow), halved into the units of the cubic's sums (2^-30): the same on every compilation of the loops
+/// overflow), doubled into the units of the cubic's sums (2^-30: 16-bit words times 2^-15): the same on every compilation of the loops
 /// (`sincSums`), and the filter and levels after it are the cubic's. Built once per process, off the real-time
 /// thread; about 1 MB.
 ///

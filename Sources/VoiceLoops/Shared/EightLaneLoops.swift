@@ -135,8 +135,8 @@ public func playWideWavetableRuns(_ first: inout WideWavetableRun, _ second: ino
 /// `blocks[l]` runs of eight 16-bit sample words from the byte address `words[l]`, each run times as many
 /// 16-bit weights from the byte address `weights[l]`, multiplied and added in pairs (`multiplyPairs`) and the
 /// lane's sums added. Integer arithmetic, exact in 32 bits (the kernels' weights are bounded for that), so that
-/// every path and any order of the additions gives the same sums; converted to Float and halved at the end (the
-/// weights are in units of 2^-14, the sums wanted in the cubic's 2^-30). A lane with no runs reads nothing and
+/// every path and any order of the additions gives the same sums; converted to Float and doubled at the end
+/// (16-bit words, weights in units of 2^-14: sums in units of 2^-29, wanted in the cubic's 2^-30). A lane with no runs reads nothing and
 /// sums 0.
 @_noLocks @inline(never)
 public func sincSums(words: SIMD8<Int>, weights: SIMD8<Int>, blocks: SIMD8<Int>) -> SIMD8<Float> {
@@ -157,7 +157,7 @@ public func sincSums(words: SIMD8<Int>, weights: SIMD8<Int>, blocks: SIMD8<Int>)
         return (total[0] &+ total[1]) &+ (total[2] &+ total[3])
     }
     let sums = SIMD8<Int32>(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))
-    return SIMD8<Float>(sums) * 0.5
+    return SIMD8<Float>(sums) * 2
 }
 
 /// Eight 16-bit words times eight 16-bit weights, the products added in pairs: (a0 b0 + a1 b1, ...). One
@@ -211,7 +211,7 @@ public func playSincRun(_ run: inout WideSampleRun, taps: SIMD8<Int>, tables: SI
             } while n != 0
             return (total[0] &+ total[1]) &+ (total[2] &+ total[3])
         }
-        let x = SIMD8<Float>(SIMD8<Int32>(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))) * 0.5
+        let x = SIMD8<Float>(SIMD8<Int32>(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))) * 2
         phase &+= increment
         let out = svfStep(x, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3)
         left += stepLeft
