@@ -1,15 +1,16 @@
 import VoiceLoops // WideSampleRun, the fast runs' lanes
 
-// The sample voices' loop with the sinc interpolation (`SampleInterpolation.sinc`): per output sample, each
-// lane's kernel row (its step's class, its fraction's row: `SincKernels`) and the frames under it, the eight
-// lanes' sums in one call of the loops compiled for the CPU (`sincSums`), then the cubic's own filter, level
-// ramp and careful move through the sample and its loop (`mixSample`, `advanceCarefully`).
-//
-// A lane's frames are read in place when the kernel lies inside what it may read as it is (from `firstIndex`
-// to `fastLimit + 3`, the last frame before its loop's end or the data's); else frame by frame into a scratch
-// row, each frame past the loop's end continued from its start, before an unrolled copy taken from the font's
-// data, clamped into the data. Both give the same integers to the same sums, so where a careful read falls
-// changes nothing, and every path plays the same samples bit for bit.
+// The sample voices' loop with the sinc interpolation (`SampleInterpolation.sinc`). While every lane's kernel
+// lies inside what it may read as it is (from `firstIndex` to `fastLimit + 3`, the last frame before its
+// loop's end or the data's, and before a non-looping sample's end: `sincFastSamples`), the group's eight lanes
+// go through one call of the loops compiled for the CPU (`playSincRun`: each lane's kernel row, by its step's
+// class and its fraction, times the frames under it, then the filter, ramps and sums). Else one careful
+// sample: each lane's frames in place or gathered frame by frame into a scratch row (past the loop's end
+// continued from its start, before an unrolled copy from the font's data, silent past a non-looping sample's
+// end), the eight lanes' sums in one call (`sincSums`), then the cubic's own filter, level ramp and careful
+// move through the sample and its loop (`mixSample`, `advanceCarefully`). Both give the same integers to the
+// same sums and the same float operations after them, so where a careful sample falls changes nothing, and
+// every path plays the same samples bit for bit.
 
 /// The sinc's per-group scratch: one row of `SincKernels.maxTaps` frames per lane, for careful reads.
 typealias SincScratch = UnsafeMutablePointer<Int16>
