@@ -21,7 +21,7 @@ private struct Numbers {
     let k = SincKernels.shared
     for c in 0..<SincKernels.classCount {
         let taps = Int(k.taps[c])
-        #expect(taps == SincKernels.taps(ofClass: c) && taps % 8 == 0 && taps <= SincKernels.maxTaps)
+        #expect(taps == SincKernels.taps(ofClass: c) && taps % 16 == 0 && taps <= SincKernels.maxTaps)
         var largest = 0
         for r in 0..<SincKernels.rows {
             let row = k.weights + Int(k.starts[c]) + r * taps
@@ -58,7 +58,7 @@ func eachCompileOfTheSincSumsIsExact(_ path: VoiceLoopPath) {
                 let silent = trial % 7 == l // a lane that reads nothing
                 addresses[l] = Int(bitPattern: data.baseAddress! + first)
                 rows[l] = Int(bitPattern: row)
-                blocks[l] = silent ? 0 : taps / 8
+                blocks[l] = silent ? 0 : taps / 16
                 if !silent {
                     let sum = (0..<taps).reduce(Int64(0)) { $0 + Int64(data[first + $1]) * Int64(row[$1]) }
                     expected[l] = Float(sum) * 2

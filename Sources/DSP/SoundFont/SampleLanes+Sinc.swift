@@ -125,7 +125,7 @@ func sincReads(_ lanes: borrowing SampleLanes, _ classes: SincClasses, _ sample:
 }
 
 /// What `sincSums` reads for lane `k` at its position now: a sounding lane's frames (in place, or copied
-/// into its row of `scratch` by `sincFrame`), its kernel row and its runs of eight; a silent lane reads
+/// into its row of `scratch` by `sincFrame`), its kernel row and its runs of sixteen; a silent lane reads
 /// nothing. With 24-bit samples the sum itself (`x`, `wideSincSum`) and nothing to read.
 @_noLocks @inline(__always)
 func sincRead(_ lanes: borrowing SampleLanes, _ k: Int, _ classes: SincClasses, _ sample: SampleData, scratch: SincScratch)
@@ -138,14 +138,14 @@ func sincRead(_ lanes: borrowing SampleLanes, _ k: Int, _ classes: SincClasses, 
     // A sample that does not loop is silent from its end (`stopAt`; Int32.max for one that loops).
     let lowest = Int(lanes.firstIndex[k]), highest = min(Int(lanes.fastLimit[k]) &+ 3, Int(lanes.stopAt[k]) &- 1)
     if first >= lowest && first &+ t &- 1 <= highest {
-        return (Int(bitPattern: sample.data + lanes.offset[k]) &+ 2 &* first, row, t >> 3, 0)
+        return (Int(bitPattern: sample.data + lanes.offset[k]) &+ 2 &* first, row, t >> 4, 0)
     }
     let into = scratch + k &* SincKernels.maxTaps
     for j in 0..<t {
         let i = sincFrame(lanes, k, first &+ j)
         into[j] = i < 0 ? 0 : sample.data[i]
     }
-    return (Int(bitPattern: into), row, t >> 3, 0)
+    return (Int(bitPattern: into), row, t >> 4, 0)
 }
 
 /// Where lane `k`'s frame `i` is, from the font's data: past its loop's end continued from the loop's start,

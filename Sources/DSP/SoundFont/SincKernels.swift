@@ -28,8 +28,8 @@ public enum SampleInterpolation: Int, CaseIterable, Sendable, CustomStringConver
 
 /// The windowed-sinc kernels of the sinc interpolation, one table per class of step (frames of sample per
 /// output sample): a voice stepping r frames reads the class of the least step r' >= r (1 for any r <= 1).
-/// Class r' has 32 r' taps (16 r' zero crossings each side) and cuts off at 1/r' of the sample's Nyquist
-/// frequency, so that a sample played faster than its rate is band-limited to the output's Nyquist frequency
+/// Class r' has 32 r' taps (16 r' zero crossings each side; rounded up to a multiple of 16: 48 for 1.25) and
+/// cuts off at 1/r' of the sample's Nyquist frequency, so that a sample played faster than its rate is band-limited to the output's Nyquist frequency
 /// before it is read at the output's rate: what lies above it is removed instead of folded back (aliasing).
 /// Above the last class (4: two octaves up at equal rates) the kernel is the last class's, and aliasing returns.
 ///
@@ -59,8 +59,8 @@ public struct SincKernels: @unchecked Sendable {
     /// The process's table, built the first time a synth with a font is made.
     public static let shared = SincKernels()
 
-    /// Taps of class `c`: 32 per unit of its step.
-    static func taps(ofClass c: Int) -> Int { Int((32 * classSteps[c]).rounded()) }
+    /// Taps of class `c`: 32 per unit of its step, rounded up to a multiple of 16 (the loops' runs).
+    static func taps(ofClass c: Int) -> Int { Int((32 * classSteps[c] / 16).rounded(.up)) * 16 }
 
     private init() {
         var taps = SIMD8<Int32>(), starts = SIMD8<Int32>()

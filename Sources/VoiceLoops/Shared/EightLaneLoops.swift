@@ -21,6 +21,11 @@ func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int6
 func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: SIMD8<Float>, deltas: SIMD8<Float>) {
     portablePairs(pairs, index)
 }
+
+@_noLocks @inline(__always)
+func multiplyPairs16(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD8<Int32> {
+    SIMD8(lowHalf: multiplyPairs(a.lowHalf, b.lowHalf), highHalf: multiplyPairs(a.highHalf, b.highHalf))
+}
 #endif
 
 /// `body` for each of `count` samples (at least one), with where its eight lane sums are (32 bytes a sample).
@@ -132,9 +137,9 @@ public func playWideWavetableRuns(_ first: inout WideWavetableRun, _ second: ino
 }
 
 /// Eight lanes' windowed-sinc sums (DSP's `SampleInterpolation.sinc`, its kernels `SincKernels`): lane l's
-/// `blocks[l]` runs of eight 16-bit sample words from the byte address `words[l]`, each run times as many
-/// 16-bit weights from the byte address `weights[l]`, multiplied and added in pairs (`multiplyPairs`) and the
-/// lane's sums added. Integer arithmetic, exact in 32 bits (the kernels' weights are bounded for that), so that
+/// `blocks[l]` runs of sixteen 16-bit sample words from the byte address `words[l]`, each run times as many
+/// 16-bit weights from the byte address `weights[l]`, multiplied and added in pairs (`multiplyPairs16`, each
+/// module's own: one instruction with AVX2) and the lane's sums added (`sincRow`). Integer arithmetic, exact in 32 bits (the kernels' weights are bounded for that), so that
 /// every path and any order of the additions gives the same sums; converted to Float and doubled at the end
 /// (16-bit words, weights in units of 2^-14: sums in units of 2^-29, wanted in the cubic's 2^-30). A lane with no runs reads nothing and
 /// sums 0.
@@ -143,21 +148,29 @@ public func sincSums(words: SIMD8<Int>, weights: SIMD8<Int>, blocks: SIMD8<Int>)
     // Each lane's sum in a scalar, the eight put together at the end: a lane written into a vector on the
     // stack and the vector read back stalls on every lane.
     @inline(__always) func lane(_ l: Int) -> Int32 {
-        var n = blocks[l]
+        let n = blocks[l]
         guard n > 0 else { return 0 }
-        var p = UnsafeRawPointer(bitPattern: words[l]).unsafelyUnwrapped
-        var w = UnsafeRawPointer(bitPattern: weights[l]).unsafelyUnwrapped
-        var total = SIMD4<Int32>()
-        repeat {
-            total &+= multiplyPairs(p.loadUnaligned(as: SIMD8<Int16>.self), w.loadUnaligned(as: SIMD8<Int16>.self))
-            p += 16
-            w += 16
-            n &-= 1
-        } while n != 0
-        return (total[0] &+ total[1]) &+ (total[2] &+ total[3])
+        return sincRow(UnsafeRawPointer(bitPattern: words[l]).unsafelyUnwrapped,
+                       UnsafeRawPointer(bitPattern: weights[l]).unsafelyUnwrapped, n)
     }
     let sums = SIMD8<Int32>(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))
     return SIMD8<Float>(sums) * 2
+}
+
+/// `blocks` (at least one) runs of sixteen 16-bit words from `words` times sixteen 16-bit weights from
+/// `weights`, all the products added: exact in 32 bits.
+@_noLocks @inline(__always)
+func sincRow(_ words: UnsafeRawPointer, _ weights: UnsafeRawPointer, _ blocks: Int) -> Int32 {
+    var p = words, w = weights, n = blocks
+    var total = SIMD8<Int32>()
+    repeat {
+        total &+= multiplyPairs16(p.loadUnaligned(as: SIMD16<Int16>.self), w.loadUnaligned(as: SIMD16<Int16>.self))
+        p += 32
+        w += 32
+        n &-= 1
+    } while n != 0
+    let four = total.lowHalf &+ total.highHalf
+    return (four[0] &+ four[1]) &+ (four[2] &+ four[3])
 }
 
 /// Eight 16-bit words times eight 16-bit weights, the products added in pairs: (a0 b0 + a1 b1, ...). One
@@ -196,20 +209,12 @@ public func playSincRun(_ run: inout WideSampleRun, taps: SIMD8<Int>, tables: SI
     eachSample(count, sums) { at in
         let now = phase
         @inline(__always) func lane(_ l: Int) -> Int32 {
-            var n = taps[l] &>> 3
+            let n = taps[l] &>> 4
             guard n > 0 else { return 0 }
             let p = now[l]
             let first = Int(truncatingIfNeeded: Int64(truncatingIfNeeded: p &>> 32) &+ before[l])
-            var w = UnsafeRawPointer(bitPattern: tables[l] &+ rowBytes[l] &* Int(truncatingIfNeeded: (p &>> 22) & 1023)).unsafelyUnwrapped
-            var s = UnsafeRawPointer(bitPattern: first &* 2).unsafelyUnwrapped
-            var total = SIMD4<Int32>()
-            repeat {
-                total &+= multiplyPairs(s.loadUnaligned(as: SIMD8<Int16>.self), w.loadUnaligned(as: SIMD8<Int16>.self))
-                s += 16
-                w += 16
-                n &-= 1
-            } while n != 0
-            return (total[0] &+ total[1]) &+ (total[2] &+ total[3])
+            let w = UnsafeRawPointer(bitPattern: tables[l] &+ rowBytes[l] &* Int(truncatingIfNeeded: (p &>> 22) & 1023)).unsafelyUnwrapped
+            return sincRow(UnsafeRawPointer(bitPattern: first &* 2).unsafelyUnwrapped, w, n)
         }
         let x = SIMD8<Float>(SIMD8<Int32>(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))) * 2
         phase &+= increment
