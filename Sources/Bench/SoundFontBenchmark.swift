@@ -72,9 +72,12 @@ public enum SoundFontBenchmark {
     /// of `notes` notes for `seconds`, each as a child process (wait4's rusage). Both with reverb and chorus
     /// off, or with `effects` both with them on at their defaults and the file's sends at 64. `voiceLoops`
     /// forces Backbeat's voice loops onto that path (BACKBEAT_VOICE_LOOPS); FluidSynth is not run then
-    /// (`fluidsynth` nil), since its figure does not change with it.
+    /// (`fluidsynth` nil), since its figure does not change with it. `interpolation` is Backbeat's
+    /// `--interpolation` (nil: its default); `fluidsynthOrder` FluidSynth's (`interp N` in a command file given
+    /// with -f; nil: its default, 4th order).
     public static func render(backbeat: String, font: String, notes: Int, seconds: Double, runs: Int = 3,
-                              effects: Bool = false, voiceLoops: VoiceLoopPath? = nil) throws -> Run {
+                              effects: Bool = false, voiceLoops: VoiceLoopPath? = nil,
+                              interpolation: SampleInterpolation? = nil, fluidsynthOrder: Int? = nil) throws -> Run {
         let directory = NSTemporaryDirectory() + "backbeat-sfbench-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -84,14 +87,21 @@ public enum SoundFontBenchmark {
         let forced = voiceLoops.map { ["/usr/bin/env", "BACKBEAT_VOICE_LOOPS=\($0.rawValue)"] } ?? []
         let mine = try SynthBenchmark.leastCPU(forced + [backbeat, "render", midi, "-o", directory + "/ours.wav", "--soundfont", font,
                                  "--voices", String(min(Synth.maximumVoices, max(notes * 4, 64)))]
-                                 + (effects ? [] : ["--no-reverb", "--no-chorus"]), runs: runs)
+                                 + (effects ? [] : ["--no-reverb", "--no-chorus"])
+                                 + (interpolation.map { ["--interpolation", $0.description] } ?? []), runs: runs)
         if mine.status == 0 {
             run.backbeat = mine.cpuSeconds
         } else {
             run.backbeatError = mine.output.split(separator: "\n").last.map(String.init) ?? "exit \(mine.status)"
         }
         guard voiceLoops == nil, let fluidsynth = ChildProcess.find("fluidsynth") else { return run }
-        let reference = try SynthBenchmark.leastCPU([fluidsynth, "-ni"] + (effects ? [] : ["-R", "0", "-C", "0"]) + ["-r", "48000", "-o", "synth.verbose=1",
+        var order: [String] = []
+        if let fluidsynthOrder {
+            let commands = directory + "/interp.txt"
+            try "interp \(fluidsynthOrder)\n".write(toFile: commands, atomically: true, encoding: .utf8)
+            order = ["-f", commands]
+        }
+        let reference = try SynthBenchmark.leastCPU([fluidsynth, "-ni"] + order + (effects ? [] : ["-R", "0", "-C", "0"]) + ["-r", "48000", "-o", "synth.verbose=1",
                                       "-o", "synth.polyphony=4096", "-o", "synth.cpu-cores=1",
                                       "-F", directory + "/theirs.wav", font, midi], runs: runs)
         guard reference.status == 0 else { throw BenchError.commandFailed(command: "fluidsynth", output: reference.output) }

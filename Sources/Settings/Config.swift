@@ -23,6 +23,7 @@ import TOML
 ///     sample_cache = 512   # MiB of decoded SoundFont 3 samples kept (as --sample-cache)
 ///     reverb = true   chorus = true   # the synth's send effects (false: as --no-reverb, --no-chorus)
 ///     outputs = "main"     # or "channels": per-channel JACK outputs and the effect returns (as --outputs)
+///     interpolation = "cubic"   # the sample voices' interpolation, "cubic" or "sinc" (as --interpolation)
 public struct Config: Equatable, Sendable {
     public var theme: String?
     public var ascii: Bool?
@@ -64,13 +65,15 @@ public struct Config: Equatable, Sendable {
         public var chorus: Bool?
         /// The JACK output ports (`--outputs`): "main" or "channels"; nil: main.
         public var outputs: String?
+        /// The sample voices' interpolation (`--interpolation`); nil: cubic.
+        public var interpolation: SampleInterpolation?
         public init() {}
     }
 
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus", "outputs"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus", "outputs", "interpolation"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -193,6 +196,12 @@ public struct Config: Equatable, Sendable {
             e.outputs = try string(t, "outputs", "engine")
             if let v = e.outputs, v != "main" && v != "channels" {
                 throw fail("outputs", "engine", "\"outputs\" must be \"main\" or \"channels\" (as --outputs)")
+            }
+            if let name = try string(t, "interpolation", "engine") {
+                guard let mode = SampleInterpolation(name: name) else {
+                    throw fail("interpolation", "engine", "\"interpolation\" is \"\(name)\"; it takes one of \(SampleInterpolation.names)")
+                }
+                e.interpolation = mode
             }
             config.engine = e
         }

@@ -16,6 +16,7 @@ import TOML
 ///     reverb_level = 0.9       # the send effects (both synths): 0...1
 ///     room_size = 0.2          # 0...1, RT60 = 0.3 s + 5 s x room size
 ///     chorus_level = 2.0       # 0...10
+///     interpolation = "sinc"   # optional: the sample voices' interpolation, "cubic" or "sinc"
 ///     soundfont = ["FluidR3_GM.sf2", "FluidR3_GS.sf2"]  # optional: SoundFonts to start with, stacked
 ///
 /// Every key is optional: one left out takes the patch's value (master gain: 0 dB; an effect setting: its
@@ -36,6 +37,8 @@ public struct SynthPreset: Equatable, Sendable {
     public var effects: [Float] = EffectParameter.allCases.map(\.defaultValue)
     /// The channel mixer's settings (PresetMixer.swift); nil: the preset leaves the mixer as it is.
     public var mixer: PresetMixer?
+    /// The sample voices' interpolation (`interpolation = "sinc"`); nil: the preset leaves it as it is.
+    public var interpolation: SampleInterpolation?
 
     public init(patch: Int, values: [Float]) {
         self.patch = patch
@@ -52,6 +55,8 @@ public struct SynthPreset: Equatable, Sendable {
     public init(_ view: SynthView) {
         self.init(patch: view.patch, values: view.values)
         for p in Self.effectParameters { effects[p.rawValue] = view.value(p) }
+        // Only a font's voices interpolate: a preset saved without one leaves the setting as it is.
+        interpolation = view.soundFont == nil ? nil : view.interpolation
     }
 
     public func value(_ p: SynthParameter) -> Float { values[p.rawValue] }
@@ -90,7 +95,7 @@ public struct SynthPreset: Equatable, Sendable {
     }
 
     public static var keys: [String] {
-        ["patch"] + SynthParameter.allCases.map(key) + effectParameters.map { key($0) } + ["soundfont"] + PresetMixer.keys
+        ["patch"] + SynthParameter.allCases.map(key) + effectParameters.map { key($0) } + ["interpolation", "soundfont"] + PresetMixer.keys
     }
 
     /// The accepted values of `p`, as an error message or a comment says them.
@@ -154,6 +159,12 @@ public struct SynthPreset: Equatable, Sendable {
             }
             preset.effects[p.rawValue] = Float(x)
         }
+        if let v = root["interpolation"] {
+            guard let mode = v.string.flatMap(SampleInterpolation.init(name:)) else {
+                throw fail("interpolation", "\"interpolation\" must be one of \(SampleInterpolation.names); got \(v.debugDescription)")
+            }
+            preset.interpolation = mode
+        }
         if let v = root["soundfont"] {
             // One font, or a stack (the later on top), as the config file's `soundfont`.
             let problem = "\"soundfont\" must be a file name or an array of file names (stacked, the later on top); got \(v.debugDescription)"
@@ -180,6 +191,10 @@ public struct SynthPreset: Equatable, Sendable {
         out += "# The send effects (both synths); their on/off switches are --no-reverb, --no-chorus and the config's.\n"
         for p in Self.effectParameters {
             out += "\(Self.key(p)) = \(Self.number(value(p)))".padding(toLength: 28, withPad: " ", startingAt: 0) + "# \(Self.accepted(p))\n"
+        }
+        if let interpolation {
+            out += "interpolation = \"\(interpolation)\"".padding(toLength: 28, withPad: " ", startingAt: 0)
+                + "# the sample voices': \(SampleInterpolation.names)\n"
         }
         if let soundFonts {
             out += "soundfont = " + TOMLValue.array(soundFonts.map { .string($0) }).debugDescription + "  # SoundFonts at start, the later on top\n"
@@ -211,6 +226,7 @@ public struct SynthPreset: Equatable, Sendable {
     public func apply(to synth: Synth) {
         for p in SynthParameter.allCases { synth.setParameter(p, value(p)) }
         for p in Self.effectParameters { synth.setEffect(p, value(p)) }
+        if let interpolation { synth.setInterpolation(interpolation) }
     }
 
     /// At start (`--preset`, an NSM session's synth.toml): the synth's settings, and the channel mixer's when

@@ -18,6 +18,8 @@ public struct SynthView: Equatable, Sendable {
     public var presetFont: String?
     /// The send effects' settings, by `EffectParameter.rawValue` (empty: their defaults).
     public var effects: [Float] = []
+    /// The sample voices' interpolation.
+    public var interpolation = SampleInterpolation.cubic
     public init(patch: Int, values: [Float], voicesInUse: Int, voiceCapacity: Int, soundFont: String? = nil,
                 preset: String? = nil) {
         self.patch = patch; self.values = values; self.voicesInUse = voicesInUse; self.voiceCapacity = voiceCapacity
@@ -38,6 +40,7 @@ extension Engine {
         var view = SynthView(patch: synth.currentPatch, values: SynthParameter.allCases.map { synth.value(of: $0) },
                              voicesInUse: synth.activeVoiceCount, voiceCapacity: synth.voiceCapacity)
         view.effects = EffectParameter.allCases.map { synth.value(of: $0) }
+        view.interpolation = synth.interpolation
         return view
     }
 }

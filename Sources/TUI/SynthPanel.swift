@@ -90,18 +90,21 @@ public enum SoundControllerRow: Int, CaseIterable, Sendable {
 }
 
 /// The rows of the synth panel: the patch, then every parameter, then polyphony (read only). With a
-/// SoundFont only what acts on its voices: the preset, the sound controllers, master gain, polyphony.
+/// SoundFont only what acts on its voices: the preset, the sound controllers, master gain, the sample voices'
+/// interpolation, polyphony.
 public enum SynthRow: Equatable, Sendable {
     case patch
     case parameter(SynthParameter)
     case soundController(SoundControllerRow)
     case effect(EffectRow)
+    /// The sample voices' interpolation (`Synth.setInterpolation`): cubic or sinc, switched live.
+    case interpolation
     case polyphony
 
     public static let effects: [SynthRow] = EffectRow.allCases.map { .effect($0) }
     public static let all: [SynthRow] = [.patch] + SynthParameter.allCases.map { .parameter($0) } + effects + [.polyphony]
     public static let soundFont: [SynthRow] = [.patch] + SoundControllerRow.allCases.map { .soundController($0) }
-        + [.parameter(.masterGain)] + effects + [.polyphony]
+        + [.parameter(.masterGain)] + effects + [.interpolation, .polyphony]
     public static func rows(soundFont: Bool) -> [SynthRow] { soundFont ? Self.soundFont : all }
     public var isEditable: Bool { self != .polyphony }
 }
@@ -194,6 +197,9 @@ public enum SynthPanel {
                 // A bus switched off (--no-reverb, --no-chorus, the config) keeps its setting but plays nothing.
                 value = view.value(e.bus) >= 0.5 ? e.format(v) : e.format(v) + " off"
                 fraction = (v - r.lowerBound) / (r.upperBound - r.lowerBound)
+            case .interpolation:
+                name = "interpolation"
+                value = view.interpolation == .sinc ? "sinc (32+ points)" : "cubic (4 points)"
             case .polyphony:
                 name = "polyphony"
                 value = "\(view.voicesInUse)/\(view.voiceCapacity) voices"

@@ -3,7 +3,7 @@ import Engine
 import MIDI
 
 // The synth panel's rows changed by keys: a patch, a GM2 sound controller on the keyboard's channel, a
-// parameter, a running effect's setting.
+// parameter, a running effect's setting, the sample voices' interpolation.
 extension Workstation {
     func change(_ row: SynthRow, steps: Int) {
         switch row {
@@ -30,6 +30,13 @@ extension Workstation {
             if view.value(e.bus) < 0.5 {
                 say("\(e.name) \(e.format(value)) kept, but the \(e.bus.name) is off (--no-\(e.bus.name) or the config's \(e.bus.name) = false)")
             }
+        case .interpolation:
+            // Straight into the running synth (an atomic): heard from its next slice.
+            let view = synthView ?? engine.synthView()
+            let next: SampleInterpolation = view.interpolation == .sinc ? .cubic : .sinc
+            engine.setInterpolation(next)
+            synthView?.interpolation = next  // shown at once; the next status read confirms it
+            say("interpolation: \(next) (the sample voices; --interpolation \(next) at start)")
         case .polyphony: say("polyphony is set at start: --voices N")
         }
     }

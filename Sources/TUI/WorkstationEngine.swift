@@ -31,6 +31,9 @@ public protocol WorkstationEngine: LifecycleGateTarget {
     /// Sets a send effect setting of the running synth (`Synth.setEffect`: an atomic store, applied by the
     /// real-time thread at its next slice; no lock, no ring).
     func setEffect(_ parameter: EffectParameter, _ value: Float)
+    /// Sets the sample voices' interpolation of the running synth (`Synth.setInterpolation`: an atomic store,
+    /// taken by the real-time thread at its next slice).
+    func setInterpolation(_ mode: SampleInterpolation)
     /// The MIDI channel the synth answers (nil: omni).
     var synthChannel: UInt8? { get }
     /// With a SoundFont, the preset channel `channel` plays now ("bank:program name"); nil without a font.
@@ -50,6 +53,7 @@ extension WorkstationEngine {
     public func currentPreset(channel: UInt8) -> Int? { nil }
     public func takePresetSubstitutions() -> [String] { [] }
     public func setEffect(_ parameter: EffectParameter, _ value: Float) {}
+    public func setInterpolation(_ mode: SampleInterpolation) {}
     public func channelPresetName(_ channel: UInt8) -> String? { nil }
     public func setChannelMixer(_ settings: ChannelMixerSettings) {}
     public func channelMixerSettings() -> ChannelMixerSettings { ChannelMixerSettings() }
@@ -141,6 +145,7 @@ extension Engine: WorkstationEngine {
     public func currentPreset(channel: UInt8) -> Int? { synth.soundFont == nil ? nil : synth.preset(onChannel: Int(channel)) }
 
     public func setEffect(_ parameter: EffectParameter, _ value: Float) { synth.setEffect(parameter, value) }
+    public func setInterpolation(_ mode: SampleInterpolation) { synth.setInterpolation(mode) }
     public var synthChannel: UInt8? { synth.channel }
 }
 

@@ -25,6 +25,12 @@ func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int6
     return SIMD8<Float>(SIMD8(lowHalf: low, highHalf: high))
 }
 
+/// Sixteen 16-bit words times sixteen weights added in pairs: two pmaddwd.
+@_noLocks @inline(__always)
+func multiplyPairs16(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD8<Int32> {
+    SIMD8(lowHalf: multiplyPairs(a.lowHalf, b.lowHalf), highHalf: multiplyPairs(a.highHalf, b.highHalf))
+}
+
 /// Eight lanes' wavetable pairs (`portablePairs`).
 @_noLocks @inline(__always)
 func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: SIMD8<Float>, deltas: SIMD8<Float>) {

@@ -23,9 +23,9 @@ struct Bench: ParsableCommand {
             transform: NumberArgument.decimal(0.5...600, unit: "seconds"))
     var seconds = 5.0
 
-    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, paths, calls, render, latency, polyphony, capacity, process, decode, soundfont, soundfont3, sfspeed, effects }
+    enum Group: String, ExpressibleByArgument, CaseIterable { case synth, paths, calls, render, latency, polyphony, capacity, process, decode, soundfont, soundfont3, sfspeed, effects, interpolation }
 
-    @Option(help: "Run one group only: synth, paths (each voice loop path the CPU runs, forced), calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode, soundfont, soundfont3 (the SoundFont 3 render rows alone), sfspeed (the SoundFont voice speed rows alone) or effects (reverb and chorus).")
+    @Option(help: "Run one group only: synth, paths (each voice loop path the CPU runs, forced), calls (64- vs 512-frame calls), render, latency, polyphony (xrun sweep), capacity (CPU time), process, decode, soundfont, soundfont3 (the SoundFont 3 render rows alone), sfspeed (the SoundFont voice speed rows alone), effects (reverb and chorus) or interpolation (the sample voices' sinc against FluidSynth's 4th and 7th order, on each voice loop path).")
     var only: Group?
 
     struct Row {
@@ -97,6 +97,7 @@ struct Bench: ParsableCommand {
         if only == .soundfont3 { try soundFont3Rows(backbeat: me).forEach(add) }
         if only == .sfspeed { try soundFontSpeedRows(backbeat: me, perVoice: true).forEach(add) }
         if only == nil || only == .effects { try effectsRows(backbeat: me).forEach(add) }
+        if only == nil || only == .interpolation { try interpolationRows(backbeat: me).forEach(add) }
 
         if !json { Console.out(Self.table(rows)) }
     }

@@ -125,6 +125,7 @@ struct EngineArguments: ParsableArguments {
         options.outputs = outputs
         options.reverb = !sound.noReverb
         options.chorus = !sound.noChorus
+        options.interpolation = sound.interpolation ?? options.interpolation
         return options
     }
 }

@@ -127,6 +127,7 @@ struct Render: ParsableCommand {
                                        patch: PatchHelp.startingPatch(patch: patch, program: program) ?? SynthPatch.defaultPatch,
                                        channel: channel.map { UInt8($0 - 1) }, soundFont: font, until: fileEnd,
                                        reverb: !sound.noReverb, chorus: !sound.noChorus,
+                                       interpolation: sound.interpolation ?? .cubic,
                                        substitutions: { substitution in
                                            Console.message("warning: " + substitution.message(font), prefix: "backbeat render: ")
                                        }) { left, right in

@@ -21,6 +21,8 @@ enum SessionSetup {
             logFile?.write(line)
         })
         preset?.apply(to: engine)
+        // The command line's interpolation wins over the preset's.
+        if let asked = arguments.sound.interpolation { engine.synth.setInterpolation(asked) }
         return engine
     }
 

@@ -85,6 +85,7 @@ extension EngineArguments {
         if !given("--no-reverb"), let v = file.reverb { o.reverb = v }
         if !given("--no-chorus"), let v = file.chorus { o.chorus = v }
         if !given("--outputs"), let v = file.outputs.flatMap(AudioOutputs.init(rawValue:)) { o.outputs = v }
+        if !given("--interpolation"), let v = file.interpolation { o.interpolation = v }
         return o
     }
 }

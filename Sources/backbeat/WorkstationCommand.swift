@@ -42,6 +42,8 @@ enum WorkstationCommand {
         let lifecycle = scenario.map { LiveSession(scenario: $0) }
         lifecycle?.update(wall: 0).apply(to: engine, dropped: log)
         preset?.apply(to: engine)
+        // The command line's interpolation wins over the preset's.
+        if let asked = arguments.sound.interpolation { engine.synth.setInterpolation(asked) }
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }

@@ -38,7 +38,8 @@ final class VoiceLoopPathCommandTests {
     @Test(.needs(file: "/usr/share/sounds/sf2/TimGM6mb.sf2", package: "timgm6mb-soundfont"))
     func everyPathTheCPURunsRendersTheSameBytes() throws {
         let file = try chordFile()
-        for options in [["--patch", "1"], ["--soundfont", "/usr/share/sounds/sf2/TimGM6mb.sf2"]] {
+        let font = "/usr/share/sounds/sf2/TimGM6mb.sf2"
+        for options in [["--patch", "1"], ["--soundfont", font], ["--soundfont", font, "--interpolation", "sinc"]] {
             let reference = try render(file, options, path: "portable")
             #expect(!reference.stderr.contains("warning"), "\(reference.stderr)")
             for path in VoiceLoopPath.supported where path != .portable {
@@ -47,6 +48,21 @@ final class VoiceLoopPathCommandTests {
                 #expect(!forced.stderr.contains("warning"), "\(forced.stderr)")
             }
         }
+    }
+
+    /// Issue 40: `--interpolation sinc` changes a SoundFont render (and nothing of the built-in synth's);
+    /// another name is refused with the names it takes.
+    @Test(.needs(file: "/usr/share/sounds/sf2/TimGM6mb.sf2", package: "timgm6mb-soundfont"))
+    func theInterpolationOptionChangesASoundFontRenderAndRefusesOtherNames() throws {
+        let file = try chordFile(), font = "/usr/share/sounds/sf2/TimGM6mb.sf2"
+        let cubic = try render(file, ["--soundfont", font], path: "portable")
+        #expect(try render(file, ["--soundfont", font, "--interpolation", "cubic"], path: "portable").wav == cubic.wav)
+        #expect(try render(file, ["--soundfont", font, "--interpolation", "sinc"], path: "portable").wav != cubic.wav)
+        #expect(try render(file, ["--patch", "1", "--interpolation", "sinc"], path: "portable").wav
+                == render(file, ["--patch", "1"], path: "portable").wav)
+        let bad = try backbeat(["render", file, "-o", folder.appendingPathComponent("bad.wav").path, "--interpolation", "linear"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--interpolation is 'linear'; it takes one of cubic, sinc"), "\(bad.stderr)")
     }
 
     @Test func anUnknownOrUnrunnablePathIsSaidOnceAndTheFastestPlays() throws {

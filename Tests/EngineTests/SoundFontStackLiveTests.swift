@@ -41,4 +41,14 @@ struct SoundFontStackLiveTests {
         #expect(differs != nil && differs! >= 1_000, "the top font's voices changed the sound from their note on (frame \(differs ?? -1))")
         #expect(AudioAnalysis.rmsDecibels(offline[1_000..<9_000]) > -40, "the piano (bottom font) sounds")
     }
+
+    /// Issue 40: with the sinc interpolation too, live and offline are sample-identical, and not the cubic.
+    @Test func theSincRendersLiveAndOfflineSampleIdentical() throws {
+        let stack = SoundFont.stacked([try SoundFont.load(path: Self.bottom), try SoundFont.load(path: Self.top)])
+        let frames = 24_000
+        let (_, sinc) = SysexPathTests.expectLiveEqualsOffline(Self.events, frames: frames, soundFont: stack, interpolation: .sinc)
+        let cubic = Self.offline(stack)
+        #expect((1_000..<frames).contains { sinc[$0] != cubic[$0] })
+        #expect(AudioAnalysis.rmsDecibels(sinc[1_000..<9_000]) > -40)
+    }
 }

@@ -77,11 +77,16 @@ import Testing
     /// both left channels.
     @discardableResult
     static func expectLiveEqualsOffline(_ events: [(frame: Int, bytes: [UInt8])], frames: Int,
-                                        soundFont: SoundFont? = nil) -> (live: [Float], offline: [Float]) {
-        let live = renderLive(events, frames: frames, synth: soundFont.map { Synth(voices: 64, soundFont: $0) })
+                                        soundFont: SoundFont? = nil,
+                                        interpolation: SampleInterpolation = .cubic) -> (live: [Float], offline: [Float]) {
+        let live = renderLive(events, frames: frames, synth: soundFont.map {
+            let synth = Synth(voices: 64, soundFont: $0)
+            synth.setInterpolation(interpolation)
+            return synth
+        })
         let offline = soundFont.map {
             OfflineRenderer.render(timed(events), sampleRate: rate, voices: 64, soundFont: $0, periodFrames: 256, padding: 0,
-                                   until: Double(frames) / rate).left
+                                   until: Double(frames) / rate, interpolation: interpolation).left
         } ?? OfflineRenderer.render(timed(events), sampleRate: rate, periodFrames: 256, padding: 0, until: Double(frames) / rate).left
         #expect(offline.count >= frames)
         let firstDifference = (0..<min(frames, offline.count)).first { live[$0] != offline[$0] }

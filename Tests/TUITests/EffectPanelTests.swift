@@ -29,6 +29,26 @@ import Testing
         (0..<grid.height).map(grid.row).first { $0.contains(" " + name.fitted(12)) }
     }
 
+    /// Issue 40: with a SoundFont the panel has the sample voices' interpolation; a step either way switches
+    /// the running synth between cubic and sinc.
+    @Test func theInterpolationRowSwitchesTheRunningSynth() throws {
+        #expect(SynthRow.rows(soundFont: true).contains(.interpolation))
+        #expect(!SynthRow.rows(soundFont: false).contains(.interpolation), "the built-in voices have no samples")
+        let engine = FontFakeEngine()
+        let w = Workstation(engine: engine, settings: WorkstationSettings())
+        w.tick(now: 0)
+        w.handle(.tab, layout: nil, now: 0)  // meters
+        w.handle(.tab, layout: nil, now: 0)  // synth
+        for _ in 0..<20 { w.handle(.up, layout: nil, now: 0) }
+        for _ in 0..<(SynthRow.soundFont.firstIndex(of: .interpolation) ?? 0) { w.handle(.down, layout: nil, now: 0) }
+        #expect(try #require(row("interpolation", render(w, 140, 70))).contains("cubic"))
+        w.handle(.right, layout: nil, now: 0)
+        #expect(engine.base.interpolation == .sinc)
+        #expect(try #require(row("interpolation", render(w, 140, 70))).contains("sinc"))
+        w.handle(.left, layout: nil, now: 0)
+        #expect(engine.base.interpolation == .cubic)
+    }
+
     @Test func effectRowsShowAndChangeTheRunningEffects() throws {
         #expect(SynthRow.rows(soundFont: true).contains(.effect(.roomSize)), "the effects act on SoundFont voices too")
         let engine = FakeEngine()

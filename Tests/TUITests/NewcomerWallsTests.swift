@@ -25,6 +25,7 @@ final class FontFakeEngine: WorkstationEngine {
     func takeSysex(count: Int) -> [UInt8] { base.takeSysex(count: count) }
     func send(_ event: ControlEvent) -> Bool { base.send(event) }
     func synthView() -> SynthView { base.synthView() }
+    func setInterpolation(_ mode: SampleInterpolation) { base.setInterpolation(mode) }
     func synthView(channel: UInt8) -> SynthView {
         var v = base.synthView()
         v.soundFont = "Test Font"

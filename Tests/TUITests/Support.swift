@@ -45,9 +45,13 @@ final class FakeEngine: WorkstationEngine {
     func setEffect(_ parameter: EffectParameter, _ value: Float) {
         effects[parameter.rawValue] = min(max(value, parameter.range.lowerBound), parameter.range.upperBound)
     }
+    /// The sample voices' interpolation as `setInterpolation` left it.
+    var interpolation = SampleInterpolation.cubic
+    func setInterpolation(_ mode: SampleInterpolation) { interpolation = mode }
     func synthView() -> SynthView {
         var view = SynthView(patch: patch, values: values, voicesInUse: 1, voiceCapacity: 64)
         view.effects = effects
+        view.interpolation = interpolation
         return view
     }
     var synthChannel: UInt8? { nil }

@@ -247,20 +247,28 @@ func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpol
     }
     y = x
     mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
+    s.advanceCarefully()
+}
 
-    let next = s.fraction &+ s.part
-    s.position &+= s.whole
-    s.position.replace(with: s.position &+ 1, where: next .< s.fraction)
-    s.fraction = next
-    s.position.replace(with: s.position &- s.loopLength, where: s.position .>= s.wrapAt)
-    let ends = s.position .>= s.stopAt .& s.alive .!= HalfLanes()
-    if any(ends) {
-        s.alive.replace(with: 0, where: ends)
-        s.left.replace(with: 0, where: ends); s.right.replace(with: 0, where: ends)
-        s.stepLeft.replace(with: 0, where: ends); s.stepRight.replace(with: 0, where: ends)
-        s.whole.replace(with: 0, where: ends); s.part.replace(with: 0, where: ends)
-        s.fraction.replace(with: 0, where: ends)
-        s.position.replace(with: 1, where: ends)
+extension SampleLanes {
+    /// The four lanes one output sample on: the loop wrapped, a non-looping sample's end noted. A lane that
+    /// ends is silenced (its levels zeroed) and parked at frame 1 with no increment (`carefulStep`).
+    @_noLocks @inline(__always)
+    mutating func advanceCarefully() {
+        let next = fraction &+ part
+        position &+= whole
+        position.replace(with: position &+ 1, where: next .< fraction)
+        fraction = next
+        position.replace(with: position &- loopLength, where: position .>= wrapAt)
+        let ends = position .>= stopAt .& alive .!= HalfLanes()
+        if any(ends) {
+            alive.replace(with: 0, where: ends)
+            left.replace(with: 0, where: ends); right.replace(with: 0, where: ends)
+            stepLeft.replace(with: 0, where: ends); stepRight.replace(with: 0, where: ends)
+            whole.replace(with: 0, where: ends); part.replace(with: 0, where: ends)
+            fraction.replace(with: 0, where: ends)
+            position.replace(with: 1, where: ends)
+        }
     }
 }
 

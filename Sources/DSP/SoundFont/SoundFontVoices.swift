@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The SoundFont's sample voices, one of the synth's kinds of voice (beside `BuiltInVoices` and
 /// `DrumVoices`): the font's tables as the real-time thread reads them, one `SampleVoice` per slot and the
 /// groups' rows, each channel's preset exchange with other threads, and the lane cache's switches. Without a
@@ -30,6 +32,10 @@ struct SoundFontVoices: ~Copyable {
     /// hold every compile of the eight-lane loop to the same samples; and how many blocks played so.
     var forcesEightLanes = false
     var wideBlocks = 0
+    /// Whether the voices play with the sinc (`SampleInterpolation`), taken at each slice's start from the
+    /// one asked for from any thread (`Synth.setInterpolation`).
+    var sincOn = false
+    let interpolationRequest = Atomic<Int>(SampleInterpolation.cubic.rawValue)
 
     // No stored property is read before all are set (BuiltInVoices.init says why).
     init(_ soundFont: SoundFont?, slots count: Int) {
@@ -40,7 +46,7 @@ struct SoundFontVoices: ~Copyable {
         hasFont = playable
         channels = playable ? (soundFont?.playedChannels ?? 0xFFFF) : 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
-        slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers)
+        slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers, sincKernels: playable)
         presetExchange = PresetExchange()
         ruleState = SampleZoneRuleState(zones: ruledZones)
     }

@@ -112,6 +112,7 @@ extension Synth {
         // Eight lanes wide where the path says so (`VoiceLoopPath.playsSampleGroupsEightWide`).
         let path = voiceLoops, wideAllowed = playsWideLoops, forced = samples.forcesEightLanes
         let playsWide = wideAllowed && (path.playsSampleGroupsEightWide || forced)
+        let sinc = samples.sincOn
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
             stepControls(rows, slots, count: count, samples: length)
@@ -177,7 +178,10 @@ extension Synth {
                 high.startBlock(rows, half: 1, inverseLength: inverseLength)
             }
             // Both halves at once (WideLoops.swift): the same samples.
-            if playsWide && count > 4 && low.filtered && high.filtered && sample.lowBytes == nil {
+            if sinc, let kernels = samples.slots.sinc {
+                playSamplesSinc(path, &low, &high, wide: count > 4, sample, kernels, scratch: samples.slots.sincScratch.baseAddress,
+                                from: n0, count: length, left: outLeft, right: outRight)
+            } else if playsWide && count > 4 && low.filtered && high.filtered && sample.lowBytes == nil {
                 playSamplesWide(path, &low, &high, sample, samples.slots.interpolation, from: n0, count: length,
                                 left: outLeft, right: outRight)
                 samples.wideBlocks &+= 1
@@ -363,6 +367,9 @@ extension SampleLanes {
         stopAt = rows.pointee.play.stopAt.half(h)
         fastLimit = rows.pointee.play.fastLimit.half(h)
         lastIndex = rows.pointee.play.lastIndex.half(h)
+        let span = rows.pointee.play.unrolledSpan.half(h)
+        firstIndex = HalfLaneInts()
+        firstIndex.replace(with: wrapAt &- span &- 1, where: span .!= HalfLaneInts())
         offset = rows.pointee.play.offsets.half(h)
         b1 = rows.pointee.block.b1.half(h); b2 = rows.pointee.block.b2.half(h); b3 = rows.pointee.block.b3.half(h)
         let scale = InterpolationTable.integerScale

@@ -139,6 +139,8 @@ extension Synth {
     func prepareFontSlice() {
         let presets = samples.font.presetCount
         guard presets > 0 else { return } // no font: nothing to apply
+        // The interpolation asked for, from the slice's first sample (`setInterpolation`).
+        samples.sincOn = samples.interpolationRequest.load(ordering: .relaxed) == sincInterpolationValue
         for ch in 0..<channelCount {
             let request = samples.presetExchange.requested[ch].exchange(-1, ordering: .relaxed)
             guard request >= 0 && request < presets else { continue }

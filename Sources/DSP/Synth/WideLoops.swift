@@ -19,6 +19,27 @@ func playSampleRun(on path: VoiceLoopPath, _ run: inout WideSampleRun, rows: Uns
     }
 }
 
+/// The windowed-sinc sums of eight lanes (`sincSums`) of the loops compiled for `path`.
+@_noLocks @inline(__always)
+func sincSums(on path: VoiceLoopPath, words: SIMD8<Int>, weights: SIMD8<Int>, blocks: SIMD8<Int>) -> SIMD8<Float> {
+    switch path {
+    case .avx512: VoiceLoopsAVX512.sincSums(words: words, weights: weights, blocks: blocks)
+    case .avx2: VoiceLoopsAVX2.sincSums(words: words, weights: weights, blocks: blocks)
+    case .portable: VoiceLoopsPortable.sincSums(words: words, weights: weights, blocks: blocks)
+    }
+}
+
+/// The sinc's fast run of eight lanes (`playSincRun`) of the loops compiled for `path`.
+@_noLocks @inline(__always)
+func playSincRun(on path: VoiceLoopPath, _ run: inout WideSampleRun, taps: SIMD8<Int>, tables: SIMD8<Int>, count: Int,
+                 sums: UnsafeMutableRawPointer, toRight: Int) {
+    switch path {
+    case .avx512: VoiceLoopsAVX512.playSincRun(&run, taps: taps, tables: tables, count: count, sums: sums, toRight: toRight)
+    case .avx2: VoiceLoopsAVX2.playSincRun(&run, taps: taps, tables: tables, count: count, sums: sums, toRight: toRight)
+    case .portable: VoiceLoopsPortable.playSincRun(&run, taps: taps, tables: tables, count: count, sums: sums, toRight: toRight)
+    }
+}
+
 /// The wavetable run of the loops compiled for `path`.
 @_noLocks @inline(__always)
 func playWavetableRun(on path: VoiceLoopPath, _ run: inout WideWavetableRun, pairs: UnsafeRawPointer, count: Int,

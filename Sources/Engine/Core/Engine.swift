@@ -51,6 +51,7 @@ public final class Engine: @unchecked Sendable {
         sampleLoader = loader
         synth.setEffects(reverb: options.reverb, chorus: options.chorus)
         synth.setChannelOutputs(options.outputs == .channels && options.driver == .jack)
+        synth.setInterpolation(options.interpolation)
         context = RealtimeContext(synth: synth)
         demo = DemoPlayer(ring: context.demoRing)
         state = Mutex(State(server: ServerDescription(name: serverName, isPrivate: false, driver: nil)))

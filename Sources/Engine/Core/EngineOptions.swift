@@ -56,6 +56,8 @@ public struct EngineOptions: Sendable {
     /// The synth's send effects (`--no-reverb`, `--no-chorus` turn them off; docs/soundfont.md).
     public var reverb = true
     public var chorus = true
+    /// How the sample voices interpolate (`--interpolation`; docs/soundfont.md): cubic unless asked.
+    public var interpolation = SampleInterpolation.cubic
     /// The audio backend, the MIDI inputs, and for ALSA the PCM device.
     public var driver: AudioDriver = .jack
     public var midiInput: MIDIInputSelection = .auto

@@ -114,10 +114,12 @@ public enum OfflineRenderer {
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = Synth.defaultVoices,
                               patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
-                              reverb: Bool = true, chorus: Bool = true) -> (left: [Float], right: [Float]) {
+                              reverb: Bool = true, chorus: Bool = true,
+                              interpolation: SampleInterpolation = .cubic) -> (left: [Float], right: [Float]) {
         var left: [Float] = [], right: [Float] = []
         render(messages, sampleRate: sampleRate, voices: voices, patch: patch, channel: channel, soundFont: soundFont,
-               periodFrames: periodFrames, maxTail: maxTail, padding: padding, until: end, reverb: reverb, chorus: chorus) { l, r in
+               periodFrames: periodFrames, maxTail: maxTail, padding: padding, until: end, reverb: reverb, chorus: chorus,
+               interpolation: interpolation) { l, r in
             left += l
             right += r
         }
@@ -137,7 +139,7 @@ public enum OfflineRenderer {
     public static func render(_ messages: [TimedMessage], sampleRate: Double = 48_000, voices: Int = Synth.defaultVoices,
                               patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil, periodFrames: Int = 512,
                               maxTail: Double = 30, padding: Double = 0.05, until end: Double = 0,
-                              reverb: Bool = true, chorus: Bool = true,
+                              reverb: Bool = true, chorus: Bool = true, interpolation: SampleInterpolation = .cubic,
                               substitutions: ((PresetSubstitution) -> Void)? = nil,
                               into sink: (_ left: UnsafeBufferPointer<Float>, _ right: UnsafeBufferPointer<Float>) throws -> Void) rethrows -> Report {
         // A SoundFont 3 font: the samples the file reaches are decoded first (already done by a caller that
@@ -145,6 +147,7 @@ public enum OfflineRenderer {
         if soundFont.map({ !$0.sampleStores.isEmpty }) == true { try? decodeSamples(messages, soundFont: soundFont, channel: channel) }
         let synth = Synth(voices: voices, patch: patch, channel: channel, soundFont: soundFont)
         synth.setEffects(reverb: reverb, chorus: chorus)
+        synth.setInterpolation(interpolation)
         synth.prepare(sampleRate: sampleRate, maxFrames: periodFrames)
         let sorted = framed(messages, sampleRate: sampleRate)
         let endFrame = frame(at: end, sampleRate: sampleRate)
