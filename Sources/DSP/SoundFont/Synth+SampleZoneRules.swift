@@ -15,6 +15,9 @@ extension Synth {
             samples.ruleState.switchKey[ch] = Int8(truncatingIfNeeded: note)
             break
         }
+        if samples.ruleState.noteVelocity[ch * 128 + Int(note)] == 0 {
+            samples.ruleState.keysDown[ch] = samples.ruleState.keysDown[ch] &+ 1
+        }
         samples.ruleState.noteVelocity[ch * 128 + Int(note)] = velocity
         let random = nextRandom()
         // No `&&` below: its right side is an autoclosure capturing self, which the checker sees as a retain.
@@ -46,6 +49,7 @@ extension Synth {
         let velocity = samples.ruleState.noteVelocity[ch * 128 + Int(note)]
         guard velocity > 0 else { return }
         samples.ruleState.noteVelocity[ch * 128 + Int(note)] = 0
+        if samples.ruleState.keysDown[ch] > 0 { samples.ruleState.keysDown[ch] -= 1 }
         let range = samples.font.presetZones[p]
         let first = Int(range[0]), last = first + Int(range[1])
         let random = nextRandom()
@@ -57,13 +61,25 @@ extension Synth {
         }
     }
 
-    /// The key switch, the controller range, then the round robin (counted only for a zone that passed the
+    /// The key switch, the held keys (`sw_down`/`sw_up`, `trigger=first`/`legato`), the controller range, then the round robin (counted only for a zone that passed the
     /// others, as sfizz counts), then the random range.
     @_noLocks
     func ruleHolds(_ z: Int, _ rule: SampleZoneRule, channel ch: Int, random: Float) -> Bool {
         if rule.switchKey >= 0 {
             let last = samples.ruleState.switchKey[ch]
             if (last >= 0 ? last : rule.switchDefault) != rule.switchKey { return false }
+        }
+        if rule.switchDown >= 0 {
+            if samples.ruleState.noteVelocity[ch * 128 + Int(rule.switchDown)] == 0 { return false }
+        }
+        if rule.switchUp >= 0 {
+            if samples.ruleState.noteVelocity[ch * 128 + Int(rule.switchUp)] != 0 { return false }
+        }
+        // The note itself is one of the keys down (as sfizz counts it).
+        if rule.notes == SampleZoneRule.firstNote {
+            if samples.ruleState.keysDown[ch] > 1 { return false }
+        } else if rule.notes == SampleZoneRule.legatoNote {
+            if samples.ruleState.keysDown[ch] < 2 { return false }
         }
         if rule.controller >= 0 && rule.controller < 128 {
             let value = controls.midi.controllers[ch * 128 + Int(rule.controller)]
