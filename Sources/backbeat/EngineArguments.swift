@@ -95,10 +95,13 @@ struct EngineArguments: ParsableArguments {
     /// The fonts named by `--soundfont` (or `fallback`, the config file's `soundfont`), stacked (the later on
     /// top) and loaded before anything starts: a missing or broken file ends Backbeat here with the loader's
     /// message (exit 2). `--sample-cache` (or `sampleCacheFallback`) bounds each SoundFont 3 font's cache.
-    func loadSoundFont(fallback: [String]? = nil, sampleCacheFallback: Int? = nil) -> SoundFont? {
+    /// The SFZ instruments of `--instrument` (or `instrumentFallback`, the preset's or config's `instruments`)
+    /// go on top.
+    func loadSoundFont(fallback: [String]? = nil, sampleCacheFallback: Int? = nil, instrumentFallback: [String]? = nil) -> SoundFont? {
         let paths = sound.soundFont.isEmpty ? fallback ?? [] : sound.soundFont
         let base = paths.isEmpty ? nil : SoundFontFile.loadOrExit(paths, sampleCacheMiB: sound.sampleCache ?? sampleCacheFallback)
-        return InstrumentFile.loadOrExit(sound.instrument, over: base) // `--instrument` (InstrumentFile.swift)
+        let instruments = sound.instrument.isEmpty ? instrumentFallback ?? [] : sound.instrument
+        return InstrumentFile.loadOrExit(instruments, over: base) // InstrumentFile.swift
     }
 
     /// How MIDI takes are written.

@@ -14,7 +14,8 @@ enum SessionSetup {
         let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
         var options = options.applying(preset)
         options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts ?? config.engine.soundFonts,
-                                                    sampleCacheFallback: config.engine.sampleCache)
+                                                    sampleCacheFallback: config.engine.sampleCache,
+                                                    instrumentFallback: preset?.instruments ?? config.engine.instruments)
         nsm?.adjust(&options)
         let engine = Engine(options: options, log: { line in
             Console.info(line)

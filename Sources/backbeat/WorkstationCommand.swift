@@ -25,7 +25,8 @@ enum WorkstationCommand {
         let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
         var options = alsa.apply(to: arguments.options(with: config.engine)).applying(preset)
         options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts ?? config.engine.soundFonts,
-                                                    sampleCacheFallback: config.engine.sampleCache)
+                                                    sampleCacheFallback: config.engine.sampleCache,
+                                                    instrumentFallback: preset?.instruments ?? config.engine.instruments)
         nsm?.adjust(&options)
         let scenario: Scenario?
         do { scenario = try scenarioPath.map { path throws(ScenarioError) in try ScenarioPath.load(path: path) } } catch { Console.fail("\(error)") }
