@@ -100,9 +100,11 @@ struct EngineArguments: ParsableArguments {
     func loadSoundFont(fallback: [String]? = nil, sampleCacheFallback: Int? = nil, instrumentFallback: [String]? = nil) -> SoundFont? {
         let paths = sound.soundFont.isEmpty ? fallback ?? [] : sound.soundFont
         let base = paths.isEmpty ? nil : SoundFontFile.loadOrExit(paths, sampleCacheMiB: sound.sampleCache ?? sampleCacheFallback)
-        let instruments = sound.instrument.isEmpty ? instrumentFallback ?? [] : sound.instrument
-        return InstrumentFile.loadOrExit(instruments, over: base) // InstrumentFile.swift
+        return InstrumentFile.loadOrExit(instruments(fallback: instrumentFallback), over: base) // InstrumentFile.swift
     }
+
+    /// The SFZ instruments in effect: `--instrument`'s, else `fallback` (the preset's or the config's).
+    func instruments(fallback: [String]?) -> [String] { sound.instrument.isEmpty ? fallback ?? [] : sound.instrument }
 
     /// How MIDI takes are written.
     var takeOptions: MIDITakeOptions { MIDITakeOptions(format: recordMIDIRaw ? 0 : recordMIDIFormat, raw: recordMIDIRaw) }

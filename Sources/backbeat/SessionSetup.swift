@@ -25,6 +25,13 @@ enum SessionSetup {
         return engine
     }
 
+    /// The SFZ instruments a run plays (`--instrument`, else the NSM session's or preset's, else the config's),
+    /// for the NSM session to save.
+    static func instruments(_ arguments: EngineArguments, config: Config, nsm: NSMSession?) -> [String] {
+        let preset = nsm?.state?.synth ?? (arguments.sound.instrument.isEmpty ? arguments.loadPreset(fallback: config.engine.preset) : nil)
+        return arguments.instruments(fallback: preset?.instruments ?? config.engine.instruments)
+    }
+
     /// Before the engine starts: recording targets that cannot be written end Backbeat with a message naming
     /// the file and the reason (exit 2), before anything plays. The audio file is opened here.
     /// Checks the recording targets, starts the engine (a clear error and exit 2 if it cannot, recorders

@@ -46,7 +46,7 @@ enum WorkstationCommand {
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }
-        nsm?.ready(engine: engine, theme: themeName)
+        nsm?.ready(engine: engine, theme: themeName, instruments: SessionSetup.instruments(arguments, config: config, nsm: nsm))
         defer { nsm?.client.stop() }
 
         let settings = ui.settings(config, utf8: utf8)
