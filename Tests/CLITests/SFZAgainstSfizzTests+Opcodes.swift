@@ -3,6 +3,7 @@
 // held key switches (`sw_down`/`sw_up`), `trigger=first`/`legato`, `set_ccN` and a stereo sample's `width` and
 // `position`. The figures are printed for docs/sfz.md.
 import Foundation
+import MIDI
 import Testing
 import TestSupport
 
@@ -123,6 +124,33 @@ extension SFZAgainstSfizzTests {
                 }
             }
             print("sfz stereo \(opcodes): " + report.joined(separator: ", ") + " dB (backbeat/sfizz)")
+        }
+    }
+
+    /// `pan_onccN` and `volume_onccN` with the CC at 0, 64 and 127 (sent before the note): each channel's level
+    /// within 1.5 dB of sfizz's.
+    @Test func controllerModulationsMatchSfizz() throws {
+        let note = S.Note(key: 69, velocity: 127, start: 0.1, end: 0.9)
+        for (i, opcode) in ["pan_oncc20=100", "pan_oncc20=-60", "volume_oncc20=-20"].enumerated() {
+            for value: UInt8 in [0, 64, 127] {
+                let cc = MIDIMessage.controlChange(.init(channel: 0, controller: 20, value: value))
+                let (ours, theirs) = try S.renderRecordings("cc-\(i)-\(value)", sfz: "<region> sample=*sine \(opcode)",
+                                                            notes: [note], extra: [(0.05, cc)])
+                var report: [String] = []
+                for channel in 0..<2 {
+                    func level(_ r: WAVRecording) -> Double {
+                        AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(r.channels[channel], from: 0.2, to: 0.85, rate: S.rate)))
+                    }
+                    let a = level(ours), b = level(theirs)
+                    report.append(String(format: "%@ %.2f/%.2f", channel == 0 ? "L" : "R", a, b))
+                    if b > -60 {
+                        #expect(abs(a - b) < 1.5, "\(opcode) CC20 \(value), channel \(channel): backbeat \(a) dB, sfizz \(b) dB")
+                    } else {
+                        #expect(a < -60, "\(opcode) CC20 \(value), channel \(channel): backbeat \(a) dB, sfizz \(b) dB")
+                    }
+                }
+                print("sfz \(opcode) CC20 \(value): " + report.joined(separator: ", ") + " dBFS (backbeat/sfizz)")
+            }
         }
     }
 }

@@ -54,12 +54,14 @@ enum SfizzComparison {
 
     /// Renders `sfz` playing `notes` (channel 1) with both players: Backbeat's and sfizz's mono mixes.
     static func render(_ name: String, sfz: String, notes: [Note]) throws -> (ours: [Float], theirs: [Float]) {
-        let (a, b) = try renderRecordings(name, sfz: sfz, notes: notes)
+        let (a, b) = try renderRecordings(name, sfz: sfz, notes: notes, extra: [])
         return (AudioComparison.mono(a), AudioComparison.mono(b))
     }
 
-    /// Renders `sfz` playing `notes` (channel 1) with both players: Backbeat's and sfizz's stereo recordings.
-    static func renderRecordings(_ name: String, sfz: String, notes: [Note]) throws -> (ours: WAVRecording, theirs: WAVRecording) {
+    /// Renders `sfz` playing `notes` and the `extra` messages (channel 1) with both players: Backbeat's and
+    /// sfizz's stereo recordings.
+    static func renderRecordings(_ name: String, sfz: String, notes: [Note],
+                                 extra: [(seconds: Double, message: MIDIMessage)] = []) throws -> (ours: WAVRecording, theirs: WAVRecording) {
         let folder = try makeTemporaryDirectory("vs-sfizz-\(name)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeSamples(in: folder)
@@ -67,7 +69,7 @@ enum SfizzComparison {
         // sfizz streams a sample past its first 8192 frames from a loader thread that its offline renderer does
         // not wait for: loaded into memory whole, the sample is all there from the first note.
         try ("<control> hint_ram_based=1\n" + sfz).write(toFile: instrument, atomically: true, encoding: .utf8)
-        var events: [(seconds: Double, message: MIDIMessage)] = []
+        var events = extra
         for note in notes {
             events.append((note.start, .noteOn(.init(channel: 0, note: note.key, velocity: note.velocity))))
             events.append((note.end, .noteOff(.init(channel: 0, note: note.key, velocity: 0))))
