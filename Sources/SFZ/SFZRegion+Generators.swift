@@ -18,9 +18,9 @@ extension SFZRegion {
         case .first: rule.notes = SampleZoneRule.firstNote
         case .legato: rule.notes = SampleZoneRule.legatoNote
         case .release, .releaseKey:
-            // Both start at the note-off; the sustain pedal does not hold `release` back (sfizz's does).
+            // At the note-off; `release` waits for the sustain pedal to come up.
             rule.onRelease = true
-            if trigger == .release { notes.add("trigger=release (starts at the note-off, as release_key, whatever the pedal)") }
+            rule.waitsForPedal = trigger == .release
             if rtDecay != 0 { notes.add("rt_decay (ignored)") }
         }
         if switchPrevious != nil {

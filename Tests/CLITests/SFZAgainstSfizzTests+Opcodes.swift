@@ -153,4 +153,18 @@ extension SFZAgainstSfizzTests {
             }
         }
     }
+
+    /// `trigger=release` under the sustain pedal starts when the pedal comes up, in both (the note-off at
+    /// 0.7 s, the pedal up at 1.0 s); `release_key` at the note-off.
+    @Test func releaseUnderThePedalMatchesSfizz() throws {
+        let pedal = { (value: UInt8) in MIDIMessage.controlChange(.init(channel: 0, controller: 64, value: value)) }
+        for trigger in ["release", "release_key"] {
+            let (ours, theirs) = try S.render("pedal-\(trigger)", sfz: "<region> key=66 sample=*silence\n<region> key=66 trigger=\(trigger) sample=tone.wav pitch_keycenter=66",
+                                              notes: [S.Note(key: 66, velocity: 100, start: 0.2, end: 0.7), S.Note(key: 1, velocity: 1, start: 1.5, end: 1.6)],
+                                              extra: [(0.05, pedal(127)), (1.0, pedal(0))])
+            let onsetOurs = AudioAnalysis.onsets(ours).first ?? -1, onsetTheirs = AudioAnalysis.onsets(theirs).first ?? -1
+            print("sfz \(trigger) under the pedal: onset backbeat frame \(onsetOurs), sfizz frame \(onsetTheirs)")
+            #expect(onsetOurs >= 0 && abs(onsetOurs - onsetTheirs) <= S.rate / 500, "\(trigger): onsets \(onsetOurs) and \(onsetTheirs)")
+        }
+    }
 }

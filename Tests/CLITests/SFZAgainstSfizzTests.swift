@@ -53,8 +53,9 @@ enum SfizzComparison {
     struct Note { var key: UInt8, velocity: UInt8, start: Double, end: Double }
 
     /// Renders `sfz` playing `notes` (channel 1) with both players: Backbeat's and sfizz's mono mixes.
-    static func render(_ name: String, sfz: String, notes: [Note]) throws -> (ours: [Float], theirs: [Float]) {
-        let (a, b) = try renderRecordings(name, sfz: sfz, notes: notes, extra: [])
+    static func render(_ name: String, sfz: String, notes: [Note],
+                       extra: [(seconds: Double, message: MIDIMessage)] = []) throws -> (ours: [Float], theirs: [Float]) {
+        let (a, b) = try renderRecordings(name, sfz: sfz, notes: notes, extra: extra)
         return (AudioComparison.mono(a), AudioComparison.mono(b))
     }
 

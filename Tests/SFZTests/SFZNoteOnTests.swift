@@ -160,3 +160,17 @@ import TestSupport
         #expect(AudioComparison.rms(out.right[4800...]) < AudioComparison.rms(out.left[4800...]) / 100, "pan_oncc20=-100 at 127: hard left")
     }
 }
+
+extension SFZNoteOnTests {
+    /// `trigger=release` waits for the sustain pedal (its note-off at 0.2 s, the pedal up at 0.5 s);
+    /// `trigger=release_key` does not.
+    @Test func releaseWaitsForThePedalReleaseKeyDoesNot() throws {
+        for (trigger, onset) in [("release", 24_000), ("release_key", 9_600)] {
+            let f = try font("<region> key=69 sample=*silence\n<region> key=69 trigger=\(trigger) sample=*sine")
+            let out = renderFont(f, seconds: 0.8, [(0, .controlChange(.sustain, value: 127)), (0, .noteOn(69, velocity: 100)),
+                                                   (9_600, .noteOff(69)), (24_000, .controlChange(.sustain, value: 0))])
+            let first = out.left.firstIndex { abs($0) > 1e-4 } ?? -1
+            #expect(first >= onset && first < onset + 64, "\(trigger): first sound at frame \(first), expected \(onset)")
+        }
+    }
+}

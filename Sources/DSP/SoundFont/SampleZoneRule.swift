@@ -24,6 +24,9 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     public var controllerHigh: UInt8 = 127
     /// The zone starts at the note-off (with the note-on's velocity), not at the note-on.
     public var onRelease = false
+    /// With `onRelease`: a note-off while the sustain pedal is down starts the zone when the pedal comes up
+    /// (SFZ's `trigger=release`); without, at the note-off whatever the pedal (`trigger=release_key`).
+    public var waitsForPedal = false
     /// Which note-ons start it, by the channel's other keys held: `SampleZoneRule.anyNote`, `.firstNote`
     /// (no other key down: SFZ's `trigger=first`) or `.legatoNote` (another key down: `trigger=legato`).
     public var notes: UInt8 = SampleZoneRule.anyNote
@@ -72,6 +75,9 @@ struct SampleZoneRuleState: ~Copyable {
     let noteVelocity: FixedArray<UInt8>
     /// Each channel's keys down (note-ons with no note-off yet), for `trigger=first`/`legato`.
     let keysDown: FixedArray<UInt8>
+    /// Each channel and key's note-on velocity when its note-off came while the pedal held its release
+    /// zones back (0: none waiting).
+    let pedalVelocity: FixedArray<UInt8>
 
     init(zones: Int) {
         sequenceCounters = FixedArray(max(zones, 1), 0 as UInt16)
@@ -79,5 +85,6 @@ struct SampleZoneRuleState: ~Copyable {
         switchKey = FixedArray(16, -1 as Int8)
         noteVelocity = FixedArray(16 * 128, 0 as UInt8)
         keysDown = FixedArray(16, 0 as UInt8)
+        pedalVelocity = FixedArray(16 * 128, 0 as UInt8)
     }
 }
