@@ -21,7 +21,7 @@ extension SFZRegion {
             // At the note-off; `release` waits for the sustain pedal to come up.
             rule.onRelease = true
             rule.waitsForPedal = trigger == .release
-            if rtDecay != 0 { notes.add("rt_decay (ignored)") }
+            rule.releaseDecay = Float(rtDecay)
         }
         if switchPrevious != nil {
             notes.add("sw_previous regions (not played yet)")

@@ -174,3 +174,16 @@ extension SFZNoteOnTests {
         }
     }
 }
+
+extension SFZNoteOnTests {
+    /// `rt_decay=6`: the release region of a note held 1 s starts 6 dB below that of a note held 0 s.
+    @Test func releaseDecayFollowsTheTimeHeld() throws {
+        let f = try font("<region> key=69 sample=*silence\n<region> key=69 trigger=release rt_decay=6 sample=*sine")
+        var levels: [Double] = []
+        for held in [0, 48_000] {
+            let out = renderFont(f, seconds: Double(held) / 48_000 + 0.3, [(0, .noteOn(69, velocity: 100)), (max(held, 1), .noteOff(69))])
+            levels.append(level(out.left, Double(held) / 48_000 + 0.05, Double(held) / 48_000 + 0.25))
+        }
+        #expect(abs(levels[0] - levels[1] - 6) < 0.1, "\(levels)")
+    }
+}

@@ -27,6 +27,8 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     /// With `onRelease`: a note-off while the sustain pedal is down starts the zone when the pedal comes up
     /// (SFZ's `trigger=release`); without, at the note-off whatever the pedal (`trigger=release_key`).
     public var waitsForPedal = false
+    /// With `onRelease`: dB per second of the note's holding time the zone starts below its level (`rt_decay`).
+    public var releaseDecay: Float = 0
     /// Which note-ons start it, by the channel's other keys held: `SampleZoneRule.anyNote`, `.firstNote`
     /// (no other key down: SFZ's `trigger=first`) or `.legatoNote` (another key down: `trigger=legato`).
     public var notes: UInt8 = SampleZoneRule.anyNote
@@ -78,6 +80,8 @@ struct SampleZoneRuleState: ~Copyable {
     /// Each channel and key's note-on velocity when its note-off came while the pedal held its release
     /// zones back (0: none waiting).
     let pedalVelocity: FixedArray<UInt8>
+    /// [0]: frames rendered since the synth was made; then each channel and key's frame of its last note-on.
+    let clock: FixedArray<Int64>
 
     init(zones: Int) {
         sequenceCounters = FixedArray(max(zones, 1), 0 as UInt16)
@@ -86,5 +90,6 @@ struct SampleZoneRuleState: ~Copyable {
         noteVelocity = FixedArray(16 * 128, 0 as UInt8)
         keysDown = FixedArray(16, 0 as UInt8)
         pedalVelocity = FixedArray(16 * 128, 0 as UInt8)
+        clock = FixedArray(1 + 16 * 128, 0 as Int64)
     }
 }

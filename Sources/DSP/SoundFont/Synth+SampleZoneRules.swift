@@ -19,6 +19,7 @@ extension Synth {
             samples.ruleState.keysDown[ch] = samples.ruleState.keysDown[ch] &+ 1
         }
         samples.ruleState.noteVelocity[ch * 128 + Int(note)] = velocity
+        samples.ruleState.clock[1 + ch * 128 + Int(note)] = samples.ruleState.clock[0]
         let random = nextRandom()
         // No `&&` below: its right side is an autoclosure capturing self, which the checker sees as a retain.
         for z in first..<last {

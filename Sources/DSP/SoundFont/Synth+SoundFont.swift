@@ -150,7 +150,8 @@ extension Synth {
     /// Before a slice: presets the UI asked for, then the modulated parameters of voices on channels whose
     /// controllers changed.
     @_noLocks
-    func prepareFontSlice() {
+    func prepareFontSlice(frames: Int) {
+        samples.ruleState.clock[0] += Int64(frames) // the frames rendered, for `rt_decay` (Synth+SampleZoneLevels.swift)
         let presets = samples.font.presetCount
         guard presets > 0 else { return } // no font: nothing to apply
         for ch in 0..<channelCount {
