@@ -7,23 +7,29 @@ import Glibc
 
 extension SFZRegion {
     /// The region's note-on conditions beyond its key and velocity ranges (round robin, random range, key
-    /// switch, one CC range, release trigger), or nil when it cannot play: no key, `end=0` or below, or what
-    /// is not built yet (`trigger=release_key`/`legato`, `sw_down`/`sw_up`/`sw_previous`).
+    /// switches, one CC range, trigger) and the level its note gives it (crossfades, key tracking), or nil
+    /// when it cannot play: no key, `end=0` or below, or what is not built yet (`sw_previous`).
     func noteRule(notes: inout SFZNotes) -> SampleZoneRule? {
         if keys.low < 0 || keys.high < keys.low || velocities.high < velocities.low { return nil }
         if end.map({ $0 <= 0 }) == true { return nil }
         var rule = SampleZoneRule()
         switch trigger {
-        case .attack, .first: break
-        case .release: rule.onRelease = true
-        case .releaseKey, .legato:
-            notes.add("trigger=\(trigger.rawValue) (not played yet)")
+        case .attack: break
+        case .first: rule.notes = SampleZoneRule.firstNote
+        case .legato: rule.notes = SampleZoneRule.legatoNote
+        case .release, .releaseKey:
+            // At the note-off; `release` waits for the sustain pedal to come up.
+            rule.onRelease = true
+            rule.waitsForPedal = trigger == .release
+            rule.releaseDecay = Float(rtDecay)
+        }
+        if switchPrevious != nil {
+            notes.add("sw_previous regions (not played yet)")
             return nil
         }
-        if switchDown != nil || switchUp != nil || switchPrevious != nil {
-            notes.add("sw_down/sw_up/sw_previous regions (not played yet)")
-            return nil
-        }
+        if let switchDown { rule.switchDown = Int8(clamping: switchDown) }
+        if let switchUp { rule.switchUp = Int8(clamping: switchUp) }
+        rule.level = noteLevel(notes: &notes)
         rule.sequenceLength = UInt8(clamping: seqLength)
         rule.sequencePosition = UInt8(clamping: seqPosition)
         rule.randomLow = Float(random.low)
@@ -105,16 +111,13 @@ extension SFZRegion {
         let mode = loopMode ?? (loops ? .loopContinuous : .noLoop)
         zone.generators[G.sampleModes] = !loops ? 0 : mode == .loopSustain ? 3 : 1
 
-        // Level: volume (dB) and amplitude (%) as attenuation (the voices read the generator at 0.4 of its
-        // value, FluidSynth's reading, so it is divided by 0.4 here), what is above 0 dB as Backbeat's gain
-        // generator, which also lifts the level from FluidSynth's to sfizz's (`sfizzLevel`).
+        // Level: volume (dB) and amplitude (%) below 0 dB as attenuation (the voices read the generator at
+        // 0.4 of its value, FluidSynth's reading, so it is divided by 0.4 here); what is above 0 dB, and the
+        // lift from FluidSynth's level to sfizz's (`sfizzLevel`), as the zone's gain.
         let decibels = volume + 20 * log10(max(amplitude, 0.0001) / 100)
         zone.generators[G.initialAttenuation] = Int32((-10 * min(decibels, 0) / 0.4).rounded())
-        let lift = Self.sfizzLevel + 10 * max(decibels, 0)
-        zone.generators[G.gain] = Int32(min(lift, Double(G.maximumGain)).rounded())
-        if lift > Double(G.maximumGain) { notes.add("volume above +\(Int(Double(G.maximumGain) - Self.sfizzLevel) / 10) dB (played at that)") }
+        zone.gain = Float(pow(10, (Self.sfizzLevel / 10 + max(decibels, 0)) / 20))
         zone.generators[G.pan] = Int32(min(max(Int((pan * 5).rounded()) + stereoPan, -500), 500))
-        if width != 100 || position != 0 { notes.add("width/position (ignored)") }
 
         // The volume envelope: ampeg_*. Its sustain is a level in percent, SF2's centibels below full.
         zone.generators[G.delayVolEnv] = Self.timecents(ampEG.delay + delay)

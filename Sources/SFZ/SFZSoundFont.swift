@@ -81,6 +81,7 @@ extension SFZInstrument {
                 sides = [(waves[generator]!, max(rate, 1), 1)]
             }
             guard !sides.isEmpty else { regionZones.append([]); continue }
+            if sides.count == 1 && (region.width != 100 || region.position != 0) { notes.add("width/position on a mono sample (ignored)") }
             let root = region.pitchKeycenterFromSample ? (fileRoot ?? 60) : region.pitchKeycenter
             var zones: [SoundFontZone] = []
             let first = samples.count
@@ -92,10 +93,12 @@ extension SFZInstrument {
                 header2.link = sides.count == 2 ? UInt16(truncatingIfNeeded: first + 1 - side) : 0
                 samples.append(header2)
                 names.append(region.sampleName)
-                let stereoPan = sides.count == 2 ? (side == 0 ? -500 : 500) : 0
-                var zone = region.zone(sample: samples.count - 1, root: root, stereoPan: stereoPan,
+                // A stereo sample's sides go where `width` and `position` put them, each as a pan and a gain.
+                let placed = sides.count == 2 ? region.stereoSide(side) : (pan: 0, gain: 1)
+                var zone = region.zone(sample: samples.count - 1, root: root, stereoPan: placed.pan,
                                        loops: periodic || region.loops(fileLoop: fileLoop), notes: &notes)
-                modulators.assign(&zone, ampVeltrack: region.ampVeltrack)
+                zone.gain *= Float(placed.gain)
+                modulators.assign(&zone, region: region, notes: &notes)
                 zones.append(zone)
             }
             regionZones.append(zones.count == sides.count ? zones : [])
@@ -115,9 +118,11 @@ extension SFZInstrument {
                 allZones += regionZones[r]
                 allRules += repeatElement(regionRules[r], count: regionZones[r].count)
             }
-            presets.append(SoundFontPreset(name: presets.isEmpty ? displayName : "\(displayName) (channel \(channel + 1))",
-                                           bank: UInt16(truncatingIfNeeded: presetBank), program: 0,
-                                           zoneStart: Int32(start), zoneCount: Int32(allZones.count - start)))
+            var preset = SoundFontPreset(name: presets.isEmpty ? displayName : "\(displayName) (channel \(channel + 1))",
+                                         bank: UInt16(truncatingIfNeeded: presetBank), program: 0,
+                                         zoneStart: Int32(start), zoneCount: Int32(allZones.count - start))
+            for (cc, value) in initialControls where cc < 128 { preset.controllers[UInt8(cc)] = UInt8(clamping: value) }
+            presets.append(preset)
             presetOfSet[set] = key
             keys[channel] = key
         }
@@ -157,26 +162,50 @@ struct SFZNotes {
 
 /// The zones' modulator lists: SoundFont 2's defaults, velocity to attenuation scaled by `amp_veltrack`, no
 /// velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given) and no vibrato from the mod wheel or
-/// channel pressure (sfizz has none); one list per distinct amount.
+/// channel pressure (sfizz has none); then the region's `pan_onccN` and `volume_onccN` as CC modulators
+/// (linear in the CC's value, as sfizz's without a curve); one list per distinct content.
 struct SFZModulators {
     private(set) var table: [SoundFontModulator] = []
-    private var starts: [Int32: Int32] = [:]
+    private var starts: [[Int32]: Int32] = [:]
 
-    /// Points `zone` at the list for `ampVeltrack` (percent; a negative one is taken as 0).
-    mutating func assign(_ zone: inout SoundFontZone, ampVeltrack: Double) {
-        let amount = Int32((960 * max(ampVeltrack, 0) / 100).rounded())
+    /// Points `zone` at the list for `region`'s velocity tracking and CC modulations (`amp_veltrack` below 0
+    /// is taken as 0).
+    mutating func assign(_ zone: inout SoundFontZone, region: SFZRegion, notes: inout SFZNotes) {
+        var list = SoundFontModulator.defaults
+        list[0].amount = Int32((960 * max(region.ampVeltrack, 0) / 100).rounded()) // velocity → attenuation
+        list[1].amount = 0      // velocity → filter cutoff
+        list[2].amount = 0      // channel pressure → vibrato: sfizz has neither
+        list[3].amount = 0      // CC1 → vibrato
+        func controller(_ cc: Int, to destination: Int, amount: Double) {
+            var modulator = SoundFontModulator.defaults[0]
+            modulator.source = 0x80 | UInt16(cc) // CC, unipolar, positive, linear
+            modulator.destination = UInt16(destination)
+            modulator.amount = Int32(amount.rounded())
+            modulator.amountSource = 0
+            modulator.transform = 0
+            list.append(modulator)
+        }
+        // pan: percent as SF2's 0.1 % units; volume: dB as centibels of attenuation.
+        for (cc, percent) in region.panOnCC.sorted(by: { $0.key < $1.key }) where cc < 128 {
+            controller(cc, to: SoundFontGenerator.pan, amount: percent * 5)
+        }
+        for (cc, decibels) in region.volumeOnCC.sorted(by: { $0.key < $1.key }) where cc < 128 {
+            controller(cc, to: SoundFontGenerator.initialAttenuation, amount: -10 * decibels)
+            if decibels > 0 { notes.add("volume_onccN above 0 dB (raises the level only back to the region's own)") }
+        }
+        if region.panOnCC.keys.contains(where: { $0 >= 128 }) || region.volumeOnCC.keys.contains(where: { $0 >= 128 }) {
+            notes.add("pan_onccN/volume_onccN above CC 127 (ignored)")
+        }
+        if !region.panCurveCC.isEmpty || !region.volumeCurveCC.isEmpty { notes.add("pan_curveccN/volume_curveccN (played linear)") }
+        if !region.amplitudeOnCC.isEmpty { notes.add("amplitude_onccN (ignored)") }
+        let key = list.flatMap { [Int32($0.source), Int32($0.destination), $0.amount, Int32($0.amountSource), Int32($0.transform)] }
         let start: Int32
-        if let known = starts[amount] { start = known } else {
+        if let known = starts[key] { start = known } else {
             start = Int32(table.count)
-            var list = SoundFontModulator.defaults
-            list[0].amount = amount // velocity → attenuation
-            list[1].amount = 0      // velocity → filter cutoff
-            list[2].amount = 0      // channel pressure → vibrato: sfizz has neither
-            list[3].amount = 0      // CC1 → vibrato
             table += list
-            starts[amount] = start
+            starts[key] = start
         }
         zone.modulatorStart = start
-        zone.modulatorCount = Int32(SoundFontModulator.defaults.count)
+        zone.modulatorCount = Int32(list.count)
     }
 }

@@ -20,6 +20,7 @@ import TOML
 ///     program = 0          # a General MIDI program 0...127, as a Program Change (as --program)
 ///     preset = "NAME"      # a saved synth preset, or a path to one (as --preset)
 ///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)
+///     instruments = ["piano.sfz", "10=drums.sfz"]  # SFZ instruments, every channel or CH= one (as --instrument)
 ///     sample_cache = 512   # MiB of decoded SoundFont 3 samples kept (as --sample-cache)
 ///     reverb = true   chorus = true   # the synth's send effects (false: as --no-reverb, --no-chorus)
 ///     outputs = "main"     # or "channels": per-channel JACK outputs and the effect returns (as --outputs)
@@ -58,6 +59,9 @@ public struct Config: Equatable, Sendable {
             get { soundFonts?.last }
             set { soundFonts = newValue.map { [$0] } }
         }
+        /// SFZ instruments (`--instrument`, given once or more): "FILE.sfz" plays every channel, "CH=FILE.sfz"
+        /// channel CH (`InstrumentSetting`). A string or an array of strings.
+        public var instruments: [String]?
         /// The bound on decoded SoundFont 3 samples, MiB (`--sample-cache`).
         public var sampleCache: Int?
         /// The synth's reverb and chorus (`--no-reverb`, `--no-chorus`); nil: on.
@@ -73,7 +77,7 @@ public struct Config: Equatable, Sendable {
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "sample_cache", "reverb", "chorus", "outputs", "interpolation"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "instruments", "sample_cache", "reverb", "chorus", "outputs", "interpolation"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -188,6 +192,12 @@ public struct Config: Equatable, Sendable {
                         throw fail("soundfont", "engine", problem)
                     }
                     e.soundFonts = list
+                }
+            }
+            if let v = t["instruments"] {
+                switch InstrumentSetting.parse(v) {
+                case .success(let list): e.instruments = list
+                case .failure(let problem): throw fail("instruments", "engine", problem.message)
                 }
             }
             e.sampleCache = try int(t, "sample_cache", "engine", 1...1_048_576)

@@ -18,6 +18,7 @@ import TOML
 ///     chorus_level = 2.0       # 0...10
 ///     interpolation = "sinc"   # optional: the sample voices' interpolation, "cubic" or "sinc"
 ///     soundfont = ["FluidR3_GM.sf2", "FluidR3_GS.sf2"]  # optional: SoundFonts to start with, stacked
+///     instruments = ["2=piano.sfz"]  # optional: SFZ instruments to start with, as --instrument
 ///
 /// Every key is optional: one left out takes the patch's value (master gain: 0 dB; an effect setting: its
 /// default, FluidSynth's). The parameters are the patch's: the synth applies them to `currentPatch`, the
@@ -33,6 +34,9 @@ public struct SynthPreset: Equatable, Sendable {
     /// (`--preset`), where `--soundfont` overrides them; a preset loaded while Backbeat runs keeps the fonts
     /// it started with.
     public var soundFonts: [String]?
+    /// SFZ instruments to start with ("FILE.sfz" or "CH=FILE.sfz", as `--instrument`), or nil; taken at start as
+    /// `soundFonts` are, where `--instrument` overrides them.
+    public var instruments: [String]?
     /// The send effects' settings, by `EffectParameter.rawValue` (only `effectParameters` are a preset's).
     public var effects: [Float] = EffectParameter.allCases.map(\.defaultValue)
     /// The channel mixer's settings (PresetMixer.swift); nil: the preset leaves the mixer as it is.
@@ -95,7 +99,7 @@ public struct SynthPreset: Equatable, Sendable {
     }
 
     public static var keys: [String] {
-        ["patch"] + SynthParameter.allCases.map(key) + effectParameters.map { key($0) } + ["interpolation", "soundfont"] + PresetMixer.keys
+        ["patch"] + SynthParameter.allCases.map(key) + effectParameters.map { key($0) } + ["interpolation", "soundfont", "instruments"] + PresetMixer.keys
     }
 
     /// The accepted values of `p`, as an error message or a comment says them.
@@ -174,6 +178,12 @@ public struct SynthPreset: Equatable, Sendable {
             }
             preset.soundFonts = list
         }
+        if let v = root["instruments"] {
+            switch InstrumentSetting.parse(v) {
+            case .success(let list): preset.instruments = list
+            case .failure(let problem): throw fail("instruments", problem.message)
+            }
+        }
         preset.mixer = try PresetMixer.parse(root, fail: fail)
         return preset
     }
@@ -198,6 +208,9 @@ public struct SynthPreset: Equatable, Sendable {
         }
         if let soundFonts {
             out += "soundfont = " + TOMLValue.array(soundFonts.map { .string($0) }).debugDescription + "  # SoundFonts at start, the later on top\n"
+        }
+        if let instruments {
+            out += "instruments = " + TOMLValue.array(instruments.map { .string($0) }).debugDescription + "  # SFZ instruments at start, as --instrument\n"
         }
         if let mixer { out += mixer.toml }
         return out

@@ -100,11 +100,16 @@ struct EngineArguments: ParsableArguments {
     /// The fonts named by `--soundfont` (or `fallback`, the config file's `soundfont`), stacked (the later on
     /// top) and loaded before anything starts: a missing or broken file ends Backbeat here with the loader's
     /// message (exit 2). `--sample-cache` (or `sampleCacheFallback`) bounds each SoundFont 3 font's cache.
-    func loadSoundFont(fallback: [String]? = nil, sampleCacheFallback: Int? = nil) -> SoundFont? {
+    /// The SFZ instruments of `--instrument` (or `instrumentFallback`, the preset's or config's `instruments`)
+    /// go on top.
+    func loadSoundFont(fallback: [String]? = nil, sampleCacheFallback: Int? = nil, instrumentFallback: [String]? = nil) -> SoundFont? {
         let paths = sound.soundFont.isEmpty ? fallback ?? [] : sound.soundFont
         let base = paths.isEmpty ? nil : SoundFontFile.loadOrExit(paths, sampleCacheMiB: sound.sampleCache ?? sampleCacheFallback)
-        return InstrumentFile.loadOrExit(sound.instrument, over: base) // `--instrument` (InstrumentFile.swift)
+        return InstrumentFile.loadOrExit(instruments(fallback: instrumentFallback), over: base) // InstrumentFile.swift
     }
+
+    /// The SFZ instruments in effect: `--instrument`'s, else `fallback` (the preset's or the config's).
+    func instruments(fallback: [String]?) -> [String] { sound.instrument.isEmpty ? fallback ?? [] : sound.instrument }
 
     /// How MIDI takes are written.
     var takeOptions: MIDITakeOptions { MIDITakeOptions(format: recordMIDIRaw ? 0 : recordMIDIFormat, raw: recordMIDIRaw) }

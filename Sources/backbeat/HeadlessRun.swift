@@ -18,7 +18,7 @@ enum HeadlessRun {
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }
-        nsm?.ready(engine: engine, theme: nsm?.state?.theme)
+        nsm?.ready(engine: engine, theme: nsm?.state?.theme, instruments: SessionSetup.instruments(arguments, config: config, nsm: nsm))
         defer { nsm?.client.stop() }
 
         let loop = HeadlessLoop(engine: engine, capture: capture, out: Console.out, info: Console.info)

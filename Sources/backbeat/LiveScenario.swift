@@ -21,7 +21,7 @@ enum LiveScenario {
         SessionSetup.start(arguments, engine: engine, capture: capture)
         player.started()
         defer { engine.stop() }
-        nsm?.ready(engine: engine, theme: nsm?.state?.theme)
+        nsm?.ready(engine: engine, theme: nsm?.state?.theme, instruments: SessionSetup.instruments(arguments, config: config, nsm: nsm))
         defer { nsm?.client.stop() }
 
         player.run(until: signals)

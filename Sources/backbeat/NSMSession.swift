@@ -49,8 +49,10 @@ struct NSMSession {
     }
 
     /// Once the engine runs: restores the saved connections (a port that is not there is reported, not
-    /// fatal: its client may not have started yet), answers `open`, and serves `save` from then on.
-    func ready(engine: Engine, theme: String?) {
+    /// fatal: its client may not have started yet), answers `open`, and serves `save` from then on. The
+    /// saved synth preset names `instruments` (the SFZ instruments the run plays, their paths made absolute).
+    func ready(engine: Engine, theme: String?, instruments: [String] = []) {
+        let kept = instruments.isEmpty ? nil : instruments.map(Self.absolute)
         for port in SessionState.ports {
             for other in state?.connections[port] ?? [] {
                 do { try engine.connect(port: port, with: other) } catch { Console.info("NSM: not restored: \(error)") }
@@ -61,6 +63,7 @@ struct NSMSession {
         client.serve {
             var synth = SynthPreset(engine.synthView())
             synth.mixer = PresetMixer(saving: engine.channelMixerSettings())  // the mixer as the user left it
+            synth.instruments = kept
             let state = SessionState(synth: synth, theme: theme, connections: engine.connections() ?? [:])
             do {
                 try state.save(directory: path)
@@ -71,5 +74,12 @@ struct NSMSession {
                 return "\(error)"
             }
         }
+    }
+
+    /// "CH=FILE" or "FILE" with FILE taken from the working folder (a `~/` path stays: it is read so).
+    static func absolute(_ entry: String) -> String {
+        let (channel, file) = InstrumentSetting.split(entry)
+        let path = file.hasPrefix("/") || file.hasPrefix("~/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        return channel.map { "\($0)=" + path } ?? path
     }
 }

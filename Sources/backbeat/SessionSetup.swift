@@ -14,7 +14,8 @@ enum SessionSetup {
         let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
         var options = options.applying(preset)
         options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts ?? config.engine.soundFonts,
-                                                    sampleCacheFallback: config.engine.sampleCache)
+                                                    sampleCacheFallback: config.engine.sampleCache,
+                                                    instrumentFallback: preset?.instruments ?? config.engine.instruments)
         nsm?.adjust(&options)
         let engine = Engine(options: options, log: { line in
             Console.info(line)
@@ -24,6 +25,13 @@ enum SessionSetup {
         // The command line's interpolation wins over the preset's.
         if let asked = arguments.sound.interpolation { engine.synth.setInterpolation(asked) }
         return engine
+    }
+
+    /// The SFZ instruments a run plays (`--instrument`, else the NSM session's or preset's, else the config's),
+    /// for the NSM session to save.
+    static func instruments(_ arguments: EngineArguments, config: Config, nsm: NSMSession?) -> [String] {
+        let preset = nsm?.state?.synth ?? (arguments.sound.instrument.isEmpty ? arguments.loadPreset(fallback: config.engine.preset) : nil)
+        return arguments.instruments(fallback: preset?.instruments ?? config.engine.instruments)
     }
 
     /// Before the engine starts: recording targets that cannot be written end Backbeat with a message naming

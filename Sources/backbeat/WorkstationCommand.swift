@@ -25,7 +25,8 @@ enum WorkstationCommand {
         let preset = nsm?.state?.synth ?? arguments.loadPreset(fallback: config.engine.preset)
         var options = alsa.apply(to: arguments.options(with: config.engine)).applying(preset)
         options.soundFont = arguments.loadSoundFont(fallback: preset?.soundFonts ?? config.engine.soundFonts,
-                                                    sampleCacheFallback: config.engine.sampleCache)
+                                                    sampleCacheFallback: config.engine.sampleCache,
+                                                    instrumentFallback: preset?.instruments ?? config.engine.instruments)
         nsm?.adjust(&options)
         let scenario: Scenario?
         do { scenario = try scenarioPath.map { path throws(ScenarioError) in try ScenarioPath.load(path: path) } } catch { Console.fail("\(error)") }
@@ -47,7 +48,7 @@ enum WorkstationCommand {
         let capture = CaptureController(engine: engine)
         SessionSetup.start(arguments, engine: engine, capture: capture)
         defer { engine.stop() }
-        nsm?.ready(engine: engine, theme: themeName)
+        nsm?.ready(engine: engine, theme: themeName, instruments: SessionSetup.instruments(arguments, config: config, nsm: nsm))
         defer { nsm?.client.stop() }
 
         let settings = ui.settings(config, utf8: utf8)

@@ -28,6 +28,8 @@ import TestSupport
         let output = folder.appendingPathComponent("out.wav").path
         let result = try backbeat(["render", midi, "-o", output, "--instrument", "2=" + sfz, "--no-reverb", "--no-chorus"])
         #expect(result.status == 0, "\(result.stderr)")
+        // The load is reported: size, sample memory (one 1024-frame cycle, 16-bit) and time.
+        #expect(result.stderr.contains("inst.sfz': 1 region, 0 sample files, 0.0 MB of samples, loaded in "), "\(result.stderr)")
         let mono = AudioComparison.mono(try WAVRecording(path: output))
         // The third harmonic against the fundamental: none in a sine, a tenth in the built-in piano.
         func harmonicRatio(from: Double, to: Double) -> Double {

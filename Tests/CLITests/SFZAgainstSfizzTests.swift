@@ -22,29 +22,47 @@ enum SfizzComparison {
 
     static let rate = 48_000
 
-    /// A 16-bit mono WAV of `samples` (-1...1) at `rate`.
-    static func wav(_ samples: [Float], rate: Int) -> Data {
+    /// A 16-bit WAV of `channels` (each -1...1, the same length) at `rate`.
+    static func wav(_ channels: [[Float]], rate: Int) -> Data {
         var data = Data()
         func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
         func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + samples.count * 2); data.append(contentsOf: Array("WAVE".utf8))
-        data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(1); u32(rate); u32(rate * 2); u16(2); u16(16)
-        data.append(contentsOf: Array("data".utf8)); u32(samples.count * 2)
-        for s in samples { withUnsafeBytes(of: Int16((max(min(s, 1), -1) * 32767).rounded()).littleEndian) { data.append(contentsOf: $0) } }
+        let count = channels.count, frames = channels.first?.count ?? 0, bytes = frames * count * 2
+        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + bytes); data.append(contentsOf: Array("WAVE".utf8))
+        data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(count); u32(rate); u32(rate * 2 * count); u16(2 * count); u16(16)
+        data.append(contentsOf: Array("data".utf8)); u32(bytes)
+        for i in 0..<frames {
+            for channel in channels {
+                withUnsafeBytes(of: Int16((max(min(channel[i], 1), -1) * 32767).rounded()).littleEndian) { data.append(contentsOf: $0) }
+            }
+        }
         return data
     }
 
-    /// The test's samples: `tone.wav`, 2 s of a 375 Hz sine at 48 kHz (128 frames a cycle), amplitude 0.5.
+    /// The test's samples, 2 s at 48 kHz each: `tone.wav`, a 375 Hz sine (128 frames a cycle) at amplitude
+    /// 0.5; `quiet.wav`, the same at 0.05 (room for levels above 0 dB); `stereo.wav`, the tone on the left and
+    /// 750 Hz on the right.
     static func writeSamples(in folder: URL) throws {
-        let tone = (0..<96_000).map { Float(0.5 * sin(2 * Double.pi * Double($0) / 128)) }
-        try wav(tone, rate: 48_000).write(to: folder.appendingPathComponent("tone.wav"))
+        func sine(_ cycle: Double, _ amplitude: Double) -> [Float] { (0..<96_000).map { Float(amplitude * sin(2 * Double.pi * Double($0) / cycle)) } }
+        try wav([sine(128, 0.5)], rate: 48_000).write(to: folder.appendingPathComponent("tone.wav"))
+        try wav([sine(128, 0.05)], rate: 48_000).write(to: folder.appendingPathComponent("quiet.wav"))
+        try wav([sine(128, 0.5), sine(64, 0.5)], rate: 48_000).write(to: folder.appendingPathComponent("stereo.wav"))
     }
 
     /// One note: key, velocity, start and end in seconds.
     struct Note { var key: UInt8, velocity: UInt8, start: Double, end: Double }
 
     /// Renders `sfz` playing `notes` (channel 1) with both players: Backbeat's and sfizz's mono mixes.
-    static func render(_ name: String, sfz: String, notes: [Note]) throws -> (ours: [Float], theirs: [Float]) {
+    static func render(_ name: String, sfz: String, notes: [Note],
+                       extra: [(seconds: Double, message: MIDIMessage)] = []) throws -> (ours: [Float], theirs: [Float]) {
+        let (a, b) = try renderRecordings(name, sfz: sfz, notes: notes, extra: extra)
+        return (AudioComparison.mono(a), AudioComparison.mono(b))
+    }
+
+    /// Renders `sfz` playing `notes` and the `extra` messages (channel 1) with both players: Backbeat's and
+    /// sfizz's stereo recordings.
+    static func renderRecordings(_ name: String, sfz: String, notes: [Note],
+                                 extra: [(seconds: Double, message: MIDIMessage)] = []) throws -> (ours: WAVRecording, theirs: WAVRecording) {
         let folder = try makeTemporaryDirectory("vs-sfizz-\(name)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeSamples(in: folder)
@@ -52,7 +70,7 @@ enum SfizzComparison {
         // sfizz streams a sample past its first 8192 frames from a loader thread that its offline renderer does
         // not wait for: loaded into memory whole, the sample is all there from the first note.
         try ("<control> hint_ram_based=1\n" + sfz).write(toFile: instrument, atomically: true, encoding: .utf8)
-        var events: [(seconds: Double, message: MIDIMessage)] = []
+        var events = extra
         for note in notes {
             events.append((note.start, .noteOn(.init(channel: 0, note: note.key, velocity: note.velocity))))
             events.append((note.end, .noteOff(.init(channel: 0, note: note.key, velocity: 0))))
@@ -67,7 +85,8 @@ enum SfizzComparison {
         guard reference.status == 0 else { throw HarnessError("sfizz_render exited \(reference.status): \(reference.output)") }
         let a = try WAVRecording(path: ours), b = try WAVRecording(path: theirs)
         guard a.sampleRate == rate, b.sampleRate == rate else { throw HarnessError("rates \(a.sampleRate) and \(b.sampleRate)") }
-        return (AudioComparison.mono(a), AudioComparison.mono(b))
+        guard a.channels.count == 2, b.channels.count == 2 else { throw HarnessError("channels \(a.channels.count) and \(b.channels.count)") }
+        return (a, b)
     }
 
     static func cents(_ a: Double, _ b: Double) -> Double { 1200 * log2(a / b) }

@@ -18,12 +18,6 @@ public enum SoundFontGenerator {
     @inlinable public static var modEnvToFilterFc: Int { @_noLocks get { 11 } }
     @inlinable public static var endAddressCoarseOffset: Int { @_noLocks get { 12 } }
     @inlinable public static var modLFOToVolume: Int { @_noLocks get { 13 } }
-    /// Backbeat's own use of the unused generator 14 (which the SF2 loader refuses in a file): gain in cB
-    /// above SF2's 0 cB ceiling, 0...`maximumGain`. SFZ instruments use it for their level, sfizz's, above
-    /// FluidSynth's (docs/sfz.md), and for `volume` above 0 dB.
-    @inlinable public static var gain: Int { @_noLocks get { 14 } }
-    /// The most `gain` a zone may ask for: 24 dB.
-    @inlinable public static var maximumGain: Float { @_noLocks get { 240 } }
     @inlinable public static var chorusEffectsSend: Int { @_noLocks get { 15 } }
     @inlinable public static var reverbEffectsSend: Int { @_noLocks get { 16 } }
     @inlinable public static var pan: Int { @_noLocks get { 17 } }

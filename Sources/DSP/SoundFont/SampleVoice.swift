@@ -188,6 +188,9 @@ struct SampleVoice: BitwiseCopyable {
     /// The stack layer whose sample data `playback.position` indexes (0 for one font:
     /// `SoundFontTables.layer(ofSample:)`).
     var layer: UInt8 = 0
+    /// The level the note keeps as a factor: the zone's `gain` times what its rules chose at the note-on (an
+    /// SFZ region's crossfades, key tracking, a release's decay). 1 for SF2 zones; the pan gains carry it.
+    var gain: Float = 1
     var playback = SamplePlayback()
     var modulation = SampleModulation()
     var volumeEnvelope = SampleEnvelope()

@@ -3,7 +3,8 @@
 // SF2 font has none: every zone plays as its ranges say.
 
 /// One zone's note-on conditions (an SFZ region's `seq_length`/`seq_position`, `lorand`/`hirand`,
-/// `sw_last`/`sw_default`, one `loccN`/`hiccN` and `trigger=release`). The default holds always.
+/// `sw_last`/`sw_default`, `sw_down`/`sw_up`, one `loccN`/`hiccN`, its `trigger`) and the level its note
+/// gives it. The default holds always and leaves the level alone.
 public struct SampleZoneRule: BitwiseCopyable, Equatable {
     /// Round robins: of every `sequenceLength` notes that reach the zone, it plays the `sequencePosition`th
     /// (1-based); length 1 plays each.
@@ -23,6 +24,45 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     public var controllerHigh: UInt8 = 127
     /// The zone starts at the note-off (with the note-on's velocity), not at the note-on.
     public var onRelease = false
+    /// With `onRelease`: a note-off while the sustain pedal is down starts the zone when the pedal comes up
+    /// (SFZ's `trigger=release`); without, at the note-off whatever the pedal (`trigger=release_key`).
+    public var waitsForPedal = false
+    /// With `onRelease`: dB per second of the note's holding time the zone starts below its level (`rt_decay`).
+    public var releaseDecay: Float = 0
+    /// Which note-ons start it, by the channel's other keys held: `SampleZoneRule.anyNote`, `.firstNote`
+    /// (no other key down: SFZ's `trigger=first`) or `.legatoNote` (another key down: `trigger=legato`).
+    public var notes: UInt8 = SampleZoneRule.anyNote
+    /// The zone plays while key `switchDown` is held (`sw_down`), and while `switchUp` is not (`sw_up`);
+    /// -1: no such condition.
+    public var switchDown: Int8 = -1
+    public var switchUp: Int8 = -1
+    /// The level the note's key and velocity give it (SFZ crossfades and key tracking; Synth+SampleZoneLevels.swift).
+    public var level = SampleZoneLevel()
+
+    public init() {}
+
+    @inlinable public static var anyNote: UInt8 { @_noLocks get { 0 } }
+    @inlinable public static var firstNote: UInt8 { @_noLocks get { 1 } }
+    @inlinable public static var legatoNote: UInt8 { @_noLocks get { 2 } }
+}
+
+/// A fade in and a fade out over a key or velocity range (SFZ's `xfin_lo*`/`xfin_hi*`, `xfout_lo*`/`xfout_hi*`):
+/// silent below `inLow`, rising to full at `inHigh`, full to `outLow`, falling to silent at `outHigh`; the
+/// defaults (0, 0, 127, 127) are full everywhere. `power` curves rise as the square root (equal power), else
+/// linearly (equal gain), as sfizz's.
+public struct SampleZoneFade: BitwiseCopyable, Equatable {
+    public var inLow: UInt8 = 0, inHigh: UInt8 = 0, outLow: UInt8 = 127, outHigh: UInt8 = 127
+    public var power = true
+
+    public init() {}
+}
+
+/// The level factors a zone takes at its note-on from the note: crossfades over key and velocity, and key
+/// tracking (`amp_keytrack` dB per key from `amp_keycenter`). The defaults leave the level as it is.
+public struct SampleZoneLevel: BitwiseCopyable, Equatable {
+    public var key = SampleZoneFade(), velocity = SampleZoneFade()
+    public var keytrackDecibels: Float = 0
+    public var keycenter: UInt8 = 60
 
     public init() {}
 }
@@ -35,11 +75,21 @@ struct SampleZoneRuleState: ~Copyable {
     let chosen: FixedArray<UInt8>
     let switchKey: FixedArray<Int8>
     let noteVelocity: FixedArray<UInt8>
+    /// Each channel's keys down (note-ons with no note-off yet), for `trigger=first`/`legato`.
+    let keysDown: FixedArray<UInt8>
+    /// Each channel and key's note-on velocity when its note-off came while the pedal held its release
+    /// zones back (0: none waiting).
+    let pedalVelocity: FixedArray<UInt8>
+    /// [0]: frames rendered since the synth was made; then each channel and key's frame of its last note-on.
+    let clock: FixedArray<Int64>
 
     init(zones: Int) {
         sequenceCounters = FixedArray(max(zones, 1), 0 as UInt16)
         chosen = FixedArray(max(zones, 1), 1 as UInt8)
         switchKey = FixedArray(16, -1 as Int8)
         noteVelocity = FixedArray(16 * 128, 0 as UInt8)
+        keysDown = FixedArray(16, 0 as UInt8)
+        pedalVelocity = FixedArray(16 * 128, 0 as UInt8)
+        clock = FixedArray(1 + 16 * 128, 0 as Int64)
     }
 }

@@ -26,6 +26,10 @@ public struct SoundFontZone: BitwiseCopyable {
     /// Indexed by `SoundFontGenerator`: the resolved value (instrument-level absolute value, or its default,
     /// plus the preset-level offset), not yet clamped to the specification's ranges (the voice clamps).
     public var generators: InlineArray<61, Int32> = InlineArray { SoundFontGenerator.defaultValue($0) }
+    /// The zone's level as a factor on top of what its generators say, read at the voice's start: SF2 has no
+    /// level above 0 cB of attenuation, an SFZ region has (its `volume` above 0 dB, and sfizz's level, above
+    /// FluidSynth's). 1, exactly no change, for every SF2 zone.
+    public var gain: Float = 1
 
     public init() {}
 
@@ -80,6 +84,9 @@ public struct SoundFontPreset: Sendable, Equatable {
     public var program: UInt8
     public var zoneStart: Int32
     public var zoneCount: Int32
+    /// Controller values (CC 0...127) a channel pinned to the preset starts with, and returns to at a reset
+    /// (an SFZ instrument's `set_ccN`); empty for SF2 presets.
+    public var controllers: [UInt8: UInt8] = [:]
 
     public init(name: String, bank: UInt16, program: UInt8, zoneStart: Int32, zoneCount: Int32) {
         (self.name, self.bank, self.program, self.zoneStart, self.zoneCount) = (name, bank, program, zoneStart, zoneCount)

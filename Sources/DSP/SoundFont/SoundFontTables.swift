@@ -33,6 +33,9 @@ struct SoundFontTables: ~Copyable {
     let presetCount: Int
     /// Each channel's pinned preset (`SoundFont.channelPresetKeys` found in `presets`), or -1.
     let channelPins: FixedArray<Int32>
+    /// Each pinned channel's starting controller values (`SoundFontPreset.controllers`), 128 a channel;
+    /// `SoundFontTables.noController` where the preset sets none.
+    let channelControllers: FixedArray<UInt8>
     /// Each zone's note-on conditions (`SoundFont.zoneRules`), or nil when no zone has any.
     let rules: UnsafePointer<SampleZoneRule>?
     /// One zero sample, the data of a layer without samples.
@@ -42,7 +45,14 @@ struct SoundFontTables: ~Copyable {
         presetZones = FixedArray(font?.presets.count ?? 0, .zero)
         silence = FixedArray(1, 0)
         channelPins = FixedArray(16, -1 as Int32)
-        for ch in 0..<16 { if let pinned = font?.pinnedPreset(channel: ch) { channelPins[ch] = Int32(pinned) } }
+        channelControllers = FixedArray(16 * 128, SoundFontTables.noController)
+        for ch in 0..<16 {
+            guard let font, let pinned = font.pinnedPreset(channel: ch) else { continue }
+            channelPins[ch] = Int32(pinned)
+            for (cc, value) in font.presets[pinned].controllers where cc < 128 && value < 128 {
+                channelControllers[ch * 128 + Int(cc)] = value
+            }
+        }
         let layers = font?.stack ?? []
         layerCount = max(layers.count, 1)
         layerData = FixedArray(layerCount, UnsafePointer(silence.baseAddress))
@@ -82,6 +92,9 @@ struct SoundFontTables: ~Copyable {
             presetZones[i] = valid ? SIMD2(p.zoneStart, p.zoneCount) : .zero
         }
     }
+
+    /// A `channelControllers` entry that sets nothing.
+    static var noController: UInt8 { @_noLocks get { 0xFF } }
 
     /// The layer whose sample data sample header `s` indexes (0 for one font). Real-time safe.
     @_noLocks @inline(__always)

@@ -78,6 +78,7 @@ extension Synth {
         voice.exclusiveClass = UInt8(min(max(zone.generators[SoundFontGenerator.exclusiveClass], 0), 127))
         voice.playback.rateRatio = Float(Double(sample.sampleRate) / sampleRate)
         voice.modulation.tuningCents = keyTuning(channel: ch, key: note) // MTS and scale tuning (Synth+Tuning.swift)
+        voice.gain = zone.gain * noteGain(zone: z, channel: ch, key: note, velocity: playedVelocity) // before the pan gains
         applyModulated(values, to: &voice, channel: ch, key: note, root: rootKey(values, sample: sample),
                        correction: sample.pitchCorrection)
         setAddresses(of: &voice, zone: zone, sample: sample)

@@ -15,7 +15,11 @@ extension Synth {
             samples.ruleState.switchKey[ch] = Int8(truncatingIfNeeded: note)
             break
         }
+        if samples.ruleState.noteVelocity[ch * 128 + Int(note)] == 0 {
+            samples.ruleState.keysDown[ch] = samples.ruleState.keysDown[ch] &+ 1
+        }
         samples.ruleState.noteVelocity[ch * 128 + Int(note)] = velocity
+        samples.ruleState.clock[1 + ch * 128 + Int(note)] = samples.ruleState.clock[0]
         let random = nextRandom()
         // No `&&` below: its right side is an autoclosure capturing self, which the checker sees as a retain.
         for z in first..<last {
@@ -37,19 +41,31 @@ extension Synth {
     }
 
     /// At the note-off of `note` on `ch`: the preset's release-trigger zones for the key and the note-on's
-    /// velocity start now.
+    /// velocity start now, those of `trigger=release` when the sustain pedal comes up if it is down.
     @_noLocks
     func startReleaseZones(channel ch: Int, note: UInt8) {
-        guard let rules = samples.font.rules else { return }
+        guard samples.font.rules != nil else { return }
         let p = Int(controls.midi.preset[ch]), presets = samples.font.presetCount
         guard p >= 0 && p < presets else { return }
         let velocity = samples.ruleState.noteVelocity[ch * 128 + Int(note)]
         guard velocity > 0 else { return }
         samples.ruleState.noteVelocity[ch * 128 + Int(note)] = 0
+        if samples.ruleState.keysDown[ch] > 0 { samples.ruleState.keysDown[ch] -= 1 }
+        let pedal = controls.channels[ch].pedal != 0
+        if pedal { samples.ruleState.pedalVelocity[ch * 128 + Int(note)] = velocity }
+        startReleaseZones(channel: ch, note: note, velocity: velocity, preset: p, atNoteOff: true, pedalUp: !pedal)
+    }
+
+    /// The release zones of `note` on `ch` in preset `p`: with `atNoteOff` those that do not wait for the
+    /// pedal, with `pedalUp` those that do.
+    @_noLocks
+    func startReleaseZones(channel ch: Int, note: UInt8, velocity: UInt8, preset p: Int, atNoteOff: Bool, pedalUp: Bool) {
+        guard let rules = samples.font.rules else { return }
         let range = samples.font.presetZones[p]
         let first = Int(range[0]), last = first + Int(range[1])
         let random = nextRandom()
         for z in first..<last where rules[z].onRelease {
+            if !(rules[z].waitsForPedal ? pedalUp : atNoteOff) { continue }
             if !zoneContains(z, key: note, velocity: velocity) { continue }
             if ruleHolds(z, rules[z], channel: ch, random: random) {
                 startSampleVoice(zone: z, preset: p, channel: ch, note: note, velocity: velocity)
@@ -57,13 +73,41 @@ extension Synth {
         }
     }
 
-    /// The key switch, the controller range, then the round robin (counted only for a zone that passed the
+    /// The sustain pedal came up on `ch`: the `trigger=release` zones of the notes let go while it was down
+    /// start now.
+    @_noLocks
+    func startPedalReleaseZones(channel ch: Int) {
+        guard samples.font.rules != nil else { return }
+        let p = Int(controls.midi.preset[ch]), presets = samples.font.presetCount
+        let waiting = samples.ruleState.pedalVelocity.baseAddress + ch * 128
+        for note in 0..<128 where waiting[note] != 0 {
+            let velocity = waiting[note]
+            waiting[note] = 0
+            if p >= 0 && p < presets {
+                startReleaseZones(channel: ch, note: UInt8(note), velocity: velocity, preset: p, atNoteOff: false, pedalUp: true)
+            }
+        }
+    }
+
+    /// The key switch, the held keys (`sw_down`/`sw_up`, `trigger=first`/`legato`), the controller range, then the round robin (counted only for a zone that passed the
     /// others, as sfizz counts), then the random range.
     @_noLocks
     func ruleHolds(_ z: Int, _ rule: SampleZoneRule, channel ch: Int, random: Float) -> Bool {
         if rule.switchKey >= 0 {
             let last = samples.ruleState.switchKey[ch]
             if (last >= 0 ? last : rule.switchDefault) != rule.switchKey { return false }
+        }
+        if rule.switchDown >= 0 {
+            if samples.ruleState.noteVelocity[ch * 128 + Int(rule.switchDown)] == 0 { return false }
+        }
+        if rule.switchUp >= 0 {
+            if samples.ruleState.noteVelocity[ch * 128 + Int(rule.switchUp)] != 0 { return false }
+        }
+        // The note itself is one of the keys down (as sfizz counts it).
+        if rule.notes == SampleZoneRule.firstNote {
+            if samples.ruleState.keysDown[ch] > 1 { return false }
+        } else if rule.notes == SampleZoneRule.legatoNote {
+            if samples.ruleState.keysDown[ch] < 2 { return false }
         }
         if rule.controller >= 0 && rule.controller < 128 {
             let value = controls.midi.controllers[ch * 128 + Int(rule.controller)]

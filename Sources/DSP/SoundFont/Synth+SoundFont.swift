@@ -118,8 +118,8 @@ extension Synth {
         if samples.plays(ch) { selectFontPreset(ch) }
     }
 
-    /// Every channel's controllers at power-on, no GS rhythm part setting, and its preset chosen again
-    /// (program 0): what `prepare` does.
+    /// Every channel's controllers at power-on (then a pinned instrument's own, `set_ccN`), no GS rhythm
+    /// part setting, and its preset chosen again (program 0): what `prepare` does.
     @_noLocks
     func resetFontChannels() {
         guard samples.hasFont else { return }
@@ -129,14 +129,29 @@ extension Synth {
             controls.midi.program[ch] = 0
             selectFontPreset(ch)
             samples.presetExchange.requested[ch].store(-1, ordering: .relaxed)
+            setPinnedControllers(ch)
         }
         samples.dirty = 0
+    }
+
+    /// The controller values the channel's pinned preset starts with (an SFZ instrument's `set_ccN`), as if
+    /// received: stored for the modulators and note-on rules, and acted on as the synth acts on them.
+    @_noLocks
+    func setPinnedControllers(_ ch: Int) {
+        let values = samples.font.channelControllers.baseAddress + ch * 128
+        for cc in 0..<128 where values[cc] != SoundFontTables.noController {
+            let controller = Controller(UInt8(cc))
+            if controller.isChannelMode { continue }
+            controls.midi.controllers[ch * 128 + cc] = values[cc]
+            controlChange(channel: ch, controller: controller, value: values[cc])
+        }
     }
 
     /// Before a slice: presets the UI asked for, then the modulated parameters of voices on channels whose
     /// controllers changed.
     @_noLocks
-    func prepareFontSlice() {
+    func prepareFontSlice(frames: Int) {
+        samples.ruleState.clock[0] += Int64(frames) // the frames rendered, for `rt_decay` (Synth+SampleZoneLevels.swift)
         let presets = samples.font.presetCount
         guard presets > 0 else { return } // no font: nothing to apply
         // The interpolation asked for, from the slice's first sample (`setInterpolation`).

@@ -171,10 +171,9 @@ extension Synth {
         voice.modulation.attenuation = min(max(values[SoundFontGenerator.initialAttenuation], 0), 1440)
         let pan = min(max(values[SoundFontGenerator.pan], -500), 500)
         let angle = Double(pan + 500) * (Double.pi / 2000)
-        // SF2 attenuation stops at 0 cB; Backbeat's gain generator (SFZ zones only; 0, a factor of exactly 1,
-        // for every SF2 zone) lifts the level above it, in the pan gains.
-        let lift = min(max(values[SoundFontGenerator.gain], 0), SoundFontGenerator.maximumGain)
-        let gain: Float = lift > 0 ? FastMath.linear(decibels: lift * 0.1) : 1
+        // SF2 attenuation stops at 0 cB; the voice's gain (SFZ zones only; exactly 1 for every SF2 zone) lifts
+        // the level above it, in the pan gains.
+        let gain = voice.gain
         voice.modulation.panLeft = Float(FastMath.cos(angle)) * controls.master[2] * gain
         voice.modulation.panRight = Float(FastMath.sin(angle)) * controls.master[3] * gain
         voice.modulation.reverbSend = min(max(values[SoundFontGenerator.reverbEffectsSend], 0), 1000) * 0.001

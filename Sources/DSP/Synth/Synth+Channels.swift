@@ -98,7 +98,10 @@ extension Synth {
         case .expression: controls.channels[ch].levels.expression = x
         case .sustain:
             controls.channels[ch].pedal = value >= 64 ? 1 : 0
-            if value < 64 { releaseHeld(ch) }
+            if value < 64 {
+                releaseHeld(ch)
+                startPedalReleaseZones(channel: ch) // SFZ trigger=release (Synth+SampleZoneRules.swift)
+            }
         case .portamentoTime, Controller(rawValue: 37), .portamento, .portamentoControl:
             portamentoControl(channel: ch, controller: controller, value: value)
         case .dataEntry, .dataEntryLSB, .dataIncrement, .dataDecrement, .nrpnLSB, .nrpnMSB, .rpnLSB, .rpnMSB:
@@ -119,6 +122,7 @@ extension Synth {
             controls.channels[ch].levels.expression = 1
             controls.channels[ch].pedal = 0
             releaseHeld(ch)
+            startPedalReleaseZones(channel: ch)
             controls.channels[ch].portamento[Portamento.on] = 0 // CC65
             controls.channels[ch].portamento[Portamento.from] = -1
             parameterNumbers.deselect(channel: UInt8(ch))

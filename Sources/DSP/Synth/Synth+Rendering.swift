@@ -23,7 +23,7 @@ extension Synth {
 
     @_noLocks
     func renderSlice(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
-        prepareFontSlice() // the sample voices' presets and modulators (Synth+SoundFont.swift)
+        prepareFontSlice(frames: frames) // the sample voices' presets and modulators (Synth+SoundFont.swift)
         prepareEffectsSlice()
         let a = rates.smoothing
         // The channels that have voices, and how many built-in voices play each patch (the patches in use:

@@ -1,0 +1,46 @@
+import DSP
+import Glibc
+
+// The level a region's note gives it, fixed at the note-on (SampleZoneLevel, played by
+// Synth+SampleZoneLevels.swift): crossfades over key and velocity with their curves, and `amp_keytrack`.
+// Also where a stereo sample's two sides go (`width`, `position`), fixed at load.
+
+extension SFZRegion {
+    /// The region's key and velocity crossfades and key tracking for its zones' rule; crossfades over CCs
+    /// are noted as not played.
+    func noteLevel(notes: inout SFZNotes) -> SampleZoneLevel {
+        var level = SampleZoneLevel()
+        level.key = Self.fade(keyCrossfade, power: keyCrossfadeCurve == .power)
+        level.velocity = Self.fade(velocityCrossfade, power: velocityCrossfadeCurve == .power)
+        level.keytrackDecibels = Float(ampKeytrack)
+        level.keycenter = UInt8(clamping: min(max(ampKeycenter, 0), 127))
+        if !ccCrossfades.isEmpty { notes.add("xfin_loccN/xfout_loccN crossfades over CCs (ignored)") }
+        return level
+    }
+
+    static func fade(_ crossfade: SFZCrossfade, power: Bool) -> SampleZoneFade {
+        func byte(_ value: Int) -> UInt8 { UInt8(clamping: min(max(value, 0), 127)) }
+        var fade = SampleZoneFade()
+        fade.inLow = byte(crossfade.inLow)
+        fade.inHigh = max(byte(crossfade.inHigh), fade.inLow)
+        fade.outLow = byte(crossfade.outLow)
+        fade.outHigh = max(byte(crossfade.outHigh), fade.outLow)
+        fade.power = power
+        return fade
+    }
+
+    /// Where side `side` (0 left, 1 right) of the region's stereo sample goes, as sfizz places it: `width`
+    /// mixes each side into the other channel (100: none, 0: both sides in both channels, -100: swapped), each
+    /// at equal power, then `position` balances the two channels at equal power, so that at the centre each
+    /// channel is 3 dB down. Each side's two channel gains are one zone's pan (in SF2's 0.1 % units, the
+    /// region's `pan` added) and a gain factor.
+    func stereoSide(_ side: Int) -> (pan: Int, gain: Double) {
+        let mix = min(max((1 - width / 100) / 2, 0), 1) * Double.pi / 2  // 0 at width 100, pi/2 at -100
+        let balance = min(max((position / 100 + 1) / 2, 0), 1) * Double.pi / 2
+        let own = cos(mix), other = sin(mix)
+        let left = cos(balance) * (side == 0 ? own : other), right = sin(balance) * (side == 0 ? other : own)
+        let gain = (left * left + right * right).squareRoot()
+        let angle = gain > 0 ? atan2(right, left) : Double.pi / 4
+        return (Int((angle * 2000 / Double.pi).rounded()) - 500, gain)
+    }
+}
