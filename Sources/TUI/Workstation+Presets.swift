@@ -9,12 +9,14 @@ import TextOutput
 // The workstation's presets: the browser of a font's presets, the name prompt, saving and loading synth presets,
 // and the program a channel plays (its name in the monitor, PgUp/PgDn).
 extension Workstation {
-    /// The font's presets, or without a font the built-in patches (bank 0, program = patch).
+    /// The font's presets, or without a font the General MIDI programs' built-in patches (bank 0): what a
+    /// program change can choose. The named patches (0-12) are `--patch`'s and presets'.
     func openBrowser() {
         var entries = engine.presetEntries()
         var current = engine.currentPreset(channel: keyboard.channel)
         if entries.isEmpty {
-            entries = SynthPatch.builtIn.enumerated().map { PresetEntry(index: $0, bank: 0, program: $0, name: $1.name) }
+            let first = SynthPatch.firstGeneralMIDI
+            entries = (0..<128).map { PresetEntry(index: first + $0, bank: 0, program: $0, name: SynthPatch.builtIn[first + $0].name) }
             current = (synthView ?? engine.synthView()).patch
         }
         browser = PresetBrowser(presets: entries, current: current)
@@ -35,8 +37,7 @@ extension Workstation {
                 synthView = engine.synthView(channel: keyboard.channel)
                 say(message)
             } else {
-                let current = (synthView ?? engine.synthView()).patch
-                changePatch(by: entry.program - current)
+                changeProgram(to: entry.program)
             }
             return
         case .up: b.move(-1)
@@ -157,12 +158,17 @@ extension Workstation {
             say(message)  // redraws
             return
         }
-        let count = SynthPatch.builtIn.count
+        // The next General MIDI program's patch (a named patch steps from the program it stands for).
         let current = synthView?.patch ?? engine.synthView().patch
-        let next = ((current + d) % count + count) % count
-        // The GM program that selects the patch (docs/builtin-programs.md): program n is not patch n.
-        let program = UInt8(SynthPatch.program(forPatch: next) ?? 0)
-        send(.midi(ShortMessage.programChange(program, channel: keyboard.channel), .keyboard))
+        let program = SynthPatch.program(forPatch: current) ?? 0
+        changeProgram(to: ((program + d) % 128 + 128) % 128)
+    }
+
+    /// Sends program change `program` on the keyboard's channel: the built-in synth plays the program's own
+    /// patch (docs/builtin-programs.md: patch 13 + program).
+    func changeProgram(to program: Int) {
+        let next = SynthPatch.generalMIDI(program: program)
+        send(.midi(ShortMessage.programChange(UInt8(program), channel: keyboard.channel), .keyboard))
         synthView?.patch = next
         for p in SynthParameter.allCases where p != .masterGain { synthView?.values[p.rawValue] = SynthPatch.builtIn[next].value(of: p) }
         say("patch \(next): \(SynthPatch.builtIn[next].name)")

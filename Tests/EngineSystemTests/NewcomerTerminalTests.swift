@@ -36,8 +36,8 @@ extension JACK {
 
         // The preset browser (here the built-in patches): search, Enter plays; the header names it.
         try term.type("/", thenWaitFor: "Presets: built-in patches")
-        try term.find("pad", thenChoose: "patch 3: soft pad")
-        try term.waitFor("the header names the patch") { $0.split(separator: "\n").first?.contains("soft pad") == true }
+        try term.find("pad 2", thenChoose: "pad 2 (warm)")
+        try term.waitFor("the header names the patch") { $0.split(separator: "\n").first?.contains("pad 2 (warm)") == true }
 
         // A note is one monitor row (its copy on midi_out is merged), with its direction.
         try term.type("z", thenWaitFor: "C4 (60) velocity 100")

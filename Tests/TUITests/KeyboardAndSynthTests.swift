@@ -115,9 +115,10 @@ import Testing
         #expect(index == UInt8(SynthParameter.attack.rawValue))
         #expect(value > SynthPatch.builtIn[0].attack)
         w.handle(.char(">"), layout: nil, now: 0)
-        #expect(engine.sent.last == .midi(ShortMessage(status: 0xC0, data1: 29), .keyboard)) // GM 29 plays patch 1
+        // Patch 0 (sine keys) stands for GM program 4; the next program is 5, electric piano 2, patch 18.
+        #expect(engine.sent.last == .midi(ShortMessage(status: 0xC0, data1: 5), .keyboard))
         let g = render(w)
-        #expect(g.contains("1 saw lead"))
+        #expect(g.contains("18 electric"))  // the panel cuts the name to its column
     }
 
     @Test func stepsStayInRange() {

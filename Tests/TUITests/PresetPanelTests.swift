@@ -43,8 +43,8 @@ import Testing
         let saved = try folder.library.resolve("my bass")
         #expect(saved.patch == 0 && saved.value(.waveform) == 1)
 
-        w.handle(.char(">"), layout: nil, now: 0)  // patch 1: the settings on screen change
-        #expect(render(w).contains("1 saw lead"))
+        w.handle(.char(">"), layout: nil, now: 0)  // the next program's patch: the settings on screen change
+        #expect(render(w).contains("18 electric"))  // the panel cuts the name to its column
         engine.sent.removeAll()
         w.handle(.char("]"), layout: nil, now: 0)
         #expect(engine.sent == saved.controlEvents(channel: 0))
@@ -72,7 +72,7 @@ import Testing
         w.handle(.char("["), layout: nil, now: 0)
         w.handle(.char("["), layout: nil, now: 0)
         #expect(w.presetName == "preset-2")
-        #expect(w.statusMessage.contains("patch 1 saw lead"))
+        #expect(w.statusMessage.contains("patch 18 electric piano 2"))
     }
 
     @Test func escapeCancelsAndBadNamesAndFilesAreSaid() throws {

@@ -1,6 +1,6 @@
-import Foundation
-
-// Each waveform's harmonics: the Fourier sine coefficients `WavetableBank` adds up into its tables.
+// Each waveform's harmonics: the Fourier sine coefficients `WavetableBank` adds up into its tables. The
+// functions are Backbeat's own (`FastMath`, `MeterMath`), not the platform's libm, so the tables, and the
+// renders, are the same bits on every machine, as the classic waves' are.
 
 extension Waveform {
     /// The last harmonic that is not zero (1023 for the waves whose series goes on): the bank's levels above
@@ -53,20 +53,23 @@ extension Waveform {
             return ((k / 2) % 2 == 0 ? 8 : -8) / (Double.pi * Double.pi * d * d)
         case .organ: return Self.partial(k, [1: 1, 2: 0.8, 3: 0.6, 4: 0.5, 6: 0.3, 8: 0.25, 10: 0.1, 12: 0.1, 16: 0.08])
         case .clarinet: return k % 2 == 1 ? 1 / d : 0.04 / d
-        case .nasal: return alternate * (0.35 / d + exp(-(d - 4) * (d - 4) / 6))
-        case .brassy: return alternate * pow(d, -0.75)
+        case .nasal: return alternate * (0.35 / d + Self.exp(-(d - 4) * (d - 4) / 6))
+        case .brassy: return alternate * MeterMath.power(d, -0.75)
         case .tine: return Self.partial(k, [1: 1, 2: 0.3, 3: 0.08, 7: 0.12, 14: 0.05])
         case .mallet: return Self.partial(k, [1: 1, 4: 0.35, 10: 0.12])
         case .bell: return Self.partial(k, [1: 1, 2: 0.55, 3: 0.5, 4: 0.2, 5: 0.4, 6: 0.15, 8: 0.3, 11: 0.2, 15: 0.12])
-        case .vocal: return alternate * (1 + 2 * exp(-(d - 3) * (d - 3) / 2) + 1.2 * exp(-(d - 6) * (d - 6) / 3)) / d
-        case .pulse: return sin(Double.pi * d / 4) * 2 / (Double.pi * d)
+        case .vocal: return alternate * (1 + 2 * Self.exp(-(d - 3) * (d - 3) / 2) + 1.2 * Self.exp(-(d - 6) * (d - 6) / 3)) / d
+        case .pulse: return FastMath.sin(Double.pi * d / 4) * 2 / (Double.pi * d)
         case .noise: return Self.randomSign(k)
-        case .bowed: return alternate * (1 + 0.6 * sin(1.3 * d) * sin(1.3 * d)) / d
-        case .plucked: return sin(Double.pi * d / 5) / (d * d)
-        case .bass: return alternate * pow(d, -1.6)
+        case .bowed: return alternate * (1 + 0.6 * FastMath.sin(1.3 * d) * FastMath.sin(1.3 * d)) / d
+        case .plucked: return FastMath.sin(Double.pi * d / 5) / (d * d)
+        case .bass: return alternate * MeterMath.power(d, -1.6)
         case .fifths: return Self.partial(k, [1: 1, 2: 0.5, 3: 0.8, 6: 0.4, 9: 0.15])
         }
     }
+
+    /// e^x, through `FastMath.exp2`.
+    private static func exp(_ x: Double) -> Double { FastMath.exp2(x * 1.442_695_040_888_963_4) }
 
     private static func partial(_ k: Int, _ table: [Int: Double]) -> Double { table[k] ?? 0 }
 
