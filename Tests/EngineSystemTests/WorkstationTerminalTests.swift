@@ -89,7 +89,9 @@ extension JACK {
     func demoKeyPlaysAndAudioKeyRecordsAWav() throws {
         let directory = try makeTemporaryDirectory("bbrec").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let term = try TmuxSession.workstation(width: 200, height: 60, in: directory)
+        // 240 columns: room in the header for the take's file name beside the program's GM name
+        // ("acoustic grand piano"); narrower, the header shortens REC to its seconds, by design.
+        let term = try TmuxSession.workstation(width: 240, height: 60, in: directory)
 
         // D: the demo sequencer plays; the monitor shows its notes with source "demo", and they move.
         try term.type("D", thenWaitFor: "demo sequencer playing")
