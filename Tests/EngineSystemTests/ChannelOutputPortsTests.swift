@@ -12,15 +12,7 @@ extension JACK.JackIntegrationTests {
     /// channel 2 E4 (329.6 Hz; neither a harmonic of the other), quietly, each held 0.45 s; channel 1 sends to
     /// the chorus, channel 2 to the reverb.
     static func twoChannelSong() -> [UInt8] {
-        var track: [UInt8] = [0x00, 0xB0, 93, 100, 0x00, 0xB1, 91, 100]
-        for beat in 0..<60 {
-            track += [beat == 0 ? 0 : 0x0C, 0x90, 81, 40, 0x00, 0x91, 64, 40]  // 12 ticks after the last note-off
-            track += [0x56, 0x80, 81, 0, 0x00, 0x81, 64, 0]                     // 86 ticks (0.45 s) on
-        }
-        track += [0x0A, 0xFF, 0x2F, 0x00]
-        let n = track.count
-        return Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8)
-            + [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + track
+        TestSupport.twoChannelSong(velocity: 40, prefix: [0x00, 0xB0, 93, 100, 0x00, 0xB1, 91, 100])
     }
 
     @Test func perChannelPortsCarryTheirChannelAloneAndAddUpToTheMainOutput() throws {

@@ -10,15 +10,7 @@ extension JACK {
     /// Format 0, 96 ticks a quarter at 120 BPM, 60 beats (30 s): on every beat channel 1 strikes A5 (880 Hz)
     /// and channel 2 E4 (329.6 Hz; 880 Hz is none of its harmonics), each held 0.45 s.
     static func song() -> [UInt8] {
-        var track: [UInt8] = []
-        for beat in 0..<60 {
-            track += [beat == 0 ? 0 : 0x0C, 0x90, 81, 100, 0x00, 0x91, 64, 100]  // 12 ticks after the last note-off
-            track += [0x56, 0x80, 81, 0, 0x00, 0x81, 64, 0]                       // 86 ticks (0.45 s) on
-        }
-        track += [0x0A, 0xFF, 0x2F, 0x00]
-        let n = track.count
-        return Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8)
-            + [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + track
+        TestSupport.twoChannelSong(velocity: 100)
     }
 
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
