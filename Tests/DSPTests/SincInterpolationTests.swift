@@ -8,15 +8,6 @@ import MIDI
 import TestSupport
 import VoiceLoops
 
-/// A deterministic stream of numbers (xorshift).
-private struct Numbers {
-    var state: UInt64 = 0x2545_F491_4F6C_DD1D
-    mutating func next() -> UInt64 {
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
-        return state
-    }
-}
-
 @Test func everySincKernelRowSumsToOneAndNoSumCanOverflow() {
     let k = SincKernels.shared
     for c in 0..<SincKernels.classCount {
@@ -44,7 +35,7 @@ private struct Numbers {
 /// the cubic's 2^-30).
 @Test(arguments: VoiceLoopPath.supported)
 func eachCompileOfTheSincSumsIsExact(_ path: VoiceLoopPath) {
-    var numbers = Numbers()
+    var numbers = XorShift(seed: 0x2545_F491_4F6C_DD1D)
     let words = (0..<4_096).map { _ in Int16(truncatingIfNeeded: numbers.next()) }
     let k = SincKernels.shared
     words.withUnsafeBufferPointer { data in
@@ -74,7 +65,7 @@ func eachCompileOfTheSincSumsIsExact(_ path: VoiceLoopPath) {
 /// A font of two samples: a noise burst that loops in a short loop (unrolled into a copy) and a longer tone
 /// that does not loop, so that the sinc reads across loop ends, copies and a sample's end.
 private func testFont() throws -> SoundFont {
-    var numbers = Numbers()
+    var numbers = XorShift(seed: 0x2545_F491_4F6C_DD1D)
     let noise = (0..<600).map { _ in Int16(truncatingIfNeeded: numbers.next() % 40_000) &- 20_000 }
     let tone = (0..<3_000).map { n in Int16((12_000 * sin(Double(n) * 0.31) + 6_000 * sin(Double(n) * 2.1)).rounded()) }
     var builder = SoundFontBuilder()

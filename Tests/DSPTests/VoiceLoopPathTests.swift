@@ -5,19 +5,8 @@
 import Testing
 @testable import DSP
 import MIDI
+import TestSupport
 import VoiceLoops
-
-/// A deterministic stream of numbers (xorshift), so a failure can be replayed.
-private struct Numbers {
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    mutating func next() -> UInt64 {
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
-        return state
-    }
-    mutating func float(_ range: ClosedRange<Float>) -> Float {
-        range.lowerBound + Float(next() % 1_000_000) / 1_000_000 * (range.upperBound - range.lowerBound)
-    }
-}
 
 /// Runs `play` on a fresh copy of the same lane sums (`frames` samples, eight left and eight right floats
 /// each) and returns them.
@@ -41,7 +30,7 @@ private func playOnBoth<Run>(_ path: VoiceLoopPath, _ run: Run, frames: Int,
 
 @Test(arguments: VoiceLoopPath.supported)
 func eachCompileOfTheSampleLoopPlaysThePortableSamples(_ path: VoiceLoopPath) {
-    var numbers = Numbers()
+    var numbers = XorShift(seed: 0x9E37_79B9_7F4A_7C15)
     let frames = 256, dataFrames = 8_192
     let data = (0..<dataFrames).map { _ in Int16(truncatingIfNeeded: numbers.next()) }
     let rows = (0..<4_096).map { _ in Int16(truncatingIfNeeded: numbers.next() % 40_000) }
@@ -72,7 +61,7 @@ func eachCompileOfTheSampleLoopPlaysThePortableSamples(_ path: VoiceLoopPath) {
 
 @Test(arguments: VoiceLoopPath.supported)
 func eachCompileOfTheWavetableLoopPlaysThePortableSamples(_ path: VoiceLoopPath) {
-    var numbers = Numbers()
+    var numbers = XorShift(seed: 0x9E37_79B9_7F4A_7C15)
     let frames = 256
     let pairs = (0..<8_192).map { _ in SIMD2<Float>(numbers.float(-1...1), numbers.float(-0.01...0.01)) }
     var run = WideWavetableRun()
@@ -95,7 +84,7 @@ func eachCompileOfTheWavetableLoopPlaysThePortableSamples(_ path: VoiceLoopPath)
 
 @Test(arguments: VoiceLoopPath.supported)
 func twoWavetableRunsInOneLoopPlayAsOneAfterTheOther(_ path: VoiceLoopPath) {
-    var numbers = Numbers()
+    var numbers = XorShift(seed: 0x9E37_79B9_7F4A_7C15)
     let frames = 256
     let pairs = (0..<8_192).map { _ in SIMD2<Float>(numbers.float(-1...1), numbers.float(-0.01...0.01)) }
     var runs = [WideWavetableRun(), WideWavetableRun()]
