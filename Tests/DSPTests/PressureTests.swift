@@ -1,5 +1,6 @@
 // Channel pressure to vibrato (SoundFont 2.01's default modulator: 50 cents at full) in both synths, and
-// polyphonic key pressure per note where a font's modulator names it; heard in the rendered audio.
+// polyphonic key pressure per note where a font's modulator names it, and in the built-in synth to its key's
+// vibrato; heard in the rendered audio.
 import Foundation
 import MIDI
 import Testing
@@ -57,12 +58,45 @@ private func keyPressure(_ key: UInt8, _ value: UInt8, channel: UInt8 = 0) -> Sh
         let pressed = rms(render(synth, frames: 9_600).left[4_800...])
         #expect(abs(decibels(other / before)) < 0.1)
         #expect(abs(decibels(pressed / before) + 20) < 0.5, "\(decibels(pressed / before)) dB")
-        // The built-in synth has no modulators: key pressure changes nothing there.
-        let builtIn = steadySynth()
-        builtIn.handle(noteOn(69))
-        let a = rms(render(builtIn, frames: 9_600).left[4_800...])
-        builtIn.handle(keyPressure(69, 127))
-        let b = rms(render(builtIn, frames: 9_600).left[4_800...])
-        #expect(abs(decibels(b / a)) < 0.1)
+    }
+
+    /// The built-in synth has no modulators: key pressure deepens its key's vibrato, as channel pressure the
+    /// channel's (50 cents at full), and leaves the level alone.
+    @Test func builtInKeyPressureDeepensItsOwnKeysVibrato() {
+        let full = swing(.builtIn, [keyPressure(69, 127)]), half = swing(.builtIn, [keyPressure(69, 64)])
+        let other = swing(.builtIn, [keyPressure(70, 127)])
+        #expect(abs(full - 50) < 8, "full key pressure peaks at \(full) cents")
+        #expect(abs(half - 25) < 6, "half key pressure peaks at \(half) cents")
+        #expect(abs(other) < 2, "another key's pressure: \(other) cents")
+        // Added to the channel's: channel pressure and key pressure at full, a semitone.
+        let both = swing(.builtIn, [keyPressure(69, 127), pressure(127)])
+        #expect(abs(both - 100) < 12, "key and channel pressure peak at \(both) cents")
+        let reset = swing(.builtIn, [keyPressure(69, 127), cc(121, 0)])
+        #expect(abs(reset) < 2, "after reset all controllers, \(reset) cents")
+
+        let synth = steadySynth()
+        synth.handle(noteOn(69))
+        let a = rms(render(synth, frames: 9_600).left[4_800...])
+        synth.handle(keyPressure(69, 127))
+        let b = rms(render(synth, frames: 9_600).left[4_800...])
+        #expect(abs(decibels(b / a)) < 0.1, "level: \(decibels(b / a)) dB")
+    }
+
+    /// Two keys held on one channel, one pressed: the other's pitch stays put. The pressed voice alone, rendered
+    /// apart, is taken away from the two; what is left is the other voice.
+    @Test func builtInKeyPressureLeavesTheChannelsOtherKeysAlone() {
+        func held(_ notes: [UInt8]) -> [Float] {
+            let synth = steadySynth()
+            for n in notes { synth.handle(noteOn(n)) }
+            synth.handle(keyPressure(69, 127))
+            return render(synth, frames: 48_000).left
+        }
+        let both = held([57, 69]), pressed = held([69])
+        let rest = zip(both, pressed).map { $0 - $1 }
+        let periods = periodFrequencies(rest[9_600...], sampleRate: 48_000)
+        let swing = cents(periods.max()!, TunedSynth.builtIn.frequency(57))
+        #expect(abs(swing) < 2, "the unpressed key's pitch moves by \(swing) cents")
+        let pressedSwing = cents(periodFrequencies(pressed[9_600...], sampleRate: 48_000).max()!, TunedSynth.builtIn.frequency(69))
+        #expect(abs(pressedSwing - 50) < 8, "the pressed key peaks at \(pressedSwing) cents")
     }
 }

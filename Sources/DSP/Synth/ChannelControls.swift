@@ -22,6 +22,8 @@ struct ChannelVibrato: BitwiseCopyable {
     var modulation: Float = 0             // vibrato depth target, semitones
     var vibrato: Float = 0                // smoothed depth
     var lfoPhase: Float = 0
+    var keysPressed = false               // a key had pressure in the last slice (Synth+KeyPressure.swift)
+    var keyVibrato = false                // this slice: a key has pressure, or had it in the last (the depths ramp to 0)
 }
 
 /// A channel's levels: volume, expression and pan, and the gains they make, smoothed.

@@ -3,6 +3,8 @@
 struct RenderScratch: ~Copyable {
     private let pitchMemory: FixedArray<Float>       // channels * frames: pitch ratios
     var pitch: UnsafeMutablePointer<Float> { @_noLocks get { pitchMemory.baseAddress } }
+    private let vibratoMemory: FixedArray<Float>     // channels * frames: the vibrato LFO, where a key has pressure
+    var vibrato: UnsafeMutablePointer<Float> { @_noLocks get { vibratoMemory.baseAddress } }
     private let leftMemory: FixedArray<Float>        // channels * frames: channel gains
     var left: UnsafeMutablePointer<Float> { @_noLocks get { leftMemory.baseAddress } }
     private let rightMemory: FixedArray<Float>
@@ -29,6 +31,7 @@ struct RenderScratch: ~Copyable {
 
     init(frames: Int, channels: Int, patches: Int) {
         pitchMemory = FixedArray(channels * frames, 0)
+        vibratoMemory = FixedArray(channels * frames, 0)
         leftMemory = FixedArray(channels * frames, 0)
         rightMemory = FixedArray(channels * frames, 0)
         cutoffMemory = FixedArray(patches * frames, 0)

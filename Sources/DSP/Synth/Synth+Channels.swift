@@ -44,6 +44,8 @@ extension Synth {
         case .channelPressure: // vibrato, as SoundFont 2.01's default modulator (the font's own path: fontMessage)
             controls.channels[ch].vibrato.pressure = Float(d1) / 127
             updateModulation(ch)
+        case .polyPressure: // the key's own vibrato, as channel pressure's for the channel (Synth+KeyPressure.swift)
+            controls.midi.keyPressure[ch &* 128 &+ Int(d1)] = d2
         case .pitchBend:
             controls.channels[ch].pitch.bendValue = (Int32(d2) << 7 | Int32(d1)) - 8192
             updateBend(ch)
@@ -118,6 +120,7 @@ extension Synth {
             updateBend(ch)
             controls.channels[ch].vibrato.wheel = 0
             controls.channels[ch].vibrato.pressure = 0
+            (controls.midi.keyPressure + ch &* 128).update(repeating: 0, count: 128)
             updateModulation(ch)
             controls.channels[ch].levels.expression = 1
             controls.channels[ch].pedal = 0

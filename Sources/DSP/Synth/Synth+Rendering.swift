@@ -116,7 +116,9 @@ extension Synth {
             var lfo = VibratoLFO(phase: state.vibrato.lfoPhase, increment: rates.lfoIncrement, sine: sineTable)
             let gainsBefore = (l, r)
             var highest: Float = 0
-            if depthTarget == 0 && depth < 1e-6 {
+            let keyVibrato = updateKeyVibrato(ch) // polyphonic key pressure's per-key vibrato (Synth+KeyPressure.swift)
+            let lfoRow = mix.scratch.vibrato + ch * maxFrames
+            if depthTarget == 0 && depth < 1e-6 && !keyVibrato {
                 // No vibrato (the usual case): a constant pitch ratio; the LFO keeps its pace.
                 depth = 0
                 let ratio = FastMath.exp2(bendSemitones * (1.0 / 12))
@@ -138,11 +140,13 @@ extension Synth {
                     let s = lfo.process()
                     let ratio = FastMath.exp2((bendSemitones + depth * s) * (1.0 / 12))
                     pitch[n] = ratio
+                    lfoRow[n] = s
                     highest = max(highest, ratio)
                     gl[n] = l
                     gr[n] = r
                 }
             }
+            if keyVibrato { highest *= KeyVibrato.highest }
             if gainsBefore.0 != l || gainsBefore.1 != r { gainsMove |= 1 << UInt16(ch) }
             controls.channels[ch].vibrato.vibrato = depth
             controls.channels[ch].vibrato.lfoPhase = lfo.phase

@@ -16,6 +16,7 @@ extension Synth {
         builtIn.slots.increment[v] = wavetableIncrement(channel: ch, note: note) // key tuning included (Synth+Tuning.swift)
         voices.amplitude[v] = voiceGain * (1 - velocitySensitivity + velocitySensitivity * normalized * normalized)
         builtIn.slots.filterScale[v] = 0.5 + 0.5 * normalized
+        builtIn.slots.keyVibrato[v] = 0
         startGlide(v, channel: ch, note: note) // portamento (Synth+Portamento.swift)
         publishSubstitution(ch) // a bank variation the built-in synth has not: said once (Synth+BuiltInSubstitution.swift)
         notePlayed(channel: ch, note: note)

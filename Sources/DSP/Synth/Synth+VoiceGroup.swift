@@ -8,12 +8,14 @@ extension Synth {
     /// Portamento (`glides`, cents now, moving to 0 by `glideSteps` a sample) is in the exact points too.
     @_noLocks @inline(never)
     func fillIncrements(frames: Int, bases: Lanes, channelOffsets: SIMD8<Int32>, count: Int,
-                        glides: Lanes = .zero, glideSteps: Lanes = .zero, gliding: Bool = false) {
-        let pitch = mix.scratch.pitch, out = mix.scratch.increments
+                        glides: Lanes = .zero, glideSteps: Lanes = .zero, gliding: Bool = false,
+                        keys: KeyVibratoLanes = KeyVibratoLanes()) {
+        let pitch = mix.scratch.pitch, out = mix.scratch.increments, lfoRows = mix.scratch.vibrato
         @inline(__always) func steps(at n: Int) -> LaneBits {
             var ratios = Lanes(repeating: 1)
             for l in 0..<count { ratios[l] = pitch[Int(channelOffsets[l]) &+ n] }
             if gliding { ratios *= exp2Lanes(glideAt(glides, glideSteps, frames: Float(n)) * (1.0 / 1200)) }
+            if keys.isOn { ratios *= keys.ratios(at: n, lfoRows: lfoRows, channelOffsets: channelOffsets, count: count) }
             let cycles = minLanes(bases * ratios, Lanes(repeating: 0.49)) * phaseStepsPerCycle
             var result = LaneBits()
             for l in 0..<8 { result[l] = UInt32(cycles[l]) }
@@ -57,6 +59,7 @@ extension Synth {
         var channelOffsets = SIMD8<Int32>()
         var pitchVaries = false, gainsVary = false
         var glides = Lanes(), glideSteps = Lanes(), gliding = false
+        var keys = KeyVibratoLanes() // polyphonic key pressure (Synth+KeyPressure.swift)
         // A gliding group whose channels have no vibrato and whose glides go on through the slice, each
         // moving at most `rampLimitCents`, ramps its phase steps linearly (`rampAndFilter`).
         var rampable = true
@@ -95,6 +98,7 @@ extension Synth {
             }
             let allowed = Int(min(0.5 / max(maxIncrement, 1e-6), maxHarmonics))
             offsets[l] = pairOffsets[wave * levelCount + Int(levels[max(allowed, 1)])]
+            if controls.channels[ch].vibrato.keyVibrato { gatherKeyVibrato(v, channel: ch, lane: l, frames: frames, into: &keys) }
             if pitchMoves & chBit != 0 { pitchVaries = true; rampable = false } else {
                 steps[l] = UInt32(min(base * pitchRows[ch * frameCount], 0.49) * phaseStepsPerCycle)
             }
@@ -124,7 +128,7 @@ extension Synth {
                 slopes = LaneBits(truncatingIfNeeded: (s1 &- s0) / Int32(frames))
             } else {
                 fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count,
-                               glides: glides, glideSteps: glideSteps, gliding: gliding)
+                               glides: glides, glideSteps: glideSteps, gliding: gliding, keys: keys)
             }
         }
         if !isMoving {
@@ -140,7 +144,7 @@ extension Synth {
             let gl = mix.scratch.left, gr = mix.scratch.right
             if pitchVaries {
                 fillIncrements(frames: frames, bases: bases, channelOffsets: channelOffsets, count: count,
-                               glides: glides, glideSteps: glideSteps, gliding: gliding)
+                               glides: glides, glideSteps: glideSteps, gliding: gliding, keys: keys)
             }
             let zero = Lanes.zero
             for n in 0..<frames {
