@@ -99,7 +99,10 @@ extension LFOLanes {
         }
         phase = moved
         let p4 = moved * 4
-        return maxLanes(minLanes(p4, Lanes(repeating: 2) - p4), p4 - 4)
+        var value = maxLanes(minLanes(p4, Lanes(repeating: 2) - p4), p4 - 4)
+        let sines = sine .!= LaneInts.zero
+        if anyLane(sines) { value.replace(with: sineOfTriangle(value), where: sines) }
+        return value
     }
 }
 
@@ -116,6 +119,7 @@ extension Synth {
         rows.pointee.controls.vibratoLFO.phase[l] = voice.pointee.vibratoLFO.phase
         rows.pointee.controls.vibratoLFO.increment[l] = voice.pointee.vibratoLFO.increment
         rows.pointee.controls.vibratoLFO.wait[l] = voice.pointee.vibratoLFO.remaining
+        rows.pointee.controls.vibratoLFO.sine[l] = voice.pointee.vibratoLFO.isSine ? 1 : 0
         rows.pointee.controls.glide[l] = voices.glide[v]
         rows.pointee.controls.glideStep[l] = voices.glideStep[v]
     }

@@ -17,6 +17,8 @@ struct EnvelopeLanes {
 /// samples left in its delay.
 struct LFOLanes {
     var phase = Lanes(), increment = Lanes(), wait = Lanes()
+    /// Nonzero where the lane's LFO is a sine (`SampleLFO.isSine`).
+    var sine = LaneInts()
     @_noLocks init() {}
 }
 

@@ -110,6 +110,8 @@ struct SampleLFO: BitwiseCopyable {
     var remaining: Float = 0
     var phase: Float = 0
     var increment: Float = 0
+    /// A sine in place of the triangle: GM2's vibrato (Synth+GM2Vibrato.swift).
+    var isSine = false
 
     @_noLocks init() {}
 

@@ -19,6 +19,7 @@ struct ChannelVibrato: BitwiseCopyable {
     var wheel: Float = 0                  // CC1 / 127
     var pressure: Float = 0               // channel pressure / 127: vibrato, 0.5 semitone at full
     var depthRange: Float = 0.5           // RPN 5: vibrato semitones at full wheel (GM2: 0.5)
+    var gm2 = false                       // RPN 5 received since the last reset: GM2's vibrato (Synth+GM2Vibrato.swift)
     var modulation: Float = 0             // vibrato depth target, semitones
     var vibrato: Float = 0                // smoothed depth
     var lfoPhase: Float = 0

@@ -178,6 +178,7 @@ extension Synth {
             controls.channels[ch].pitch.tuningBank = Int32(change.value >> 7)
         } else if p == RegisteredParameter.modulationDepthRange {
             controls.channels[ch].vibrato.depthRange = msb + Float(lsb) / 128
+            controls.channels[ch].vibrato.gm2 = true
             updateModulation(ch)
             samples.dirty |= bit
         }

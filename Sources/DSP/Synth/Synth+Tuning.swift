@@ -107,6 +107,7 @@ extension Synth {
             controls.channels[ch].pitch.tuningProgram = -1
             controls.channels[ch].pitch.tuningBank = 0
             controls.channels[ch].vibrato.depthRange = 0.5
+            controls.channels[ch].vibrato.gm2 = false
             controls.channels[ch].pitch.scale = InlineArray(repeating: 0)
             updateModulation(ch)
         }
