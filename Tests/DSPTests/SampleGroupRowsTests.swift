@@ -7,8 +7,8 @@ import Testing
     @Test func everyRowIsEightFourByteLanesAndOffsetsComeLast() {
         #expect(MemoryLayout<SampleGroupRows>.offset(of: \.play.offsets) == SampleGroupRows.rowCount * MemoryLayout<Lanes>.size)
         #expect(MemoryLayout<SampleGroupRows>.size == SampleGroupRows.rowCount * 32 + MemoryLayout<SIMD8<Int>>.size)
-        // 55 float rows (two envelopes of five, two LFOs of three among them), 2 stages, 11 integer rows.
-        #expect(SampleGroupRows.rowCount == 68)
+        // 55 float rows (two envelopes of five, two LFOs of three among them), 2 stages, 12 integer rows.
+        #expect(SampleGroupRows.rowCount == 69)
     }
 
     @Test func clearLaneZeroesOneLaneOfEveryRowAndNothingElse() {

@@ -205,3 +205,25 @@ private func powerSpectrum(_ x: [Float]) -> [Double] {
     AudioComparison.fft(&re, &im)
     return (0..<(n / 2)).map { re[$0] * re[$0] + im[$0] * im[$0] }
 }
+
+/// A note at a sample's very start, two octaves up (the 128-tap kernels, reaching 63 frames back), reads
+/// nothing of the sample stored before it in the font, past the 46 silent frames between them: a silent
+/// sample after a loud one plays silence, where the kernel's outer taps would read the loud one's last frames.
+@Test func theSincReadsNothingBeforeItsSamplesStart() throws {
+    var builder = SoundFontBuilder()
+    builder.samples = [.init(name: "loud", frames: [Int16](repeating: 30_000, count: 400), originalPitch: 60),
+                       .init(name: "silent", frames: [Int16](repeating: 0, count: 4_000), originalPitch: 60)]
+    builder.instruments = [.init(name: "silent", zones: [.init(target: 1)])]
+    builder.presets = [.init(name: "silent", zones: [.init(target: 0)])]
+    let font = try SoundFont.load(bytes: builder.bytes())
+    for path in VoiceLoopPath.supported {
+        let synth = Synth(voices: 4, soundFont: font)
+        synth.voiceLoops = path
+        synth.setInterpolation(.sinc)
+        synth.prepare(sampleRate: 48_000, maxFrames: 256)
+        synth.handle(noteOn(84, velocity: 127))
+        let x = render(synth, frames: 512).left
+        let loudest = x.map(abs).max() ?? 1
+        #expect(loudest == 0, "\(path.rawValue): \(loudest)")
+    }
+}

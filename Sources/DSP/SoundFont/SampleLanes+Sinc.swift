@@ -151,10 +151,11 @@ func sincRead(_ lanes: borrowing SampleLanes, _ k: Int, _ classes: SincClasses, 
 /// Where lane `k`'s frame `i` is, from the font's data: past its loop's end continued from the loop's start,
 /// before an unrolled copy's first frame in the font's data itself (the copy holds the font's frames from
 /// there), else in the copy (`offset`); clamped into 0...lastIndex. -1 (silence) at and past the end of a
-/// sample that does not loop.
+/// sample that does not loop, and before the sample's first frame (`startAt`).
 @_noLocks @inline(__always)
 func sincFrame(_ lanes: borrowing SampleLanes, _ k: Int, _ i: Int) -> Int {
     if i >= Int(lanes.stopAt[k]) { return -1 }
+    if i < Int(lanes.startAt[k]) { return -1 }
     var j = i
     let wrap = Int(lanes.wrapAt[k]), length = Int(lanes.loopLength[k])
     if length > 0 { while j >= wrap { j &-= length } }
