@@ -46,8 +46,9 @@ public enum SampleInterpolation: Int, CaseIterable, Sendable, CustomStringConver
 /// Rounded to 2^-14 alone the weights left rounding noise 72 dB below a tone, and 1024 rows of phase left 82 dB
 /// (docs/soundfont.md, "Sinc interpolation").
 ///
-/// The longest kernel reaches 63 frames before a voice's position and 64 after: the silent tail the sample store
-/// keeps after each sample (`SoundFontSampleStore.tailFrames`) covers that much past a sample's end.
+/// The longest kernel reaches 63 frames before a voice's position and 64 after: reads before the sample's first
+/// frame are silence (`sincFrame`, `SampleLanes.startAt`), and the silent tail the sample store keeps after each
+/// sample (`SoundFontSampleStore.tailFrames`) covers that much past a sample's end.
 public struct SincKernels: @unchecked Sendable {
     /// The steps that bound the classes: class c serves steps up to `classSteps[c]`.
     public static let classSteps: [Double] = [1, 1.25, 1.5, 2, 2.5, 3, 4]
