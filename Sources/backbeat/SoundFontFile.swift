@@ -22,7 +22,7 @@ struct SoundArguments: ParsableArguments {
     @Flag(name: .customLong("no-chorus"), help: "Turn the synth's chorus off (on by default; sends by zone or patch and CC93).")
     var noChorus = false
 
-    @Option(name: .customLong("interpolation"), help: ArgumentHelp("How the sample voices (SoundFont, SFZ) read between their samples' frames: cubic (4-point, FluidSynth's default; the default) or sinc (a 32-point windowed sinc, band-limited when a sample is pitched up: cleaner, about 3 times the cubic's cost, less than FluidSynth's 4th order). Config and preset: interpolation. docs/soundfont.md.", valueName: "cubic|sinc"),
+    @Option(name: .customLong("interpolation"), help: ArgumentHelp("How the sample voices (SoundFont, SFZ) read between their samples' frames: cubic (4-point, FluidSynth's default; the default) or sinc (a 32-point windowed sinc, band-limited when a sample is pitched up: cleaner, about 4 times the cubic's cost, less than FluidSynth's 4th order). Config and preset: interpolation. docs/soundfont.md.", valueName: "cubic|sinc"),
             transform: { name in
                 guard let mode = SampleInterpolation(name: name) else {
                     throw ValidationError("--interpolation is '\(name)'; it takes one of \(SampleInterpolation.names)")

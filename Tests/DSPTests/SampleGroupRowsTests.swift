@@ -8,8 +8,8 @@ import Testing
         #expect(MemoryLayout<SampleGroupRows>.offset(of: \.play.offsets) == SampleGroupRows.rowCount * MemoryLayout<Lanes>.size)
         #expect(MemoryLayout<SampleGroupRows>.size == SampleGroupRows.rowCount * 32 + MemoryLayout<SIMD8<Int>>.size)
         // 55 float rows (two envelopes of five, two LFOs of three among them), 2 stages, the LFOs' 2 shapes,
-        // 11 integer rows.
-        #expect(SampleGroupRows.rowCount == 70)
+        // 12 integer rows.
+        #expect(SampleGroupRows.rowCount == 71)
     }
 
     @Test func clearLaneZeroesOneLaneOfEveryRowAndNothingElse() {

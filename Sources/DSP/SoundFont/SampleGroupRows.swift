@@ -73,6 +73,8 @@ struct SamplePlayLanes {
     var unrolledSpan = LaneInts()
     /// The copy a lane's unrolled loop is played from (`unrollLane`), while `unrolledSpan` is not 0.
     var copy = LaneInts()
+    /// Each lane's sample's first frame (`SamplePlayback.first`).
+    var first = LaneInts()
     /// The lanes' `SampleLanes.offset`: the one field not of eight 4-byte lanes, last of all
     /// (`SampleGroupRows.clearLane` relies on it).
     var offsets = SIMD8<Int>()

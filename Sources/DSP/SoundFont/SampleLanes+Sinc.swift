@@ -132,7 +132,7 @@ func sincRead(_ lanes: borrowing SampleLanes, _ k: Int, _ classes: SincClasses, 
     -> (words: Int, weights: Int, blocks: Int, x: Float) {
     guard lanes.alive[k] != 0 else { return (0, 0, 0, 0) }
     let t = classes.taps[k]
-    let row = classes.table[k] &+ 2 &* t &* Int(truncatingIfNeeded: lanes.fraction[k] >> 22) // InterpolationTable.row
+    let row = classes.table[k] &+ 4 &* t &* SincKernels.row(fraction: lanes.fraction[k]) // two 16-bit parts a tap
     let first = Int(lanes.position[k]) &- (t >> 1) &+ 1
     if sample.lowBytes != nil { return (0, 0, 0, wideSincSum(sample, lanes, k, first: first, taps: t, row: row)) }
     // A sample that does not loop is silent from its end (`stopAt`; Int32.max for one that loops).
@@ -151,10 +151,11 @@ func sincRead(_ lanes: borrowing SampleLanes, _ k: Int, _ classes: SincClasses, 
 /// Where lane `k`'s frame `i` is, from the font's data: past its loop's end continued from the loop's start,
 /// before an unrolled copy's first frame in the font's data itself (the copy holds the font's frames from
 /// there), else in the copy (`offset`); clamped into 0...lastIndex. -1 (silence) at and past the end of a
-/// sample that does not loop.
+/// sample that does not loop, and before the sample's first frame (`startAt`).
 @_noLocks @inline(__always)
 func sincFrame(_ lanes: borrowing SampleLanes, _ k: Int, _ i: Int) -> Int {
     if i >= Int(lanes.stopAt[k]) { return -1 }
+    if i < Int(lanes.startAt[k]) { return -1 }
     var j = i
     let wrap = Int(lanes.wrapAt[k]), length = Int(lanes.loopLength[k])
     if length > 0 { while j >= wrap { j &-= length } }
@@ -163,7 +164,7 @@ func sincFrame(_ lanes: borrowing SampleLanes, _ k: Int, _ i: Int) -> Int {
 }
 
 /// The sinc sum of lane `k` of a font with 24-bit samples (never unrolled), in the cubic's units (2^-30): each
-/// 24-bit frame times its 16-bit weight (2^-14 units), summed exactly in 64 bits, over 2^7.
+/// 24-bit frame times its weight (2^-22 units, `SincKernels.weight`), summed exactly in 64 bits, over 2^15.
 @_noLocks @inline(__always)
 func wideSincSum(_ s: SampleData, _ lanes: borrowing SampleLanes, _ k: Int, first: Int, taps: Int, row: Int) -> Float {
     let low = s.lowBytes.unsafelyUnwrapped
@@ -172,7 +173,7 @@ func wideSincSum(_ s: SampleData, _ lanes: borrowing SampleLanes, _ k: Int, firs
     for j in 0..<taps {
         let i = sincFrame(lanes, k, first &+ j)
         if i < 0 { continue }
-        sum &+= Int64(Int32(s.data[i]) << 8 | Int32(low[i])) &* Int64(weights[j])
+        sum &+= Int64(Int32(s.data[i]) << 8 | Int32(low[i])) &* Int64(SincKernels.weight(weights, j))
     }
-    return Float(sum) * (1.0 / 128)
+    return Float(sum) * (1.0 / 32_768)
 }

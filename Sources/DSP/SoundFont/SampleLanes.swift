@@ -21,9 +21,12 @@ struct SampleLanes {
     var offset = SIMD4<Int>()
     /// Per lane, the last frame its careful reads may take (the data's, or the unrolled copy's).
     var lastIndex = HalfLaneInts()
-    /// Per lane, the first frame its reads take from `offset` (0, or for an unrolled copy the frame before
-    /// the loop, the copy's first): the sinc's longer reads take the frames before it from the font's data.
+    /// Per lane, the first frame its reads take from `offset` (its sample's first, or for an unrolled copy the
+    /// frame before the loop, the copy's first): the sinc's longer reads take the frames before it from the
+    /// font's data, as far back as `startAt`.
     var firstIndex = HalfLaneInts()
+    /// Per lane, its sample's first frame in the font's data: the sinc reads silence before it.
+    var startAt = HalfLaneInts()
     /// 1 while the voice plays, 0 from the sample frame after a non-looping sample's end (and in empty lanes).
     var alive = HalfLanes()
     /// Whether any of the four still sounds: every voice that does is filtered, wide open or not (as

@@ -146,6 +146,9 @@ struct SamplePlayback: BitwiseCopyable {
     var position: Int32 = 0, fraction: UInt32 = 0
     /// Frame indices of the sample's end and its loop.
     var end: Int32 = 0, loopStart: Int32 = 0, loopEnd: Int32 = 0
+    /// Frame index of the sample's first frame (its header's start): the sinc reads silence before it, not the
+    /// frames of the sample before.
+    var first: Int32 = 0
     /// Channel gains at the end of the last control block (what the next block ramps from).
     var lastLeft: Float = 0, lastRight: Float = 0
     /// Frames its copy of a short loop spans (`SampleVoiceSlots.unrolledLoops`), 0 while it plays from the

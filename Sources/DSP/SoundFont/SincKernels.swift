@@ -33,27 +33,33 @@ public enum SampleInterpolation: Int, CaseIterable, Sendable, CustomStringConver
 /// before it is read at the output's rate: what lies above it is removed instead of folded back (aliasing).
 /// Above the last class (4: two octaves up at equal rates) the kernel is the last class's, and aliasing returns.
 ///
-/// The window is Kaiser's with beta 8 (stopband about 80 dB below the passband). Each class has 1024 rows of
-/// phase (the top 10 bits of the voice's fraction, as `InterpolationTable.row`), each row's weights as 16-bit
-/// integers in units of 2^-14 summing to exactly 2^14, so that a row's sum of 16-bit sample words times weights is
-/// an exact integer in 32 bits (a row's weights' magnitudes add up to at most 2.4 x 2^14, so no sum can
-/// overflow), doubled into the units of the cubic's sums (2^-30: 16-bit words times 2^-15): the same on every compilation of the loops
-/// (`sincSums`), and the filter and levels after it are the cubic's. Built once per process, off the real-time
-/// thread; about 1 MB.
+/// The window is Kaiser's with beta 8 (stopband about 80 dB below the passband). Each class has 2048 rows of
+/// phase (the top 11 bits of the voice's fraction, `row(fraction:)`). Each weight is an integer in units of 2^-22
+/// (each row's summing to exactly 2^22) kept in two 16-bit parts: a high part in units of 2^-14 and the rest,
+/// from -128 to 127 in units of 2^-22; a row holds, for each run of sixteen taps, the sixteen high parts and then
+/// the sixteen low ones. A row's sums of 16-bit sample words times each part are exact integers in 32 bits (a
+/// row's high parts' magnitudes add up to at most 2.4 x 2^14, its low parts' to 128 x 128), put together as
+/// high x 2^8 + low in 64 bits and converted to the cubic's units (2^-30: 16-bit words times 2^-15) at the end:
+/// the same on every compilation of the loops (`sincSums`), and the filter and levels after it are the
+/// cubic's. Built once per process, off the real-time thread; about 4 MB.
 ///
-/// The longest kernel reaches 63 frames before a voice's position and 64 after: the silent tail the sample store
-/// keeps after each sample (`SoundFontSampleStore.tailFrames`) covers that much past a sample's end.
+/// Rounded to 2^-14 alone the weights left rounding noise 72 dB below a tone, and 1024 rows of phase left 82 dB
+/// (docs/soundfont.md, "Sinc interpolation").
+///
+/// The longest kernel reaches 63 frames before a voice's position and 64 after: reads before the sample's first
+/// frame are silence (`sincFrame`, `SampleLanes.startAt`), and the silent tail the sample store keeps after each
+/// sample (`SoundFontSampleStore.tailFrames`) covers that much past a sample's end.
 public struct SincKernels: @unchecked Sendable {
     /// The steps that bound the classes: class c serves steps up to `classSteps[c]`.
     public static let classSteps: [Double] = [1, 1.25, 1.5, 2, 2.5, 3, 4]
     static var classCount: Int { @_noLocks get { 7 } }
     /// The most taps of any class (the scratch a careful read fills per lane).
     static var maxTaps: Int { @_noLocks get { 128 } }
-    static var rows: Int { @_noLocks get { 1024 } }
-    /// Per class: its taps, and its table's first weight in `weights`.
+    static var rows: Int { @_noLocks get { 2048 } }
+    /// Per class: its taps, and its table's first 16-bit word in `weights` (a row is `2 taps` words).
     let taps: SIMD8<Int32>
     let starts: SIMD8<Int32>
-    /// Every class's rows one after the other; never freed (one table per process).
+    /// Every class's rows one after the other, each weight's two parts as above; never freed (one table per process).
     let weights: UnsafeMutablePointer<Int16>
 
     /// The process's table, built the first time a synth with a font is made.
@@ -68,7 +74,7 @@ public struct SincKernels: @unchecked Sendable {
         for c in 0..<Self.classCount {
             taps[c] = Int32(Self.taps(ofClass: c))
             starts[c] = Int32(total)
-            total += Self.taps(ofClass: c) * Self.rows
+            total += 2 * Self.taps(ofClass: c) * Self.rows
         }
         self.taps = taps
         self.starts = starts
@@ -90,8 +96,8 @@ public struct SincKernels: @unchecked Sendable {
         return sum
     }
 
-    /// The 1024 rows of a class of `taps` taps for steps up to `step`. Row r is the kernel at fraction
-    /// t = r / 1024: tap j weights the frame i - (taps/2 - 1) + j of a voice at i + t, at the distance
+    /// The rows of a class of `taps` taps for steps up to `step`. Row r is the kernel at fraction
+    /// t = r / rows: tap j weights the frame i - (taps/2 - 1) + j of a voice at i + t, at the distance
     /// x = j - (taps/2 - 1) - t, h(x) = sinc(x / step) / step times Kaiser's window over the kernel's half-width.
     static func fill(_ out: UnsafeMutablePointer<Int16>, taps: Int, step: Double, beta: Double = 8) {
         let half = Double(taps / 2)
@@ -109,13 +115,28 @@ public struct SincKernels: @unchecked Sendable {
                 h[j] = sinc * window
                 sum += h[j]
             }
-            // Each row's gain at 0 Hz exactly 1: the rounded weights' sum made 2^14 at the largest weight.
-            var words = h.map { Int(($0 / sum * 16384).rounded()) }
-            let largest = words.indices.max { abs(words[$0]) < abs(words[$1]) }!
-            words[largest] += 16384 - words.reduce(0, +)
-            for j in 0..<taps { out[r * taps + j] = Int16(clamping: words[j]) }
+            // Each row's gain at 0 Hz exactly 1: the rounded weights' sum made 2^22 at the largest weight.
+            var units = h.map { Int(($0 / sum * 4_194_304).rounded()) }
+            let largest = units.indices.max { abs(units[$0]) < abs(units[$1]) }!
+            units[largest] += 4_194_304 - units.reduce(0, +)
+            let row = out + 2 * taps * r
+            for j in 0..<taps {
+                let high = (units[j] + 128) >> 8 // to the nearest 2^-14; the rest in -128...127
+                row[(j >> 4) << 5 | j & 15] = Int16(high)
+                row[(j >> 4) << 5 | 16 | j & 15] = Int16(units[j] - high << 8)
+            }
         }
     }
+
+    /// Weight `j` of a row (`weights + start + 2 taps r`) in units of 2^-22: its high part times 2^8 plus its low part.
+    @_noLocks @inline(__always)
+    static func weight(_ row: UnsafePointer<Int16>, _ j: Int) -> Int {
+        Int(row[(j &>> 4) &<< 5 | j & 15]) &<< 8 &+ Int(row[(j &>> 4) &<< 5 | 16 | j & 15])
+    }
+
+    /// The row of a voice's fraction (of 2^32): its top 11 bits.
+    @_noLocks @inline(__always)
+    static func row(fraction: UInt32) -> Int { Int(truncatingIfNeeded: fraction >> 21) }
 
     /// The class of a step of `whole` frames and `part` / 2^32.
     @_noLocks @inline(__always)

@@ -280,6 +280,7 @@ extension Synth {
             rows.pointee.play.wrapAt[l] = loops ? loopEnd : .max
             rows.pointee.play.loopLength[l] = loops ? loopEnd - loopStart : 0
             rows.pointee.play.stopAt[l] = loops ? .max : voice.pointee.playback.end
+            rows.pointee.play.first[l] = voice.pointee.playback.first
             let length = loopEnd &- loopStart
             if loops && voice.pointee.playback.unrolledSpan != 0 {
                 _ = unrollLane(rows, l, slot: v, layer: layer, sample: sample, start: loopStart, length: length)
@@ -368,7 +369,8 @@ extension SampleLanes {
         fastLimit = rows.pointee.play.fastLimit.half(h)
         lastIndex = rows.pointee.play.lastIndex.half(h)
         let span = rows.pointee.play.unrolledSpan.half(h)
-        firstIndex = HalfLaneInts()
+        startAt = rows.pointee.play.first.half(h)
+        firstIndex = startAt
         firstIndex.replace(with: wrapAt &- span &- 1, where: span .!= HalfLaneInts())
         offset = rows.pointee.play.offsets.half(h)
         b1 = rows.pointee.block.b1.half(h); b2 = rows.pointee.block.b2.half(h); b3 = rows.pointee.block.b3.half(h)

@@ -124,6 +124,7 @@ extension Synth {
         voice.playback.position = Int32(mode != 0 && start >= loopEnd ? loopStart : start)
         voice.playback.fraction = 0
         voice.playback.end = Int32(end)
+        voice.playback.first = Int32(low)
         voice.playback.loopStart = Int32(loopStart)
         voice.playback.loopEnd = Int32(loopEnd)
     }

@@ -49,23 +49,20 @@ func addIntoSums(_ out: SIMD8<Float>, left: SIMD8<Float>, right: SIMD8<Float>, a
     atRight.storeBytes(of: atRight.loadUnaligned(as: SIMD8<Float>.self) + out * right, as: SIMD8<Float>.self)
 }
 
-/// `count` samples of eight lanes with no checks (DSP's `fastSamples` said how many may go so), added into
-/// the lane sums from `sums` (eight floats per sample, the right sums `toRight` bytes on). Per sample: each
-/// lane's four 16-bit points and its row of four 16-bit weights (`interpolation`), the filter, the levels'
-/// ramp, the sums.
-@_noLocks @inline(never)
-public func playWideSampleRun(_ run: inout WideSampleRun, rows: UnsafeRawPointer, count: Int,
-                              sums: UnsafeMutableRawPointer, toRight: Int) {
+/// `count` samples of a run of sample voices, each sample's eight inputs `input(phase)` from the lanes' phases
+/// before their step, then DSP's `mixSample`, operation for operation: the filter, the levels' ramp, the lane
+/// sums from `sums` (eight floats per sample, the right sums `toRight` bytes on). The run's state is read once
+/// and written back at the end.
+@_noLocks @inline(__always)
+func playSampleLanes(_ run: inout WideSampleRun, count: Int, sums: UnsafeMutableRawPointer, toRight: Int,
+                     _ input: (SIMD8<UInt64>) -> SIMD8<Float>) {
     var phase = run.phase
-    let increment = run.increment, origin = run.origin
+    let increment = run.increment
     var z1 = run.z1, z2 = run.z2, left = run.left, right = run.right
     let b1 = run.b1, b2 = run.b2, b3 = run.b3, stepLeft = run.stepLeft, stepRight = run.stepRight
     eachSample(count, sums) { at in
-        let points = SIMD8<Int64>(truncatingIfNeeded: phase &>> 32) &+ origin
-        let row = SIMD8<Int64>(truncatingIfNeeded: (phase &>> 22) & SIMD8(repeating: 1023)) // InterpolationTable.row
-        let x = interpolation(points: points, rows: rows, row: row)
+        let x = input(phase)
         phase &+= increment
-        // DSP's mixSample, operation for operation.
         let out = svfStep(x, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3)
         left += stepLeft
         right += stepRight
@@ -76,6 +73,20 @@ public func playWideSampleRun(_ run: inout WideSampleRun, rows: UnsafeRawPointer
     run.z2 = z2
     run.left = left
     run.right = right
+}
+
+/// `count` samples of eight lanes with no checks (DSP's `fastSamples` said how many may go so), added into
+/// the lane sums from `sums` (eight floats per sample, the right sums `toRight` bytes on). Per sample: each
+/// lane's four 16-bit points and its row of four 16-bit weights (`interpolation`), then `playSampleLanes`.
+@_noLocks @inline(never)
+public func playWideSampleRun(_ run: inout WideSampleRun, rows: UnsafeRawPointer, count: Int,
+                              sums: UnsafeMutableRawPointer, toRight: Int) {
+    let origin = run.origin
+    playSampleLanes(&run, count: count, sums: sums, toRight: toRight) { phase in
+        let points = SIMD8<Int64>(truncatingIfNeeded: phase &>> 32) &+ origin
+        let row = SIMD8<Int64>(truncatingIfNeeded: (phase &>> 22) & SIMD8(repeating: 1023)) // InterpolationTable.row
+        return interpolation(points: points, rows: rows, row: row)
+    }
 }
 
 /// `count` samples of a `WideWavetableRun` from the table `pairs` (pairs of floats), added into the lane
@@ -137,42 +148,54 @@ public func playWideWavetableRuns(_ first: inout WideWavetableRun, _ second: ino
 }
 
 /// Eight lanes' windowed-sinc sums (DSP's `SampleInterpolation.sinc`, its kernels `SincKernels`): lane l's
-/// `blocks[l]` runs of sixteen 16-bit sample words from the byte address `words[l]`, each run times as many
-/// 16-bit weights from the byte address `weights[l]`, multiplied and added in pairs (`multiplyPairs16`, each
-/// module's own: one instruction with AVX2) and the lane's sums added (`sincRow`). Integer arithmetic, exact in 32 bits (the kernels' weights are bounded for that), so that
-/// every path and any order of the additions gives the same sums; converted to Float and doubled at the end
-/// (16-bit words, weights in units of 2^-14: sums in units of 2^-29, wanted in the cubic's 2^-30). A lane with no runs reads nothing and
-/// sums 0.
+/// `blocks[l]` runs of sixteen 16-bit sample words from the byte address `words[l]`, each run times the sixteen
+/// high and then the sixteen low 16-bit parts of its weights from the byte address `weights[l]` (`sincRow`).
+/// Integer arithmetic, exact (the kernels' weights are bounded for that), so that every path and any order of
+/// the additions gives the same sums; converted to Float once at the end, in the cubic's units (words times
+/// weights in units of 2^-22: 2^-37, wanted in 2^-30). A lane with no runs reads nothing and sums 0.
 @_noLocks @inline(never)
 public func sincSums(words: SIMD8<Int>, weights: SIMD8<Int>, blocks: SIMD8<Int>) -> SIMD8<Float> {
     // Each lane's sum in a scalar, the eight put together at the end: a lane written into a vector on the
     // stack and the vector read back stalls on every lane.
-    @inline(__always) func lane(_ l: Int) -> Int32 {
+    @inline(__always) func lane(_ l: Int) -> Int64 {
         let n = blocks[l]
         guard n > 0 else { return 0 }
         return sincRow(UnsafeRawPointer(bitPattern: words[l]).unsafelyUnwrapped,
                        UnsafeRawPointer(bitPattern: weights[l]).unsafelyUnwrapped, n)
     }
-    let sums = SIMD8<Int32>(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))
-    return SIMD8<Float>(sums) * 2
+    return sincUnits(SIMD8(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7)))
 }
 
-/// `blocks` (at least one) runs of sixteen 16-bit words from `words` times sixteen 16-bit weights from
-/// `weights`, all the products added: exact in 32 bits.
+/// Eight exact sinc sums (units of 2^-37) as the cubic's sums (2^-30): one rounding, the same on every path.
 @_noLocks @inline(__always)
-func sincRow(_ words: UnsafeRawPointer, _ weights: UnsafeRawPointer, _ blocks: Int) -> Int32 {
+func sincUnits(_ sums: SIMD8<Int64>) -> SIMD8<Float> {
+    SIMD8<Float>(sums) * (1.0 / 128)
+}
+
+/// `blocks` (at least one) runs of sixteen 16-bit words from `words` times a row's sixteen high parts and
+/// sixteen low parts of weights from `weights` (`SincKernels`), all the products added: each part's sum exact
+/// in 32 bits, then high x 2^8 + low.
+@_noLocks @inline(__always)
+func sincRow(_ words: UnsafeRawPointer, _ weights: UnsafeRawPointer, _ blocks: Int) -> Int64 {
     var p = words, w = weights, n = blocks
-    var total = SIMD8<Int32>()
+    var high = SIMD8<Int32>(), low = SIMD8<Int32>()
     repeat {
-        total &+= multiplyPairs16(p.loadUnaligned(as: SIMD16<Int16>.self), w.loadUnaligned(as: SIMD16<Int16>.self))
+        let x = p.loadUnaligned(as: SIMD16<Int16>.self)
+        high &+= multiplyPairs16(x, w.loadUnaligned(as: SIMD16<Int16>.self))
+        low &+= multiplyPairs16(x, (w + 32).loadUnaligned(as: SIMD16<Int16>.self))
         p += 32
-        w += 32
+        w += 64
         n &-= 1
     } while n != 0
-    let four = total.lowHalf &+ total.highHalf
-    return (four[0] &+ four[1]) &+ (four[2] &+ four[3])
+    return Int64(laneTotal(high)) &<< 8 &+ Int64(laneTotal(low))
 }
 
+/// The eight lanes of `x` added, in a fixed order.
+@_noLocks @inline(__always)
+func laneTotal(_ x: SIMD8<Int32>) -> Int32 {
+    let four = x.lowHalf &+ x.highHalf
+    return (four[0] &+ four[1]) &+ (four[2] &+ four[3])
+}
 /// Eight 16-bit words times eight 16-bit weights, the products added in pairs: (a0 b0 + a1 b1, ...). One
 /// instruction on x86-64 (pmaddwd, a C intrinsic: the performance checker cannot see into it).
 @_noLocks @inline(__always)
@@ -193,39 +216,24 @@ func multiplyPairs(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
 /// `count` samples of eight lanes read with the windowed sinc and no checks (DSP's `sincFastSamples` said how
 /// many may go so: every lane's kernel inside what it may read as it is), added into the lane sums from `sums`
 /// as `playWideSampleRun` adds them. Per lane: its kernel's `taps` (0 for a silent lane, which reads nothing)
-/// and the byte address of its class's table `tables`; per sample each lane's row (the top 10 bits of its
-/// fraction) and its frames from `taps / 2 - 1` before its position, summed exactly (`sincSums`' lanes), then
-/// the filter, the levels' ramp and the sums, operation for operation as DSP's `mixSample`.
+/// and the byte address of its class's table `tables`; per sample each lane's row (the top 11 bits of its
+/// fraction, `SincKernels.row`) and its frames from `taps / 2 - 1` before its position, summed exactly
+/// (`sincSums`' lanes), then `playSampleLanes`.
 @_noLocks @inline(never)
 public func playSincRun(_ run: inout WideSampleRun, taps: SIMD8<Int>, tables: SIMD8<Int>, count: Int,
                         sums: UnsafeMutableRawPointer, toRight: Int) {
-    var phase = run.phase
-    let increment = run.increment
     // Each lane's first frame's word index less its position (origin is the word of point i - 1).
     let before = run.origin &+ 1 &- SIMD8<Int64>(truncatingIfNeeded: taps &>> 1) &+ 1
-    var z1 = run.z1, z2 = run.z2, left = run.left, right = run.right
-    let b1 = run.b1, b2 = run.b2, b3 = run.b3, stepLeft = run.stepLeft, stepRight = run.stepRight
-    let rowBytes = taps &* 2
-    eachSample(count, sums) { at in
-        let now = phase
-        @inline(__always) func lane(_ l: Int) -> Int32 {
+    let rowBytes = taps &* 4 // two 16-bit parts a tap
+    playSampleLanes(&run, count: count, sums: sums, toRight: toRight) { now in
+        @inline(__always) func lane(_ l: Int) -> Int64 {
             let n = taps[l] &>> 4
             guard n > 0 else { return 0 }
             let p = now[l]
             let first = Int(truncatingIfNeeded: Int64(truncatingIfNeeded: p &>> 32) &+ before[l])
-            let w = UnsafeRawPointer(bitPattern: tables[l] &+ rowBytes[l] &* Int(truncatingIfNeeded: (p &>> 22) & 1023)).unsafelyUnwrapped
+            let w = UnsafeRawPointer(bitPattern: tables[l] &+ rowBytes[l] &* Int(truncatingIfNeeded: (p &>> 21) & 2047)).unsafelyUnwrapped
             return sincRow(UnsafeRawPointer(bitPattern: first &* 2).unsafelyUnwrapped, w, n)
         }
-        let x = SIMD8<Float>(SIMD8<Int32>(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))) * 2
-        phase &+= increment
-        let out = svfStep(x, z1: &z1, z2: &z2, b1: b1, b2: b2, b3: b3)
-        left += stepLeft
-        right += stepRight
-        addIntoSums(out, left: left, right: right, at: at, toRight: toRight)
+        return sincUnits(SIMD8(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7)))
     }
-    run.phase = phase
-    run.z1 = z1
-    run.z2 = z2
-    run.left = left
-    run.right = right
 }
