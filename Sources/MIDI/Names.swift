@@ -60,5 +60,4 @@ public enum GeneralMIDI {
 
     /// The name of a registered parameter number (RPN), or nil when not defined by MIDI 1.0.
     public static func registeredParameterName(_ parameter: UInt16) -> String? { RegisteredParameter(rawValue: parameter)?.name }
-    }
 }

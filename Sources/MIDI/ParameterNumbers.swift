@@ -161,4 +161,3 @@ public enum RegisteredParameter: UInt16, Sendable {
         }
     }
 }
-}
