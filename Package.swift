@@ -84,8 +84,8 @@ let package = Package(
         .target(name: "OSCall", dependencies: [system]),
         // The voices' loops eight lanes wide (sample voices, kept built-in groups): VoiceLoops holds the lanes'
         // state, the filter steps and the one source of the loops (Shared/), which the three modules after it
-        // compile for any CPU, for AVX2 and for AVX-512 (above).
-        .target(name: "VoiceLoops", exclude: ["Shared"], swiftSettings: optimizedInDebug),
+        // compile for any CPU, for AVX2 and for AVX-512 (above); X86Shared/ the read the last two do alike.
+        .target(name: "VoiceLoops", exclude: ["Shared", "X86Shared"], swiftSettings: optimizedInDebug),
         .target(name: "VoiceLoopsPortable", dependencies: ["VoiceLoops"], swiftSettings: optimizedInDebug),
         .target(name: "VoiceLoopsAVX2", dependencies: ["VoiceLoops", "CVoiceLoops"], swiftSettings: avx2 + optimizedInDebug),
         .target(name: "VoiceLoopsAVX512", dependencies: ["VoiceLoops", "CVoiceLoops"], swiftSettings: avx512 + optimizedInDebug),

@@ -59,16 +59,5 @@ public enum GeneralMIDI {
     public static func controllerName(_ controller: UInt8) -> String? { Controller(rawValue: controller).name }
 
     /// The name of a registered parameter number (RPN), or nil when not defined by MIDI 1.0.
-    public static func registeredParameterName(_ parameter: UInt16) -> String? {
-        switch parameter {
-        case RegisteredParameter.pitchBendSensitivity: "Pitch Bend Sensitivity"
-        case RegisteredParameter.fineTuning: "Channel Fine Tuning"
-        case RegisteredParameter.coarseTuning: "Channel Coarse Tuning"
-        case RegisteredParameter.tuningProgram: "Tuning Program Change"
-        case RegisteredParameter.tuningBank: "Tuning Bank Select"
-        case RegisteredParameter.modulationDepthRange: "Modulation Depth Range"
-        case RegisteredParameter.null: "Null"
-        default: nil
-        }
-    }
+    public static func registeredParameterName(_ parameter: UInt16) -> String? { RegisteredParameter(rawValue: parameter)?.name }
 }

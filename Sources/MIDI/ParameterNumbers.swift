@@ -130,20 +130,34 @@ public struct ParameterNumberDecoder: Sendable {
     }
 }
 
-/// The registered parameter numbers of MIDI 1.0 (CC 101/100), as ``ParameterChange/parameter`` holds them.
-public enum RegisteredParameter {
+/// The registered parameter numbers of MIDI 1.0 (CC 101/100) and their names; ``ParameterChange/parameter``
+/// holds the number (`rawValue`).
+public enum RegisteredParameter: UInt16, Sendable {
     /// RPN 0: pitch bend sensitivity, semitones (data entry MSB) and cents (LSB).
-    @inlinable public static var pitchBendSensitivity: UInt16 { @_noLocks get { 0 } }
+    case pitchBendSensitivity = 0
     /// RPN 1: channel fine tuning.
-    @inlinable public static var fineTuning: UInt16 { @_noLocks get { 1 } }
+    case fineTuning = 1
     /// RPN 2: channel coarse tuning.
-    @inlinable public static var coarseTuning: UInt16 { @_noLocks get { 2 } }
+    case coarseTuning = 2
     /// RPN 3: tuning program change.
-    @inlinable public static var tuningProgram: UInt16 { @_noLocks get { 3 } }
+    case tuningProgram = 3
     /// RPN 4: tuning bank select.
-    @inlinable public static var tuningBank: UInt16 { @_noLocks get { 4 } }
+    case tuningBank = 4
     /// RPN 5: modulation depth range.
-    @inlinable public static var modulationDepthRange: UInt16 { @_noLocks get { 5 } }
+    case modulationDepthRange = 5
     /// RPN 127/127: no parameter selected (data entry is ignored).
-    @inlinable public static var null: UInt16 { @_noLocks get { 0x3FFF } }
+    case null = 0x3FFF
+
+    /// The parameter's name in MIDI 1.0: "Pitch Bend Sensitivity".
+    public var name: String {
+        switch self {
+        case .pitchBendSensitivity: "Pitch Bend Sensitivity"
+        case .fineTuning: "Channel Fine Tuning"
+        case .coarseTuning: "Channel Coarse Tuning"
+        case .tuningProgram: "Tuning Program Change"
+        case .tuningBank: "Tuning Bank Select"
+        case .modulationDepthRange: "Modulation Depth Range"
+        case .null: "Null"
+        }
+    }
 }

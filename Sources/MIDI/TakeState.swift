@@ -23,7 +23,7 @@ public struct ChannelState: Sendable, Equatable {
     public var bend: UInt16?
     /// The registered parameter selected (CC 101 << 7 | CC 100); `RegisteredParameter.null`: none. An NRPN
     /// select clears it.
-    var rpn: UInt16 = RegisteredParameter.null
+    var rpn: UInt16 = RegisteredParameter.null.rawValue
     /// True once any message set something on the channel.
     public var isSet: Bool { program != nil || bend != nil || bendSemitones != nil || controllers.contains { $0 != nil } }
 
@@ -42,11 +42,11 @@ public struct ChannelState: Sendable, Equatable {
         case .pitchBend(let m): bend = m.value
         case .controlChange(let m):
             let c = m.named, v = m.value
-            let bendRange = RegisteredParameter.pitchBendSensitivity
+            let bendRange = RegisteredParameter.pitchBendSensitivity.rawValue
             switch c {
             case .rpnMSB: rpn = UInt16(v) << 7 | (rpn & 0x7F)
             case .rpnLSB: rpn = (rpn & 0x3F80) | UInt16(v)
-            case .nrpnLSB, .nrpnMSB: rpn = RegisteredParameter.null  // data entry no longer goes to an RPN
+            case .nrpnLSB, .nrpnMSB: rpn = RegisteredParameter.null.rawValue  // data entry no longer goes to an RPN
             case .dataEntry: if rpn == bendRange { bendSemitones = v; if bendCents > 99 { bendCents = 0 } }
             case .dataEntryLSB: if rpn == bendRange { if bendSemitones == nil { bendSemitones = 2 }; bendCents = v }
             case .dataIncrement, .dataDecrement: break
@@ -55,7 +55,7 @@ public struct ChannelState: Sendable, Equatable {
                 let kept: [Controller] = [.bankSelect, .bankSelectLSB, .volume, .pan, .reverbSend, .chorusSend]
                 for i in controllers.indices where !kept.contains(Controller(UInt8(i))) { controllers[i] = nil }
                 bend = nil
-                rpn = RegisteredParameter.null
+                rpn = RegisteredParameter.null.rawValue
             case let c where !c.isChannelMode: controllers[Int(c.rawValue)] = v
             default: break  // channel mode messages (120...127) are not state
             }

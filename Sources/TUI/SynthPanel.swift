@@ -52,19 +52,12 @@ public enum EffectRow: Int, CaseIterable, Sendable {
     }
 }
 
-/// A GM2 sound controller the synth panel edits when a SoundFont plays (`DSP.SoundControllers`).
+/// A GM2 sound controller the synth panel edits when a SoundFont plays: its raw value is its index in
+/// `DSP.SoundControllers`.
 public enum SoundControllerRow: Int, CaseIterable, Sendable {
     case cutoff, resonance, attack, decay, release
 
-    public var controller: Int {
-        switch self {
-        case .cutoff: Int(Controller.brightness.rawValue)
-        case .resonance: Int(Controller.timbre.rawValue)
-        case .attack: Int(Controller.attackTime.rawValue)
-        case .decay: Int(Controller.decayTime.rawValue)
-        case .release: Int(Controller.releaseTime.rawValue)
-        }
-    }
+    public var controller: Int { Int(SoundControllers.entry(rawValue).controller.rawValue) }
 
     public var name: String {
         switch self {
@@ -78,13 +71,11 @@ public enum SoundControllerRow: Int, CaseIterable, Sendable {
 
     /// What `value` does to the font's own setting: "+0.0 oct", "+4.1 dB", "x2.00".
     public func effect(_ value: UInt8) -> String {
-        let x = (Float(value) - 64) / 64
+        let offset = SoundControllers.offset(value) * SoundControllers.entry(rawValue).amount
         switch self {
-        case .cutoff: return String(format: "%+.1f oct", x * SoundControllers.brightnessCents / 1200)
-        case .resonance: return String(format: "%+.1f dB", x * SoundControllers.resonanceCentibels / 10)
-        case .attack: return String(format: "x%.2f", pow(2, x * SoundControllers.attackTimecents / 1200))
-        case .decay: return String(format: "x%.2f", pow(2, x * SoundControllers.decayTimecents / 1200))
-        case .release: return String(format: "x%.2f", pow(2, x * SoundControllers.releaseTimecents / 1200))
+        case .cutoff: return String(format: "%+.1f oct", offset / 1200)
+        case .resonance: return String(format: "%+.1f dB", offset / 10)
+        case .attack, .decay, .release: return String(format: "x%.2f", pow(2, offset / 1200))
         }
     }
 }

@@ -11,22 +11,14 @@ extension Workstation {
 
     /// The status line is a one-line editor while a place is asked for: digits, `:` and `.`.
     func handleSeekPrompt(_ key: Key) {
-        guard var text = seekPrompt else { return }
-        switch key {
-        case .char(let c):
-            if (c.isASCII && c.isNumber) || c == ":" || c == ".", text.count < 12 { text.append(c) }
-            seekPrompt = text
-        case .backspace:
-            if !text.isEmpty { text.removeLast() }
-            seekPrompt = text
-        case .escape:
-            seekPrompt = nil
-            say("no jump")
-        case .enter:
-            seekPrompt = nil
-            say(seek(to: text))
-        case .function(10): quitRequested = true
-        default: break
+        guard let text = seekPrompt else { return }
+        switch PromptKey.apply(key, to: text, accepts: { text, c in
+            ((c.isASCII && c.isNumber) || c == ":" || c == ".") && text.count < 12
+        }) {
+        case .editing(let edited): seekPrompt = edited
+        case .cancelled: seekPrompt = nil; say("no jump")
+        case .entered(let place): seekPrompt = nil; say(seek(to: place))
+        case .quit: quitRequested = true
         }
     }
 

@@ -56,22 +56,14 @@ extension Workstation {
 
     /// The status line is a one-line editor while a preset name is asked for.
     func handlePrompt(_ key: Key) {
-        guard var text = presetPrompt else { return }
-        switch key {
-        case .char(let c):
-            if c.unicodeScalars.allSatisfy(TerminalText.isPrintable), text.utf8.count < 100 { text.append(c) }
-            presetPrompt = text
-        case .backspace:
-            if !text.isEmpty { text.removeLast() }
-            presetPrompt = text
-        case .escape:
-            presetPrompt = nil
-            say("preset not saved")
-        case .enter:
-            presetPrompt = nil
-            savePreset(as: text.isEmpty ? presetName ?? presets.nextFreeName() : text)
-        case .function(10): quitRequested = true
-        default: break
+        guard let text = presetPrompt else { return }
+        switch PromptKey.apply(key, to: text, accepts: { text, c in
+            c.unicodeScalars.allSatisfy(TerminalText.isPrintable) && text.utf8.count < 100
+        }) {
+        case .editing(let edited): presetPrompt = edited
+        case .cancelled: presetPrompt = nil; say("preset not saved")
+        case .entered(let name): presetPrompt = nil; savePreset(as: name.isEmpty ? presetName ?? presets.nextFreeName() : name)
+        case .quit: quitRequested = true
         }
     }
 

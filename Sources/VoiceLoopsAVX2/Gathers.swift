@@ -4,16 +4,6 @@ import VoiceLoops
 
 #if arch(x86_64)
 import CVoiceLoops
-import _Builtin_intrinsics.intel
-
-/// Sixteen 16-bit words times sixteen weights added in pairs: one vpmaddwd (a C intrinsic, one instruction).
-@_noLocks @inline(__always)
-func multiplyPairs16(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD8<Int32> {
-    _unsafePerformance {
-        unsafeBitCast(_mm256_madd_epi16(unsafeBitCast(a, to: __m256i.self), unsafeBitCast(b, to: __m256i.self)),
-                      to: SIMD8<Int32>.self)
-    }
-}
 
 /// Eight lanes' interpolated values: points and table rows multiplied and added in pairs (vpmaddwd), the
 /// pairs added and the eight sums packed into one register (`backbeat_avx2_interpolation`).

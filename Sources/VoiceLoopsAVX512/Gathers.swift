@@ -18,15 +18,6 @@ func interpolation(points: SIMD8<Int64>, rows: UnsafeRawPointer, row: SIMD8<Int6
     }
 }
 
-/// Sixteen 16-bit words times sixteen weights added in pairs: one vpmaddwd (a C intrinsic, one instruction).
-@_noLocks @inline(__always)
-func multiplyPairs16(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD8<Int32> {
-    _unsafePerformance {
-        unsafeBitCast(_mm256_madd_epi16(unsafeBitCast(a, to: __m256i.self), unsafeBitCast(b, to: __m256i.self)),
-                      to: SIMD8<Int32>.self)
-    }
-}
-
 /// Eight lanes' wavetable pairs in one gather, split into values and deltas.
 @_noLocks @inline(__always)
 func tablePairs(_ pairs: UnsafeRawPointer, _ index: SIMD8<UInt32>) -> (values: SIMD8<Float>, deltas: SIMD8<Float>) {

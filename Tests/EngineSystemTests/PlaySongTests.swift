@@ -56,11 +56,17 @@ enum PlaySongFile {
 
 extension JACK {
 @Suite struct PlaySongTests {
-    /// `backbeat SONG` in a tmux session of 100x30 on a server of its own, showing its first full screen.
-    static func workstation(playing song: String) throws -> TmuxSession {
-        let term = try TmuxSession(width: 100, height: 30)
-        try term.launch("'\(backbeatExecutable())' '\(song)' --server \(uniqueName("bbplay")) --no-autoconnect")
-        return term
+    /// `backbeat song.mid` (`PlaySongFile`, written to a temporary folder named from `prefix`) with `options`, in
+    /// a tmux session of `width` x `height` on a server of its own, handed to `body`; then the program quits,
+    /// expecting success, and the folder goes.
+    static func withWorkstation(_ prefix: String, width: Int = 100, height: Int = 30, options: String = "",
+                                _ body: (TmuxSession) throws -> Void) throws {
+        let (folder, song) = try PlaySongFile.written(prefix)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let term = try TmuxSession(width: width, height: height)
+        try term.launch("'\(backbeatExecutable())' '\(song)'\(options) --server \(uniqueName("bbplay")) --no-autoconnect")
+        try body(term)
+        try term.quitExpectingSuccess()
     }
 
     /// `backbeat play --headless` against a private server; its exit status and output.
@@ -196,46 +202,42 @@ extension JACK {
     /// `play`, its place on the status line, until it ends.
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func theWorkstationPlaysTheSongAndShowsWhereItIs() throws {
-        let (folder, song) = try PlaySongFile.written("backbeat-play-tui")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let term = try Self.workstation(playing: song)
-        _ = try term.waitFor("play song.mid 0:")
-        _ = try term.waitFor("ch 2  On     E2 (40)")
-        _ = try term.waitFor("/0:08 ended")
-        try term.quitExpectingSuccess()
+        try Self.withWorkstation("backbeat-play-tui") { term in
+            _ = try term.waitFor("play song.mid 0:")
+            _ = try term.waitFor("ch 2  On     E2 (40)")
+            _ = try term.waitFor("/0:08 ended")
+        }
     }
 
     /// The transport keys: `K` pauses (the place holds) and resumes, `}` goes a bar on, `E` and `X` change the
     /// tempo and transposition, `)` past the last file ends the queue.
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func transportKeysPauseSeekAndSkip() throws {
-        let (folder, song) = try PlaySongFile.written("backbeat-play-keys")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let term = try Self.workstation(playing: song)
-        _ = try term.waitFor("play song.mid 0:01/0:08")
-        try term.keys("K")
-        let paused = try term.waitFor("/0:08 paused")
-        let place = paused.components(separatedBy: "play song.mid ").last?.prefix(4) ?? ""
-        // Paused, the place holds (the status line is redrawn each second).
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(try term.screen().contains("play song.mid \(place)/0:08 paused"))
-        // Resumed, the status line follows the place again (the key's own message is replaced at once).
-        try term.keys("K")
-        _ = try term.waitFor("the place moving on") { !$0.contains("paused") }
-        // A bar on from bar 1 or 2 (120 BPM, 2 s a bar): past 0:03.
-        try term.keys("}")
-        _ = try term.waitFor("a place past 0:03") { screen in
-            guard let text = screen.components(separatedBy: "play song.mid 0:").last, let seconds = Int(text.prefix(2)) else { return false }
-            return seconds >= 3
+        try Self.withWorkstation("backbeat-play-keys") { term in
+            _ = try term.waitFor("play song.mid 0:01/0:08")
+            try term.keys("K")
+            let paused = try term.waitFor("/0:08 paused")
+            let place = paused.components(separatedBy: "play song.mid ").last?.prefix(4) ?? ""
+            // Paused, the place holds (the status line is redrawn each second).
+            Thread.sleep(forTimeInterval: 1.5)
+            #expect(try term.screen().contains("play song.mid \(place)/0:08 paused"))
+            // Resumed, the status line follows the place again (the key's own message is replaced at once).
+            try term.keys("K")
+            _ = try term.waitFor("the place moving on") { !$0.contains("paused") }
+            // A bar on from bar 1 or 2 (120 BPM, 2 s a bar): past 0:03.
+            try term.keys("}")
+            _ = try term.waitFor("a place past 0:03") { screen in
+                guard let text = screen.components(separatedBy: "play song.mid 0:").last, let seconds = Int(text.prefix(2)) else { return false }
+                return seconds >= 3
+            }
+            // Tempo and transposition: the status line says them.
+            try term.keys("E")
+            try term.keys("E")
+            try term.keys("X")
+            _ = try term.waitFor("/0:08 120% +1 st")
+            try term.keys(")")
+            _ = try term.waitFor("/0:08 120% +1 st ended")
         }
-        // Tempo and transposition: the status line says them.
-        try term.keys("E")
-        try term.keys("E")
-        try term.keys("X")
-        _ = try term.waitFor("/0:08 120% +1 st")
-        try term.keys(")")
-        _ = try term.waitFor("/0:08 120% +1 st ended")
-        try term.quitExpectingSuccess()
     }
 
     /// The whole seconds (0...59) after `prefix` on the screen's status line (its last line).
@@ -248,63 +250,58 @@ extension JACK {
     /// set an A/B loop, which holds the place between A and B until it is cleared.
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func typedJumpAndABLoop() throws {
-        let (folder, song) = try PlaySongFile.written("backbeat-play-jump")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let term = try Self.workstation(playing: song)
-        _ = try term.waitFor("play song.mid 0:01/0:08")
-        try term.keys("K")
-        _ = try term.waitFor("/0:08 paused")
-        try term.keys("J")
-        try term.type("9", thenWaitFor: "jump to bar or M:SS: 9_")
-        try term.keys("Enter")
-        _ = try term.waitFor("bar 9 is past the end of song.mid, which is 4 bars, 0:08 long")
-        // Bar 3 starts at 4.33 s (120 BPM for 3 s, then 90 BPM): the jump resumes play there.
-        try term.keys("J")
-        try term.type("3")
-        try term.keys("Enter")
-        _ = try term.waitFor("/0:08 bar 3")
-        try term.keys("J")
-        try term.type("0:02")
-        try term.keys("Enter")
-        _ = try term.waitFor("/0:08 bar 2")
-        // A where the song is, B a second or more later: the status line shows the loop.
-        try term.keys("V")
-        let withA = try term.waitFor("A set") { Self.statusSeconds($0, after: " A 0:") != nil }
-        let a = try #require(Self.statusSeconds(withA, after: " A 0:"))
-        _ = try term.waitFor("a second past A") { (Self.statusSeconds($0, after: "play song.mid 0:") ?? 0) >= a + 1 }
-        try term.keys("N")
-        _ = try term.waitFor("the loop from A") { $0.contains("loop 0:0\(a)-0:0") }
-        // Looping, the song does not reach its end: after 4 s the place is still between A and B.
-        Thread.sleep(forTimeInterval: 4)
-        let looped = try term.screen()
-        #expect(looped.contains("loop 0:0\(a)-0:0") && !looped.contains("ended"), "\(looped)")
-        try term.keys("C")
-        _ = try term.waitFor("/0:08 ended")
-        try term.quitExpectingSuccess()
+        try Self.withWorkstation("backbeat-play-jump") { term in
+            _ = try term.waitFor("play song.mid 0:01/0:08")
+            try term.keys("K")
+            _ = try term.waitFor("/0:08 paused")
+            try term.keys("J")
+            try term.type("9", thenWaitFor: "jump to bar or M:SS: 9_")
+            try term.keys("Enter")
+            _ = try term.waitFor("bar 9 is past the end of song.mid, which is 4 bars, 0:08 long")
+            // Bar 3 starts at 4.33 s (120 BPM for 3 s, then 90 BPM): the jump resumes play there.
+            try term.keys("J")
+            try term.type("3")
+            try term.keys("Enter")
+            _ = try term.waitFor("/0:08 bar 3")
+            try term.keys("J")
+            try term.type("0:02")
+            try term.keys("Enter")
+            _ = try term.waitFor("/0:08 bar 2")
+            // A where the song is, B a second or more later: the status line shows the loop.
+            try term.keys("V")
+            let withA = try term.waitFor("A set") { Self.statusSeconds($0, after: " A 0:") != nil }
+            let a = try #require(Self.statusSeconds(withA, after: " A 0:"))
+            _ = try term.waitFor("a second past A") { (Self.statusSeconds($0, after: "play song.mid 0:") ?? 0) >= a + 1 }
+            try term.keys("N")
+            _ = try term.waitFor("the loop from A") { $0.contains("loop 0:0\(a)-0:0") }
+            // Looping, the song does not reach its end: after 4 s the place is still between A and B.
+            Thread.sleep(forTimeInterval: 4)
+            let looped = try term.screen()
+            #expect(looped.contains("loop 0:0\(a)-0:0") && !looped.contains("ended"), "\(looped)")
+            try term.keys("C")
+            _ = try term.waitFor("/0:08 ended")
+        }
     }
 
     /// `O` shows the channel mixer with the song playing: the programs the song chose, the playing channels'
     /// lights and meters, and `m` muting the selected channel (its flag and the status line say so).
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func theMixerShowsTheSongsChannelsAndMutes() throws {
-        let (folder, song) = try PlaySongFile.written("backbeat-play-mixer")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let term = try TmuxSession(width: 80, height: 24)
-        try term.launch("'\(backbeatExecutable())' '\(song)' --loop --server \(uniqueName("bbmix")) --no-autoconnect")
-        _ = try term.waitFor("play song.mid 0:0")
-        try term.keys("O")
-        _ = try term.waitFor(" Mixer ")
-        // Channel 2's program (33) from the start; channel 1's change to 24 at beat 5.5.
-        _ = try term.waitFor("33 ")
-        _ = try term.waitFor("24 ")
-        // A sounding channel lights its strip's meter.
-        _ = try term.waitFor("a lit meter") { $0.contains("\u{25CF}   \u{2588}") }
-        try term.keys("m")
-        _ = try term.waitFor("channel 1 muted")
-        _ = try term.waitFor("the M flag") { $0.contains("1 \u{00B7} M ") || $0.contains("1 \u{25CF} M ") }
-        try term.keys("O")
-        _ = try term.waitFor("MIDI monitor")
-        try term.quitExpectingSuccess()
+        try Self.withWorkstation("backbeat-play-mixer", width: 80, height: 24, options: " --loop") { term in
+            _ = try term.waitFor("play song.mid 0:0")
+            try term.keys("O")
+            _ = try term.waitFor(" Mixer ")
+            // Channel 2's program (33) from the start; channel 1's change to 24 at beat 5.5.
+            _ = try term.waitFor("33 ")
+            _ = try term.waitFor("24 ")
+            // A sounding channel lights its strip's meter.
+            _ = try term.waitFor("a lit meter") { $0.contains("\u{25CF}   \u{2588}") }
+            try term.keys("m")
+            _ = try term.waitFor("channel 1 muted")
+            _ = try term.waitFor("the M flag") { $0.contains("1 \u{00B7} M ") || $0.contains("1 \u{25CF} M ") }
+            try term.keys("O")
+            _ = try term.waitFor("MIDI monitor")
+        }
     }
 
     /// A .kar file's lyrics in the song panel, line by line in time, with its marker, at 80x24.

@@ -79,6 +79,14 @@ import Testing
 
     static func short(_ status: UInt8, _ d1: UInt8, _ d2: UInt8 = 0) -> ShortMessage { ShortMessage(status: status, data1: d1, data2: d2) }
 
+    /// An edit of the given fields, the rest as `SongEdit()` has them.
+    static func edit(start: SongStart? = nil, tempo: Double = 1, transpose: Int = 0, muted: Set<UInt8> = [],
+                     soloed: Set<UInt8> = []) -> SongEdit {
+        var edit = SongEdit()
+        edit.start = start; edit.tempo = tempo; edit.transpose = transpose; edit.muted = muted; edit.soloed = soloed
+        return edit
+    }
+
     @Test func theStartChasesStateAndLeavesOutEarlierNotes() {
         let song = Song(name: "s", messages: [
             TimedMessage(seconds: 0, message: Self.short(0xC0, 24)),
@@ -88,8 +96,7 @@ import Testing
             TimedMessage(seconds: 2.5, message: Self.short(0xE0, 0, 80)),
             TimedMessage(seconds: 3, message: Self.short(0x90, 62, 100)),
         ], duration: 4)
-        var edit = SongEdit()
-        edit.start = .seconds(2)
+        let edit = Self.edit(start: .seconds(2))
         let edited = edit.apply(to: song, file: nil)
         #expect(edited.messages.map(\.seconds) == [0, 0, 0, 0.5, 1])
         #expect(edited.messages.map(\.message.status) == [0xC0, 0xB0, 0xF0, 0xE0, 0x90])
@@ -103,20 +110,13 @@ import Testing
             TimedMessage(seconds: 2, message: Self.short(0x91, 127, 100)),
             TimedMessage(seconds: 2, message: Self.short(0xB1, 7, 100)),
         ], duration: 3)
-        var edit = SongEdit()
-        edit.tempo = 2
-        edit.transpose = 5
-        let faster = edit.apply(to: song, file: nil)
+        let faster = Self.edit(tempo: 2, transpose: 5).apply(to: song, file: nil)
         // Drums stay; a note moved past 127 is left out; controllers stay.
         #expect(faster.messages.map(\.seconds) == [0.5, 0.5, 1])
         #expect(faster.messages.map(\.message.data1) == [65, 36, 7])
         #expect(faster.duration == 1.5)
-        var muted = SongEdit()
-        muted.muted = [0]
-        #expect(muted.apply(to: song, file: nil).messages.map(\.message.status) == [0x99, 0x91, 0xB1])
-        var solo = SongEdit()
-        solo.soloed = [9]
-        #expect(solo.apply(to: song, file: nil).messages.map(\.message.status) == [0x99, 0xB1])
+        #expect(Self.edit(muted: [0]).apply(to: song, file: nil).messages.map(\.message.status) == [0x99, 0x91, 0xB1])
+        #expect(Self.edit(soloed: [9]).apply(to: song, file: nil).messages.map(\.message.status) == [0x99, 0xB1])
     }
 
     @Test func transposeSparesEveryDrumPartAtItsTime() {
@@ -134,9 +134,7 @@ import Testing
             TimedMessage(seconds: 2, message: Self.short(0x94, 60, 100)),
             TimedMessage(seconds: 2, message: Self.short(0x99, 36, 100)),
         ], duration: 3)
-        var edit = SongEdit()
-        edit.transpose = 2
-        let notes = edit.apply(to: song, file: nil).messages.filter { $0.message.kind == .noteOn }.map(\.message.data1)
+        let notes = Self.edit(transpose: 2).apply(to: song, file: nil).messages.filter { $0.message.kind == .noteOn }.map(\.message.data1)
         #expect(notes == [62, 36, 38, 62, 62, 62, 36])
     }
 
@@ -146,8 +144,7 @@ import Testing
         let song = Song(name: "two.mid", file: file)
         #expect(song.lengthText == "2 bars, 0:04")
         func refusal(_ start: SongStart) -> String? {
-            var edit = SongEdit()
-            edit.start = start
+            let edit = Self.edit(start: start)
             return edit.startRefusal(for: song, file: file)
         }
         #expect(refusal(.bar(2)) == nil)
@@ -171,8 +168,7 @@ import Testing
         let whole = Song(name: "s", file: file)
         let full = OfflineRenderer.render(whole.messages, sampleRate: rate, periodFrames: 256, padding: 0).left
         for bar in 3...4 {
-            var edit = SongEdit()
-            edit.start = .bar(bar)
+            let edit = Self.edit(start: .bar(bar))
             let from = try #require(file.seconds(atBar: bar))
             let part = OfflineRenderer.render(edit.apply(to: whole, file: file).messages, sampleRate: rate, periodFrames: 256, padding: 0).left
             let offset = Int((from * rate).rounded())

@@ -4,6 +4,7 @@
 import DSP
 import Foundation
 import MIDI
+import TestSupport
 import Testing
 
 @Suite struct SongPlayerTests {
@@ -56,17 +57,9 @@ import Testing
             if !bytes.isEmpty { _ = bytes.withUnsafeBufferPointer { context.playerSysexRing.push(contentsOf: $0) } }
             #expect(context.playerRing.push(schedule.playerEvent(i, start: start, toSynth: true)))
         }
-        var left = [Float](repeating: 0, count: frames), right = left
-        var done = 0
-        while done < frames {
-            let n = min(period, frames - done)
-            left.withUnsafeMutableBufferPointer { l in
-                right.withUnsafeMutableBufferPointer { r in
-                    context.process(frames: n, left: l.baseAddress! + done, right: r.baseAddress! + done, periodStart: base &+ UInt32(done))
-                }
-            }
-            done += n
-        }
+        let left = renderInPeriods(frames: frames, period: period) { done, n, l, r in
+            context.process(frames: n, left: l, right: r, periodStart: base &+ UInt32(done))
+        }.left
         return (left, context.counters.playerLate.load(ordering: .relaxed))
     }
 

@@ -5,6 +5,7 @@
 import DSP
 import Foundation
 import MIDI
+import TestSupport
 import Testing
 
 @Suite struct SysexPathTests {
@@ -45,31 +46,20 @@ import Testing
         synth.prepare(sampleRate: rate, maxFrames: period)
         let context = RealtimeContext(synth: synth)
         context.maxFrames = period
-        var left = [Float](repeating: 0, count: frames), right = left
-        var start = 0
-        while start < frames {
-            let n = min(period, frames - start)
-            left.withUnsafeMutableBufferPointer { l in
-                right.withUnsafeMutableBufferPointer { r in
-                    let p = context.beginPeriod(periodStart: UInt32(start))
-                    var output = PeriodRenderer(left: l.baseAddress! + start, right: r.baseAddress! + start, frames: n,
-                                                chunk: period)
-                    for event in events where event.frame >= start && event.frame < start + n {
-                        context.render(&output, upTo: event.frame - start, p)
-                        var bytes = event.bytes
-                        bytes.withUnsafeMutableBufferPointer {
-                            context.receive(bytes: $0.baseAddress!, size: $0.count, frameTime: UInt32(event.frame),
-                                            midiOpen: p.midiOpen)
-                        }
-                    }
-                    context.finishPeriod(p, &output)
+        return renderInPeriods(frames: frames, period: period) { start, n, l, r in
+            let p = context.beginPeriod(periodStart: UInt32(start))
+            var output = PeriodRenderer(left: l, right: r, frames: n, chunk: period)
+            for event in events where event.frame >= start && event.frame < start + n {
+                context.render(&output, upTo: event.frame - start, p)
+                var bytes = event.bytes
+                bytes.withUnsafeMutableBufferPointer {
+                    context.receive(bytes: $0.baseAddress!, size: $0.count, frameTime: UInt32(event.frame), midiOpen: p.midiOpen)
                 }
             }
+            context.finishPeriod(p, &output)
             while context.uiRing.pop() != nil {}
             while context.sysexRing.pop() != nil {}
-            start += n
-        }
-        return left
+        }.left
     }
 
     /// Renders `events` live (`renderLive`) and offline (`OfflineRenderer`, 256-frame periods, no padding, at

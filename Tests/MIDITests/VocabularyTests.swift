@@ -102,8 +102,9 @@ import MIDI
     }
 
     @Test func registeredParameterNames() {
-        #expect(GeneralMIDI.registeredParameterName(RegisteredParameter.pitchBendSensitivity) == "Pitch Bend Sensitivity")
-        #expect(GeneralMIDI.registeredParameterName(RegisteredParameter.null) == "Null")
-        #expect(RegisteredParameter.null == 127 << 7 | 127)
+        #expect(GeneralMIDI.registeredParameterName(RegisteredParameter.pitchBendSensitivity.rawValue) == "Pitch Bend Sensitivity")
+        #expect(GeneralMIDI.registeredParameterName(RegisteredParameter.null.rawValue) == "Null")
+        #expect(RegisteredParameter.null.rawValue == 127 << 7 | 127)
+        #expect(GeneralMIDI.registeredParameterName(6) == nil)
     }
 }

@@ -19,16 +19,25 @@ var attenuationGeneratorScale: Float { @_noLocks get { 0.4 } }
 /// the amounts are Backbeat's, in the generators' units. The filter follows at once, also for sounding notes;
 /// the envelope times apply to the notes started after the change.
 public enum SoundControllers {
-    // The controllers are MIDI's `Controller.brightness`, `.timbre`, `.attackTime`, `.decayTime` and `.releaseTime`.
-    /// CC74 0 lowers the cutoff by 5 octaves (6000 cents).
-    @inlinable public static var brightnessCents: Float { @_noLocks get { 6000 } }
-    /// CC71 127 raises the filter's resonance peak by 21.7 dB (220 cB at full scale).
-    @inlinable public static var resonanceCentibels: Float { @_noLocks get { 220 } }
-    /// CC73 127 makes the attack 63 times longer, 0 64 times shorter (7200 timecents: 6 octaves of time).
-    @inlinable public static var attackTimecents: Float { @_noLocks get { 7200 } }
-    /// CC75 and CC72: 16 times shorter to about 16 times longer (4800 timecents).
-    @inlinable public static var decayTimecents: Float { @_noLocks get { 4800 } }
-    @inlinable public static var releaseTimecents: Float { @_noLocks get { 4800 } }
+    /// How many there are: brightness, resonance (timbre), attack, decay and release, in the order of
+    /// `entry(_:)` and of their bits (1, 2, 4, 8, 16) in `bit(source:destination:)`.
+    public static var count: Int { @_noLocks get { 5 } }
+
+    /// The `index`th (0..<count) sound controller: MIDI's controller, the generator it offsets and its amount in
+    /// that generator's units. CC74 0 lowers the cutoff by 5 octaves (6000 cents); CC71 127 raises the filter's
+    /// resonance peak by 21.7 dB (220 cB at full scale); CC73 127 makes the attack 63 times longer, 0 64 times
+    /// shorter (7200 timecents: 6 octaves of time); CC75 and CC72 make the decay and the release 16 times
+    /// shorter to about 16 times longer (4800 timecents).
+    @inlinable @_noLocks
+    public static func entry(_ index: Int) -> (controller: Controller, generator: Int, amount: Float) {
+        switch index {
+        case 0: (.brightness, SoundFontGenerator.initialFilterFc, 6000)
+        case 1: (.timbre, SoundFontGenerator.initialFilterQ, 220)
+        case 2: (.attackTime, SoundFontGenerator.attackVolEnv, 7200)
+        case 3: (.decayTime, SoundFontGenerator.decayVolEnv, 4800)
+        default: (.releaseTime, SoundFontGenerator.releaseVolEnv, 4800)
+        }
+    }
 
     /// A controller value as a centred offset: -1 at 0, 0 at 64, 63/64 at 127.
     @_noLocks @inline(__always)
@@ -39,12 +48,13 @@ public enum SoundControllers {
     @_noLocks
     static func bit(source: UInt16, destination: Int) -> UInt8 {
         guard source & ModulatorSource.controllerFlag != 0 else { return 0 }
-        let controller = Int(source & ModulatorSource.indexMask)
-        if controller == Int(Controller.brightness.rawValue) && destination == SoundFontGenerator.initialFilterFc { return 1 }
-        if controller == Int(Controller.timbre.rawValue) && destination == SoundFontGenerator.initialFilterQ { return 2 }
-        if controller == Int(Controller.attackTime.rawValue) && destination == SoundFontGenerator.attackVolEnv { return 4 }
-        if controller == Int(Controller.decayTime.rawValue) && destination == SoundFontGenerator.decayVolEnv { return 8 }
-        if controller == Int(Controller.releaseTime.rawValue) && destination == SoundFontGenerator.releaseVolEnv { return 16 }
+        let controller = UInt8(source & ModulatorSource.indexMask)
+        for i in 0..<count {
+            let sound = entry(i)
+            if sound.controller.rawValue == controller {
+                if sound.generator == destination { return 1 << UInt8(i) }
+            }
+        }
         return 0
     }
 }
@@ -87,20 +97,9 @@ extension Synth {
     @_noLocks
     func addSoundControllers(to values: inout GeneratorValues, channel ch: Int, except own: UInt8) {
         let cc = controls.midi.controllers + ch * 128
-        if own & 1 == 0 {
-            values[SoundFontGenerator.initialFilterFc] += SoundControllers.brightnessCents * SoundControllers.offset(cc[Int(Controller.brightness.rawValue)])
-        }
-        if own & 2 == 0 {
-            values[SoundFontGenerator.initialFilterQ] += SoundControllers.resonanceCentibels * SoundControllers.offset(cc[Int(Controller.timbre.rawValue)])
-        }
-        if own & 4 == 0 {
-            values[SoundFontGenerator.attackVolEnv] += SoundControllers.attackTimecents * SoundControllers.offset(cc[Int(Controller.attackTime.rawValue)])
-        }
-        if own & 8 == 0 {
-            values[SoundFontGenerator.decayVolEnv] += SoundControllers.decayTimecents * SoundControllers.offset(cc[Int(Controller.decayTime.rawValue)])
-        }
-        if own & 16 == 0 {
-            values[SoundFontGenerator.releaseVolEnv] += SoundControllers.releaseTimecents * SoundControllers.offset(cc[Int(Controller.releaseTime.rawValue)])
+        for i in 0..<SoundControllers.count where own & (1 << UInt8(i)) == 0 {
+            let sound = SoundControllers.entry(i)
+            values[sound.generator] += sound.amount * SoundControllers.offset(cc[Int(sound.controller.rawValue)])
         }
     }
 

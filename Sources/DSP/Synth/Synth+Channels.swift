@@ -158,7 +158,7 @@ extension Synth {
         let bit: UInt16 = 1 << UInt16(ch)
         // Plain comparisons: a `case` pattern on a value goes through the generic `~=`.
         let p = change.parameter
-        if p == RegisteredParameter.pitchBendSensitivity {
+        if p == RegisteredParameter.pitchBendSensitivity.rawValue {
             let range = controls.channels[ch].pitch.bendRange
             if case .dataEntryMSB = change.source {
                 controls.channels[ch].pitch.bendRange = msb + (range - Float(Int(range)))
@@ -166,17 +166,17 @@ extension Synth {
                 controls.channels[ch].pitch.bendRange = Float(Int(range)) + Float(min(lsb, 99)) / 100
             }
             updateBend(ch)
-        } else if p == RegisteredParameter.fineTuning {
+        } else if p == RegisteredParameter.fineTuning.rawValue {
             controls.channels[ch].pitch.fineTuning = UniversalSystemExclusive.cents(fourteenBit: change.value)
             updateTuning(channels: bit)
-        } else if p == RegisteredParameter.coarseTuning {
+        } else if p == RegisteredParameter.coarseTuning.rawValue {
             controls.channels[ch].pitch.coarseTuning = msb - 64
             updateTuning(channels: bit)
-        } else if p == RegisteredParameter.tuningProgram {
+        } else if p == RegisteredParameter.tuningProgram.rawValue {
             controls.channels[ch].pitch.tuningProgram = Int32(change.value >> 7)
-        } else if p == RegisteredParameter.tuningBank {
+        } else if p == RegisteredParameter.tuningBank.rawValue {
             controls.channels[ch].pitch.tuningBank = Int32(change.value >> 7)
-        } else if p == RegisteredParameter.modulationDepthRange {
+        } else if p == RegisteredParameter.modulationDepthRange.rawValue {
             controls.channels[ch].vibrato.depthRange = msb + Float(lsb) / 128
             controls.channels[ch].vibrato.gm2 = true
             updateModulation(ch)

@@ -1,0 +1,1 @@
+../VoiceLoops/X86Shared/MultiplyPairs.swift
