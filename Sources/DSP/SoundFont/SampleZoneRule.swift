@@ -63,6 +63,9 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     public var key = SampleZoneFade(), velocity = SampleZoneFade()
     public var keytrackDecibels: Float = 0
     public var keycenter: UInt8 = 60
+    /// A crossfade over one controller's value at the note-on (SFZ's `xfin_loccN`...): its CC (0 to 127), -1 none.
+    public var controller: Int16 = -1
+    public var controllerFade = SampleZoneFade()
 
     public init() {}
 }
