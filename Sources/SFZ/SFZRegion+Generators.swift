@@ -7,8 +7,8 @@ import Glibc
 
 extension SFZRegion {
     /// The region's note-on conditions beyond its key and velocity ranges (round robin, random range, key
-    /// switches, one CC range, trigger) and the level its note gives it (crossfades, key tracking), or nil
-    /// when it cannot play: no key, `end=0` or below, or what is not built yet (`sw_previous`).
+    /// switches, the previous note, one CC range, trigger) and the level its note gives it (crossfades, key
+    /// tracking), or nil when it cannot play: no key, or `end=0` or below.
     func noteRule(notes: inout SFZNotes) -> SampleZoneRule? {
         if keys.low < 0 || keys.high < keys.low || velocities.high < velocities.low { return nil }
         if end.map({ $0 <= 0 }) == true { return nil }
@@ -23,10 +23,7 @@ extension SFZRegion {
             rule.waitsForPedal = trigger == .release
             rule.releaseDecay = Float(rtDecay)
         }
-        if switchPrevious != nil {
-            notes.add("sw_previous regions (not played yet)")
-            return nil
-        }
+        if let switchPrevious { rule.previousKey = Int8(clamping: switchPrevious) }
         if let switchDown { rule.switchDown = Int8(clamping: switchDown) }
         if let switchUp { rule.switchUp = Int8(clamping: switchUp) }
         rule.level = noteLevel(notes: &notes)

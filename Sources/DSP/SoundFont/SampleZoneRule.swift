@@ -36,6 +36,9 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     /// -1: no such condition.
     public var switchDown: Int8 = -1
     public var switchUp: Int8 = -1
+    /// The zone plays when the channel's note-on before this one was on key `previousKey` (`sw_previous`);
+    /// -1: no such condition.
+    public var previousKey: Int8 = -1
     /// The level the note's key and velocity give it (SFZ crossfades and key tracking; Synth+SampleZoneLevels.swift).
     public var level = SampleZoneLevel()
 
@@ -80,6 +83,8 @@ struct SampleZoneRuleState: ~Copyable {
     let noteVelocity: FixedArray<UInt8>
     /// Each channel's keys down (note-ons with no note-off yet), for `trigger=first`/`legato`.
     let keysDown: FixedArray<UInt8>
+    /// Each channel's last note-on key (-1 before the first), for `sw_previous`.
+    let lastKey: FixedArray<Int8>
     /// Each channel and key's note-on velocity when its note-off came while the pedal held its release
     /// zones back (0: none waiting).
     let pedalVelocity: FixedArray<UInt8>
@@ -90,6 +95,7 @@ struct SampleZoneRuleState: ~Copyable {
         sequenceCounters = FixedArray(max(zones, 1), 0 as UInt16)
         chosen = FixedArray(max(zones, 1), 1 as UInt8)
         switchKey = FixedArray(16, -1 as Int8)
+        lastKey = FixedArray(16, -1 as Int8)
         noteVelocity = FixedArray(16 * 128, 0 as UInt8)
         keysDown = FixedArray(16, 0 as UInt8)
         pedalVelocity = FixedArray(16 * 128, 0 as UInt8)
