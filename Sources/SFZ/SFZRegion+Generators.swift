@@ -7,8 +7,8 @@ import Glibc
 
 extension SFZRegion {
     /// The region's note-on conditions beyond its key and velocity ranges (round robin, random range, key
-    /// switches, one CC range, trigger) and the level its note gives it (crossfades, key tracking), or nil
-    /// when it cannot play: no key, `end=0` or below, or what is not built yet (`sw_previous`).
+    /// switches, the previous note, one CC range, trigger) and the level its note gives it (crossfades, key
+    /// tracking), or nil when it cannot play: no key, or `end=0` or below.
     func noteRule(notes: inout SFZNotes) -> SampleZoneRule? {
         if keys.low < 0 || keys.high < keys.low || velocities.high < velocities.low { return nil }
         if end.map({ $0 <= 0 }) == true { return nil }
@@ -23,10 +23,7 @@ extension SFZRegion {
             rule.waitsForPedal = trigger == .release
             rule.releaseDecay = Float(rtDecay)
         }
-        if switchPrevious != nil {
-            notes.add("sw_previous regions (not played yet)")
-            return nil
-        }
+        if let switchPrevious { rule.previousKey = Int8(clamping: switchPrevious) }
         if let switchDown { rule.switchDown = Int8(clamping: switchDown) }
         if let switchUp { rule.switchUp = Int8(clamping: switchUp) }
         rule.level = noteLevel(notes: &notes)
@@ -148,14 +145,16 @@ extension SFZRegion {
             if filterShaped && pitchShaped { notes.add("fileg_ and pitcheg_ together (pitch follows fileg's shape)") }
         }
 
-        // The filter: a 2-pole low-pass; other types are left out.
+        // The filter: the SVF's shapes (SampleFilterShape); the 4- and 6-pole ones as their 2-pole kin.
         if let cutoff {
-            switch filterType {
-            case .lpf2p, .lpf2pSV, .lpf1p, .lpf4p, .lpf6p:
-                if filterType != .lpf2p && filterType != .lpf2pSV { notes.add("fil_type \(filterType.rawValue) (played as lpf_2p)") }
+            if let shape = Self.filterShape(filterType) {
+                if let played = Self.playedAs[filterType] { notes.add("fil_type \(filterType.rawValue) (played as \(played))") }
+                zone.filterShape = shape
                 zone.generators[G.initialFilterFc] = Int32(min(max(1200 * log2(max(cutoff, 1) / 8.176), 1500), 13500).rounded())
-                zone.generators[G.initialFilterQ] = Int32(min(max(resonance * 10, 0), 960).rounded())
-            default:
+                // sfizz's Q is the resonance in dB as a factor (0 dB: Q 1); the voice reads initialFilterQ as
+                // that peak less 3.01 dB (SF2's flat response at 0), so 3.01 dB more.
+                zone.generators[G.initialFilterQ] = Int32(min(max((resonance + 3.0103) * 10, 0), 960).rounded())
+            } else {
                 notes.add("fil_type \(filterType.rawValue) (no filter)")
             }
         }
@@ -196,4 +195,25 @@ extension SFZRegion {
 
     /// Hz as absolute cents (1200 log2 (Hz / 8.176)).
     static func absoluteCents(_ hertz: Double) -> Int32 { Int32((1200 * log2(hertz / 8.176)).rounded()) }
+}
+
+extension SFZRegion {
+    /// The filter shape the voices play for `type`, nil for the types they do not (no filter).
+    static func filterShape(_ type: SFZFilterType) -> SampleFilterShape? {
+        switch type {
+        case .lpf2p, .lpf2pSV, .lpf4p, .lpf6p: .lowPass
+        case .lpf1p: .lowPassOnePole
+        case .hpf2p, .hpf2pSV, .hpf4p, .hpf6p: .highPass
+        case .hpf1p: .highPassOnePole
+        case .bpf2p, .bpf2pSV: .bandPass
+        case .brf2p, .brf2pSV: .bandReject
+        default: nil
+        }
+    }
+
+    /// The types played as another (a steeper one as its 2-pole kin, sfizz's Sallen-Key ones as the SVF).
+    static let playedAs: [SFZFilterType: String] = [
+        .lpf4p: "lpf_2p", .lpf6p: "lpf_2p", .hpf4p: "hpf_2p", .hpf6p: "hpf_2p",
+        .hpf2pSV: "hpf_2p", .bpf2pSV: "bpf_2p", .brf2pSV: "brf_2p",
+    ]
 }

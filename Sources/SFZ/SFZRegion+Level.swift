@@ -6,15 +6,21 @@ import Glibc
 // Also where a stereo sample's two sides go (`width`, `position`), fixed at load.
 
 extension SFZRegion {
-    /// The region's key and velocity crossfades and key tracking for its zones' rule; crossfades over CCs
-    /// are noted as not played.
+    /// The region's key, velocity and controller crossfades and key tracking for its zones' rule.
     func noteLevel(notes: inout SFZNotes) -> SampleZoneLevel {
         var level = SampleZoneLevel()
         level.key = Self.fade(keyCrossfade, power: keyCrossfadeCurve == .power)
         level.velocity = Self.fade(velocityCrossfade, power: velocityCrossfadeCurve == .power)
         level.keytrackDecibels = Float(ampKeytrack)
         level.keycenter = UInt8(clamping: min(max(ampKeycenter, 0), 127))
-        if !ccCrossfades.isEmpty { notes.add("xfin_loccN/xfout_loccN crossfades over CCs (ignored)") }
+        // One controller's crossfade, at the note-on (sfizz's: within 0.1 dB, SFZAgainstSfizzTests).
+        let played = ccCrossfades.keys.filter { $0 < 128 }.sorted()
+        if let cc = played.first, let crossfade = ccCrossfades[cc] {
+            level.controller = Int16(cc)
+            level.controllerFade = Self.fade(crossfade, power: ccCrossfadeCurve == .power)
+        }
+        if played.count > 1 { notes.add("xfin_loccN/xfout_loccN over several CCs (the lowest CC's only)") }
+        if played.count < ccCrossfades.count { notes.add("xfin_loccN/xfout_loccN above CC 127 (ignored)") }
         return level
     }
 

@@ -15,22 +15,24 @@ extension SFZRegion {
         case "lfoN":
             guard let n = name.numbers.first, (1...sfzMaximumLFO).contains(n), name.numbers.count == 1 else { return false }
             var lfo = lfos[n] ?? SFZLFOv2()
-            switch rest {
-            case "freq": lfo.frequency = try SFZValue.number(v, 0...100)
-            case "wave": lfo.wave = try SFZValue.integer(v, 0...7)
-            case "delay": lfo.delay = try SFZValue.number(v, 0...100)
-            case "fade": lfo.fade = try SFZValue.number(v, 0...100)
-            case "phase": lfo.phase = try SFZValue.number(v, 0...1)
-            case "amplitude": lfo.amplitude = try SFZValue.number(v, -100...100)
-            case "pitch": lfo.pitch = try SFZValue.number(v, -9600...9600)
-            case "cutoff": lfo.cutoff = try SFZValue.number(v, -9600...9600)
-            default: return false
+            if rest == "wave" {
+                lfo.wave = try SFZValue.integer(v, 0...7)
+            } else if let (field, range) = Self.lfoNumbers[rest] {
+                lfo[keyPath: field] = try SFZValue.number(v, range)
+            } else {
+                return false
             }
             lfos[n] = lfo
             return true
         default: return false
         }
     }
+
+    /// The v2 LFO's number opcodes (`lfoN_freq`...): the field each sets and the values it takes.
+    private static let lfoNumbers: [String: (WritableKeyPath<SFZLFOv2, Double> & Sendable, ClosedRange<Double>)] = [
+        "freq": (\.frequency, 0...100), "delay": (\.delay, 0...100), "fade": (\.fade, 0...100), "phase": (\.phase, 0...1),
+        "amplitude": (\.amplitude, -100...100), "pitch": (\.pitch, -9600...9600), "cutoff": (\.cutoff, -9600...9600),
+    ]
 
     /// `delay`, `vel2attack` (written `velNattack` with N = 2), `attack_onccN` or `attackccN`.
     private mutating func applyEnvelope(_ eg: WritableKeyPath<SFZRegion, SFZEnvelope>, _ rest: String, numbers: [Int], _ v: String,

@@ -163,7 +163,8 @@ struct SFZNotes {
 /// The zones' modulator lists: SoundFont 2's defaults, velocity to attenuation scaled by `amp_veltrack`, no
 /// velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given) and no vibrato from the mod wheel or
 /// channel pressure (sfizz has none); then the region's `pan_onccN` and `volume_onccN` as CC modulators
-/// (linear in the CC's value, as sfizz's without a curve); one list per distinct content.
+/// (linear in the CC's value, as sfizz's without a curve) and `amplitude_onccN` (concave, from the top: the
+/// CC's value as a factor); one list per distinct content.
 struct SFZModulators {
     private(set) var table: [SoundFontModulator] = []
     private var starts: [[Int32]: Int32] = [:]
@@ -197,7 +198,24 @@ struct SFZModulators {
             notes.add("pan_onccN/volume_onccN above CC 127 (ignored)")
         }
         if !region.panCurveCC.isEmpty || !region.volumeCurveCC.isEmpty { notes.add("pan_curveccN/volume_curveccN (played linear)") }
-        if !region.amplitudeOnCC.isEmpty { notes.add("amplitude_onccN (ignored)") }
+        // amplitude: sfizz's level is the CC's share of it (percent x value / 127, or its square with curve 4),
+        // as SF2 attenuation the concave curve from the top (-20 log10 of the value over 127 at 480 cB) and
+        // the percent in the zone's gain.
+        let amplitudes = region.amplitudeOnCC.filter { $0.key < 128 }.sorted(by: { $0.key < $1.key })
+        for (cc, percent) in amplitudes {
+            let curve = region.amplitudeCurveCC[cc] ?? 0
+            var modulator = SoundFontModulator.defaults[0]
+            modulator.source = 0x80 | UInt16(cc) | 0x100 | 1 << 10 // CC, negative, unipolar, concave
+            modulator.destination = UInt16(SoundFontGenerator.initialAttenuation)
+            modulator.amount = curve == 4 ? 960 : 480
+            modulator.amountSource = 0
+            modulator.transform = 0
+            list.append(modulator)
+            zone.gain *= Float(abs(percent) / 100)
+            if curve != 0 && curve != 4 { notes.add("amplitude_curveccN other than 0 and 4 (played as 0)") }
+        }
+        if amplitudes.count > 1 { notes.add("amplitude_onccN on several CCs (multiplied; sfizz adds them)") }
+        if amplitudes.count < region.amplitudeOnCC.count { notes.add("amplitude_onccN above CC 127 (ignored)") }
         let key = list.flatMap { [Int32($0.source), Int32($0.destination), $0.amount, Int32($0.amountSource), Int32($0.transform)] }
         let start: Int32
         if let known = starts[key] { start = known } else {

@@ -16,6 +16,27 @@ extension SFZAgainstSfizzTests {
         return (level(ours), level(theirs))
     }
 
+    /// Each output channel's figure (`measure` of its samples, at each of `points`) in both recordings: within
+    /// 1.5 dB of sfizz's, or where sfizz has nothing (below -60 dB), below -60 dB too (a hard pan leaves a side
+    /// 40 dB down or more). The figures as "L 375 Hz ours/theirs" for the test's line.
+    static func compareChannels(_ ours: WAVRecording, _ theirs: WAVRecording, _ what: String, at points: [Double] = [0],
+                                measure: ([Float], Double) -> Double) -> [String] {
+        var report: [String] = []
+        for channel in 0..<2 {
+            for point in points {
+                let a = measure(ours.channels[channel], point), b = measure(theirs.channels[channel], point)
+                let name = (channel == 0 ? "L" : "R") + (points.count > 1 ? String(format: " %.0f Hz", point) : "")
+                report.append(String(format: "%@ %.2f/%.2f", name, a, b))
+                if b > -60 {
+                    #expect(abs(a - b) < 1.5, "\(what): \(name): backbeat \(a) dB, sfizz \(b) dB")
+                } else {
+                    #expect(a < -60, "\(what): \(name): backbeat \(a) dB, sfizz \(b) dB")
+                }
+            }
+        }
+        return report
+    }
+
     /// `volume` above 0 dB, up to +18 (once capped at +14.4 dB by the gain generator's range), and
     /// `amplitude` above 100 %: within 1.5 dB of sfizz's levels.
     @Test func levelAboveZeroMatchesSfizz() throws {
@@ -106,22 +127,9 @@ extension SFZAgainstSfizzTests {
         for opcodes in ["width=100", "width=50", "width=0", "width=-100", "position=-60", "width=40 position=50"] {
             let (ours, theirs) = try S.renderRecordings("stereo-\(opcodes.replacingOccurrences(of: " ", with: "_"))",
                                                         sfz: "<region> sample=stereo.wav pitch_keycenter=66 \(opcodes)", notes: [note])
-            var report: [String] = []
-            for channel in 0..<2 {
-                for frequency in [375.0, 750.0] {
-                    func m(_ r: WAVRecording) -> Double {
-                        AudioComparison.decibels(AudioComparison.magnitude(AudioComparison.slice(r.channels[channel], from: 0.2, to: 0.85, rate: S.rate),
-                                                                           at: frequency, rate: S.rate))
-                    }
-                    let a = m(ours), b = m(theirs)
-                    report.append(String(format: "%@ %.0f Hz %.1f/%.1f", channel == 0 ? "L" : "R", frequency, a, b))
-                    // Where sfizz has nothing of a side, Backbeat's hard pan leaves it 40 dB down or more.
-                    if b > -60 {
-                        #expect(abs(a - b) < 1.5, "\(opcodes): channel \(channel), \(frequency) Hz: backbeat \(a) dB, sfizz \(b) dB")
-                    } else {
-                        #expect(a < -60, "\(opcodes): channel \(channel), \(frequency) Hz: backbeat \(a) dB, sfizz \(b) dB")
-                    }
-                }
+            let report = Self.compareChannels(ours, theirs, opcodes, at: [375, 750]) { samples, frequency in
+                AudioComparison.decibels(AudioComparison.magnitude(AudioComparison.slice(samples, from: 0.2, to: 0.85, rate: S.rate),
+                                                                   at: frequency, rate: S.rate))
             }
             print("sfz stereo \(opcodes): " + report.joined(separator: ", ") + " dB (backbeat/sfizz)")
         }
@@ -136,18 +144,8 @@ extension SFZAgainstSfizzTests {
                 let cc = MIDIMessage.controlChange(.init(channel: 0, controller: 20, value: value))
                 let (ours, theirs) = try S.renderRecordings("cc-\(i)-\(value)", sfz: "<region> sample=*sine \(opcode)",
                                                             notes: [note], extra: [(0.05, cc)])
-                var report: [String] = []
-                for channel in 0..<2 {
-                    func level(_ r: WAVRecording) -> Double {
-                        AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(r.channels[channel], from: 0.2, to: 0.85, rate: S.rate)))
-                    }
-                    let a = level(ours), b = level(theirs)
-                    report.append(String(format: "%@ %.2f/%.2f", channel == 0 ? "L" : "R", a, b))
-                    if b > -60 {
-                        #expect(abs(a - b) < 1.5, "\(opcode) CC20 \(value), channel \(channel): backbeat \(a) dB, sfizz \(b) dB")
-                    } else {
-                        #expect(a < -60, "\(opcode) CC20 \(value), channel \(channel): backbeat \(a) dB, sfizz \(b) dB")
-                    }
+                let report = Self.compareChannels(ours, theirs, "\(opcode) CC20 \(value)") { samples, _ in
+                    AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(samples, from: 0.2, to: 0.85, rate: S.rate)))
                 }
                 print("sfz \(opcode) CC20 \(value): " + report.joined(separator: ", ") + " dBFS (backbeat/sfizz)")
             }

@@ -7,9 +7,9 @@ import Testing
     @Test func everyRowIsEightFourByteLanesAndOffsetsComeLast() {
         #expect(MemoryLayout<SampleGroupRows>.offset(of: \.play.offsets) == SampleGroupRows.rowCount * MemoryLayout<Lanes>.size)
         #expect(MemoryLayout<SampleGroupRows>.size == SampleGroupRows.rowCount * 32 + MemoryLayout<SIMD8<Int>>.size)
-        // 55 float rows (two envelopes of five, two LFOs of three among them), 2 stages, the LFOs' 2 shapes,
-        // 12 integer rows.
-        #expect(SampleGroupRows.rowCount == 71)
+        // 58 float rows (two envelopes of five, two LFOs of three, the filter's three mix weights among them),
+        // 2 stages, the LFOs' 2 shapes, 12 integer rows.
+        #expect(SampleGroupRows.rowCount == 74)
     }
 
     @Test func clearLaneZeroesOneLaneOfEveryRowAndNothingElse() {

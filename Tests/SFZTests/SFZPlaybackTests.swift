@@ -145,9 +145,28 @@ func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * log2(measu
         #expect(zone.generators[G.pan] == -250)
         #expect(zone.generators[G.attackVolEnv] == -1200 && zone.generators[G.decayVolEnv] == 0 && zone.generators[G.releaseVolEnv] == 1200)
         #expect(zone.generators[G.sustainVolEnv] == 60)
-        #expect(zone.generators[G.initialFilterFc] == 8321 && zone.generators[G.initialFilterQ] == 60)
+        // 6 dB of resonance and the 3.01 dB by which sfizz's Q (1 at 0 dB) is above SF2's flat response.
+        #expect(zone.generators[G.initialFilterFc] == 8321 && zone.generators[G.initialFilterQ] == 90)
+        #expect(zone.filterShape == .lowPass)
         #expect(zone.generators[G.sampleModes] == 3)
         #expect(sfz.font.modulators[Int(zone.modulatorStart)].amount == 480)
         #expect(sfz.font.modulators[Int(zone.modulatorStart) + 1].amount == 0)
+    }
+
+    /// Each `fil_type` the voices play becomes its filter shape; one they do not leaves the zone unfiltered
+    /// (low-pass, wide open), and no cutoff means no filter whatever the type.
+    @Test func filterTypesBecomeShapes() throws {
+        let folder = try temporaryFolder()
+        let types: [(String, SampleFilterShape)] = [("lpf_1p", .lowPassOnePole), ("lpf_2p", .lowPass), ("lpf_4p", .lowPass),
+                                                    ("hpf_1p", .highPassOnePole), ("hpf_2p", .highPass), ("hpf_6p", .highPass),
+                                                    ("bpf_2p", .bandPass), ("brf_2p", .bandReject), ("apf_1p", .lowPass)]
+        let regions = types.map { "<region> sample=*sine cutoff=500 fil_type=\($0.0)" } + ["<region> sample=*sine fil_type=hpf_2p"]
+        let sfz = try writeInstrument(regions.joined(separator: "\n"), in: folder).soundFont()
+        for (i, (type, shape)) in types.enumerated() {
+            #expect(sfz.font.zones[i].filterShape == shape, "\(type)")
+        }
+        #expect(sfz.font.zones[types.count - 1].generators[SoundFontGenerator.initialFilterFc] == 13500) // apf_1p: no filter
+        #expect(sfz.font.zones[types.count].filterShape == .lowPass)
+        #expect(sfz.font.zones[types.count].generators[SoundFontGenerator.initialFilterFc] == 13500)
     }
 }

@@ -27,6 +27,8 @@ struct SampleParameterLanes {
     var pitchCents = Lanes(), modLFOToPitch = Lanes(), vibLFOToPitch = Lanes(), modEnvToPitch = Lanes()
     var attenuation = Lanes(), modLFOToVolume = Lanes()
     var filterBase = Lanes(), modLFOToFilter = Lanes(), modEnvToFilter = Lanes(), damping = Lanes()
+    /// The filter's mix (`svfMixStep`): all 0 but `filterMixLow` 1 in a low-pass lane, all 0 in an empty one.
+    var filterMixInput = Lanes(), filterMixBand = Lanes(), filterMixLow = Lanes()
     var panLeft = Lanes(), panRight = Lanes()
     /// The sample's rate over the output's, times the root key's pitch.
     var ratio = Lanes()

@@ -65,21 +65,31 @@ func playSamples(_ lanes: inout SampleLanes, _ sample: SampleData, _ table: Inte
     }
 }
 
-/// The loop of `playSamples`, with the filter or without: fast runs, a careful step between them.
+/// The loop of `playSamples`, with the filter or without, or with the filter's output mixed (`shaped`,
+/// `playSamplesShaped`): fast runs, a careful step between them.
 @_noLocks @inline(__always)
 func playLoop(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
-              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
+              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
+              shaped: Bool = false) {
     var y = HalfLanes()
     var n = start
     let end = start &+ count
     while n < end {
         let run = s.fastSamples(sample, atMost: end &- n)
         if run > 0 {
-            playFast(&s, sample, table, from: n, count: run, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered, last: &y)
+            if shaped {
+                playFastShaped(&s, sample, table, from: n, count: run, sumLeft: sumLeft, sumRight: sumRight)
+            } else {
+                playFast(&s, sample, table, from: n, count: run, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered, last: &y)
+            }
             n &+= run
             if n == end { break }
         }
-        carefulStep(&s, sample, table, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered, last: &y)
+        if shaped {
+            carefulStepShaped(&s, sample, table, at: n, sumLeft: sumLeft, sumRight: sumRight)
+        } else {
+            carefulStep(&s, sample, table, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered, last: &y)
+        }
         n &+= 1
     }
     if !filtered {
@@ -101,12 +111,14 @@ func laneSums(_ a: HalfLanes, _ b: HalfLanes, _ c: HalfLanes, _ d: HalfLanes) ->
     return HalfLanes(lowHalf: ab.lowHalf, highHalf: cd.lowHalf) + HalfLanes(lowHalf: ab.highHalf, highHalf: cd.highHalf)
 }
 
-/// One output sample of the four lanes from their interpolated values `x`: filter, ramp, add into the sums.
+/// One output sample of the four lanes from their interpolated values `x`: filter (its output mixed when
+/// `shaped`), ramp, add into the sums.
 @_noLocks @inline(__always)
 func mixSample(_ s: inout SampleLanes, _ x: HalfLanes, at n: Int, sumLeft: UnsafeMutablePointer<HalfLanes>,
-               sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool) {
-    // svfStep returns twice the low-pass output (the half is folded into the levels).
-    let out = filtered ? svfStep(x, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3) : x + x
+               sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool, shaped: Bool = false) {
+    // svfStep returns twice the low-pass output (the half is folded into the levels), svfMixStep twice its mix.
+    let out = shaped ? svfMixStep(x, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3, input: s.mixInput, band: s.mixBand, low: s.mixLow)
+        : filtered ? svfStep(x, z1: &s.z1, z2: &s.z2, b1: s.b1, b2: s.b2, b3: s.b3) : x + x
     s.left += s.stepLeft
     s.right += s.stepRight
     sumLeft[2 &* n] += out * s.left
@@ -182,7 +194,7 @@ func playFast(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolati
 @_noLocks @inline(__always)
 func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, from start: Int, count: Int,
              sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
-             last y: inout HalfLanes) {
+             shaped: Bool = false, last y: inout HalfLanes) {
     let base = Int(bitPattern: sample.data) >> 1 // the data's address in 16-bit words
     let o0 = base &+ s.offset[0], o1 = base &+ s.offset[1], o2 = base &+ s.offset[2], o3 = base &+ s.offset[3]
     var i0 = Int(s.position[0]) &+ o0, i1 = Int(s.position[1]) &+ o1
@@ -209,7 +221,7 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
         // The integer sums as they are: the lanes' filter state and levels are kept in their units
         // (`SampleLanes`), which saves the multiply by 2^-30 here.
         x = HalfLanes(sums)
-        mixSample(&s, x, at: 0, sumLeft: left, sumRight: left + toRight, filtered: filtered)
+        mixSample(&s, x, at: 0, sumLeft: left, sumRight: left + toRight, filtered: filtered, shaped: shaped)
         left += 2
         n &-= 1
     } while n != 0
@@ -229,6 +241,15 @@ func fastRun(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpolatio
 func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: InterpolationTable, at n: Int,
                  sumLeft: UnsafeMutablePointer<HalfLanes>, sumRight: UnsafeMutablePointer<HalfLanes>, filtered: Bool,
                  last y: inout HalfLanes) {
+    let x = carefulInput(s, sample, table)
+    y = x
+    mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
+    s.advanceCarefully()
+}
+
+/// The four lanes' interpolated values with every check (`carefulStep`): points read one by one near an edge.
+@_noLocks @inline(__always)
+func carefulInput(_ s: SampleLanes, _ sample: SampleData, _ table: InterpolationTable) -> HalfLanes {
     let x: HalfLanes
     if sample.lowBytes == nil {
         let words = table.words
@@ -245,9 +266,7 @@ func carefulStep(_ s: inout SampleLanes, _ sample: SampleData, _ table: Interpol
         }
         x = laneSums(weighted(0), weighted(1), weighted(2), weighted(3))
     }
-    y = x
-    mixSample(&s, x, at: n, sumLeft: sumLeft, sumRight: sumRight, filtered: filtered)
-    s.advanceCarefully()
+    return x
 }
 
 extension SampleLanes {

@@ -33,6 +33,10 @@ struct SampleLanes {
     /// FluidSynth's are), so that a voice sounds the same whichever voices share its lanes (they change with
     /// where calls end). Four silent lanes (ended, or empty) skip it.
     var filtered = true
+    /// The filter's mix (`svfMixStep`), and whether any lane's filter is not the low-pass (then the four play
+    /// the mixing loop, SampleLanes+Shaped.swift; else these are not read).
+    var mixInput = HalfLanes(), mixBand = HalfLanes(), mixLow = HalfLanes()
+    var shaped = false
     @_noLocks init() {}
 }
 

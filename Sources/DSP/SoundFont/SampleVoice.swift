@@ -171,6 +171,9 @@ struct SampleModulation: BitwiseCopyable {
     /// Shares of the output sent to the reverb and chorus buses, 0...1 (generators 16 and 15 with their modulators).
     var reverbSend: Float = 0, chorusSend: Float = 0
     var filterCents: Float = 13500, filterDamping: Float = 1.414
+    /// The filter's output as `svfMixStep` mixes it (`SampleFilterShape.mix`): the low-pass alone unless the
+    /// zone has another shape.
+    var filterMixInput: Float = 0, filterMixBand: Float = 0, filterMixLow: Float = 1
     /// How far the modulation LFO, the vibrato LFO and the modulation envelope move the pitch (cents), the
     /// modulation LFO and envelope the cutoff (cents), the modulation LFO the level (centibels).
     var modLFOToPitch: Float = 0, vibLFOToPitch: Float = 0, modEnvToPitch: Float = 0

@@ -36,6 +36,9 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     /// -1: no such condition.
     public var switchDown: Int8 = -1
     public var switchUp: Int8 = -1
+    /// The zone plays when the channel's note-on before this one was on key `previousKey` (`sw_previous`);
+    /// -1: no such condition.
+    public var previousKey: Int8 = -1
     /// The level the note's key and velocity give it (SFZ crossfades and key tracking; Synth+SampleZoneLevels.swift).
     public var level = SampleZoneLevel()
 
@@ -63,6 +66,9 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     public var key = SampleZoneFade(), velocity = SampleZoneFade()
     public var keytrackDecibels: Float = 0
     public var keycenter: UInt8 = 60
+    /// A crossfade over one controller's value at the note-on (SFZ's `xfin_loccN`...): its CC (0 to 127), -1 none.
+    public var controller: Int16 = -1
+    public var controllerFade = SampleZoneFade()
 
     public init() {}
 }
@@ -77,6 +83,8 @@ struct SampleZoneRuleState: ~Copyable {
     let noteVelocity: FixedArray<UInt8>
     /// Each channel's keys down (note-ons with no note-off yet), for `trigger=first`/`legato`.
     let keysDown: FixedArray<UInt8>
+    /// Each channel's last note-on key (-1 before the first), for `sw_previous`.
+    let lastKey: FixedArray<Int8>
     /// Each channel and key's note-on velocity when its note-off came while the pedal held its release
     /// zones back (0: none waiting).
     let pedalVelocity: FixedArray<UInt8>
@@ -87,6 +95,7 @@ struct SampleZoneRuleState: ~Copyable {
         sequenceCounters = FixedArray(max(zones, 1), 0 as UInt16)
         chosen = FixedArray(max(zones, 1), 1 as UInt8)
         switchKey = FixedArray(16, -1 as Int8)
+        lastKey = FixedArray(16, -1 as Int8)
         noteVelocity = FixedArray(16 * 128, 0 as UInt8)
         keysDown = FixedArray(16, 0 as UInt8)
         pedalVelocity = FixedArray(16 * 128, 0 as UInt8)

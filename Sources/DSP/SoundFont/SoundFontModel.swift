@@ -30,6 +30,8 @@ public struct SoundFontZone: BitwiseCopyable {
     /// level above 0 cB of attenuation, an SFZ region has (its `volume` above 0 dB, and sfizz's level, above
     /// FluidSynth's). 1, exactly no change, for every SF2 zone.
     public var gain: Float = 1
+    /// The filter's response: low-pass for every SF2 zone; an SFZ region's `fil_type` may choose another.
+    public var filterShape = SampleFilterShape.lowPass
 
     public init() {}
 

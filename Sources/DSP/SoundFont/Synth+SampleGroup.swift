@@ -97,10 +97,12 @@ extension Synth {
             lanes.left = rows.pointee.output.lastLeft.half(h) * InterpolationTable.integerScale
             lanes.right = rows.pointee.output.lastRight.half(h) * InterpolationTable.integerScale
             lanes.alive = rows.pointee.output.alive.half(h)
+            lanes.takeFilterMix(rows, half: h)
             return lanes
         }
         low = gathered(0)
         if count > 4 { high = gathered(1) }
+        let shaped = low.shaped || high.shaped
         var fades = rows.pointee.output.fade
         var n0 = 0
         // A group that sends to the effects is rendered apart, then folded into the sums (Synth+Effects.swift).
@@ -177,8 +179,14 @@ extension Synth {
             if count > 4 {
                 high.startBlock(rows, half: 1, inverseLength: inverseLength)
             }
-            // Both halves at once (WideLoops.swift): the same samples.
-            if sinc, let kernels = samples.slots.sinc {
+            // A filter other than the low-pass: the mixing loop (SampleLanes+Shaped.swift), four lanes wide.
+            if shaped {
+                playSamplesShaped(&low, sample, samples.slots.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
+                if count > 4 {
+                    playSamplesShaped(&high, sample, samples.slots.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
+                }
+            } else if sinc, let kernels = samples.slots.sinc {
+                // Both halves at once (WideLoops.swift): the same samples.
                 playSamplesSinc(path, &low, &high, wide: count > 4, sample, kernels, scratch: samples.slots.sincScratch.baseAddress,
                                 from: n0, count: length, left: outLeft, right: outRight)
             } else if playsWide && count > 4 && low.filtered && high.filtered && sample.lowBytes == nil {
@@ -304,6 +312,9 @@ extension Synth {
             rows.pointee.parameters.chorusSend[l] = chorusOn ? voice.pointee.modulation.chorusSend : 0
             // What stays the same for the whole call (the channel's controllers change between calls).
             rows.pointee.parameters.damping[l] = voice.pointee.modulation.filterDamping
+            rows.pointee.parameters.filterMixInput[l] = voice.pointee.modulation.filterMixInput
+            rows.pointee.parameters.filterMixBand[l] = voice.pointee.modulation.filterMixBand
+            rows.pointee.parameters.filterMixLow[l] = voice.pointee.modulation.filterMixLow
             rows.pointee.parameters.panLeft[l] = voice.pointee.modulation.panLeft
             rows.pointee.parameters.panRight[l] = voice.pointee.modulation.panRight
             rows.pointee.parameters.ratio[l] = voice.pointee.playback.rateRatio

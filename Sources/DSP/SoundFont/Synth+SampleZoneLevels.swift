@@ -1,5 +1,5 @@
 // The level a note gives an SFZ zone at its note-on (SampleZoneLevel in SampleZoneRule.swift): crossfades over
-// key and velocity and key tracking, and a release zone's decay over the time its note was held, as sfizz
+// key, velocity and a controller and key tracking, and a release zone's decay over the time its note was held, as sfizz
 // computes them, multiplied into the voice's gain once, when the voice starts. Fonts without rules (every SF2
 // font) take 1.
 
@@ -10,6 +10,9 @@ extension Synth {
         guard let rules = samples.font.rules else { return 1 }
         let level = rules[z].level
         var gain = level.key.gain(at: key) * level.velocity.gain(at: velocity)
+        if level.controller >= 0 {
+            gain *= level.controllerFade.gain(at: controls.midi.controllers[ch * 128 + Int(level.controller & 0x7F)])
+        }
         if level.keytrackDecibels != 0 {
             gain *= FastMath.linear(decibels: level.keytrackDecibels * (Float(key) - Float(level.keycenter)))
         }

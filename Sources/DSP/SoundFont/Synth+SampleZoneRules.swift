@@ -31,6 +31,7 @@ extension Synth {
             }
             samples.ruleState.chosen[z] = plays
         }
+        samples.ruleState.lastKey[ch] = Int8(truncatingIfNeeded: note) // after the choice: `sw_previous` reads the note before
     }
 
     /// Whether zone `z` is chosen by the last `chooseSampleZones` (every zone of a font without rules).
@@ -102,6 +103,9 @@ extension Synth {
         }
         if rule.switchUp >= 0 {
             if samples.ruleState.noteVelocity[ch * 128 + Int(rule.switchUp)] != 0 { return false }
+        }
+        if rule.previousKey >= 0 {
+            if samples.ruleState.lastKey[ch] != rule.previousKey { return false }
         }
         // The note itself is one of the keys down (as sfizz counts it).
         if rule.notes == SampleZoneRule.firstNote {

@@ -181,7 +181,11 @@ extension Synth {
         // initialFilterQ is the resonance peak in cB; 0 is a flat (Butterworth, Q = 1/sqrt(2)) response.
         let q = min(max(values[SoundFontGenerator.initialFilterQ], 0), 960)
         let qLinear = FastMath.linear(decibels: q / 10 - 3.01)
-        voice.modulation.filterDamping = min(max(1 / qLinear, 0.02), 2)
+        let shape = samples.font.zones[Int(voice.zone)].filterShape
+        // A one-pole shape is the SVF at damping 2 (resonance has no part in it).
+        voice.modulation.filterDamping = shape.onePole ? 2 : min(max(1 / qLinear, 0.02), 2)
+        (voice.modulation.filterMixInput, voice.modulation.filterMixBand, voice.modulation.filterMixLow)
+            = shape.mix(damping: voice.modulation.filterDamping)
         voice.modulation.modLFOToPitch = min(max(values[SoundFontGenerator.modLFOToPitch], -12000), 12000)
         voice.modulation.vibLFOToPitch = min(max(values[SoundFontGenerator.vibLFOToPitch], -12000), 12000)
         voice.modulation.modEnvToPitch = min(max(values[SoundFontGenerator.modEnvToPitch], -12000), 12000)
