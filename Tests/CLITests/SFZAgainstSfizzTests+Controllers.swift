@@ -10,22 +10,11 @@ extension SFZAgainstSfizzTests {
     /// Each opcode with CC20 at 0, 32, 64 and 127 (sent before the note): each channel's level within
     /// 1.5 dB of sfizz's, or below -60 dBFS where sfizz's is silent.
     @Test func controllerLevelsMatchSfizz() throws {
-        let note = S.Note(key: 69, velocity: 127, start: 0.1, end: 0.9)
         let opcodes = ["amplitude_oncc20=100", "amplitude_oncc20=-50", "amplitude=50 amplitude_oncc20=50",
                        "amplitude_oncc20=100 amplitude_curvecc20=4", "xfin_locc20=0 xfin_hicc20=127",
                        "xfin_locc20=0 xfin_hicc20=127 xf_cccurve=gain", "xfin_locc20=32 xfin_hicc20=96",
                        "xfout_locc20=32 xfout_hicc20=96 xf_cccurve=gain"]
-        for (i, opcode) in opcodes.enumerated() {
-            for value: UInt8 in [0, 32, 64, 127] {
-                let cc = MIDIMessage.controlChange(.init(channel: 0, controller: 20, value: value))
-                let (ours, theirs) = try S.renderRecordings("cc-level-\(i)-\(value)", sfz: "<region> sample=*sine \(opcode)",
-                                                            notes: [note], extra: [(0.05, cc)])
-                let report = Self.compareChannels(ours, theirs, "\(opcode) CC20 \(value)") { samples, _ in
-                    AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(samples, from: 0.2, to: 0.85, rate: S.rate)))
-                }
-                print("sfz \(opcode) CC20 \(value): " + report.joined(separator: ", ") + " dBFS (backbeat/sfizz)")
-            }
-        }
+        try Self.compareLevelsOverCC20("cc-level", opcodes, values: [0, 32, 64, 127])
     }
 
     /// `sw_previous=60`: of eight notes on keys 60 to 62, those whose note-on before was on key 60 sound (at

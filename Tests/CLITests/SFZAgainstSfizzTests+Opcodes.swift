@@ -37,6 +37,23 @@ extension SFZAgainstSfizzTests {
         return report
     }
 
+    /// Each of `opcodes` on a sine region with CC20 at each of `values` (sent before the note, the files named
+    /// `name`-i-value): each channel's level within 1.5 dB of sfizz's, or below -60 dBFS where sfizz's is silent.
+    static func compareLevelsOverCC20(_ name: String, _ opcodes: [String], values: [UInt8]) throws {
+        let note = S.Note(key: 69, velocity: 127, start: 0.1, end: 0.9)
+        for (i, opcode) in opcodes.enumerated() {
+            for value in values {
+                let cc = MIDIMessage.controlChange(.init(channel: 0, controller: 20, value: value))
+                let (ours, theirs) = try S.renderRecordings("\(name)-\(i)-\(value)", sfz: "<region> sample=*sine \(opcode)",
+                                                            notes: [note], extra: [(0.05, cc)])
+                let report = Self.compareChannels(ours, theirs, "\(opcode) CC20 \(value)") { samples, _ in
+                    AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(samples, from: 0.2, to: 0.85, rate: S.rate)))
+                }
+                print("sfz \(opcode) CC20 \(value): " + report.joined(separator: ", ") + " dBFS (backbeat/sfizz)")
+            }
+        }
+    }
+
     /// `volume` above 0 dB, up to +18 (once capped at +14.4 dB by the gain generator's range), and
     /// `amplitude` above 100 %: within 1.5 dB of sfizz's levels.
     @Test func levelAboveZeroMatchesSfizz() throws {
@@ -138,18 +155,7 @@ extension SFZAgainstSfizzTests {
     /// `pan_onccN` and `volume_onccN` with the CC at 0, 64 and 127 (sent before the note): each channel's level
     /// within 1.5 dB of sfizz's.
     @Test func controllerModulationsMatchSfizz() throws {
-        let note = S.Note(key: 69, velocity: 127, start: 0.1, end: 0.9)
-        for (i, opcode) in ["pan_oncc20=100", "pan_oncc20=-60", "volume_oncc20=-20"].enumerated() {
-            for value: UInt8 in [0, 64, 127] {
-                let cc = MIDIMessage.controlChange(.init(channel: 0, controller: 20, value: value))
-                let (ours, theirs) = try S.renderRecordings("cc-\(i)-\(value)", sfz: "<region> sample=*sine \(opcode)",
-                                                            notes: [note], extra: [(0.05, cc)])
-                let report = Self.compareChannels(ours, theirs, "\(opcode) CC20 \(value)") { samples, _ in
-                    AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(samples, from: 0.2, to: 0.85, rate: S.rate)))
-                }
-                print("sfz \(opcode) CC20 \(value): " + report.joined(separator: ", ") + " dBFS (backbeat/sfizz)")
-            }
-        }
+        try Self.compareLevelsOverCC20("cc", ["pan_oncc20=100", "pan_oncc20=-60", "volume_oncc20=-20"], values: [0, 64, 127])
     }
 
     /// `trigger=release` under the sustain pedal starts when the pedal comes up, in both (the note-off at

@@ -36,6 +36,21 @@ struct SampleParameterLanes {
     @_noLocks init() {}
 }
 
+extension SampleParameterLanes {
+    /// Lane `l`'s values for the whole call from its voice's modulated parameters, its sample's rate `ratio`,
+    /// and its sends where the buses are on (`reverb`, `chorus`).
+    @_noLocks @inline(__always)
+    mutating func set(lane l: Int, _ m: SampleModulation, ratio rate: Float, reverb: Bool, chorus: Bool) {
+        (pitchCents[l], modLFOToPitch[l], vibLFOToPitch[l], modEnvToPitch[l]) = (m.pitchCents, m.modLFOToPitch, m.vibLFOToPitch, m.modEnvToPitch)
+        (attenuation[l], modLFOToVolume[l]) = (m.attenuation, m.modLFOToVolume)
+        (filterBase[l], modLFOToFilter[l], modEnvToFilter[l], damping[l]) = (m.filterCents, m.modLFOToFilter, m.modEnvToFilter, m.filterDamping)
+        (filterMixInput[l], filterMixBand[l], filterMixLow[l]) = (m.filterMixInput, m.filterMixBand, m.filterMixLow)
+        (panLeft[l], panRight[l], ratio[l]) = (m.panLeft, m.panRight, rate)
+        reverbSend[l] = reverb ? m.reverbSend : 0
+        chorusSend[l] = chorus ? m.chorusSend : 0
+    }
+}
+
 /// What moves from block to block: the envelopes, the LFOs and the glide (`glide` where it is, moved on
 /// after each block by `glideStep`).
 struct SampleControlLanes {

@@ -308,26 +308,10 @@ extension Synth {
             rows.pointee.output.lastRight[l] = voice.pointee.playback.lastRight
             rows.pointee.output.alive[l] = 1
             rows.pointee.output.fade[l] = voices.fade[v]
-            rows.pointee.parameters.reverbSend[l] = reverbOn ? voice.pointee.modulation.reverbSend : 0
-            rows.pointee.parameters.chorusSend[l] = chorusOn ? voice.pointee.modulation.chorusSend : 0
-            // What stays the same for the whole call (the channel's controllers change between calls).
-            rows.pointee.parameters.damping[l] = voice.pointee.modulation.filterDamping
-            rows.pointee.parameters.filterMixInput[l] = voice.pointee.modulation.filterMixInput
-            rows.pointee.parameters.filterMixBand[l] = voice.pointee.modulation.filterMixBand
-            rows.pointee.parameters.filterMixLow[l] = voice.pointee.modulation.filterMixLow
-            rows.pointee.parameters.panLeft[l] = voice.pointee.modulation.panLeft
-            rows.pointee.parameters.panRight[l] = voice.pointee.modulation.panRight
-            rows.pointee.parameters.ratio[l] = voice.pointee.playback.rateRatio
             rows.pointee.output.fadeStep[l] = voices.fadeStep[v]
-            rows.pointee.parameters.pitchCents[l] = voice.pointee.modulation.pitchCents
-            rows.pointee.parameters.modLFOToPitch[l] = voice.pointee.modulation.modLFOToPitch
-            rows.pointee.parameters.vibLFOToPitch[l] = voice.pointee.modulation.vibLFOToPitch
-            rows.pointee.parameters.modEnvToPitch[l] = voice.pointee.modulation.modEnvToPitch
-            rows.pointee.parameters.attenuation[l] = voice.pointee.modulation.attenuation
-            rows.pointee.parameters.modLFOToVolume[l] = voice.pointee.modulation.modLFOToVolume
-            rows.pointee.parameters.filterBase[l] = voice.pointee.modulation.filterCents
-            rows.pointee.parameters.modLFOToFilter[l] = voice.pointee.modulation.modLFOToFilter
-            rows.pointee.parameters.modEnvToFilter[l] = voice.pointee.modulation.modEnvToFilter
+            // What stays the same for the whole call (the channel's controllers change between calls).
+            rows.pointee.parameters.set(lane: l, voice.pointee.modulation, ratio: voice.pointee.playback.rateRatio,
+                                        reverb: reverbOn, chorus: chorusOn)
         }
         // Empty lanes: silent, never wrapping or stopping, parked at frame 1 (`SampleLanes`).
         for l in count..<8 {
