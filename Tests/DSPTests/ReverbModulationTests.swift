@@ -33,16 +33,12 @@ import TestSupport
         return power[Int(200 / bin)...Int(4_000 / bin)].map { 10 * log10($0 + 1e-30) }
     }
 
-    /// The correlation of two stretches' log spectra: near 1 when the same resonances ring in both.
-    func sameResonances(_ a: [Double], _ b: [Double]) -> Double {
-        AudioComparison.pearson(a, b)
-    }
-
     @Test func theSwingingLinesRingLessThanStillOnes() {
         let still = tail(swinging: false), swinging = tail(swinging: true)
         let (s1, s2) = (spectrum(still, from: 1.0), spectrum(still, from: 1.7))
         let (m1, m2) = (spectrum(swinging, from: 1.0), spectrum(swinging, from: 1.7))
-        let stillSame = sameResonances(s1, s2), swingingSame = sameResonances(m1, m2)
+        // Near 1 when the same resonances ring in both stretches.
+        let stillSame = AudioComparison.pearson(s1, s2), swingingSame = AudioComparison.pearson(m1, m2)
         print(String(format: "reverb tail at 1.0 and 1.7 s: log spectra correlate %.2f held still, %.2f swinging",
                      stillSame, swingingSame))
         #expect(stillSame > 0.7, "held still, the same resonances should ring on: \(stillSame)")

@@ -44,8 +44,7 @@ extension Synth {
         case .channelPressure:
             controls.midi.pressure[ch] = d1
             samples.dirty |= 1 << UInt16(ch)
-        case .polyPressure: // per key: the modulators that name it read their voice's key
-            controls.midi.keyPressure[ch * 128 + Int(d1)] = d2
+        case .polyPressure: // per key (stored by `handle` for both kinds): the modulators that name it read their voice's key
             samples.dirty |= 1 << UInt16(ch)
         case .pitchBend:
             controls.midi.pitchWheel[ch] = Int32(d2) << 7 | Int32(d1)
