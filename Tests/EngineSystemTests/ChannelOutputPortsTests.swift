@@ -57,20 +57,24 @@ extension JACK.JackIntegrationTests {
         #expect(AudioAnalysis.rmsDecibels(track["reverb_L"]![...]) > -80, "the reverb's return is silent")
         #expect(AudioAnalysis.rmsDecibels(track["chorus_L"]![...]) > -80, "the chorus's return is silent")
 
-        // Channels plus returns: the main output, below the clip knee.
-        var worst: Float = 0, loudest: Float = 0
+        // Channels plus returns: the main output, below the clip knee. jack_rec connects its ports one by one
+        // and starts writing once it has asked for the last connection, which the server may put in place a
+        // period later: the first periods may lack a port's signal (seen once, on CI). Past them, every frame.
+        let settling = 8192
+        var worst: Float = 0, loudest: Float = 0, early: Float = 0
         for side in ["L", "R"] {
             let main = track["out_\(side)"]!
             let parts = ["ch1_", "ch2_", "ch3_", "reverb_", "chorus_"].map { track[$0 + side]! }
             for n in 0..<frames {
                 var sum: Float = 0
                 for part in parts { sum += part[n] }
-                worst = max(worst, abs(sum - main[n]))
+                if n < settling { early = max(early, abs(sum - main[n])) } else { worst = max(worst, abs(sum - main[n])) }
                 loudest = max(loudest, abs(main[n]))
             }
         }
-        print("channel ports: channels + returns differ from out_L/out_R by at most \(worst) (\(String(format: "%.1f", 20 * log10(max(Double(worst), 1e-12)))) dBFS); main peak \(loudest)")
+        print("channel ports: channels + returns differ from out_L/out_R by at most \(worst) (\(String(format: "%.1f", 20 * log10(max(Double(worst), 1e-12)))) dBFS) after \(settling) frames, \(early) before; main peak \(loudest)")
         #expect(loudest > 0.01 && loudest < 0.6, "the main output's peak \(loudest): heard, below the clip knee")
+        #expect(frames - settling >= 2 * rate, "compared \(frames - settling) frames")
         #expect(worst < 1e-5, "channels + returns differ from the main output by \(worst)")
     }
 }
