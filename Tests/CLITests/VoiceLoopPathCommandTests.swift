@@ -35,6 +35,19 @@ final class VoiceLoopPathCommandTests {
         return (try Data(contentsOf: URL(fileURLWithPath: out)), result.stderr)
     }
 
+    /// Where two renders part: the first differing byte, and as the 32-bit float samples after the data chunk's
+    /// header the first differing sample's frame and both values, and how many samples differ.
+    func firstDifference(_ a: Data, _ b: Data) -> String {
+        guard a.count == b.count else { return "\(a.count) bytes against \(b.count)" }
+        guard let byte = a.indices.first(where: { a[$0] != b[$0] }) else { return "no difference" }
+        let start = (a.range(of: Data("data".utf8))?.upperBound ?? 36) + 4
+        let floats = { (d: Data) in Data(d[start...]).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) } }
+        let x = floats(a), y = floats(b)
+        let differing = zip(x, y).filter { $0 != $1 }.count
+        guard let i = x.indices.first(where: { x[$0] != y[$0] }) else { return "byte \(byte) (header)" }
+        return "byte \(byte); frame \(i / 2) channel \(i % 2): \(x[i]) against \(y[i]); \(differing) of \(x.count) samples differ"
+    }
+
     @Test(.needs(file: "/usr/share/sounds/sf2/TimGM6mb.sf2", package: "timgm6mb-soundfont"))
     func everyPathTheCPURunsRendersTheSameBytes() throws {
         let file = try chordFile()
@@ -44,7 +57,7 @@ final class VoiceLoopPathCommandTests {
             #expect(!reference.stderr.contains("warning"), "\(reference.stderr)")
             for path in VoiceLoopPath.supported where path != .portable {
                 let forced = try render(file, options, path: path.rawValue)
-                #expect(forced.wav == reference.wav, "\(options) on \(path.name) differs from the portable render")
+                #expect(forced.wav == reference.wav, "\(options) on \(path.name) differs from the portable render: \(firstDifference(forced.wav, reference.wav))")
                 #expect(!forced.stderr.contains("warning"), "\(forced.stderr)")
             }
         }
