@@ -21,14 +21,13 @@ struct SampleVoiceSlots: ~Copyable {
     private let interpolationWeights: FixedArray<HalfLanes>, interpolationWords: FixedArray<SIMD4<Int16>>
     /// Copies of short loops repeated, shared by the voices that play them (`LoopCopies`).
     let loops: LoopCopies
-    /// The sinc interpolation's kernels (the process's, `SincKernels.shared`; nil without a font) and its
-    /// scratch rows for careful reads, one per lane of a group (`playSamplesSinc`).
-    let sinc: SincKernels?
+    /// The sinc interpolation's scratch rows for careful reads, one per lane of a group (`playSamplesSinc`; the
+    /// kernels themselves are the process's, `SoundFontVoices.sinc`).
     let sincScratch: FixedArray<Int16>
 
-    /// Slots for `count` voices of a font (or stack) of `layers` layers; with the sinc's kernels when a font
-    /// plays (`sincKernels`).
-    init(count: Int, layers: Int, sincKernels: Bool) {
+    /// Slots for `count` voices of a font (or stack) of `layers` layers; with the sinc's scratch when a font
+    /// plays (`sincScratch`).
+    init(count: Int, layers: Int, sincScratch: Bool) {
         state = FixedArray(count, SampleVoice())
         activeSlots = FixedArray(count, 0)
         // Each layer's voices in groups of eight: at most one group per layer not full.
@@ -41,8 +40,7 @@ struct SampleVoiceSlots: ~Copyable {
         interpolationWords = FixedArray(InterpolationTable.rows, .zero)
         interpolation = InterpolationTable(weights: interpolationWeights.baseAddress, words: interpolationWords.baseAddress)
         loops = LoopCopies(slots: count)
-        sinc = sincKernels ? SincKernels.shared : nil
-        sincScratch = FixedArray(sincKernels ? 8 * SincKernels.maxTaps : 1, 0)
+        self.sincScratch = FixedArray(sincScratch ? 8 * SincKernels.maxTaps : 1, 0)
     }
 
     /// Group `g`'s rows.

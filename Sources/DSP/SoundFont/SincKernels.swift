@@ -62,8 +62,14 @@ public struct SincKernels: @unchecked Sendable {
     /// Every class's rows one after the other, each weight's two parts as above; never freed (one table per process).
     let weights: UnsafeMutablePointer<Int16>
 
-    /// The process's table, built the first time a synth with a font is made.
+    /// The process's table, built the first time it is asked for (`Synth.setInterpolation(.sinc)`).
     public static let shared = SincKernels()
+    /// `shared` where the real-time thread can read it through a pointer (`SoundFontVoices.sincKernels`).
+    nonisolated(unsafe) static let sharedAddress: UnsafeRawPointer = {
+        let p = UnsafeMutablePointer<SincKernels>.allocate(capacity: 1)
+        p.initialize(to: shared)
+        return UnsafeRawPointer(p)
+    }()
 
     /// Taps of class `c`: 32 per unit of its step, rounded up to a multiple of 16 (the loops' runs).
     static func taps(ofClass c: Int) -> Int { Int((32 * classSteps[c] / 16).rounded(.up)) * 16 }
@@ -161,6 +167,7 @@ extension Synth {
     /// Sets how the sample voices interpolate, from any thread: an atomic the real-time thread reads at its
     /// next slice's start, so a render switches between two samples, never within a block's loop.
     public func setInterpolation(_ mode: SampleInterpolation) {
+        if mode == .sinc && samples.hasFont { samples.sincKernels.store(SincKernels.sharedAddress, ordering: .releasing) }
         samples.interpolationRequest.store(mode.rawValue, ordering: .relaxed)
     }
 

@@ -36,6 +36,11 @@ struct SoundFontVoices: ~Copyable {
     /// one asked for from any thread (`Synth.setInterpolation`).
     var sincOn = false
     let interpolationRequest = Atomic<Int>(SampleInterpolation.cubic.rawValue)
+    /// The sinc's kernels (`SincKernels.shared`, about 4 MB), built by the first `Synth.setInterpolation(.sinc)`
+    /// of the process on its caller's thread and published here; the real-time thread takes them into `sinc` at
+    /// a slice's start. A synth that never plays the sinc never builds them.
+    let sincKernels = Atomic<UnsafeRawPointer?>(nil)
+    var sinc: SincKernels?
 
     // No stored property is read before all are set (BuiltInVoices.init says why).
     init(_ soundFont: SoundFont?, slots count: Int) {
@@ -46,7 +51,7 @@ struct SoundFontVoices: ~Copyable {
         hasFont = playable
         channels = playable ? (soundFont?.playedChannels ?? 0xFFFF) : 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
-        slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers, sincKernels: playable)
+        slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers, sincScratch: playable)
         presetExchange = PresetExchange()
         ruleState = SampleZoneRuleState(zones: ruledZones)
     }

@@ -185,7 +185,7 @@ extension Synth {
                 if count > 4 {
                     playSamplesShaped(&high, sample, samples.slots.interpolation, from: n0, count: length, half: 1, left: outLeft, right: outRight)
                 }
-            } else if sinc, let kernels = samples.slots.sinc {
+            } else if sinc, let kernels = samples.sinc {
                 // Both halves at once (WideLoops.swift): the same samples.
                 playSamplesSinc(path, &low, &high, wide: count > 4, sample, kernels, scratch: samples.slots.sincScratch.baseAddress,
                                 from: n0, count: length, left: outLeft, right: outRight)

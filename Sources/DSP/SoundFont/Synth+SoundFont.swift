@@ -154,7 +154,13 @@ extension Synth {
         let presets = samples.font.presetCount
         guard presets > 0 else { return } // no font: nothing to apply
         // The interpolation asked for, from the slice's first sample (`setInterpolation`).
-        samples.sincOn = samples.interpolationRequest.load(ordering: .relaxed) == sincInterpolationValue
+        samples.sincOn = false
+        if samples.interpolationRequest.load(ordering: .relaxed) == sincInterpolationValue {
+            if let kernels = samples.sincKernels.load(ordering: .acquiring) {
+                samples.sinc = kernels.load(as: SincKernels.self)
+                samples.sincOn = true
+            }
+        }
         for ch in 0..<channelCount {
             let request = samples.presetExchange.requested[ch].exchange(-1, ordering: .relaxed)
             guard request >= 0 && request < presets else { continue }
