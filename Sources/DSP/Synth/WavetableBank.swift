@@ -59,16 +59,21 @@ final class WavetableBank: @unchecked Sendable {
         // the harmonics up to min(its count, the wave's last): stored once, shared by the levels above the last.
         var tablesOfWave: [[Float]] = []
         var next = 0
+        var sum = [Double](repeating: 0, count: size)
         for wave in waves {
-            var sum = [Double](repeating: 0, count: size)
+            for j in 0..<size { sum[j] = 0 }
             var level = 0
             tablesOfWave.removeAll(keepingCapacity: true)
             var offsets: [Int] = []
+            // The harmonics are added in runs that end where a level's table is taken (`addHarmonics`).
+            var pending: [(harmonic: Int, amplitude: Double)] = []
             for k in 1...wave.lastHarmonic {
                 let amplitude = wave.amplitude(harmonic: k)
-                if amplitude != 0 {
-                    for j in 0..<size { sum[j] += amplitude * sines[(k * j) & (size - 1)] }
-                }
+                if amplitude != 0 { pending.append((k, amplitude)) }
+                let taken = level < levelCount && min(counts[level], wave.lastHarmonic) == k
+                guard taken || k == wave.lastHarmonic else { continue }
+                Self.addHarmonics(pending, of: sines, into: &sum)
+                pending.removeAll(keepingCapacity: true)
                 while level < levelCount && min(counts[level], wave.lastHarmonic) == k {
                     if level == 0 || min(counts[level - 1], wave.lastHarmonic) != k {
                         tablesOfWave.append((0...size).map { Float(sum[$0 & (size - 1)]) })
@@ -96,6 +101,45 @@ final class WavetableBank: @unchecked Sendable {
         for m in 1...Self.maxHarmonics {
             while Int(level) + 1 < levelCount && counts[Int(level) + 1] <= m { level += 1 }
             levelForMaxHarmonics[m] = level
+        }
+    }
+
+    /// Adds `harmonics` (in their order) to the cycle `sum`: point j gets `amplitude * sines[(k j) mod size]` of
+    /// each harmonic k, one after the other, so each point's additions are the ones a harmonic-by-harmonic pass
+    /// makes, in the same order (the same Doubles). Four harmonics a pass over the points, each point's sum kept
+    /// in a register meanwhile, and each harmonic's index stepped by k rather than multiplied.
+    private static func addHarmonics(_ harmonics: [(harmonic: Int, amplitude: Double)], of sines: [Double],
+                                     into sum: inout [Double]) {
+        let size = tableSize, mask = tableSize - 1
+        sines.withUnsafeBufferPointer { table in
+            sum.withUnsafeMutableBufferPointer { points in
+                let t = table.baseAddress!, out = points.baseAddress!
+                var h = 0
+                while h + 4 <= harmonics.count {
+                    let (k0, a0) = harmonics[h], (k1, a1) = harmonics[h + 1]
+                    let (k2, a2) = harmonics[h + 2], (k3, a3) = harmonics[h + 3]
+                    var i0 = 0, i1 = 0, i2 = 0, i3 = 0
+                    for j in 0..<size {
+                        var x = out[j]
+                        x += a0 * t[i0]
+                        x += a1 * t[i1]
+                        x += a2 * t[i2]
+                        x += a3 * t[i3]
+                        out[j] = x
+                        i0 = (i0 &+ k0) & mask; i1 = (i1 &+ k1) & mask; i2 = (i2 &+ k2) & mask; i3 = (i3 &+ k3) & mask
+                    }
+                    h += 4
+                }
+                while h < harmonics.count {
+                    let (k, a) = harmonics[h]
+                    var i = 0
+                    for j in 0..<size {
+                        out[j] += a * t[i]
+                        i = (i &+ k) & mask
+                    }
+                    h += 1
+                }
+            }
         }
     }
 }
