@@ -28,7 +28,8 @@ struct BuiltInVoices: ~Copyable {
 
     // The init reads no stored property before all are set: with the atomics this struct is address-only,
     // and Swift 6.3 builds such a read of a half-made `~Copyable` struct into a wild pointer.
-    init(slots: Int) {
+    /// `tables` false: a synth whose sample voices play every channel (`WavetableBank.silent`).
+    init(slots: Int, tables: Bool = true) {
         let table = PatchTable(SynthPatch.builtIn)
         let count = table.count
         precondition(count <= patchCapacity, "Synth: more built-in patches than the parameter table holds")
@@ -37,7 +38,7 @@ struct BuiltInVoices: ~Copyable {
         parameters = InlineArray { _ in Atomic(0) }
         patchIndex = Atomic(0)
         channelPatches = InlineArray { _ in Atomic(0) }
-        wavetables = WavetableLookup(WavetableBank.shared)
+        wavetables = WavetableLookup(tables ? WavetableBank.shared : WavetableBank.silent)
         laneCache = LaneCache(slots: slots, patches: count)
         self.slots = WavetableSlots(count: slots)
     }

@@ -153,8 +153,9 @@ public final class Synth: @unchecked Sendable {
         self.voices = VoiceSlots(count: slotCount)
         controls = ChannelControls()
         self.soundFont = soundFont
-        builtIn = BuiltInVoices(slots: slotCount)
         samples = SoundFontVoices(soundFont, slots: slotCount)
+        // Where the sample voices play every channel, no built-in or drum voice sounds: neither's tables are made.
+        builtIn = BuiltInVoices(slots: slotCount, tables: samples.channels != 0xFFFF)
         drums = DrumVoices(count: samples.channels == 0xFFFF ? 1 : slotCount)
         mix = SynthMix(frames: 1, sampleRate: 44_100, patches: builtIn.patches.count)
 

@@ -12,7 +12,11 @@ final class WavetableBank: @unchecked Sendable {
     static let maxHarmonics = 1023
 
     /// Built on first use (outside the real-time path: `Synth.init` touches it).
-    static let shared = WavetableBank()
+    static let shared = WavetableBank(tables: true)
+    /// The bank of a synth whose sample voices play every channel, where no built-in voice sounds: the sine and
+    /// the levels as `shared` has them, every table one silent table (16 KB where `shared` holds 7 MB and takes
+    /// tens of milliseconds to build).
+    static let silent = WavetableBank(tables: false)
 
     /// Harmonic count of each mip level, ascending.
     let harmonicCounts: [Int]
@@ -27,7 +31,7 @@ final class WavetableBank: @unchecked Sendable {
     /// `pairOffsets[wave * levelCount + level]`: index of that table's first pair in `pairs`.
     let pairOffsets: FixedArray<UInt32>
 
-    private init() {
+    private init(tables: Bool) {
         var counts = Array(1...12)
         var h = 12.0
         while true {
@@ -46,7 +50,7 @@ final class WavetableBank: @unchecked Sendable {
         let tableCount = waves.reduce(0) { sum, wave in
             sum + (counts.firstIndex { $0 >= wave.lastHarmonic }.map { $0 + 1 } ?? levels)
         }
-        pairs = FixedArray(tableCount * size, SIMD2<Float>(0, 0))
+        pairs = FixedArray(tables ? tableCount * size : size, SIMD2<Float>(0, 0))
         pairOffsets = FixedArray(waves.count * levelCount, UInt32(0))
         levelForMaxHarmonics = FixedArray(Self.maxHarmonics + 1, Int32(0))
 
@@ -60,7 +64,7 @@ final class WavetableBank: @unchecked Sendable {
         var tablesOfWave: [[Float]] = []
         var next = 0
         var sum = [Double](repeating: 0, count: size)
-        for wave in waves {
+        for wave in tables ? waves : [] {
             for j in 0..<size { sum[j] = 0 }
             var level = 0
             tablesOfWave.removeAll(keepingCapacity: true)
