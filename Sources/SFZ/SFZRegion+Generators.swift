@@ -150,7 +150,10 @@ extension SFZRegion {
             if let shape = Self.filterShape(filterType) {
                 if let played = Self.playedAs[filterType] { notes.add("fil_type \(filterType.rawValue) (played as \(played))") }
                 zone.filterShape = shape
-                zone.generators[G.initialFilterFc] = Int32(min(max(1200 * log2(max(cutoff, 1) / 8.176), 1500), 13500).rounded())
+                // fil_keytrack moves the cutoff around fil_keycenter and fil_veltrack with the velocity, as
+                // modulators from the key and velocity (SFZModulators); the centre's share is taken off here.
+                let cents = min(max(1200 * log2(max(cutoff, 1) / 8.176), 1500), 13500) - Double(filterKeytrack * filterKeycenter)
+                zone.generators[G.initialFilterFc] = Int32(cents.rounded())
                 // sfizz's Q is the resonance in dB as a factor (0 dB: Q 1); the voice reads initialFilterQ as
                 // that peak less 3.01 dB (SF2's flat response at 0), so 3.01 dB more.
                 zone.generators[G.initialFilterQ] = Int32(min(max((resonance + 3.0103) * 10, 0), 960).rounded())

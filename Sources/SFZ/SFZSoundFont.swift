@@ -216,6 +216,17 @@ struct SFZModulators {
         }
         if amplitudes.count > 1 { notes.add("amplitude_onccN on several CCs (multiplied; sfizz adds them)") }
         if amplitudes.count < region.amplitudeOnCC.count { notes.add("amplitude_onccN above CC 127 (ignored)") }
+        // fil_keytrack and fil_veltrack: cents per key (key / 127 times 127 keys' worth) and cents at full
+        // velocity (velocity / 127, sfizz's normalised velocity), both linear, added to the cutoff (SF2 sources 3
+        // and 2: the note-on key and velocity).
+        if region.cutoff != nil, SFZRegion.filterShape(region.filterType) != nil {
+            for (source, amount) in [(UInt16(3), region.filterKeytrack * 127), (UInt16(2), region.filterVeltrack)] where amount != 0 {
+                var modulator = SoundFontModulator.defaults[0]
+                (modulator.source, modulator.destination) = (source, UInt16(SoundFontGenerator.initialFilterFc))
+                (modulator.amount, modulator.amountSource, modulator.transform) = (Int32(amount), 0, 0)
+                list.append(modulator)
+            }
+        }
         let key = list.flatMap { [Int32($0.source), Int32($0.destination), $0.amount, Int32($0.amountSource), Int32($0.transform)] }
         let start: Int32
         if let known = starts[key] { start = known } else {
