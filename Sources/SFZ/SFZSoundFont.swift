@@ -161,8 +161,8 @@ struct SFZNotes {
 }
 
 /// The zones' modulator lists: SoundFont 2's defaults, velocity to attenuation scaled by `amp_veltrack`, no
-/// velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given) and no vibrato from the mod wheel or
-/// channel pressure (sfizz has none); then the region's `pan_onccN` and `volume_onccN` as CC modulators
+/// velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given), no vibrato from the mod wheel or
+/// channel pressure (sfizz has none) and the pitch wheel bending by `bend_up`/`bend_down`; then the region's `pan_onccN` and `volume_onccN` as CC modulators
 /// (linear in the CC's value, as sfizz's without a curve) and `amplitude_onccN` (concave, from the top: the
 /// CC's value as a factor); one list per distinct content.
 struct SFZModulators {
@@ -177,6 +177,19 @@ struct SFZModulators {
         list[1].amount = 0      // velocity → filter cutoff
         list[2].amount = 0      // channel pressure → vibrato: sfizz has neither
         list[3].amount = 0      // CC1 → vibrato
+        // The pitch wheel bends by the region's bend_up (wheel up) and bend_down (wheel down), in cents, not by
+        // RPN 0's range: one modulator when they are symmetric; else the up one gated by a switch on the
+        // wheel's upper half and a second for the lower half (both 0 at the centre, where the wheel is 0).
+        list[9].source = 0x020E // pitch wheel, bipolar, linear
+        list[9].amount = Int32(region.bendUp)
+        list[9].amountSource = 0
+        if region.bendUp != -region.bendDown {
+            list[9].amountSource = 0x0C0E // pitch wheel, switch: 1 from the centre up
+            var down = list[9]
+            down.amount = Int32(-region.bendDown)
+            down.amountSource = 0x0D0E // the same, negative: 1 from the centre down
+            list.append(down)
+        }
         func controller(_ cc: Int, to destination: Int, amount: Double) {
             var modulator = SoundFontModulator.defaults[0]
             modulator.source = 0x80 | UInt16(cc) // CC, unipolar, positive, linear

@@ -1,5 +1,6 @@
-// The filter's key and velocity tracking (`fil_keytrack`/`fil_keycenter`/`fil_veltrack`, issue 38's "not yet"
-// row) against `sfizz_render`, in the pattern of SFZAgainstSfizzTests.swift. The figures are printed for docs/sfz.md.
+// The opcodes that follow the note's key, velocity and the pitch wheel (issue 38's "not yet" row) against
+// `sfizz_render`, in the pattern of SFZAgainstSfizzTests.swift: `fil_keytrack`/`fil_keycenter`/`fil_veltrack` and
+// `bend_up`/`bend_down`. The figures are printed for docs/sfz.md.
 import Foundation
 import MIDI
 import Testing
@@ -41,6 +42,31 @@ extension SFZAgainstSfizzTests {
                 spread.append(ours[3])
             }
             #expect((spread.max() ?? 0) - (spread.min() ?? 0) > 6, "\(opcodes): the 1 kHz band did not move with the note: \(spread)")
+        }
+    }
+
+    /// The pitch wheel fully up, fully down and centred (sent before each note) on `*sine` at A4, with the
+    /// default range and two asymmetric ones: each note's pitch within 5 cents of sfizz's and of the range's.
+    @Test func bendRangesMatchSfizz() throws {
+        let wheel: [UInt16] = [16383, 0, 8192]
+        let notes = Self.spacedNotes([69, 69, 69], [100, 100, 100])
+        let bends = zip(notes, wheel).map { (seconds: $0.start - 0.05, message: MIDIMessage.pitchBend(.init(channel: 0, value: $1))) }
+        for (name, opcodes, up, down) in [("default", "", 200.0, -200.0), ("asymmetric", "bend_up=300 bend_down=-700", 300, -700),
+                                          ("octave-up", "bend_up=1200 bend_down=-100", 1200, -100)] {
+            let (ours, theirs) = try S.render("bend-\(name)", sfz: "<region> sample=*sine \(opcodes)", notes: notes, extra: bends)
+            for (note, value) in zip(notes, wheel) {
+                let cents = value > 8192 ? up * Double(value - 8192) / 8191 : value < 8192 ? down : 0
+                let expected = 440 * pow(2, cents / 1200)
+                func strongest(_ s: [Float]) -> Double {
+                    AudioComparison.strongestFrequency(AudioComparison.slice(s, from: note.start + 0.1, to: note.end - 0.05, rate: S.rate),
+                                                       rate: S.rate, low: expected * 0.95, high: expected * 1.05).frequency
+                }
+                let a = strongest(ours), b = strongest(theirs)
+                print(String(format: "sfz bend %@ wheel %d: expected %.2f Hz, backbeat %.2f, sfizz %.2f, apart %.2f cents",
+                             name, Int(value), expected, a, b, S.cents(a, b)))
+                #expect(abs(S.cents(a, b)) < 5, "\(name) wheel \(value): backbeat \(a) Hz, sfizz \(b) Hz")
+                #expect(abs(S.cents(a, expected)) < 5, "\(name) wheel \(value): backbeat \(a) Hz, expected \(expected) Hz")
+            }
         }
     }
 }
