@@ -170,10 +170,11 @@ struct SFZModulators {
     private var starts: [[Int32]: Int32] = [:]
 
     /// Points `zone` at the list for `region`'s velocity tracking and CC modulations (`amp_veltrack` below 0
-    /// is taken as 0).
+    /// is taken as 0; with `amp_velcurve_N` the zone's rule plays it).
     mutating func assign(_ zone: inout SoundFontZone, region: SFZRegion, notes: inout SFZNotes) {
         var list = SoundFontModulator.defaults
         list[0].amount = Int32((960 * max(region.ampVeltrack, 0) / 100).rounded()) // velocity → attenuation
+        if !region.ampVelcurve.isEmpty { list[0].amount = 0 } // amp_velcurve_N: the zone's rule gives the level
         list[1].amount = 0      // velocity → filter cutoff
         list[2].amount = 0      // channel pressure → vibrato: sfizz has neither
         list[3].amount = 0      // CC1 → vibrato

@@ -1,6 +1,6 @@
 // The opcodes that follow the note's key, velocity and the pitch wheel (issue 38's "not yet" row) against
-// `sfizz_render`, in the pattern of SFZAgainstSfizzTests.swift: `fil_keytrack`/`fil_keycenter`/`fil_veltrack` and
-// `bend_up`/`bend_down`. The figures are printed for docs/sfz.md.
+// `sfizz_render`, in the pattern of SFZAgainstSfizzTests.swift: `fil_keytrack`/`fil_keycenter`/`fil_veltrack`,
+// `bend_up`/`bend_down` and `amp_velcurve_N`. The figures are printed for docs/sfz.md.
 import Foundation
 import MIDI
 import Testing
@@ -66,6 +66,22 @@ extension SFZAgainstSfizzTests {
                              name, Int(value), expected, a, b, S.cents(a, b)))
                 #expect(abs(S.cents(a, b)) < 5, "\(name) wheel \(value): backbeat \(a) Hz, sfizz \(b) Hz")
                 #expect(abs(S.cents(a, expected)) < 5, "\(name) wheel \(value): backbeat \(a) Hz, expected \(expected) Hz")
+            }
+        }
+    }
+
+    /// `amp_velcurve_N` curves (one point, two points, and one with `amp_veltrack=50`) at five velocities: each
+    /// note's level within 1.5 dB of sfizz's.
+    @Test func velocityCurvesMatchSfizz() throws {
+        let velocities: [UInt8] = [20, 40, 64, 100, 127]
+        let notes = Self.spacedNotes(Array(repeating: 66, count: velocities.count), velocities)
+        for (i, opcodes) in ["amp_velcurve_64=1", "amp_velcurve_1=0.2 amp_velcurve_100=0.5", "amp_velcurve_64=0.3 amp_veltrack=50"].enumerated() {
+            let (ours, theirs) = try S.render("velcurve-\(i)", sfz: "<region> sample=tone.wav pitch_keycenter=66 loop_mode=loop_continuous "
+                                              + "loop_start=0 loop_end=95999 ampeg_release=0.01 \(opcodes)", notes: notes)
+            for note in notes {
+                let (a, b) = Self.levels(ours, theirs, note)
+                print(String(format: "sfz %@ velocity %d: backbeat %.2f dBFS, sfizz %.2f dBFS, apart %.2f dB", opcodes, Int(note.velocity), a, b, a - b))
+                #expect(abs(a - b) < 1.5, "\(opcodes) velocity \(note.velocity): backbeat \(a) dB, sfizz \(b) dB")
             }
         }
     }

@@ -69,8 +69,51 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     /// A crossfade over one controller's value at the note-on (SFZ's `xfin_loccN`...): its CC (0 to 127), -1 none.
     public var controller: Int16 = -1
     public var controllerFade = SampleZoneFade()
+    /// A velocity-to-gain curve (`amp_velcurve_N`) in place of the velocity modulator, scaled by `velocityTrack`
+    /// (`amp_veltrack` as a fraction, -1...1) as sfizz scales it; no points: none.
+    public var velocityCurve = SampleZoneCurve()
+    public var velocityTrack: Float = 1
 
     public init() {}
+}
+
+/// A piecewise-linear curve over 0...127 through up to `SampleZoneCurve.capacity` points (x rising), flat
+/// outside them; no points is no curve.
+public struct SampleZoneCurve: BitwiseCopyable, Equatable {
+    public static var capacity: Int { @_noLocks get { 10 } }
+    public private(set) var count: UInt8 = 0
+    private var xs = InlineArray<10, UInt8>(repeating: 0)
+    private var ys = InlineArray<10, Float>(repeating: 0)
+
+    public init() {}
+
+    /// The curve through `points` (x 0...127 rising, the first `capacity` taken).
+    public init(_ points: [(x: UInt8, y: Float)]) {
+        for (x, y) in points.prefix(Self.capacity) {
+            xs[Int(count)] = x
+            ys[Int(count)] = y
+            count += 1
+        }
+    }
+
+    /// The curve's value at `x`.
+    @_noLocks
+    public func value(at x: UInt8) -> Float {
+        let n = Int(count)
+        if n == 0 { return 1 }
+        if x <= xs[0] { return ys[0] }
+        for i in 1..<n where x <= xs[i] {
+            let span = Float(xs[i] - xs[i - 1])
+            return span > 0 ? ys[i - 1] + (ys[i] - ys[i - 1]) * Float(x - xs[i - 1]) / span : ys[i]
+        }
+        return ys[n - 1]
+    }
+
+    public static func == (a: SampleZoneCurve, b: SampleZoneCurve) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<Int(a.count) where a.xs[i] != b.xs[i] || a.ys[i] != b.ys[i] { return false }
+        return true
+    }
 }
 
 /// The per-synth state the rules read and move: each zone's round-robin count, each channel's last switch
