@@ -7,8 +7,8 @@ import Glibc
 
 extension SFZRegion {
     /// The region's note-on conditions beyond its key and velocity ranges (round robin, random range, key
-    /// switches, the previous note, one CC range, trigger) and the level its note gives it (crossfades, key
-    /// tracking), or nil when it cannot play: no key, or `end=0` or below.
+    /// switches, the previous note, one CC range, trigger), the level its note gives it (crossfades, velocity
+    /// curve, key tracking) and what its velocity does to the volume envelope, or nil when it cannot play: no key, or `end=0` or below.
     func noteRule(notes: inout SFZNotes) -> SampleZoneRule? {
         if keys.low < 0 || keys.high < keys.low || velocities.high < velocities.low { return nil }
         if end.map({ $0 <= 0 }) == true { return nil }
@@ -27,6 +27,14 @@ extension SFZRegion {
         if let switchDown { rule.switchDown = Int8(clamping: switchDown) }
         if let switchUp { rule.switchUp = Int8(clamping: switchUp) }
         rule.level = noteLevel(notes: &notes)
+        // ampeg_vel2*: seconds (the sustain: percent) at full velocity, added at the note-on.
+        let moved = ampEG.velocity
+        rule.envelope.delay = Float(moved[.delay] ?? 0)
+        rule.envelope.attack = Float(moved[.attack] ?? 0)
+        rule.envelope.hold = Float(moved[.hold] ?? 0)
+        rule.envelope.decay = Float(moved[.decay] ?? 0)
+        rule.envelope.sustain = Float(moved[.sustain] ?? 0)
+        rule.envelope.release = Float(moved[.release] ?? 0)
         rule.sequenceLength = UInt8(clamping: seqLength)
         rule.sequencePosition = UInt8(clamping: seqPosition)
         rule.randomLow = Float(random.low)
@@ -127,7 +135,7 @@ extension SFZRegion {
             zone.generators[G.releaseVolEnv] = 8000 // the note-off barely touches it: the sample plays to its end
             notes.add("one_shot (played through a 100 s release)")
         }
-        if ampEG.start != 0 || !ampEG.velocity.isEmpty || !ampEG.onCC.isEmpty { notes.add("ampeg_start, vel2*, *_onccN (ignored)") }
+        if ampEG.start != 0 || !ampEG.onCC.isEmpty { notes.add("ampeg_start, ampeg_*_onccN (ignored)") }
         if delay != 0 { notes.add("delay (the volume envelope's delay: the sample starts at the note)") }
 
         // The modulation envelope: fileg_* (to the cutoff) or pitcheg_* (to the pitch); one shape for both.

@@ -1,6 +1,6 @@
 // The opcodes that follow the note's key, velocity and the pitch wheel (issue 38's "not yet" row) against
 // `sfizz_render`, in the pattern of SFZAgainstSfizzTests.swift: `fil_keytrack`/`fil_keycenter`/`fil_veltrack`,
-// `bend_up`/`bend_down` and `amp_velcurve_N`. The figures are printed for docs/sfz.md.
+// `bend_up`/`bend_down`, `amp_velcurve_N` and `ampeg_vel2*`. The figures are printed for docs/sfz.md.
 import Foundation
 import MIDI
 import Testing
@@ -83,6 +83,29 @@ extension SFZAgainstSfizzTests {
                 print(String(format: "sfz %@ velocity %d: backbeat %.2f dBFS, sfizz %.2f dBFS, apart %.2f dB", opcodes, Int(note.velocity), a, b, a - b))
                 #expect(abs(a - b) < 1.5, "\(opcodes) velocity \(note.velocity): backbeat \(a) dB, sfizz \(b) dB")
             }
+        }
+    }
+
+    /// `ampeg_vel2*` on every stage at velocities 127 and 40 (one note each): the loudness envelopes correlate
+    /// at r >= 0.95 with sfizz's, and the sustain level (against each render's own peak) is within 1.5 dB.
+    @Test func envelopeVelocityMatchesSfizz() throws {
+        let sfz = "<region> sample=tone.wav pitch_keycenter=66 loop_mode=loop_continuous loop_start=0 loop_end=95999 amp_veltrack=0 "
+            + "ampeg_delay=0.02 ampeg_vel2delay=0.1 ampeg_attack=0.05 ampeg_vel2attack=0.3 ampeg_hold=0.05 ampeg_vel2hold=0.1 "
+            + "ampeg_decay=0.5 ampeg_vel2decay=-0.3 ampeg_sustain=60 ampeg_vel2sustain=-40 ampeg_release=0.2 ampeg_vel2release=0.6"
+        for velocity: UInt8 in [127, 40] {
+            let note = S.Note(key: 66, velocity: velocity, start: 0.2, end: 1.6)
+            let (ours, theirs) = try S.render("vel2-\(velocity)", sfz: sfz, notes: [note, S.Note(key: 1, velocity: 1, start: 2.8, end: 2.9)])
+            let length = min(ours.count, theirs.count, Int(2.7 * Double(S.rate)))
+            let a = AudioComparison.loudnessEnvelope(Array(ours.prefix(length)), rate: S.rate)
+            let b = AudioComparison.loudnessEnvelope(Array(theirs.prefix(length)), rate: S.rate)
+            let r = AudioComparison.pearson(a, b)
+            // The sustain's level below the peak: the window before the note-off against the loudest.
+            let held = Int(1.45 / 0.01)
+            let sustainOurs = a[held] - (a.max() ?? 0), sustainTheirs = b[held] - (b.max() ?? 0)
+            print(String(format: "sfz ampeg_vel2* velocity %d: r = %.4f; sustain backbeat %.2f dB, sfizz %.2f dB below the peak",
+                         Int(velocity), r, sustainOurs, sustainTheirs))
+            #expect(r >= 0.95, "velocity \(velocity): r = \(r)")
+            #expect(abs(sustainOurs - sustainTheirs) < 1.5, "velocity \(velocity): sustain \(sustainOurs) dB, sfizz \(sustainTheirs) dB")
         }
     }
 }

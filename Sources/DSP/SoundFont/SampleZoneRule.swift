@@ -41,6 +41,8 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     public var previousKey: Int8 = -1
     /// The level the note's key and velocity give it (SFZ crossfades and key tracking; Synth+SampleZoneLevels.swift).
     public var level = SampleZoneLevel()
+    /// What the note's velocity adds to the volume envelope (`ampeg_vel2*`; Synth+SampleZoneEnvelopes.swift).
+    public var envelope = SampleZoneEnvelope()
 
     public init() {}
 
@@ -114,6 +116,17 @@ public struct SampleZoneCurve: BitwiseCopyable, Equatable {
         for i in 0..<Int(a.count) where a.xs[i] != b.xs[i] || a.ys[i] != b.ys[i] { return false }
         return true
     }
+}
+
+/// What a note's velocity (0...1, velocity / 127) adds to the volume envelope at its start, per unit of it:
+/// seconds to the delay, attack, hold, decay and release, percent to the sustain level (SFZ's `ampeg_vel2*`,
+/// as sfizz adds them). All 0: the envelope is the zone's.
+public struct SampleZoneEnvelope: BitwiseCopyable, Equatable {
+    public var delay: Float = 0, attack: Float = 0, hold: Float = 0, decay: Float = 0, sustain: Float = 0, release: Float = 0
+
+    public init() {}
+
+    var isEmpty: Bool { @_noLocks get { delay == 0 && attack == 0 && hold == 0 && decay == 0 && sustain == 0 && release == 0 } }
 }
 
 /// The per-synth state the rules read and move: each zone's round-robin count, each channel's last switch

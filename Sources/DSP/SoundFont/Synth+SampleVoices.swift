@@ -65,7 +65,8 @@ extension Synth {
         let playedVelocity = velocityGenerator >= 1 && velocityGenerator <= 127 ? UInt8(velocityGenerator) : velocity
         let keyGenerator = zone.generators[SoundFontGenerator.keynum]
         let modulatorKey = keyGenerator >= 0 && keyGenerator <= 127 ? UInt8(keyGenerator) : note
-        let values = generatorValues(zone: z, channel: ch, key: modulatorKey, velocity: playedVelocity)
+        var values = generatorValues(zone: z, channel: ch, key: modulatorKey, velocity: playedVelocity)
+        applyNoteEnvelope(&values, zone: z, velocity: playedVelocity) // SFZ's ampeg_vel2* (Synth+SampleZoneEnvelopes.swift)
         let v = allocator.take(voices, channel: ch, note: note, sameKey: .keep)
         guard v >= 0 else { return }
 
