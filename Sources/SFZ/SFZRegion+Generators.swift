@@ -35,6 +35,7 @@ extension SFZRegion {
         rule.envelope.decay = Float(moved[.decay] ?? 0)
         rule.envelope.sustain = Float(moved[.sustain] ?? 0)
         rule.envelope.release = Float(moved[.release] ?? 0)
+        rule.envelope.start = Float(min(max(ampEG.start, 0), 100) / 100)
         rule.sequenceLength = UInt8(clamping: seqLength)
         rule.sequencePosition = UInt8(clamping: seqPosition)
         rule.randomLow = Float(random.low)
@@ -135,7 +136,8 @@ extension SFZRegion {
             zone.generators[G.releaseVolEnv] = 8000 // the note-off barely touches it: the sample plays to its end
             notes.add("one_shot (played through a 100 s release)")
         }
-        if ampEG.start != 0 || !ampEG.onCC.isEmpty { notes.add("ampeg_start, ampeg_*_onccN (ignored)") }
+        if !ampEG.onCC.isEmpty { notes.add("ampeg_*_onccN (ignored)") }
+        if ampEG.start != 0 && ampEG.delay > 0 { notes.add("ampeg_start with a delay (silent through the delay; sfizz sounds the start level)") }
         if delay != 0 { notes.add("delay (the volume envelope's delay: the sample starts at the note)") }
 
         // The modulation envelope: fileg_* (to the cutoff) or pitcheg_* (to the pitch); one shape for both.

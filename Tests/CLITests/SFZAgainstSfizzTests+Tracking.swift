@@ -1,6 +1,6 @@
 // The opcodes that follow the note's key, velocity and the pitch wheel (issue 38's "not yet" row) against
 // `sfizz_render`, in the pattern of SFZAgainstSfizzTests.swift: `fil_keytrack`/`fil_keycenter`/`fil_veltrack`,
-// `bend_up`/`bend_down`, `amp_velcurve_N` and `ampeg_vel2*`. The figures are printed for docs/sfz.md.
+// `bend_up`/`bend_down`, `amp_velcurve_N`, `ampeg_vel2*` and `ampeg_start`. The figures are printed for docs/sfz.md.
 import Foundation
 import MIDI
 import Testing
@@ -106,6 +106,26 @@ extension SFZAgainstSfizzTests {
                          Int(velocity), r, sustainOurs, sustainTheirs))
             #expect(r >= 0.95, "velocity \(velocity): r = \(r)")
             #expect(abs(sustainOurs - sustainTheirs) < 1.5, "velocity \(velocity): sustain \(sustainOurs) dB, sfizz \(sustainTheirs) dB")
+        }
+    }
+
+    /// `ampeg_start=30` and `=70` under a 0.5 s attack: the loudness envelopes correlate at r >= 0.95 with
+    /// sfizz's, and the first 10 ms (against the peak) are within 1.5 dB of sfizz's.
+    @Test func envelopeStartMatchesSfizz() throws {
+        for start in [30, 70] {
+            let note = S.Note(key: 66, velocity: 127, start: 0.2, end: 1.2)
+            let sfz = "<region> sample=tone.wav pitch_keycenter=66 loop_mode=loop_continuous loop_start=0 loop_end=95999 "
+                + "ampeg_start=\(start) ampeg_attack=0.5 ampeg_release=0.1"
+            let (ours, theirs) = try S.render("eg-start-\(start)", sfz: sfz, notes: [note, S.Note(key: 1, velocity: 1, start: 1.6, end: 1.7)])
+            let length = min(ours.count, theirs.count, Int(1.5 * Double(S.rate)))
+            let a = AudioComparison.loudnessEnvelope(Array(ours.prefix(length)), rate: S.rate)
+            let b = AudioComparison.loudnessEnvelope(Array(theirs.prefix(length)), rate: S.rate)
+            let r = AudioComparison.pearson(a, b)
+            // The window after the onset's: the note starts at 0.2 s, inside sfizz's block.
+            let first = Int(0.2 / 0.01) + 1
+            print(String(format: "sfz ampeg_start=%d: r = %.4f; start backbeat %.2f dB, sfizz %.2f dB below the peak", start, r, a[first], b[first]))
+            #expect(r >= 0.95, "ampeg_start=\(start): r = \(r)")
+            #expect(abs(a[first] - b[first]) < 1.5, "ampeg_start=\(start): backbeat \(a[first]) dB, sfizz \(b[first]) dB")
         }
     }
 }

@@ -120,9 +120,11 @@ public struct SampleZoneCurve: BitwiseCopyable, Equatable {
 
 /// What a note's velocity (0...1, velocity / 127) adds to the volume envelope at its start, per unit of it:
 /// seconds to the delay, attack, hold, decay and release, percent to the sustain level (SFZ's `ampeg_vel2*`,
-/// as sfizz adds them). All 0: the envelope is the zone's.
+/// as sfizz adds them); and the level (0...1) the attack starts from (`ampeg_start`). All 0: the envelope is
+/// the zone's.
 public struct SampleZoneEnvelope: BitwiseCopyable, Equatable {
     public var delay: Float = 0, attack: Float = 0, hold: Float = 0, decay: Float = 0, sustain: Float = 0, release: Float = 0
+    public var start: Float = 0
 
     public init() {}
 

@@ -90,6 +90,7 @@ extension Synth {
         voice.volumeEnvelope = SampleEnvelope(
             values, delay: SoundFontGenerator.delayVolEnv, sustain: 1 - 0.001 * min(max(values[SoundFontGenerator.sustainVolEnv], 0), 1440),
             keyOffset: keyOffset, rate: rate)
+        startNoteEnvelope(&voice.volumeEnvelope, zone: z) // SFZ's ampeg_start
         // sustainModEnv is in 0.1 % below full.
         voice.modulationEnvelope = SampleEnvelope(
             values, delay: SoundFontGenerator.delayModEnv, sustain: 1 - 0.001 * min(max(values[SoundFontGenerator.sustainModEnv], 0), 1000),

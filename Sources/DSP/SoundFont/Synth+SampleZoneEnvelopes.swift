@@ -1,7 +1,8 @@
 // What a note's velocity does to an SFZ zone's volume envelope (`ampeg_vel2*`; SampleZoneEnvelope in
 // SampleZoneRule.swift): seconds added to its times and percent to its sustain level, velocity / 127 of each,
 // as sfizz adds them, worked into the voice's generator values once, at its note-on, before its envelope is
-// made. Fonts without rules (every SF2 font) are left as they are.
+// made; and the level its attack starts from (`ampeg_start`), set in the envelope once it is made. Fonts
+// without rules (every SF2 font) are left as they are.
 
 extension Synth {
     /// Zone `z`'s volume envelope in `values` (timecents; the sustain in centibels below full) moved by the
@@ -24,6 +25,15 @@ extension Synth {
             let moved = min(max(percent + shift.sustain * v, 0), 100)
             values[G.sustainVolEnv] = moved <= 0 ? 1440 : min(-200 / 3.321_928 * FastMath.log2(moved / 100), 1440)
         }
+    }
+
+    /// The volume envelope's attack from zone `z`'s start level (`ampeg_start`): it rises from there at the
+    /// attack's rate, reaching full sooner, as sfizz's does (the delay before it stays silent).
+    @_noLocks
+    func startNoteEnvelope(_ envelope: inout SampleEnvelope, zone z: Int) {
+        guard let rules = samples.font.rules else { return }
+        let start = rules[z].envelope.start
+        if start > 0 { envelope.value = min(start, 1) }
     }
 }
 
