@@ -36,6 +36,9 @@ extension SFZRegion {
         rule.envelope.sustain = Float(moved[.sustain] ?? 0)
         rule.envelope.release = Float(moved[.release] ?? 0)
         rule.envelope.start = Float(min(max(ampEG.start, 0), 100) / 100)
+        // off_mode: how the region's voice ends when its group cuts it (with off_by its own group).
+        rule.offMode = offMode == .normal ? SampleZoneRule.offNormal : offMode == .time ? SampleZoneRule.offTime : SampleZoneRule.offFast
+        rule.offTime = Float(offTime)
         rule.sequenceLength = UInt8(clamping: seqLength)
         rule.sequencePosition = UInt8(clamping: seqPosition)
         rule.randomLow = Float(random.low)

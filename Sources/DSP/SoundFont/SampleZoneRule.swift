@@ -43,12 +43,19 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     public var level = SampleZoneLevel()
     /// What the note's velocity adds to the volume envelope (`ampeg_vel2*`; Synth+SampleZoneEnvelopes.swift).
     public var envelope = SampleZoneEnvelope()
+    /// How the zone's voice ends when its exclusive class cuts it (SFZ's `off_mode`): `SampleZoneRule.offFast`
+    /// (the synth's 3 ms steal fade), `.offNormal` (its own release) or `.offTime` (the release, `offTime` s long).
+    public var offMode: UInt8 = SampleZoneRule.offFast
+    public var offTime: Float = 0.006
 
     public init() {}
 
     @inlinable public static var anyNote: UInt8 { @_noLocks get { 0 } }
     @inlinable public static var firstNote: UInt8 { @_noLocks get { 1 } }
     @inlinable public static var legatoNote: UInt8 { @_noLocks get { 2 } }
+    @inlinable public static var offFast: UInt8 { @_noLocks get { 0 } }
+    @inlinable public static var offNormal: UInt8 { @_noLocks get { 1 } }
+    @inlinable public static var offTime: UInt8 { @_noLocks get { 2 } }
 }
 
 /// A fade in and a fade out over a key or velocity range (SFZ's `xfin_lo*`/`xfin_hi*`, `xfout_lo*`/`xfout_hi*`):

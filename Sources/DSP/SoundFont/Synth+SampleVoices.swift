@@ -23,7 +23,7 @@ extension Synth {
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
             if !zoneChosen(z) { continue }
             let key = VoiceAllocator.exclusiveKey(Int(samples.font.zones[z].generators[SoundFontGenerator.exclusiveClass]), preset: p)
-            if key != 0 { allocator.cut(voices, exclusive: key, channel: ch) }
+            if key != 0 { cutExclusive(key, channel: ch) } // as each cut zone's off_mode says (Synth+SampleZoneOff.swift)
         }
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
             if !zoneChosen(z) { continue }
