@@ -16,6 +16,7 @@ extension SFZReport {
             ("amp_velcurve_N", { !$0.ampVelcurve.isEmpty }),
             ("ampeg_vel2*", { !$0.ampEG.velocity.isEmpty }),
             ("ampeg_start", { $0.ampEG.start != 0 }),
+            ("fileg/pitcheg_vel2depth", { ($0.filterEG.velocity[.depth] ?? 0) != 0 || ($0.pitchEG.velocity[.depth] ?? 0) != 0 }),
         ]
         return families.compactMap { name, uses in
             let count = regions.count(where: uses)

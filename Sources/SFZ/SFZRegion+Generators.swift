@@ -144,7 +144,9 @@ extension SFZRegion {
         if delay != 0 { notes.add("delay (the volume envelope's delay: the sample starts at the note)") }
 
         // The modulation envelope: fileg_* (to the cutoff) or pitcheg_* (to the pitch); one shape for both.
-        let filterShaped = filterEG.depth != 0, pitchShaped = pitchEG.depth != 0
+        // `vel2depth` (cents at full velocity) is a modulator from the velocity to the depth (SFZModulators).
+        let filterShaped = filterEG.depth != 0 || (filterEG.velocity[.depth] ?? 0) != 0
+        let pitchShaped = pitchEG.depth != 0 || (pitchEG.velocity[.depth] ?? 0) != 0
         if filterShaped || pitchShaped {
             let eg = filterShaped ? filterEG : pitchEG
             zone.generators[G.delayModEnv] = Self.timecents(eg.delay)

@@ -241,6 +241,15 @@ struct SFZModulators {
                 list.append(modulator)
             }
         }
+        // fileg_vel2depth and pitcheg_vel2depth: cents at full velocity, linear in velocity / 127, added to the
+        // modulation envelope's depth, as sfizz adds them.
+        for (eg, destination) in [(region.filterEG, SoundFontGenerator.modEnvToFilterFc), (region.pitchEG, SoundFontGenerator.modEnvToPitch)] {
+            guard let cents = eg.velocity[.depth], cents != 0 else { continue }
+            var modulator = SoundFontModulator.defaults[0]
+            (modulator.source, modulator.destination) = (2, UInt16(destination)) // note-on velocity, linear
+            (modulator.amount, modulator.amountSource, modulator.transform) = (Int32(cents.rounded()), 0, 0)
+            list.append(modulator)
+        }
         let key = list.flatMap { [Int32($0.source), Int32($0.destination), $0.amount, Int32($0.amountSource), Int32($0.transform)] }
         let start: Int32
         if let known = starts[key] { start = known } else {

@@ -1,6 +1,6 @@
 // The opcodes that follow the note's key, velocity and the pitch wheel (issue 38's "not yet" row) against
 // `sfizz_render`, in the pattern of SFZAgainstSfizzTests.swift: `fil_keytrack`/`fil_keycenter`/`fil_veltrack`,
-// `bend_up`/`bend_down`, `amp_velcurve_N`, `ampeg_vel2*` and `ampeg_start`. The figures are printed for docs/sfz.md.
+// `bend_up`/`bend_down`, `amp_velcurve_N`, `ampeg_vel2*`, `ampeg_start` and `pitcheg_vel2depth`. The figures are printed for docs/sfz.md.
 import Foundation
 import MIDI
 import Testing
@@ -126,6 +126,29 @@ extension SFZAgainstSfizzTests {
             print(String(format: "sfz ampeg_start=%d: r = %.4f; start backbeat %.2f dB, sfizz %.2f dB below the peak", start, r, a[first], b[first]))
             #expect(r >= 0.95, "ampeg_start=\(start): r = \(r)")
             #expect(abs(a[first] - b[first]) < 1.5, "ampeg_start=\(start): backbeat \(a[first]) dB, sfizz \(b[first]) dB")
+        }
+    }
+
+    /// `pitcheg_vel2depth=1200` (with `pitcheg_depth=0` and `=-300`) held at its sustain: the pitch at velocities
+    /// 127, 64 and 20 within 5 cents of sfizz's and of depth + vel2depth x velocity / 127.
+    @Test func envelopeDepthVelocityMatchesSfizz() throws {
+        let velocities: [UInt8] = [127, 64, 20]
+        let notes = Self.spacedNotes([69, 69, 69], velocities)
+        for depth in [0.0, -300] {
+            let sfz = "<region> sample=*sine pitcheg_sustain=100 pitcheg_depth=\(Int(depth)) pitcheg_vel2depth=1200"
+            let (ours, theirs) = try S.render("vel2depth-\(Int(depth))", sfz: sfz, notes: notes)
+            for note in notes {
+                let expected = 440 * pow(2, (depth + 1200 * Double(note.velocity) / 127) / 1200)
+                func strongest(_ s: [Float]) -> Double {
+                    AudioComparison.strongestFrequency(AudioComparison.slice(s, from: note.start + 0.2, to: note.end - 0.05, rate: S.rate),
+                                                       rate: S.rate, low: expected * 0.95, high: expected * 1.05).frequency
+                }
+                let a = strongest(ours), b = strongest(theirs)
+                print(String(format: "sfz pitcheg_depth=%.0f vel2depth=1200 velocity %d: expected %.2f Hz, backbeat %.2f, sfizz %.2f, apart %.2f cents",
+                             depth, Int(note.velocity), expected, a, b, S.cents(a, b)))
+                #expect(abs(S.cents(a, b)) < 5, "velocity \(note.velocity): backbeat \(a) Hz, sfizz \(b) Hz")
+                #expect(abs(S.cents(a, expected)) < 5, "velocity \(note.velocity): backbeat \(a) Hz, expected \(expected) Hz")
+            }
         }
     }
 }
