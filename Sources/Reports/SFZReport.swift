@@ -3,8 +3,9 @@ import TextOutput
 
 /// What `backbeat instrument info` prints about an SFZ instrument: its regions, the key map (the keys each
 /// sample plays), velocity layers, round robins, key switches, labelled CCs, the memory its samples need as
-/// 32-bit floats (from the files' headers; missing files listed with the line that wants them), the opcodes
-/// Backbeat does not know and the diagnostics. With `json`, one JSON object per line.
+/// 32-bit floats (from the files' headers; missing files listed with the line that wants them), the regions
+/// whose sound follows the note or the wheel (SFZReport+NoteFollowing.swift), the opcodes Backbeat does not
+/// know and the diagnostics. With `json`, one JSON object per line.
 public struct SFZReport {
     /// What opening a sample file's headers gave.
     public typealias SampleStatus = Result<SampleFileInfo, SampleFileError>
@@ -91,6 +92,7 @@ public struct SFZReport {
         for c in controls {
             out.append("  cc\(c.cc)\(c.label.map { " " + TerminalText.sanitized($0) } ?? "")\(c.initial.map { " (starts at \($0))" } ?? "")")
         }
+        out.append(noteFollowingLine())
         out.append("unknown opcodes: \(instrument.unknownOpcodes.count)" + Self.counts(instrument.unknownOpcodes))
         if !instrument.unknownHeaders.isEmpty {
             out.append("unknown headers (their opcodes skipped): \(instrument.unknownHeaders.count)" + Self.counts(instrument.unknownHeaders))
@@ -142,6 +144,7 @@ public struct SFZReport {
             if let initial = c.initial { fields.append(("initial", .int(initial))) }
             out.append(JSONText.object(fields))
         }
+        out += noteFollowingJSON()
         for u in instrument.unknownOpcodes {
             out.append(JSONText.object([("type", .string("unknownOpcode")), ("name", .string(u.name)), ("count", .int(u.count))]))
         }

@@ -7,8 +7,8 @@ import Glibc
 
 extension SFZRegion {
     /// The region's note-on conditions beyond its key and velocity ranges (round robin, random range, key
-    /// switches, the previous note, one CC range, trigger) and the level its note gives it (crossfades, key
-    /// tracking), or nil when it cannot play: no key, or `end=0` or below.
+    /// switches, the previous note, one CC range, trigger), the level its note gives it (crossfades, velocity
+    /// curve, key tracking) and what its velocity does to the volume envelope, or nil when it cannot play: no key, or `end=0` or below.
     func noteRule(notes: inout SFZNotes) -> SampleZoneRule? {
         if keys.low < 0 || keys.high < keys.low || velocities.high < velocities.low { return nil }
         if end.map({ $0 <= 0 }) == true { return nil }
@@ -27,6 +27,18 @@ extension SFZRegion {
         if let switchDown { rule.switchDown = Int8(clamping: switchDown) }
         if let switchUp { rule.switchUp = Int8(clamping: switchUp) }
         rule.level = noteLevel(notes: &notes)
+        // ampeg_vel2*: seconds (the sustain: percent) at full velocity, added at the note-on.
+        let moved = ampEG.velocity
+        rule.envelope.delay = Float(moved[.delay] ?? 0)
+        rule.envelope.attack = Float(moved[.attack] ?? 0)
+        rule.envelope.hold = Float(moved[.hold] ?? 0)
+        rule.envelope.decay = Float(moved[.decay] ?? 0)
+        rule.envelope.sustain = Float(moved[.sustain] ?? 0)
+        rule.envelope.release = Float(moved[.release] ?? 0)
+        rule.envelope.start = Float(min(max(ampEG.start, 0), 100) / 100)
+        // off_mode: how the region's voice ends when its group cuts it (with off_by its own group).
+        rule.offMode = offMode == .normal ? SampleZoneRule.offNormal : offMode == .time ? SampleZoneRule.offTime : SampleZoneRule.offFast
+        rule.offTime = Float(offTime)
         rule.sequenceLength = UInt8(clamping: seqLength)
         rule.sequencePosition = UInt8(clamping: seqPosition)
         rule.randomLow = Float(random.low)
@@ -127,11 +139,14 @@ extension SFZRegion {
             zone.generators[G.releaseVolEnv] = 8000 // the note-off barely touches it: the sample plays to its end
             notes.add("one_shot (played through a 100 s release)")
         }
-        if ampEG.start != 0 || !ampEG.velocity.isEmpty || !ampEG.onCC.isEmpty { notes.add("ampeg_start, vel2*, *_onccN (ignored)") }
+        if !ampEG.onCC.isEmpty { notes.add("ampeg_*_onccN (ignored)") }
+        if ampEG.start != 0 && ampEG.delay > 0 { notes.add("ampeg_start with a delay (silent through the delay; sfizz sounds the start level)") }
         if delay != 0 { notes.add("delay (the volume envelope's delay: the sample starts at the note)") }
 
         // The modulation envelope: fileg_* (to the cutoff) or pitcheg_* (to the pitch); one shape for both.
-        let filterShaped = filterEG.depth != 0, pitchShaped = pitchEG.depth != 0
+        // `vel2depth` (cents at full velocity) is a modulator from the velocity to the depth (SFZModulators).
+        let filterShaped = filterEG.depth != 0 || (filterEG.velocity[.depth] ?? 0) != 0
+        let pitchShaped = pitchEG.depth != 0 || (pitchEG.velocity[.depth] ?? 0) != 0
         if filterShaped || pitchShaped {
             let eg = filterShaped ? filterEG : pitchEG
             zone.generators[G.delayModEnv] = Self.timecents(eg.delay)
@@ -150,7 +165,10 @@ extension SFZRegion {
             if let shape = Self.filterShape(filterType) {
                 if let played = Self.playedAs[filterType] { notes.add("fil_type \(filterType.rawValue) (played as \(played))") }
                 zone.filterShape = shape
-                zone.generators[G.initialFilterFc] = Int32(min(max(1200 * log2(max(cutoff, 1) / 8.176), 1500), 13500).rounded())
+                // fil_keytrack moves the cutoff around fil_keycenter and fil_veltrack with the velocity, as
+                // modulators from the key and velocity (SFZModulators); the centre's share is taken off here.
+                let cents = min(max(1200 * log2(max(cutoff, 1) / 8.176), 1500), 13500) - Double(filterKeytrack * filterKeycenter)
+                zone.generators[G.initialFilterFc] = Int32(cents.rounded())
                 // sfizz's Q is the resonance in dB as a factor (0 dB: Q 1); the voice reads initialFilterQ as
                 // that peak less 3.01 dB (SF2's flat response at 0), so 3.01 dB more.
                 zone.generators[G.initialFilterQ] = Int32(min(max((resonance + 3.0103) * 10, 0), 960).rounded())

@@ -2,7 +2,8 @@ import DSP
 import Glibc
 
 // The level a region's note gives it, fixed at the note-on (SampleZoneLevel, played by
-// Synth+SampleZoneLevels.swift): crossfades over key and velocity with their curves, and `amp_keytrack`.
+// Synth+SampleZoneLevels.swift): crossfades over key and velocity with their curves, `amp_velcurve_N` and
+// `amp_keytrack`.
 // Also where a stereo sample's two sides go (`width`, `position`), fixed at load.
 
 extension SFZRegion {
@@ -20,8 +21,31 @@ extension SFZRegion {
             level.controllerFade = Self.fade(crossfade, power: ccCrossfadeCurve == .power)
         }
         if played.count > 1 { notes.add("xfin_loccN/xfout_loccN over several CCs (the lowest CC's only)") }
+        if !ampVelcurve.isEmpty {
+            level.velocityCurve = velocityCurve(notes: &notes)
+            level.velocityTrack = Float(ampVeltrack / 100)
+        }
         if played.count < ccCrossfades.count { notes.add("xfin_loccN/xfout_loccN above CC 127 (ignored)") }
         return level
+    }
+
+    /// `amp_velcurve_N` as sfizz reads it: the points given, velocity 0 at 0 and 127 at 1 unless given, straight
+    /// lines between. A curve of more points than the rule holds loses, one by one, the inner point that
+    /// moves it least.
+    func velocityCurve(notes: inout SFZNotes) -> SampleZoneCurve {
+        var points: [Int: Double] = [0: 0, 127: 1]
+        for (velocity, gain) in ampVelcurve where (0...127).contains(velocity) { points[velocity] = gain }
+        var curve = points.sorted { $0.key < $1.key }.map { (x: $0.key, y: $0.value) }
+        if curve.count > SampleZoneCurve.capacity { notes.add("amp_velcurve_N with more than \(SampleZoneCurve.capacity) points (the closest \(SampleZoneCurve.capacity)-point curve)") }
+        while curve.count > SampleZoneCurve.capacity {
+            func error(_ i: Int) -> Double {
+                let (a, b, c) = (curve[i - 1], curve[i], curve[i + 1])
+                return abs(a.y + (c.y - a.y) * Double(b.x - a.x) / Double(c.x - a.x) - b.y)
+            }
+            let least = (1..<curve.count - 1).min { error($0) < error($1) }!
+            curve.remove(at: least)
+        }
+        return SampleZoneCurve(curve.map { (x: UInt8($0.x), y: Float($0.y)) })
     }
 
     static func fade(_ crossfade: SFZCrossfade, power: Bool) -> SampleZoneFade {

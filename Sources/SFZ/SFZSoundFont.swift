@@ -161,8 +161,8 @@ struct SFZNotes {
 }
 
 /// The zones' modulator lists: SoundFont 2's defaults, velocity to attenuation scaled by `amp_veltrack`, no
-/// velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given) and no vibrato from the mod wheel or
-/// channel pressure (sfizz has none); then the region's `pan_onccN` and `volume_onccN` as CC modulators
+/// velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given), no vibrato from the mod wheel or
+/// channel pressure (sfizz has none) and the pitch wheel bending by `bend_up`/`bend_down`; then the region's `pan_onccN` and `volume_onccN` as CC modulators
 /// (linear in the CC's value, as sfizz's without a curve) and `amplitude_onccN` (concave, from the top: the
 /// CC's value as a factor); one list per distinct content.
 struct SFZModulators {
@@ -170,13 +170,27 @@ struct SFZModulators {
     private var starts: [[Int32]: Int32] = [:]
 
     /// Points `zone` at the list for `region`'s velocity tracking and CC modulations (`amp_veltrack` below 0
-    /// is taken as 0).
+    /// is taken as 0; with `amp_velcurve_N` the zone's rule plays it).
     mutating func assign(_ zone: inout SoundFontZone, region: SFZRegion, notes: inout SFZNotes) {
         var list = SoundFontModulator.defaults
         list[0].amount = Int32((960 * max(region.ampVeltrack, 0) / 100).rounded()) // velocity → attenuation
+        if !region.ampVelcurve.isEmpty { list[0].amount = 0 } // amp_velcurve_N: the zone's rule gives the level
         list[1].amount = 0      // velocity → filter cutoff
         list[2].amount = 0      // channel pressure → vibrato: sfizz has neither
         list[3].amount = 0      // CC1 → vibrato
+        // The pitch wheel bends by the region's bend_up (wheel up) and bend_down (wheel down), in cents, not by
+        // RPN 0's range: one modulator when they are symmetric; else the up one gated by a switch on the
+        // wheel's upper half and a second for the lower half (both 0 at the centre, where the wheel is 0).
+        list[9].source = 0x020E // pitch wheel, bipolar, linear
+        list[9].amount = Int32(region.bendUp)
+        list[9].amountSource = 0
+        if region.bendUp != -region.bendDown {
+            list[9].amountSource = 0x0C0E // pitch wheel, switch: 1 from the centre up
+            var down = list[9]
+            down.amount = Int32(-region.bendDown)
+            down.amountSource = 0x0D0E // the same, negative: 1 from the centre down
+            list.append(down)
+        }
         func controller(_ cc: Int, to destination: Int, amount: Double) {
             var modulator = SoundFontModulator.defaults[0]
             modulator.source = 0x80 | UInt16(cc) // CC, unipolar, positive, linear
@@ -216,6 +230,26 @@ struct SFZModulators {
         }
         if amplitudes.count > 1 { notes.add("amplitude_onccN on several CCs (multiplied; sfizz adds them)") }
         if amplitudes.count < region.amplitudeOnCC.count { notes.add("amplitude_onccN above CC 127 (ignored)") }
+        // fil_keytrack and fil_veltrack: cents per key (key / 127 times 127 keys' worth) and cents at full
+        // velocity (velocity / 127, sfizz's normalised velocity), both linear, added to the cutoff (SF2 sources 3
+        // and 2: the note-on key and velocity).
+        if region.cutoff != nil, SFZRegion.filterShape(region.filterType) != nil {
+            for (source, amount) in [(UInt16(3), region.filterKeytrack * 127), (UInt16(2), region.filterVeltrack)] where amount != 0 {
+                var modulator = SoundFontModulator.defaults[0]
+                (modulator.source, modulator.destination) = (source, UInt16(SoundFontGenerator.initialFilterFc))
+                (modulator.amount, modulator.amountSource, modulator.transform) = (Int32(amount), 0, 0)
+                list.append(modulator)
+            }
+        }
+        // fileg_vel2depth and pitcheg_vel2depth: cents at full velocity, linear in velocity / 127, added to the
+        // modulation envelope's depth, as sfizz adds them.
+        for (eg, destination) in [(region.filterEG, SoundFontGenerator.modEnvToFilterFc), (region.pitchEG, SoundFontGenerator.modEnvToPitch)] {
+            guard let cents = eg.velocity[.depth], cents != 0 else { continue }
+            var modulator = SoundFontModulator.defaults[0]
+            (modulator.source, modulator.destination) = (2, UInt16(destination)) // note-on velocity, linear
+            (modulator.amount, modulator.amountSource, modulator.transform) = (Int32(cents.rounded()), 0, 0)
+            list.append(modulator)
+        }
         let key = list.flatMap { [Int32($0.source), Int32($0.destination), $0.amount, Int32($0.amountSource), Int32($0.transform)] }
         let start: Int32
         if let known = starts[key] { start = known } else {

@@ -21,10 +21,14 @@ struct InstrumentCommand: ParsableCommand {
                 sample= wants each), the memory the samples take as 32-bit floats (frames x channels x 4 bytes), \
                 the key map (the keys each sample's regions cover), the velocity layers, the round robins \
                 (seq_length), the key switches (sw_last) with their labels, the CCs the <control> header labels \
-                or sets, the opcodes Backbeat does not know (each name once, with how often it is written), and \
+                or sets, the opcodes whose sound follows the note or the wheel (fil_keytrack, fil_veltrack, \
+                bend_up/bend_down, amp_velcurve_N, ampeg_vel2*, ampeg_start, fileg_vel2depth/pitcheg_vel2depth; \
+                each with how many regions use it), \
+                the opcodes Backbeat does not know (each name once, with how often it is written), and \
                 the diagnostics (bad values, malformed text, includes refused), each with its file and line. \
                 With --json, JSON lines: {"type":"instrument",...}, then one {"type":"sample",...} per sample \
-                and one object per velocity layer, round robin, key switch, CC, unknown opcode and diagnostic. \
+                and one object per velocity layer, round robin, key switch, CC, note-following opcode, unknown \
+                opcode and diagnostic. \
                 A file that cannot be read prints why and exits with status 2. To play one: --instrument on \
                 run, --headless, render and play (docs/sfz.md).
                 """

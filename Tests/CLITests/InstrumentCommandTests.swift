@@ -43,6 +43,25 @@ private func runInfo(_ arguments: [String]) throws -> Output {
         #expect(j.stdout.hasPrefix(#"{"type":"instrument","path":"\#(sfz)","regions":3,"sampleFiles":3,"missingSamples":1,"#))
     }
 
+    /// The opcodes played per note (filter tracking, bend ranges, velocity curves, envelope velocity and start)
+    /// are listed with their regions, and none of them is counted as unknown.
+    @Test func infoListsTheNoteFollowingOpcodes() throws {
+        let folder = try makeTemporaryDirectory("backbeat-sfz-following")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sfz = folder.appendingPathComponent("following.sfz").path
+        try ("<group> sample=*sine cutoff=800 fil_keytrack=100\n<region> key=60 fil_veltrack=1200 amp_velcurve_64=1\n"
+            + "<region> key=62 bend_up=1200 bend_down=-100 ampeg_vel2attack=0.2 ampeg_start=20\n<region> key=64\n")
+            .write(toFile: sfz, atomically: true, encoding: .utf8)
+        let r = try runInfo([sfz])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("note-following opcodes: 6 (fil_keytrack ×3, fil_veltrack ×1, bend_up/bend_down ×1, amp_velcurve_N ×1, ampeg_vel2* ×1, ampeg_start ×1)"),
+                "\(lines)")
+        #expect(lines.contains("unknown opcodes: 0"))
+        let j = try runInfo(["--json", sfz])
+        #expect(j.stdout.contains(#"{"type":"noteFollowing","name":"bend_up/bend_down","regions":1}"#))
+    }
+
     @Test func anUnreadableFileExitsTwo() throws {
         let r = try runInfo(["/nonexistent/instrument.sfz"])
         #expect(r.status == 2)

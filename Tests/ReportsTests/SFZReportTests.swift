@@ -48,6 +48,7 @@ import Testing
             "labelled CCs: 2",
             "  cc1 Mod wheel",
             "  cc64 Sustain (starts at 0)",
+            "note-following opcodes: 0",
             "unknown opcodes: 2 (mystery ×2, other_thing ×1)",
             "diagnostics: 1",
             "  /inst/piano.sfz:8: volume=loud is ignored: the value must be a number from -144 to 48",

@@ -41,12 +41,21 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     public var previousKey: Int8 = -1
     /// The level the note's key and velocity give it (SFZ crossfades and key tracking; Synth+SampleZoneLevels.swift).
     public var level = SampleZoneLevel()
+    /// What the note's velocity adds to the volume envelope (`ampeg_vel2*`; Synth+SampleZoneEnvelopes.swift).
+    public var envelope = SampleZoneEnvelope()
+    /// How the zone's voice ends when its exclusive class cuts it (SFZ's `off_mode`): `SampleZoneRule.offFast`
+    /// (the synth's 3 ms steal fade), `.offNormal` (its own release) or `.offTime` (the release, `offTime` s long).
+    public var offMode: UInt8 = SampleZoneRule.offFast
+    public var offTime: Float = 0.006
 
     public init() {}
 
     @inlinable public static var anyNote: UInt8 { @_noLocks get { 0 } }
     @inlinable public static var firstNote: UInt8 { @_noLocks get { 1 } }
     @inlinable public static var legatoNote: UInt8 { @_noLocks get { 2 } }
+    @inlinable public static var offFast: UInt8 { @_noLocks get { 0 } }
+    @inlinable public static var offNormal: UInt8 { @_noLocks get { 1 } }
+    @inlinable public static var offTime: UInt8 { @_noLocks get { 2 } }
 }
 
 /// A fade in and a fade out over a key or velocity range (SFZ's `xfin_lo*`/`xfin_hi*`, `xfout_lo*`/`xfout_hi*`):
@@ -69,8 +78,64 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     /// A crossfade over one controller's value at the note-on (SFZ's `xfin_loccN`...): its CC (0 to 127), -1 none.
     public var controller: Int16 = -1
     public var controllerFade = SampleZoneFade()
+    /// A velocity-to-gain curve (`amp_velcurve_N`) in place of the velocity modulator, scaled by `velocityTrack`
+    /// (`amp_veltrack` as a fraction, -1...1) as sfizz scales it; no points: none.
+    public var velocityCurve = SampleZoneCurve()
+    public var velocityTrack: Float = 1
 
     public init() {}
+}
+
+/// A piecewise-linear curve over 0...127 through up to `SampleZoneCurve.capacity` points (x rising), flat
+/// outside them; no points is no curve.
+public struct SampleZoneCurve: BitwiseCopyable, Equatable {
+    public static var capacity: Int { @_noLocks get { 10 } }
+    public private(set) var count: UInt8 = 0
+    private var xs = InlineArray<10, UInt8>(repeating: 0)
+    private var ys = InlineArray<10, Float>(repeating: 0)
+
+    public init() {}
+
+    /// The curve through `points` (x 0...127 rising, the first `capacity` taken).
+    public init(_ points: [(x: UInt8, y: Float)]) {
+        for (x, y) in points.prefix(Self.capacity) {
+            xs[Int(count)] = x
+            ys[Int(count)] = y
+            count += 1
+        }
+    }
+
+    /// The curve's value at `x`.
+    @_noLocks
+    public func value(at x: UInt8) -> Float {
+        let n = Int(count)
+        if n == 0 { return 1 }
+        if x <= xs[0] { return ys[0] }
+        for i in 1..<n where x <= xs[i] {
+            let span = Float(xs[i] - xs[i - 1])
+            return span > 0 ? ys[i - 1] + (ys[i] - ys[i - 1]) * Float(x - xs[i - 1]) / span : ys[i]
+        }
+        return ys[n - 1]
+    }
+
+    public static func == (a: SampleZoneCurve, b: SampleZoneCurve) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<Int(a.count) where a.xs[i] != b.xs[i] || a.ys[i] != b.ys[i] { return false }
+        return true
+    }
+}
+
+/// What a note's velocity (0...1, velocity / 127) adds to the volume envelope at its start, per unit of it:
+/// seconds to the delay, attack, hold, decay and release, percent to the sustain level (SFZ's `ampeg_vel2*`,
+/// as sfizz adds them); and the level (0...1) the attack starts from (`ampeg_start`). All 0: the envelope is
+/// the zone's.
+public struct SampleZoneEnvelope: BitwiseCopyable, Equatable {
+    public var delay: Float = 0, attack: Float = 0, hold: Float = 0, decay: Float = 0, sustain: Float = 0, release: Float = 0
+    public var start: Float = 0
+
+    public init() {}
+
+    var isEmpty: Bool { @_noLocks get { delay == 0 && attack == 0 && hold == 0 && decay == 0 && sustain == 0 && release == 0 } }
 }
 
 /// The per-synth state the rules read and move: each zone's round-robin count, each channel's last switch

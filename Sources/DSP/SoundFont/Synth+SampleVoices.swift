@@ -23,7 +23,7 @@ extension Synth {
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
             if !zoneChosen(z) { continue }
             let key = VoiceAllocator.exclusiveKey(Int(samples.font.zones[z].generators[SoundFontGenerator.exclusiveClass]), preset: p)
-            if key != 0 { allocator.cut(voices, exclusive: key, channel: ch) }
+            if key != 0 { cutExclusive(key, channel: ch) } // as each cut zone's off_mode says (Synth+SampleZoneOff.swift)
         }
         for z in first..<last where zoneContains(z, key: note, velocity: velocity) {
             if !zoneChosen(z) { continue }
@@ -65,7 +65,8 @@ extension Synth {
         let playedVelocity = velocityGenerator >= 1 && velocityGenerator <= 127 ? UInt8(velocityGenerator) : velocity
         let keyGenerator = zone.generators[SoundFontGenerator.keynum]
         let modulatorKey = keyGenerator >= 0 && keyGenerator <= 127 ? UInt8(keyGenerator) : note
-        let values = generatorValues(zone: z, channel: ch, key: modulatorKey, velocity: playedVelocity)
+        var values = generatorValues(zone: z, channel: ch, key: modulatorKey, velocity: playedVelocity)
+        applyNoteEnvelope(&values, zone: z, velocity: playedVelocity) // SFZ's ampeg_vel2* (Synth+SampleZoneEnvelopes.swift)
         let v = allocator.take(voices, channel: ch, note: note, sameKey: .keep)
         guard v >= 0 else { return }
 
@@ -89,6 +90,7 @@ extension Synth {
         voice.volumeEnvelope = SampleEnvelope(
             values, delay: SoundFontGenerator.delayVolEnv, sustain: 1 - 0.001 * min(max(values[SoundFontGenerator.sustainVolEnv], 0), 1440),
             keyOffset: keyOffset, rate: rate)
+        startNoteEnvelope(&voice.volumeEnvelope, zone: z) // SFZ's ampeg_start
         // sustainModEnv is in 0.1 % below full.
         voice.modulationEnvelope = SampleEnvelope(
             values, delay: SoundFontGenerator.delayModEnv, sustain: 1 - 0.001 * min(max(values[SoundFontGenerator.sustainModEnv], 0), 1000),

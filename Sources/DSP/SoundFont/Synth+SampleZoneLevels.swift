@@ -1,5 +1,5 @@
 // The level a note gives an SFZ zone at its note-on (SampleZoneLevel in SampleZoneRule.swift): crossfades over
-// key, velocity and a controller and key tracking, and a release zone's decay over the time its note was held, as sfizz
+// key, velocity and a controller, a velocity curve and key tracking, and a release zone's decay over the time its note was held, as sfizz
 // computes them, multiplied into the voice's gain once, when the voice starts. Fonts without rules (every SF2
 // font) take 1.
 
@@ -12,6 +12,11 @@ extension Synth {
         var gain = level.key.gain(at: key) * level.velocity.gain(at: velocity)
         if level.controller >= 0 {
             gain *= level.controllerFade.gain(at: controls.midi.controllers[ch * 128 + Int(level.controller & 0x7F)])
+        }
+        if level.velocityCurve.count > 0 {
+            // sfizz's: the curve's distance from full, scaled by the velocity tracking (inverted below 0).
+            let distance = abs(level.velocityTrack) * (1 - level.velocityCurve.value(at: velocity))
+            gain *= level.velocityTrack < 0 ? distance : 1 - distance
         }
         if level.keytrackDecibels != 0 {
             gain *= FastMath.linear(decibels: level.keytrackDecibels * (Float(key) - Float(level.keycenter)))

@@ -1,0 +1,49 @@
+// What a note's velocity does to an SFZ zone's volume envelope (`ampeg_vel2*`; SampleZoneEnvelope in
+// SampleZoneRule.swift): seconds added to its times and percent to its sustain level, velocity / 127 of each,
+// as sfizz adds them, worked into the voice's generator values once, at its note-on, before its envelope is
+// made; and the level its attack starts from (`ampeg_start`), set in the envelope once it is made. Fonts
+// without rules (every SF2 font) are left as they are.
+
+extension Synth {
+    /// Zone `z`'s volume envelope in `values` (timecents; the sustain in centibels below full) moved by the
+    /// note's `velocity`.
+    @_noLocks
+    func applyNoteEnvelope(_ values: inout GeneratorValues, zone z: Int, velocity: UInt8) {
+        guard let rules = samples.font.rules else { return }
+        let shift = rules[z].envelope
+        if shift.isEmpty { return }
+        typealias G = SoundFontGenerator
+        let v = Float(velocity) / 127
+        values[G.delayVolEnv] = SampleZoneEnvelope.timecents(values[G.delayVolEnv], adding: shift.delay * v)
+        values[G.attackVolEnv] = SampleZoneEnvelope.timecents(values[G.attackVolEnv], adding: shift.attack * v)
+        values[G.holdVolEnv] = SampleZoneEnvelope.timecents(values[G.holdVolEnv], adding: shift.hold * v)
+        values[G.decayVolEnv] = SampleZoneEnvelope.timecents(values[G.decayVolEnv], adding: shift.decay * v)
+        values[G.releaseVolEnv] = SampleZoneEnvelope.timecents(values[G.releaseVolEnv], adding: shift.release * v)
+        if shift.sustain != 0 {
+            // Centibels below full as percent of full (-200 log10 (percent / 100)) and back.
+            let percent = 100 * FastMath.exp2(-values[G.sustainVolEnv] / 200 * 3.321_928)
+            let moved = min(max(percent + shift.sustain * v, 0), 100)
+            values[G.sustainVolEnv] = moved <= 0 ? 1440 : min(-200 / 3.321_928 * FastMath.log2(moved / 100), 1440)
+        }
+    }
+
+    /// The volume envelope's attack from zone `z`'s start level (`ampeg_start`): it rises from there at the
+    /// attack's rate, reaching full sooner, as sfizz's does (the delay before it stays silent).
+    @_noLocks
+    func startNoteEnvelope(_ envelope: inout SampleEnvelope, zone z: Int) {
+        guard let rules = samples.font.rules else { return }
+        let start = rules[z].envelope.start
+        if start > 0 { envelope.value = min(start, 1) }
+    }
+}
+
+extension SampleZoneEnvelope {
+    /// `timecents` (SF2's instant -12000 as 0 s) with `seconds` added, kept at 0 s or more.
+    @_noLocks @inline(__always)
+    static func timecents(_ timecents: Float, adding seconds: Float) -> Float {
+        if seconds == 0 { return timecents }
+        let now = timecents <= -12000 ? 0 : FastMath.exp2(timecents / 1200)
+        let moved = now + seconds
+        return moved <= 0.0001 ? -12000 : 1200 * FastMath.log2(moved)
+    }
+}
