@@ -57,11 +57,7 @@ extension SFZAgainstSfizzTests {
             for (note, value) in zip(notes, wheel) {
                 let cents = value > 8192 ? up * Double(value - 8192) / 8191 : value < 8192 ? down : 0
                 let expected = 440 * pow(2, cents / 1200)
-                func strongest(_ s: [Float]) -> Double {
-                    AudioComparison.strongestFrequency(AudioComparison.slice(s, from: note.start + 0.1, to: note.end - 0.05, rate: S.rate),
-                                                       rate: S.rate, low: expected * 0.95, high: expected * 1.05).frequency
-                }
-                let a = strongest(ours), b = strongest(theirs)
+                let (a, b) = S.strongestPitches(ours, theirs, over: note, after: 0.1, near: expected)
                 print(String(format: "sfz bend %@ wheel %d: expected %.2f Hz, backbeat %.2f, sfizz %.2f, apart %.2f cents",
                              name, Int(value), expected, a, b, S.cents(a, b)))
                 #expect(abs(S.cents(a, b)) < 5, "\(name) wheel \(value): backbeat \(a) Hz, sfizz \(b) Hz")
@@ -139,11 +135,7 @@ extension SFZAgainstSfizzTests {
             let (ours, theirs) = try S.render("vel2depth-\(Int(depth))", sfz: sfz, notes: notes)
             for note in notes {
                 let expected = 440 * pow(2, (depth + 1200 * Double(note.velocity) / 127) / 1200)
-                func strongest(_ s: [Float]) -> Double {
-                    AudioComparison.strongestFrequency(AudioComparison.slice(s, from: note.start + 0.2, to: note.end - 0.05, rate: S.rate),
-                                                       rate: S.rate, low: expected * 0.95, high: expected * 1.05).frequency
-                }
-                let a = strongest(ours), b = strongest(theirs)
+                let (a, b) = S.strongestPitches(ours, theirs, over: note, near: expected)
                 print(String(format: "sfz pitcheg_depth=%.0f vel2depth=1200 velocity %d: expected %.2f Hz, backbeat %.2f, sfizz %.2f, apart %.2f cents",
                              depth, Int(note.velocity), expected, a, b, S.cents(a, b)))
                 #expect(abs(S.cents(a, b)) < 5, "velocity \(note.velocity): backbeat \(a) Hz, sfizz \(b) Hz")

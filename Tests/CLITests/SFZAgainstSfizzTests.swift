@@ -92,6 +92,17 @@ enum SfizzComparison {
     }
 
     static func cents(_ a: Double, _ b: Double) -> Double { 1200 * log2(a / b) }
+
+    /// The strongest frequency within 5 % of `expected` in `ours` and in `theirs` while `note` holds (from `after`
+    /// seconds after its start to 0.05 s before its end).
+    static func strongestPitches(_ ours: [Float], _ theirs: [Float], over note: Note, after: Double = 0.2,
+                                 near expected: Double) -> (ours: Double, theirs: Double) {
+        func strongest(_ s: [Float]) -> Double {
+            AudioComparison.strongestFrequency(AudioComparison.slice(s, from: note.start + after, to: note.end - 0.05, rate: rate),
+                                               rate: rate, low: expected * 0.95, high: expected * 1.05).frequency
+        }
+        return (strongest(ours), strongest(theirs))
+    }
 }
 
 @Suite(.needsBackbeatBinary, .needs(SfizzComparison.sfizzRender != nil, "needs sfizz_render: pip install pysfizz (scripts/setup test)"))
@@ -110,11 +121,7 @@ struct SFZAgainstSfizzTests {
             let (ours, theirs) = try S.render("pitch-\(name)", sfz: sfz, notes: notes)
             for note in notes {
                 let expected = centre > 0 ? centre * pow(2, (Double(note.key) - 66) / 12) : 440 * pow(2, (Double(note.key) - 69) / 12)
-                func strongest(_ s: [Float]) -> Double {
-                    AudioComparison.strongestFrequency(AudioComparison.slice(s, from: note.start + 0.2, to: note.end - 0.05, rate: S.rate),
-                                                       rate: S.rate, low: expected * 0.95, high: expected * 1.05).frequency
-                }
-                let a = strongest(ours), b = strongest(theirs)
+                let (a, b) = S.strongestPitches(ours, theirs, over: note, near: expected)
                 print(String(format: "sfz pitch %@ key %d: expected %.2f Hz, backbeat %.2f, sfizz %.2f, apart %.2f cents",
                              name, Int(note.key), expected, a, b, S.cents(a, b)))
                 #expect(abs(S.cents(a, b)) < 5, "\(name) key \(note.key): backbeat \(a) Hz, sfizz \(b) Hz")
