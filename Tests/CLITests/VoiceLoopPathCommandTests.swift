@@ -31,7 +31,7 @@ final class VoiceLoopPathCommandTests {
         let out = folder.appendingPathComponent("out-\(UUID().uuidString).wav").path
         defer { try? FileManager.default.removeItem(atPath: out) }
         let result = try backbeat(["render", file, "-o", out] + options, environment: ["BACKBEAT_VOICE_LOOPS": path])
-        #expect(result.status == 0, "\(path) \(options): \(result.stderr)")
+        #expect(result.status == 0, "\(path) \(options): exit \(result.status): \(result.stderr)")
         return (try Data(contentsOf: URL(fileURLWithPath: out)), result.stderr)
     }
 
@@ -57,7 +57,12 @@ final class VoiceLoopPathCommandTests {
             #expect(!reference.stderr.contains("warning"), "\(reference.stderr)")
             for path in VoiceLoopPath.supported where path != .portable {
                 let forced = try render(file, options, path: path.rawValue)
-                #expect(forced.wav == reference.wav, "\(options) on \(path.name) differs from the portable render: \(firstDifference(forced.wav, reference.wav))")
+                if forced.wav != reference.wav {
+                    // Whether the path differs from itself too (a render that is not repeatable) or only from portable.
+                    let again = try render(file, options, path: path.rawValue)
+                    let repeatable = again.wav == forced.wav ? "the same again" : "differing again: \(firstDifference(again.wav, forced.wav))"
+                    Issue.record("\(options) on \(path.name) differs from the portable render: \(firstDifference(forced.wav, reference.wav)); rendered again on \(path.name), \(repeatable)")
+                }
                 #expect(!forced.stderr.contains("warning"), "\(forced.stderr)")
             }
         }
