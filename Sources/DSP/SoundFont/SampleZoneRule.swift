@@ -43,6 +43,8 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     public var level = SampleZoneLevel()
     /// What the note's velocity adds to the volume envelope (`ampeg_vel2*`; Synth+SampleZoneEnvelopes.swift).
     public var envelope = SampleZoneEnvelope()
+    /// The voice's LFOs that are sines rather than triangles (`sineModulationLFO`, `sineVibratoLFO`).
+    public var sineLFOs: UInt8 = 0
     /// How the zone's voice ends when its exclusive class cuts it (SFZ's `off_mode`): `SampleZoneRule.offFast`
     /// (the synth's 3 ms steal fade), `.offNormal` (its own release) or `.offTime` (the release, `offTime` s long).
     public var offMode: UInt8 = SampleZoneRule.offFast
@@ -56,6 +58,8 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     @inlinable public static var offFast: UInt8 { @_noLocks get { 0 } }
     @inlinable public static var offNormal: UInt8 { @_noLocks get { 1 } }
     @inlinable public static var offTime: UInt8 { @_noLocks get { 2 } }
+    @inlinable public static var sineModulationLFO: UInt8 { @_noLocks get { 1 } }
+    @inlinable public static var sineVibratoLFO: UInt8 { @_noLocks get { 2 } }
 }
 
 /// A fade in and a fade out over a key or velocity range (SFZ's `xfin_lo*`/`xfin_hi*`, `xfout_lo*`/`xfout_hi*`):
