@@ -22,12 +22,15 @@ struct SFZSampleData {
     /// `*noise`: this many frames of white noise at 48 kHz, looped.
     static let noiseFrames = 96_000
 
-    private(set) var high: [Int16] = []
-    private(set) var low: [UInt8] = []
+    var high: [Int16] = []
+    var low: [UInt8] = []
     /// Whether any frame has more than 16 bits (a 24-bit or float file): the low bytes are then kept.
-    private(set) var deep = false
+    var deep = false
+    /// An instrument bigger than the sample cache: the files' heads only, laid out for streaming
+    /// (SFZSampleData+Streaming.swift); nil when every frame is decoded now.
+    var stream: Stream?
 
-    /// Appends `frames` (-1...1) as one sample and returns its span.
+    /// Appends `frames` (-1...1) as one sample and returns its span (in the streamed layout when streaming).
     mutating func append(_ frames: some Collection<Float>) -> Span {
         let start = high.count
         high.reserveCapacity(start + frames.count + Self.padding)
@@ -42,11 +45,13 @@ struct SFZSampleData {
         }
         high.append(contentsOf: repeatElement(0, count: Self.padding))
         low.append(contentsOf: repeatElement(0, count: Self.padding))
+        if stream != nil { return placePiece(from: start, frames: frames.count) }
         return Span(start: start, frames: frames.count)
     }
 
     /// Decodes the file at `path` through libsndfile: its first two channels (a mono file one).
     mutating func appendFile(_ path: String) throws(SampleFileError) -> File {
+        if stream != nil { return try appendStreamedFile(path) }
         let file = try SampleFile(path: path)
         let info = file.info
         let all = try file.readAll()
