@@ -71,8 +71,8 @@ extension JACK.JackIntegrationTests {
         let onsets = AudioAnalysis.onsets(left, threshold: 1e-4, quietFrames: 4000).filter { $0 + 38_000 < left.count }
         #expect(onsets.count >= 14, "onsets \(onsets)")
         for onset in onsets {
-            let head = AudioComparison.strongestFrequency(left[(onset + 1000)..<(onset + 15_000)], rate: 48_000, low: 300, high: 1500)
-            let tail = AudioComparison.strongestFrequency(left[(onset + 18_000)..<(onset + 36_000)], rate: 48_000, low: 300, high: 1500)
+            let head = AudioComparison.strongestFrequency(left[(onset + 1000)..<(onset + 15_000)], rate: 48_000, low: 300, high: 1500, resolution: 1)
+            let tail = AudioComparison.strongestFrequency(left[(onset + 18_000)..<(onset + 36_000)], rate: 48_000, low: 300, high: 1500, resolution: 1)
             #expect(abs(head.frequency - 500) < 5 && abs(tail.frequency - 1000) < 5,
                     "note at \(onset): head \(head.frequency) Hz, tail \(tail.frequency) Hz")
         }
@@ -100,7 +100,7 @@ extension JACK.JackIntegrationTests {
         let onsets = AudioAnalysis.onsets(left, threshold: 1e-4, quietFrames: 4000).filter { $0 + 38_000 < left.count }
         #expect(!onsets.isEmpty)
         for onset in onsets {
-            let head = AudioComparison.strongestFrequency(left[(onset + 1000)..<(onset + 15_000)], rate: 48_000, low: 300, high: 1500)
+            let head = AudioComparison.strongestFrequency(left[(onset + 1000)..<(onset + 15_000)], rate: 48_000, low: 300, high: 1500, resolution: 1)
             #expect(abs(head.frequency - 500) < 5, "note at \(onset): head \(head.frequency) Hz")
             // Ended at its head's end (within a control block and the interpolation's margin), silent after.
             #expect(AudioComparison.rms(left[(onset + Self.streamedHead + 256)..<(onset + 38_000)]) == 0, "note at \(onset)")
