@@ -33,8 +33,13 @@ struct SFZSampleData {
     /// Appends `frames` (-1...1) as one sample and returns its span (in the streamed layout when streaming).
     mutating func append(_ frames: some Collection<Float>) -> Span {
         let start = high.count
-        high.reserveCapacity(start + frames.count + Self.padding)
-        low.reserveCapacity(start + frames.count + Self.padding)
+        // Grown geometrically: reserving the exact size at each sample copied the whole instrument again for
+        // every file (a 1 GiB instrument of 64 files loaded in 81 s, 42 of them in the kernel).
+        let needed = start + frames.count + Self.padding
+        if high.capacity < needed {
+            high.reserveCapacity(max(needed, 2 * high.capacity))
+            low.reserveCapacity(max(needed, 2 * low.capacity))
+        }
         for f in frames {
             let scaled = (Double(f.isFinite ? f : 0) * 8_388_608).rounded()
             let v = Int32(min(max(scaled, -8_388_608), 8_388_607))

@@ -83,6 +83,27 @@ import TestSupport
         #expect(abs(tail.frequency - 880) < 5, "\(tail.frequency) Hz")
     }
 
+    @Test func aStreamedRenderIsTheWholeOnesSampleForSample() throws {
+        let (sfz, store, _) = try Self.instrument(limit: 1)
+        let folder = try temporaryFolder()
+        let samples = sine(frames: Self.head, hertz: 440, rate: 48_000) + sine(frames: Self.frames - Self.head, hertz: 880, rate: 48_000)
+        try writeSoundFile(folder + "/a.wav", format: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16), channels: 1, rate: 48_000, samples: samples)
+        try writeSoundFile(folder + "/b.wav", format: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16), channels: 1, rate: 48_000, samples: samples)
+        let text = "<region> sample=a.wav key=60 pitch_keycenter=60 ampeg_release=0.01\n<region> sample=b.wav key=62 pitch_keycenter=62 ampeg_release=0.01"
+        let whole = try writeInstrument(text, in: folder).soundFont()
+        #expect(whole.font.sampleStream == nil)
+        let streamed = Player(sfz, store), loaded = Player(whole, store)
+        for player in [streamed, loaded] {
+            player.synth.handle(.noteOn(60, velocity: 100))
+            player.play(blocks: 20, serve: true)
+            player.synth.handle(.noteOn(62, velocity: 90))
+            player.play(blocks: 150, serve: true)
+        }
+        #expect(store.status.lateVoices == 0)
+        #expect(AudioComparison.rms(streamed.left[9600...]) > 0.01)
+        #expect(streamed.left == loaded.left)
+    }
+
     @Test func aLateVoiceIsCountedAndEndsSilent() throws {
         let (sfz, store, _) = try Self.instrument(limit: 1)
         let player = Player(sfz, store)

@@ -31,14 +31,16 @@ struct SampleStreamView {
     func unit(ofSample s: Int) -> Int { s >= 0 && s < sampleCount ? Int(sampleUnits[s]) : -1 }
 
     /// A voice starts on the layer's sample header `s`: its rest is asked for (the loader's next pass reads
-    /// it), and the unit is marked played so it is not evicted under the voice.
+    /// it, or marks it used when it is whole), and the unit is marked played so it is not evicted under the
+    /// voice. Asked for even when whole: the loader may be lowering it to its head for eviction right now,
+    /// and then reads it again (its pages go only after two blocks, and the voice checks the count).
     @_noLocks
     func noteOn(sample s: Int) {
         let u = unit(ofSample: s)
         guard u >= 0 else { return }
         lastPlayed[u].store(counters[0].load(ordering: .relaxed), ordering: .relaxed)
         counters[2].wrappingAdd(1, ordering: .relaxed)
-        if loaded[u].load(ordering: .relaxed) != .max { wanted[u].store(1, ordering: .releasing) }
+        wanted[u].store(1, ordering: .releasing)
     }
 }
 
