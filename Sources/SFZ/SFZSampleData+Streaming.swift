@@ -32,7 +32,7 @@ extension SFZSampleData {
         let info = file.info
         let head = min(info.frames, stream!.headFrames)
         let frames = try file.read(frames: 0..<head)
-        if Self.isDeep(info.format) { deep = true }
+        if Self.isDeep(info.format) { keepLowBytes() }
         let index = stream!.files.count
         stream!.files.append(path)
         var spans: [Span] = []
