@@ -17,6 +17,7 @@ extension SFZReport {
             ("ampeg_vel2*", { !$0.ampEG.velocity.isEmpty }),
             ("ampeg_start", { $0.ampEG.start != 0 }),
             ("fileg/pitcheg_vel2depth", { ($0.filterEG.velocity[.depth] ?? 0) != 0 || ($0.pitchEG.velocity[.depth] ?? 0) != 0 }),
+            ("lfoN_ (v2 LFOs)", { $0.lfos.values.contains { lfo in lfo.moves(.volume) || lfo.moves(.pitch) || lfo.moves(.cutoff) } }),
         ]
         return families.compactMap { name, uses in
             let count = regions.count(where: uses)

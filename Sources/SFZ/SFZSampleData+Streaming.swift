@@ -10,15 +10,15 @@ extension SFZSampleData {
     /// The streamed layout so far: its length in frames, what to copy into it, its units and files.
     struct Stream {
         var frames = 0
-        /// Frames `from..<from + count` of `high`/`low` go at `at` of the mapping.
+        /// Frames `from..<from + count` of `frames` (high and low) go at `at` of the mapping.
         var pieces: [(at: Int, from: Int, count: Int)] = []
         var units: [SampleStreamStore.Unit] = []
         var files: [String] = []
         var headFrames = SampleStreamStore.headFrames
     }
 
-    /// Places the frames just appended to `high`/`low` from `from` (and their padding) at the end of the
-    /// streamed layout.
+    /// Places the frames just appended to `frames` from `from` (and their padding) at the end of the streamed
+    /// layout.
     mutating func placePiece(from: Int, frames: Int) -> Span {
         let at = stream!.frames
         stream!.pieces.append((at, from, frames + Self.padding))
@@ -32,14 +32,14 @@ extension SFZSampleData {
         let info = file.info
         let head = min(info.frames, stream!.headFrames)
         let frames = try file.read(frames: 0..<head)
-        if Self.isDeep(info.format) { keepLowBytes() }
+        if Self.isDeep(info.format) { deep = true }
         let index = stream!.files.count
         stream!.files.append(path)
         var spans: [Span] = []
         for c in 0..<min(info.channels, 2) {
-            let from = high.count
-            // The head's frames into `high`/`low` (the padding after them is the mapping's zeros).
-            _ = append(stride(from: c, to: frames.count, by: info.channels).lazy.map { frames[$0] })
+            let from = self.frames.count
+            // The head's frames into `frames` (the padding after them is the mapping's zeros).
+            _ = append(interleaved: frames, channel: c, of: info.channels)
             stream!.pieces.removeLast()
             stream!.frames -= head + Self.padding
             let at = stream!.frames
@@ -80,8 +80,8 @@ extension SFZSampleData {
             try SampleFile(path: files[file])
         }
         for piece in plan.pieces {
-            store.write(high: Array(high[piece.from..<piece.from + piece.count]),
-                        low: deep ? Array(low[piece.from..<piece.from + piece.count]) : nil, at: piece.at)
+            store.write(high: Array(UnsafeBufferPointer(start: frames.high + piece.from, count: piece.count)),
+                        low: deep ? Array(UnsafeBufferPointer(start: frames.low + piece.from, count: piece.count)) : nil, at: piece.at)
         }
         return store
     }
