@@ -32,51 +32,52 @@ extension SFZAgainstSfizzTests {
         return zip(sums, counts).compactMap { $1 > 0 ? $0 / Double($1) : nil }
     }
 
-    @Test func volumeLFOsMatchSfizz() throws {
-        let cases: [(String, String, [(seconds: Double, message: MIDIMessage)])] = [
-            ("v1", "amplfo_freq=4 amplfo_depth=6", []),
-            ("triangle", "lfo1_freq=3 lfo1_volume=6", []),
-            ("sine", "lfo1_freq=5 lfo1_wave=1 lfo1_volume=-4", []),
-            ("cc", "lfo1_freq=4 lfo1_volume_oncc1=6", Self.modWheelUp),
-        ]
-        let note = Self.lfoNote
+    typealias LFOCase = (name: String, opcodes: String, extra: [(seconds: Double, message: MIDIMessage)])
+
+    /// Each case rendered by both on the held note, `track` drawing what its LFO moves: the two tracks
+    /// correlate (r >= 0.95), swing as far (within `tolerance`), and sfizz's swings more than `least`; `also`
+    /// checks more of the two renders.
+    static func compareLFOs(_ kind: String, _ cases: [LFOCase], unit: String, tolerance: Double, least: Double,
+                            track: ([Float]) -> [Double], also: ([Float], [Float], String) -> Void = { _, _, _ in }) throws {
         for (name, opcodes, extra) in cases {
-            let (ours, theirs) = try S.render("lfo-volume-\(name)", sfz: "\(Self.loopedTone) \(opcodes)", notes: [note], extra: extra)
-            func envelope(_ s: [Float]) -> [Double] {
-                AudioComparison.loudnessEnvelope(Array(AudioComparison.slice(s, from: note.start + 0.2, to: note.end - 0.05, rate: S.rate)), rate: S.rate)
-            }
-            let a = envelope(ours), b = envelope(theirs)
+            let (ours, theirs) = try S.render("lfo-\(kind)-\(name)", sfz: "\(Self.loopedTone) \(opcodes)", notes: [Self.lfoNote], extra: extra)
+            let a = track(ours), b = track(theirs)
             let r = AudioComparison.pearson(a, b)
             let swing = (a.max()! - a.min()!, b.max()! - b.min()!)
-            // The level around which it swings: the note's RMS.
-            let level = AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(ours, from: note.start + 0.2, to: note.end - 0.05, rate: S.rate)))
-                - AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(theirs, from: note.start + 0.2, to: note.end - 0.05, rate: S.rate)))
-            print(String(format: "sfz %@: loudness r = %.4f, swing %.2f dB (sfizz %.2f), level %+.2f dB", opcodes, r, swing.0, swing.1, level))
-            #expect(abs(level) <= 1.5, "\(opcodes): level \(level) dB from sfizz's")
+            print(String(format: "sfz %@: %@ r = %.4f, swing %.2f %@ (sfizz %.2f)", opcodes, kind, r, swing.0, unit, swing.1))
             #expect(r >= 0.95, "\(opcodes): r = \(r)")
-            #expect(abs(swing.0 - swing.1) <= 1.5, "\(opcodes): swings \(swing.0) and \(swing.1) dB")
-            #expect(swing.1 > 6, "\(opcodes): sfizz's level did not swing (\(swing.1) dB)")
+            #expect(abs(swing.0 - swing.1) <= tolerance, "\(opcodes): swings \(swing.0) and \(swing.1) \(unit)")
+            #expect(swing.1 > least, "\(opcodes): sfizz's \(kind) did not swing (\(swing.1) \(unit))")
+            also(ours, theirs, opcodes)
+        }
+    }
+
+    /// Four cases: a v1 LFO, a v2 triangle, a v2 sine, and a depth the mod wheel gives (CC1 127 before the note).
+    static func lfoCases(_ opcodes: [String]) -> [LFOCase] {
+        zip(["v1", "triangle", "sine", "cc"], opcodes).map { name, opcodes in (name, opcodes, name == "cc" ? Self.modWheelUp : []) }
+    }
+
+    /// The held note's part the LFOs are measured over.
+    static func heldPart(_ s: [Float]) -> ArraySlice<Float> {
+        AudioComparison.slice(s, from: lfoNote.start + 0.2, to: lfoNote.end - 0.05, rate: S.rate)
+    }
+
+    @Test func volumeLFOsMatchSfizz() throws {
+        let cases = Self.lfoCases(["amplfo_freq=4 amplfo_depth=6", "lfo1_freq=3 lfo1_volume=6", "lfo1_freq=5 lfo1_wave=1 lfo1_volume=-4",
+                                   "lfo1_freq=4 lfo1_volume_oncc1=6"])
+        try Self.compareLFOs("loudness", cases, unit: "dB", tolerance: 1.5, least: 6,
+                             track: { AudioComparison.loudnessEnvelope(Array(Self.heldPart($0)), rate: S.rate) }) { ours, theirs, opcodes in
+            // The level around which it swings: the note's RMS.
+            let level = AudioComparison.decibels(AudioComparison.rms(Self.heldPart(ours))) - AudioComparison.decibels(AudioComparison.rms(Self.heldPart(theirs)))
+            print(String(format: "sfz %@: level %+.2f dB from sfizz's", opcodes, level))
+            #expect(abs(level) <= 1.5, "\(opcodes): level \(level) dB from sfizz's")
         }
     }
 
     @Test func pitchLFOsMatchSfizz() throws {
-        let cases: [(String, String, [(seconds: Double, message: MIDIMessage)])] = [
-            ("v1", "pitchlfo_freq=5 pitchlfo_depth=50", []),
-            ("triangle", "lfo1_freq=4 lfo1_pitch=80", []),
-            ("sine", "lfo2_freq=6 lfo2_wave=1 lfo2_pitch=-60", []),
-            ("cc", "lfo1_freq=5 lfo1_wave=1 lfo1_pitch_oncc1=70", Self.modWheelUp),
-        ]
-        let note = Self.lfoNote
-        for (name, opcodes, extra) in cases {
-            let (ours, theirs) = try S.render("lfo-pitch-\(name)", sfz: "\(Self.loopedTone) \(opcodes)", notes: [note], extra: extra)
-            let a = Self.pitchTrack(ours, from: note.start + 0.2, to: note.end - 0.05)
-            let b = Self.pitchTrack(theirs, from: note.start + 0.2, to: note.end - 0.05)
-            let r = AudioComparison.pearson(a, b)
-            let swing = (a.max()! - a.min()!, b.max()! - b.min()!)
-            print(String(format: "sfz %@: pitch r = %.4f, swing %.1f cents (sfizz %.1f)", opcodes, r, swing.0, swing.1))
-            #expect(r >= 0.95, "\(opcodes): r = \(r)")
-            #expect(abs(swing.0 - swing.1) <= 10, "\(opcodes): swings \(swing.0) and \(swing.1) cents")
-            #expect(swing.1 > 60, "\(opcodes): sfizz's pitch did not swing (\(swing.1) cents)")
-        }
+        let cases = Self.lfoCases(["pitchlfo_freq=5 pitchlfo_depth=50", "lfo1_freq=4 lfo1_pitch=80", "lfo2_freq=6 lfo2_wave=1 lfo2_pitch=-60",
+                                   "lfo1_freq=5 lfo1_wave=1 lfo1_pitch_oncc1=70"])
+        try Self.compareLFOs("pitch", cases, unit: "cents", tolerance: 10, least: 60,
+                             track: { Self.pitchTrack($0, from: Self.lfoNote.start + 0.2, to: Self.lfoNote.end - 0.05) })
     }
 }

@@ -72,13 +72,8 @@ enum SfizzComparison {
         // sfizz streams a sample past its first 8192 frames from a loader thread that its offline renderer does
         // not wait for: loaded into memory whole, the sample is all there from the first note.
         try ("<control> hint_ram_based=1\n" + sfz).write(toFile: instrument, atomically: true, encoding: .utf8)
-        var events = extra
-        for note in notes {
-            events.append((note.start, .noteOn(.init(channel: 0, note: note.key, velocity: note.velocity))))
-            events.append((note.end, .noteOff(.init(channel: 0, note: note.key, velocity: 0))))
-        }
         let midi = folder.appendingPathComponent("\(name).mid").path
-        try Data(StandardMIDIFile.format0(events)).write(to: URL(fileURLWithPath: midi))
+        try writeMIDI(notes, extra: extra, to: midi)
         let ours = folder.appendingPathComponent("backbeat.wav").path, theirs = folder.appendingPathComponent("sfizz.wav").path
         let arguments = ["render", midi, "-o", ours, "--instrument", instrument, "--no-reverb", "--no-chorus"]
         let result = try backbeat(arguments)
@@ -89,6 +84,16 @@ enum SfizzComparison {
         guard a.sampleRate == rate, b.sampleRate == rate else { throw HarnessError("rates \(a.sampleRate) and \(b.sampleRate)") }
         guard a.channels.count == 2, b.channels.count == 2 else { throw HarnessError("channels \(a.channels.count) and \(b.channels.count)") }
         return (a, b)
+    }
+
+    /// A format 0 file at `path` playing `notes` and the `extra` messages on channel 1.
+    static func writeMIDI(_ notes: [Note], extra: [(seconds: Double, message: MIDIMessage)] = [], to path: String) throws {
+        var events = extra
+        for note in notes {
+            events.append((note.start, .noteOn(.init(channel: 0, note: note.key, velocity: note.velocity))))
+            events.append((note.end, .noteOff(.init(channel: 0, note: note.key, velocity: 0))))
+        }
+        try Data(StandardMIDIFile.format0(events)).write(to: URL(fileURLWithPath: path))
     }
 
     static func cents(_ a: Double, _ b: Double) -> Double { 1200 * log2(a / b) }

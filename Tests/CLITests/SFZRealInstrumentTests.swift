@@ -27,13 +27,8 @@ struct SFZRealInstrumentTests {
         let notes = keys.flatMap { key in [45, 100].map { UInt8($0) }.map { (key, $0) } }.enumerated().map { i, note in
             S.Note(key: note.0, velocity: note.1, start: Double(i) * 2, end: Double(i) * 2 + 1.5)
         }
-        var events: [(seconds: Double, message: MIDIMessage)] = []
-        for note in notes {
-            events.append((note.start, .noteOn(.init(channel: 0, note: note.key, velocity: note.velocity))))
-            events.append((note.end, .noteOff(.init(channel: 0, note: note.key, velocity: 0))))
-        }
         let midi = folder.appendingPathComponent("notes.mid").path
-        try Data(StandardMIDIFile.format0(events)).write(to: URL(fileURLWithPath: midi))
+        try S.writeMIDI(notes, to: midi)
         let ours = folder.appendingPathComponent("backbeat.wav").path, theirs = folder.appendingPathComponent("sfizz.wav").path
         let result = try backbeat(["render", midi, "-o", ours, "--instrument", instrument, "--no-reverb", "--no-chorus"])
         try #require(result.status == 0, "\(result.stderr)")

@@ -27,21 +27,14 @@ public protocol SampleStreamSource: AnyObject {
 public final class SampleStreamStore: @unchecked Sendable {
     /// One channel of one sample file: `frames` frames at `start` in the mapping (then `padding` silent ones).
     public struct Unit: Sendable, Equatable {
-        public var file: Int
-        public var channel: Int
-        public var start: Int
-        public var frames: Int
-        public init(file: Int, channel: Int, start: Int, frames: Int) {
-            (self.file, self.channel, self.start, self.frames) = (file, channel, start, frames)
-        }
+        public var file: Int, channel: Int, start: Int, frames: Int
+        public init(file: Int, channel: Int, start: Int, frames: Int) { (self.file, self.channel, self.start, self.frames) = (file, channel, start, frames) }
     }
 
     /// What the store holds and did, for `render`'s summary and the loader's log.
     public struct Status: Sendable, Equatable {
-        /// Bytes in memory now: the heads (and anything not streamed) plus the rests loaded.
-        public var residentBytes: Int
-        /// The bound (`--sample-cache`).
-        public var limitBytes: Int
+        /// Bytes in memory now (the heads, anything not streamed, the rests loaded), and the bound (`--sample-cache`).
+        public var residentBytes: Int, limitBytes: Int
         /// Bytes of sample data read from disk by the loader since load (the heads not counted), and the
         /// seconds it spent reading them.
         public var streamedBytes: Int

@@ -12,9 +12,7 @@ public final class SampleStreamLoader: @unchecked Sendable {
     /// The streamed instruments' stores (a stack's layers each have their own).
     public let stores: [SampleStreamStore]
     private let log: @Sendable (String) -> Void
-    private let stopGate = AtomicGate(open: false)
-    private let exited = DispatchSemaphore(value: 0)
-    private var running = false
+    private let thread = LoaderThread(name: "backbeat-sfz-stream")
 
     /// How long the thread sleeps when there is nothing to read: the lead time the heads must cover includes it.
     public static let pollInterval = 0.001
@@ -30,27 +28,15 @@ public final class SampleStreamLoader: @unchecked Sendable {
     }
 
     /// Starts the thread (once).
-    public func start() {
-        guard !running else { return }
-        running = true
-        let thread = Thread { [self] in run() }
-        thread.name = "backbeat-sfz-stream"
-        thread.start()
-    }
+    public func start() { thread.start { [self] in run() } }
 
     /// Stops the thread and waits for it (it finishes the chunk it is reading). Idempotent.
-    public func stop() {
-        guard running else { return }
-        running = false
-        stopGate.open()
-        exited.wait()
-    }
+    public func stop() { thread.stop() }
 
     private func run() {
-        defer { exited.signal() }
         var reportedLate = 0, reportedFailures = 0
         var lastReport = ContinuousClock.now
-        while !stopGate.isOpen {
+        while !thread.stopping {
             var worked = false
             if delay > 0, stores.contains(where: { !$0.isIdle }) { Thread.sleep(forTimeInterval: delay) }
             for store in stores where store.service() { worked = true }

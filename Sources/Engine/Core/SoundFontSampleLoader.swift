@@ -17,9 +17,7 @@ public final class SoundFontSampleLoader: @unchecked Sendable {
     /// The SoundFont 3 fonts' caches (a stack's layers each have their own).
     private let stores: [SoundFontSampleStore]
     private let log: @Sendable (String) -> Void
-    private let stopGate = AtomicGate(open: false)
-    private let exited = DispatchSemaphore(value: 0)
-    private var running = false
+    private let thread = LoaderThread(name: "backbeat-sf3-loader")
 
     /// A loader for `synth`'s font, or nil when it has no SoundFont 3 font, alone or in its stack (nothing to
     /// decode).
@@ -32,30 +30,18 @@ public final class SoundFontSampleLoader: @unchecked Sendable {
     }
 
     /// Starts the thread (once).
-    public func start() {
-        guard !running else { return }
-        running = true
-        let thread = Thread { [self] in run() }
-        thread.name = "backbeat-sf3-loader"
-        thread.start()
-    }
+    public func start() { thread.start { [self] in run() } }
 
     /// Stops the thread and waits for it (it finishes the sample it is decoding). Idempotent.
-    public func stop() {
-        guard running else { return }
-        running = false
-        stopGate.open()
-        exited.wait()
-    }
+    public func stop() { thread.stop() }
 
     private func run() {
-        defer { exited.signal() }
         var loaded: [Int?] = Array(repeating: -2, count: 16)
         // The missed voices reported so far, by cause; the broken samples named so far.
         var reported = (notDecoded: 0, overLimit: 0, broken: 0)
         var named = Set<String>()
         var first = true
-        while !stopGate.isOpen {
+        while !thread.stopping {
             let selected = (0 ..< 16).map { synth.preset(onChannel: $0) }
             if selected != loaded {
                 // Every sample of every preset selected now: what the next note on any channel may need.
