@@ -17,6 +17,9 @@ extension SFZReport {
             ("ampeg_vel2*", { !$0.ampEG.velocity.isEmpty }),
             ("ampeg_start", { $0.ampEG.start != 0 }),
             ("fileg/pitcheg_vel2depth", { ($0.filterEG.velocity[.depth] ?? 0) != 0 || ($0.pitchEG.velocity[.depth] ?? 0) != 0 }),
+            ("off_by", { $0.offBy != nil }),
+            ("polyphony", { $0.polyphony != nil || $0.setPolyphony != nil }),
+            ("note_polyphony", { ($0.notePolyphony ?? 0) != 0 }),
         ]
         return families.compactMap { name, uses in
             let count = regions.count(where: uses)

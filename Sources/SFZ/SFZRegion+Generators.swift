@@ -36,7 +36,7 @@ extension SFZRegion {
         rule.envelope.sustain = Float(moved[.sustain] ?? 0)
         rule.envelope.release = Float(moved[.release] ?? 0)
         rule.envelope.start = Float(min(max(ampEG.start, 0), 100) / 100)
-        // off_mode: how the region's voice ends when its group cuts it (with off_by its own group).
+        // off_mode: how the region's voice ends when off_by or a polyphony limit ends it.
         rule.offMode = offMode == .normal ? SampleZoneRule.offNormal : offMode == .time ? SampleZoneRule.offTime : SampleZoneRule.offFast
         rule.offTime = Float(offTime)
         rule.sequenceLength = UInt8(clamping: seqLength)
@@ -191,8 +191,6 @@ extension SFZRegion {
             zone.generators[G.modLFOToFilterFc] = Int32(filterLFO.depth.rounded())
         }
 
-        // A group that turns itself off (hi-hats: group=1 off_by=1) is an SF2 exclusive class.
-        if let offBy, offBy == group, (1...127).contains(group) { zone.generators[G.exclusiveClass] = Int32(group) }
         return zone
     }
 

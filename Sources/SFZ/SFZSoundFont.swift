@@ -104,6 +104,7 @@ extension SFZInstrument {
             regionZones.append(zones.count == sides.count ? zones : [])
         }
 
+        let regionLimits = voiceLimits()
         // One preset per distinct set of regions the channels play (lochan/hichan), channels sharing it.
         var presets: [SoundFontPreset] = [], allZones: [SoundFontZone] = [], allRules: [SampleZoneRule] = []
         var keys = [Int32](repeating: -1, count: 16)
@@ -116,7 +117,12 @@ extension SFZInstrument {
             let start = allZones.count
             for r in set {
                 allZones += regionZones[r]
-                allRules += repeatElement(regionRules[r], count: regionZones[r].count)
+                for side in regionZones[r].indices {
+                    var rule = regionRules[r]
+                    rule.limits = regionLimits[r]
+                    rule.limits.sister = side > 0 && rule.limits.endsVoices
+                    allRules.append(rule)
+                }
             }
             var preset = SoundFontPreset(name: presets.isEmpty ? displayName : "\(displayName) (channel \(channel + 1))",
                                          bank: UInt16(truncatingIfNeeded: presetBank), program: 0,

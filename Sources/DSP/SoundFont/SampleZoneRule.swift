@@ -47,6 +47,9 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     /// (the synth's 3 ms steal fade), `.offNormal` (its own release) or `.offTime` (the release, `offTime` s long).
     public var offMode: UInt8 = SampleZoneRule.offFast
     public var offTime: Float = 0.006
+    /// The voices this zone's notes limit and end (SFZ's `group`, `off_by`, `polyphony`, `note_polyphony`;
+    /// Synth+SampleZoneLimits.swift).
+    public var limits = SampleZoneLimits()
 
     public init() {}
 
@@ -56,6 +59,32 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     @inlinable public static var offFast: UInt8 { @_noLocks get { 0 } }
     @inlinable public static var offNormal: UInt8 { @_noLocks get { 1 } }
     @inlinable public static var offTime: UInt8 { @_noLocks get { 2 } }
+}
+
+/// Which voices a zone's note ends before it starts, as sfizz ends them (each as its own zone's `offMode`
+/// says): those of the zones whose `offBy` is this zone's `group` (numbered from 0 within the instrument at load;
+/// -1: none), and the oldest sounding voice over a limit: of this region (`regionPolyphony`), of its group
+/// (`groupPolyphony`, the same for every zone of the group), of the `<group>` header it came from (`set`,
+/// `setPolyphony`), and the quietest-velocity ones of its group on its key over `notePolyphony`.
+/// `UInt16.max`: no limit. The second zone of a stereo region (`sister`) leaves all of it to the first.
+public struct SampleZoneLimits: BitwiseCopyable, Equatable {
+    public var group: Int32 = 0, offBy: Int32 = -1
+    public var region: Int32 = -1, set: Int32 = -1
+    public var regionPolyphony = UInt16.max, groupPolyphony = UInt16.max, setPolyphony = UInt16.max
+    public var notePolyphony = UInt16.max
+    public var sister = false
+    /// Some zone of the instrument has this zone's group as its `offBy`.
+    public var cuts = false
+
+    public init() {}
+
+    /// Whether any voice can be ended by this zone's notes.
+    public var endsVoices: Bool {
+        @_noLocks get {
+            if cuts { return true }
+            return min(min(regionPolyphony, groupPolyphony), min(setPolyphony, notePolyphony)) != UInt16.max
+        }
+    }
 }
 
 /// A fade in and a fade out over a key or velocity range (SFZ's `xfin_lo*`/`xfin_hi*`, `xfout_lo*`/`xfout_hi*`):
@@ -156,7 +185,18 @@ struct SampleZoneRuleState: ~Copyable {
     /// [0]: frames rendered since the synth was made; then each channel and key's frame of its last note-on.
     let clock: FixedArray<Int64>
 
-    init(zones: Int) {
+    /// Each slot's note event (`event` when it started: the voices of one note-on or note-off, ended
+    /// together as sfizz's sister voices) and whether it was ended by a limit or an off group (1: sfizz's
+    /// "offed", no longer counted).
+    let voiceEvent: FixedArray<UInt32>
+    let offed: FixedArray<UInt8>
+    /// [0]: the serial of the note event starting voices now.
+    let event: FixedArray<UInt32>
+
+    init(zones: Int, slots: Int = 1) {
+        voiceEvent = FixedArray(max(slots, 1), 0 as UInt32)
+        offed = FixedArray(max(slots, 1), 0 as UInt8)
+        event = FixedArray(1, 0 as UInt32)
         sequenceCounters = FixedArray(max(zones, 1), 0 as UInt16)
         chosen = FixedArray(max(zones, 1), 1 as UInt8)
         switchKey = FixedArray(16, -1 as Int8)

@@ -42,6 +42,7 @@ extension Synth {
 
     @_noLocks
     func startSampleVoice(zone z: Int, preset p: Int, channel ch: Int, note: UInt8, velocity: UInt8) {
+        limitSampleVoices(zone: z, preset: p, note: note, velocity: velocity) // SFZ's off_by, polyphony (Synth+SampleZoneLimits.swift)
         let zone = samples.font.zones[z]
         let s = Int(zone.sample)
         let sampleCount = samples.font.samples.count
@@ -103,6 +104,7 @@ extension Synth {
         samples.slots.state[v] = voice
         allocator.start(voices, v, kind: VoiceKind.sample, channel: ch, note: note,
                         exclusive: VoiceAllocator.exclusiveKey(Int(voice.exclusiveClass), preset: p))
+        sampleVoiceStarted(v)
         startGlide(v, channel: ch, note: note)
     }
 
