@@ -14,6 +14,7 @@ extension SFZReport {
             ("fil_veltrack", { $0.cutoff != nil && $0.filterVeltrack != 0 }),
             ("bend_up/bend_down", { $0.bendUp != 200 || $0.bendDown != -200 }),
             ("amp_velcurve_N", { !$0.ampVelcurve.isEmpty }),
+            ("amp_veltrack below 0", { $0.ampVelcurve.isEmpty && $0.ampVeltrack < 0 }),
             ("ampeg_vel2*", { !$0.ampEG.velocity.isEmpty }),
             ("ampeg_start", { $0.ampEG.start != 0 }),
             ("fileg/pitcheg_vel2depth", { ($0.filterEG.velocity[.depth] ?? 0) != 0 || ($0.pitchEG.velocity[.depth] ?? 0) != 0 }),

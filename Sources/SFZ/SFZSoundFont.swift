@@ -175,8 +175,8 @@ struct SFZModulators {
     private(set) var table: [SoundFontModulator] = []
     private var starts: [[Int32]: Int32] = [:]
 
-    /// Points `zone` at the list for `region`'s velocity tracking and CC modulations (`amp_veltrack` below 0
-    /// is taken as 0; with `amp_velcurve_N` the zone's rule plays it).
+    /// Points `zone` at the list for `region`'s velocity tracking and CC modulations (with `amp_veltrack`
+    /// below 0 or `amp_velcurve_N` the zone's rule plays it, the modulator's amount 0).
     mutating func assign(_ zone: inout SoundFontZone, region: SFZRegion, notes: inout SFZNotes) {
         var list = SoundFontModulator.defaults
         list[0].amount = Int32((960 * max(region.ampVeltrack, 0) / 100).rounded()) // velocity → attenuation

@@ -111,6 +111,9 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     /// (`amp_veltrack` as a fraction, -1...1) as sfizz scales it; no points: none.
     public var velocityCurve = SampleZoneCurve()
     public var velocityTrack: Float = 1
+    /// sfizz's own velocity curve (velocity / 127, squared) in place of the velocity modulator, scaled by
+    /// `velocityTrack` as a `velocityCurve` is (SFZ's `amp_veltrack` below 0 without `amp_velcurve_N`).
+    public var squaredVelocity = false
 
     public init() {}
 }

@@ -13,9 +13,11 @@ extension Synth {
         if level.controller >= 0 {
             gain *= level.controllerFade.gain(at: controls.midi.controllers[ch * 128 + Int(level.controller & 0x7F)])
         }
-        if level.velocityCurve.count > 0 {
+        if level.velocityCurve.count > 0 || level.squaredVelocity {
             // sfizz's: the curve's distance from full, scaled by the velocity tracking (inverted below 0).
-            let distance = abs(level.velocityTrack) * (1 - level.velocityCurve.value(at: velocity))
+            let x = Float(velocity) * (1 / 127)
+            let curve = level.velocityCurve.count > 0 ? level.velocityCurve.value(at: velocity) : x * x
+            let distance = abs(level.velocityTrack) * (1 - curve)
             gain *= level.velocityTrack < 0 ? distance : 1 - distance
         }
         if level.keytrackDecibels != 0 {
