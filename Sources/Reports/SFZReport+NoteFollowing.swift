@@ -17,6 +17,7 @@ extension SFZReport {
             ("amp_veltrack below 0", { $0.ampVelcurve.isEmpty && $0.ampVeltrack < 0 }),
             ("ampeg_vel2*", { !$0.ampEG.velocity.isEmpty }),
             ("ampeg_start", { $0.ampEG.start != 0 }),
+            ("ampeg_*_onccN", { $0.ampEG.onCC.contains { $0.key != .start && !$0.value.isEmpty } }),
             ("fileg/pitcheg_vel2depth", { ($0.filterEG.velocity[.depth] ?? 0) != 0 || ($0.pitchEG.velocity[.depth] ?? 0) != 0 }),
             ("off_by", { $0.offBy != nil }),
             ("polyphony", { $0.polyphony != nil || $0.setPolyphony != nil }),

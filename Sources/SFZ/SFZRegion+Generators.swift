@@ -36,6 +36,7 @@ extension SFZRegion {
         rule.envelope.sustain = Float(moved[.sustain] ?? 0)
         rule.envelope.release = Float(moved[.release] ?? 0)
         rule.envelope.start = Float(min(max(ampEG.start, 0), 100) / 100)
+        noteEnvelopeController(&rule.envelope, notes: &notes)
         // off_mode: how the region's voice ends when off_by or a polyphony limit ends it.
         rule.offMode = offMode == .normal ? SampleZoneRule.offNormal : offMode == .time ? SampleZoneRule.offTime : SampleZoneRule.offFast
         rule.offTime = Float(offTime)
@@ -139,7 +140,6 @@ extension SFZRegion {
             zone.generators[G.releaseVolEnv] = 8000 // the note-off barely touches it: the sample plays to its end
             notes.add("one_shot (played through a 100 s release)")
         }
-        if !ampEG.onCC.isEmpty { notes.add("ampeg_*_onccN (ignored)") }
         if ampEG.start != 0 && ampEG.delay > 0 { notes.add("ampeg_start with a delay (silent through the delay; sfizz sounds the start level)") }
         if delay != 0 { notes.add("delay (the volume envelope's delay: the sample starts at the note)") }
 

@@ -164,10 +164,22 @@ public struct SampleZoneCurve: BitwiseCopyable, Equatable {
 public struct SampleZoneEnvelope: BitwiseCopyable, Equatable {
     public var delay: Float = 0, attack: Float = 0, hold: Float = 0, decay: Float = 0, sustain: Float = 0, release: Float = 0
     public var start: Float = 0
+    /// The same per unit of controller `controller`'s value at the note-on (value / 127; SFZ's
+    /// `ampeg_*_onccN`, as sfizz takes them when the note starts); `controller` -1: none.
+    public var controller: Int16 = -1
+    public var onController = SampleZoneEnvelopeShift()
 
     public init() {}
 
-    var isEmpty: Bool { @_noLocks get { delay == 0 && attack == 0 && hold == 0 && decay == 0 && sustain == 0 && release == 0 } }
+    var isEmpty: Bool { @_noLocks get { delay == 0 && attack == 0 && hold == 0 && decay == 0 && sustain == 0 && release == 0 && controller < 0 } }
+}
+
+/// Seconds added to a volume envelope's delay, attack, hold, decay and release and percent to its sustain level,
+/// per unit of a source (0...1).
+public struct SampleZoneEnvelopeShift: BitwiseCopyable, Equatable {
+    public var delay: Float = 0, attack: Float = 0, hold: Float = 0, decay: Float = 0, sustain: Float = 0, release: Float = 0
+
+    public init() {}
 }
 
 /// The per-synth state the rules read and move: each zone's round-robin count, each channel's last switch

@@ -67,7 +67,7 @@ extension Synth {
         let keyGenerator = zone.generators[SoundFontGenerator.keynum]
         let modulatorKey = keyGenerator >= 0 && keyGenerator <= 127 ? UInt8(keyGenerator) : note
         var values = generatorValues(zone: z, channel: ch, key: modulatorKey, velocity: playedVelocity)
-        applyNoteEnvelope(&values, zone: z, velocity: playedVelocity) // SFZ's ampeg_vel2* (Synth+SampleZoneEnvelopes.swift)
+        applyNoteEnvelope(&values, zone: z, channel: ch, velocity: playedVelocity) // SFZ's ampeg_vel2* (Synth+SampleZoneEnvelopes.swift)
         let v = allocator.take(voices, channel: ch, note: note, sameKey: .keep)
         guard v >= 0 else { return }
 
