@@ -19,6 +19,7 @@ extension SFZReport {
             ("ampeg_start", { $0.ampEG.start != 0 }),
             ("ampeg_*_onccN", { $0.ampEG.onCC.contains { $0.key != .start && !$0.value.isEmpty } }),
             ("fileg/pitcheg_vel2depth", { ($0.filterEG.velocity[.depth] ?? 0) != 0 || ($0.pitchEG.velocity[.depth] ?? 0) != 0 }),
+            ("lfoN_ (v2 LFOs)", { $0.lfos.values.contains { lfo in lfo.moves(.volume) || lfo.moves(.pitch) || lfo.moves(.cutoff) } }),
             ("off_by", { $0.offBy != nil }),
             ("polyphony", { $0.polyphony != nil || $0.setPolyphony != nil }),
             ("note_polyphony", { ($0.notePolyphony ?? 0) != 0 }),

@@ -91,6 +91,9 @@ struct SFZInstrumentBuilder {
             case ("note_offset", _): noteOffset = try SFZValue.integer(opcode.value, -127...127)
             case ("octave_offset", _): octaveOffset = try SFZValue.integer(opcode.value, -10...10)
             case ("set_ccN", let cc) where cc <= sfzMaximumCC: instrument.initialControls[cc] = try SFZValue.integer(opcode.value, 0...127)
+            // The high-definition form (0...1): the nearest of the 128 values a MIDI controller takes.
+            case ("set_hdccN", let cc) where cc <= sfzMaximumCC:
+                instrument.initialControls[cc] = Int((try SFZValue.number(opcode.value, 0...1) * 127).rounded())
             case ("label_ccN", let cc) where cc <= sfzMaximumCC: instrument.controlLabels[cc] = opcode.value
             case ("label_keyN", let key) where key <= 127: instrument.keyLabels[key] = opcode.value
             default: unknownOpcodes[opcode.name, default: 0] += 1

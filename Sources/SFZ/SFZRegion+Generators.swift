@@ -44,6 +44,7 @@ extension SFZRegion {
         rule.sequencePosition = UInt8(clamping: seqPosition)
         rule.randomLow = Float(random.low)
         rule.randomHigh = Float(random.high)
+        rule.sineLFOs = Self.sineLFOs(lfoPlan)
         if let switchLast { rule.switchKey = Int8(clamping: switchLast) }
         if let switchDefault { rule.switchDefault = Int8(clamping: switchDefault) }
         let ranges = ccRanges.filter { $0.value != SFZRange(0, 127) }.sorted { $0.key < $1.key }
@@ -177,19 +178,10 @@ extension SFZRegion {
             }
         }
 
-        // v1 LFOs: pitchlfo as the vibrato LFO, amplfo and fillfo on the modulation LFO (amplfo's rate first).
-        if pitchLFO.depth != 0 && pitchLFO.frequency > 0 {
-            zone.generators[G.freqVibLFO] = Self.absoluteCents(pitchLFO.frequency)
-            zone.generators[G.delayVibLFO] = Self.timecents(pitchLFO.delay)
-            zone.generators[G.vibLFOToPitch] = Int32(pitchLFO.depth.rounded())
-        }
-        let modLFO = ampLFO.depth != 0 && ampLFO.frequency > 0 ? ampLFO : filterLFO
-        if modLFO.frequency > 0 && (ampLFO.depth != 0 || filterLFO.depth != 0) {
-            zone.generators[G.freqModLFO] = Self.absoluteCents(modLFO.frequency)
-            zone.generators[G.delayModLFO] = Self.timecents(modLFO.delay)
-            zone.generators[G.modLFOToVolume] = Int32((-10 * ampLFO.depth).rounded())
-            zone.generators[G.modLFOToFilterFc] = Int32(filterLFO.depth.rounded())
-        }
+        // The LFOs, v1 and v2, on the voice's two (SFZRegion+LFOs.swift).
+        let lfos = lfoPlan
+        applyLFOs(lfos, to: &zone)
+        for note in lfos.notes { notes.add(note) }
 
         return zone
     }

@@ -1,9 +1,9 @@
 import DSP
 import Glibc
 
-// The level a region's note gives it, fixed at the note-on (SampleZoneLevel, played by
-// Synth+SampleZoneLevels.swift): crossfades over key and velocity with their curves, `amp_velcurve_N`,
-// `amp_veltrack` below 0 and `amp_keytrack`.
+// The level a region's note gives it (SampleZoneLevel, played by Synth+SampleZoneLevels.swift): crossfades over
+// key and velocity with their curves, `amp_velcurve_N`, `amp_veltrack` below 0 and `amp_keytrack` fixed at the
+// note-on; crossfades over controllers followed while it sounds.
 // Also where a stereo sample's two sides go (`width`, `position`), fixed at load.
 
 extension SFZRegion {
@@ -14,13 +14,14 @@ extension SFZRegion {
         level.velocity = Self.fade(velocityCrossfade, power: velocityCrossfadeCurve == .power)
         level.keytrackDecibels = Float(ampKeytrack)
         level.keycenter = UInt8(clamping: min(max(ampKeycenter, 0), 127))
-        // One controller's crossfade, at the note-on (sfizz's: within 0.1 dB, SFZAgainstSfizzTests).
+        // The controllers' crossfades, multiplied, followed while the note sounds (as sfizz's).
         let played = ccCrossfades.keys.filter { $0 < 128 }.sorted()
-        if let cc = played.first, let crossfade = ccCrossfades[cc] {
-            level.controller = Int16(cc)
-            level.controllerFade = Self.fade(crossfade, power: ccCrossfadeCurve == .power)
+        for cc in played {
+            if !level.controllerFades.add(controller: UInt8(cc), Self.fade(ccCrossfades[cc]!, power: ccCrossfadeCurve == .power)) {
+                notes.add("xfin_loccN/xfout_loccN over more than \(SampleZoneControllerFades.capacity) CCs (the lowest \(SampleZoneControllerFades.capacity) CCs' only)")
+                break
+            }
         }
-        if played.count > 1 { notes.add("xfin_loccN/xfout_loccN over several CCs (the lowest CC's only)") }
         if !ampVelcurve.isEmpty {
             level.velocityCurve = velocityCurve(notes: &notes)
             level.velocityTrack = Float(ampVeltrack / 100)

@@ -13,9 +13,14 @@ extension SFZRegion {
         case "fillfo": return try applyLFO(\.filterLFO, rest, v, depth: 1200)
         case "pitchlfo": return try applyLFO(\.pitchLFO, rest, v, depth: 1200)
         case "lfoN":
-            guard let n = name.numbers.first, (1...sfzMaximumLFO).contains(n), name.numbers.count == 1 else { return false }
+            guard let n = name.numbers.first, (1...sfzMaximumLFO).contains(n) else { return false }
             var lfo = lfos[n] ?? SFZLFOv2()
-            if rest == "wave" {
+            if name.numbers.count == 2, rest.hasSuffix("_onccN"), let target = SFZLFOv2.Target(rawValue: String(rest.dropLast(6))),
+               let cc = name.numbers.last, cc <= sfzMaximumCC, let (_, range) = Self.lfoNumbers[target.rawValue] {
+                lfo.onCC[target, default: [:]][cc] = try SFZValue.number(v, range)
+            } else if name.numbers.count != 1 {
+                return false
+            } else if rest == "wave" {
                 lfo.wave = try SFZValue.integer(v, 0...7)
             } else if let (field, range) = Self.lfoNumbers[rest] {
                 lfo[keyPath: field] = try SFZValue.number(v, range)
@@ -32,6 +37,7 @@ extension SFZRegion {
     private static let lfoNumbers: [String: (WritableKeyPath<SFZLFOv2, Double> & Sendable, ClosedRange<Double>)] = [
         "freq": (\.frequency, 0...100), "delay": (\.delay, 0...100), "fade": (\.fade, 0...100), "phase": (\.phase, 0...1),
         "amplitude": (\.amplitude, -100...100), "pitch": (\.pitch, -9600...9600), "cutoff": (\.cutoff, -9600...9600),
+        "volume": (\.volume, -144...48), "pan": (\.pan, -100...100),
     ]
 
     /// `delay`, `vel2attack` (written `velNattack` with N = 2), `attack_onccN` or `attackccN`.

@@ -105,14 +105,30 @@ public struct SFZLFO: Sendable, Hashable {
     public init() {}
 }
 
-/// An SFZ v2 LFO (`lfoN_`): frequency in Hz, wave by number (sfizz's: 0 triangle, 1 sine, 2 pulse 75 %,
-/// 3 square, 4 pulse 25 %, 5 pulse 12.5 %, 6 ramp up, 7 ramp down), and its targets' depths: amplitude in
-/// percent, pitch and cutoff in cents.
+/// An SFZ v2 LFO (`lfoN_`): frequency in Hz, wave by number (sfizz's: 0 triangle, the default, 1 sine,
+/// 2 pulse 75 %, 3 square, 4 pulse 25 %, 5 pulse 12.5 %, 6 ramp up, 7 ramp down), and its targets' depths:
+/// amplitude and pan in percent, volume in dB, pitch and cutoff in cents; `onCC` adds to a target's depth
+/// the CC's value (0...1) times its amount (`lfoN_volume_onccN`...).
 public struct SFZLFOv2: Sendable, Hashable {
-    public var frequency = 0.0, wave = 1, delay = 0.0, fade = 0.0, phase = 0.0
-    public var amplitude = 0.0, pitch = 0.0, cutoff = 0.0
+    public enum Target: String, Sendable, Hashable, CaseIterable { case amplitude, volume, pan, pitch, cutoff }
+
+    public var frequency = 0.0, wave = 0, delay = 0.0, fade = 0.0, phase = 0.0
+    public var amplitude = 0.0, volume = 0.0, pan = 0.0, pitch = 0.0, cutoff = 0.0
+    public var onCC: [Target: [Int: Double]] = [:]
 
     public init() {}
+
+    /// The depth a target has at rest, and whether it moves the target at all (a depth or a CC's).
+    public func depth(_ target: Target) -> Double {
+        switch target {
+        case .amplitude: amplitude
+        case .volume: volume
+        case .pan: pan
+        case .pitch: pitch
+        case .cutoff: cutoff
+        }
+    }
+    public func moves(_ target: Target) -> Bool { depth(target) != 0 || !(onCC[target] ?? [:]).isEmpty }
 }
 
 /// One region with everything it inherits applied (`<global>`, then `<master>`, then `<group>`, then its own

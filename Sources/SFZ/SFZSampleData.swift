@@ -22,27 +22,40 @@ struct SFZSampleData {
     /// `*noise`: this many frames of white noise at 48 kHz, looped.
     static let noiseFrames = 96_000
 
-    private(set) var high: [Int16] = []
-    private(set) var low: [UInt8] = []
+    /// The frames written so far, in the block the font will own.
+    private let frames = SFZHeldFrames()
     /// Whether any frame has more than 16 bits (a 24-bit or float file): the low bytes are then kept.
     private(set) var deep = false
 
     /// Appends `frames` (-1...1) as one sample and returns its span.
-    mutating func append(_ frames: some Collection<Float>) -> Span {
-        let start = high.count
-        high.reserveCapacity(start + frames.count + Self.padding)
-        low.reserveCapacity(start + frames.count + Self.padding)
-        for f in frames {
-            let scaled = (Double(f.isFinite ? f : 0) * 8_388_608).rounded()
-            let v = Int32(min(max(scaled, -8_388_608), 8_388_607))
-            high.append(Int16(truncatingIfNeeded: v >> 8))
-            let byte = UInt8(truncatingIfNeeded: v & 0xFF)
-            if byte != 0 { deep = true }
-            low.append(byte)
+    mutating func append(_ frames: [Float]) -> Span { append(interleaved: frames, channel: 0, of: 1) }
+
+    /// Appends channel `channel` of the `channels`-channel interleaved `frames` as one sample and returns its
+    /// span. Each value is rounded to 24 bits (halves away from zero), kept as its high 16 bits and low byte.
+    mutating func append(interleaved source: [Float], channel: Int, of channels: Int) -> Span {
+        let count = source.count / max(channels, 1)
+        let start = frames.extend(by: count + Self.padding)
+        let h = frames.high + start, l = frames.low + start
+        var lowBits: UInt8 = 0
+        source.withUnsafeBufferPointer { source in
+            var i = channel
+            for f in 0 ..< count {
+                let x = Double(source[i].isFinite ? source[i] : 0) * 8_388_608
+                // x + 0.5 (or - 0.5) is exact for a Float's 24 bits times 2^23: truncating it rounds as
+                // `rounded()` does, without a call to libm.
+                let scaled = (x + (x < 0 ? -0.5 : 0.5)).rounded(.towardZero)
+                let v = Int32(min(max(scaled, -8_388_608), 8_388_607))
+                h[f] = Int16(truncatingIfNeeded: v >> 8)
+                let byte = UInt8(truncatingIfNeeded: v & 0xFF)
+                l[f] = byte
+                lowBits |= byte
+                i += channels
+            }
         }
-        high.append(contentsOf: repeatElement(0, count: Self.padding))
-        low.append(contentsOf: repeatElement(0, count: Self.padding))
-        return Span(start: start, frames: frames.count)
+        (h + count).initialize(repeating: 0, count: Self.padding)
+        (l + count).initialize(repeating: 0, count: Self.padding)
+        if lowBits != 0 { deep = true }
+        return Span(start: start, frames: count)
     }
 
     /// Decodes the file at `path` through libsndfile: its first two channels (a mono file one).
@@ -50,10 +63,9 @@ struct SFZSampleData {
         let file = try SampleFile(path: path)
         let info = file.info
         let all = try file.readAll()
-        let channels = min(info.channels, 2)
         var spans: [Span] = []
-        for c in 0..<channels {
-            spans.append(append(stride(from: c, to: all.count, by: info.channels).lazy.map { all[$0] }))
+        for c in 0..<min(info.channels, 2) {
+            spans.append(append(interleaved: all, channel: c, of: info.channels))
         }
         let loop = info.loops.first { $0.mode != .none && $0.end > $0.start }
         return File(channels: spans, sampleRate: info.sampleRate, rootKey: info.rootKey, loop: loop)
@@ -72,7 +84,7 @@ struct SFZSampleData {
         })
         case .square: return append((0..<n).map { $0 < n / 2 ? 1 : -1 })
         case .saw: return append((0..<n).map { Float(2 * phase($0) - 1) })
-        case .silence: return append(repeatElement(0, count: n))
+        case .silence: return append([Float](repeating: 0, count: n))
         case .noise, .gaussianNoise:
             var state: UInt64 = 0x9E37_79B9_7F4A_7C15
             return append((0..<Self.noiseFrames).map { _ -> Float in
@@ -82,33 +94,55 @@ struct SFZSampleData {
         }
     }
 
-    /// The frames in memory the font owns, with the release that frees them.
+    /// The frames in memory the font owns, with the release that frees them; the low bytes only when a frame
+    /// needs them.
     func memory() -> (data: UnsafeBufferPointer<Int16>, low: UnsafeBufferPointer<UInt8>?, release: @Sendable () -> Void) {
-        let held = SFZHeldFrames(high: high, low: deep ? low : nil)
-        return (held.data, held.lowBytes, { withExtendedLifetime(held) {} })
+        let held = frames
+        if !deep { held.dropLowBytes() }
+        return (UnsafeBufferPointer(start: held.high, count: held.count), deep ? UnsafeBufferPointer(start: held.low, count: held.count) : nil,
+                { withExtendedLifetime(held) {} })
     }
 }
 
-/// Sample frames owned by a font built from an SFZ instrument, freed when the font lets go of them.
+/// Sample frames in two malloc'd blocks (the 16-bit frames and their low bytes), grown by `realloc`, which
+/// moves a large block's pages rather than copying its bytes; owned by the font built from them and freed with it.
 final class SFZHeldFrames: @unchecked Sendable {
-    let data: UnsafeBufferPointer<Int16>
-    let lowBytes: UnsafeBufferPointer<UInt8>?
+    private(set) var high: UnsafeMutablePointer<Int16>
+    private(set) var low: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity = 1
 
-    init(high: [Int16], low: [UInt8]?) {
-        let d = UnsafeMutableBufferPointer<Int16>.allocate(capacity: max(high.count, 1))
-        _ = d.initialize(from: high)
-        data = UnsafeBufferPointer(start: d.baseAddress, count: high.count)
-        if let low {
-            let l = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(low.count, 1))
-            _ = l.initialize(from: low)
-            lowBytes = UnsafeBufferPointer(start: l.baseAddress, count: low.count)
-        } else {
-            lowBytes = nil
+    init() {
+        high = Self.resized(nil, to: 1)
+        low = Self.resized(nil, to: 1)
+    }
+
+    /// Makes room for `n` more frames (not yet written) and returns where they start.
+    func extend(by n: Int) -> Int {
+        let start = count
+        if start + n > capacity {
+            capacity = max(start + n, 2 * capacity)
+            high = Self.resized(high, to: capacity)
+            low = Self.resized(low, to: capacity)
         }
+        count += n
+        return start
+    }
+
+    /// Gives back the low bytes' memory (every frame is 16-bit).
+    func dropLowBytes() {
+        low = Self.resized(low, to: 1)
+    }
+
+    private static func resized<T>(_ block: UnsafeMutablePointer<T>?, to n: Int) -> UnsafeMutablePointer<T> {
+        guard let grown = realloc(block, n * MemoryLayout<T>.stride) else {
+            fatalError("out of memory for \(n) sample frames")
+        }
+        return grown.bindMemory(to: T.self, capacity: n)
     }
 
     deinit {
-        UnsafeMutablePointer(mutating: data.baseAddress)?.deallocate()
-        if let base = lowBytes?.baseAddress { UnsafeMutablePointer(mutating: base).deallocate() }
+        free(high)
+        free(low)
     }
 }

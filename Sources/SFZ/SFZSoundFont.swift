@@ -218,6 +218,14 @@ struct SFZModulators {
             notes.add("pan_onccN/volume_onccN above CC 127 (ignored)")
         }
         if !region.panCurveCC.isEmpty || !region.volumeCurveCC.isEmpty { notes.add("pan_curveccN/volume_curveccN (played linear)") }
+        // The LFOs' depths moved by CCs (`lfoN_volume_onccN`...): dB as centibels, cents as cents.
+        let lfos = region.lfoPlan
+        for (lfo, pitchDestination) in [(lfos.vibrato, SoundFontGenerator.vibLFOToPitch), (lfos.modulation, SoundFontGenerator.modLFOToPitch)] {
+            guard let lfo else { continue }
+            for (cc, cents) in lfo.pitchOnCC.sorted(by: { $0.key < $1.key }) { controller(cc, to: pitchDestination, amount: cents) }
+            for (cc, decibels) in lfo.volumeOnCC.sorted(by: { $0.key < $1.key }) { controller(cc, to: SoundFontGenerator.modLFOToVolume, amount: 10 * decibels) }
+            for (cc, cents) in lfo.cutoffOnCC.sorted(by: { $0.key < $1.key }) { controller(cc, to: SoundFontGenerator.modLFOToFilterFc, amount: cents) }
+        }
         // amplitude: sfizz's level is the CC's share of it (percent x value / 127, or its square with curve 4),
         // as SF2 attenuation the concave curve from the top (-20 log10 of the value over 127 at 480 cB) and
         // the percent in the zone's gain.

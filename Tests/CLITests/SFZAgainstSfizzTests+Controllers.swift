@@ -17,6 +17,32 @@ extension SFZAgainstSfizzTests {
         try Self.compareLevelsOverCC20("cc-level", opcodes, values: [0, 32, 64, 127])
     }
 
+    /// Crossfades over two controllers (`xfin` over CC20, `xfout` over CC21, power and gain curves) while one
+    /// note holds and the controllers move: the level in each stretch between moves within 1.5 dB of sfizz's
+    /// (which multiplies the two fades' gains, as Backbeat does).
+    @Test func controllerCrossfadesFollowTheControllers() throws {
+        let note = S.Note(key: 66, velocity: 100, start: 0.1, end: 3.0)
+        func cc(_ seconds: Double, _ controller: UInt8, _ value: UInt8) -> (seconds: Double, message: MIDIMessage) {
+            (seconds, .controlChange(.init(channel: 0, controller: controller, value: value)))
+        }
+        let moves = [cc(0.05, 20, 127), cc(0.05, 21, 0), cc(0.8, 20, 64), cc(1.4, 20, 32), cc(2.0, 21, 64), cc(2.5, 20, 127)]
+        let stretches = [(0.3, 0.75), (0.95, 1.35), (1.55, 1.95), (2.15, 2.45), (2.65, 2.95)]
+        for curve in ["power", "gain"] {
+            let sfz = "\(Self.loopedTone) xfin_locc20=0 xfin_hicc20=127 xfout_locc21=0 xfout_hicc21=127 xf_cccurve=\(curve)"
+            let (ours, theirs) = try S.render("xfcc-moves-\(curve)", sfz: sfz, notes: [note], extra: moves)
+            let levels = stretches.map { from, to in
+                (AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(ours, from: from, to: to, rate: S.rate))),
+                 AudioComparison.decibels(AudioComparison.rms(AudioComparison.slice(theirs, from: from, to: to, rate: S.rate))))
+            }
+            print("sfz CC crossfades moving (\(curve)), backbeat/sfizz dB: " + levels.map { String(format: "%.1f/%.1f", $0.0, $0.1) }.joined(separator: ", "))
+            for (i, level) in levels.enumerated() {
+                #expect(abs(level.0 - level.1) <= 1.5, "\(curve): stretch \(i): \(level.0) against \(level.1) dB")
+            }
+            // The controllers moved the level: the second stretch (CC20 64) is below the first (127).
+            #expect(levels[0].1 - levels[1].1 > 1, "sfizz's level did not follow CC20: \(levels)")
+        }
+    }
+
     /// `sw_previous=60`: of eight notes on keys 60 to 62, those whose note-on before was on key 60 sound (at
     /// their key's pitch) in both, and the others are silent in both.
     @Test func previousNoteMatchesSfizz() throws {

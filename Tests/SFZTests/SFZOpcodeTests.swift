@@ -1,5 +1,6 @@
 import Testing
 @testable import SFZ
+import DSP
 
 /// Each opcode family of docs/sfz.md reaches its typed field.
 @Suite struct SFZOpcodeTests {
@@ -84,6 +85,23 @@ import Testing
         #expect(r.filterLFO.frequency == 0.5 && r.filterLFO.depth == 600 && r.pitchLFO.frequency == 6 && r.pitchLFO.depth == 25)
         #expect(r.lfos[1]?.frequency == 4.5 && r.lfos[1]?.wave == 1 && r.lfos[1]?.pitch == 50)
         #expect(r.lfos[2]?.wave == 7 && r.lfos[2]?.cutoff == -1200 && r.lfos[2]?.amplitude == 30)
+    }
+
+    /// jRhodes3d's LFOs: a tremolo whose depth the mod wheel gives and an auto-pan; then the voice's two LFOs
+    /// as the plan gives them out, and what it leaves.
+    @Test func lfoTargetsAndTheirPlan() throws {
+        let r = try #require(region("""
+            lfo01_freq=0.1 lfo01_volume=0 lfo01_volume_oncc1=6 lfo02_wave=0 lfo02_pan=0 lfo02_pan_oncc95=100
+            lfo3_freq=5 lfo3_wave=1 lfo3_pitch=20 lfo4_freq=2 lfo4_cutoff=300
+            """))
+        #expect(r.lfos[1]?.wave == 0 && r.lfos[1]?.onCC[.volume] == [1: 6] && r.lfos[2]?.onCC[.pan] == [95: 100])
+        let plan = r.lfoPlan
+        // The tremolo moves the volume: the modulation LFO, a triangle; the vibrato moves only the pitch.
+        #expect(plan.modulation == SFZLFOUse(frequency: 0.1, delay: 0, sine: false, volumeOnCC: [1: 6]))
+        #expect(plan.vibrato == SFZLFOUse(frequency: 5, delay: 0, sine: true, pitch: 20))
+        #expect(plan.notes.contains("lfoN_amplitude and lfoN_pan (not played)"))
+        #expect(plan.notes.contains { $0.hasPrefix("lfo4_: a third LFO") })
+        #expect(SFZRegion.sineLFOs(plan) == SampleZoneRule.sineVibratoLFO)
     }
 
     @Test func filter() throws {

@@ -43,10 +43,14 @@ func parse(_ text: String, files: [String: String] = [:]) -> SFZInstrument {
         let sfz = parse("""
             <control> default_path=Samples\\Piano\\ note_offset=2 octave_offset=-1
             set_cc64=127 label_cc64=Sustain pedal label_cc1=Mod wheel label_key36=Kick
+            set_hdcc92=0.5 set_hdcc93=0.25 set_hdcc94=1.5
             <region> sample=C4 soft.wav key=60 sw_last=c1
             """)
         #expect(sfz.defaultPath == "Samples/Piano/")
-        #expect(sfz.initialControls == [64: 127])
+        // set_hdccN (0...1) to the nearest 7-bit value; one out of range is refused.
+        #expect(sfz.initialControls == [64: 127, 92: 64, 93: 32])
+        #expect(sfz.diagnostics.map(\.message).contains { $0.contains("set_hdcc94") })
+        #expect(sfz.unknownOpcodes.isEmpty)
         #expect(sfz.controlLabels == [64: "Sustain pedal", 1: "Mod wheel"])
         #expect(sfz.keyLabels == [36: "Kick"])
         let region = sfz.regions[0]

@@ -116,6 +116,7 @@ extension Synth {
         rows.pointee.controls.modulationLFO.phase[l] = voice.pointee.modulationLFO.phase
         rows.pointee.controls.modulationLFO.increment[l] = voice.pointee.modulationLFO.increment
         rows.pointee.controls.modulationLFO.wait[l] = voice.pointee.modulationLFO.remaining
+        rows.pointee.controls.modulationLFO.sine[l] = voice.pointee.modulationLFO.isSine ? 1 : 0
         rows.pointee.controls.vibratoLFO.phase[l] = voice.pointee.vibratoLFO.phase
         rows.pointee.controls.vibratoLFO.increment[l] = voice.pointee.vibratoLFO.increment
         rows.pointee.controls.vibratoLFO.wait[l] = voice.pointee.vibratoLFO.remaining

@@ -110,7 +110,7 @@ struct SampleLFO: BitwiseCopyable {
     var remaining: Float = 0
     var phase: Float = 0
     var increment: Float = 0
-    /// A sine in place of the triangle: GM2's vibrato (Synth+GM2Vibrato.swift).
+    /// A sine in place of the triangle: GM2's vibrato (Synth+GM2Vibrato.swift), SFZ's sine LFOs (`SampleZoneRule.sineLFOs`).
     var isSine = false
 
     @_noLocks init() {}

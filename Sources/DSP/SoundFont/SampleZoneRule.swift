@@ -43,6 +43,8 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     public var level = SampleZoneLevel()
     /// What the note's velocity adds to the volume envelope (`ampeg_vel2*`; Synth+SampleZoneEnvelopes.swift).
     public var envelope = SampleZoneEnvelope()
+    /// The voice's LFOs that are sines rather than triangles (`sineModulationLFO`, `sineVibratoLFO`).
+    public var sineLFOs: UInt8 = 0
     /// How the zone's voice ends when its exclusive class cuts it (SFZ's `off_mode`): `SampleZoneRule.offFast`
     /// (the synth's 3 ms steal fade), `.offNormal` (its own release) or `.offTime` (the release, `offTime` s long).
     public var offMode: UInt8 = SampleZoneRule.offFast
@@ -59,6 +61,8 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     @inlinable public static var offFast: UInt8 { @_noLocks get { 0 } }
     @inlinable public static var offNormal: UInt8 { @_noLocks get { 1 } }
     @inlinable public static var offTime: UInt8 { @_noLocks get { 2 } }
+    @inlinable public static var sineModulationLFO: UInt8 { @_noLocks get { 1 } }
+    @inlinable public static var sineVibratoLFO: UInt8 { @_noLocks get { 2 } }
 }
 
 /// Which voices a zone's note ends before it starts, as sfizz ends them (each as its own zone's `offMode`
@@ -104,9 +108,8 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     public var key = SampleZoneFade(), velocity = SampleZoneFade()
     public var keytrackDecibels: Float = 0
     public var keycenter: UInt8 = 60
-    /// A crossfade over one controller's value at the note-on (SFZ's `xfin_loccN`...): its CC (0 to 127), -1 none.
-    public var controller: Int16 = -1
-    public var controllerFade = SampleZoneFade()
+    /// Crossfades over controllers' values (SFZ's `xfin_loccN`...), followed while the note sounds.
+    public var controllerFades = SampleZoneControllerFades()
     /// A velocity-to-gain curve (`amp_velcurve_N`) in place of the velocity modulator, scaled by `velocityTrack`
     /// (`amp_veltrack` as a fraction, -1...1) as sfizz scales it; no points: none.
     public var velocityCurve = SampleZoneCurve()
@@ -116,6 +119,41 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     public var squaredVelocity = false
 
     public init() {}
+}
+
+/// Up to `capacity` crossfades, each over one controller's value (0 to 127): the voice's level is their gains'
+/// product (as sfizz multiplies them), worked out at the note-on and again whenever the channel's controllers
+/// change. None: the level stays.
+public struct SampleZoneControllerFades: BitwiseCopyable, Equatable {
+    public static var capacity: Int { @_noLocks get { 4 } }
+    public private(set) var count: UInt8 = 0
+    private var controllers = InlineArray<4, UInt8>(repeating: 0)
+    private var fades = InlineArray<4, SampleZoneFade>(repeating: SampleZoneFade())
+
+    public init() {}
+
+    /// Adds a crossfade over `controller`'s value; false, nothing added, when `capacity` are there.
+    public mutating func add(controller: UInt8, _ fade: SampleZoneFade) -> Bool {
+        guard Int(count) < Self.capacity else { return false }
+        controllers[Int(count)] = controller & 0x7F
+        fades[Int(count)] = fade
+        count += 1
+        return true
+    }
+
+    /// The product of the fades' gains at the values `controllers` (a channel's 128) holds.
+    @_noLocks
+    public func gain(_ values: UnsafePointer<UInt8>) -> Float {
+        var gain: Float = 1
+        for i in 0..<Int(count) { gain *= fades[i].gain(at: values[Int(controllers[i])]) }
+        return gain
+    }
+
+    public static func == (a: SampleZoneControllerFades, b: SampleZoneControllerFades) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<Int(a.count) where a.controllers[i] != b.controllers[i] || a.fades[i] != b.fades[i] { return false }
+        return true
+    }
 }
 
 /// A piecewise-linear curve over 0...127 through up to `SampleZoneCurve.capacity` points (x rising), flat

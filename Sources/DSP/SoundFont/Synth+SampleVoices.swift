@@ -100,6 +100,7 @@ extension Synth {
                                         frequency: values[SoundFontGenerator.freqModLFO], rate: rate)
         voice.vibratoLFO = SampleLFO(delay: values[SoundFontGenerator.delayVibLFO],
                                      frequency: values[SoundFontGenerator.freqVibLFO], rate: rate)
+        shapeNoteLFOs(&voice, zone: z) // SFZ's sine LFOs
         useGM2Vibrato(&voice.vibratoLFO, zone: zone, channel: ch) // after RPN 5 (Synth+GM2Vibrato.swift)
         samples.slots.state[v] = voice
         allocator.start(voices, v, kind: VoiceKind.sample, channel: ch, note: note,

@@ -40,6 +40,15 @@ extension Synth {
         }
     }
 
+    /// The voice's LFOs as sines where zone `z`'s rule says so (SFZ's v1 LFOs and `lfoN_wave=1`).
+    @_noLocks
+    func shapeNoteLFOs(_ voice: inout SampleVoice, zone z: Int) {
+        guard let rules = samples.font.rules else { return }
+        let sines = rules[z].sineLFOs
+        voice.modulationLFO.isSine = sines & SampleZoneRule.sineModulationLFO != 0
+        voice.vibratoLFO.isSine = sines & SampleZoneRule.sineVibratoLFO != 0
+    }
+
     /// The volume envelope's attack from zone `z`'s start level (`ampeg_start`): it rises from there at the
     /// attack's rate, reaching full sooner, as sfizz's does (the delay before it stays silent).
     @_noLocks

@@ -1,7 +1,7 @@
 // The level a note gives an SFZ zone at its note-on (SampleZoneLevel in SampleZoneRule.swift): crossfades over
-// key, velocity and a controller, a velocity curve and key tracking, and a release zone's decay over the time its note was held, as sfizz
-// computes them, multiplied into the voice's gain once, when the voice starts. Fonts without rules (every SF2
-// font) take 1.
+// key and velocity, a velocity curve and key tracking, and a release zone's decay over the time its note was held, as sfizz
+// computes them, multiplied into the voice's gain once, when the voice starts; and the crossfades over
+// controllers, which follow the controllers while the note sounds. Fonts without rules (every SF2 font) take 1.
 
 extension Synth {
     /// Zone `z`'s level factor for `key` at `velocity`: 1 without rules.
@@ -10,9 +10,6 @@ extension Synth {
         guard let rules = samples.font.rules else { return 1 }
         let level = rules[z].level
         var gain = level.key.gain(at: key) * level.velocity.gain(at: velocity)
-        if level.controller >= 0 {
-            gain *= level.controllerFade.gain(at: controls.midi.controllers[ch * 128 + Int(level.controller & 0x7F)])
-        }
         if level.velocityCurve.count > 0 || level.squaredVelocity {
             // sfizz's: the curve's distance from full, scaled by the velocity tracking (inverted below 0).
             let x = Float(velocity) * (1 / 127)
@@ -34,6 +31,19 @@ extension Synth {
             }
         }
         return gain
+    }
+}
+
+extension Synth {
+    /// Zone `z`'s controller crossfades at channel `ch`'s controllers now (`SampleZoneControllerFades`): 1
+    /// without rules. `applyModulated` multiplies it into the voice's pan gains, at the note-on and whenever the
+    /// channel's controllers change.
+    @_noLocks
+    func controllerFadeGain(zone z: Int, channel ch: Int) -> Float {
+        guard let rules = samples.font.rules else { return 1 }
+        let fades = rules[z].level.controllerFades
+        if fades.count == 0 { return 1 }
+        return fades.gain(controls.midi.controllers + ch * 128)
     }
 }
 

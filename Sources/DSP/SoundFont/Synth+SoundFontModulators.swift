@@ -172,7 +172,7 @@ extension Synth {
         let angle = Double(pan + 500) * (Double.pi / 2000)
         // SF2 attenuation stops at 0 cB; the voice's gain (SFZ zones only; exactly 1 for every SF2 zone) lifts
         // the level above it, in the pan gains.
-        let gain = voice.gain
+        let gain = voice.gain * controllerFadeGain(zone: Int(voice.zone), channel: ch) // SFZ's CC crossfades
         voice.modulation.panLeft = Float(FastMath.cos(angle)) * controls.master[2] * gain
         voice.modulation.panRight = Float(FastMath.sin(angle)) * controls.master[3] * gain
         voice.modulation.reverbSend = min(max(values[SoundFontGenerator.reverbEffectsSend], 0), 1000) * 0.001
