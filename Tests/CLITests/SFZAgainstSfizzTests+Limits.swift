@@ -59,11 +59,13 @@ extension SFZAgainstSfizzTests {
 
     /// A4 of group 1 (`off_by=2`, a 0.4 s release) ended at 0.6 s by a `*silence` note of group 2 with each
     /// `off_mode`: `fast` silent within 30 ms, `normal` and `time` (`off_time=0.15`) its level in 10 ms windows
-    /// over 0.4 s r >= 0.95 against sfizz's; a note of group 3 at 0.4 s ends nothing.
+    /// over 0.4 s r >= 0.95 against sfizz's (an `off_time` alone is the `time` mode, as in sfizz); a note of
+    /// group 3 at 0.4 s ends nothing.
     @Test func offByAnotherGroupOffModesMatchSfizz() throws {
         let notes = [S.Note(key: 69, velocity: 127, start: 0.1, end: 1.4), S.Note(key: 75, velocity: 127, start: 0.4, end: 1.4),
                      S.Note(key: 80, velocity: 127, start: 0.6, end: 1.4)]
-        for (name, opcodes) in [("fast", "off_mode=fast"), ("normal", "off_mode=normal"), ("time", "off_mode=time off_time=0.15")] {
+        for (name, opcodes) in [("fast", "off_mode=fast"), ("normal", "off_mode=normal"), ("time", "off_mode=time off_time=0.15"),
+                                ("time-alone", "off_time=0.15")] {
             let sfz = "<group> group=1 off_by=2 ampeg_release=0.4 \(opcodes)\n<region> key=69 sample=*sine\n"
                 + "<group> group=3\n<region> key=75 sample=*silence\n<group> group=2\n<region> key=80 sample=*silence"
             let (ours, theirs) = try S.render("offby-\(name)", sfz: sfz, notes: notes)

@@ -50,6 +50,13 @@ import TestSupport
         #expect(plain.voiceLimits() == [SampleZoneLimits()], "no limit opcode: no rule")
     }
 
+    @Test func offTimeAloneIsTheTimeMode() throws {
+        let sfz = try writeInstrument("<group> group=1 off_by=1\n<region> key=60 sample=*sine off_time=0.2\n"
+                                      + "<region> key=61 sample=*sine off_time=0.2 off_mode=normal", in: try temporaryFolder()).soundFont()
+        #expect(sfz.font.zoneRules[0].offMode == SampleZoneRule.offTime && abs(sfz.font.zoneRules[0].offTime - 0.2) < 1e-6)
+        #expect(sfz.font.zoneRules[1].offMode == SampleZoneRule.offNormal)
+    }
+
     @Test func offByEndsAnotherGroupsVoices() throws {
         let f = try font("""
             <group> group=1 off_by=2
