@@ -35,13 +35,18 @@ extension SFZRegion {
     }
 
     /// `amp_velcurve_N` as sfizz reads it: the points given, velocity 0 at 0 and 127 at 1 unless given, straight
-    /// lines between. A curve of more points than the rule holds loses, one by one, the inner point that
-    /// moves it least.
+    /// lines between.
     func velocityCurve(notes: inout SFZNotes) -> SampleZoneCurve {
         var points: [Int: Double] = [0: 0, 127: 1]
         for (velocity, gain) in ampVelcurve where (0...127).contains(velocity) { points[velocity] = gain }
+        return Self.zoneCurve(points, what: "amp_velcurve_N", notes: &notes)
+    }
+
+    /// A curve through `points` (x 0...127) as a zone rule holds it: a curve of more points than that loses,
+    /// one by one, the inner point that moves it least (said once per `what`).
+    static func zoneCurve(_ points: [Int: Double], what: String, notes: inout SFZNotes) -> SampleZoneCurve {
         var curve = points.sorted { $0.key < $1.key }.map { (x: $0.key, y: $0.value) }
-        if curve.count > SampleZoneCurve.capacity { notes.add("amp_velcurve_N with more than \(SampleZoneCurve.capacity) points (the closest \(SampleZoneCurve.capacity)-point curve)") }
+        if curve.count > SampleZoneCurve.capacity { notes.add("\(what) with more than \(SampleZoneCurve.capacity) points (the closest \(SampleZoneCurve.capacity)-point curve)") }
         while curve.count > SampleZoneCurve.capacity {
             func error(_ i: Int) -> Double {
                 let (a, b, c) = (curve[i - 1], curve[i], curve[i + 1])

@@ -44,11 +44,15 @@ extension SFZInstrument {
         var regionZones: [[SoundFontZone]] = [], regionRules: [SampleZoneRule] = []
         var notes = SFZNotes()
         var modulators = SFZModulators()
+        // sfizz follows CC 7 and 11 (the level) and CC 10 (the pan) only in an instrument that uses none of them
+        // itself: the SF2 default modulators for them go where the instrument takes the CC.
+        modulators.replacedDefaults = regions.reduce(into: Set<Int>()) { $0.formUnion($1.controllersUsed) }.intersection([7, 10, 11])
 
         for region in regions {
             regionRules.append(SampleZoneRule())
             guard let source = region.sample else { notes.add("regions without a sample= (skipped)"); regionZones.append([]); continue }
-            guard let rule = region.noteRule(notes: &notes) else { regionZones.append([]); continue }
+            guard var rule = region.noteRule(notes: &notes) else { regionZones.append([]); continue }
+            rule.level.controllerLevels = region.controllerLevels(curves: curves, notes: &notes)
             regionRules[regionRules.count - 1] = rule
             var sides: [(span: SFZSampleData.Span, rate: Int, type: UInt16)] = []
             var fileLoop: SampleLoop?, fileRoot: Int?, periodic = false
@@ -168,11 +172,13 @@ struct SFZNotes {
 
 /// The zones' modulator lists: SoundFont 2's defaults, velocity to attenuation scaled by `amp_veltrack`, no
 /// velocity to filter cutoff (SFZ's `fil_veltrack` is 0 unless given), no vibrato from the mod wheel or
-/// channel pressure (sfizz has none) and the pitch wheel bending by `bend_up`/`bend_down`; then the region's `pan_onccN` and `volume_onccN` as CC modulators
-/// (linear in the CC's value, as sfizz's without a curve) and `amplitude_onccN` (concave, from the top: the
-/// CC's value as a factor); one list per distinct content.
+/// channel pressure (sfizz has none) and the pitch wheel bending by `bend_up`/`bend_down`; then the region's
+/// LFO depths moved by CCs, `fil_keytrack`/`fil_veltrack` and the envelopes' `vel2depth`; one list per distinct
+/// content. (`volume_onccN`, `amplitude_onccN` and `pan_onccN` are the zone rule's: SFZRegion+ControllerLevels.swift.)
 struct SFZModulators {
     private(set) var table: [SoundFontModulator] = []
+    /// Of CC 7, 10 and 11, those the instrument uses itself: their SF2 default modulators are left out.
+    var replacedDefaults: Set<Int> = []
     private var starts: [[Int32]: Int32] = [:]
 
     /// Points `zone` at the list for `region`'s velocity tracking and CC modulations (with `amp_veltrack`
@@ -184,6 +190,9 @@ struct SFZModulators {
         list[1].amount = 0      // velocity → filter cutoff
         list[2].amount = 0      // channel pressure → vibrato: sfizz has neither
         list[3].amount = 0      // CC1 → vibrato
+        if replacedDefaults.contains(7) { list[4].amount = 0 }  // CC7 → attenuation
+        if replacedDefaults.contains(10) { list[5].amount = 0 } // CC10 → pan
+        if replacedDefaults.contains(11) { list[6].amount = 0 } // CC11 → attenuation
         // The pitch wheel bends by the region's bend_up (wheel up) and bend_down (wheel down), in cents, not by
         // RPN 0's range: one modulator when they are symmetric; else the up one gated by a switch on the
         // wheel's upper half and a second for the lower half (both 0 at the centre, where the wheel is 0).
@@ -206,18 +215,6 @@ struct SFZModulators {
             modulator.transform = 0
             list.append(modulator)
         }
-        // pan: percent as SF2's 0.1 % units; volume: dB as centibels of attenuation.
-        for (cc, percent) in region.panOnCC.sorted(by: { $0.key < $1.key }) where cc < 128 {
-            controller(cc, to: SoundFontGenerator.pan, amount: percent * 5)
-        }
-        for (cc, decibels) in region.volumeOnCC.sorted(by: { $0.key < $1.key }) where cc < 128 {
-            controller(cc, to: SoundFontGenerator.initialAttenuation, amount: -10 * decibels)
-            if decibels > 0 { notes.add("volume_onccN above 0 dB (raises the level only back to the region's own)") }
-        }
-        if region.panOnCC.keys.contains(where: { $0 >= 128 }) || region.volumeOnCC.keys.contains(where: { $0 >= 128 }) {
-            notes.add("pan_onccN/volume_onccN above CC 127 (ignored)")
-        }
-        if !region.panCurveCC.isEmpty || !region.volumeCurveCC.isEmpty { notes.add("pan_curveccN/volume_curveccN (played linear)") }
         // The LFOs' depths moved by CCs (`lfoN_volume_onccN`...): dB as centibels, cents as cents.
         let lfos = region.lfoPlan
         for (lfo, pitchDestination) in [(lfos.vibrato, SoundFontGenerator.vibLFOToPitch), (lfos.modulation, SoundFontGenerator.modLFOToPitch)] {
@@ -226,24 +223,6 @@ struct SFZModulators {
             for (cc, decibels) in lfo.volumeOnCC.sorted(by: { $0.key < $1.key }) { controller(cc, to: SoundFontGenerator.modLFOToVolume, amount: 10 * decibels) }
             for (cc, cents) in lfo.cutoffOnCC.sorted(by: { $0.key < $1.key }) { controller(cc, to: SoundFontGenerator.modLFOToFilterFc, amount: cents) }
         }
-        // amplitude: sfizz's level is the CC's share of it (percent x value / 127, or its square with curve 4),
-        // as SF2 attenuation the concave curve from the top (-20 log10 of the value over 127 at 480 cB) and
-        // the percent in the zone's gain.
-        let amplitudes = region.amplitudeOnCC.filter { $0.key < 128 }.sorted(by: { $0.key < $1.key })
-        for (cc, percent) in amplitudes {
-            let curve = region.amplitudeCurveCC[cc] ?? 0
-            var modulator = SoundFontModulator.defaults[0]
-            modulator.source = 0x80 | UInt16(cc) | 0x100 | 1 << 10 // CC, negative, unipolar, concave
-            modulator.destination = UInt16(SoundFontGenerator.initialAttenuation)
-            modulator.amount = curve == 4 ? 960 : 480
-            modulator.amountSource = 0
-            modulator.transform = 0
-            list.append(modulator)
-            zone.gain *= Float(abs(percent) / 100)
-            if curve != 0 && curve != 4 { notes.add("amplitude_curveccN other than 0 and 4 (played as 0)") }
-        }
-        if amplitudes.count > 1 { notes.add("amplitude_onccN on several CCs (multiplied; sfizz adds them)") }
-        if amplitudes.count < region.amplitudeOnCC.count { notes.add("amplitude_onccN above CC 127 (ignored)") }
         // fil_keytrack and fil_veltrack: cents per key (key / 127 times 127 keys' worth) and cents at full
         // velocity (velocity / 127, sfizz's normalised velocity), both linear, added to the cutoff (SF2 sources 3
         // and 2: the note-on key and velocity).

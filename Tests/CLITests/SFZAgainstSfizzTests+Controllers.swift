@@ -17,6 +17,17 @@ extension SFZAgainstSfizzTests {
         try Self.compareLevelsOverCC20("cc-level", opcodes, values: [0, 32, 64, 127])
     }
 
+    /// The controllers' curves (`volume_curveccN`, `pan_curveccN`: sfizz's predefined x squared and bipolar, and
+    /// an instrument's `<curve>`) and `amplitude_onccN` on two CCs (multiplied, as sfizz multiplies them), with CC20 at 0,
+    /// 32, 64 and 127: each channel's level within 1.5 dB of sfizz's, or below -60 dBFS where sfizz's is silent.
+    @Test func controllerCurvesMatchSfizz() throws {
+        let opcodes = ["volume_oncc20=-24 volume_curvecc20=4",
+                       "volume_oncc20=-24 volume_curvecc20=7 <curve> curve_index=7 v000=1 v064=0.25 v127=0",
+                       "pan_oncc20=80 pan_curvecc20=1", "amplitude_oncc20=60 amplitude_oncc21=40 amplitude=50",
+                       "amplitude_oncc20=60 amplitude_oncc7=100 amplitude=50"]
+        try Self.compareLevelsOverCC20("cc-curve", opcodes, values: [0, 32, 64, 127])
+    }
+
     /// Crossfades over two controllers (`xfin` over CC20, `xfout` over CC21, power and gain curves) while one
     /// note holds and the controllers move: the level in each stretch between moves within 1.5 dB of sfizz's
     /// (which multiplies the two fades' gains, as Backbeat does).

@@ -110,6 +110,8 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     public var keycenter: UInt8 = 60
     /// Crossfades over controllers' values (SFZ's `xfin_loccN`...), followed while the note sounds.
     public var controllerFades = SampleZoneControllerFades()
+    /// Controllers' effects on the volume, amplitude and pan (SFZ's `volume_onccN`...), followed likewise.
+    public var controllerLevels = SampleZoneControllerLevels()
     /// A velocity-to-gain curve (`amp_velcurve_N`) in place of the velocity modulator, scaled by `velocityTrack`
     /// (`amp_veltrack` as a fraction, -1...1) as sfizz scales it; no points: none.
     public var velocityCurve = SampleZoneCurve()

@@ -35,15 +35,17 @@ extension Synth {
 }
 
 extension Synth {
-    /// Zone `z`'s controller crossfades at channel `ch`'s controllers now (`SampleZoneControllerFades`): 1
-    /// without rules. `applyModulated` multiplies it into the voice's pan gains, at the note-on and whenever the
-    /// channel's controllers change.
+    /// What zone `z`'s controllers do now on channel `ch` (`SampleZoneControllerFades`, `SampleZoneControllerLevels`):
+    /// a gain factor and a pan offset in SF2's units (0.1 %); 1 and 0 without rules. `applyModulated` takes them
+    /// into the voice's pan gains, at the note-on and whenever the channel's controllers change.
     @_noLocks
-    func controllerFadeGain(zone z: Int, channel ch: Int) -> Float {
-        guard let rules = samples.font.rules else { return 1 }
-        let fades = rules[z].level.controllerFades
-        if fades.count == 0 { return 1 }
-        return fades.gain(controls.midi.controllers + ch * 128)
+    func controllerLevels(zone z: Int, channel ch: Int) -> (gain: Float, pan: Float) {
+        guard let rules = samples.font.rules else { return (1, 0) }
+        let level = rules[z].level
+        if level.controllerFades.count == 0 && level.controllerLevels.count == 0 { return (1, 0) }
+        let values = controls.midi.controllers + ch * 128
+        let moved = level.controllerLevels.evaluate(values)
+        return (level.controllerFades.gain(values) * moved.gain, moved.pan * 5)
     }
 }
 

@@ -168,11 +168,12 @@ extension Synth {
             + values[SoundFontGenerator.fineTune] + values[SoundFontGenerator.initialPitch] + Float(correction)
             + tuned
         voice.modulation.attenuation = min(max(values[SoundFontGenerator.initialAttenuation], 0), 1440)
-        let pan = min(max(values[SoundFontGenerator.pan], -500), 500)
+        let controlled = controllerLevels(zone: Int(voice.zone), channel: ch) // SFZ's CC crossfades, volume, amplitude, pan
+        let pan = min(max(values[SoundFontGenerator.pan] + controlled.pan, -500), 500)
         let angle = Double(pan + 500) * (Double.pi / 2000)
         // SF2 attenuation stops at 0 cB; the voice's gain (SFZ zones only; exactly 1 for every SF2 zone) lifts
         // the level above it, in the pan gains.
-        let gain = voice.gain * controllerFadeGain(zone: Int(voice.zone), channel: ch) // SFZ's CC crossfades
+        let gain = voice.gain * controlled.gain
         voice.modulation.panLeft = Float(FastMath.cos(angle)) * controls.master[2] * gain
         voice.modulation.panRight = Float(FastMath.sin(angle)) * controls.master[3] * gain
         voice.modulation.reverbSend = min(max(values[SoundFontGenerator.reverbEffectsSend], 0), 1000) * 0.001
