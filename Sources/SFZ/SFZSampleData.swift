@@ -22,10 +22,14 @@ struct SFZSampleData {
     /// `*noise`: this many frames of white noise at 48 kHz, looped.
     static let noiseFrames = 96_000
 
-    /// The frames written so far, in the block the font will own.
-    private let frames = SFZHeldFrames()
+    /// The frames written so far, in the block the font will own (a streamed instrument's: its heads and
+    /// waves, copied into the stream's mapping).
+    let frames = SFZHeldFrames()
     /// Whether any frame has more than 16 bits (a 24-bit or float file): the low bytes are then kept.
-    private(set) var deep = false
+    var deep = false
+    /// An instrument bigger than the sample cache: the files' heads only, laid out for streaming
+    /// (SFZSampleData+Streaming.swift); nil when every frame is decoded now.
+    var stream: Stream?
 
     /// Appends `frames` (-1...1) as one sample and returns its span.
     mutating func append(_ frames: [Float]) -> Span { append(interleaved: frames, channel: 0, of: 1) }
@@ -55,11 +59,13 @@ struct SFZSampleData {
         (h + count).initialize(repeating: 0, count: Self.padding)
         (l + count).initialize(repeating: 0, count: Self.padding)
         if lowBits != 0 { deep = true }
+        if stream != nil { return placePiece(from: start, frames: count) }
         return Span(start: start, frames: count)
     }
 
     /// Decodes the file at `path` through libsndfile: its first two channels (a mono file one).
     mutating func appendFile(_ path: String) throws(SampleFileError) -> File {
+        if stream != nil { return try appendStreamedFile(path) }
         let file = try SampleFile(path: path)
         let info = file.info
         let all = try file.readAll()

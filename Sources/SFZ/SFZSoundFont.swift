@@ -34,10 +34,17 @@ extension SFZInstrument {
     public static let firstBank = 0x400
 
     /// Decodes the samples and builds the font. Throws for a sample file that is missing or unreadable (naming
-    /// the `sample=` line that wants it) and for an instrument with no region that can play.
-    public func soundFont(bank: Int = SFZInstrument.firstBank) throws(SFZPlayError) -> SFZSoundFont {
+    /// the `sample=` line that wants it) and for an instrument with no region that can play. With
+    /// `sampleCacheBytes`, an instrument whose samples decoded take more is streamed: only the heads are read
+    /// now (SFZSampleData+Streaming.swift), the font's `sampleStream` reads the rest.
+    public func soundFont(bank: Int = SFZInstrument.firstBank, sampleCacheBytes: Int? = nil,
+                          headFrames: Int = SampleStreamStore.headFrames) throws(SFZPlayError) -> SFZSoundFont {
         var data = SFZSampleData()
         var lookup = SFZSampleLookup()
+        if let sampleCacheBytes, SFZSampleData.decodedBytes(streamCandidates(&lookup)) > sampleCacheBytes {
+            data.stream = SFZSampleData.Stream(headFrames: max(headFrames, 1))
+        }
+        var sampleSpans: [Int] = []
         var files: [String: SFZSampleData.File] = [:]
         var waves: [SFZGenerator: SFZSampleData.Span] = [:]
         var samples: [SoundFontSample] = [], names: [String] = []
@@ -96,6 +103,7 @@ extension SFZInstrument {
                 header2.type = entry.type
                 header2.link = sides.count == 2 ? UInt16(truncatingIfNeeded: first + 1 - side) : 0
                 samples.append(header2)
+                sampleSpans.append(entry.span.start)
                 names.append(region.sampleName)
                 // A stereo sample's sides go where `width` and `position` put them, each as a pan and a gain.
                 let placed = sides.count == 2 ? region.stereoSide(side) : (pan: 0, gain: 1)
@@ -139,11 +147,31 @@ extension SFZInstrument {
         guard !allZones.isEmpty else {
             throw SFZPlayError(nil, "'\(path)': no region can play (\(regions.isEmpty ? "it has no <region>" : "none has a sample and keys to play"))")
         }
-        let memory = data.memory()
-        let font = SoundFont(path: path, name: displayName, presets: presets, zones: allZones, modulators: modulators.table,
+        let rules = allRules.allSatisfy { $0 == SampleZoneRule() } ? [] : allRules
+        let font: SoundFont
+        if data.stream != nil, let sampleCacheBytes {
+            let store: SampleStreamStore
+            do { store = try data.streamStore(sampleSpans: sampleSpans, limitBytes: sampleCacheBytes) } catch { throw SFZPlayError(nil, "'\(path)': \(error)") }
+            font = SoundFont(path: path, name: displayName, presets: presets, zones: allZones, modulators: modulators.table,
+                             samples: samples, sampleData: store.sampleData, sampleLowBytes: store.sampleLowBytes, sampleNames: names,
+                             sampleStream: store, zoneRules: rules)
+        } else {
+            let memory = data.memory()
+            font = SoundFont(path: path, name: displayName, presets: presets, zones: allZones, modulators: modulators.table,
                              samples: samples, sampleData: memory.data, sampleLowBytes: memory.low, sampleNames: names,
-                             zoneRules: allRules.allSatisfy { $0 == SampleZoneRule() } ? [] : allRules, release: memory.release)
+                             zoneRules: rules, release: memory.release)
+        }
         return SFZSoundFont(font: font, channelPresetKeys: keys, notes: notes.lines)
+    }
+
+    /// The sample files the regions name that are found (for the streaming decision: their decoded size).
+    func streamCandidates(_ lookup: inout SFZSampleLookup) -> [String] {
+        var seen = Set<String>(), found: [String] = []
+        for region in regions {
+            guard case .file(let path)? = region.sample, seen.insert(path).inserted, let file = lookup.find(path) else { continue }
+            found.append(file)
+        }
+        return found
     }
 
     /// The instrument's name: its file name without `.sfz`.

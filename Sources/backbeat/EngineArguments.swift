@@ -105,7 +105,8 @@ struct EngineArguments: ParsableArguments {
     func loadSoundFont(fallback: [String]? = nil, sampleCacheFallback: Int? = nil, instrumentFallback: [String]? = nil) -> SoundFont? {
         let paths = sound.soundFont.isEmpty ? fallback ?? [] : sound.soundFont
         let base = paths.isEmpty ? nil : SoundFontFile.loadOrExit(paths, sampleCacheMiB: sound.sampleCache ?? sampleCacheFallback)
-        return InstrumentFile.loadOrExit(instruments(fallback: instrumentFallback), over: base) // InstrumentFile.swift
+        return InstrumentFile.loadOrExit(instruments(fallback: instrumentFallback), over: base, // InstrumentFile.swift
+                                         sampleCacheMiB: sound.sampleCache ?? sampleCacheFallback)
     }
 
     /// The SFZ instruments in effect: `--instrument`'s, else `fallback` (the preset's or the config's).

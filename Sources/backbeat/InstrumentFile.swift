@@ -47,7 +47,9 @@ enum InstrumentFile {
     /// `base` (the SoundFont or stack, or nil) with the instruments `values` name stacked on top and pinned to
     /// their channels; `base` itself without any. An instrument that cannot play ends Backbeat with its
     /// file:line (exit 2); what the translation approximated is said as warnings.
-    static func loadOrExit(_ values: [String], over base: SoundFont?, command: String? = nil) -> SoundFont? {
+    /// `sampleCacheMiB` (nil: the default 512) is the bound an instrument's samples decoded must fit to load
+    /// whole; a bigger one is streamed from disk (docs/sfz.md).
+    static func loadOrExit(_ values: [String], over base: SoundFont?, command: String? = nil, sampleCacheMiB: Int? = nil) -> SoundFont? {
         guard !values.isEmpty else { return base }
         let prefix = command.map { "backbeat \($0): " } ?? "backbeat: "
         let assignments: [Assignment]
@@ -63,7 +65,8 @@ enum InstrumentFile {
         // The channel-less instrument first, so a CH= one replaces it on its channel.
         let ordered = assignments.filter { $0.channel == nil } + assignments.filter { $0.channel != nil }
         for (i, assignment) in ordered.enumerated() {
-            let loaded = load(assignment.path, bank: SFZInstrument.firstBank + 16 * i, prefix: prefix)
+            let loaded = load(assignment.path, bank: SFZInstrument.firstBank + 16 * i, prefix: prefix,
+                              sampleCacheBytes: sampleCacheMiB.map { $0 << 20 } ?? SoundFontSampleStore.defaultLimitBytes)
             layers.append(loaded.font)
             if let channel = assignment.channel {
                 pins[channel - 1] = loaded.channelPresetKeys[channel - 1]
@@ -83,7 +86,7 @@ enum InstrumentFile {
     /// The instrument at `path` (a leading `~/` is the home directory) as a font, its diagnostics said as
     /// warnings, then one line with its size, the memory its samples take and how long it took to load; one
     /// that cannot be read or played ends Backbeat (exit 2).
-    static func load(_ path: String, bank: Int, prefix: String) -> SFZSoundFont {
+    static func load(_ path: String, bank: Int, prefix: String, sampleCacheBytes: Int) -> SFZSoundFont {
         let expanded = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst(1) : path
         let started = ContinuousClock.now
         do {
@@ -93,7 +96,7 @@ enum InstrumentFile {
                 let names = instrument.unknownOpcodes.map { "\($0.name) (\($0.count))" }.joined(separator: ", ")
                 Console.message("warning: '\(path)': opcodes Backbeat does not know: \(names)", prefix: prefix)
             }
-            let playable = try instrument.soundFont(bank: bank)
+            let playable = try instrument.soundFont(bank: bank, sampleCacheBytes: sampleCacheBytes)
             for note in playable.notes { Console.message("warning: '\(path)': approximated: \(note)", prefix: prefix) }
             Console.message(loadReport(path, instrument, playable.font, took: ContinuousClock.now - started), prefix: prefix)
             OutputFile.protect(expanded) // no render or recording may write over the instrument
@@ -107,13 +110,21 @@ enum InstrumentFile {
     }
 
     /// "'piano.sfz': 960 regions, 480 sample files, 612.4 MB of samples, loaded in 2.31 s": the samples' memory
-    /// is their 16-bit frames and 24-bit low bytes as decoded.
+    /// is their 16-bit frames and 24-bit low bytes as decoded. A streamed instrument says what of it is in
+    /// memory after the load (the heads) and the bound: "..., 1024.0 MB of samples, streamed from disk (12.3 MB
+    /// in memory, --sample-cache 256 MiB), loaded in 0.41 s".
+    private static func streamed(_ store: SampleStreamStore?) -> String {
+        guard let status = store?.status else { return "" }
+        return String(format: ", streamed from disk (%.1f MB in memory, --sample-cache %d MiB)", Double(status.residentBytes) / 1_048_576,
+                      status.limitBytes >> 20)
+    }
+
     static func loadReport(_ path: String, _ instrument: SFZInstrument, _ font: SoundFont, took: Duration) -> String {
         let bytes = font.sampleData.count * 2 + (font.sampleLowBytes?.count ?? 0)
         let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18
         let time = seconds < 1 ? String(format: "%.0f ms", seconds * 1000) : String(format: "%.2f s", seconds)
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         return "'\(path)': \(count(instrument.regions.count, "region")), \(count(instrument.sampleFiles.count, "sample file")), "
-            + String(format: "%.1f MB of samples", Double(bytes) / 1_048_576) + ", loaded in \(time)"
+            + String(format: "%.1f MB of samples", Double(bytes) / 1_048_576) + streamed(font.sampleStream) + ", loaded in \(time)"
     }
 }

@@ -97,7 +97,10 @@ struct Render: ParsableCommand {
 
         // A broken font ends here, before the output is opened.
         let soundFont = sound.soundFont.isEmpty ? nil : SoundFontFile.loadOrExit(sound.soundFont, command: "render", sampleCacheMiB: sound.sampleCache)
-        let font = InstrumentFile.loadOrExit(sound.instrument, over: soundFont, command: "render")
+        let font = InstrumentFile.loadOrExit(sound.instrument, over: soundFont, command: "render", sampleCacheMiB: sound.sampleCache)
+        // A streamed instrument: between periods the render reads what the notes asked for (`catchUp`), so no
+        // voice is late; the render waits for the disk instead (it is not real time).
+        let streams = font?.stack.compactMap(\.sampleStream) ?? []
         // SoundFont 3: the samples the file reaches are decoded now, so a bad stream ends the render here.
         do {
             try OfflineRenderer.decodeSamples(messages, soundFont: font, channel: channel.map { UInt8($0 - 1) })
@@ -132,6 +135,7 @@ struct Render: ParsableCommand {
                                            Console.message("warning: " + substitution.message(font), prefix: "backbeat render: ")
                                        }) { left, right in
                 if let signal = signals.signal { throw Interrupted(signal: signal) }
+                for store in streams { store.catchUp() }
                 try writer.append(left: left.baseAddress!, right: right.baseAddress!, count: left.count)
                 for i in 0..<left.count { peak = max(peak, abs(left[i]), abs(right[i])) }
             }
@@ -161,6 +165,9 @@ struct Render: ParsableCommand {
             // then render).
             Console.message("\(counted(status.missedNotes, "voice")) did not sound (a note starts one per zone): \(status.overLimit) of the \(counted(status.requestedSamples, "sample")) the file needs did not fit in the sample cache (--sample-cache \(status.limitBytes >> 20) MiB)",
                             prefix: "backbeat render: ")
+        }
+        for store in streams {
+            Console.message("streamed instrument: " + SampleStreamLoader.summary(store.status), prefix: "backbeat render: ")
         }
         if toStdout {
             Console.message(summary, prefix: "")

@@ -12,7 +12,7 @@ struct SoundArguments: ParsableArguments {
     @Option(name: .customLong("instrument"), help: ArgumentHelp("Play this SFZ instrument (.sfz: regions over WAV, FLAC, Ogg or AIFF samples, read through libsndfile) on the sample voices. FILE plays every channel's notes whatever their program (as sfizz does; the instrument's lochan/hichan still select); CH=FILE (repeatable) plays it on MIDI channel CH (1-16) only, the other channels keeping the SoundFont or the built-in synth. What it cannot play exactly is said as warnings; a missing sample names the file and line that wants it and stops Backbeat before it plays (exit 2). Opcodes: docs/sfz.md. Config and presets: instruments.", valueName: "[CH=]file"), completion: .file(extensions: ["sfz"]))
     var instrument: [String] = []
 
-    @Option(name: .customLong("sample-cache"), parsing: .unconditional, help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512). Playing live, the samples used longest ago are evicted beyond it; a render does not sound the samples its file needs beyond it. Config: sample_cache.", valueName: "MiB"),
+    @Option(name: .customLong("sample-cache"), parsing: .unconditional, help: ArgumentHelp("MiB of decoded SoundFont 3 (.sf3) samples kept in memory (default 512). Playing live, the samples used longest ago are evicted beyond it; a render does not sound the samples its file needs beyond it. An SFZ instrument bigger than this is streamed from disk. Config: sample_cache.", valueName: "MiB"),
             transform: NumberArgument.whole(1...1_048_576))
     var sampleCache: Int?
 

@@ -14,7 +14,7 @@ extension SoundFont {
         let kept = self
         return SoundFont(path: path, name: name, presets: presets, zones: Array(zones), modulators: Array(modulators),
                          samples: Array(samples), sampleData: sampleData, sampleLowBytes: sampleLowBytes,
-                         sampleNames: sampleNames, sampleStore: sampleStore, layers: layers, presetLayers: presetLayers,
+                         sampleNames: sampleNames, sampleStore: sampleStore, sampleStream: sampleStream, layers: layers, presetLayers: presetLayers,
                          sampleLayers: sampleLayers.map(Array.init), channelPresetKeys: keys, playedChannels: played, zoneRules: Array(zoneRules),
                          release: { withExtendedLifetime(kept) {} })
     }

@@ -25,6 +25,9 @@ public final class SoundFont: @unchecked Sendable {
     /// A SoundFont 3 font's decoded-sample cache (nil for SoundFont 2): `sampleData` is then its mapping,
     /// where a sample has frames only once decoded (`SoundFontSampleStore.decode`).
     public let sampleStore: SoundFontSampleStore?
+    /// A streamed SFZ instrument's store (nil when its samples are all in memory): `sampleData` is then its
+    /// mapping, where a sample has its head always and its rest once read (SampleStreamStore.swift).
+    public let sampleStream: SampleStreamStore?
     /// (bank << 7 | program) of each preset, in `presets` order: what the real-time preset lookup searches.
     public let presetKeys: UnsafeBufferPointer<Int32>
     /// `presets.count`, stored so the real-time thread never touches the Swift array.
@@ -63,7 +66,7 @@ public final class SoundFont: @unchecked Sendable {
     public init(path: String, name: String, presets: [SoundFontPreset], zones: [SoundFontZone],
                 modulators: [SoundFontModulator], samples: [SoundFontSample],
                 sampleData: UnsafeBufferPointer<Int16>, sampleLowBytes: UnsafeBufferPointer<UInt8>?,
-                sampleNames: [String] = [], sampleStore: SoundFontSampleStore? = nil,
+                sampleNames: [String] = [], sampleStore: SoundFontSampleStore? = nil, sampleStream: SampleStreamStore? = nil,
                 layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: [UInt8]? = nil,
                 channelPresetKeys: [Int32] = [], playedChannels: UInt16 = 0xFFFF, zoneRules: [SampleZoneRule] = [],
                 release: @escaping @Sendable () -> Void = {}) {
@@ -94,6 +97,7 @@ public final class SoundFont: @unchecked Sendable {
         self.sampleLowBytes = sampleLowBytes
         self.sampleNames = sampleNames
         self.sampleStore = sampleStore
+        self.sampleStream = sampleStream
         let keys = sorted.map { Int32($0.bank) << 7 | Int32($0.program) }
         let presetKeyMemory = FixedArray(copying: keys)
         presetKeys = UnsafeBufferPointer(start: presetKeyMemory.baseAddress, count: keys.count)

@@ -27,6 +27,9 @@ struct SoundFontTables: ~Copyable {
     /// (`SoundFontSampleStore.missed`); nil for SoundFont 2 (every sample is always there).
     let layerReady: FixedArray<UnsafeMutablePointer<Atomic<UInt8>>?>
     let layerMissed: FixedArray<UnsafeMutablePointer<Atomic<Int>>?>
+    /// A streamed instrument's layer: what its voices check per block (Synth+SampleStream.swift); nil for
+    /// data always in memory.
+    let layerStream: FixedArray<SampleStreamView?>
     let presetKeys: UnsafeBufferPointer<Int32>
     /// zoneStart, zoneCount of each preset, in `SoundFont.presets` order.
     let presetZones: FixedArray<SIMD2<Int32>>
@@ -61,6 +64,7 @@ struct SoundFontTables: ~Copyable {
         layerSampleBase = FixedArray(layerCount, 0)
         layerReady = FixedArray(layerCount, nil as UnsafeMutablePointer<Atomic<UInt8>>?)
         layerMissed = FixedArray(layerCount, nil as UnsafeMutablePointer<Atomic<Int>>?)
+        layerStream = FixedArray(layerCount, nil as SampleStreamView?)
         for (l, base) in (font?.layerSampleBases ?? []).enumerated() where l < layerCount { layerSampleBase[l] = base }
         for (l, layer) in layers.enumerated() where layer.sampleData.count > 0 {
             layerData[l] = layer.sampleData.baseAddress!
@@ -68,6 +72,7 @@ struct SoundFontTables: ~Copyable {
             layerLowBytes[l] = layer.sampleLowBytes.flatMap { $0.count >= layer.sampleData.count ? $0.baseAddress : nil }
             layerReady[l] = layer.sampleStore?.ready
             layerMissed[l] = layer.sampleStore?.missed
+            layerStream[l] = layer.sampleStream.map(SampleStreamView.init)
         }
         guard let font, layers.contains(where: { $0.sampleData.count > 0 }) else {
             zones = UnsafeBufferPointer(start: nil, count: 0)

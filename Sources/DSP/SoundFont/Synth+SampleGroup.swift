@@ -115,6 +115,7 @@ extension Synth {
         let path = voiceLoops, wideAllowed = playsWideLoops, forced = samples.forcesEightLanes
         let playsWide = wideAllowed && (path.playsSampleGroupsEightWide || forced)
         let sinc = samples.sincOn
+        let streamed = samples.font.layerStream[layer] != nil
         while n0 < frames {
             let length = min(sampleControlInterval, frames - n0)
             stepControls(rows, slots, count: count, samples: length)
@@ -179,6 +180,8 @@ extension Synth {
             if count > 4 {
                 high.startBlock(rows, half: 1, inverseLength: inverseLength)
             }
+            // A streamed instrument: lanes whose frames are not loaded end here (Synth+SampleStream.swift).
+            if streamed { endLateLanes(&low, &high, slots, count: count, layer: layer, frames: length) }
             // A filter other than the low-pass: the mixing loop (SampleLanes+Shaped.swift), four lanes wide.
             if shaped {
                 playSamplesShaped(&low, sample, samples.slots.interpolation, from: n0, count: length, half: 0, left: outLeft, right: outRight)
@@ -264,6 +267,7 @@ extension Synth {
     func gatherSampleGroup(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ slots: UnsafeMutablePointer<Int32>, count: Int, layer: Int,
                            sample: SampleData, unrollable: inout UInt8) {
         let dataCount = sample.lastIndex[0] &+ 1
+        let streamed = samples.font.layerStream[layer] != nil
         // Per lane: the frames its unrolled copy's loop spans (a whole number of passes), 0 while it plays
         // from the font's data (rows, as the others: scalar writes).
         for l in 0..<8 {
@@ -292,7 +296,8 @@ extension Synth {
             let length = loopEnd &- loopStart
             if loops && voice.pointee.playback.unrolledSpan != 0 {
                 _ = unrollLane(rows, l, slot: v, layer: layer, sample: sample, start: loopStart, length: length)
-            } else if loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil {
+            } else if loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil
+                        && !streamed { // a streamed loop's copy could hold frames not read yet
                 unrollable |= 1 << UInt8(l)
             }
             if voice.pointee.playback.unrolledSpan != 0 && !loops && voice.pointee.playback.position >= loopStart {

@@ -62,6 +62,8 @@ extension Synth {
                 return
             }
         }
+        // A streamed instrument: the sample's rest is asked for now (Synth+SampleStream.swift).
+        if let stream = samples.font.layerStream[layer] { stream.noteOn(sample: s - samples.font.layerSampleBase[layer]) }
         let velocityGenerator = zone.generators[SoundFontGenerator.velocity]
         let playedVelocity = velocityGenerator >= 1 && velocityGenerator <= 127 ? UInt8(velocityGenerator) : velocity
         let keyGenerator = zone.generators[SoundFontGenerator.keynum]

@@ -18,6 +18,7 @@ extension Synth {
             offset += count
         }
         allocator.rendered(voices)
+        advanceStreamClocks() // a streamed instrument's evictions wait for blocks (Synth+SampleStream.swift)
         publishCount()
     }
 

@@ -39,6 +39,8 @@ public final class Engine: @unchecked Sendable {
 
     /// Decodes a SoundFont 3 font's samples for the channels' presets (nil without such a font).
     private let sampleLoader: SoundFontSampleLoader?
+    /// Reads a streamed SFZ instrument's samples from disk as notes ask for them (nil without one).
+    private let streamLoader: SampleStreamLoader?
 
     /// `log` receives one-line messages meant for the user (server started, lost, reconnected).
     public init(options: EngineOptions, log: @escaping @Sendable (String) -> Void) {
@@ -49,6 +51,7 @@ public final class Engine: @unchecked Sendable {
         // A SoundFont 3 font's samples are decoded ahead of the notes on a thread of their own.
         let loader = SoundFontSampleLoader(synth: synth, log: log)
         sampleLoader = loader
+        streamLoader = SampleStreamLoader(font: synth.soundFont, log: log)
         synth.setEffects(reverb: options.reverb, chorus: options.chorus)
         synth.setChannelOutputs(options.outputs == .channels && options.driver == .jack)
         synth.setInterpolation(options.interpolation)
@@ -56,6 +59,7 @@ public final class Engine: @unchecked Sendable {
         demo = DemoPlayer(ring: context.demoRing)
         state = Mutex(State(server: ServerDescription(name: serverName, isPrivate: false, driver: nil)))
         loader?.start()
+        streamLoader?.start()
     }
 
     deinit { stop() }
@@ -166,6 +170,7 @@ public final class Engine: @unchecked Sendable {
     public func stop() {
         demo.stop()
         sampleLoader?.stop()
+        streamLoader?.stop()
         supervisorStop.open()
         supervisorWake.signal()
         stopALSA()
