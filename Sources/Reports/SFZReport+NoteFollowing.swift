@@ -14,10 +14,15 @@ extension SFZReport {
             ("fil_veltrack", { $0.cutoff != nil && $0.filterVeltrack != 0 }),
             ("bend_up/bend_down", { $0.bendUp != 200 || $0.bendDown != -200 }),
             ("amp_velcurve_N", { !$0.ampVelcurve.isEmpty }),
+            ("amp_veltrack below 0", { $0.ampVelcurve.isEmpty && $0.ampVeltrack < 0 }),
             ("ampeg_vel2*", { !$0.ampEG.velocity.isEmpty }),
             ("ampeg_start", { $0.ampEG.start != 0 }),
+            ("ampeg_*_onccN", { $0.ampEG.onCC.contains { $0.key != .start && !$0.value.isEmpty } }),
             ("fileg/pitcheg_vel2depth", { ($0.filterEG.velocity[.depth] ?? 0) != 0 || ($0.pitchEG.velocity[.depth] ?? 0) != 0 }),
             ("lfoN_ (v2 LFOs)", { $0.lfos.values.contains { lfo in lfo.moves(.volume) || lfo.moves(.pitch) || lfo.moves(.cutoff) } }),
+            ("off_by", { $0.offBy != nil }),
+            ("polyphony", { $0.polyphony != nil || $0.setPolyphony != nil }),
+            ("note_polyphony", { ($0.notePolyphony ?? 0) != 0 }),
         ]
         return families.compactMap { name, uses in
             let count = regions.count(where: uses)

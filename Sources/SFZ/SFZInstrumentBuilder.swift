@@ -12,6 +12,8 @@ struct SFZInstrumentBuilder {
     private var regionLocation: SFZLocation?
     private var curve: SFZCurve?
     private var noteOffset = 0, octaveOffset = 0
+    /// Counts `<global>`, `<master>` and `<group>` headers: the regions under one share a polyphony set.
+    private var setSerial = 0
     private var unknownOpcodes: [String: Int] = [:], unknownHeaders: [String: Int] = [:]
 
     init(path: String) {
@@ -42,9 +44,9 @@ struct SFZInstrumentBuilder {
         case "control":
             scope = .control
             instrument.defaultPath = ""  // each <control> starts without one, as in sfizz
-        case "global": scope = .global; (global, master, group) = ([], [], [])
-        case "master": scope = .master; (master, group) = ([], [])
-        case "group": scope = .group; group = []
+        case "global": scope = .global; (global, master, group) = ([], [], []); setSerial += 1
+        case "master": scope = .master; (master, group) = ([], []); setSerial += 1
+        case "group": scope = .group; group = []; setSerial += 1
         case "region": scope = .region; regionLocation = location
         case "curve": scope = .curve; curve = SFZCurve(index: -1, points: [:], location: location)
         default:
@@ -125,6 +127,12 @@ struct SFZInstrumentBuilder {
         let samples = SFZPath.resolve(instrument.defaultPath, relativeTo: folder)
         for opcode in global + master + group + region { _ = built.apply(opcode, samplesFolder: samples) }
         built.offsetKeys(by: noteOffset + 12 * octaveOffset)
+        // sfizz: a `polyphony` in the <group> (or its <master>) without a `group=` limits the header's regions together.
+        let scoped = master + group
+        if let limit = scoped.last(where: { $0.name == "polyphony" }), !scoped.contains(where: { $0.name == "group" }) {
+            built.setPolyphony = try? SFZValue.integer(limit.value, 0...65535)
+            built.polyphonySet = setSerial
+        }
         instrument.regions.append(built)
         region = []
         regionLocation = nil

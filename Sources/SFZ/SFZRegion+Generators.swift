@@ -36,7 +36,8 @@ extension SFZRegion {
         rule.envelope.sustain = Float(moved[.sustain] ?? 0)
         rule.envelope.release = Float(moved[.release] ?? 0)
         rule.envelope.start = Float(min(max(ampEG.start, 0), 100) / 100)
-        // off_mode: how the region's voice ends when its group cuts it (with off_by its own group).
+        noteEnvelopeController(&rule.envelope, notes: &notes)
+        // off_mode: how the region's voice ends when off_by or a polyphony limit ends it.
         rule.offMode = offMode == .normal ? SampleZoneRule.offNormal : offMode == .time ? SampleZoneRule.offTime : SampleZoneRule.offFast
         rule.offTime = Float(offTime)
         rule.sequenceLength = UInt8(clamping: seqLength)
@@ -140,7 +141,6 @@ extension SFZRegion {
             zone.generators[G.releaseVolEnv] = 8000 // the note-off barely touches it: the sample plays to its end
             notes.add("one_shot (played through a 100 s release)")
         }
-        if !ampEG.onCC.isEmpty { notes.add("ampeg_*_onccN (ignored)") }
         if ampEG.start != 0 && ampEG.delay > 0 { notes.add("ampeg_start with a delay (silent through the delay; sfizz sounds the start level)") }
         if delay != 0 { notes.add("delay (the volume envelope's delay: the sample starts at the note)") }
 
@@ -183,8 +183,6 @@ extension SFZRegion {
         applyLFOs(lfos, to: &zone)
         for note in lfos.notes { notes.add(note) }
 
-        // A group that turns itself off (hi-hats: group=1 off_by=1) is an SF2 exclusive class.
-        if let offBy, offBy == group, (1...127).contains(group) { zone.generators[G.exclusiveClass] = Int32(group) }
         return zone
     }
 

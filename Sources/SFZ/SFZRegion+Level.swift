@@ -2,8 +2,8 @@ import DSP
 import Glibc
 
 // The level a region's note gives it (SampleZoneLevel, played by Synth+SampleZoneLevels.swift): crossfades over
-// key and velocity with their curves, `amp_velcurve_N` and `amp_keytrack` fixed at the note-on; crossfades over
-// controllers followed while it sounds.
+// key and velocity with their curves, `amp_velcurve_N`, `amp_veltrack` below 0 and `amp_keytrack` fixed at the
+// note-on; crossfades over controllers followed while it sounds.
 // Also where a stereo sample's two sides go (`width`, `position`), fixed at load.
 
 extension SFZRegion {
@@ -24,6 +24,10 @@ extension SFZRegion {
         }
         if !ampVelcurve.isEmpty {
             level.velocityCurve = velocityCurve(notes: &notes)
+            level.velocityTrack = Float(ampVeltrack / 100)
+        } else if ampVeltrack < 0 {
+            // Louder at low velocity: sfizz's squared velocity, inverted (the velocity modulator is off).
+            level.squaredVelocity = true
             level.velocityTrack = Float(ampVeltrack / 100)
         }
         if played.count < ccCrossfades.count { notes.add("xfin_loccN/xfout_loccN above CC 127 (ignored)") }

@@ -109,7 +109,10 @@ extension SFZRegion {
         case "group": group = try SFZValue.integer(v, Int(Int32.min)...Int(UInt32.max))
         case "off_by": offBy = try SFZValue.integer(v, Int(Int32.min)...Int(UInt32.max))
         case "off_mode": offMode = try SFZValue.word(v, ["fast": .fast, "normal": .normal, "time": .time])
-        case "off_time": offTime = try SFZValue.number(v, 0...100)
+        case "off_time":
+            // As sfizz: an off_time makes the mode `time` (an off_mode after it still wins).
+            offTime = try SFZValue.number(v, 0...100)
+            offMode = .time
         case "polyphony": polyphony = try SFZValue.integer(v, 0...65535)
         case "note_polyphony": notePolyphony = try SFZValue.integer(v, 0...65535)
         case "transpose": transpose = try SFZValue.integer(v, -127...127)

@@ -176,6 +176,9 @@ public struct SFZRegion: Sendable, Hashable {
     public var offMode = SFZOffMode.fast
     public var offTime = 0.006
     public var polyphony: Int?, notePolyphony: Int?
+    /// A `polyphony` given in the region's `<group>` or `<master>` with no `group=` there: the limit of the
+    /// regions under that header (numbered `polyphonySet`) together, as sfizz's region sets.
+    public var setPolyphony: Int?, polyphonySet = 0
     public var transpose = 0
     /// `tune`, cents.
     public var tune = 0

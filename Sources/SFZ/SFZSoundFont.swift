@@ -116,6 +116,7 @@ extension SFZInstrument {
             regionZones.append(zones.count == sides.count ? zones : [])
         }
 
+        let regionLimits = voiceLimits()
         // One preset per distinct set of regions the channels play (lochan/hichan), channels sharing it.
         var presets: [SoundFontPreset] = [], allZones: [SoundFontZone] = [], allRules: [SampleZoneRule] = []
         var keys = [Int32](repeating: -1, count: 16)
@@ -128,7 +129,12 @@ extension SFZInstrument {
             let start = allZones.count
             for r in set {
                 allZones += regionZones[r]
-                allRules += repeatElement(regionRules[r], count: regionZones[r].count)
+                for side in regionZones[r].indices {
+                    var rule = regionRules[r]
+                    rule.limits = regionLimits[r]
+                    rule.limits.sister = side > 0 && rule.limits.endsVoices
+                    allRules.append(rule)
+                }
             }
             var preset = SoundFontPreset(name: presets.isEmpty ? displayName : "\(displayName) (channel \(channel + 1))",
                                          bank: UInt16(truncatingIfNeeded: presetBank), program: 0,
@@ -203,8 +209,8 @@ struct SFZModulators {
     var replacedDefaults: Set<Int> = []
     private var starts: [[Int32]: Int32] = [:]
 
-    /// Points `zone` at the list for `region`'s velocity tracking and CC modulations (`amp_veltrack` below 0
-    /// is taken as 0; with `amp_velcurve_N` the zone's rule plays it).
+    /// Points `zone` at the list for `region`'s velocity tracking and CC modulations (with `amp_veltrack`
+    /// below 0 or `amp_velcurve_N` the zone's rule plays it, the modulator's amount 0).
     mutating func assign(_ zone: inout SoundFontZone, region: SFZRegion, notes: inout SFZNotes) {
         var list = SoundFontModulator.defaults
         list[0].amount = Int32((960 * max(region.ampVeltrack, 0) / 100).rounded()) // velocity → attenuation

@@ -49,6 +49,9 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     /// (the synth's 3 ms steal fade), `.offNormal` (its own release) or `.offTime` (the release, `offTime` s long).
     public var offMode: UInt8 = SampleZoneRule.offFast
     public var offTime: Float = 0.006
+    /// The voices this zone's notes limit and end (SFZ's `group`, `off_by`, `polyphony`, `note_polyphony`;
+    /// Synth+SampleZoneLimits.swift).
+    public var limits = SampleZoneLimits()
 
     public init() {}
 
@@ -60,6 +63,32 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     @inlinable public static var offTime: UInt8 { @_noLocks get { 2 } }
     @inlinable public static var sineModulationLFO: UInt8 { @_noLocks get { 1 } }
     @inlinable public static var sineVibratoLFO: UInt8 { @_noLocks get { 2 } }
+}
+
+/// Which voices a zone's note ends before it starts, as sfizz ends them (each as its own zone's `offMode`
+/// says): those of the zones whose `offBy` is this zone's `group` (numbered from 0 within the instrument at load;
+/// -1: none), and the oldest sounding voice over a limit: of this region (`regionPolyphony`), of its group
+/// (`groupPolyphony`, the same for every zone of the group), of the `<group>` header it came from (`set`,
+/// `setPolyphony`), and the quietest-velocity ones of its group on its key over `notePolyphony`.
+/// `UInt16.max`: no limit. The second zone of a stereo region (`sister`) leaves all of it to the first.
+public struct SampleZoneLimits: BitwiseCopyable, Equatable {
+    public var group: Int32 = 0, offBy: Int32 = -1
+    public var region: Int32 = -1, set: Int32 = -1
+    public var regionPolyphony = UInt16.max, groupPolyphony = UInt16.max, setPolyphony = UInt16.max
+    public var notePolyphony = UInt16.max
+    public var sister = false
+    /// Some zone of the instrument has this zone's group as its `offBy`.
+    public var cuts = false
+
+    public init() {}
+
+    /// Whether any voice can be ended by this zone's notes.
+    public var endsVoices: Bool {
+        @_noLocks get {
+            if cuts { return true }
+            return min(min(regionPolyphony, groupPolyphony), min(setPolyphony, notePolyphony)) != UInt16.max
+        }
+    }
 }
 
 /// A fade in and a fade out over a key or velocity range (SFZ's `xfin_lo*`/`xfin_hi*`, `xfout_lo*`/`xfout_hi*`):
@@ -87,6 +116,9 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     /// (`amp_veltrack` as a fraction, -1...1) as sfizz scales it; no points: none.
     public var velocityCurve = SampleZoneCurve()
     public var velocityTrack: Float = 1
+    /// sfizz's own velocity curve (velocity / 127, squared) in place of the velocity modulator, scaled by
+    /// `velocityTrack` as a `velocityCurve` is (SFZ's `amp_veltrack` below 0 without `amp_velcurve_N`).
+    public var squaredVelocity = false
 
     public init() {}
 }
@@ -172,10 +204,22 @@ public struct SampleZoneCurve: BitwiseCopyable, Equatable {
 public struct SampleZoneEnvelope: BitwiseCopyable, Equatable {
     public var delay: Float = 0, attack: Float = 0, hold: Float = 0, decay: Float = 0, sustain: Float = 0, release: Float = 0
     public var start: Float = 0
+    /// The same per unit of controller `controller`'s value at the note-on (value / 127; SFZ's
+    /// `ampeg_*_onccN`, as sfizz takes them when the note starts); `controller` -1: none.
+    public var controller: Int16 = -1
+    public var onController = SampleZoneEnvelopeShift()
 
     public init() {}
 
-    var isEmpty: Bool { @_noLocks get { delay == 0 && attack == 0 && hold == 0 && decay == 0 && sustain == 0 && release == 0 } }
+    var isEmpty: Bool { @_noLocks get { delay == 0 && attack == 0 && hold == 0 && decay == 0 && sustain == 0 && release == 0 && controller < 0 } }
+}
+
+/// Seconds added to a volume envelope's delay, attack, hold, decay and release and percent to its sustain level,
+/// per unit of a source (0...1).
+public struct SampleZoneEnvelopeShift: BitwiseCopyable, Equatable {
+    public var delay: Float = 0, attack: Float = 0, hold: Float = 0, decay: Float = 0, sustain: Float = 0, release: Float = 0
+
+    public init() {}
 }
 
 /// The per-synth state the rules read and move: each zone's round-robin count, each channel's last switch
@@ -196,7 +240,18 @@ struct SampleZoneRuleState: ~Copyable {
     /// [0]: frames rendered since the synth was made; then each channel and key's frame of its last note-on.
     let clock: FixedArray<Int64>
 
-    init(zones: Int) {
+    /// Each slot's note event (`event` when it started: the voices of one note-on or note-off, ended
+    /// together as sfizz's sister voices) and whether it was ended by a limit or an off group (1: sfizz's
+    /// "offed", no longer counted).
+    let voiceEvent: FixedArray<UInt32>
+    let offed: FixedArray<UInt8>
+    /// [0]: the serial of the note event starting voices now.
+    let event: FixedArray<UInt32>
+
+    init(zones: Int, slots: Int = 1) {
+        voiceEvent = FixedArray(max(slots, 1), 0 as UInt32)
+        offed = FixedArray(max(slots, 1), 0 as UInt8)
+        event = FixedArray(1, 0 as UInt32)
         sequenceCounters = FixedArray(max(zones, 1), 0 as UInt16)
         chosen = FixedArray(max(zones, 1), 1 as UInt8)
         switchKey = FixedArray(16, -1 as Int8)

@@ -53,7 +53,7 @@ struct SoundFontVoices: ~Copyable {
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
         slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers, sincScratch: playable)
         presetExchange = PresetExchange()
-        ruleState = SampleZoneRuleState(zones: ruledZones)
+        ruleState = SampleZoneRuleState(zones: ruledZones, slots: ruledZones == 0 ? 1 : count)
     }
 }
 

@@ -42,6 +42,7 @@ extension Synth {
 
     @_noLocks
     func startSampleVoice(zone z: Int, preset p: Int, channel ch: Int, note: UInt8, velocity: UInt8) {
+        limitSampleVoices(zone: z, preset: p, note: note, velocity: velocity) // SFZ's off_by, polyphony (Synth+SampleZoneLimits.swift)
         let zone = samples.font.zones[z]
         let s = Int(zone.sample)
         let sampleCount = samples.font.samples.count
@@ -68,7 +69,7 @@ extension Synth {
         let keyGenerator = zone.generators[SoundFontGenerator.keynum]
         let modulatorKey = keyGenerator >= 0 && keyGenerator <= 127 ? UInt8(keyGenerator) : note
         var values = generatorValues(zone: z, channel: ch, key: modulatorKey, velocity: playedVelocity)
-        applyNoteEnvelope(&values, zone: z, velocity: playedVelocity) // SFZ's ampeg_vel2* (Synth+SampleZoneEnvelopes.swift)
+        applyNoteEnvelope(&values, zone: z, channel: ch, velocity: playedVelocity) // SFZ's ampeg_vel2* (Synth+SampleZoneEnvelopes.swift)
         let v = allocator.take(voices, channel: ch, note: note, sameKey: .keep)
         guard v >= 0 else { return }
 
@@ -106,6 +107,7 @@ extension Synth {
         samples.slots.state[v] = voice
         allocator.start(voices, v, kind: VoiceKind.sample, channel: ch, note: note,
                         exclusive: VoiceAllocator.exclusiveKey(Int(voice.exclusiveClass), preset: p))
+        sampleVoiceStarted(v)
         startGlide(v, channel: ch, note: note)
     }
 

@@ -1,28 +1,41 @@
-// What a note's velocity does to an SFZ zone's volume envelope (`ampeg_vel2*`; SampleZoneEnvelope in
-// SampleZoneRule.swift): seconds added to its times and percent to its sustain level, velocity / 127 of each,
-// as sfizz adds them, worked into the voice's generator values once, at its note-on, before its envelope is
+// What a note's velocity and a controller do to an SFZ zone's volume envelope (`ampeg_vel2*`,
+// `ampeg_*_onccN`; SampleZoneEnvelope in SampleZoneRule.swift): seconds added to its times and percent to its
+// sustain level, velocity / 127 (the controller's value / 127 at the note-on) of each, as sfizz adds them, worked into the voice's generator values once, at its note-on, before its envelope is
 // made; and the level its attack starts from (`ampeg_start`), set in the envelope once it is made. Fonts
 // without rules (every SF2 font) are left as they are.
 
 extension Synth {
     /// Zone `z`'s volume envelope in `values` (timecents; the sustain in centibels below full) moved by the
-    /// note's `velocity`.
+    /// note's `velocity` and by channel `ch`'s controller the zone names, as it is at the note-on.
     @_noLocks
-    func applyNoteEnvelope(_ values: inout GeneratorValues, zone z: Int, velocity: UInt8) {
+    func applyNoteEnvelope(_ values: inout GeneratorValues, zone z: Int, channel ch: Int, velocity: UInt8) {
         guard let rules = samples.font.rules else { return }
-        let shift = rules[z].envelope
-        if shift.isEmpty { return }
-        typealias G = SoundFontGenerator
+        let envelope = rules[z].envelope
+        if envelope.isEmpty { return }
         let v = Float(velocity) / 127
-        values[G.delayVolEnv] = SampleZoneEnvelope.timecents(values[G.delayVolEnv], adding: shift.delay * v)
-        values[G.attackVolEnv] = SampleZoneEnvelope.timecents(values[G.attackVolEnv], adding: shift.attack * v)
-        values[G.holdVolEnv] = SampleZoneEnvelope.timecents(values[G.holdVolEnv], adding: shift.hold * v)
-        values[G.decayVolEnv] = SampleZoneEnvelope.timecents(values[G.decayVolEnv], adding: shift.decay * v)
-        values[G.releaseVolEnv] = SampleZoneEnvelope.timecents(values[G.releaseVolEnv], adding: shift.release * v)
-        if shift.sustain != 0 {
+        var delay = envelope.delay * v, attack = envelope.attack * v, hold = envelope.hold * v
+        var decay = envelope.decay * v, sustain = envelope.sustain * v, release = envelope.release * v
+        if envelope.controller >= 0 {
+            // sfizz adds each the same way: the controller's value / 127 times the amount.
+            let c = Float(controls.midi.controllers[ch * 128 + Int(envelope.controller & 0x7F)]) / 127
+            let on = envelope.onController
+            delay += on.delay * c
+            attack += on.attack * c
+            hold += on.hold * c
+            decay += on.decay * c
+            sustain += on.sustain * c
+            release += on.release * c
+        }
+        typealias G = SoundFontGenerator
+        values[G.delayVolEnv] = SampleZoneEnvelope.timecents(values[G.delayVolEnv], adding: delay)
+        values[G.attackVolEnv] = SampleZoneEnvelope.timecents(values[G.attackVolEnv], adding: attack)
+        values[G.holdVolEnv] = SampleZoneEnvelope.timecents(values[G.holdVolEnv], adding: hold)
+        values[G.decayVolEnv] = SampleZoneEnvelope.timecents(values[G.decayVolEnv], adding: decay)
+        values[G.releaseVolEnv] = SampleZoneEnvelope.timecents(values[G.releaseVolEnv], adding: release)
+        if sustain != 0 {
             // Centibels below full as percent of full (-200 log10 (percent / 100)) and back.
             let percent = 100 * FastMath.exp2(-values[G.sustainVolEnv] / 200 * 3.321_928)
-            let moved = min(max(percent + shift.sustain * v, 0), 100)
+            let moved = min(max(percent + sustain, 0), 100)
             values[G.sustainVolEnv] = moved <= 0 ? 1440 : min(-200 / 3.321_928 * FastMath.log2(moved / 100), 1440)
         }
     }

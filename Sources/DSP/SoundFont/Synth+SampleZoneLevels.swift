@@ -10,9 +10,11 @@ extension Synth {
         guard let rules = samples.font.rules else { return 1 }
         let level = rules[z].level
         var gain = level.key.gain(at: key) * level.velocity.gain(at: velocity)
-        if level.velocityCurve.count > 0 {
+        if level.velocityCurve.count > 0 || level.squaredVelocity {
             // sfizz's: the curve's distance from full, scaled by the velocity tracking (inverted below 0).
-            let distance = abs(level.velocityTrack) * (1 - level.velocityCurve.value(at: velocity))
+            let x = Float(velocity) * (1 / 127)
+            let curve = level.velocityCurve.count > 0 ? level.velocityCurve.value(at: velocity) : x * x
+            let distance = abs(level.velocityTrack) * (1 - curve)
             gain *= level.velocityTrack < 0 ? distance : 1 - distance
         }
         if level.keytrackDecibels != 0 {

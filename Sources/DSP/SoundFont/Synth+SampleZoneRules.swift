@@ -11,6 +11,7 @@ extension Synth {
     @_noLocks
     func chooseSampleZones(channel ch: Int, note: UInt8, velocity: UInt8, first: Int, last: Int) {
         guard let rules = samples.font.rules else { return }
+        beginSampleNoteEvent()
         for z in first..<last where Int(rules[z].switchKey) == Int(note) {
             samples.ruleState.switchKey[ch] = Int8(truncatingIfNeeded: note)
             break
@@ -65,6 +66,7 @@ extension Synth {
         let range = samples.font.presetZones[p]
         let first = Int(range[0]), last = first + Int(range[1])
         let random = nextRandom()
+        beginSampleNoteEvent()
         for z in first..<last where rules[z].onRelease {
             if !(rules[z].waitsForPedal ? pedalUp : atNoteOff) { continue }
             if !zoneContains(z, key: note, velocity: velocity) { continue }
