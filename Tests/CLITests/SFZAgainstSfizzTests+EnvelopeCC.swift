@@ -20,13 +20,8 @@ extension SFZAgainstSfizzTests {
                 (0.05, .controlChange(.init(channel: 0, controller: 20, value: value))),
                 (0.6, .controlChange(.init(channel: 0, controller: 20, value: 0))),
             ]
-            let (ours, theirs) = try S.render("egcc-\(value)", sfz: sfz, notes: [note, S.Note(key: 1, velocity: 1, start: 2.8, end: 2.9)], extra: extra)
-            let length = min(ours.count, theirs.count, Int(2.7 * Double(S.rate)))
-            let a = AudioComparison.loudnessEnvelope(Array(ours.prefix(length)), rate: S.rate)
-            let b = AudioComparison.loudnessEnvelope(Array(theirs.prefix(length)), rate: S.rate)
-            let r = AudioComparison.pearson(a, b)
+            let (a, b, r, sustainOurs, sustainTheirs) = try Self.heldEnvelopes("egcc-\(value)", sfz: sfz, note: note, extra: extra)
             let held = Int(1.45 / 0.01)
-            let sustainOurs = a[held] - (a.max() ?? 0), sustainTheirs = b[held] - (b.max() ?? 0)
             // The release: the level 0.1 s after the note-off, against the sustain.
             let released = Int(1.7 / 0.01)
             let fallOurs = a[released] - a[held], fallTheirs = b[released] - b[held]

@@ -82,6 +82,19 @@ extension SFZAgainstSfizzTests {
         }
     }
 
+    /// `note` (held 0.2 to 1.6 s) rendered by both, a second inaudible note at 2.8 s keeping the renders 2.7 s
+    /// long: the loudness envelopes (10 ms windows), their correlation, and each one's level at 1.45 s (the
+    /// sustain, before the note-off) below its own peak.
+    static func heldEnvelopes(_ name: String, sfz: String, note: S.Note, extra: [(seconds: Double, message: MIDIMessage)] = [])
+        throws -> (ours: [Double], theirs: [Double], r: Double, sustainOurs: Double, sustainTheirs: Double) {
+        let (ours, theirs) = try S.render(name, sfz: sfz, notes: [note, S.Note(key: 1, velocity: 1, start: 2.8, end: 2.9)], extra: extra)
+        let length = min(ours.count, theirs.count, Int(2.7 * Double(S.rate)))
+        let a = AudioComparison.loudnessEnvelope(Array(ours.prefix(length)), rate: S.rate)
+        let b = AudioComparison.loudnessEnvelope(Array(theirs.prefix(length)), rate: S.rate)
+        let held = Int(1.45 / 0.01)
+        return (a, b, AudioComparison.pearson(a, b), a[held] - (a.max() ?? 0), b[held] - (b.max() ?? 0))
+    }
+
     /// `ampeg_vel2*` on every stage at velocities 127 and 40 (one note each): the loudness envelopes correlate
     /// at r >= 0.95 with sfizz's, and the sustain level (against each render's own peak) is within 1.5 dB.
     @Test func envelopeVelocityMatchesSfizz() throws {
@@ -90,14 +103,7 @@ extension SFZAgainstSfizzTests {
             + "ampeg_decay=0.5 ampeg_vel2decay=-0.3 ampeg_sustain=60 ampeg_vel2sustain=-40 ampeg_release=0.2 ampeg_vel2release=0.6"
         for velocity: UInt8 in [127, 40] {
             let note = S.Note(key: 66, velocity: velocity, start: 0.2, end: 1.6)
-            let (ours, theirs) = try S.render("vel2-\(velocity)", sfz: sfz, notes: [note, S.Note(key: 1, velocity: 1, start: 2.8, end: 2.9)])
-            let length = min(ours.count, theirs.count, Int(2.7 * Double(S.rate)))
-            let a = AudioComparison.loudnessEnvelope(Array(ours.prefix(length)), rate: S.rate)
-            let b = AudioComparison.loudnessEnvelope(Array(theirs.prefix(length)), rate: S.rate)
-            let r = AudioComparison.pearson(a, b)
-            // The sustain's level below the peak: the window before the note-off against the loudest.
-            let held = Int(1.45 / 0.01)
-            let sustainOurs = a[held] - (a.max() ?? 0), sustainTheirs = b[held] - (b.max() ?? 0)
+            let (_, _, r, sustainOurs, sustainTheirs) = try Self.heldEnvelopes("vel2-\(velocity)", sfz: sfz, note: note)
             print(String(format: "sfz ampeg_vel2* velocity %d: r = %.4f; sustain backbeat %.2f dB, sfizz %.2f dB below the peak",
                          Int(velocity), r, sustainOurs, sustainTheirs))
             #expect(r >= 0.95, "velocity \(velocity): r = \(r)")
