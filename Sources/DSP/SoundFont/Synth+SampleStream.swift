@@ -82,7 +82,7 @@ extension Synth {
         }
     }
 
-    /// One more block rendered, for each streamed layer's store (its evictions wait for two).
+    /// One more render call done (the stores' "block clock", one tick per `Synth.render`), for each streamed layer's store: its evictions wait for two.
     @_noLocks
     func advanceStreamClocks() {
         for layer in 0..<samples.font.layerCount {

@@ -18,7 +18,7 @@ extension Synth {
             offset += count
         }
         allocator.rendered(voices)
-        advanceStreamClocks() // a streamed instrument's evictions wait for blocks (Synth+SampleStream.swift)
+        advanceStreamClocks() // a streamed instrument's evictions wait two render calls (Synth+SampleStream.swift)
         publishCount()
     }
 
