@@ -261,6 +261,18 @@ struct SFZModulators {
                 (modulator.amount, modulator.amountSource, modulator.transform) = (Int32(amount), 0, 0)
                 list.append(modulator)
             }
+            // cutoff_onccN (cents at CC 127) and resonance_onccN (dB, as centibels of the Q): linear in the CC's
+            // value / 127 and followed while the note sounds, as sfizz's controller modulations of the filter
+            // (its `cutoff_curveccN` and `cutoff_smoothccN` are not read).
+            for (cc, cents) in region.cutoffOnCC.sorted(by: { $0.key < $1.key }) where cc < 128 {
+                controller(cc, to: SoundFontGenerator.initialFilterFc, amount: cents)
+            }
+            for (cc, decibels) in region.resonanceOnCC.sorted(by: { $0.key < $1.key }) where cc < 128 {
+                controller(cc, to: SoundFontGenerator.initialFilterQ, amount: 10 * decibels)
+            }
+            if region.cutoffOnCC.keys.contains(where: { $0 >= 128 }) || region.resonanceOnCC.keys.contains(where: { $0 >= 128 }) {
+                notes.add("cutoff_onccN/resonance_onccN above CC 127 (ignored)")
+            }
         }
         // fileg_vel2depth and pitcheg_vel2depth: cents at full velocity, linear in velocity / 127, added to the
         // modulation envelope's depth, as sfizz adds them.
@@ -270,6 +282,13 @@ struct SFZModulators {
             (modulator.source, modulator.destination) = (2, UInt16(destination)) // note-on velocity, linear
             (modulator.amount, modulator.amountSource, modulator.transform) = (Int32(cents.rounded()), 0, 0)
             list.append(modulator)
+        }
+        // fileg_depth_onccN and pitcheg_depth_onccN: cents at CC 127, linear, added to the depth while the note
+        // sounds, as sfizz's controller modulation of the envelope's depth.
+        for (eg, destination) in [(region.filterEG, SoundFontGenerator.modEnvToFilterFc), (region.pitchEG, SoundFontGenerator.modEnvToPitch)] {
+            for (cc, cents) in (eg.onCC[.depth] ?? [:]).sorted(by: { $0.key < $1.key }) where cc < 128 {
+                controller(cc, to: destination, amount: cents)
+            }
         }
         let key = list.flatMap { [Int32($0.source), Int32($0.destination), $0.amount, Int32($0.amountSource), Int32($0.transform)] }
         let start: Int32
