@@ -97,13 +97,17 @@ extension SFZInstrument {
             var zones: [SoundFontZone] = []
             let first = samples.count
             for (side, entry) in sides.enumerated() {
-                guard let header = region.sampleHeader(entry.span, rate: entry.rate, root: root, fileLoop: fileLoop,
+                // `count`: the passes written out as one sample (SFZRegion+Count.swift), offset and end in it.
+                let (span, cut) = region.repeatedSpan(entry.span, generated: source.isGenerator, data: &data, notes: &notes)
+                var played = region
+                if cut { (played.offset, played.end) = (0, nil) }
+                guard let header = played.sampleHeader(span, rate: entry.rate, root: root, fileLoop: fileLoop,
                                                        generated: source.isGenerator, notes: &notes) else { break }
                 var header2 = header
                 header2.type = entry.type
                 header2.link = sides.count == 2 ? UInt16(truncatingIfNeeded: first + 1 - side) : 0
                 samples.append(header2)
-                sampleSpans.append(entry.span.start)
+                sampleSpans.append(span.start)
                 names.append(region.sampleName)
                 // A stereo sample's sides go where `width` and `position` put them, each as a pan and a gain.
                 let placed = sides.count == 2 ? region.stereoSide(side) : (pan: 0, gain: 1)
