@@ -49,7 +49,7 @@ extension SFZRegion {
             shift.sustain = amount(.sustain)
             shift.release = amount(.release)
             shift.start = amount(.start)
-            if !controllers.add(controller: UInt8(cc), shift) {
+            if !controllers.add(SampleZoneEnvelopeControllers.Entry(controller: UInt8(cc), shift: shift)) {
                 notes.add("\(name)_*_onccN on more than \(SampleZoneEnvelopeControllers.capacity) CCs (the lowest \(SampleZoneEnvelopeControllers.capacity))")
                 break
             }

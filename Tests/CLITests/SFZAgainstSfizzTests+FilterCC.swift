@@ -24,16 +24,8 @@ extension SFZAgainstSfizzTests {
             let filtered = try S.render("filcc-\(name)", sfz: "\(base) \(opcodes)", notes: [note], extra: extra)
             var moved: [Double] = []
             for stretch in stretches {
-                func bands(_ s: [Float]) -> [Double] {
-                    Self.thirdOctaves(AudioComparison.slice(s, from: stretch.from, to: stretch.to, rate: S.rate), centres: centres, rate: S.rate)
-                }
-                let ours = zip(bands(filtered.ours), bands(open.ours)).map { $0 - $1 }
-                let theirs = zip(bands(filtered.theirs), bands(open.theirs)).map { $0 - $1 }
-                let rows = centres.indices.map { String(format: "%.0f Hz %.1f/%.1f", centres[$0], ours[$0], theirs[$0]) }
-                print("sfz \(opcodes) CC\(cc) \(stretch.value) (backbeat/sfizz dB): " + rows.joined(separator: ", "))
-                for i in centres.indices where theirs[i] > -20 {
-                    #expect(abs(ours[i] - theirs[i]) < 1.5, "\(opcodes) CC\(cc) \(stretch.value) at \(centres[i]) Hz: backbeat \(ours[i]) dB, sfizz \(theirs[i]) dB")
-                }
+                let ours = Self.compareResponses("\(opcodes) CC\(cc) \(stretch.value)", filtered: filtered, open: open,
+                                                 from: stretch.from, to: stretch.to, centres: centres)
                 moved.append(ours[3])
             }
             #expect(abs(moved[2] - moved[0]) > 6, "\(opcodes): the 1 kHz band did not follow CC\(cc): \(moved)")

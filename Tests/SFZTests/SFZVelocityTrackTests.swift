@@ -44,7 +44,7 @@ import TestSupport
                                       in: try temporaryFolder()).soundFont()
         let envelope = sfz.font.zoneRules[0].envelope
         #expect(envelope.controllers.count == 1)
-        let (cc, shift) = envelope.controllers.entry(0)
+        let (cc, shift) = (envelope.controllers.entry(0).controller, envelope.controllers.entry(0).shift)
         #expect(cc == 20)
         #expect(shift.attack == 0.3 && shift.sustain == -40 && shift.release == 1.5)
         #expect(shift.decay == 0 && envelope.attack == 0)

@@ -61,36 +61,43 @@ public struct SampleZoneEnvelopeShift: BitwiseCopyable, Equatable {
 /// Up to `capacity` controllers (0...127), each with the shift it adds to an envelope at its top (value / 127
 /// of it at the note-on).
 public struct SampleZoneEnvelopeControllers: BitwiseCopyable, Equatable {
+    /// A controller and its shift.
+    public struct Entry: BitwiseCopyable, Equatable {
+        public var controller: UInt8
+        public var shift: SampleZoneEnvelopeShift
+
+        public init(controller: UInt8, shift: SampleZoneEnvelopeShift) { (self.controller, self.shift) = (controller & 0x7F, shift) }
+    }
+
     public static var capacity: Int { @_noLocks get { 4 } }
     public private(set) var count: UInt8 = 0
-    private var controllers = InlineArray<4, UInt8>(repeating: 0)
-    private var shifts = InlineArray<4, SampleZoneEnvelopeShift>(repeating: SampleZoneEnvelopeShift())
+    private var entries = InlineArray<4, Entry>(repeating: Entry(controller: 0, shift: SampleZoneEnvelopeShift()))
 
     public init() {}
 
-    /// Adds `controller`'s shift; false, nothing added, when `capacity` are there.
-    public mutating func add(controller: UInt8, _ shift: SampleZoneEnvelopeShift) -> Bool {
-        guard Int(count) < Self.capacity else { return false }
-        controllers[Int(count)] = controller & 0x7F
-        shifts[Int(count)] = shift
+    /// Adds `entry`; false, nothing added, when `capacity` are there.
+    public mutating func add(_ entry: Entry) -> Bool {
+        if Int(count) >= Self.capacity { return false }
+        entries[Int(count)] = entry
         count += 1
         return true
     }
 
-    /// The `i`th controller and its shift (i < count).
-    public func entry(_ i: Int) -> (controller: UInt8, shift: SampleZoneEnvelopeShift) { (controllers[i], shifts[i]) }
+    /// The `i`th entry (i < count).
+    public func entry(_ i: Int) -> Entry { entries[i] }
 
     /// The shifts' sum at the values `values` (a channel's 128 controllers) holds, each value / 127 of its shift.
     @_noLocks
     func shift(_ values: UnsafePointer<UInt8>) -> SampleZoneEnvelopeShift {
         var sum = SampleZoneEnvelopeShift()
-        for i in 0..<Int(count) { sum = shifts[i].added(to: sum, times: Float(values[Int(controllers[i])]) / 127) }
+        for i in 0..<Int(count) {
+            let entry = entries[i]
+            sum = entry.shift.added(to: sum, times: Float(values[Int(entry.controller)]) / 127)
+        }
         return sum
     }
 
     public static func == (a: SampleZoneEnvelopeControllers, b: SampleZoneEnvelopeControllers) -> Bool {
-        guard a.count == b.count else { return false }
-        for i in 0..<Int(a.count) where a.controllers[i] != b.controllers[i] || a.shifts[i] != b.shifts[i] { return false }
-        return true
+        a.count == b.count && (0..<Int(a.count)).allSatisfy { a.entries[$0] == b.entries[$0] }
     }
 }
