@@ -105,7 +105,7 @@ extension Workstation {
             say("instrument not loaded: \(failure.message)")
         case .success(let loaded):
             for note in loaded.notes { say(note) }
-            switch engine.changeInstrument(loaded.font.font, keys: loaded.font.channelPresetKeys, channel: load.channel) {
+            switch engine.changeInstrument(loaded.font.font, keys: loaded.font.channelPresetKeys, channel: load.channel, path: load.path) {
             case .success(let change): load.change = change
             case .failure(let refusal):
                 instrumentLoad = nil

@@ -45,13 +45,13 @@ public protocol WorkstationEngine: LifecycleGateTarget {
     /// A live change of instrument (`Engine.changeInstrument`): the font playing, the change asked for, and
     /// its end once the synth has taken it. By default (tests' engines) none can be made.
     var playingFont: SoundFont? { get }
-    func changeInstrument(_ instrument: SoundFont, keys: [Int32], channel: UInt8) -> Result<FontChange, InstrumentChangeRefusal>
+    func changeInstrument(_ instrument: SoundFont, keys: [Int32], channel: UInt8, path: String) -> Result<FontChange, InstrumentChangeRefusal>
     func finishInstrumentChange(_ change: FontChange) -> Bool
 }
 
 extension WorkstationEngine {
     public var playingFont: SoundFont? { nil }
-    public func changeInstrument(_ instrument: SoundFont, keys: [Int32], channel: UInt8) -> Result<FontChange, InstrumentChangeRefusal> {
+    public func changeInstrument(_ instrument: SoundFont, keys: [Int32], channel: UInt8, path: String) -> Result<FontChange, InstrumentChangeRefusal> {
         .failure(.notLive)
     }
     public func finishInstrumentChange(_ change: FontChange) -> Bool { false }

@@ -13,6 +13,8 @@ import Synchronization
 /// lock, so `status()` never waits for I/O.
 public final class Engine: @unchecked Sendable {
     public let options: EngineOptions
+    /// The instruments changed live (Engine+InstrumentChange.swift).
+    let liveChanges = Mutex<[(channel: Int, path: String)]>([])
     public let synth: Synth
     let context: RealtimeContext
     let log: @Sendable (String) -> Void
