@@ -42,9 +42,19 @@ public protocol WorkstationEngine: LifecycleGateTarget {
     func setChannelMixer(_ settings: ChannelMixerSettings)
     func channelMixerSettings() -> ChannelMixerSettings
     func takeChannelLevels() -> [Float]
+    /// A live change of instrument (`Engine.changeInstrument`): the font playing, the change asked for, and
+    /// its end once the synth has taken it. By default (tests' engines) none can be made.
+    var playingFont: SoundFont? { get }
+    func changeInstrument(_ instrument: SoundFont, keys: [Int32], channel: UInt8, path: String) -> Result<FontChange, InstrumentChangeRefusal>
+    func finishInstrumentChange(_ change: FontChange) -> Bool
 }
 
 extension WorkstationEngine {
+    public var playingFont: SoundFont? { nil }
+    public func changeInstrument(_ instrument: SoundFont, keys: [Int32], channel: UInt8, path: String) -> Result<FontChange, InstrumentChangeRefusal> {
+        .failure(.notLive)
+    }
+    public func finishInstrumentChange(_ change: FontChange) -> Bool { false }
     public func synthView(channel: UInt8) -> SynthView { synthView() }
     public func stepPreset(by steps: Int, channel: UInt8) -> String? { nil }
     public func programName(_ program: UInt8, bank: Int, channel: UInt8) -> String? { nil }

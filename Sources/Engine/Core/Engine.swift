@@ -13,6 +13,8 @@ import Synchronization
 /// lock, so `status()` never waits for I/O.
 public final class Engine: @unchecked Sendable {
     public let options: EngineOptions
+    /// The instruments changed live (Engine+InstrumentChange.swift).
+    let liveChanges = Mutex<[(channel: Int, path: String)]>([])
     public let synth: Synth
     let context: RealtimeContext
     let log: @Sendable (String) -> Void
@@ -47,7 +49,15 @@ public final class Engine: @unchecked Sendable {
         self.options = options
         self.log = log
         serverName = options.resolvedServerName
-        synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel, soundFont: options.soundFont)
+        var font = options.soundFont
+        if options.liveInstrumentChanges, let single = font, single.layers.isEmpty {
+            // A live change adds to a stack and keeps its indices; a single font's zones are in its file's order.
+            var pins: [Int: Int32] = [:]
+            for (ch, key) in single.channelPresetKeys.enumerated() where key >= 0 { pins[ch] = key }
+            font = SoundFont.stacked([single], always: true).pinning(pins, played: single.playedChannels)
+        }
+        synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel, soundFont: font,
+                      liveChanges: options.liveInstrumentChanges)
         // A SoundFont 3 font's samples are decoded ahead of the notes on a thread of their own.
         let loader = SoundFontSampleLoader(synth: synth, log: log)
         sampleLoader = loader
