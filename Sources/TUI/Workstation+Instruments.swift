@@ -59,6 +59,7 @@ extension Workstation {
         let name = (path as NSString).lastPathComponent
         let bank = (engine.playingFont?.nextInstrumentBank(from: SFZInstrument.firstBank)) ?? SFZInstrument.firstBank
         let load = InstrumentLoad(path: path, channel: channel)
+        let cache = instrumentCacheBytes
         instrumentLoad = load
         say("loading \(name) for channel \(channel + 1)...")
         let thread = Thread {
@@ -70,8 +71,8 @@ extension Workstation {
                     notes.append("warning: '\(name)': opcodes Backbeat does not know: "
                         + instrument.unknownOpcodes.map { "\($0.name) (\($0.count))" }.joined(separator: ", "))
                 }
-                // Loaded whole: the engine's disk streamer serves the instruments given at start only.
-                let font = try instrument.soundFont(bank: bank)
+                // Bigger than the sample cache: streamed from disk, as at start (the engine serves its store).
+                let font = try instrument.soundFont(bank: bank, sampleCacheBytes: cache)
                 notes += font.notes.map { "warning: '\(name)': approximated: \($0)" }
                 outcome = .success(LoadedInstrument(font: font, notes: notes))
             } catch {
@@ -92,9 +93,11 @@ extension Workstation {
             instrumentLoad = nil
             let seconds = Double((ContinuousClock.now - load.started).components.attoseconds) * 1e-18
                 + Double((ContinuousClock.now - load.started).components.seconds)
-            let bytes = change.font.stack.last.map { $0.sampleData.count * 2 + ($0.sampleLowBytes?.count ?? 0) } ?? 0
-            say(String(format: "channel %d: instrument %@ (%.1f MB of samples, loaded in %.2f s)", Int(load.channel) + 1, name,
-                       Double(bytes) / 1_048_576, seconds))
+            let top = change.font.stack.last
+            let bytes = top.map { $0.sampleData.count * 2 + ($0.sampleLowBytes?.count ?? 0) } ?? 0
+            let streamed = top?.sampleStream.map { String(format: ", streamed from disk, %.1f MB in memory", Double($0.status.residentBytes) / 1_048_576) } ?? ""
+            say(String(format: "channel %d: instrument %@ (%.1f MB of samples%@, loaded in %.2f s)", Int(load.channel) + 1, name,
+                       Double(bytes) / 1_048_576, streamed, seconds))
             synthView = engine.synthView(channel: keyboard.channel)
             return
         }

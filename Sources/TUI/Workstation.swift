@@ -57,6 +57,8 @@ public final class Workstation {
     /// The folder whose `.sfz` files the preset browser offers (`instrument_dir`), and the instrument being
     /// loaded or put in live (Workstation+Instruments.swift).
     public var instrumentDirectory = InstrumentLoad.defaultDirectory()
+    /// The bound above which an instrument loaded so is streamed from disk (`--sample-cache`).
+    public var instrumentCacheBytes = SoundFontSampleStore.defaultLimitBytes
     var instrumentLoad: InstrumentLoad?
     /// The preset last loaded or saved, for `[` `]` to move on from.
     public internal(set) var presetName: String?

@@ -57,6 +57,7 @@ enum WorkstationCommand {
         let workstation = Workstation(engine: engine, settings: settings, actions: actions,
                                       lifecycle: lifecycle)
         if let directory = config.engine.instrumentDirectory { workstation.instrumentDirectory = directory }
+        if let mib = arguments.sound.sampleCache ?? config.engine.sampleCache { workstation.instrumentCacheBytes = mib << 20 }
         let noColor = ui.noColor || !(environment["NO_COLOR"] ?? "").isEmpty
         let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8, asciiOnly: settings.ascii)
         defer { driver.close() }

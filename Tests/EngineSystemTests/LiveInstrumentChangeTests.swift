@@ -5,6 +5,7 @@
 // channel 1. The recording: channel 2's E4 on every beat at one level (no gap), channel 1 at 880 Hz before the
 // change and 550 Hz after it.
 import Foundation
+import MIDI
 import TestSupport
 import Testing
 
@@ -71,5 +72,58 @@ extension JACK.JackIntegrationTests {
         #expect(after.allSatisfy { $0.tenor > $0.a5 + 30 }, "channel 1 plays the instrument after the change")
         let switches = zip(rows, rows.dropFirst()).count { ($0.0.a5 > $0.0.tenor) != ($0.1.a5 > $0.1.tenor) }
         #expect(switches == 1, "channel 1 changes once: \(switches) switches")
+    }
+
+    /// An instrument over the sample cache, chosen in the browser: streamed from disk as one given at start is.
+    /// `--sample-cache 8` and two samples of 16 MiB (keys 36 and 37: 500 Hz over the 16384-frame head read at
+    /// load, 1000 Hz after it, read by the engine's loader once a note asks); a song holds key 36 on channel 1
+    /// for 2 s every 3 s. After the change each note plays its head's 500 Hz, then the streamed 1000 Hz.
+    @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
+    func aBigInstrumentChosenLiveIsStreamedFromDisk() throws {
+        let directory = try makeTemporaryDirectory("bblivebig").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let instruments = directory + "/data/backbeat/instruments"
+        try FileManager.default.createDirectory(atPath: instruments, withIntermediateDirectories: true)
+        _ = try Self.writeStreamedInstrument(in: URL(fileURLWithPath: instruments), count: 2)
+        var track: [UInt8] = []
+        for bar in 0..<12 { // 96 ticks a quarter at 120 BPM: 2 s held (384 ticks), 1 s rest (192)
+            track += [bar == 0 ? 0 : 0x81, bar == 0 ? 0x00 : 0x40, 0x90, 36, 100]
+            track += [0x83, 0x00, 0x80, 36, 0]
+        }
+        track += [0x00, 0xFF, 0x2F, 0x00]
+        try Data(SMFEncoder.header(format: 0, tracks: 1, division: .ticksPerQuarterNote(96)) + SMFEncoder.trackChunk(track))
+            .write(to: URL(fileURLWithPath: directory + "/song.mid"))
+
+        let term = try TmuxSession(width: 240, height: 50)
+        try term.launch("cd '\(directory)' && XDG_DATA_HOME='\(directory)/data' '\(backbeatExecutable())' play song.mid --sample-cache 8 --no-reverb --no-chorus --server \(uniqueName("bblivebig")) --no-autoconnect")
+        try term.type("i", thenWaitFor: "PLAY")
+        try term.type("/", thenWaitFor: "Presets")
+        try term.type("big.sfz", thenWaitFor: "SFZ big.sfz")
+        try term.press("Enter", thenWaitFor: "channel 1: instrument big.sfz", timeout: 30)
+        let said = try term.screen()
+        #expect(said.contains("streamed from disk"), "\(said)")
+        try term.keys("Escape")
+        try term.waitFor("play mode left") { !$0.contains("PLAY") }
+        try term.type("A", thenWaitFor: "REC audio")
+        try term.waitFor("7 s recorded", timeout: 20) { screen in
+            guard let range = screen.range(of: #"REC audio (\S+ )?[0-9]+\.[0-9] s"#, options: .regularExpression) else { return false }
+            return (screen[range].split(separator: " ").dropLast().last.flatMap { Double($0) } ?? 0) >= 7
+        }
+        try term.type("A", thenWaitFor: "saved")
+        try term.quitExpectingSuccess()
+
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }
+        let recording = try WAVRecording(path: directory + "/" + (try #require(files.first, "no recording")))
+        let left = recording.channels[0]
+        let onsets = AudioAnalysis.onsets(left, threshold: 1e-4, quietFrames: 4000).filter { $0 + 60_000 < left.count }
+        var heard: [String] = []
+        for onset in onsets {
+            let head = AudioComparison.strongestFrequency(left[(onset + 1000)..<(onset + 15_000)], rate: recording.sampleRate, low: 300, high: 1500, resolution: 1)
+            let tail = AudioComparison.strongestFrequency(left[(onset + 20_000)..<(onset + 60_000)], rate: recording.sampleRate, low: 300, high: 1500, resolution: 1)
+            heard.append(String(format: "%.0f/%.0f", head.frequency, tail.frequency))
+            #expect(abs(head.frequency - 500) < 5 && abs(tail.frequency - 1000) < 5, "note at \(onset): head \(head.frequency) Hz, tail \(tail.frequency) Hz")
+        }
+        print("live big instrument: \(said.contains("streamed from disk") ? "streamed" : "not streamed"); notes head/tail Hz: \(heard)")
+        #expect(onsets.count >= 2, "onsets \(onsets)")
     }
 }

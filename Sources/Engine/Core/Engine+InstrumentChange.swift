@@ -18,6 +18,7 @@ extension Engine {
             return .failure(.full)
         }
         guard let change = synth.changeFont(to: made.font, channel: Int(channel), ending: made.ending) else { return .failure(.busy) }
+        streamLoader?.serve(made.font, keeping: true) // a streamed instrument's rests are read from its first note
         liveChanges.withLock { $0.append((Int(channel) + 1, path)) }
         return .success(change)
     }
@@ -26,7 +27,11 @@ extension Engine {
     public func liveInstruments() -> [(channel: Int, path: String)] { liveChanges.withLock { $0 } }
 
     /// Once the synth has taken `change` (`FontChange.isApplied`): the old font is let go here. False before.
-    public func finishInstrumentChange(_ change: FontChange) -> Bool { synth.finishFontChange(change) }
+    public func finishInstrumentChange(_ change: FontChange) -> Bool {
+        guard synth.finishFontChange(change) else { return false }
+        streamLoader?.serve(change.font, keeping: false) // the let-go instrument's store is served no more
+        return true
+    }
 }
 
 /// Why an instrument cannot be changed now.

@@ -42,7 +42,7 @@ public final class Engine: @unchecked Sendable {
     /// Decodes a SoundFont 3 font's samples for the channels' presets (nil without such a font).
     private let sampleLoader: SoundFontSampleLoader?
     /// Reads a streamed SFZ instrument's samples from disk as notes ask for them (nil without one).
-    private let streamLoader: SampleStreamLoader?
+    let streamLoader: SampleStreamLoader?
 
     /// `log` receives one-line messages meant for the user (server started, lost, reconnected).
     public init(options: EngineOptions, log: @escaping @Sendable (String) -> Void) {
@@ -62,6 +62,7 @@ public final class Engine: @unchecked Sendable {
         let loader = SoundFontSampleLoader(synth: synth, log: log)
         sampleLoader = loader
         streamLoader = SampleStreamLoader(font: synth.soundFont, log: log)
+            ?? (options.liveInstrumentChanges ? SampleStreamLoader(log: log) : nil)
         synth.setEffects(reverb: options.reverb, chorus: options.chorus)
         synth.setChannelOutputs(options.outputs == .channels && options.driver == .jack)
         synth.setInterpolation(options.interpolation)
