@@ -9,13 +9,34 @@ import MIDI
 import TestSupport
 import Testing
 
+/// The folders of a live change's test: one the workstation runs in (its recording lands there) and, in it,
+/// `data/backbeat/instruments`, the browser's folder with XDG_DATA_HOME at `data`.
+private func liveFolders(_ prefix: String) throws -> (directory: String, instruments: String) {
+    let directory = try makeTemporaryDirectory(prefix).path
+    let instruments = directory + "/data/backbeat/instruments"
+    try FileManager.default.createDirectory(atPath: instruments, withIntermediateDirectories: true)
+    return (directory, instruments)
+}
+
+/// Waits until the header shows `seconds` or more of the audio recording (with or without its file name).
+private func waitForRecorded(_ term: TmuxSession, atLeast seconds: Double, timeout: TimeInterval = 15) throws {
+    try term.waitFor("\(seconds) s recorded", timeout: timeout) { screen in
+        guard let range = screen.range(of: #"REC audio (\S+ )?[0-9]+\.[0-9] s"#, options: .regularExpression) else { return false }
+        return (screen[range].split(separator: " ").dropLast().last.flatMap { Double($0) } ?? 0) >= seconds
+    }
+}
+
+/// The one WAV the workstation recorded in `directory`.
+private func theRecording(in directory: String) throws -> WAVRecording {
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }
+    return try WAVRecording(path: directory + "/" + (try #require(files.first, "no recording in \(directory)")))
+}
+
 extension JACK.JackIntegrationTests {
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func theBrowserChangesAChannelsInstrumentWhileTheSongPlaysOn() throws {
-        let directory = try makeTemporaryDirectory("bblive").path
+        let (directory, instruments) = try liveFolders("bblive")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let instruments = directory + "/data/backbeat/instruments"
-        try FileManager.default.createDirectory(atPath: instruments, withIntermediateDirectories: true)
         // *sine sounds 261.63 Hz at its key centre; tune moves it, pitch_keytrack=0 keeps it at every key.
         let cents = Int((1200 * log2(550 / 261.6256)).rounded())
         try "<region> sample=*sine pitch_keytrack=0 tune=\(cents)\n".write(toFile: instruments + "/tenor.sfz", atomically: true, encoding: .utf8)
@@ -25,13 +46,7 @@ extension JACK.JackIntegrationTests {
         let term = try TmuxSession(width: 240, height: 50)
         try term.launch("cd '\(directory)' && XDG_DATA_HOME='\(directory)/data' '\(backbeatExecutable())' play song.mid --server \(uniqueName("bblive")) --no-autoconnect")
         try term.type("A", thenWaitFor: "REC audio")
-        func recorded(atLeast seconds: Double) throws {
-            try term.waitFor("\(seconds) s recorded") { screen in
-                guard let range = screen.range(of: #"REC audio (\S+ )?[0-9]+\.[0-9] s"#, options: .regularExpression) else { return false }
-                return (screen[range].split(separator: " ").dropLast().last.flatMap { Double($0) } ?? 0) >= seconds
-            }
-        }
-        try recorded(atLeast: 2)
+        try waitForRecorded(term, atLeast: 2)
         // The browser lists the built-in programs, then the folder's instruments by name: "sfz" finds both.
         try term.type("i", thenWaitFor: "PLAY") // play mode: / opens the browser
         try term.type("/", thenWaitFor: "Presets")
@@ -43,14 +58,12 @@ extension JACK.JackIntegrationTests {
         let changedAt = try term.screen()
         try term.keys("Escape")
         try term.waitFor("play mode left") { !$0.contains("PLAY") }
-        try recorded(atLeast: 5)
+        try waitForRecorded(term, atLeast: 5)
         try term.type("A", thenWaitFor: "saved")
         try term.quitExpectingSuccess()
         #expect(changedAt.contains("loaded in"), "\(changedAt)")
 
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }
-        let file = try #require(files.first, "no recording in \(directory)")
-        let recording = try WAVRecording(path: directory + "/" + file)
+        let recording = try theRecording(in: directory)
         let rate = recording.sampleRate, left = recording.channels[0]
         // Windows of a beat (0.5 s): each holds most of one beat's notes.
         let window = rate / 2
@@ -80,10 +93,8 @@ extension JACK.JackIntegrationTests {
     /// for 2 s every 3 s. After the change each note plays its head's 500 Hz, then the streamed 1000 Hz.
     @Test(.needs(executable: "/usr/bin/tmux", package: "tmux"))
     func aBigInstrumentChosenLiveIsStreamedFromDisk() throws {
-        let directory = try makeTemporaryDirectory("bblivebig").path
+        let (directory, instruments) = try liveFolders("bblivebig")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let instruments = directory + "/data/backbeat/instruments"
-        try FileManager.default.createDirectory(atPath: instruments, withIntermediateDirectories: true)
         _ = try Self.writeStreamedInstrument(in: URL(fileURLWithPath: instruments), count: 2)
         var track: [UInt8] = []
         for bar in 0..<12 { // 96 ticks a quarter at 120 BPM: 2 s held (384 ticks), 1 s rest (192)
@@ -105,15 +116,11 @@ extension JACK.JackIntegrationTests {
         try term.keys("Escape")
         try term.waitFor("play mode left") { !$0.contains("PLAY") }
         try term.type("A", thenWaitFor: "REC audio")
-        try term.waitFor("7 s recorded", timeout: 20) { screen in
-            guard let range = screen.range(of: #"REC audio (\S+ )?[0-9]+\.[0-9] s"#, options: .regularExpression) else { return false }
-            return (screen[range].split(separator: " ").dropLast().last.flatMap { Double($0) } ?? 0) >= 7
-        }
+        try waitForRecorded(term, atLeast: 7, timeout: 20)
         try term.type("A", thenWaitFor: "saved")
         try term.quitExpectingSuccess()
 
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }
-        let recording = try WAVRecording(path: directory + "/" + (try #require(files.first, "no recording")))
+        let recording = try theRecording(in: directory)
         let left = recording.channels[0]
         let onsets = AudioAnalysis.onsets(left, threshold: 1e-4, quietFrames: 4000).filter { $0 + 60_000 < left.count }
         var heard: [String] = []
