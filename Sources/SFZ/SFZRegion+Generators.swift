@@ -10,9 +10,18 @@ extension SFZRegion {
     /// switches, the previous note, one CC range, trigger), the level its note gives it (crossfades, velocity
     /// curve, key tracking) and what its velocity does to the volume envelope, or nil when it cannot play: no key, or `end=0` or below.
     func noteRule(notes: inout SFZNotes) -> SampleZoneRule? {
-        if keys.low < 0 || keys.high < keys.low || velocities.high < velocities.low { return nil }
+        // A region no key plays (`key=-1`) may still be started by a CC (`on_loccN`).
+        let byController = ccTriggers.keys.contains { $0 < 128 }
+        if (keys.low < 0 && !byController) || keys.high < keys.low || velocities.high < velocities.low { return nil }
         if end.map({ $0 <= 0 }) == true { return nil }
         var rule = SampleZoneRule()
+        if let (cc, range) = ccTriggers.filter({ $0.key < 128 }).min(by: { $0.key < $1.key }) {
+            rule.triggerController = Int16(cc)
+            rule.triggerLow = UInt8(clamping: max(range.low, 0))
+            rule.triggerHigh = UInt8(clamping: min(range.high, 127))
+            rule.controllerOnly = keys.low < 0
+            if ccTriggers.count > 1 { notes.add("on_loccN/on_hiccN on more than one CC (the lowest CC starts the region)") }
+        }
         switch trigger {
         case .attack: break
         case .first: rule.notes = SampleZoneRule.firstNote
@@ -48,16 +57,17 @@ extension SFZRegion {
         if let switchLast { rule.switchKey = Int8(clamping: switchLast) }
         if let switchDefault { rule.switchDefault = Int8(clamping: switchDefault) }
         let ranges = ccRanges.filter { $0.value != SFZRange(0, 127) }.sorted { $0.key < $1.key }
-        if let (cc, range) = ranges.first {
+        for (cc, range) in ranges {
             guard cc < 128 else {
                 notes.add("loccN/hiccN above CC 127 (ignored)")
-                return rule
+                continue
             }
-            rule.controller = Int16(cc)
-            rule.controllerLow = UInt8(clamping: max(range.low, 0))
-            rule.controllerHigh = UInt8(clamping: min(range.high, 127))
-            if ranges.count > 1 { notes.add("loccN/hiccN on more than one CC (the lowest CC's range is checked)") }
+            if !rule.controllerRanges.add(controller: UInt8(cc), low: UInt8(clamping: max(range.low, 0)), high: UInt8(clamping: min(range.high, 127))) {
+                notes.add("loccN/hiccN on more than \(SampleZoneControllerRanges.capacity) CCs (the lowest CCs' ranges are checked)")
+            }
         }
+        rule.bendLow = Int16(min(max(bend.low, -8191), 8191))
+        rule.bendHigh = Int16(min(max(bend.high, -8191), 8191))
         return rule
     }
 
@@ -104,8 +114,9 @@ extension SFZRegion {
     func zone(sample: Int, root: Int, stereoPan: Int, loops: Bool, notes: inout SFZNotes) -> SoundFontZone {
         typealias G = SoundFontGenerator
         var zone = SoundFontZone()
-        zone.keyLow = UInt8(clamping: keys.low)
-        zone.keyHigh = UInt8(clamping: min(keys.high, 127))
+        // No key (a region only a CC starts): a range no note is in.
+        zone.keyLow = keys.low < 0 ? 127 : UInt8(clamping: keys.low)
+        zone.keyHigh = keys.low < 0 ? 0 : UInt8(clamping: min(keys.high, 127))
         zone.velocityLow = UInt8(clamping: max(velocities.low, 0))
         zone.velocityHigh = UInt8(clamping: min(velocities.high, 127))
         zone.sample = Int32(sample)

@@ -255,6 +255,14 @@ struct SFZModulators {
             for (cc, decibels) in lfo.volumeOnCC.sorted(by: { $0.key < $1.key }) { controller(cc, to: SoundFontGenerator.modLFOToVolume, amount: 10 * decibels) }
             for (cc, cents) in lfo.cutoffOnCC.sorted(by: { $0.key < $1.key }) { controller(cc, to: SoundFontGenerator.modLFOToFilterFc, amount: cents) }
         }
+        // pitch_veltrack: cents at full velocity, linear in velocity / 127, added to the pitch at the note-on as
+        // sfizz adds it (SF2 source 2, the note-on velocity, to the fine tune).
+        if region.pitchVeltrack != 0 {
+            var modulator = SoundFontModulator.defaults[0]
+            (modulator.source, modulator.destination) = (2, UInt16(SoundFontGenerator.fineTune))
+            (modulator.amount, modulator.amountSource, modulator.transform) = (Int32(region.pitchVeltrack), 0, 0)
+            list.append(modulator)
+        }
         // fil_keytrack and fil_veltrack: cents per key (key / 127 times 127 keys' worth) and cents at full
         // velocity (velocity / 127, sfizz's normalised velocity), both linear, added to the cutoff (SF2 sources 3
         // and 2: the note-on key and velocity).

@@ -97,15 +97,6 @@ extension SFZAgainstSfizzTests {
     /// and `legato` (another key held or not), and `set_ccN` (a CC range the initial value satisfies). Each
     /// region is `*sine` at its own transposition; the notes checked and the regions sfizz chose must agree.
     @Test func heldKeysAndInitialControllersMatchSfizz() throws {
-        /// The magnitudes (dB) of each frequency in `frequencies` over the note `note` holds alone, in both.
-        func heard(_ ours: [Float], _ theirs: [Float], from: Double, to: Double, _ frequencies: [Double]) -> [(ours: Double, theirs: Double)] {
-            frequencies.map { f in
-                func m(_ s: [Float]) -> Double {
-                    AudioComparison.decibels(AudioComparison.magnitude(AudioComparison.slice(s, from: from, to: to, rate: S.rate), at: f, rate: S.rate))
-                }
-                return (m(ours), m(theirs))
-            }
-        }
         // Each case: the instrument, the notes, and windows (from, to) with the frequencies to measure there.
         let a4 = 440.0, a5 = 880.0, e5 = 659.26
         let cases: [(String, String, [S.Note], [(Double, Double)])] = [
@@ -125,14 +116,26 @@ extension SFZAgainstSfizzTests {
         ]
         for (name, sfz, notes, windows) in cases {
             let (ours, theirs) = try S.render("held-\(name)", sfz: sfz, notes: notes)
-            for (from, to) in windows {
-                let levels = heard(ours, theirs, from: from, to: to, [a4, e5, a5])
-                print("sfz \(name) \(from)-\(to) s: A4, E5, A5 at " + levels.map { String(format: "%.1f/%.1f", $0.ours, $0.theirs) }.joined(separator: ", ") + " dB (backbeat/sfizz)")
-                // The same components sound (above -40 dB) in both, and those that sound are within 1.5 dB.
-                for (i, level) in levels.enumerated() {
-                    #expect((level.ours > -40) == (level.theirs > -40), "\(name) at \(from) s, component \(i): backbeat \(level.ours) dB, sfizz \(level.theirs) dB")
-                    if level.theirs > -40 { #expect(abs(level.ours - level.theirs) < 1.5, "\(name) at \(from) s, component \(i)") }
+            Self.expectSameRegions(name, ours, theirs, windows: windows, [a4, e5, a5])
+        }
+    }
+
+    /// In each window (from, to seconds) the same of `frequencies` sound (above -40 dB) in both renders, within
+    /// 1.5 dB: the same regions chose to play. The levels are printed (backbeat/sfizz).
+    static func expectSameRegions(_ name: String, _ ours: [Float], _ theirs: [Float], windows: [(Double, Double)], _ frequencies: [Double],
+                                  sourceLocation: SourceLocation = #_sourceLocation) {
+        for (from, to) in windows {
+            let levels = frequencies.map { f in
+                func m(_ s: [Float]) -> Double {
+                    AudioComparison.decibels(AudioComparison.magnitude(AudioComparison.slice(s, from: from, to: to, rate: S.rate), at: f, rate: S.rate))
                 }
+                return (ours: m(ours), theirs: m(theirs))
+            }
+            print("sfz \(name) " + String(format: "%.2f-%.2f", from, to) + " s: " + zip(frequencies, levels).map { String(format: "%.0f Hz %.1f/%.1f", $0, $1.ours, $1.theirs) }.joined(separator: ", ") + " dB (backbeat/sfizz)")
+            for (i, level) in levels.enumerated() {
+                #expect((level.ours > -40) == (level.theirs > -40), "\(name) at \(from) s, component \(i): backbeat \(level.ours) dB, sfizz \(level.theirs) dB",
+                        sourceLocation: sourceLocation)
+                if level.theirs > -40 { #expect(abs(level.ours - level.theirs) < 1.5, "\(name) at \(from) s, component \(i)", sourceLocation: sourceLocation) }
             }
         }
     }

@@ -82,8 +82,11 @@ enum SfizzComparison {
         let arguments = ["render", midi, "-o", ours, "--instrument", instrument, "--no-reverb", "--no-chorus"]
         let result = try backbeat(arguments)
         guard result.status == 0 else { throw HarnessError("backbeat \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)") }
-        let reference = try run(sfizzRender!, ["--sfz", instrument, "--midi", midi, "--wav", theirs, "-s", "\(rate)"])
-        guard reference.status == 0 else { throw HarnessError("sfizz_render exited \(reference.status): \(reference.output)") }
+        // sfizz_render renders until its last voice ends: a note held forever (a pedal left down) would fill the
+        // disk. Two minutes and 1 GB at most.
+        let reference = try run("/usr/bin/prlimit", ["--fsize=1000000000", "--", "/usr/bin/timeout", "120",
+                                                     sfizzRender!, "--sfz", instrument, "--midi", midi, "--wav", theirs, "-s", "\(rate)"])
+        guard reference.status == 0 else { throw HarnessError("sfizz_render exited \(reference.status) (124: over two minutes): \(reference.output)") }
         let a = try WAVRecording(path: ours), b = try WAVRecording(path: theirs)
         guard a.sampleRate == rate, b.sampleRate == rate else { throw HarnessError("rates \(a.sampleRate) and \(b.sampleRate)") }
         guard a.channels.count == 2, b.channels.count == 2 else { throw HarnessError("channels \(a.channels.count) and \(b.channels.count)") }

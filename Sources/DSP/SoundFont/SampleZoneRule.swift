@@ -18,10 +18,18 @@ public struct SampleZoneRule: BitwiseCopyable, Equatable {
     /// -1: no key switch.
     public var switchKey: Int8 = -1
     public var switchDefault: Int8 = -1
-    /// The zone plays while controller `controller` (0...127) is in controllerLow...controllerHigh; -1: none.
-    public var controller: Int16 = -1
-    public var controllerLow: UInt8 = 0
-    public var controllerHigh: UInt8 = 127
+    /// The zone plays while each of these controllers is in its range at the note-on (SFZ's `loccN`/`hiccN`).
+    public var controllerRanges = SampleZoneControllerRanges()
+    /// The zone starts when controller `triggerController` (0...127; -1: none) is set to a new value in
+    /// triggerLow...triggerHigh (SFZ's `on_loccN`/`on_hiccN`), at its root key; `controllerOnly`: never by a note.
+    public var triggerController: Int16 = -1
+    public var triggerLow: UInt8 = 0
+    public var triggerHigh: UInt8 = 127
+    public var controllerOnly = false
+    /// The zone plays while the channel's pitch wheel (-8191...8191, 0 at rest) is in bendLow...bendHigh at the
+    /// note-on (SFZ's `lobend`/`hibend`, within -8191...8191 as sfizz takes them).
+    public var bendLow: Int16 = -8191
+    public var bendHigh: Int16 = 8191
     /// The zone starts at the note-off (with the note-on's velocity), not at the note-on.
     public var onRelease = false
     /// With `onRelease`: a note-off while the sustain pedal is down starts the zone when the pedal comes up
@@ -121,6 +129,44 @@ public struct SampleZoneLevel: BitwiseCopyable, Equatable {
     public var squaredVelocity = false
 
     public init() {}
+}
+
+/// Up to `capacity` controllers' ranges a note-on must find each controller in (SFZ's `loccN`/`hiccN`, as sfizz
+/// checks them all).
+public struct SampleZoneControllerRanges: BitwiseCopyable, Equatable {
+    public static var capacity: Int { @_noLocks get { 4 } }
+    public private(set) var count: UInt8 = 0
+    private var controllers = InlineArray<4, UInt8>(repeating: 0)
+    private var lows = InlineArray<4, UInt8>(repeating: 0), highs = InlineArray<4, UInt8>(repeating: 127)
+
+    public init() {}
+
+    /// Adds `controller`'s range (values 0...127); false, nothing added, when `capacity` are there.
+    public mutating func add(controller: UInt8, low: UInt8, high: UInt8) -> Bool {
+        guard Int(count) < Self.capacity else { return false }
+        controllers[Int(count)] = controller & 0x7F
+        lows[Int(count)] = low
+        highs[Int(count)] = high
+        count += 1
+        return true
+    }
+
+    /// Whether every controller's value among `values` (a channel's 128) is in its range.
+    @_noLocks
+    public func accepts(_ values: UnsafePointer<UInt8>) -> Bool {
+        for i in 0..<Int(count) {
+            let value = values[Int(controllers[i])]
+            if value < lows[i] { return false }
+            if value > highs[i] { return false }
+        }
+        return true
+    }
+
+    public static func == (a: SampleZoneControllerRanges, b: SampleZoneControllerRanges) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<Int(a.count) where a.controllers[i] != b.controllers[i] || a.lows[i] != b.lows[i] || a.highs[i] != b.highs[i] { return false }
+        return true
+    }
 }
 
 /// Up to `capacity` crossfades, each over one controller's value (0 to 127): the voice's level is their gains'

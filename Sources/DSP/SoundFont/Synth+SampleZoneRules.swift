@@ -115,9 +115,14 @@ extension Synth {
         } else if rule.notes == SampleZoneRule.legatoNote {
             if samples.ruleState.keysDown[ch] < 2 { return false }
         }
-        if rule.controller >= 0 && rule.controller < 128 {
-            let value = controls.midi.controllers[ch * 128 + Int(rule.controller)]
-            if value < rule.controllerLow || value > rule.controllerHigh { return false }
+        if rule.controllerRanges.count > 0 {
+            if !rule.controllerRanges.accepts(controls.midi.controllers + ch * 128) { return false }
+        }
+        if rule.bendLow > -8191 || rule.bendHigh < 8191 {
+            // As sfizz: the wheel and the bounds within -8191...8191 (the wheel's lowest value counts as -8191).
+            let wheel = max(Int16(truncatingIfNeeded: controls.midi.pitchWheel[ch]) &- 8192, -8191)
+            if wheel < rule.bendLow { return false }
+            if wheel > rule.bendHigh { return false }
         }
         if rule.sequenceLength > 1 {
             let count = samples.ruleState.sequenceCounters[z]
@@ -134,5 +139,35 @@ extension Synth {
     func nextRandom() -> Float {
         samples.randomState = samples.randomState &* 1_664_525 &+ 1_013_904_223
         return Float(samples.randomState >> 8) * (1.0 / 16_777_216.0)
+    }
+}
+
+extension Synth {
+    /// A controller set to a new value: the zones of the channel's preset that this controller starts
+    /// (`SampleZoneRule.triggerController`, SFZ's `on_loccN`/`on_hiccN`) and whose range holds the value start
+    /// at their root key, at full velocity (sfizz leaves the velocity's gain out), when their other conditions
+    /// hold (key switches, CC and wheel ranges, round robins), as sfizz starts them.
+    @_noLocks
+    func triggerSampleZones(channel ch: Int, controller cc: UInt8, value: UInt8) {
+        guard let rules = samples.font.rules else { return }
+        let p = Int(controls.midi.preset[ch])
+        if p < 0 { return }
+        if p >= samples.font.presetCount { return }
+        let range = samples.font.presetZones[p]
+        let first = Int(range[0]), last = first + Int(range[1])
+        var started = false, random: Float = 0
+        for z in first..<last where rules[z].triggerController == Int16(cc) {
+            if value < rules[z].triggerLow { continue }
+            if value > rules[z].triggerHigh { continue }
+            if !started { // one note event for the zones this message starts (sfizz's sister voices)
+                started = true
+                beginSampleNoteEvent()
+                random = nextRandom()
+            }
+            if !ruleHolds(z, rules[z], channel: ch, random: random) { continue }
+            let root = samples.font.zones[z].generators[SoundFontGenerator.overridingRootKey]
+            let key = UInt8(clamping: root >= 0 ? root : 60)
+            startSampleVoice(zone: z, preset: p, channel: ch, note: key, velocity: 127)
+        }
     }
 }

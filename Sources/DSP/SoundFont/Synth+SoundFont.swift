@@ -35,7 +35,9 @@ extension Synth {
         switch kind {
         case .controlChange:
             let controller = Controller(d1)
+            let previous = controls.midi.controllers[ch * 128 + Int(d1) & 0x7F]
             if !controller.isChannelMode { controls.midi.controllers[ch * 128 + Int(d1)] = d2 }
+            if d2 != previous { triggerSampleZones(channel: ch, controller: d1 & 0x7F, value: d2) } // SFZ's on_loccN
             if controller == .resetAllControllers { controls.midi.resetControllers(ch, all: false) }
             samples.dirty |= 1 << UInt16(ch)
         case .programChange:
