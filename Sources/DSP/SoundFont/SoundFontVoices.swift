@@ -47,11 +47,13 @@ struct SoundFontVoices: ~Copyable {
         let tables = SoundFontTables(soundFont)
         let playable = tables.presetCount > 0, layers = tables.layerCount
         let ruledZones = tables.rules == nil ? 0 : tables.zones.count
+        let loopCopies = playable && LoopCopies.needed(by: tables)
         font = tables
         hasFont = playable
         channels = playable ? (soundFont?.playedChannels ?? 0xFFFF) : 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
-        slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers, sincScratch: playable)
+        slots = SampleVoiceSlots(count: playable ? count : 1, layers: layers, sincScratch: playable,
+                                 loopCopies: loopCopies)
         presetExchange = PresetExchange()
         ruleState = SampleZoneRuleState(zones: ruledZones, slots: ruledZones == 0 ? 1 : count)
     }
