@@ -172,9 +172,7 @@ public final class Synth: @unchecked Sendable {
     /// before the first `render` (again to change either). Silences every voice.
     public func prepare(sampleRate: Double, maxFrames: Int) {
         let frames = max(maxFrames, 1)
-        // The built-in patches' filter rows only where a built-in voice can start: a synth whose sample voices
-        // play every channel starts none (`noteKind`), and its rows would be 0.9 MB never read.
-        mix.scratch = RenderScratch(frames: frames, channels: channelCount, patches: samples.channels == 0xFFFF ? 1 : builtIn.patches.count)
+        mix.scratch = RenderScratch(frames: frames, channels: channelCount, patches: builtIn.patches.count)
         mix.effects = EffectBuses(frames: frames, sampleRate: sampleRate)
         if mix.outputs.isOn { mix.outputs = ChannelOutputs(frames: frames) }
 
