@@ -113,7 +113,7 @@ let package = Package(
         // The loops of the headless engine and the scenario player, once the executable has built what they
         // run on.
         .target(name: "Headless", dependencies: ["MIDI", "TextOutput", "Engine", "Lifecycle", "Settings"]),
-        .target(name: "TUI", dependencies: ["CCurses", "Settings", "MIDI", "Realtime", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
+        .target(name: "TUI", dependencies: ["CCurses", "Settings", "SFZ", "MIDI", "Realtime", "TextOutput", "DSP", "Engine", "Lifecycle", "TOML", system]),
 
         // NSM session client: OSC over UDP (liblo as the codec). Network I/O off the
         // real-time path, so a module of its own rather than part of Engine.

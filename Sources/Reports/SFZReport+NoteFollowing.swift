@@ -17,8 +17,13 @@ extension SFZReport {
             ("amp_veltrack below 0", { $0.ampVelcurve.isEmpty && $0.ampVeltrack < 0 }),
             ("ampeg_vel2*", { !$0.ampEG.velocity.isEmpty }),
             ("ampeg_start", { $0.ampEG.start != 0 }),
-            ("ampeg_*_onccN", { $0.ampEG.onCC.contains { $0.key != .start && !$0.value.isEmpty } }),
+            ("ampeg_*_onccN", { $0.ampEG.onCC.contains { !$0.value.isEmpty } }),
             ("fileg/pitcheg_vel2depth", { ($0.filterEG.velocity[.depth] ?? 0) != 0 || ($0.pitchEG.velocity[.depth] ?? 0) != 0 }),
+            ("fileg/pitcheg_vel2*, *_onccN", { region in
+                guard let eg = region.modulationEG else { return false }
+                return eg.velocity.contains { $0.key != .depth && $0.value != 0 } || eg.onCC.contains { !$0.value.isEmpty }
+            }),
+            ("cutoff_onccN/resonance_onccN", { $0.cutoff != nil && !($0.cutoffOnCC.isEmpty && $0.resonanceOnCC.isEmpty) }),
             ("lfoN_ (v2 LFOs)", { $0.lfos.values.contains { lfo in lfo.moves(.volume) || lfo.moves(.pitch) || lfo.moves(.cutoff) } }),
             ("off_by", { $0.offBy != nil }),
             ("polyphony", { $0.polyphony != nil || $0.setPolyphony != nil }),

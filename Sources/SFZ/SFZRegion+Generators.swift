@@ -36,7 +36,7 @@ extension SFZRegion {
         rule.envelope.sustain = Float(moved[.sustain] ?? 0)
         rule.envelope.release = Float(moved[.release] ?? 0)
         rule.envelope.start = Float(min(max(ampEG.start, 0), 100) / 100)
-        noteEnvelopeController(&rule.envelope, notes: &notes)
+        noteEnvelopeControllers(&rule.envelope, notes: &notes)
         // off_mode: how the region's voice ends when off_by or a polyphony limit ends it.
         rule.offMode = offMode == .normal ? SampleZoneRule.offNormal : offMode == .time ? SampleZoneRule.offTime : SampleZoneRule.offFast
         rule.offTime = Float(offTime)
@@ -146,8 +146,9 @@ extension SFZRegion {
 
         // The modulation envelope: fileg_* (to the cutoff) or pitcheg_* (to the pitch); one shape for both.
         // `vel2depth` (cents at full velocity) is a modulator from the velocity to the depth (SFZModulators).
-        let filterShaped = filterEG.depth != 0 || (filterEG.velocity[.depth] ?? 0) != 0
-        let pitchShaped = pitchEG.depth != 0 || (pitchEG.velocity[.depth] ?? 0) != 0
+        // `depth_onccN` likewise from the CC (SFZModulators), followed while the note sounds, as sfizz's.
+        let filterShaped = filterEG.depth != 0 || (filterEG.velocity[.depth] ?? 0) != 0 || !(filterEG.onCC[.depth] ?? [:]).isEmpty
+        let pitchShaped = pitchEG.depth != 0 || (pitchEG.velocity[.depth] ?? 0) != 0 || !(pitchEG.onCC[.depth] ?? [:]).isEmpty
         if filterShaped || pitchShaped {
             let eg = filterShaped ? filterEG : pitchEG
             zone.generators[G.delayModEnv] = Self.timecents(eg.delay)

@@ -100,7 +100,10 @@ extension SFZRegion {
         switch name {
         case "offset": offset = try SFZValue.integer(v, frames)
         case "end": end = try SFZValue.integer(v, -1...Int(UInt32.max))
-        case "count": count = try SFZValue.integer(v, frames)
+        case "count":
+            // As sfizz: a count makes the region a one-shot (a loop_mode after it still wins).
+            count = try SFZValue.integer(v, frames)
+            loopMode = .oneShot
         case "loop_mode", "loopmode":
             loopMode = try SFZValue.word(v, ["no_loop": .noLoop, "one_shot": .oneShot, "loop_continuous": .loopContinuous, "loop_sustain": .loopSustain])
         case "loop_start", "loopstart": loopStart = try SFZValue.integer(v, frames)

@@ -97,13 +97,17 @@ extension SFZInstrument {
             var zones: [SoundFontZone] = []
             let first = samples.count
             for (side, entry) in sides.enumerated() {
-                guard let header = region.sampleHeader(entry.span, rate: entry.rate, root: root, fileLoop: fileLoop,
+                // `count`: the passes written out as one sample (SFZRegion+Count.swift), offset and end in it.
+                let (span, cut) = region.repeatedSpan(entry.span, generated: source.isGenerator, data: &data, notes: &notes)
+                var played = region
+                if cut { (played.offset, played.end) = (0, nil) }
+                guard let header = played.sampleHeader(span, rate: entry.rate, root: root, fileLoop: fileLoop,
                                                        generated: source.isGenerator, notes: &notes) else { break }
                 var header2 = header
                 header2.type = entry.type
                 header2.link = sides.count == 2 ? UInt16(truncatingIfNeeded: first + 1 - side) : 0
                 samples.append(header2)
-                sampleSpans.append(entry.span.start)
+                sampleSpans.append(span.start)
                 names.append(region.sampleName)
                 // A stereo sample's sides go where `width` and `position` put them, each as a pan and a gain.
                 let placed = sides.count == 2 ? region.stereoSide(side) : (pan: 0, gain: 1)
@@ -261,6 +265,18 @@ struct SFZModulators {
                 (modulator.amount, modulator.amountSource, modulator.transform) = (Int32(amount), 0, 0)
                 list.append(modulator)
             }
+            // cutoff_onccN (cents at CC 127) and resonance_onccN (dB, as centibels of the Q): linear in the CC's
+            // value / 127 and followed while the note sounds, as sfizz's controller modulations of the filter
+            // (its `cutoff_curveccN` and `cutoff_smoothccN` are not read).
+            for (cc, cents) in region.cutoffOnCC.sorted(by: { $0.key < $1.key }) where cc < 128 {
+                controller(cc, to: SoundFontGenerator.initialFilterFc, amount: cents)
+            }
+            for (cc, decibels) in region.resonanceOnCC.sorted(by: { $0.key < $1.key }) where cc < 128 {
+                controller(cc, to: SoundFontGenerator.initialFilterQ, amount: 10 * decibels)
+            }
+            if region.cutoffOnCC.keys.contains(where: { $0 >= 128 }) || region.resonanceOnCC.keys.contains(where: { $0 >= 128 }) {
+                notes.add("cutoff_onccN/resonance_onccN above CC 127 (ignored)")
+            }
         }
         // fileg_vel2depth and pitcheg_vel2depth: cents at full velocity, linear in velocity / 127, added to the
         // modulation envelope's depth, as sfizz adds them.
@@ -270,6 +286,13 @@ struct SFZModulators {
             (modulator.source, modulator.destination) = (2, UInt16(destination)) // note-on velocity, linear
             (modulator.amount, modulator.amountSource, modulator.transform) = (Int32(cents.rounded()), 0, 0)
             list.append(modulator)
+        }
+        // fileg_depth_onccN and pitcheg_depth_onccN: cents at CC 127, linear, added to the depth while the note
+        // sounds, as sfizz's controller modulation of the envelope's depth.
+        for (eg, destination) in [(region.filterEG, SoundFontGenerator.modEnvToFilterFc), (region.pitchEG, SoundFontGenerator.modEnvToPitch)] {
+            for (cc, cents) in (eg.onCC[.depth] ?? [:]).sorted(by: { $0.key < $1.key }) where cc < 128 {
+                controller(cc, to: destination, amount: cents)
+            }
         }
         let key = list.flatMap { [Int32($0.source), Int32($0.destination), $0.amount, Int32($0.amountSource), Int32($0.transform)] }
         let start: Int32

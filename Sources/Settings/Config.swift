@@ -21,6 +21,7 @@ import TOML
 ///     preset = "NAME"      # a saved synth preset, or a path to one (as --preset)
 ///     soundfont = "PATH"   # a SoundFont 2 file to play instead of the built-in patches (as --soundfont)
 ///     instruments = ["piano.sfz", "10=drums.sfz"]  # SFZ instruments, every channel or CH= one (as --instrument)
+///     instrument_dir = "PATH"   # the .sfz files the preset browser offers (default $XDG_DATA_HOME/backbeat/instruments)
 ///     sample_cache = 512   # MiB of decoded SoundFont 3 samples kept (as --sample-cache)
 ///     reverb = true   chorus = true   # the synth's send effects (false: as --no-reverb, --no-chorus)
 ///     outputs = "main"     # or "channels": per-channel JACK outputs and the effect returns (as --outputs)
@@ -62,6 +63,9 @@ public struct Config: Equatable, Sendable {
         /// SFZ instruments (`--instrument`, given once or more): "FILE.sfz" plays every channel, "CH=FILE.sfz"
         /// channel CH (`InstrumentSetting`). A string or an array of strings.
         public var instruments: [String]?
+        /// The folder whose `.sfz` files the workstation's preset browser offers (docs/sfz.md); nil: the default,
+        /// `$XDG_DATA_HOME/backbeat/instruments`.
+        public var instrumentDirectory: String?
         /// The bound on decoded SoundFont 3 samples, MiB (`--sample-cache`).
         public var sampleCache: Int?
         /// The synth's reverb and chorus (`--no-reverb`, `--no-chorus`); nil: on.
@@ -77,7 +81,7 @@ public struct Config: Equatable, Sendable {
     public init() {}
 
     public static let topKeys = ["theme", "ascii", "gate", "hold", "octave", "velocity", "middle_c", "engine"]
-    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "instruments", "sample_cache", "reverb", "chorus", "outputs", "interpolation"]
+    public static let engineKeys = ["server", "name", "rate", "period", "voices", "channel", "patch", "program", "autoconnect", "connect_midi", "connect_audio", "preset", "soundfont", "instruments", "instrument_dir", "sample_cache", "reverb", "chorus", "outputs", "interpolation"]
 
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/backbeat" }
@@ -181,6 +185,7 @@ public struct Config: Equatable, Sendable {
             e.connectMIDI = try strings(t, "connect_midi", "engine")
             e.connectAudio = try strings(t, "connect_audio", "engine")
             e.preset = try string(t, "preset", "engine")
+            e.instrumentDirectory = try string(t, "instrument_dir", "engine")
             if let v = t["soundfont"] {
                 // One font, or a stack: later on top.
                 let problem = "\"soundfont\" must be a file name or an array of file names (stacked, the later on top)"

@@ -41,6 +41,17 @@ public enum InstrumentSetting {
         return (nil, entry)
     }
 
+    /// `entries` with `file` on `channel` (1...16), as a live change of instrument leaves a run: that channel's
+    /// entry replaced (a channel-less entry stays for the other channels; once every channel has its own, it
+    /// plays none and goes).
+    public static func replacing(_ entries: [String], channel: Int, with file: String) -> [String] {
+        var kept = entries.filter { split($0).channel != channel }
+        kept.append("\(channel)=\(file)")
+        let pinned = Set(kept.compactMap { split($0).channel })
+        if pinned.count == 16 { kept.removeAll { split($0).channel == nil } }
+        return kept
+    }
+
     public struct Problem: Error {
         public var message: String
         init(_ message: String) { self.message = message }

@@ -9,11 +9,16 @@ public struct PresetEntry: Equatable, Sendable {
     public var bank: Int
     public var program: Int
     public var name: String
-    public init(index: Int, bank: Int, program: Int, name: String) {
-        self.index = index; self.bank = bank; self.program = program; self.name = name
+    /// An SFZ instrument file the browser offers (`instrument_dir`), loaded on the channel when chosen; nil for
+    /// a preset of the font.
+    public var file: String?
+    public init(index: Int, bank: Int, program: Int, name: String, file: String? = nil) {
+        self.index = index; self.bank = bank; self.program = program; self.name = name; self.file = file
     }
-    /// "000:005 Electric Piano 2": as the synth panel and the monitor write it.
-    public var label: String { String(format: "%03d:%03d ", bank, program) + TerminalText.sanitized(name) }
+    /// "000:005 Electric Piano 2": as the synth panel and the monitor write it; "    SFZ piano.sfz" for a file.
+    public var label: String {
+        (file == nil ? String(format: "%03d:%03d ", bank, program) : "    SFZ ") + TerminalText.sanitized(name)
+    }
 }
 
 /// The SoundFont preset browser (Enter on the synth panel's preset row, or `/`): every preset of the font by

@@ -19,6 +19,7 @@ extension Workstation {
             entries = (0..<128).map { PresetEntry(index: first + $0, bank: 0, program: $0, name: SynthPatch.builtIn[first + $0].name) }
             current = (synthView ?? engine.synthView()).patch
         }
+        entries += instrumentEntries()
         browser = PresetBrowser(presets: entries, current: current)
     }
 
@@ -29,6 +30,7 @@ extension Workstation {
         case .enter:
             browser = nil
             guard let entry = b.chosen else { say("no preset chosen"); return }
+            if let file = entry.file { loadInstrument(file, channel: keyboard.channel); return }
             guard midiGateOpen else {
                 say("preset not changed: the simulated app is suspended, so its program change would be lost (f: foreground)")
                 return

@@ -54,6 +54,12 @@ public final class Workstation {
     public internal(set) var mixer = MixerState()
     /// The preset browser, while open (Enter or `/` on the synth panel): keys type its search.
     public internal(set) var browser: PresetBrowser?
+    /// The folder whose `.sfz` files the preset browser offers (`instrument_dir`), and the instrument being
+    /// loaded or put in live (Workstation+Instruments.swift).
+    public var instrumentDirectory = InstrumentLoad.defaultDirectory()
+    /// The bound above which an instrument loaded so is streamed from disk (`--sample-cache`).
+    public var instrumentCacheBytes = SoundFontSampleStore.defaultLimitBytes
+    var instrumentLoad: InstrumentLoad?
     /// The preset last loaded or saved, for `[` `]` to move on from.
     public internal(set) var presetName: String?
     let presets: PresetLibrary
@@ -128,6 +134,7 @@ public final class Workstation {
     @discardableResult
     public func tick(now: Double) -> Bool {
         for message in keyboard.expire(now: now) { send(.midi(message, .keyboard)) }
+        if instrumentLoad != nil { advanceInstrumentLoad() }
         let rate = sampleRate
         var sawMeter = false
         let actions = actions

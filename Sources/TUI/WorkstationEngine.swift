@@ -42,9 +42,19 @@ public protocol WorkstationEngine: LifecycleGateTarget {
     func setChannelMixer(_ settings: ChannelMixerSettings)
     func channelMixerSettings() -> ChannelMixerSettings
     func takeChannelLevels() -> [Float]
+    /// A live change of instrument (`Engine.changeInstrument`): the font playing, the change asked for, and
+    /// its end once the synth has taken it. By default (tests' engines) none can be made.
+    var playingFont: SoundFont? { get }
+    func changeInstrument(_ instrument: SoundFont, keys: [Int32], channel: UInt8, path: String) -> Result<FontChange, InstrumentChangeRefusal>
+    func finishInstrumentChange(_ change: FontChange) -> Bool
 }
 
 extension WorkstationEngine {
+    public var playingFont: SoundFont? { nil }
+    public func changeInstrument(_ instrument: SoundFont, keys: [Int32], channel: UInt8, path: String) -> Result<FontChange, InstrumentChangeRefusal> {
+        .failure(.notLive)
+    }
+    public func finishInstrumentChange(_ change: FontChange) -> Bool { false }
     public func synthView(channel: UInt8) -> SynthView { synthView() }
     public func stepPreset(by steps: Int, channel: UInt8) -> String? { nil }
     public func programName(_ program: UInt8, bank: Int, channel: UInt8) -> String? { nil }
@@ -81,7 +91,9 @@ extension Engine: WorkstationEngine {
         let count = font.presets.count
         guard count > 0 else { return "the SoundFont has no presets" }
         let current = synth.preset(onChannel: Int(channel)) ?? (steps > 0 ? -1 : 0)
-        let next = ((current + steps) % count + count) % count
+        var next = ((current + steps) % count + count) % count
+        // An instrument a live change let go (no samples left) is stepped over.
+        for _ in 0..<count where font.source(ofPreset: next).isHollow { next = ((next + (steps < 0 ? -1 : 1)) % count + count) % count }
         select(next, font: font, channel: channel)
         let source = font.layers.isEmpty ? "" : " (\(font.source(ofPreset: next).fileName))"
         return "channel \(channel + 1): preset \(font.presetLabel(next))\(source)"
@@ -102,7 +114,9 @@ extension Engine: WorkstationEngine {
 
     public func presetEntries() -> [PresetEntry] {
         guard let font = synth.soundFont else { return [] }
-        return font.presets.enumerated().map { PresetEntry(index: $0, bank: Int($1.bank), program: Int($1.program), name: $1.name) }
+        // An instrument a live change let go stays in the stack without its samples: not offered.
+        return font.presets.enumerated().filter { !font.source(ofPreset: $0.offset).isHollow }
+            .map { PresetEntry(index: $0, bank: Int($1.bank), program: Int($1.program), name: $1.name) }
     }
 
     public func choosePreset(_ index: Int, channel: UInt8) -> String? {

@@ -63,7 +63,12 @@ struct NSMSession {
         client.serve {
             var synth = SynthPreset(engine.synthView())
             synth.mixer = PresetMixer(saving: engine.channelMixerSettings())  // the mixer as the user left it
-            synth.instruments = kept
+            // The instruments the browser changed to since, each on its channel.
+            var instruments = kept ?? []
+            for (channel, file) in engine.liveInstruments() {
+                instruments = InstrumentSetting.replacing(instruments, channel: channel, with: Self.absolute(file))
+            }
+            synth.instruments = instruments.isEmpty ? nil : instruments
             let state = SessionState(synth: synth, theme: theme, connections: engine.connections() ?? [:])
             do {
                 try state.save(directory: path)

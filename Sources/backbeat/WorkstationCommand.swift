@@ -28,6 +28,7 @@ enum WorkstationCommand {
                                                     sampleCacheFallback: config.engine.sampleCache,
                                                     instrumentFallback: preset?.instruments ?? config.engine.instruments)
         nsm?.adjust(&options)
+        options.liveInstrumentChanges = true // the preset browser's .sfz files (docs/sfz.md)
         let scenario: Scenario?
         do { scenario = try scenarioPath.map { path throws(ScenarioError) in try ScenarioPath.load(path: path) } } catch { Console.fail("\(error)") }
         let messages = Mutex<[String]>([])
@@ -55,6 +56,8 @@ enum WorkstationCommand {
         let actions = SessionActions(engine: engine, capture: capture)
         let workstation = Workstation(engine: engine, settings: settings, actions: actions,
                                       lifecycle: lifecycle)
+        if let directory = config.engine.instrumentDirectory { workstation.instrumentDirectory = directory }
+        if let mib = arguments.sound.sampleCache ?? config.engine.sampleCache { workstation.instrumentCacheBytes = mib << 20 }
         let noColor = ui.noColor || !(environment["NO_COLOR"] ?? "").isEmpty
         let driver = CursesDriver(theme: theme, noColor: noColor, utf8: utf8, asciiOnly: settings.ascii)
         defer { driver.close() }

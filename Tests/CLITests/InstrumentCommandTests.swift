@@ -50,12 +50,14 @@ private func runInfo(_ arguments: [String]) throws -> Output {
         defer { try? FileManager.default.removeItem(at: folder) }
         let sfz = folder.appendingPathComponent("following.sfz").path
         try ("<group> sample=*sine cutoff=800 fil_keytrack=100\n<region> key=60 fil_veltrack=1200 amp_velcurve_64=1\n"
-            + "<region> key=62 bend_up=1200 bend_down=-100 ampeg_vel2attack=0.2 ampeg_start=20\n<region> key=64\n")
+            + "<region> key=62 bend_up=1200 bend_down=-100 ampeg_vel2attack=0.2 ampeg_start=20\n<region> key=64\n"
+            + "<region> key=66 cutoff_oncc20=1200 pitcheg_depth=100 pitcheg_vel2attack=0.1 ampeg_start_oncc21=50\n")
             .write(toFile: sfz, atomically: true, encoding: .utf8)
         let r = try runInfo([sfz])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("note-following opcodes: 6 (fil_keytrack ×3, fil_veltrack ×1, bend_up/bend_down ×1, amp_velcurve_N ×1, ampeg_vel2* ×1, ampeg_start ×1)"),
+        #expect(lines.contains("note-following opcodes: 9 (fil_keytrack ×4, fil_veltrack ×1, bend_up/bend_down ×1, amp_velcurve_N ×1, ampeg_vel2* ×1, ampeg_start ×1, "
+                                + "ampeg_*_onccN ×1, fileg/pitcheg_vel2*, *_onccN ×1, cutoff_onccN/resonance_onccN ×1)"),
                 "\(lines)")
         #expect(lines.contains("unknown opcodes: 0"))
         let j = try runInfo(["--json", sfz])

@@ -24,6 +24,24 @@ extension SFZAgainstSfizzTests {
         }
     }
 
+    /// Each player's response (`filtered` against its own `open` render) from `from` to `to` seconds in the
+    /// third-octave bands at `centres`, printed as "sfz `label` (backbeat/sfizz dB): ..."; expects every band
+    /// where sfizz's is above -20 dB within 1.5 dB of sfizz's, and returns Backbeat's.
+    static func compareResponses(_ label: String, filtered: (ours: [Float], theirs: [Float]), open: (ours: [Float], theirs: [Float]),
+                                 from: Double, to: Double, centres: [Double]) -> [Double] {
+        func bands(_ s: [Float]) -> [Double] {
+            thirdOctaves(AudioComparison.slice(s, from: from, to: to, rate: S.rate), centres: centres, rate: S.rate)
+        }
+        let ours = zip(bands(filtered.ours), bands(open.ours)).map { $0 - $1 }
+        let theirs = zip(bands(filtered.theirs), bands(open.theirs)).map { $0 - $1 }
+        let rows = centres.indices.map { String(format: "%.0f Hz %.1f/%.1f", centres[$0], ours[$0], theirs[$0]) }
+        print("sfz \(label) (backbeat/sfizz dB): " + rows.joined(separator: ", "))
+        for i in centres.indices where theirs[i] > -20 {
+            #expect(abs(ours[i] - theirs[i]) < 1.5, "\(label) at \(centres[i]) Hz: backbeat \(ours[i]) dB, sfizz \(theirs[i]) dB")
+        }
+        return ours
+    }
+
     /// lpf_1p, lpf_2p, hpf_1p, hpf_2p, bpf_2p and brf_2p at 1 kHz, the 2-pole ones also with 6 dB of
     /// resonance: in every third-octave band from 250 Hz to 4 kHz where sfizz's response is above -20 dB,
     /// Backbeat's is within 1.5 dB of it.

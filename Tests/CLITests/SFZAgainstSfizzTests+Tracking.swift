@@ -29,16 +29,8 @@ extension SFZAgainstSfizzTests {
             let filtered = try S.render("filtrack-\(name)", sfz: "\(base) cutoff=500 \(opcodes)", notes: notes)
             var spread: [Double] = []
             for note in notes {
-                func bands(_ s: [Float]) -> [Double] {
-                    Self.thirdOctaves(AudioComparison.slice(s, from: note.start + 0.1, to: note.end - 0.05, rate: S.rate), centres: centres, rate: S.rate)
-                }
-                let ours = zip(bands(filtered.ours), bands(open.ours)).map { $0 - $1 }
-                let theirs = zip(bands(filtered.theirs), bands(open.theirs)).map { $0 - $1 }
-                let rows = centres.indices.map { String(format: "%.0f Hz %.1f/%.1f", centres[$0], ours[$0], theirs[$0]) }
-                print("sfz \(opcodes) key \(note.key) velocity \(note.velocity) (backbeat/sfizz dB): " + rows.joined(separator: ", "))
-                for i in centres.indices where theirs[i] > -20 {
-                    #expect(abs(ours[i] - theirs[i]) < 1.5, "\(opcodes) key \(note.key) velocity \(note.velocity) at \(centres[i]) Hz: backbeat \(ours[i]) dB, sfizz \(theirs[i]) dB")
-                }
+                let ours = Self.compareResponses("\(opcodes) key \(note.key) velocity \(note.velocity)", filtered: filtered, open: open,
+                                                 from: note.start + 0.1, to: note.end - 0.05, centres: centres)
                 spread.append(ours[3])
             }
             #expect((spread.max() ?? 0) - (spread.min() ?? 0) > 6, "\(opcodes): the 1 kHz band did not move with the note: \(spread)")

@@ -41,12 +41,16 @@ enum SfizzComparison {
 
     /// The test's samples, 2 s at 48 kHz each: `tone.wav`, a 375 Hz sine (128 frames a cycle) at amplitude
     /// 0.5; `quiet.wav`, the same at 0.05 (room for levels above 0 dB); `stereo.wav`, the tone on the left and
-    /// 750 Hz on the right; `noise.wav`, white noise (uniform, -0.5...0.5, seeded) for the filters.
+    /// 750 Hz on the right; `noise.wav`, white noise (uniform, -0.5...0.5, seeded) for the filters; `ramp.wav`
+    /// (0.25 s only), the tone rising from silence.
     static func writeSamples(in folder: URL) throws {
         func sine(_ cycle: Double, _ amplitude: Double) -> [Float] { (0..<96_000).map { Float(amplitude * sin(2 * Double.pi * Double($0) / cycle)) } }
         try wav([sine(128, 0.5)], rate: 48_000).write(to: folder.appendingPathComponent("tone.wav"))
         try wav([sine(128, 0.05)], rate: 48_000).write(to: folder.appendingPathComponent("quiet.wav"))
         try wav([sine(128, 0.5), sine(64, 0.5)], rate: 48_000).write(to: folder.appendingPathComponent("stereo.wav"))
+        // `ramp.wav`: 0.25 s of the tone rising from silence to 0.5, for `count`'s passes.
+        try wav([(0..<12_000).map { Float(0.5 * Double($0) / 12_000 * sin(2 * Double.pi * Double($0) / 128)) }], rate: 48_000)
+            .write(to: folder.appendingPathComponent("ramp.wav"))
         var random = XorShift(seed: 38)
         try wav([(0..<96_000).map { _ in random.float(-0.5...0.5) }], rate: 48_000).write(to: folder.appendingPathComponent("noise.wav"))
     }

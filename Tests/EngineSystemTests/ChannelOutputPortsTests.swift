@@ -59,22 +59,31 @@ extension JACK.JackIntegrationTests {
 
         // Channels plus returns: the main output, below the clip knee. jack_rec connects its ports one by one
         // and starts writing once it has asked for the last connection, which the server may put in place a
-        // period later: the first periods may lack a port's signal (seen once, on CI). Past them, every frame.
+        // period later: the first periods may lack a port's signal (seen once, on CI). Past them, every frame
+        // of every period, but for periods jackd reports as xruns: in a cycle where Backbeat had not finished
+        // in time, jack2 may start the next cycle while Backbeat still writes its ports, and jack_rec reads
+        // some ports of one cycle and some of the next (seen once on CI, with 0.07 apart in one stretch). Each
+        // xrun may spoil the period it happened in and the next; with none reported, none may differ.
         let settling = 8192
         var worst: Float = 0, loudest: Float = 0, early: Float = 0
+        var spoiled = Set<Int>()
         for side in ["L", "R"] {
             let main = track["out_\(side)"]!
             let parts = ["ch1_", "ch2_", "ch3_", "reverb_", "chorus_"].map { track[$0 + side]! }
             for n in 0..<frames {
                 var sum: Float = 0
                 for part in parts { sum += part[n] }
-                if n < settling { early = max(early, abs(sum - main[n])) } else { worst = max(worst, abs(sum - main[n])) }
+                let apart = abs(sum - main[n])
+                if n < settling { early = max(early, apart) } else { worst = max(worst, apart) }
+                if n >= settling && apart >= 1e-5 { spoiled.insert(n / server.period) }
                 loudest = max(loudest, abs(main[n]))
             }
         }
-        print("channel ports: channels + returns differ from out_L/out_R by at most \(worst) (\(String(format: "%.1f", 20 * log10(max(Double(worst), 1e-12)))) dBFS) after \(settling) frames, \(early) before; main peak \(loudest)")
+        let xruns = server.xruns()
+        print("channel ports: channels + returns differ from out_L/out_R by at most \(worst) (\(String(format: "%.1f", 20 * log10(max(Double(worst), 1e-12)))) dBFS) after \(settling) frames, \(early) before; "
+              + "\(spoiled.count) of \((frames - settling) / server.period) periods differ, jackd reported \(xruns) xruns; main peak \(loudest)")
         #expect(loudest > 0.01 && loudest < 0.6, "the main output's peak \(loudest): heard, below the clip knee")
         #expect(frames - settling >= 2 * rate, "compared \(frames - settling) frames")
-        #expect(worst < 1e-5, "channels + returns differ from the main output by \(worst)")
+        #expect(spoiled.count <= 2 * xruns, "channels + returns differ from the main output by \(worst) in \(spoiled.count) periods, with \(xruns) xruns")
     }
 }

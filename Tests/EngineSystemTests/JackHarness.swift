@@ -9,23 +9,40 @@ final class JackTestServer {
     let process: Process
     let rate: Int
     let period: Int
+    /// Where jackd writes its messages (standard output and error): `xruns` reads it.
+    let log: URL
 
     init(rate: Int = 48_000, period: Int = 256) throws {
         name = "bbtest-\(checkoutTag)"
         self.rate = rate
         self.period = period
-        process = try Self.startJackd(name: name, rate: rate, period: period)
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())-jackd.log")
+        process = try Self.startJackd(name: name, rate: rate, period: period, log: log)
         try waitUntilUp()
     }
 
-    static func startJackd(name: String, rate: Int, period: Int) throws -> Process {
+    /// Cycles in which a client had not finished in time, as jackd reports them ("JackEngine::XRun: client =
+    /// backbeat was not finished"), since this server started. In such a cycle jack2 may start the next
+    /// cycle while the late client still writes its ports, so a reader can see some of its ports from one
+    /// cycle and some from the next.
+    func xruns() -> Int {
+        guard let text = try? String(contentsOf: log, encoding: .utf8) else { return 0 }
+        return text.split(separator: "\n").count { $0.contains("JackEngine::XRun") }
+    }
+
+    static func startJackd(name: String, rate: Int, period: Int, log: URL? = nil) throws -> Process {
         let process = Process()
         // Through setpriv --pdeathsig: a crashed test process must not leave servers behind (jack2 allows
         // only a few at once). The spawning thread runs the (synchronous) test until it stops the server.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--pdeathsig", "KILL", "--", "/usr/bin/jackd", "-n", name, "-d", "dummy", "-r", String(rate), "-p", String(period)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let log, FileManager.default.createFile(atPath: log.path, contents: nil), let file = try? FileHandle(forWritingTo: log) {
+            process.standardOutput = file
+            process.standardError = file
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         return process
     }
@@ -45,9 +62,11 @@ final class JackTestServer {
     }
 
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: log)
     }
 
     deinit { stop() }

@@ -37,19 +37,35 @@ import TestSupport
     }
 }
 
-/// `ampeg_*_onccN`: the zone's rule holds one controller and the seconds (percent) it adds at its top.
+/// `ampeg_*_onccN`: the zone's rule holds each controller and the seconds (percent) it adds at its top.
 @Suite struct SFZEnvelopeControllerTests {
     @Test func stagesOnOneControllerGoToTheRule() throws {
         let sfz = try writeInstrument("<region> sample=*sine ampeg_attack_oncc20=0.3 ampeg_sustain_oncc20=-40 ampeg_releasecc20=1.5",
                                       in: try temporaryFolder()).soundFont()
         let envelope = sfz.font.zoneRules[0].envelope
-        #expect(envelope.controller == 20)
-        #expect(envelope.onController.attack == 0.3 && envelope.onController.sustain == -40 && envelope.onController.release == 1.5)
-        #expect(envelope.onController.decay == 0 && envelope.attack == 0)
+        #expect(envelope.controllers.count == 1)
+        let (cc, shift) = (envelope.controllers.entry(0).controller, envelope.controllers.entry(0).shift)
+        #expect(cc == 20)
+        #expect(shift.attack == 0.3 && shift.sustain == -40 && shift.release == 1.5)
+        #expect(shift.decay == 0 && envelope.attack == 0)
         #expect(!sfz.notes.contains { $0.contains("oncc") })
-        let two = try writeInstrument("<region> sample=*sine ampeg_attack_oncc30=0.3 ampeg_decay_oncc21=1", in: try temporaryFolder()).soundFont()
-        #expect(two.font.zoneRules[0].envelope.controller == 21 && two.font.zoneRules[0].envelope.onController.decay == 1)
-        #expect(two.notes.contains { $0.hasPrefix("ampeg_*_onccN over several CCs") })
+    }
+
+    /// Several CCs on one region are each kept (summed at the note-on, as sfizz sums them), with `start`;
+    /// past the rule's four, the lowest four, said.
+    @Test func severalControllersAreKept() throws {
+        let two = try writeInstrument("<region> sample=*sine ampeg_attack_oncc30=0.3 ampeg_decay_oncc21=1 ampeg_start_oncc22=40",
+                                      in: try temporaryFolder()).soundFont()
+        let controllers = two.font.zoneRules[0].envelope.controllers
+        #expect(controllers.count == 3)
+        #expect(controllers.entry(0).controller == 21 && controllers.entry(0).shift.decay == 1)
+        #expect(controllers.entry(1).controller == 22 && controllers.entry(1).shift.start == 40)
+        #expect(controllers.entry(2).controller == 30 && controllers.entry(2).shift.attack == 0.3)
+        #expect(!two.notes.contains { $0.contains("oncc") })
+        let five = try writeInstrument("<region> sample=*sine " + (20...24).map { "ampeg_attack_oncc\($0)=0.1" }.joined(separator: " "),
+                                       in: try temporaryFolder()).soundFont()
+        #expect(five.font.zoneRules[0].envelope.controllers.count == 4)
+        #expect(five.notes.contains { $0.hasPrefix("ampeg_*_onccN on more than 4 CCs") })
     }
 
     /// The attack's length follows CC20 at the note-on: 0.5 s at 127 (0.01 + 0.49), a moment at 0; a CC moved

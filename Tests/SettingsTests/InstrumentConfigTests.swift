@@ -38,4 +38,15 @@ import Testing
         #expect(try SynthPreset.parse(preset.toml, file: "again.toml") == preset, "written and read back:\n\(preset.toml)")
         #expect(throws: ConfigFileError.self) { try SynthPreset.parse("instruments = [\"0=x.sfz\"]\n", file: "p.toml") }
     }
+
+    /// A live change of instrument as a session saves it: the channel's entry replaced, a channel-less one kept
+    /// for the other channels until every channel has its own.
+    @Test func aLiveChangeReplacesItsChannelsEntry() throws {
+        #expect(InstrumentSetting.replacing([], channel: 1, with: "/i/tenor.sfz") == ["1=/i/tenor.sfz"])
+        #expect(InstrumentSetting.replacing(["piano.sfz", "2=a.sfz"], channel: 2, with: "b.sfz") == ["piano.sfz", "2=b.sfz"])
+        var all = ["piano.sfz"]
+        for ch in 1...16 { all = InstrumentSetting.replacing(all, channel: ch, with: "x.sfz") }
+        #expect(all.count == 16 && !all.contains("piano.sfz"), "\(all)")
+        #expect(try Config.parse("[engine]\ninstrument_dir = \"/srv/sfz\"\n", file: "c.toml").engine.instrumentDirectory == "/srv/sfz")
+    }
 }

@@ -2,8 +2,9 @@
 /// than every pass. One copy per loop in use, made when a voice first reaches it and shared by every voice that
 /// plays it (`Synth.loopCopy`), so that a chord of many voices on one loop reads one copy, which stays in the
 /// cache between periods. As many copies as slots, up to `unrolledLoopCopies`, for a font with a loop short
-/// enough to be copied; none for one without (`needed`: an SFZ instrument of long samples, 4 MB less). Each
-/// array a `FixedArray` of its own, freed with the synth.
+/// enough to be copied, or for a synth that may change instrument live (its slots stay); none for one without
+/// (`needed`: an SFZ instrument of long samples, 4 MB less). Each array a `FixedArray` of its own, freed with
+/// the synth.
 struct LoopCopies: ~Copyable {
     /// The copies, `unrolledLoopFrames` frames each.
     let unrolledLoops: FixedArray<Int16>

@@ -43,6 +43,9 @@ struct SampleVoiceSlots: ~Copyable {
         self.sincScratch = FixedArray(sincScratch ? 8 * SincKernels.maxTaps : 1, 0)
     }
 
+    /// The stack layers these slots can sort voices by (a font's layers must not be more).
+    var layerCapacity: Int { layerEnds.count }
+
     /// Group `g`'s rows.
     @_noLocks @inline(__always)
     func rows(_ g: Int) -> UnsafeMutablePointer<SampleGroupRows> { groups.baseAddress + g }

@@ -197,31 +197,6 @@ public struct SampleZoneCurve: BitwiseCopyable, Equatable {
     }
 }
 
-/// What a note's velocity (0...1, velocity / 127) adds to the volume envelope at its start, per unit of it:
-/// seconds to the delay, attack, hold, decay and release, percent to the sustain level (SFZ's `ampeg_vel2*`,
-/// as sfizz adds them); and the level (0...1) the attack starts from (`ampeg_start`). All 0: the envelope is
-/// the zone's.
-public struct SampleZoneEnvelope: BitwiseCopyable, Equatable {
-    public var delay: Float = 0, attack: Float = 0, hold: Float = 0, decay: Float = 0, sustain: Float = 0, release: Float = 0
-    public var start: Float = 0
-    /// The same per unit of controller `controller`'s value at the note-on (value / 127; SFZ's
-    /// `ampeg_*_onccN`, as sfizz takes them when the note starts); `controller` -1: none.
-    public var controller: Int16 = -1
-    public var onController = SampleZoneEnvelopeShift()
-
-    public init() {}
-
-    var isEmpty: Bool { @_noLocks get { delay == 0 && attack == 0 && hold == 0 && decay == 0 && sustain == 0 && release == 0 && controller < 0 } }
-}
-
-/// Seconds added to a volume envelope's delay, attack, hold, decay and release and percent to its sustain level,
-/// per unit of a source (0...1).
-public struct SampleZoneEnvelopeShift: BitwiseCopyable, Equatable {
-    public var delay: Float = 0, attack: Float = 0, hold: Float = 0, decay: Float = 0, sustain: Float = 0, release: Float = 0
-
-    public init() {}
-}
-
 /// The per-synth state the rules read and move: each zone's round-robin count, each channel's last switch
 /// key, each channel and key's note-on velocity (for release triggers), the zones a note-on chose, and the
 /// random numbers' state. Made with the synth's font tables; rendering thread only.

@@ -40,6 +40,9 @@ public final class SoundFont: @unchecked Sendable {
     /// The channels whose notes this font plays, one bit each: all 16, or those an instrument is pinned to
     /// when no SoundFont plays the others (they keep the built-in synth).
     public let playedChannels: UInt16
+    /// Whether this is an instrument let go by a live change of instrument, kept for its indices without its
+    /// samples (`hollowed`, SoundFont+InstrumentChange.swift): its presets are not offered.
+    public let isHollow: Bool
     /// Each zone's note-on conditions beyond its ranges (SFZ regions' round robins, key switches...), parallel
     /// to `zones`; empty when no zone has any (every SF2 font). Read by the real-time thread.
     public let zoneRules: UnsafeBufferPointer<SampleZoneRule>
@@ -69,8 +72,9 @@ public final class SoundFont: @unchecked Sendable {
                 sampleNames: [String] = [], sampleStore: SoundFontSampleStore? = nil, sampleStream: SampleStreamStore? = nil,
                 layers: [SoundFont] = [], presetLayers: [Int] = [], sampleLayers: [UInt8]? = nil,
                 channelPresetKeys: [Int32] = [], playedChannels: UInt16 = 0xFFFF, zoneRules: [SampleZoneRule] = [],
-                release: @escaping @Sendable () -> Void = {}) {
+                hollow: Bool = false, release: @escaping @Sendable () -> Void = {}) {
         self.path = path
+        isHollow = hollow
         let rules = zoneRules.count == zones.count ? zoneRules : []
         let zoneRuleMemory = FixedArray(copying: rules)
         self.zoneRules = UnsafeBufferPointer(start: zoneRuleMemory.baseAddress, count: rules.count)

@@ -13,12 +13,14 @@ extension SoundFont {
     /// The most fonts a stack may have (a sample's layer is one byte).
     public static var maxLayers: Int { 255 }
 
-    /// `fonts` stacked, the first at the bottom, the last on top; a single font is returned as it is.
+    /// `fonts` stacked, the first at the bottom, the last on top; a single font is returned as it is, unless
+    /// `always` (a stack of one, whose zones are in preset order as every stack's: what a live change of
+    /// instrument adds to, SoundFont+InstrumentChange.swift).
     /// Precondition: 1...`maxLayers` fonts, none of them a stack itself (a stack's layers are passed instead).
-    public static func stacked(_ fonts: [SoundFont]) -> SoundFont {
+    public static func stacked(_ fonts: [SoundFont], always: Bool = false) -> SoundFont {
         let fonts = fonts.flatMap { $0.layers.isEmpty ? [$0] : $0.layers }
         precondition(!fonts.isEmpty && fonts.count <= maxLayers, "a stack holds 1...\(maxLayers) fonts")
-        if fonts.count == 1 { return fonts[0] }
+        if fonts.count == 1 && !always { return fonts[0] }
 
         // The topmost layer's preset for each (bank, program).
         var winner: [Int32: (layer: Int, index: Int)] = [:]

@@ -69,7 +69,7 @@ extension Synth {
         let keyGenerator = zone.generators[SoundFontGenerator.keynum]
         let modulatorKey = keyGenerator >= 0 && keyGenerator <= 127 ? UInt8(keyGenerator) : note
         var values = generatorValues(zone: z, channel: ch, key: modulatorKey, velocity: playedVelocity)
-        applyNoteEnvelope(&values, zone: z, channel: ch, velocity: playedVelocity) // SFZ's ampeg_vel2* (Synth+SampleZoneEnvelopes.swift)
+        applyNoteEnvelope(&values, zone: z, channel: ch, velocity: playedVelocity) // SFZ's ampeg_vel2*, fileg_vel2*... (Synth+SampleZoneEnvelopes.swift)
         let v = allocator.take(voices, channel: ch, note: note, sameKey: .keep)
         guard v >= 0 else { return }
 
@@ -93,7 +93,7 @@ extension Synth {
         voice.volumeEnvelope = SampleEnvelope(
             values, delay: SoundFontGenerator.delayVolEnv, sustain: 1 - 0.001 * min(max(values[SoundFontGenerator.sustainVolEnv], 0), 1440),
             keyOffset: keyOffset, rate: rate)
-        startNoteEnvelope(&voice.volumeEnvelope, zone: z) // SFZ's ampeg_start
+        startNoteEnvelope(&voice.volumeEnvelope, zone: z, channel: ch) // SFZ's ampeg_start
         // sustainModEnv is in 0.1 % below full.
         voice.modulationEnvelope = SampleEnvelope(
             values, delay: SoundFontGenerator.delayModEnv, sustain: 1 - 0.001 * min(max(values[SoundFontGenerator.sustainModEnv], 0), 1000),

@@ -23,7 +23,7 @@ extension Synth {
     /// ignored without a font or for an index out of range.
     @_noLocks
     public func requestPreset(_ index: Int, onChannel channel: Int) {
-        let presets = samples.font.presetCount
+        let presets = samples.presetLimit.load(ordering: .relaxed)
         guard channel >= 0 && channel < channelCount, index >= 0 && index < presets else { return }
         samples.presetExchange.requested[channel].store(index, ordering: .relaxed)
     }
@@ -150,6 +150,7 @@ extension Synth {
     /// controllers changed.
     @_noLocks
     func prepareFontSlice(frames: Int) {
+        takeFontChange() // a live change of instrument (Synth+FontChange.swift)
         samples.ruleState.clock[0] += Int64(frames) // the frames rendered, for `rt_decay` (Synth+SampleZoneLevels.swift)
         let presets = samples.font.presetCount
         guard presets > 0 else { return } // no font: nothing to apply

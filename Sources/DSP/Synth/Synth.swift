@@ -76,8 +76,9 @@ public final class Synth: @unchecked Sendable {
     public func patch(onChannel channel: Int) -> Int {
         builtIn.channelPatches[channel & 0x0F].load(ordering: .relaxed)
     }
-    /// The SoundFont this synth plays, or nil: the built-in patches. Read-only after `init`.
-    public let soundFont: SoundFont?
+    /// The SoundFont this synth plays, or nil: the built-in patches. Set at `init`, then by a finished live
+    /// change of instrument (`changeFont`, `finishFontChange`). Any thread.
+    public var soundFont: SoundFont? { samples.owner.withLock { $0.font } }
     /// Sample rate given to `prepare`, 0 before.
     public var sampleRate: Double { @_noLocks get { rates.sampleRate } }
     /// Period size given to `prepare`; `render` splits longer requests into slices of this size.
@@ -146,14 +147,16 @@ public final class Synth: @unchecked Sendable {
     ///   - channel: the one MIDI channel (0...15) to answer, or nil for all (omni).
     ///   - soundFont: a loaded font to play instead of the built-in patches: notes start its sample voices,
     ///     program changes and bank selects choose its presets (channel 10 the percussion bank).
-    public init(voices: Int = Synth.defaultVoices, patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil) {
+    ///   - liveChanges: whether the font may change while the synth plays (`changeFont`): its voices are made
+    ///     with room for a stack of `maximumLayers`.
+    public init(voices: Int = Synth.defaultVoices, patch: Int = SynthPatch.defaultPatch, channel: UInt8? = nil, soundFont: SoundFont? = nil,
+                liveChanges: Bool = false) {
         allocator = VoiceAllocator(capacity: min(max(voices, 1), Synth.maximumVoices))
         let slotCount = allocator.slotCount
         self.channel = channel.map { $0 & 0x0F }
         self.voices = VoiceSlots(count: slotCount)
         controls = ChannelControls()
-        self.soundFont = soundFont
-        samples = SoundFontVoices(soundFont, slots: slotCount)
+        samples = SoundFontVoices(soundFont, slots: slotCount, layerRoom: liveChanges ? Synth.maximumLayers : 0)
         // Where the sample voices play every channel, no built-in or drum voice sounds: neither's tables are made.
         builtIn = BuiltInVoices(slots: slotCount, tables: samples.channels != 0xFFFF)
         drums = DrumVoices(count: samples.channels == 0xFFFF ? 1 : slotCount)

@@ -13,6 +13,8 @@ import Synchronization
 /// lock, so `status()` never waits for I/O.
 public final class Engine: @unchecked Sendable {
     public let options: EngineOptions
+    /// The instruments changed live (Engine+InstrumentChange.swift).
+    let liveChanges = Mutex<[(channel: Int, path: String)]>([])
     public let synth: Synth
     let context: RealtimeContext
     let log: @Sendable (String) -> Void
@@ -40,18 +42,27 @@ public final class Engine: @unchecked Sendable {
     /// Decodes a SoundFont 3 font's samples for the channels' presets (nil without such a font).
     private let sampleLoader: SoundFontSampleLoader?
     /// Reads a streamed SFZ instrument's samples from disk as notes ask for them (nil without one).
-    private let streamLoader: SampleStreamLoader?
+    let streamLoader: SampleStreamLoader?
 
     /// `log` receives one-line messages meant for the user (server started, lost, reconnected).
     public init(options: EngineOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
         serverName = options.resolvedServerName
-        synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel, soundFont: options.soundFont)
+        var font = options.soundFont
+        if options.liveInstrumentChanges, let single = font, single.layers.isEmpty {
+            // A live change adds to a stack and keeps its indices; a single font's zones are in its file's order.
+            var pins: [Int: Int32] = [:]
+            for (ch, key) in single.channelPresetKeys.enumerated() where key >= 0 { pins[ch] = key }
+            font = SoundFont.stacked([single], always: true).pinning(pins, played: single.playedChannels)
+        }
+        synth = Synth(voices: options.voices, patch: options.patch, channel: options.channel, soundFont: font,
+                      liveChanges: options.liveInstrumentChanges)
         // A SoundFont 3 font's samples are decoded ahead of the notes on a thread of their own.
         let loader = SoundFontSampleLoader(synth: synth, log: log)
         sampleLoader = loader
         streamLoader = SampleStreamLoader(font: synth.soundFont, log: log)
+            ?? (options.liveInstrumentChanges ? SampleStreamLoader(log: log) : nil)
         synth.setEffects(reverb: options.reverb, chorus: options.chorus)
         synth.setChannelOutputs(options.outputs == .channels && options.driver == .jack)
         synth.setInterpolation(options.interpolation)

@@ -70,6 +70,10 @@ public struct EngineOptions: Sendable {
     public var midiThru = false
     /// The JACK output ports (`--outputs`): the main pair, or per-channel pairs and the effect returns too.
     public var outputs: AudioOutputs = .main
+    /// Whether an instrument may be changed while the synth plays (the workstation's preset browser,
+    /// `Engine.changeInstrument`): the synth is made with room for a stack of instruments, and a single font is
+    /// played as a stack of one (docs/sfz.md, "Changing instrument live").
+    public var liveInstrumentChanges = false
 
     public init() {}
 

@@ -2,6 +2,7 @@ import DSP
 import MIDI
 import Foundation
 import Realtime
+import Synchronization
 
 /// Live playing with a streamed SFZ instrument (one bigger than the sample cache): a thread that serves its
 /// stores (`SampleStreamStore.service`: the rests the notes ask for, read from disk front to back, and the
@@ -9,8 +10,10 @@ import Realtime
 /// It reports voices that ended late (their sample's frames not read in time) in one line per burst, and a
 /// rest that cannot be read once.
 public final class SampleStreamLoader: @unchecked Sendable {
-    /// The streamed instruments' stores (a stack's layers each have their own).
-    public let stores: [SampleStreamStore]
+    /// The streamed instruments' stores (a stack's layers each have their own); a live change of instrument
+    /// brings its own and lets go of those of the instrument it replaces (`serve`).
+    public var stores: [SampleStreamStore] { served.withLock { $0 } }
+    private let served: Mutex<[SampleStreamStore]>
     private let log: @Sendable (String) -> Void
     private let thread = LoaderThread(name: "backbeat-sfz-stream")
 
@@ -23,8 +26,24 @@ public final class SampleStreamLoader: @unchecked Sendable {
     public init?(font: SoundFont?, log: @escaping @Sendable (String) -> Void) {
         let stores = font?.stack.compactMap(\.sampleStream) ?? []
         guard !stores.isEmpty else { return nil }
-        self.stores = stores
+        served = Mutex(stores)
         self.log = log
+    }
+
+    /// A loader with nothing to serve yet, for an engine whose instruments may change live.
+    public init(log: @escaping @Sendable (String) -> Void) {
+        served = Mutex([])
+        self.log = log
+    }
+
+    /// Serves the streamed stores of `font` (a live change's new stack) from now on; with `keeping`, also those
+    /// served already (until the synth has let go of the old font).
+    public func serve(_ font: SoundFont, keeping: Bool) {
+        let stores = font.stack.compactMap(\.sampleStream)
+        served.withLock { list in
+            let old = keeping ? list : []
+            list = old + stores.filter { store in !old.contains { $0 === store } }
+        }
     }
 
     /// Starts the thread (once).
@@ -37,6 +56,11 @@ public final class SampleStreamLoader: @unchecked Sendable {
         var reportedLate = 0, reportedFailures = 0
         var lastReport = ContinuousClock.now
         while !thread.stopping {
+            let stores = self.stores
+            if stores.isEmpty { // an engine that may get a streamed instrument live: nothing to read yet
+                Thread.sleep(forTimeInterval: 0.02)
+                continue
+            }
             var worked = false
             if delay > 0, stores.contains(where: { !$0.isIdle }) { Thread.sleep(forTimeInterval: delay) }
             for store in stores where store.service() { worked = true }

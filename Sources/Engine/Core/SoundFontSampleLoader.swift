@@ -13,7 +13,6 @@ import Realtime
 /// is named once and left out; every other sample decodes.
 public final class SoundFontSampleLoader: @unchecked Sendable {
     private let synth: Synth
-    private let font: SoundFont
     /// The SoundFont 3 fonts' caches (a stack's layers each have their own).
     private let stores: [SoundFontSampleStore]
     private let log: @Sendable (String) -> Void
@@ -24,7 +23,6 @@ public final class SoundFontSampleLoader: @unchecked Sendable {
     public init?(synth: Synth, log: @escaping @Sendable (String) -> Void) {
         guard let font = synth.soundFont, !font.sampleStores.isEmpty else { return nil }
         self.synth = synth
-        self.font = font
         self.stores = font.sampleStores
         self.log = log
     }
@@ -43,7 +41,9 @@ public final class SoundFontSampleLoader: @unchecked Sendable {
         var first = true
         while !thread.stopping {
             let selected = (0 ..< 16).map { synth.preset(onChannel: $0) }
-            if selected != loaded {
+            // The synth's font now: a live change of instrument gives it another stack (the same layers and
+            // indices, an instrument added), and the one let go must not be kept alive here.
+            if selected != loaded, let font = synth.soundFont {
                 // Every sample of every preset selected now: what the next note on any channel may need.
                 let presets = Set(selected.compactMap { $0 })
                 var samples = Set<Int>()
