@@ -6,11 +6,11 @@ import Testing
 import MIDI
 
 /// A synth of `voices` voices playing one cosine of period 100 frames on every key, looping over `loop`.
-private func loopSynth(loop: Range<Int>, voices: Int = 256) -> Synth {
+private func loopSynth(loop: Range<Int>, voices: Int = 256, liveChanges: Bool = false) -> Synth {
     var data: [Int16] = []
     let sample = appendCosine(to: &data, frames: 8_000, loop: loop, rate: 48_000)
     let font = memoryFont(presets: [(0, 0, [makeZone([SoundFontGenerator.sampleModes: 1])])], samples: [sample], data: data)
-    let synth = Synth(voices: voices, soundFont: font)
+    let synth = Synth(voices: voices, soundFont: font, liveChanges: liveChanges)
     synth.prepare(sampleRate: 48_000, maxFrames: 256)
     return synth
 }
@@ -24,6 +24,12 @@ private func loopSynth(loop: Range<Int>, voices: Int = 256) -> Synth {
     #expect(synth.activeVoiceCount == 41)
     // Past the loop's end (frame 4000 at key 69's pitch and above) every voice wraps in the font's data.
     #expect(peak(out[40_000...]) > 0.1, "the chord sounds on through its loops")
+}
+
+@Test func aSynthThatChangesInstrumentLiveKeepsItsCopiesWhateverItsFirstFont() {
+    // Its slots stay through a change (Synth+FontChange.swift), and the next instrument may have short loops.
+    let synth = loopSynth(loop: 1_000..<4_000, voices: 16, liveChanges: true)
+    #expect(synth.samples.slots.loops.copyCount == min(synth.allocator.slotCount, unrolledLoopCopies))
 }
 
 @Test func aFontWithAShortLoopGetsACopyPerSlot() {
