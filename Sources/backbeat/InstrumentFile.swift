@@ -3,6 +3,7 @@ import DSP
 import Engine
 import Foundation
 import SFZ
+import TextOutput
 
 /// `--instrument FILE.sfz` and `--instrument CH=FILE.sfz`: SFZ instruments played by the sample voices, on
 /// every channel or on one, over the SoundFont (or beside the built-in synth) the other channels play.
@@ -115,16 +116,16 @@ enum InstrumentFile {
     /// in memory, --sample-cache 256 MiB), loaded in 0.41 s".
     private static func streamed(_ store: SampleStreamStore?) -> String {
         guard let status = store?.status else { return "" }
-        return String(format: ", streamed from disk (%.1f MB in memory, --sample-cache %d MiB)", Double(status.residentBytes) / 1_048_576,
+        return String(cFormat: ", streamed from disk (%.1f MB in memory, --sample-cache %ld MiB)", Double(status.residentBytes) / 1_048_576,
                       status.limitBytes >> 20)
     }
 
     static func loadReport(_ path: String, _ instrument: SFZInstrument, _ font: SoundFont, took: Duration) -> String {
         let bytes = font.sampleData.count * 2 + (font.sampleLowBytes?.count ?? 0)
         let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18
-        let time = seconds < 1 ? String(format: "%.0f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+        let time = seconds < 1 ? String(cFormat: "%.0f ms", seconds * 1000) : String(cFormat: "%.2f s", seconds)
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         return "'\(path)': \(count(instrument.regions.count, "region")), \(count(instrument.sampleFiles.count, "sample file")), "
-            + String(format: "%.1f MB of samples", Double(bytes) / 1_048_576) + streamed(font.sampleStream) + ", loaded in \(time)"
+            + String(cFormat: "%.1f MB of samples", Double(bytes) / 1_048_576) + streamed(font.sampleStream) + ", loaded in \(time)"
     }
 }

@@ -4,6 +4,7 @@ import Engine
 import Foundation
 import MIDI
 import SystemPackage
+import TextOutput
 
 /// `backbeat render`: a Standard MIDI File through the synth, offline, to a WAV file.
 struct Render: ParsableCommand {
@@ -91,7 +92,7 @@ struct Render: ParsableCommand {
         let fileEnd = song.duration
         let duration = max(OfflineRenderer.duration(of: messages), fileEnd)
         guard duration <= maxDuration else {
-            throw failure("'\(input)' lasts \(HumanDuration.format(duration)) (\(String(format: "%.0f", duration)) s to its last event), "
+            throw failure("'\(input)' lasts \(HumanDuration.format(duration)) (\(String(cFormat: "%.0f", duration)) s to its last event), "
                           + "longer than --max-duration \(HumanDuration.format(maxDuration)); raise --max-duration to render it")
         }
 
@@ -153,10 +154,10 @@ struct Render: ParsableCommand {
         let seconds = Double(writer.frames) / Double(rate)
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let notes = messages.count { $0.message.kind == .noteOn && $0.message.data2 > 0 }
-        let speed = wall > 0 ? String(format: "%.0fx real time", seconds / wall) : "instant"
+        let speed = wall > 0 ? String(cFormat: "%.0fx real time", seconds / wall) : "instant"
         // A silent render has no peak in decibels: -inf, as the meters say it.
-        let peakText = peak > 0 ? String(format: "%.1f", 20 * log10(Double(peak))) : "-inf"
-        let summary = "\(output): \(counted(notes, "note")), " + String(format: "%.2f", seconds)
+        let peakText = peak > 0 ? String(cFormat: "%.1f", 20 * log10(Double(peak))) : "-inf"
+        let summary = "\(output): \(counted(notes, "note")), " + String(cFormat: "%.2f", seconds)
             + " s of stereo 32-bit float at \(rate) Hz, peak \(peakText) dBFS (\(speed))"
         for store in font?.sampleStores ?? [] {
             let status = store.status
@@ -186,7 +187,7 @@ struct Render: ParsableCommand {
         }
         for m in ignored.prefix(8) {
             let shown = m.sysex.count > 16 ? hexString(Array(m.sysex.prefix(16))) + " ... (\(counted(m.sysex.count, "byte")))" : hexString(m.sysex)
-            Console.message(String(format: "ignored at %.3f s: ", m.seconds) + shown, prefix: "backbeat render: report: ")
+            Console.message(String(cFormat: "ignored at %.3f s: ", m.seconds) + shown, prefix: "backbeat render: report: ")
         }
         if ignored.count > 8 { Console.message("... and \(ignored.count - 8) more ignored", prefix: "backbeat render: report: ") }
     }

@@ -124,4 +124,17 @@ import TextOutput
         #expect(MonitorFormatter(maxRawBytes: 4).rawHex(long) == "F0 01 01 01 ...")
         #expect(f.channelText(.start) == "")
     }
+
+    /// `String(cFormat:)` (TextOutput) prints what C's printf prints, as Foundation's `String(format:)` does on
+    /// Linux: the render's summary lines go through it.
+    @Test func cFormatPrintsAsPrintf() {
+        #expect(String(cFormat: "%.2f s of stereo", 10.056) == "10.06 s of stereo")
+        #expect(String(cFormat: "%.1f", -0.25) == "-0.2", "printf rounds the binary value half to even")
+        #expect(String(cFormat: "%.0f ms", 0.4) == "0 ms")
+        #expect(String(cFormat: "%.1f MB in memory, --sample-cache %ld MiB", 12.34, 256) == "12.3 MB in memory, --sample-cache 256 MiB")
+        // Longer than the first pass's 128 bytes: printed whole by the second.
+        let long = String(cFormat: "%300.3f|", 1.5)
+        #expect(long.count == 301)
+        #expect(long.hasSuffix("1.500|"))
+    }
 }

@@ -26,8 +26,8 @@ struct SampleVoiceSlots: ~Copyable {
     let sincScratch: FixedArray<Int16>
 
     /// Slots for `count` voices of a font (or stack) of `layers` layers; with the sinc's scratch when a font
-    /// plays (`sincScratch`).
-    init(count: Int, layers: Int, sincScratch: Bool) {
+    /// plays (`sincScratch`), with loop copies when its loops need them (`LoopCopies.needed`).
+    init(count: Int, layers: Int, sincScratch: Bool, loopCopies: Bool) {
         state = FixedArray(count, SampleVoice())
         activeSlots = FixedArray(count, 0)
         // Each layer's voices in groups of eight: at most one group per layer not full.
@@ -39,7 +39,7 @@ struct SampleVoiceSlots: ~Copyable {
         interpolationWeights = FixedArray(InterpolationTable.rows, .zero)
         interpolationWords = FixedArray(InterpolationTable.rows, .zero)
         interpolation = InterpolationTable(weights: interpolationWeights.baseAddress, words: interpolationWords.baseAddress)
-        loops = LoopCopies(slots: count)
+        loops = LoopCopies(slots: count, needed: loopCopies)
         self.sincScratch = FixedArray(sincScratch ? 8 * SincKernels.maxTaps : 1, 0)
     }
 

@@ -60,11 +60,15 @@ struct SoundFontVoices: ~Copyable {
         let tables = SoundFontTables(soundFont)
         let presets = tables.presetCount, playable = presets > 0, layers = tables.layerCount
         let ruledZones = tables.rules == nil ? 0 : tables.zones.count
+        // A synth that may change instrument live keeps its slots, loop copies included (Synth+FontChange.swift):
+        // it makes them whatever its first font needs.
+        let loopCopies = playable && (layerRoom > 0 || LoopCopies.needed(by: tables))
         font = tables
         hasFont = playable
         channels = playable ? (soundFont?.playedChannels ?? 0xFFFF) : 0
         fontReference = soundFont.map { Unmanaged.passUnretained($0) }
-        slots = SampleVoiceSlots(count: playable ? count : 1, layers: playable ? max(layers, layerRoom) : layers, sincScratch: playable)
+        slots = SampleVoiceSlots(count: playable ? count : 1, layers: playable ? max(layers, layerRoom) : layers, sincScratch: playable,
+                                 loopCopies: loopCopies)
         owner = Mutex(FontOwner(font: soundFont))
         presetLimit = Atomic(presets)
         presetExchange = PresetExchange()

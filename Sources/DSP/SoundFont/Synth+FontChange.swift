@@ -80,7 +80,8 @@ extension Synth {
         for layer in layers where layer >= 0 && layer < ending.count { ending[layer] = 1 }
         let parts = FontChangeParts(
             tables: tables, ruleState: SampleZoneRuleState(zones: ruled, slots: slotCount),
-            slots: SampleVoiceSlots(count: replacesSlots ? slotCount : 1, layers: replacesSlots ? SoundFont.maxLayers : 1, sincScratch: replacesSlots),
+            slots: SampleVoiceSlots(count: replacesSlots ? slotCount : 1, layers: replacesSlots ? SoundFont.maxLayers : 1, sincScratch: replacesSlots,
+                                    loopCopies: replacesSlots),
             replacesSlots: replacesSlots, reference: Unmanaged.passUnretained(font),
             channels: presets > 0 ? font.playedChannels : 0, presets: presets, ending: ending, channel: channel.map { $0 & 0x0F } ?? -1)
         let change = FontChange(parts: parts, font: font, previous: previous)

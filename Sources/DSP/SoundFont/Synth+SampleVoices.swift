@@ -111,28 +111,42 @@ extension Synth {
         startGlide(v, channel: ch, note: note)
     }
 
-    /// The sample's points moved by the zone's address offsets (fine + 32768 x coarse), kept inside the
-    /// sample; a loop shorter than two frames, or outside the played range, does not loop.
+    /// The sample's points moved by the zone's address offsets (`SampleAddresses`).
     @_noLocks
     func setAddresses(of voice: inout SampleVoice, zone: SoundFontZone, sample: SoundFontSample) {
+        let a = SampleAddresses(zone: zone, sample: sample)
+        voice.loopMode = a.mode
+        voice.playback.position = Int32(a.mode != 0 && a.start >= a.loopEnd ? a.loopStart : a.start)
+        voice.playback.fraction = 0
+        voice.playback.end = Int32(a.end)
+        voice.playback.first = Int32(sample.start)
+        voice.playback.loopStart = Int32(a.loopStart)
+        voice.playback.loopEnd = Int32(a.loopEnd)
+    }
+}
+
+/// Where a zone plays its sample: the sample's points moved by the zone's address offsets (fine + 32768 x
+/// coarse), kept inside the sample; a loop shorter than two frames, or outside the played range, does not
+/// loop (`mode` 0). The voice starts from them (`Synth.setAddresses`), and the synth sizes its loop copies by
+/// them (`LoopCopies.needed`).
+struct SampleAddresses {
+    var start: Int, end: Int, loopStart: Int, loopEnd: Int
+    /// SF2's sampleModes: 0 no loop, 1 loops, 3 loops until released.
+    var mode: UInt8
+
+    @_noLocks
+    init(zone: SoundFontZone, sample: SoundFontSample) {
         @inline(__always) func offset(_ fine: Int, _ coarse: Int) -> Int {
             Int(zone.generators[fine]) + 32768 * Int(zone.generators[coarse])
         }
         let low = Int(sample.start), high = Int(sample.end)
-        let start = min(max(low + offset(SoundFontGenerator.startAddressOffset, SoundFontGenerator.startAddressCoarseOffset), low), high - 1)
-        let end = min(max(high + offset(SoundFontGenerator.endAddressOffset, SoundFontGenerator.endAddressCoarseOffset), start + 1), high)
-        let loopStart = min(max(Int(sample.loopStart)
+        start = min(max(low + offset(SoundFontGenerator.startAddressOffset, SoundFontGenerator.startAddressCoarseOffset), low), high - 1)
+        end = min(max(high + offset(SoundFontGenerator.endAddressOffset, SoundFontGenerator.endAddressCoarseOffset), start + 1), high)
+        loopStart = min(max(Int(sample.loopStart)
             + offset(SoundFontGenerator.startLoopAddressOffset, SoundFontGenerator.startLoopAddressCoarseOffset), start), end)
-        let loopEnd = min(max(Int(sample.loopEnd)
+        loopEnd = min(max(Int(sample.loopEnd)
             + offset(SoundFontGenerator.endLoopAddressOffset, SoundFontGenerator.endLoopAddressCoarseOffset), loopStart), end)
-        var mode = UInt8(truncatingIfNeeded: zone.generators[SoundFontGenerator.sampleModes] & 3)
+        mode = UInt8(truncatingIfNeeded: zone.generators[SoundFontGenerator.sampleModes] & 3)
         if mode == 2 || loopEnd - loopStart < 2 { mode = 0 }
-        voice.loopMode = mode
-        voice.playback.position = Int32(mode != 0 && start >= loopEnd ? loopStart : start)
-        voice.playback.fraction = 0
-        voice.playback.end = Int32(end)
-        voice.playback.first = Int32(low)
-        voice.playback.loopStart = Int32(loopStart)
-        voice.playback.loopEnd = Int32(loopEnd)
     }
 }
