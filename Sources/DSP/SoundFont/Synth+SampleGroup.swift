@@ -267,7 +267,7 @@ extension Synth {
     func gatherSampleGroup(_ rows: UnsafeMutablePointer<SampleGroupRows>, _ slots: UnsafeMutablePointer<Int32>, count: Int, layer: Int,
                            sample: SampleData, unrollable: inout UInt8) {
         let dataCount = sample.lastIndex[0] &+ 1
-        let streamed = samples.font.layerStream[layer] != nil
+        let streamed = samples.font.layerStream[layer] != nil, sinc = samples.sincOn
         // Per lane: the frames its unrolled copy's loop spans (a whole number of passes), 0 while it plays
         // from the font's data (rows, as the others: scalar writes).
         for l in 0..<8 {
@@ -294,14 +294,20 @@ extension Synth {
             rows.pointee.play.stopAt[l] = loops ? .max : voice.pointee.playback.end
             rows.pointee.play.first[l] = voice.pointee.playback.first
             let length = loopEnd &- loopStart
-            if loops && voice.pointee.playback.unrolledSpan != 0 {
+            // The sinc's kernels reach up to 64 frames either side of a position, past a copy's ends (the reads
+            // there were of whatever lay beside the copies): with the sinc a voice plays its loop from the font's
+            // data, where the careful reads wrap.
+            if loops && voice.pointee.playback.unrolledSpan != 0 && !sinc {
                 _ = unrollLane(rows, l, slot: v, layer: layer, sample: sample, start: loopStart, length: length)
             } else if loops && length >= 2 && Int(length) <= (unrolledLoopFrames - 3) / 2 && sample.lowBytes == nil
-                        && !streamed { // a streamed loop's copy could hold frames not read yet
+                        && !streamed && !sinc { // a streamed loop's copy could hold frames not read yet
                 unrollable |= 1 << UInt8(l)
             }
-            if voice.pointee.playback.unrolledSpan != 0 && !loops && voice.pointee.playback.position >= loopStart {
-                // Let go (loop mode 3) while in its loop's copy: back to the font's data, in the loop's one pass.
+            var leavesCopy = !loops
+            if sinc { leavesCopy = true }
+            if voice.pointee.playback.unrolledSpan != 0 && leavesCopy && voice.pointee.playback.position >= loopStart {
+                // Let go (loop mode 3), or the sinc chosen, while in its loop's copy: back to the font's data, in
+                // the loop's one pass.
                 voice.pointee.playback.position = loopStart &+ (voice.pointee.playback.position &- loopStart) % length
                 voice.pointee.playback.unrolledSpan = 0
             }
